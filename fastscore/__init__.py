@@ -1,0 +1,17 @@
+"""fastscore: exact, fast scorers for coreference and information extraction.
+
+Importing this package is cheap: numba, numpy's heavy users, scipy and
+pyarrow are imported only when something is scored or converted.
+"""
+from ._version import __version__
+from .errors import FastscoreError, InputError, ParseError, UsageError
+
+__all__ = ["__version__", "score_coref", "read_conll", "FastscoreError", "InputError", "ParseError", "UsageError"]
+
+
+def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
+    if name in ("score_coref", "read_conll"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'fastscore' has no attribute {name!r}")

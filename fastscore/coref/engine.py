@@ -1,0 +1,168 @@
+"""Coreference scoring glue: align documents, run the kernels, collect DocStats.
+
+Documents are those of the key (a key document missing from the response is
+scored against an empty response; response-only documents are ignored), as
+v8.01 does.  All metrics are computed in one pass from the same contingency
+tables; the CEAF components that need a real assignment are solved with
+scipy's linear_sum_assignment.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+from ..formats.table import MentionTable
+from ..metrics import COLUMNS
+from ..stats.docstats import DocStats
+
+MAX_REPEATED = 10  # v8.01 refuses a response with more repeated mentions than this
+
+
+@dataclass
+class Aligned:
+    """Key and response rows of the scored documents, ready for the kernels."""
+
+    doc_names: list[str]
+    k_off: np.ndarray
+    k_start: np.ndarray
+    k_end: np.ndarray
+    k_chain: np.ndarray
+    k_nchains: np.ndarray
+    r_off: np.ndarray
+    r_start: np.ndarray
+    r_end: np.ndarray
+    r_chain: np.ndarray
+    r_nchains: np.ndarray
+    r_found: np.ndarray  # bool per document: present in the response
+    r_doc: list[int | None] = field(default_factory=list)  # response document index per scored document
+
+
+def align_documents(key: MentionTable, response: MentionTable, doc: str | None = None) -> Aligned:
+    """Pair each key document with the response document of the same name."""
+    if doc is None:
+        docs = list(range(key.n_docs))
+    else:
+        index = key.doc_index()
+        if doc not in index:
+            raise InputError(f'{key.path}: no document "{doc}" in the key (--doc)')
+        docs = [index[doc]]
+    r_index = response.doc_index()
+    r_docs = [r_index.get(key.doc_names[d]) for d in docs]
+    for d, r in zip(docs, r_docs):
+        if r is not None and response.doc_tokens[r] != key.doc_tokens[d]:
+            raise InputError(
+                f'{response.path}:{response.doc_lines[r]}: document "{key.doc_names[d]}": '
+                f"{response.doc_tokens[r]} tokens, but the key ({key.path}:{key.doc_lines[d]}) has "
+                f"{key.doc_tokens[d]}: the response must have the same tokens as the key"
+            )
+    k = key.select(docs)
+    r_rows = [
+        np.arange(response.doc_offsets[r], response.doc_offsets[r + 1]) if r is not None else np.zeros(0, np.int64)
+        for r in r_docs
+    ]
+    rows = np.concatenate(r_rows) if r_rows else np.zeros(0, np.int64)
+    r_sizes = [len(x) for x in r_rows]
+    return Aligned(
+        doc_names=k.doc_names,
+        k_off=k.doc_offsets,
+        k_start=k.start,
+        k_end=k.end,
+        k_chain=k.cluster,
+        k_nchains=np.asarray([len(x) for x in k.cluster_labels], dtype=np.int64),
+        r_off=np.concatenate([[0], np.cumsum(r_sizes, dtype=np.int64)]).astype(np.int64),
+        r_start=response.start[rows],
+        r_end=response.end[rows],
+        r_chain=response.cluster[rows],
+        r_nchains=np.asarray(
+            [len(response.cluster_labels[r]) if r is not None else 0 for r in r_docs], dtype=np.int64
+        ),
+        r_found=np.asarray([r is not None for r in r_docs]),
+        r_doc=r_docs,
+    )
+
+
+@dataclass
+class Scored:
+    """Per-document statistics plus what the reports need besides them."""
+
+    stats: DocStats
+    repeated: int  # response repeats of key mentions dropped, over all documents
+    aligned: Aligned
+    k_id: np.ndarray
+    r_id: np.ndarray
+
+
+def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: str = "response") -> Scored:
+    """Compute every metric's per-document statistics for aligned documents."""
+    from ..kernels import ceaf, contingency, links, mentions, overlap
+
+    k_id, r_id, counts = mentions.align_exact(a.k_off, a.k_start, a.k_end, a.r_off, a.r_start, a.r_end)
+    repeated = int(counts[:, 3].sum())
+    if repeated > MAX_REPEATED and not allow_repeated:
+        raise InputError(
+            f"{response_path}: {repeated} repeated mentions (the same span twice in the response, "
+            f"matching a key mention); the reference scorer refuses more than {MAX_REPEATED}: "
+            "fix the output, or pass --allow-repeated to score it anyway (repeats are dropped)"
+        )
+    (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, repeats) = (
+        contingency.contingency_tables(a.k_off, k_id, a.k_chain, a.k_nchains, a.r_off, r_id, a.r_chain, a.r_nchains)
+    )
+    n_docs = len(a.doc_names)
+    mention_counts = np.stack(
+        [counts[:, 2], counts[:, 0], counts[:, 2], counts[:, 1]], axis=1
+    ).astype(np.float64)
+    muc_blanc = links.muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size)
+    for d in np.flatnonzero(repeats):
+        ks, ke, rs, re = a.k_off[d], a.k_off[d + 1], a.r_off[d], a.r_off[d + 1]
+        muc_blanc[d, 4:] = links.blanc_pairs(k_id[ks:ke], a.k_chain[ks:ke].astype(np.int64),
+                                             r_id[rs:re], a.r_chain[rs:re].astype(np.int64))
+    bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size)
+    ceaf_stats = _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
+    blocks = {
+        "mentions": mention_counts,
+        "muc": muc_blanc[:, :4],
+        "bcub": bcub_lea[:, :4],
+        "ceafm": ceaf_stats[:, :4],
+        "ceafe": ceaf_stats[:, 4:],
+        "lea": bcub_lea[:, 4:],
+        "blanc": muc_blanc[:, 4:],
+    }
+    matrix = np.concatenate([blocks[m].astype(np.float64) for m in blocks], axis=1)
+    if matrix.shape != (n_docs, len(COLUMNS)):
+        raise AssertionError("statistics layout does not match the metric registry")
+    return Scored(DocStats(a.doc_names, matrix), repeated, a, k_id, r_id)
+
+
+def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.ndarray:
+    from ..kernels import ceaf
+
+    phi3, phi4, comp, hard, best3, best4 = ceaf.ceaf_components(
+        cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size
+    )
+    if hard.any():
+        _solve_components(cell_off, ci, cj, phi3, phi4, comp, hard, k_size_off, best3, best4)
+    return ceaf.ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
+
+
+def _solve_components(cell_off, ci, cj, phi3, phi4, comp, hard, k_size_off, best3, best4) -> None:
+    """Optimal one-to-one assignment of each component with several keys and responses."""
+    from scipy.optimize import linear_sum_assignment
+
+    cells = np.flatnonzero(hard)
+    doc = np.searchsorted(cell_off, cells, side="right") - 1
+    order = np.lexsort((comp[cells], doc))
+    cells, doc = cells[order], doc[order]
+    key = doc * (np.int64(1) << 32) + comp[cells]
+    bounds = np.flatnonzero(np.diff(key)) + 1
+    for group in np.split(np.arange(len(cells)), bounds):
+        t = cells[group]
+        rows, i = np.unique(ci[t], return_inverse=True)
+        _, j = np.unique(cj[t], return_inverse=True)
+        base = k_size_off[doc[group[0]]]
+        for phi, best in ((phi3, best3), (phi4, best4)):
+            sim = np.zeros((len(rows), j.max() + 1))
+            sim[i, j] = phi[t]
+            r, c = linear_sum_assignment(sim, maximize=True)
+            best[base + rows[r]] = sim[r, c]

@@ -1,0 +1,98 @@
+"""The result of a coreference scoring run: statistics plus how to present them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .._version import __version__
+from ..metrics import METRICS, PRF
+from ..stats.docstats import DocStats
+
+
+def _number(value, integral: bool):
+    v = float(value)
+    return int(round(v)) if integral else v
+
+
+def counts_object(sums: Mapping[str, object], prefix: str, integral: bool) -> dict:
+    """``recall_num, recall_den, precision_num, precision_den, recall, precision, f1``."""
+    from ..metrics import prf_score
+
+    out = {c: _number(sums[f"{prefix}_{c}"], integral) for c in PRF}
+    out.update({k: float(v) for k, v in prf_score(sums, prefix).items()})
+    return out
+
+
+def metric_object(name: str, sums: Mapping[str, object]) -> dict:
+    """The JSON object of one metric from summed statistics."""
+    spec = METRICS[name]
+    if name == "blanc":
+        obj = {
+            "coref_links": counts_object(sums, "blanc_coref", True),
+            "noncoref_links": counts_object(sums, "blanc_noncoref", True),
+        }
+        obj.update({k: float(v) for k, v in spec.score(sums).items()})
+        return obj
+    if name == "conll":
+        return {k: float(v) for k, v in spec.score(sums).items()}
+    return counts_object(sums, name, spec.integral)
+
+
+@dataclass
+class CorefResult:
+    """Scores of a response against a key.
+
+    ``doc_stats`` holds the per-document sufficient statistics; ``to_dict``
+    gives the JSON layout of ``fastscore coref --output json``.
+    """
+
+    doc_stats: DocStats
+    metrics: list[str]
+    key_path: str
+    response_path: str
+    options: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # key documents absent from the response
+
+    @property
+    def documents(self) -> list[str]:
+        return list(self.doc_stats.doc_names)
+
+    def _object(self, sums) -> dict:
+        return {
+            "mentions": counts_object(sums, "mentions", True),
+            "metrics": {m: metric_object(m, sums) for m in self.metrics},
+        }
+
+    def scores(self) -> dict:
+        """Corpus scores: ``{"mentions": {...}, "metrics": {name: {...}}}``."""
+        return self._object(self.doc_stats.sums())
+
+    def document(self, name: str) -> dict:
+        """The same object for one document."""
+        try:
+            i = self.doc_stats.doc_names.index(name)
+        except ValueError:
+            raise KeyError(f"no document {name!r} in this result") from None
+        return self._object(self.doc_stats.row(i))
+
+    def f1(self, metric: str) -> float:
+        return float(self.scores()["metrics"][metric]["f1"])
+
+    def signature(self) -> str:
+        opts = "|".join(f"{k}:{v}" for k, v in self.options.items())
+        return f"coref|{opts}|version:{__version__}"
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        out = {"task": "coref", "documents": len(self.doc_stats), **self.scores()}
+        if per_doc:
+            out["per_doc"] = {n: self._object(self.doc_stats.row(i)) for i, n in enumerate(self.doc_stats.doc_names)}
+        out["signature"] = self.signature()
+        return out
+
+    def to_arrow(self):
+        """Per-document statistics as a ``pyarrow.Table``."""
+        return self.doc_stats.to_arrow()
+
+    def to_pandas(self):
+        return self.to_arrow().to_pandas()

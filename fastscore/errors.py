@@ -1,0 +1,32 @@
+"""Exceptions raised by fastscore.
+
+``FastscoreError`` is the root; the CLI turns it into one line on stderr and
+exit code 1.  ``ParseError`` carries the file, line and document so that the
+message says where the problem is.
+"""
+from __future__ import annotations
+
+
+class FastscoreError(Exception):
+    """Base class of every error fastscore raises on purpose."""
+
+
+class InputError(FastscoreError, ValueError):
+    """The input files or tables are invalid."""
+
+
+class UsageError(FastscoreError, ValueError):
+    """An option or argument is invalid (CLI exit code 2)."""
+
+
+class ParseError(InputError):
+    """A file could not be parsed; names the path, line and document."""
+
+    def __init__(self, path: str, line: int | None, problem: str, document: str | None = None):
+        self.path = str(path)
+        self.line = line
+        self.document = document
+        self.problem = problem
+        where = self.path if line is None else f"{self.path}:{line}"
+        doc = "" if document is None else f' document "{document}":'
+        super().__init__(f"{where}:{doc} {problem}")

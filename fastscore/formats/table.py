@@ -1,0 +1,105 @@
+"""The columnar mention table every reader produces.
+
+Rows are mentions, grouped by document (``doc_offsets``) and, inside a
+document, by cluster in the order the reference scorer builds its chains
+(cluster of first appearance first; mentions in the order they are
+completed).  Offsets are token positions inside the document, half-open.
+Columns are numpy arrays so that kernels take them without copying;
+``to_arrow`` gives the same data as an Arrow table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class MentionTable:
+    path: str
+    doc_names: list[str]
+    doc_lines: np.ndarray  # int64 (n_docs,): line of each "#begin document"
+    doc_tokens: np.ndarray  # int64 (n_docs,): token count of each document
+    doc_offsets: np.ndarray  # int64 (n_docs + 1,): row range of each document
+    start: np.ndarray  # int32 (n_mentions,): first token
+    end: np.ndarray  # int32 (n_mentions,): one past the last token
+    cluster: np.ndarray  # int32 (n_mentions,): cluster index inside the document
+    cluster_labels: list[list[str]] = field(default_factory=list)  # per document, by index
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.doc_names)
+
+    def doc_index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.doc_names)}
+
+    def document(self, i: int) -> list[list[tuple[int, int]]]:
+        """Clusters of document ``i`` as lists of (start, end) spans, end exclusive."""
+        lo, hi = self.doc_offsets[i], self.doc_offsets[i + 1]
+        n_clusters = len(self.cluster_labels[i])
+        chains: list[list[tuple[int, int]]] = [[] for _ in range(n_clusters)]
+        for s, e, c in zip(self.start[lo:hi], self.end[lo:hi], self.cluster[lo:hi]):
+            chains[int(c)].append((int(s), int(e)))
+        return chains
+
+    def select(self, keep_docs: list[int]) -> "MentionTable":
+        """A table with only the documents ``keep_docs`` (in that order)."""
+        rows = [np.arange(self.doc_offsets[i], self.doc_offsets[i + 1]) for i in keep_docs]
+        idx = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        sizes = [self.doc_offsets[i + 1] - self.doc_offsets[i] for i in keep_docs]
+        return MentionTable(
+            path=self.path,
+            doc_names=[self.doc_names[i] for i in keep_docs],
+            doc_lines=self.doc_lines[keep_docs],
+            doc_tokens=self.doc_tokens[keep_docs],
+            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            start=self.start[idx],
+            end=self.end[idx],
+            cluster=self.cluster[idx],
+            cluster_labels=[self.cluster_labels[i] for i in keep_docs],
+        )
+
+    def without_singletons(self) -> "MentionTable":
+        """Drop clusters of one mention, renumbering the rest in order."""
+        keep = np.ones(len(self.start), dtype=bool)
+        new_cluster = self.cluster.copy()
+        labels: list[list[str]] = []
+        sizes = []
+        for d in range(self.n_docs):
+            lo, hi = int(self.doc_offsets[d]), int(self.doc_offsets[d + 1])
+            counts = np.bincount(self.cluster[lo:hi], minlength=len(self.cluster_labels[d]))
+            kept = counts > 1
+            remap = np.cumsum(kept) - 1
+            keep[lo:hi] = kept[self.cluster[lo:hi]]
+            new_cluster[lo:hi] = remap[self.cluster[lo:hi]]
+            labels.append([lab for lab, k in zip(self.cluster_labels[d], kept) if k])
+            sizes.append(int(keep[lo:hi].sum()))
+        return MentionTable(
+            path=self.path,
+            doc_names=list(self.doc_names),
+            doc_lines=self.doc_lines,
+            doc_tokens=self.doc_tokens,
+            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            start=self.start[keep],
+            end=self.end[keep],
+            cluster=new_cluster[keep].astype(np.int32),
+            cluster_labels=labels,
+        )
+
+    def to_arrow(self):
+        """The table as ``pyarrow.Table`` (doc dictionary-encoded, cluster label kept)."""
+        import pyarrow as pa
+
+        sizes = np.diff(self.doc_offsets)
+        doc_idx = np.repeat(np.arange(self.n_docs, dtype=np.int32), sizes)
+        doc = pa.DictionaryArray.from_arrays(pa.array(doc_idx), pa.array(self.doc_names, pa.string()))
+        labels = [self.cluster_labels[d][c] for d, c in zip(doc_idx.tolist(), self.cluster.tolist())]
+        return pa.table(
+            {
+                "doc": doc,
+                "start": pa.array(self.start, pa.int32()),
+                "end": pa.array(self.end, pa.int32()),
+                "cluster": pa.array(self.cluster, pa.int32()),
+                "label": pa.array(labels, pa.string()),
+            }
+        )

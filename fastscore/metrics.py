@@ -1,0 +1,119 @@
+"""The metric registry: every metric's statistics columns and score function.
+
+Each metric is two steps (as in sacrebleu): additive per-document
+statistics (numerators and denominators, ``DocStats`` columns), then a score
+computed from summed statistics.  Score functions are vectorised: they take
+scalars or arrays of sums (one per bootstrap resample) alike.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+import numpy as np
+
+PRF = ("recall_num", "recall_den", "precision_num", "precision_den")
+
+
+def _div(num, den, empty):
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den != 0, num / np.where(den != 0, den, 1.0), empty)
+
+
+def f1(recall, precision):
+    """F1 as v8.01 computes it: 2PR / (P + R), 0 when P + R = 0."""
+    recall = np.asarray(recall, dtype=np.float64)
+    precision = np.asarray(precision, dtype=np.float64)
+    total = precision + recall
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total != 0, 2 * precision * recall / np.where(total != 0, total, 1.0), 0.0)
+
+
+def prf_score(sums: Mapping[str, object], prefix: str) -> dict:
+    """recall, precision, f1 from ``PREFIX_recall_num`` ... columns (0 where a denominator is 0)."""
+    r = _div(sums[f"{prefix}_recall_num"], sums[f"{prefix}_recall_den"], 0.0)
+    p = _div(sums[f"{prefix}_precision_num"], sums[f"{prefix}_precision_den"], 0.0)
+    return {"recall": r, "precision": p, "f1": f1(r, p)}
+
+
+def blanc_score(sums: Mapping[str, object]) -> dict:
+    """BLANC as v8.01 reports it: the mean of the coreference and non-coreference
+    recall, precision and F; only one of them when the key has no link of the
+    other kind; 0 when it has neither."""
+    ra = _div(sums["blanc_coref_recall_num"], sums["blanc_coref_recall_den"], -1.0)
+    rr = _div(sums["blanc_noncoref_recall_num"], sums["blanc_noncoref_recall_den"], -1.0)
+    pa = _div(sums["blanc_coref_precision_num"], sums["blanc_coref_precision_den"], 0.0)
+    pr = _div(sums["blanc_noncoref_precision_num"], sums["blanc_noncoref_precision_den"], 0.0)
+    fa = f1(ra, pa)
+    fr = f1(rr, pr)
+    no_a, no_r = ra == -1, rr == -1
+    r = np.where(no_a & no_r, 0.0, np.where(no_a, rr, np.where(no_r, ra, (ra + rr) / 2)))
+    p = np.where(no_a & no_r, 0.0, np.where(no_a, pr, np.where(no_r, pa, (pa + pr) / 2)))
+    f = np.where(no_a & no_r, 0.0, np.where(no_a, fr, np.where(no_r, fa, (fa + fr) / 2)))
+    return {"recall": r, "precision": p, "f1": f}
+
+
+def conll_score(sums: Mapping[str, object]) -> dict:
+    """The CoNLL-2012 average: mean F1 of MUC, B-cubed and CEAFe."""
+    f = sum(prf_score(sums, m)["f1"] for m in ("muc", "bcub", "ceafe")) / 3
+    return {"f1": f}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    name: str
+    title: str  # as v8.01 and the literature write it
+    columns: tuple[str, ...]
+    score: Callable[[Mapping[str, object]], dict]
+    description: str
+    integral: bool = True  # numerators are counts (False: sums of fractions)
+
+
+def _prf_metric(name: str, title: str, description: str, integral: bool = True) -> MetricSpec:
+    return MetricSpec(
+        name, title, tuple(f"{name}_{c}" for c in PRF), lambda s, n=name: prf_score(s, n), description, integral
+    )
+
+
+_BLANC_COLUMNS = tuple(f"blanc_{kind}_{c}" for kind in ("coref", "noncoref") for c in PRF)
+
+METRICS: dict[str, MetricSpec] = {
+    m.name: m
+    for m in (
+        _prf_metric("mentions", "Identification of Mentions",
+                    "exact-boundary mention identification (distinct spans)"),
+        _prf_metric("muc", "MUC", "link-based: links(K) - partitions, Vilain et al. 1995"),
+        _prf_metric("bcub", "B-cubed", "mention-based, Bagga & Baldwin 1998", integral=False),
+        _prf_metric("ceafm", "CEAFm", "mention-based CEAF, phi3 = |K & R|, Luo 2005"),
+        _prf_metric("ceafe", "CEAFe", "entity-based CEAF, phi4 = 2|K & R|/(|K|+|R|), Luo 2005",
+                    integral=False),
+        _prf_metric("lea", "LEA", "link-based entity-aware, Moosavi & Strube 2016", integral=False),
+        MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_score,
+                   "mean of coreference- and non-coreference-link F, Luo et al. 2014"),
+        MetricSpec("conll", "CoNLL", (), conll_score, "mean F1 of MUC, B-cubed and CEAFe (CoNLL-2012)",
+                   integral=False),
+    )
+}
+
+SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
+CHOICES = (*SCORED, "conll", "all")
+COLUMNS: tuple[str, ...] = tuple(c for m in METRICS.values() for c in m.columns)
+
+
+def resolve(names) -> list[str]:
+    """Metric names as given by a user (``all``, ``conll``, ...) -> registry names, in registry order."""
+    from .errors import UsageError
+
+    wanted: set[str] = set()
+    for n in names or ("all",):
+        n = n.lower()
+        if n == "all":
+            wanted.update(SCORED)
+            wanted.add("conll")
+        elif n in METRICS and n != "mentions":
+            wanted.add(n)
+        else:
+            raise UsageError(f"unknown metric {n!r}: choose from {', '.join(CHOICES)}")
+    return [m for m in METRICS if m in wanted]

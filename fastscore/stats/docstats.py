@@ -1,0 +1,44 @@
+"""Per-document sufficient statistics: one row per document, one column per
+numerator or denominator.  Corpus scores are functions of column sums, so
+totals, per-document scores and resampling all reuse the metric registry.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..metrics import COLUMNS, METRICS
+
+
+@dataclass
+class DocStats:
+    doc_names: list[str]
+    matrix: np.ndarray  # float64 (n_docs, len(COLUMNS)); counts are exact integers
+    columns: tuple[str, ...] = COLUMNS
+
+    def __post_init__(self):
+        if self.matrix.shape != (len(self.doc_names), len(self.columns)):
+            raise ValueError("statistics matrix does not match documents x columns")
+
+    def __len__(self) -> int:
+        return len(self.doc_names)
+
+    def row(self, i: int) -> dict[str, float]:
+        return dict(zip(self.columns, self.matrix[i].tolist()))
+
+    def sums(self, weights: np.ndarray | None = None) -> dict[str, object]:
+        """Column sums; with ``weights`` (n_docs,) or (k, n_docs), weighted sums per row of weights."""
+        total = self.matrix.sum(axis=0) if weights is None else np.asarray(weights, np.float64) @ self.matrix
+        return {c: total[..., k] for k, c in enumerate(self.columns)}
+
+    def to_arrow(self):
+        """The statistics as a ``pyarrow.Table`` (integer columns as int64)."""
+        import pyarrow as pa
+
+        integral = {c for m in METRICS.values() if m.integral for c in m.columns}
+        data = {"doc": pa.array(self.doc_names, pa.string())}
+        for k, c in enumerate(self.columns):
+            col = self.matrix[:, k]
+            data[c] = pa.array(col.astype(np.int64) if c in integral else col)
+        return pa.table(data)

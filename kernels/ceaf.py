@@ -1,0 +1,126 @@
+"""CEAF: similarities, connected components and per-document sums.
+
+phi3(K, R) = |K & R| (CEAFm) and phi4(K, R) = 2|K & R| / (|K| + |R|)
+(CEAFe), with |K & R| the table's ``e`` count.  The best one-to-one
+assignment decomposes over connected components of the cluster-overlap
+graph (cells with e > 0).  A component with a single key or a single
+response chain is solved here (its best cell); the others are returned to
+the caller, which solves them with scipy's linear_sum_assignment.
+"""
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def _doc_components(ci, cj, nk, nr, comp):
+    """comp[t] = component root (a node index) of cell t; keys 0..nk-1, responses nk.."""
+    parent = np.arange(nk + nr)
+    for t in range(len(ci)):
+        a = _find(parent, ci[t])
+        b = _find(parent, nk + cj[t])
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    for t in range(len(ci)):
+        comp[t] = _find(parent, ci[t])
+
+
+@njit(cache=True, parallel=True)
+def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
+    n_docs = len(cell_off) - 1
+    n_cells = len(ci)
+    phi3 = np.zeros(n_cells, dtype=np.float64)
+    phi4 = np.zeros(n_cells, dtype=np.float64)
+    comp = np.empty(n_cells, dtype=np.int64)
+    hard = np.zeros(n_cells, dtype=np.bool_)  # cell belongs to a component left to the caller
+    best3 = np.zeros(k_size_off[-1], dtype=np.float64)  # value assigned to each key chain
+    best4 = np.zeros(k_size_off[-1], dtype=np.float64)
+    for doc in prange(n_docs):
+        a, b = cell_off[doc], cell_off[doc + 1]
+        ko, ro = k_size_off[doc], r_size_off[doc]
+        nk = k_size_off[doc + 1] - ko
+        nr = r_size_off[doc + 1] - ro
+        for t in range(a, b):
+            phi3[t] = ce[t]
+            phi4[t] = 2.0 * ce[t] / (k_size[ko + ci[t]] + r_size[ro + cj[t]])
+        _doc_components(ci[a:b], cj[a:b], nk, nr, comp[a:b])
+        # distinct key and response chains per component
+        n_keys = np.zeros(nk + nr, dtype=np.int64)
+        n_resp = np.zeros(nk + nr, dtype=np.int64)
+        seen_k = np.zeros(nk, dtype=np.bool_)
+        seen_r = np.zeros(nr, dtype=np.bool_)
+        for t in range(a, b):
+            if not seen_k[ci[t]]:
+                seen_k[ci[t]] = True
+                n_keys[comp[t]] += 1
+            if not seen_r[cj[t]]:
+                seen_r[cj[t]] = True
+                n_resp[comp[t]] += 1
+        # trivial components: the best cell, first in cell order on ties
+        arg3 = np.full(nk + nr, -1, dtype=np.int64)
+        arg4 = np.full(nk + nr, -1, dtype=np.int64)
+        for t in range(a, b):
+            c = comp[t]
+            if n_keys[c] > 1 and n_resp[c] > 1:
+                hard[t] = True
+                continue
+            if arg3[c] < 0 or phi3[t] > phi3[arg3[c]]:
+                arg3[c] = t
+            if arg4[c] < 0 or phi4[t] > phi4[arg4[c]]:
+                arg4[c] = t
+        for c in range(nk + nr):
+            if arg3[c] >= 0:
+                best3[ko + ci[arg3[c]]] = phi3[arg3[c]]
+                best4[ko + ci[arg4[c]]] = phi4[arg4[c]]
+    return phi3, phi4, comp, hard, best3, best4
+
+
+def ceaf_components(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
+    """Similarities per cell, component roots, cells of unsolved components, and
+    the value assigned to each key chain by the solved ones."""
+    return _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
+
+
+@njit(cache=True, parallel=True)
+def _ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4):
+    n_docs = len(k_size_off) - 1
+    out = np.zeros((n_docs, 8), dtype=np.float64)
+    for doc in prange(n_docs):
+        ko, kz = k_size_off[doc], k_size_off[doc + 1]
+        ro, rz = r_size_off[doc], r_size_off[doc + 1]
+        num3 = 0.0
+        num4 = 0.0
+        for i in range(ko, kz):
+            num3 += best3[i]
+            # v8.01 stores 1 - phi for its minimising solver and adds back 1 - (1 - phi)
+            if best4[i] > 0:
+                num4 += 1.0 - (1.0 - best4[i])
+        n_key = 0
+        n_resp = 0
+        for i in range(ko, kz):
+            if k_size[i] > 0:
+                n_key += 1
+        for j in range(ro, rz):
+            if r_size[j] > 0:
+                n_resp += 1
+        out[doc, 0] = num3
+        out[doc, 1] = k_size[ko:kz].sum()
+        out[doc, 2] = num3
+        out[doc, 3] = r_size[ro:rz].sum()
+        out[doc, 4] = num4
+        out[doc, 5] = n_key
+        out[doc, 6] = num4
+        out[doc, 7] = n_resp
+    return out
+
+
+def ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4):
+    """Per-document CEAFm and CEAFe statistics, shape (n_docs, 8)."""
+    return _ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
