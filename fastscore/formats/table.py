@@ -26,6 +26,36 @@ class MentionTable:
     cluster: np.ndarray  # int32 (n_mentions,): cluster index inside the document
     cluster_labels: list[list[str]] = field(default_factory=list)  # per document, by index
 
+    @classmethod
+    def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,
+                       path: str = "<memory>") -> "MentionTable":
+        """Build a table from ``{name: [[(start, end), ...] per cluster]}`` (end exclusive)."""
+        names = list(docs)
+        starts, ends, clusters, sizes = [], [], [], []
+        for name in names:
+            n = 0
+            for c, chain in enumerate(docs[name]):
+                for s, e in chain:
+                    starts.append(s)
+                    ends.append(e)
+                    clusters.append(c)
+                    n += 1
+            sizes.append(n)
+        tokens = [
+            (n_tokens or {}).get(name, max((e for ch in docs[name] for _, e in ch), default=0)) for name in names
+        ]
+        return cls(
+            path=path,
+            doc_names=names,
+            doc_lines=np.zeros(len(names), dtype=np.int64),
+            doc_tokens=np.asarray(tokens, dtype=np.int64),
+            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            start=np.asarray(starts, dtype=np.int32),
+            end=np.asarray(ends, dtype=np.int32),
+            cluster=np.asarray(clusters, dtype=np.int32),
+            cluster_labels=[[str(c) for c in range(len(docs[name]))] for name in names],
+        )
+
     @property
     def n_docs(self) -> int:
         return len(self.doc_names)
