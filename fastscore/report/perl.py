@@ -132,7 +132,9 @@ def render(result, per_doc: bool = True) -> str:
     """
     from .._version import __version__
 
-    metrics = [m for m in result.metrics if m != "conll"]
+    # v8.01's `all` order, then what v8.01 does not compute (LEA)
+    metrics = [m for m in PERL_METRICS if m in result.metrics]
+    metrics += [m for m in result.metrics if m not in PERL_METRICS and m != "conll"]
     head = f"version: 8.01 (fastscore {__version__})\n"
     if len(metrics) == 1:
         return head + _metric_report(metrics[0], result, per_doc)

@@ -1,0 +1,63 @@
+"""Properties every metric must have (iterating over the registry)."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fastscore import score_coref
+from fastscore.formats.table import MentionTable
+from fastscore.metrics import METRICS, SCORED
+from tests.strategies import clean_chains, corpora
+
+
+def table(docs):
+    return MentionTable.from_documents(docs, {n: 8 for n in docs})
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(clean_chains))
+def test_identical_key_and_response_score_one(case):
+    key, _ = case
+    if not any(len(c) > 1 for chains in key.values() for c in chains):
+        return  # MUC needs a key link to be defined
+    scores = score_coref(table(key), table(key)).scores()
+    for name in SCORED:
+        assert scores["metrics"][name]["f1"] == 1.0, name
+    assert scores["mentions"]["f1"] == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(clean_chains), st.randoms(use_true_random=False))
+def test_invariant_under_renaming_clusters_and_reordering_documents(case, rnd):
+    key, resp = case
+    base = score_coref(table(key), table(resp)).scores()
+    shuffled_key = {}
+    names = list(key)
+    rnd.shuffle(names)
+    for name in names:
+        chains = [list(c) for c in key[name]]
+        rnd.shuffle(chains)
+        shuffled_key[name] = chains
+    shuffled_resp = {n: list(reversed(resp[n])) for n in reversed(list(resp))}
+    other = score_coref(table(shuffled_key), table(shuffled_resp)).scores()
+    for name in (*SCORED, "conll"):
+        assert np.isclose(other["metrics"][name]["f1"], base["metrics"][name]["f1"], rtol=0, atol=1e-12), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(clean_chains))
+def test_per_document_rows_equal_single_document_runs(case):
+    key, resp = case
+    full = score_coref(table(key), table(resp))
+    for i, name in enumerate(full.documents):
+        alone = score_coref(table(key), table(resp), doc=name)
+        np.testing.assert_allclose(alone.doc_stats.matrix[0], full.doc_stats.matrix[i], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(full.doc_stats.matrix.sum(axis=0),
+                               [float(v) for v in full.doc_stats.sums().values()])
+
+
+def test_registry_columns_cover_the_statistics_layout():
+    from fastscore.metrics import COLUMNS
+
+    assert len(COLUMNS) == len(set(COLUMNS))
+    for spec in METRICS.values():
+        assert spec.description and set(spec.columns) <= set(COLUMNS)
