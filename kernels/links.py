@@ -9,8 +9,8 @@ pairs.  Without repeated ids the counts follow from the table:
 correct coref = sum C(n_ij, 2); correct non-coref = C(N, 2) - sum_i C(a_i, 2)
 - sum_j C(b_j, 2) + sum C(n_ij, 2) over the N mentions found on both sides
 (a_i, b_j the row and column sums).  Documents with repeated ids go
-through ``blanc_pairs``, which enumerates the pair sets as v8.01 does
-(a chain holding id x twice yields the link x-x).
+through ``blanc_with_repeats``, which follows v8.01's pair sets (a chain
+holding id x twice yields the link x-x).
 """
 import numpy as np
 from numba import njit, prange
@@ -84,67 +84,139 @@ def muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
 
 
 @njit(cache=True)
-def _link_sets(ids, chains):
-    """Sorted unique coref and non-coref id-pair codes of one side (ids < 0 skipped)."""
-    keep = ids >= 0
-    x = ids[keep]
-    ch = chains[keep]
-    n = len(x)
-    m = np.int64(x.max() + 1) if n else np.int64(1)
-    same = 0
-    for p in range(n):
-        for q in range(p + 1, n):
-            if ch[p] == ch[q]:
-                same += 1
-    coref = np.empty(same, dtype=np.int64)
-    non = np.empty(n * (n - 1) // 2 - same, dtype=np.int64)
-    u = 0
-    v = 0
-    for p in range(n):
-        for q in range(p + 1, n):
-            lo, hi = min(x[p], x[q]), max(x[p], x[q])
-            if ch[p] == ch[q]:
-                coref[u] = lo * m + hi
-                u += 1
-            else:
-                non[v] = lo * m + hi
-                v += 1
-    return np.unique(coref), np.unique(non), m
+def _by_id(ids, chains, n_ids):
+    """CSR of each id's chains (sorted, with repeats): (offsets, chains); ids < 0 skipped."""
+    off = np.zeros(n_ids + 1, dtype=np.int64)
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            off[ids[p] + 1] += 1
+    off = np.cumsum(off)
+    fill = off[:-1].copy()
+    out = np.empty(off[-1], dtype=np.int64)
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            out[fill[ids[p]]] = chains[p]
+            fill[ids[p]] += 1
+    for x in range(n_ids):
+        out[off[x]:off[x + 1]].sort()
+    return off, out
 
 
 @njit(cache=True)
-def _recode(codes, m_from, m_to):
-    return (codes // m_from) * m_to + codes % m_from
-
-
-@njit(cache=True)
-def _intersection(a, b):
-    n = 0
-    p = 0
-    q = 0
-    while p < len(a) and q < len(b):
-        if a[p] < b[q]:
+def _coref_pair(off, ch, a, b):
+    """Is {a, b} a coreference link of this side (a chain holds both; a == b: holds it twice)?"""
+    if off[a] == off[a + 1] or off[b] == off[b + 1]:
+        return False
+    if a == b:
+        for t in range(off[a] + 1, off[a + 1]):
+            if ch[t] == ch[t - 1]:
+                return True
+        return False
+    p, q = off[a], off[b]
+    while p < off[a + 1] and q < off[b + 1]:
+        if ch[p] < ch[q]:
             p += 1
-        elif a[p] > b[q]:
+        elif ch[p] > ch[q]:
             q += 1
         else:
-            n += 1
-            p += 1
-            q += 1
-    return n
+            return True
+    return False
 
 
 @njit(cache=True)
-def blanc_pairs(k_ids, k_chains, r_ids, r_chains):
-    """BLANC counts of one document by explicit pair sets: the 8 BLANC columns."""
-    kc, kn, km = _link_sets(k_ids, k_chains)
-    rc, rn, rm = _link_sets(r_ids, r_chains)
-    m = max(km, rm)
-    kc, kn = _recode(kc, km, m), _recode(kn, km, m)
-    rc, rn = _recode(rc, rm, m), _recode(rn, rm, m)
+def _noncoref_pair(off, ch, a, b):
+    """Is {a, b} a non-coreference link (a in one chain, b in another)?"""
+    if off[a] == off[a + 1] or off[b] == off[b + 1]:
+        return False
+    # some chain of a differs from some chain of b unless both sit in one and the same chain
+    return not (ch[off[a]] == ch[off[a + 1] - 1] and ch[off[b]] == ch[off[b + 1] - 1] and ch[off[a]] == ch[off[b]])
+
+
+@njit(cache=True)
+def blanc_with_repeats(k_ids, k_chains, nk, r_ids, r_chains, nr):
+    """BLANC counts of a document where some id occurs more than once on a side.
+
+    v8.01 counts links as sets of id pairs.  Pairs of ordinary ids (once on
+    each side) follow the closed-form counts; pairs involving a repeated id
+    are checked one by one, so the cost is O(#repeated ids x #ids).
+    """
+    n_ids = 0
+    for x in k_ids:
+        n_ids = max(n_ids, x + 1)
+    for x in r_ids:
+        n_ids = max(n_ids, x + 1)
+    k_o, k_c = _by_id(k_ids, k_chains, n_ids)
+    r_o, r_c = _by_id(r_ids, r_chains, n_ids)
+    special = np.zeros(n_ids, dtype=np.bool_)
+    for x in range(n_ids):
+        special[x] = k_o[x + 1] - k_o[x] > 1 or r_o[x + 1] - r_o[x] > 1
+    # ordinary ids: closed form over their chains
+    k_cnt = np.zeros(nk, dtype=np.int64)
+    r_cnt = np.zeros(nr, dtype=np.int64)
+    row = np.zeros(nk, dtype=np.int64)
+    col = np.zeros(nr, dtype=np.int64)
+    cells = np.empty(n_ids, dtype=np.int64)
+    n_cells = 0
+    n_k = 0
+    n_r = 0
+    for x in range(n_ids):
+        if special[x]:
+            continue
+        in_k = k_o[x + 1] > k_o[x]
+        in_r = r_o[x + 1] > r_o[x]
+        if in_k:
+            k_cnt[k_c[k_o[x]]] += 1
+            n_k += 1
+        if in_r:
+            r_cnt[r_c[r_o[x]]] += 1
+            n_r += 1
+        if in_k and in_r:
+            row[k_c[k_o[x]]] += 1
+            col[r_c[r_o[x]]] += 1
+            cells[n_cells] = k_c[k_o[x]] * (nr + 1) + r_c[r_o[x]]
+            n_cells += 1
+    cells = np.sort(cells[:n_cells])
+    both_coref = 0
+    t = 0
+    while t < n_cells:
+        t2 = t
+        while t2 < n_cells and cells[t2] == cells[t]:
+            t2 += 1
+        both_coref += _pairs(t2 - t)
+        t = t2
+    key_coref = 0
+    for c in k_cnt:
+        key_coref += _pairs(c)
+    resp_coref = 0
+    for c in r_cnt:
+        resp_coref += _pairs(c)
+    row_coref = 0
+    for c in row:
+        row_coref += _pairs(c)
+    col_coref = 0
+    for c in col:
+        col_coref += _pairs(c)
+    key_non = _pairs(n_k) - key_coref
+    resp_non = _pairs(n_r) - resp_coref
+    both_non = _pairs(n_cells) - row_coref - col_coref + both_coref
+    # pairs with a repeated id: each unordered pair once
+    for s in range(n_ids):
+        if not special[s]:
+            continue
+        for y in range(n_ids):
+            if special[y] and y < s:
+                continue
+            kc = _coref_pair(k_o, k_c, s, y)
+            kn = _noncoref_pair(k_o, k_c, s, y)
+            rc = _coref_pair(r_o, r_c, s, y)
+            rn = _noncoref_pair(r_o, r_c, s, y)
+            key_coref += kc
+            key_non += kn
+            resp_coref += rc
+            resp_non += rn
+            both_coref += kc and rc
+            both_non += kn and rn
     out = np.zeros(8, dtype=np.int64)
-    both = _intersection(kc, rc)
-    out[0], out[1], out[2], out[3] = both, len(kc), both, len(rc)
-    both = _intersection(kn, rn)
-    out[4], out[5], out[6], out[7] = both, len(kn), both, len(rn)
+    out[0], out[1], out[2], out[3] = both_coref, key_coref, both_coref, resp_coref
+    out[4], out[5], out[6], out[7] = both_non, key_non, both_non, resp_non
     return out

@@ -116,8 +116,10 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     muc_blanc = links.muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size)
     for d in np.flatnonzero(repeats):
         ks, ke, rs, re = a.k_off[d], a.k_off[d + 1], a.r_off[d], a.r_off[d + 1]
-        muc_blanc[d, 4:] = links.blanc_pairs(k_id[ks:ke], a.k_chain[ks:ke].astype(np.int64),
-                                             r_id[rs:re], a.r_chain[rs:re].astype(np.int64))
+        muc_blanc[d, 4:] = links.blanc_with_repeats(
+            k_id[ks:ke], a.k_chain[ks:ke].astype(np.int64), a.k_nchains[d],
+            r_id[rs:re], a.r_chain[rs:re].astype(np.int64), a.r_nchains[d],
+        )
     bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size)
     ceaf_stats = _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
     blocks = {
