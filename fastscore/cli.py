@@ -15,6 +15,7 @@ METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "all
 
 COREF_EXAMPLE = """\
 examples:
+  fastscore coref example example          # the bundled example (TC-A / TC-A-4)
   fastscore coref key.conll response.conll
   fastscore coref key.conll response.conll -m muc bcub ceafe --output json
   fastscore coref key.conll response.conll --output perl -m bcub   # v8.01's report layout
@@ -34,8 +35,8 @@ def _parser() -> argparse.ArgumentParser:
                     "CoNLL reference scorer v8.01 (and coval's LEA).",
         epilog=COREF_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    c.add_argument("key", metavar="KEY", help="gold CoNLL file")
-    c.add_argument("response", metavar="RESPONSE", help="system CoNLL file")
+    c.add_argument("key", metavar="KEY", help="gold CoNLL file ('example' for the bundled example)")
+    c.add_argument("response", metavar="RESPONSE", help="system CoNLL file ('example' for the bundled example)")
     c.add_argument("-m", "--metric", dest="metrics", nargs="+", action="extend", choices=METRIC_CHOICES,
                    metavar="METRIC", help=f"metrics to report: {', '.join(METRIC_CHOICES)} (default: all)")
     c.add_argument("--singletons", choices=("keep", "drop"), default="keep",
@@ -71,6 +72,10 @@ def _coref(args) -> int:
     from .api import score_coref
     from .report import render
 
+    if args.key == "example" and args.response == "example":
+        from .examples import KEY, RESPONSE
+
+        args.key, args.response = str(KEY), str(RESPONSE)
     result = score_coref(args.key, args.response, args.metrics, singletons=args.singletons, doc=args.doc,
                          allow_repeated=args.allow_repeated)
     for warning in result.warnings:

@@ -30,12 +30,22 @@ def make_document(rng: random.Random, n_tokens: int, n_mentions: int, n_clusters
     spans_list = sorted(spans)
     rng.shuffle(spans_list)
     n_clusters = max(1, min(n_clusters, n_mentions // 2))
-    clusters = [[spans_list[2 * c], spans_list[2 * c + 1]] for c in range(n_clusters)]
-    for span in spans_list[2 * n_clusters:]:
-        # skewed cluster sizes: a few long chains, many short ones
-        clusters[min(int(rng.paretovariate(1.2)) - 1, n_clusters - 1) if rng.random() < 0.3
-                 else rng.randrange(n_clusters)].append(span)
-    return clusters
+    clusters: list[list[tuple[int, int]]] = [[] for _ in range(n_clusters)]
+    for span in spans_list:
+        for _ in range(10):
+            # skewed cluster sizes: a few long chains, many short ones
+            c = (min(int(rng.paretovariate(1.2)) - 1, n_clusters - 1) if rng.random() < 0.3
+                 else rng.randrange(n_clusters))
+            if len(clusters[c]) < 2 or rng.random() < 0.5:
+                if not overlaps(clusters[c], span):
+                    clusters[c].append(span)
+                    break
+    return [c for c in clusters if len(c) >= 2]
+
+
+def overlaps(chain, span) -> bool:
+    """Mentions of one cluster that share a token make v8.01 pair brackets differently."""
+    return any(s < span[1] and span[0] < e for s, e in chain)
 
 
 def make_response(rng: random.Random, clusters, n_tokens: int):
@@ -44,7 +54,7 @@ def make_response(rng: random.Random, clusters, n_tokens: int):
     used: set[tuple[int, int]] = set()
 
     def add(chain, span):
-        if span not in used:
+        if span not in used and not overlaps(chain, span):
             used.add(span)
             chain.append(span)
 

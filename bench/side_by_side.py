@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""fastscore beside the CoNLL reference scorer v8.01, on the same files, in one run.
+
+    python bench/side_by_side.py --perl-scorer DIR/scorer.pl [--skip-large-perl] [--perl-timeout 600]
+
+Generates the seeded corpora of bench/conftest.py (CoNLL-2012-test-sized,
+and one document of ~5,000 mentions), then measures:
+
+- v8.01: ``perl scorer.pl all KEY RESPONSE none`` and BLANC alone (wall time, peak memory);
+- fastscore CLI, all metrics, warm (numba cache filled) and cold (empty NUMBA_CACHE_DIR);
+- fastscore in-process ``score_coref`` on tables already read (best of 10), all metrics;
+- peak memory of the CLI;
+- agreement: the TOTALS lines of ``fastscore coref --output perl --totals-only`` must equal
+  v8.01's for every metric.
+
+Prints a table of times and ratios.  The reference scorer is not part of
+fastscore: fetch conll/reference-coreference-scorers yourself.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.conftest import corpus  # noqa: E402
+
+PY = sys.executable
+
+
+def timed(cmd, env=None, timeout=None):
+    """(seconds, peak RSS in MB, stdout) of a command; seconds None on timeout."""
+    wrapper = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "dt = time.perf_counter() - t\n"
+        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "sys.stdout.write(f'{dt} {rss} {p.returncode}\\n' + p.stdout)\n"
+        "sys.stderr.write(p.stderr)\n"
+    )
+    try:
+        proc = subprocess.run([PY, "-c", wrapper, *map(str, cmd)], capture_output=True, text=True,
+                              env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, ""
+    head, _, out = proc.stdout.partition("\n")
+    dt, rss, code = head.split()
+    if code != "0":
+        raise SystemExit(f"command failed ({code}): {' '.join(map(str, cmd))}\n{proc.stderr}")
+    return float(dt), float(rss), out
+
+
+def totals(report: str) -> dict[str, list[str]]:
+    """TOTALS lines per metric of a v8.01-layout report (``all`` mode)."""
+    out = {}
+    for block in report.split("\nMETRIC ")[1:]:
+        name = block.split(":", 1)[0]
+        tail = block.split("====== TOTALS =======\n", 1)[1]
+        out[name] = [ln for ln in tail.splitlines() if ln and not ln.startswith("-----")]
+    return out
+
+
+def in_process(key: Path, resp: Path) -> float:
+    from fastscore import score_coref
+    from fastscore.api import read_conll
+
+    k, r = read_conll(key), read_conll(resp)
+    score_coref(k, r)
+    best = float("inf")
+    for _ in range(10):
+        t = time.perf_counter()
+        score_coref(k, r)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def fmt(x, unit="s"):
+    return "timeout" if x is None else f"{x:.3f} {unit}" if unit == "s" else f"{x:.0f} {unit}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--perl-scorer", type=Path, help="v8.01 scorer.pl (omit to time fastscore alone)")
+    ap.add_argument("--perl-timeout", type=float, default=600)
+    ap.add_argument("--skip-large-perl", action="store_true", help="do not run v8.01 on the large document")
+    args = ap.parse_args()
+    cli = [PY, "-m", "fastscore", "coref"]
+    rows = []
+    for name in ("conll2012-test", "one-large-doc"):
+        key, resp = corpus(name)
+        cold_dir = tempfile.mkdtemp(prefix="numba-cold-")
+        cold, _, _ = timed(cli + [key, resp, "-o", "json"], env={**os.environ, "NUMBA_CACHE_DIR": cold_dir})
+        timed(cli + [key, resp, "-o", "json"])  # fill the normal cache
+        warm, rss, report = timed(cli + [key, resp, "-o", "perl", "--totals-only"])
+        warm2, _, _ = timed(cli + [key, resp, "-o", "json"])
+        warm = min(warm, warm2)
+        inproc = in_process(key, resp)
+        row = {"corpus": name, "cold": cold, "warm": warm, "inproc": inproc, "rss": rss,
+               "perl_all": None, "perl_blanc": None, "perl_rss": None, "agree": "not run"}
+        if args.perl_scorer and not (name == "one-large-doc" and args.skip_large_perl):
+            perl = ["perl", args.perl_scorer, "all", key, resp, "none"]
+            row["perl_all"], row["perl_rss"], perl_out = timed(perl, timeout=args.perl_timeout)
+            blanc = ["perl", args.perl_scorer, "blanc", key, resp, "none"]
+            row["perl_blanc"], _, _ = timed(blanc, timeout=args.perl_timeout)
+            if row["perl_all"] is not None:
+                ours = totals(report)
+                theirs = totals(perl_out)
+                same = all(ours.get(m) == lines for m, lines in theirs.items()) and len(theirs) == 5
+                row["agree"] = "yes, every TOTALS line" if same else "NO"
+        rows.append(row)
+    print(f"{'corpus':<16}{'v8.01 all':>12}{'v8.01 blanc':>13}{'fastscore CLI warm':>20}{'cold':>9}"
+          f"{'in-process':>12}{'CLI/v8.01':>11}{'in-proc/v8.01':>15}{'RSS fastscore':>15}{'RSS v8.01':>11}  agree")
+    for r in rows:
+        ratio = f"{r['perl_all'] / r['warm']:.0f}x" if r["perl_all"] else "-"
+        ratio_in = f"{r['perl_all'] / r['inproc']:.0f}x" if r["perl_all"] else "-"
+        print(f"{r['corpus']:<16}{fmt(r['perl_all']):>12}{fmt(r['perl_blanc']):>13}{fmt(r['warm']):>20}"
+              f"{fmt(r['cold']):>9}{r['inproc'] * 1000:>9.1f} ms{ratio:>11}{ratio_in:>15}"
+              f"{fmt(r['rss'], 'MB'):>15}{fmt(r['perl_rss'], 'MB'):>11}  {r['agree']}")
+
+
+if __name__ == "__main__":
+    main()

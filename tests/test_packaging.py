@@ -1,0 +1,34 @@
+"""Packaging: the kernels install as fastscore.kernels, never as a top-level module;
+the kernels also run with NUMBA_DISABLE_JIT=1 (plain Python), so coverage sees them."""
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_wheel_installs_kernels_under_fastscore(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    wheel = next(tmp_path.glob("fastscore-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/", 1)[0] for n in names}
+    assert tops <= {"fastscore", next(t for t in tops if t.endswith(".dist-info"))}, tops
+    for needed in ("fastscore/kernels/contingency.py", "fastscore/examples/key.conll",
+                   "fastscore/examples/LICENSE.md", "fastscore/py.typed"):
+        assert needed in names
+
+
+def test_kernels_agree_with_reference_without_jit():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "--hypothesis-seed=1",
+         "tests/test_kernels_vs_reference.py", "tests/test_official_cases.py", "-k", "repeats or A1 or A9"],
+        capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert " passed" in proc.stdout and " failed" not in proc.stdout
