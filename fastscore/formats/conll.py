@@ -11,7 +11,10 @@ whose cluster is ``ID``.
 Within one token the items are applied in v8.01's order: one-token
 mentions, then openings, then closings; a closing pairs with the last
 opening of the same cluster.  Deviations from v8.01, where v8.01 silently
-mis-reads the file, are documented in README.md ("Reading CoNLL files").
+mis-reads the file, are documented in README.md ("Formats").
+
+The bytes are scanned by numba kernels (``kernels/conll_scan.py``); Python
+handles the ``#`` lines, labels that are not plain digits, and the messages.
 """
 from __future__ import annotations
 
@@ -23,11 +26,9 @@ import numpy as np
 from ..errors import ParseError
 from .table import MentionTable
 
-_BEGIN = re.compile(r"#\s*begin document (.*)$")
-_BEGIN_LOOSE = re.compile(r"#\s*begin document\s*$")
+_BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _END = re.compile(r"#\s*end document")
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
-_NO_MENTION = frozenset(("-", "_", ""))
 
 
 def read_conll(path: str | os.PathLike) -> MentionTable:
@@ -47,179 +48,13 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     except OSError as exc:
         raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise ParseError(
             path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8"
         ) from None
-    return _parse(path, text)
-
-
-class _DocBuilder:
-    """Collects one document's mentions in v8.01 chain order."""
-
-    __slots__ = ("name", "line", "tokens", "index", "labels", "open", "mentions")
-
-    def __init__(self, name: str, line: int):
-        self.name = name
-        self.line = line
-        self.tokens = 0
-        self.index: dict[str, int] = {}  # cluster key -> chain index (first appearance)
-        self.labels: list[str] = []
-        self.open: dict[int, list[tuple[int, int]]] = {}  # chain -> stack of (token, line)
-        self.mentions: list[tuple[int, int, int]] = []  # (chain, start, end) in completion order
-
-    def chain(self, key: str) -> int:
-        i = self.index.get(key)
-        if i is None:
-            i = self.index[key] = len(self.labels)
-            self.labels.append(key)
-        return i
-
-
-def _parse(path: str, text: str) -> MentionTable:
-    parser = _Parser(path)
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if line:
-            parser.line(lineno, line)
-    return parser.finish()
-
-
-class _Parser:
-    """Line-by-line state machine; finished documents collect in ``docs``."""
-
-    def __init__(self, path: str):
-        self.path = path
-        self.doc: _DocBuilder | None = None
-        self.docs: list[_DocBuilder] = []
-        self.seen: dict[str, int] = {}
-
-    def line(self, lineno: int, line: str) -> None:
-        doc = self.doc
-        if line[0] == "#":
-            self.directive(lineno, line.rstrip("\r"))
-        elif "(" not in line and ")" not in line:  # fast path: no mention here
-            if not line.isspace():
-                if doc is None:
-                    self.outside(lineno)
-                doc.tokens += 1
-        elif not line.isspace():
-            if doc is None:
-                self.outside(lineno)
-            _token(self.path, lineno, _last_column(line), doc)
-            doc.tokens += 1
-
-    def outside(self, lineno: int) -> None:
-        raise ParseError(
-            self.path, lineno, 'token line outside a document: add a "#begin document NAME" line before it'
-        )
-
-    def directive(self, lineno: int, line: str) -> None:
-        """A line starting with '#': begin, end, or a comment (ignored)."""
-        path, doc = self.path, self.doc
-        m = _BEGIN.match(line) or _BEGIN_LOOSE.match(line)
-        if m is not None:
-            name = m.group(1) if m.re is _BEGIN else ""
-            if doc is not None:
-                raise ParseError(
-                    path, lineno,
-                    f'"#begin document" inside document "{doc.name}" (begun at line {doc.line}): '
-                    'add the missing "#end document" line', name,
-                )
-            if name in self.seen:
-                raise ParseError(
-                    path, lineno, f"the same document appears twice (first at line {self.seen[name]}): "
-                    "document names must be unique in a file", name,
-                )
-            self.seen[name] = lineno
-            self.doc = _DocBuilder(name, lineno)
-        elif _END.match(line):
-            if doc is None:
-                raise ParseError(path, lineno, '"#end document" without a matching "#begin document"')
-            for chain, stack in doc.open.items():
-                if stack:
-                    token, opened = stack[-1]
-                    raise ParseError(
-                        path, opened,
-                        f"unbalanced bracket: cluster {doc.labels[chain]} opened at token {token} is never closed",
-                        doc.name,
-                    )
-            self.docs.append(doc)
-            self.doc = None
-
-    def finish(self) -> MentionTable:
-        path, doc = self.path, self.doc
-        if doc is not None:
-            raise ParseError(
-                path, doc.line,
-                '"#begin document" without "#end document": the file ends inside the document', doc.name,
-            )
-        if not self.docs:
-            raise ParseError(path, None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
-        starts: list[int] = []
-        ends: list[int] = []
-        clusters: list[int] = []
-        for d in self.docs:
-            # stable sort by chain: v8.01's chain order, mentions in completion order
-            for c, s, e in sorted(d.mentions, key=lambda m: m[0]):
-                clusters.append(c)
-                starts.append(s)
-                ends.append(e)
-        sizes = [len(d.mentions) for d in self.docs]
-        return MentionTable(
-            path=path,
-            doc_names=[d.name for d in self.docs],
-            doc_lines=np.asarray([d.line for d in self.docs], dtype=np.int64),
-            doc_tokens=np.asarray([d.tokens for d in self.docs], dtype=np.int64),
-            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
-            start=np.asarray(starts, dtype=np.int32),
-            end=np.asarray(ends, dtype=np.int32),
-            cluster=np.asarray(clusters, dtype=np.int32),
-            cluster_labels=[d.labels for d in self.docs],
-        )
-
-
-def _last_column(line: str) -> str:
-    # v8.01 splits on tabs (trailing empty fields dropped); space-separated
-    # files take their last whitespace-separated field.
-    line = line.rstrip()
-    tab = line.rfind("\t")
-    if tab >= 0:
-        return line[tab + 1:].strip()
-    parts = line.rsplit(None, 1)
-    return parts[-1]
-
-
-def _items(col: str):
-    """Split a coreference column into (kind, label) items; kind in '(', ')', '()'."""
-    i, n = 0, len(col)
-    while i < n:
-        ch = col[i]
-        if ch == "|":
-            i += 1
-            continue
-        if ch == "(":
-            j = i + 1
-            while j < n and col[j] not in "()|":
-                j += 1
-            if j < n and col[j] == ")":
-                yield "()", col[i + 1:j]
-                i = j + 1
-            else:
-                yield "(", col[i + 1:j]
-                i = j
-        else:
-            j = i
-            while j < n and col[j] not in "()|":
-                j += 1
-            if j < n and col[j] == ")":
-                yield ")", col[i:j]
-                i = j + 1
-            elif j == n and col[i:j] in _NO_MENTION:
-                return
-            else:
-                raise ValueError(f"unexpected text {col[i:j]!r}")
+    return _Reader(path, data).table()
 
 
 def _cluster_key(label: str) -> str | None:
@@ -234,33 +69,172 @@ def _cluster_key(label: str) -> str | None:
     return m.group(1)
 
 
-def _token(path: str, lineno: int, col: str, doc: _DocBuilder) -> None:
-    t = doc.tokens
-    try:
-        items = list(_items(col))
-        singles, opens, closes = [], [], []
-        for kind, label in items:
-            if not label:
-                raise ValueError("empty cluster label")
-            key = _cluster_key(label)
-            if key is None:
-                if kind != "()":
-                    raise ValueError(f"split-antecedent label {label!r} must be a one-token mention")
-                continue
-            (singles if kind == "()" else opens if kind == "(" else closes).append(key)
-    except ValueError as exc:
-        raise ParseError(path, lineno, f"bad coreference column {col!r}: {exc}", doc.name) from None
-    for key in singles:
-        doc.mentions.append((doc.chain(key), t, t + 1))
-    for key in opens:
-        doc.open.setdefault(doc.chain(key), []).append((t, lineno))
-    for key in closes:
-        chain = doc.chain(key)
-        stack = doc.open.get(chain)
-        if not stack:
-            raise ParseError(
-                path, lineno,
-                f"unbalanced bracket: cluster {key} closed at token {t} but never opened", doc.name,
-            )
-        start, _ = stack.pop()
-        doc.mentions.append((chain, start, t + 1))
+class _Reader:
+    def __init__(self, path: str, data: bytes):
+        from ..kernels import conll_scan as scan
+
+        self.scan = scan
+        self.path = path
+        self.data = data
+        self.buf = np.frombuffer(data, dtype=np.uint8)
+        newlines = np.flatnonzero(self.buf == 10)
+        self.starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
+        self.ends = np.concatenate([newlines, [len(self.buf)]]).astype(np.int64)
+        self.kind, self.col_s, self.col_e = scan.classify_lines(self.buf, self.starts, self.ends)
+
+    def text(self, line: int) -> str:
+        return self.data[self.starts[line]:self.ends[line]].decode("utf-8").rstrip("\r")
+
+    def column(self, line: int) -> str:
+        return self.data[self.col_s[line]:self.col_e[line]].decode("utf-8")
+
+    def fail(self, line: int | None, problem: str, doc: int | None = None):
+        name = None if doc is None else self.names[doc]
+        raise ParseError(self.path, None if line is None else int(line) + 1, problem, name)
+
+    def documents(self) -> None:
+        """Names and line ranges of the documents, from the '#' lines."""
+        self.names: list[str] = []
+        begins: list[int] = []
+        ends: list[int] = []
+        seen: dict[str, int] = {}
+        open_doc = None
+        for line in np.flatnonzero(self.kind == self.scan.DIRECTIVE).tolist():
+            text = self.text(line)
+            m = _BEGIN.match(text)
+            if m is not None:
+                name = m.group(1) or ""
+                if open_doc is not None:
+                    self.names.append(name)
+                    self.fail(line, f'"#begin document" inside document "{self.names[open_doc]}" (begun at '
+                                    f'line {begins[open_doc] + 1}): add the missing "#end document" line',
+                              len(self.names) - 1)
+                if name in seen:
+                    self.names.append(name)
+                    self.fail(line, f"the same document appears twice (first at line {seen[name]}): "
+                                    "document names must be unique in a file", len(self.names) - 1)
+                seen[name] = line + 1
+                open_doc = len(self.names)
+                self.names.append(name)
+                begins.append(line)
+            elif _END.match(text):
+                if open_doc is None:
+                    self.fail(line, '"#end document" without a matching "#begin document"')
+                ends.append(line)
+                open_doc = None
+        if open_doc is not None:
+            self.fail(begins[open_doc], '"#begin document" without "#end document": '
+                                        "the file ends inside the document", open_doc)
+        self.begins = np.asarray(begins, dtype=np.int64)
+        self.doc_ends = np.asarray(ends, dtype=np.int64)
+
+    def tokens(self) -> None:
+        """Token index of every line inside its document; reject token lines outside documents."""
+        is_token = self.kind >= self.scan.TOKEN
+        lines = np.flatnonzero(is_token)
+        doc = np.searchsorted(self.begins, lines) - 1
+        outside = doc < 0
+        if len(self.begins):
+            outside |= lines > self.doc_ends[np.maximum(doc, 0)]
+        if outside.any():
+            self.fail(lines[np.argmax(outside)],
+                      'token line outside a document: add a "#begin document NAME" line before it')
+        if not self.names:
+            self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
+        self.token_count = np.cumsum(is_token)  # token lines up to and including each line
+        self.doc_tokens = self.token_count[self.doc_ends] - self.token_count[self.begins]
+
+    def token_index(self, lines: np.ndarray) -> np.ndarray:
+        """Index of each (token) line among its document's tokens."""
+        begin = self.begins[np.searchsorted(self.begins, lines) - 1]
+        return self.token_count[lines] - self.token_count[begin] - 1
+
+    def items(self):
+        """Bracket items with resolved cluster codes (split antecedents dropped)."""
+        scan = self.scan
+        lines = np.flatnonzero(self.kind == scan.TOKEN_BRACKETS)
+        line, kind, ls, le, code, err, at = scan.bracket_items(self.buf, lines, self.col_s, self.col_e)
+        if err:
+            bad = lines[at]
+            problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
+            self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
+        self.label_of_code: dict[int, str] = {}
+        unresolved = np.flatnonzero(code < 0)
+        if len(unresolved):
+            keep = np.ones(len(code), dtype=bool)
+            cache: dict[bytes, str | None] = {}
+            for t in unresolved.tolist():
+                raw = self.data[ls[t]:le[t]]
+                if raw not in cache:
+                    try:
+                        cache[raw] = _cluster_key(raw.decode("utf-8"))
+                    except ValueError as exc:
+                        self.fail(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}",
+                                  self._doc_of(line[t]))
+                key = cache[raw]
+                if key is None:
+                    if kind[t] != scan.SINGLE:
+                        self.fail(line[t], f"split-antecedent label {raw.decode()!r} must be a one-token "
+                                           "mention", self._doc_of(line[t]))
+                    keep[t] = False
+                    continue
+                code[t] = self._key_code(key)
+            line, kind, code = line[keep], kind[keep], code[keep]
+            ls, le = ls[keep], le[keep]
+        return line, kind, code, ls, le
+
+    def _key_code(self, key: str) -> int:
+        if len(key) <= self.scan.MAX_DIGITS:
+            return int(key) + (len(key) << self.scan.LEN_SHIFT)
+        code = (3 << 60) + len(self.label_of_code)  # very long digit strings: a code of their own
+        self.label_of_code[code] = key
+        return code
+
+    def _doc_of(self, line: int) -> int:
+        return int(np.searchsorted(self.begins, line) - 1)
+
+    def table(self) -> MentionTable:
+        scan = self.scan
+        self.documents()
+        self.tokens()
+        line, kind, code, ls, le = self.items()
+        n_docs = len(self.names)
+        item_off = np.searchsorted(line, self.begins).astype(np.int64)
+        item_off = np.append(item_off, len(line))
+        ends_mention = (kind != scan.OPEN).astype(np.int64)
+        mention_off = np.concatenate([[0], np.cumsum(ends_mention)])[item_off]
+        token = self.token_index(line)
+        chain, n_chains, m_chain, m_start, m_end, error, error_item = scan.pair_brackets(
+            item_off, mention_off, kind, code, token)
+        bad_docs = np.flatnonzero(error)
+        if len(bad_docs):
+            d = int(bad_docs[0])
+            t = int(error_item[d])
+            label = self._label(t, code, ls, le)
+            what = (f"closed at token {token[t]} but never opened" if error[d] == scan.ERR_NOT_OPENED
+                    else f"opened at token {token[t]} is never closed")
+            self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
+        labels = []
+        for d in range(n_docs):
+            a, b = item_off[d], item_off[d + 1]
+            _, first = np.unique(chain[a:b], return_index=True)
+            labels.append([self._label(a + f, code, ls, le) for f in first.tolist()])
+        return MentionTable(
+            path=self.path,
+            doc_names=self.names,
+            doc_lines=self.begins + 1,
+            doc_tokens=self.doc_tokens.astype(np.int64),
+            doc_offsets=mention_off.astype(np.int64),
+            start=m_start,
+            end=m_end,
+            cluster=m_chain,
+            cluster_labels=labels,
+        )
+
+    def _label(self, t: int, code, ls, le) -> str:
+        """The cluster key of item t (the label for digits, the ID of a typed label)."""
+        c = int(code[t])
+        if c in self.label_of_code:
+            return self.label_of_code[c]
+        raw = self.data[ls[t]:le[t]].decode("utf-8")
+        return raw if raw.isdigit() else _cluster_key(raw)

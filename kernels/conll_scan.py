@@ -1,0 +1,258 @@
+"""Byte-level scanning of CoNLL coreference files.
+
+``classify_lines``: per line, its kind and the bounds of its last column.
+``bracket_items``: the bracket items of the coreference columns, in v8.01's
+processing order per token (one-token mentions, openings, closings), with a
+numeric code per label (exact for digit labels, leading zeros included).
+``pair_brackets``: chains by first appearance and mentions (LIFO pairing
+per chain) for every document.  Errors come back as codes with the item
+that caused them; the Python reader writes the message.
+"""
+import numpy as np
+from numba import njit, prange
+
+BLANK, DIRECTIVE, TOKEN, TOKEN_BRACKETS = 0, 1, 2, 3
+SINGLE, OPEN, CLOSE = 0, 1, 2
+# bracket_items error codes
+ERR_EMPTY_LABEL, ERR_UNEXPECTED = 1, 2
+# pair_brackets error codes
+ERR_NOT_OPENED, ERR_NOT_CLOSED = 1, 2
+LEN_SHIFT = 56  # digit-label code: value + (length << LEN_SHIFT), so "07" != "7"
+MAX_DIGITS = 15
+
+
+@njit(cache=True)
+def _space(b):
+    return b == 32 or b == 9 or b == 13 or b == 11 or b == 12
+
+
+@njit(cache=True, parallel=True)
+def classify_lines(buf, starts, ends):
+    """kind, column start, column end per line (see module constants)."""
+    n = len(starts)
+    kind = np.zeros(n, dtype=np.int8)
+    col_s = np.zeros(n, dtype=np.int64)
+    col_e = np.zeros(n, dtype=np.int64)
+    for k in prange(n):
+        s, e = starts[k], ends[k]
+        while e > s and _space(buf[e - 1]):
+            e -= 1
+        if e == s:
+            continue
+        if buf[s] == 35:  # '#'
+            kind[k] = DIRECTIVE
+            continue
+        tab = -1
+        ws = -1
+        for p in range(e - 1, s - 1, -1):
+            if buf[p] == 9:
+                tab = p
+                break
+            if ws < 0 and _space(buf[p]):
+                ws = p
+        if tab >= 0:
+            c = tab + 1
+            while c < e and _space(buf[c]):
+                c += 1
+        else:
+            c = ws + 1 if ws >= 0 else s
+        col_s[k] = c
+        col_e[k] = e
+        kind[k] = TOKEN
+        for p in range(c, e):
+            if buf[p] == 40 or buf[p] == 41:  # '(' ')'
+                kind[k] = TOKEN_BRACKETS
+                break
+    return kind, col_s, col_e
+
+
+@njit(cache=True)
+def _label_code(buf, s, e):
+    """Exact code of a digit label; -1 for anything else (resolved by the caller)."""
+    if e - s > MAX_DIGITS:
+        return np.int64(-1)
+    v = np.int64(0)
+    for p in range(s, e):
+        d = buf[p] - 48
+        if d < 0 or d > 9:
+            return np.int64(-1)
+        v = v * 10 + d
+    return v + (np.int64(e - s) << LEN_SHIFT)
+
+
+@njit(cache=True)
+def _is_stop(b):
+    return b == 40 or b == 41 or b == 124  # ( ) |
+
+
+@njit(cache=True)
+def _line_items(buf, s, e, kinds, ls, le):
+    """Items of one column in written order; returns (count, error)."""
+    n = 0
+    i = s
+    while i < e:
+        b = buf[i]
+        if b == 124:
+            i += 1
+            continue
+        if b == 40:
+            j = i + 1
+            while j < e and not _is_stop(buf[j]):
+                j += 1
+            if j == i + 1:
+                return n, ERR_EMPTY_LABEL
+            ls[n] = i + 1
+            le[n] = j
+            if j < e and buf[j] == 41:
+                kinds[n] = SINGLE
+                i = j + 1
+            else:
+                kinds[n] = OPEN
+                i = j
+            n += 1
+        else:
+            j = i
+            while j < e and not _is_stop(buf[j]):
+                j += 1
+            if j < e and buf[j] == 41:
+                if j == i:
+                    return n, ERR_EMPTY_LABEL
+                ls[n] = i
+                le[n] = j
+                kinds[n] = CLOSE
+                n += 1
+                i = j + 1
+            elif j == e and (j - i == 1 and (buf[i] == 45 or buf[i] == 95)):  # '-' '_'
+                i = j
+            else:
+                return n, ERR_UNEXPECTED
+    return n, 0
+
+
+@njit(cache=True)
+def bracket_items(buf, lines, col_s, col_e):
+    """Items of the given lines, per line ordered singles, opens, closes.
+
+    Returns (item_line, item_kind, label_start, label_end, label_code,
+    error, error_line); ``error_line`` indexes ``lines``.
+    """
+    cap = 0
+    for k in range(len(lines)):
+        for p in range(col_s[lines[k]], col_e[lines[k]]):
+            if buf[p] == 40 or buf[p] == 41:
+                cap += 1
+    item_line = np.empty(cap, dtype=np.int64)
+    item_kind = np.empty(cap, dtype=np.int8)
+    lab_s = np.empty(cap, dtype=np.int64)
+    lab_e = np.empty(cap, dtype=np.int64)
+    code = np.empty(cap, dtype=np.int64)
+    kinds = np.empty(cap, dtype=np.int8)
+    ls = np.empty(cap, dtype=np.int64)
+    le = np.empty(cap, dtype=np.int64)
+    n = 0
+    for k in range(len(lines)):
+        line = lines[k]
+        m, err = _line_items(buf, col_s[line], col_e[line], kinds, ls, le)
+        if err:
+            return item_line[:n], item_kind[:n], lab_s[:n], lab_e[:n], code[:n], err, k
+        for want in (SINGLE, OPEN, CLOSE):
+            for t in range(m):
+                if kinds[t] == want:
+                    item_line[n] = line
+                    item_kind[n] = want
+                    lab_s[n] = ls[t]
+                    lab_e[n] = le[t]
+                    code[n] = _label_code(buf, ls[t], le[t])
+                    n += 1
+    return item_line[:n], item_kind[:n], lab_s[:n], lab_e[:n], code[:n], 0, -1
+
+
+@njit(cache=True)
+def _pair_doc(kind, code, token, chain, m_chain, m_start, m_end, prev):
+    """One document: chain index per item (first appearance) and its mentions.
+
+    Returns (n_chains, error, error item).  Mentions come in completion order.
+    """
+    n = len(kind)
+    order = np.argsort(code, kind="mergesort")
+    first = np.empty(n, dtype=np.int64)  # first item index of each item's code
+    k = 0
+    while k < n:
+        k2 = k
+        while k2 < n and code[order[k2]] == code[order[k]]:
+            k2 += 1
+        f = order[k]  # mergesort keeps item order among equal codes
+        for t in range(k, k2):
+            first[order[t]] = f
+        k = k2
+    # chains numbered by first appearance: rank the distinct first positions
+    is_first = np.zeros(n, dtype=np.bool_)
+    for t in range(n):
+        is_first[first[t]] = True
+    rank = np.full(n, -1, dtype=np.int64)
+    n_chains = 0
+    for t in range(n):
+        if is_first[t]:
+            rank[t] = n_chains
+            n_chains += 1
+    top = np.full(n_chains, -1, dtype=np.int64)
+    m = 0
+    for t in range(n):
+        c = rank[first[t]]
+        chain[t] = c
+        if kind[t] == SINGLE:
+            m_chain[m] = c
+            m_start[m] = token[t]
+            m_end[m] = token[t] + 1
+            m += 1
+        elif kind[t] == OPEN:
+            prev[t] = top[c]
+            top[c] = t
+        else:
+            o = top[c]
+            if o < 0:
+                return n_chains, ERR_NOT_OPENED, t
+            top[c] = prev[o]
+            m_chain[m] = c
+            m_start[m] = token[o]
+            m_end[m] = token[t] + 1
+            m += 1
+    for c in range(n_chains):
+        if top[c] >= 0:
+            return n_chains, ERR_NOT_CLOSED, top[c]
+    return n_chains, 0, -1
+
+
+@njit(cache=True, parallel=True)
+def pair_brackets(doc_item_off, doc_mention_off, kind, code, token):
+    """Mentions of every document in v8.01 chain order.
+
+    Returns (chain per item, n_chains per doc, mention chain, start, end,
+    error per doc, error item per doc).
+    """
+    n_docs = len(doc_item_off) - 1
+    chain = np.empty(len(kind), dtype=np.int64)
+    prev = np.empty(len(kind), dtype=np.int64)
+    n_m = doc_mention_off[-1]
+    m_chain = np.empty(n_m, dtype=np.int32)
+    m_start = np.empty(n_m, dtype=np.int32)
+    m_end = np.empty(n_m, dtype=np.int32)
+    n_chains = np.zeros(n_docs, dtype=np.int64)
+    error = np.zeros(n_docs, dtype=np.int64)
+    error_item = np.full(n_docs, -1, dtype=np.int64)
+    for d in prange(n_docs):
+        a, b = doc_item_off[d], doc_item_off[d + 1]
+        ma, mb = doc_mention_off[d], doc_mention_off[d + 1]
+        nc, err, at = _pair_doc(kind[a:b], code[a:b], token[a:b], chain[a:b],
+                                m_chain[ma:mb], m_start[ma:mb], m_end[ma:mb], prev[a:b])
+        n_chains[d] = nc
+        if err:
+            error[d] = err
+            error_item[d] = a + at
+            continue
+        # v8.01 chain order: by chain, mentions in completion order (stable)
+        order = np.argsort(m_chain[ma:mb], kind="mergesort")
+        m_chain[ma:mb] = m_chain[ma:mb][order]
+        m_start[ma:mb] = m_start[ma:mb][order]
+        m_end[ma:mb] = m_end[ma:mb][order]
+    return chain, n_chains, m_chain, m_start, m_end, error, error_item

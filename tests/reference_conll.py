@@ -1,0 +1,266 @@
+"""Pure-Python line-by-line CoNLL reader: the oracle for the byte-scanning kernels
+(kernels/conll_scan.py) behind fastscore.formats.conll.  Same rules, written plainly.
+
+Reader for CoNLL-2011/2012 coreference files.
+
+Documents run from ``#begin document NAME`` to ``#end document``; the name
+is the text after ``begin document `` (part included), as the reference
+scorer v8.01 sees it.  Token lines carry the coreference column last:
+``-`` or ``_`` for none, else bracket items ``(3``, ``3)``, ``(3)``,
+separated by ``|`` or written back to back.  Labels are digits (``07`` and
+``7`` are different clusters) or typed labels ``TYPE-ID[-EXTRA]`` (GUM),
+whose cluster is ``ID``.
+
+Within one token the items are applied in v8.01's order: one-token
+mentions, then openings, then closings; a closing pairs with the last
+opening of the same cluster.  Deviations from v8.01, where v8.01 silently
+mis-reads the file, are documented in README.md ("Reading CoNLL files").
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+
+from fastscore.errors import ParseError
+from fastscore.formats.table import MentionTable
+
+_BEGIN = re.compile(r"#\s*begin document (.*)$")
+_BEGIN_LOOSE = re.compile(r"#\s*begin document\s*$")
+_END = re.compile(r"#\s*end document")
+_LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
+_NO_MENTION = frozenset(("-", "_", ""))
+
+
+def read_conll(path: str | os.PathLike) -> MentionTable:
+    """Read a CoNLL-2011/2012 file into a :class:`MentionTable`.
+
+    Raises :class:`~fastscore.errors.ParseError` naming the file, line and
+    document for anything the format does not allow.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise ParseError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise ParseError(path, None, "is a directory, expected a CoNLL file") from None
+    except OSError as exc:
+        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ParseError(
+            path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8"
+        ) from None
+    return _parse(path, text)
+
+
+class _DocBuilder:
+    """Collects one document's mentions in v8.01 chain order."""
+
+    __slots__ = ("name", "line", "tokens", "index", "labels", "open", "mentions")
+
+    def __init__(self, name: str, line: int):
+        self.name = name
+        self.line = line
+        self.tokens = 0
+        self.index: dict[str, int] = {}  # cluster key -> chain index (first appearance)
+        self.labels: list[str] = []
+        self.open: dict[int, list[tuple[int, int]]] = {}  # chain -> stack of (token, line)
+        self.mentions: list[tuple[int, int, int]] = []  # (chain, start, end) in completion order
+
+    def chain(self, key: str) -> int:
+        i = self.index.get(key)
+        if i is None:
+            i = self.index[key] = len(self.labels)
+            self.labels.append(key)
+        return i
+
+
+def _parse(path: str, text: str) -> MentionTable:
+    parser = _Parser(path)
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if line:
+            parser.line(lineno, line)
+    return parser.finish()
+
+
+class _Parser:
+    """Line-by-line state machine; finished documents collect in ``docs``."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.doc: _DocBuilder | None = None
+        self.docs: list[_DocBuilder] = []
+        self.seen: dict[str, int] = {}
+
+    def line(self, lineno: int, line: str) -> None:
+        doc = self.doc
+        if line[0] == "#":
+            self.directive(lineno, line.rstrip("\r"))
+        elif not line.isspace():
+            if doc is None:
+                self.outside(lineno)
+            col = _last_column(line)
+            if "(" in col or ")" in col:
+                _token(self.path, lineno, col, doc)
+            doc.tokens += 1
+
+    def outside(self, lineno: int) -> None:
+        raise ParseError(
+            self.path, lineno, 'token line outside a document: add a "#begin document NAME" line before it'
+        )
+
+    def directive(self, lineno: int, line: str) -> None:
+        """A line starting with '#': begin, end, or a comment (ignored)."""
+        path, doc = self.path, self.doc
+        m = _BEGIN.match(line) or _BEGIN_LOOSE.match(line)
+        if m is not None:
+            name = m.group(1) if m.re is _BEGIN else ""
+            if doc is not None:
+                raise ParseError(
+                    path, lineno,
+                    f'"#begin document" inside document "{doc.name}" (begun at line {doc.line}): '
+                    'add the missing "#end document" line', name,
+                )
+            if name in self.seen:
+                raise ParseError(
+                    path, lineno, f"the same document appears twice (first at line {self.seen[name]}): "
+                    "document names must be unique in a file", name,
+                )
+            self.seen[name] = lineno
+            self.doc = _DocBuilder(name, lineno)
+        elif _END.match(line):
+            if doc is None:
+                raise ParseError(path, lineno, '"#end document" without a matching "#begin document"')
+            for chain, stack in doc.open.items():
+                if stack:
+                    token, opened = stack[-1]
+                    raise ParseError(
+                        path, opened,
+                        f"unbalanced bracket: cluster {doc.labels[chain]} opened at token {token} is never closed",
+                        doc.name,
+                    )
+            self.docs.append(doc)
+            self.doc = None
+
+    def finish(self) -> MentionTable:
+        path, doc = self.path, self.doc
+        if doc is not None:
+            raise ParseError(
+                path, doc.line,
+                '"#begin document" without "#end document": the file ends inside the document', doc.name,
+            )
+        if not self.docs:
+            raise ParseError(path, None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
+        starts: list[int] = []
+        ends: list[int] = []
+        clusters: list[int] = []
+        for d in self.docs:
+            # stable sort by chain: v8.01's chain order, mentions in completion order
+            for c, s, e in sorted(d.mentions, key=lambda m: m[0]):
+                clusters.append(c)
+                starts.append(s)
+                ends.append(e)
+        sizes = [len(d.mentions) for d in self.docs]
+        return MentionTable(
+            path=path,
+            doc_names=[d.name for d in self.docs],
+            doc_lines=np.asarray([d.line for d in self.docs], dtype=np.int64),
+            doc_tokens=np.asarray([d.tokens for d in self.docs], dtype=np.int64),
+            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            start=np.asarray(starts, dtype=np.int32),
+            end=np.asarray(ends, dtype=np.int32),
+            cluster=np.asarray(clusters, dtype=np.int32),
+            cluster_labels=[d.labels for d in self.docs],
+        )
+
+
+def _last_column(line: str) -> str:
+    # v8.01 splits on tabs (trailing empty fields dropped); space-separated
+    # files take their last whitespace-separated field.
+    line = line.rstrip()
+    tab = line.rfind("\t")
+    if tab >= 0:
+        return line[tab + 1:].strip()
+    parts = line.rsplit(None, 1)
+    return parts[-1]
+
+
+def _items(col: str):
+    """Split a coreference column into (kind, label) items; kind in '(', ')', '()'."""
+    i, n = 0, len(col)
+    while i < n:
+        ch = col[i]
+        if ch == "|":
+            i += 1
+            continue
+        if ch == "(":
+            j = i + 1
+            while j < n and col[j] not in "()|":
+                j += 1
+            if j < n and col[j] == ")":
+                yield "()", col[i + 1:j]
+                i = j + 1
+            else:
+                yield "(", col[i + 1:j]
+                i = j
+        else:
+            j = i
+            while j < n and col[j] not in "()|":
+                j += 1
+            if j < n and col[j] == ")":
+                yield ")", col[i:j]
+                i = j + 1
+            elif j == n and col[i:j] in _NO_MENTION:
+                return
+            else:
+                raise ValueError(f"unexpected text {col[i:j]!r}")
+
+
+def _cluster_key(label: str) -> str | None:
+    """The cluster a label names; None for v8.01's discarded split antecedents ``(1+2)``."""
+    if label.isdigit() and label.isascii():
+        return label
+    if "+" in label:
+        return None
+    m = _LABEL.fullmatch(label)
+    if m is None:
+        raise ValueError(f"unrecognised cluster label {label!r} (expected digits or TYPE-ID)")
+    return m.group(1)
+
+
+def _token(path: str, lineno: int, col: str, doc: _DocBuilder) -> None:
+    t = doc.tokens
+    try:
+        items = list(_items(col))
+        singles, opens, closes = [], [], []
+        for kind, label in items:
+            if not label:
+                raise ValueError("empty cluster label")
+            key = _cluster_key(label)
+            if key is None:
+                if kind != "()":
+                    raise ValueError(f"split-antecedent label {label!r} must be a one-token mention")
+                continue
+            (singles if kind == "()" else opens if kind == "(" else closes).append(key)
+    except ValueError as exc:
+        raise ParseError(path, lineno, f"bad coreference column {col!r}: {exc}", doc.name) from None
+    for key in singles:
+        doc.mentions.append((doc.chain(key), t, t + 1))
+    for key in opens:
+        doc.open.setdefault(doc.chain(key), []).append((t, lineno))
+    for key in closes:
+        chain = doc.chain(key)
+        stack = doc.open.get(chain)
+        if not stack:
+            raise ParseError(
+                path, lineno,
+                f"unbalanced bracket: cluster {key} closed at token {t} but never opened", doc.name,
+            )
+        start, _ = stack.pop()
+        doc.mentions.append((chain, start, t + 1))

@@ -1,0 +1,62 @@
+"""The byte-scanning reader agrees with the plain line-by-line oracle
+(tests/reference_conll.py) on real files and on random mutations of them."""
+import random
+
+import numpy as np
+import pytest
+
+from fastscore.errors import ParseError
+from fastscore.formats.conll import read_conll
+from tests import reference_conll
+from tests.conftest import SHARED, TESTDATA
+from tests.test_bad_input import _mutate
+
+
+def _same(a, b):
+    assert a.doc_names == b.doc_names
+    np.testing.assert_array_equal(a.doc_tokens, b.doc_tokens)
+    np.testing.assert_array_equal(a.doc_lines, b.doc_lines)
+    np.testing.assert_array_equal(a.doc_offsets, b.doc_offsets)
+    np.testing.assert_array_equal(a.start, b.start)
+    np.testing.assert_array_equal(a.end, b.end)
+    np.testing.assert_array_equal(a.cluster, b.cluster)
+    assert a.cluster_labels == b.cluster_labels
+
+
+REAL = sorted(SHARED.glob("gum/coref/*/conll/GUM_academic_[a-e]*.conll")) + sorted(
+    SHARED.glob("litbank/coref/conll/1*.conll"))[:3] + sorted(SHARED.glob("conll-reference-tests/TC-[AMN]*"))
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_real_files_read_like_the_oracle(path):
+    _same(read_conll(path), reference_conll.read_conll(path))
+
+
+def test_mutated_files_read_like_the_oracle(tmp_path):
+    rng = random.Random(11)
+    sources = sorted((TESTDATA / "anchors").glob("case-0[0-3]*.key")) + [
+        SHARED / "gum/coref/gum/conll/GUM_academic_art.conll"]
+    texts = [p.read_text() for p in sources]
+    outcomes = {"same": 0, "both rejected": 0}
+    for n in range(500):
+        p = tmp_path / f"m{n}.conll"
+        p.write_bytes(_mutate(rng, rng.choice(texts)).encode("utf-8", "surrogateescape"))
+        try:
+            expected = reference_conll.read_conll(p)
+        except ParseError as exc:
+            with pytest.raises(ParseError) as got:
+                read_conll(p)
+            assert got.value.path == exc.path
+            outcomes["both rejected"] += 1
+            continue
+        _same(read_conll(p), expected)
+        outcomes["same"] += 1
+    assert min(outcomes.values()) > 50, outcomes
+
+
+def test_crlf_and_space_separated(tmp_path):
+    p = tmp_path / "crlf.conll"
+    p.write_bytes(b"#begin document (d); part 000\r\nd 0 0 A (1\r\nd  0  1  B   1)\r\n\r\nd\t0\t2\tC\t(1)\t\r\n#end document\r\n")
+    t = read_conll(p)
+    assert t.doc_names == ["(d); part 000"] and t.document(0) == [[(0, 2), (2, 3)]]
+    _same(t, reference_conll.read_conll(p))
