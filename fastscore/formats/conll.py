@@ -214,11 +214,12 @@ class _Reader:
             what = (f"closed at token {token[t]} but never opened" if error[d] == scan.ERR_NOT_OPENED
                     else f"opened at token {token[t]} is never closed")
             self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
-        labels = []
-        for d in range(n_docs):
-            a, b = item_off[d], item_off[d + 1]
-            _, first = np.unique(chain[a:b], return_index=True)
-            labels.append([self._label(a + f, code, ls, le) for f in first.tolist()])
+        # the label of each chain is that of its first item
+        chain_off = np.concatenate([[0], np.cumsum(n_chains)])
+        doc_of_item = np.repeat(np.arange(n_docs), np.diff(item_off))
+        _, first = np.unique(chain + chain_off[doc_of_item], return_index=True)
+        flat = [self._label(t, code, ls, le) for t in first.tolist()]
+        labels = [flat[chain_off[d]:chain_off[d + 1]] for d in range(n_docs)]
         return MentionTable(
             path=self.path,
             doc_names=self.names,
@@ -233,8 +234,7 @@ class _Reader:
 
     def _label(self, t: int, code, ls, le) -> str:
         """The cluster key of item t (the label for digits, the ID of a typed label)."""
-        c = int(code[t])
-        if c in self.label_of_code:
-            return self.label_of_code[c]
+        if self.label_of_code and int(code[t]) in self.label_of_code:
+            return self.label_of_code[int(code[t])]
         raw = self.data[ls[t]:le[t]].decode("utf-8")
         return raw if raw.isdigit() else _cluster_key(raw)
