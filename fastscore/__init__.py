@@ -6,11 +6,12 @@ pyarrow are imported only when something is scored or converted.
 from ._version import __version__
 from .errors import FastscoreError, InputError, ParseError, UsageError
 
-__all__ = ["__version__", "score_coref", "read_conll", "FastscoreError", "InputError", "ParseError", "UsageError"]
+_API = ("score_coref", "read_conll", "bootstrap", "compare", "sweep")
+__all__ = ["__version__", *_API, "FastscoreError", "InputError", "ParseError", "UsageError"]
 
 
 def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
-    if name in ("score_coref", "read_conll"):
+    if name in _API:
         from . import api
 
         return getattr(api, name)

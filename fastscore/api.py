@@ -77,3 +77,76 @@ def score_coref(
     result._scored = scored  # kept for the v8.01-layout report
     result._tables = (k, r)
     return result
+
+
+def bootstrap(result: CorefResult, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
+              method: str = "percentile") -> CorefResult:
+    """Attach bootstrap confidence intervals (F1 of every metric) to a result and return it.
+
+    Documents are resampled with replacement ``resamples`` times; each
+    resample is a sum of per-document statistics (nothing is re-scored).
+    ``method`` is ``percentile`` or ``bca``.  ``to_dict()`` then has
+    ``"ci": [lo, hi]`` in every metric object.
+    """
+    from .stats.bootstrap import bootstrap_stats
+
+    result.bootstrap = bootstrap_stats(result.doc_stats, result.metrics, resamples, level, seed, method)
+    return result
+
+
+def _system_stats(k: MentionTable, system, singletons: str, allow_repeated: bool):
+    from .stats.compare import check_same_documents
+
+    t = _table(system)
+    check_same_documents(k.doc_names, t.path, t.doc_names)
+    return score_coref(k, t, singletons=singletons, allow_repeated=allow_repeated).doc_stats
+
+
+def compare(key, baseline, systems, metric: str = "conll", *, test: str = "bootstrap", resamples: int = 10000,
+            seed: int | None = 12345, level: float = 0.95, method: str = "percentile", singletons: str = "keep",
+            allow_repeated: bool = False):
+    """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
+
+    Every system must cover exactly the key's documents.  ``test`` is
+    ``bootstrap`` (paired bootstrap, Koehn 2004, p-value after
+    Berg-Kirkpatrick et al. 2012) or ``permutation`` (approximate
+    randomization); p-values are Holm-Bonferroni adjusted over the systems.
+    See :mod:`fastscore.stats.significance` for the exact definitions.
+    """
+    from .metrics import f1_of
+    from .stats.compare import compare_stats
+
+    f1_of(metric, _zero_sums())  # an unknown metric fails before any file is read
+    k = _table(key)
+    base = (_name(baseline), _system_stats(k, baseline, singletons, allow_repeated))
+    others = [(_name(s), _system_stats(k, s, singletons, allow_repeated)) for s in systems]
+    return compare_stats(base, others, metric, test, resamples, seed, level, method)
+
+
+def sweep(key, systems, metric: str = "conll", *, resamples: int = 0, seed: int | None = 12345,
+          level: float = 0.95, method: str = "percentile", singletons: str = "keep", allow_repeated: bool = False,
+          progress=None):
+    """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0."""
+    from .metrics import SCORED, f1_of
+    from .stats.compare import sweep_stats
+
+    f1_of(metric, _zero_sums())  # an unknown metric fails before any file is read
+    k = _table(key)
+    scored = []
+    for n, s in enumerate(systems):
+        scored.append((_name(s), _system_stats(k, s, singletons, allow_repeated)))
+        if progress is not None:
+            progress(n + 1, len(systems))
+    return sweep_stats(scored, metric, [*SCORED, "conll"], resamples, seed, level, method)
+
+
+def _zero_sums():
+    import numpy as np
+
+    from .metrics import COLUMNS
+
+    return np.zeros((1, len(COLUMNS)))
+
+
+def _name(x) -> str:
+    return x.path if isinstance(x, MentionTable) else os.fspath(x)

@@ -12,6 +12,19 @@ from ._version import __version__
 from .errors import FastscoreError, UsageError
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "all")
+ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
+
+COMPARE_EXAMPLE = """\
+examples:
+  fastscore compare key.conll baseline.conll sysA.conll sysB.conll
+  fastscore compare key.conll base.conll new.conll --metric muc --test permutation --output latex
+"""
+
+SWEEP_EXAMPLE = """\
+examples:
+  fastscore sweep key.conll outputs/                      # every *.conll in the folder
+  fastscore sweep key.conll 'runs/*/dev.conll' --bootstrap 1000 --output markdown
+"""
 
 COREF_EXAMPLE = """\
 examples:
@@ -19,13 +32,31 @@ examples:
   fastscore coref key.conll response.conll
   fastscore coref key.conll response.conll -m muc bcub ceafe --output json
   fastscore coref key.conll response.conll --output perl -m bcub   # v8.01's report layout
+  fastscore coref key.conll response.conll --bootstrap 1000          # 95% intervals
 """
+
+
+def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default: int) -> None:
+    p.add_argument(resamples_flag, type=int, default=default, metavar="N",
+                   help=f"bootstrap resamples (default {default})")
+    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (default 0.95)")
+    p.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
+                   help="interval method (default percentile)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+
+
+def _scoring_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--singletons", choices=("keep", "drop"), default="keep",
+                   help="keep one-mention clusters (v8.01, default) or drop them from key and response")
+    p.add_argument("--allow-repeated", action="store_true",
+                   help="score a response with more than 10 repeated mentions (v8.01 refuses to)")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fastscore",
-        description="Exact, fast scorers for coreference (CoNLL-2012 reference scorer v8.01, LEA).",
+        description="Exact, fast scorers for coreference (CoNLL-2012 reference scorer v8.01, LEA), "
+                    "with bootstrap intervals, significance tests and sweeps.",
     )
     p.add_argument("--version", action="version", version=f"fastscore {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -39,16 +70,45 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("response", metavar="RESPONSE", help="system CoNLL file ('example' for the bundled example)")
     c.add_argument("-m", "--metric", dest="metrics", nargs="+", action="extend", choices=METRIC_CHOICES,
                    metavar="METRIC", help=f"metrics to report: {', '.join(METRIC_CHOICES)} (default: all)")
-    c.add_argument("--singletons", choices=("keep", "drop"), default="keep",
-                   help="keep one-mention clusters (v8.01, default) or drop them from key and response")
+    _scoring_options(c)
     c.add_argument("--doc", metavar="NAME", help="score only this key document (its full name, part included)")
     c.add_argument("--per-doc", action="store_true", help="also report every document")
     c.add_argument("--output", "-o", choices=("text", "perl", "json", "csv", "markdown"), default="text",
                    help="text (readable table, default), perl (v8.01 report layout), json, csv, markdown")
     c.add_argument("--totals-only", action="store_true",
                    help="with --output perl: only the TOTALS (as v8.01 with the name 'none')")
-    c.add_argument("--allow-repeated", action="store_true",
-                   help="score a response with more than 10 repeated mentions (v8.01 refuses to)")
+    _statistics_options(c, "--bootstrap", 0)
+
+    m = sub.add_parser(
+        "compare", help="paired significance tests of systems against a baseline",
+        description="Compare systems with a baseline on the same gold: scores with intervals, differences "
+                    "with intervals, p-values (paired bootstrap or approximate randomization) and "
+                    "Holm-Bonferroni adjusted p-values.",
+        epilog=COMPARE_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    m.add_argument("key", metavar="KEY", help="gold CoNLL file")
+    m.add_argument("baseline", metavar="BASELINE", help="baseline system output")
+    m.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs to compare with the baseline")
+    m.add_argument("--metric", choices=ONE_METRIC, default="conll", help="metric whose F1 is compared (default conll)")
+    m.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap",
+                   help="paired bootstrap (default) or approximate randomization")
+    _statistics_options(m, "--resamples", 10000)
+    _scoring_options(m)
+    m.add_argument("--output", "-o", choices=("text", "json", "markdown", "latex"), default="text")
+    m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
+
+    w = sub.add_parser(
+        "sweep", help="score many system outputs against one gold",
+        description="Score many system outputs against one gold (read once), best first.",
+        epilog=SWEEP_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    w.add_argument("key", metavar="KEY", help="gold CoNLL file")
+    w.add_argument("systems", metavar="SYSTEM", nargs="+",
+                   help="system outputs: files, folders (every *.conll in them) or glob patterns")
+    w.add_argument("--metric", choices=ONE_METRIC, default="conll", help="ranking metric (default conll)")
+    _statistics_options(w, "--bootstrap", 0)
+    _scoring_options(w)
+    w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text")
     return p
 
 
@@ -59,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return _coref(args)
+        return {"coref": _coref, "compare": _compare, "sweep": _sweep}[args.command](args)
     except UsageError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
         return 2
@@ -78,10 +138,75 @@ def _coref(args) -> int:
         args.key, args.response = str(KEY), str(RESPONSE)
     result = score_coref(args.key, args.response, args.metrics, singletons=args.singletons, doc=args.doc,
                          allow_repeated=args.allow_repeated)
+    if args.bootstrap:
+        from .api import bootstrap
+
+        bootstrap(result, args.bootstrap, level=args.ci, seed=args.seed, method=args.ci_method)
     for warning in result.warnings:
         print(f"fastscore: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render(result, args.output, per_doc=args.per_doc, totals_only=args.totals_only))
     return 0
+
+
+def _compare(args) -> int:
+    from .api import compare
+    from .report import stats_tables
+
+    result = compare(args.key, args.baseline, args.systems, args.metric, test=args.test, resamples=args.resamples,
+                     seed=args.seed, level=args.ci, method=args.ci_method, singletons=args.singletons,
+                     allow_repeated=args.allow_repeated)
+    if args.plot:
+        from .report.plot import plot_deltas
+
+        plot_deltas(result, args.plot)
+    sys.stdout.write(stats_tables.comparison(result, args.output))
+    return 0
+
+
+def expand_systems(items: list[str]) -> list[str]:
+    """Files as given; folders -> their *.conll files (sorted); glob patterns -> their matches (sorted)."""
+    import glob
+    import os
+
+    out: list[str] = []
+    for item in items:
+        if os.path.isdir(item):
+            found = sorted(glob.glob(os.path.join(glob.escape(item), "*.conll")))
+            if not found:
+                raise UsageError(f"{item}: folder has no *.conll file")
+            out += found
+        elif glob.has_magic(item) and not os.path.exists(item):
+            found = sorted(glob.glob(item))
+            if not found:
+                raise UsageError(f"{item}: the pattern matches no file")
+            out += found
+        else:
+            out.append(item)
+    return out
+
+
+def _sweep(args) -> int:
+    from .api import sweep
+    from .report import stats_tables
+
+    systems = expand_systems(args.systems)
+    result = sweep(args.key, systems, args.metric, resamples=args.bootstrap, seed=args.seed, level=args.ci,
+                   method=args.ci_method, singletons=args.singletons, allow_repeated=args.allow_repeated,
+                   progress=_progress("scoring"))
+    sys.stdout.write(stats_tables.sweep(result, args.output))
+    return 0
+
+
+def _progress(what: str):
+    """A progress callback writing to stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        print(f"\r{what} {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    return report
 
 
 if __name__ == "__main__":

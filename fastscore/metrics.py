@@ -117,3 +117,13 @@ def resolve(names) -> list[str]:
         else:
             raise UsageError(f"unknown metric {n!r}: choose from {', '.join(CHOICES)}")
     return [m for m in METRICS if m in wanted]
+
+
+def f1_of(metric: str, sums: np.ndarray, columns: tuple[str, ...] = COLUMNS) -> np.ndarray:
+    """F1 of ``metric`` for each row of a (n, len(columns)) matrix of summed statistics."""
+    if metric not in METRICS or metric == "mentions":
+        from .errors import UsageError
+
+        raise UsageError(f"unknown metric {metric!r}: choose from {', '.join(CHOICES[:-1])}")
+    sums = np.atleast_2d(sums)
+    return np.asarray(METRICS[metric].score({c: sums[:, j] for j, c in enumerate(columns)})["f1"], dtype=np.float64)

@@ -53,20 +53,22 @@ class CorefResult:
     options: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # key documents absent from the response
+    bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
 
     @property
     def documents(self) -> list[str]:
         return list(self.doc_stats.doc_names)
 
-    def _object(self, sums) -> dict:
-        return {
-            "mentions": counts_object(sums, "mentions", True),
-            "metrics": {m: metric_object(m, sums) for m in self.metrics},
-        }
+    def _object(self, sums, intervals: dict | None = None) -> dict:
+        metrics = {m: metric_object(m, sums) for m in self.metrics}
+        for m, ci in (intervals or {}).items():
+            metrics[m]["ci"] = list(ci)
+        return {"mentions": counts_object(sums, "mentions", True), "metrics": metrics}
 
     def scores(self) -> dict:
         """Corpus scores: ``{"mentions": {...}, "metrics": {name: {...}}}``."""
-        return self._object(self.doc_stats.sums())
+        intervals = self.bootstrap.intervals if self.bootstrap is not None else None
+        return self._object(self.doc_stats.sums(), intervals)
 
     def document(self, name: str) -> dict:
         """The same object for one document."""
@@ -81,7 +83,9 @@ class CorefResult:
 
     def signature(self) -> str:
         opts = "|".join(f"{k}:{v}" for k, v in self.options.items())
-        return f"coref|{opts}|version:{__version__}"
+        if self.bootstrap is not None:
+            opts += "|" + self.bootstrap.signature()
+        return f"coref|match:exact|{opts}|version:{__version__}"
 
     def to_dict(self, per_doc: bool = False) -> dict:
         out = {"task": "coref", "documents": len(self.doc_stats), **self.scores()}

@@ -1,0 +1,177 @@
+"""Paired significance tests of several systems against a baseline, and sweeps."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from ..metrics import f1_of
+from .bootstrap import DEFAULT_SEED, interval, jackknife_f1
+from .docstats import DocStats
+from .intervals import METHODS, check_level
+from .resample import bootstrap_sums, check_count, permutation_sums
+from .significance import TESTS, holm, mark, paired_bootstrap_p, permutation_p
+
+
+def check_same_documents(gold_names: list[str], name: str, names: list[str]) -> None:
+    """A system must cover exactly the gold's documents to be compared or swept."""
+    gold, got = set(gold_names), set(names)
+    missing = [n for n in gold_names if n not in got]
+    extra = [n for n in names if n not in gold]
+    if missing or extra:
+        what = []
+        if missing:
+            what.append(f"{len(missing)} gold document(s) missing (first: \"{missing[0]}\")")
+        if extra:
+            what.append(f"{len(extra)} document(s) not in the gold (first: \"{extra[0]}\")")
+        raise InputError(f"{name}: " + " and ".join(what) + ": systems must be scored on the gold's documents")
+
+
+@dataclass
+class SystemComparison:
+    name: str
+    score: float
+    ci: tuple[float, float]
+    delta: float
+    delta_ci: tuple[float, float]
+    p_value: float
+    p_adjusted: float = 1.0
+    deltas: np.ndarray | None = None  # bootstrap distribution of the difference
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "score": self.score, "ci": list(self.ci), "delta": self.delta,
+                "delta_ci": list(self.delta_ci), "p_value": self.p_value, "p_adjusted": self.p_adjusted}
+
+
+@dataclass
+class Comparison:
+    task: str
+    metric: str
+    test: str
+    resamples: int
+    seed: int | None
+    level: float
+    baseline_name: str
+    baseline_score: float
+    baseline_ci: tuple[float, float]
+    systems: list[SystemComparison] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "metric": self.metric, "test": self.test, "resamples": self.resamples,
+                "seed": self.seed, "ci_level": self.level,
+                "baseline": {"name": self.baseline_name, "score": self.baseline_score, "ci": list(self.baseline_ci)},
+                "systems": [s.to_dict() for s in self.systems]}
+
+    def to_arrow(self):
+        import pyarrow as pa
+
+        rows = [s.to_dict() for s in self.systems]
+        return pa.table({k: [r[k] for r in rows] for k in rows[0]}) if rows else pa.table({})
+
+    def to_pandas(self):
+        return self.to_arrow().to_pandas()
+
+    def mark(self, s: SystemComparison) -> str:
+        return mark(s.p_adjusted)
+
+
+def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocStats]], metric: str = "conll",
+                  test: str = "bootstrap", resamples: int = 10000, seed: int | None = DEFAULT_SEED,
+                  level: float = 0.95, method: str = "percentile", task: str = "coref") -> Comparison:
+    """Compare systems to a baseline on per-document statistics of the same documents (in the same order)."""
+    if test not in TESTS:
+        raise UsageError(f"unknown test {test!r}: choose from {', '.join(TESTS)}")
+    if method not in METHODS:
+        raise UsageError(f"unknown interval method {method!r}: choose from {', '.join(METHODS)}")
+    check_level(level)
+    resamples = check_count(resamples)
+    if not systems:
+        raise UsageError("compare needs at least one system besides the baseline")
+    base_name, base = baseline
+    for name, st in systems:
+        if st.doc_names != base.doc_names:
+            raise InputError(f"{name}: documents differ from the baseline's")
+    all_sums = bootstrap_sums([base.matrix] + [st.matrix for _, st in systems], resamples, seed)
+    scores = [f1_of(metric, s, base.columns) for s in all_sums]
+    point = [float(f1_of(metric, st.matrix.sum(axis=0), base.columns)[0]) for st in [base] + [s for _, s in systems]]
+    jack = jackknife_f1(base, metric) if method == "bca" else None
+    out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
+                     interval(scores[0], point[0], jack, level, method))
+    for k, (name, st) in enumerate(systems, start=1):
+        deltas = scores[k] - scores[0]
+        delta = point[k] - point[0]
+        if test == "bootstrap":
+            p = paired_bootstrap_p(deltas, delta)
+        else:
+            sa, sb = permutation_sums(base.matrix, st.matrix, resamples, seed)
+            p = permutation_p(f1_of(metric, sb, base.columns) - f1_of(metric, sa, base.columns), delta)
+        jk = jackknife_f1(st, metric) if method == "bca" else None
+        jd = (jackknife_f1(st, metric) - jack) if method == "bca" else None
+        out.systems.append(SystemComparison(
+            name, point[k], interval(scores[k], point[k], jk, level, method), delta,
+            interval(deltas, delta, jd, level, method), p, deltas=deltas))
+    for s, adj in zip(out.systems, holm([s.p_value for s in out.systems])):
+        s.p_adjusted = adj
+    return out
+
+
+@dataclass
+class SweepRow:
+    name: str
+    score: float
+    ci: tuple[float, float] | None
+    metrics: dict[str, float]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "score": self.score, "ci": None if self.ci is None else list(self.ci),
+                "metrics": self.metrics}
+
+
+@dataclass
+class Sweep:
+    task: str
+    metric: str
+    resamples: int
+    seed: int | None
+    level: float
+    systems: list[SweepRow] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "metric": self.metric, "resamples": self.resamples, "seed": self.seed,
+                "ci_level": self.level, "systems": [s.to_dict() for s in self.systems]}
+
+    def to_arrow(self):
+        import pyarrow as pa
+
+        rows = self.systems
+        data = {"name": [r.name for r in rows], "score": [r.score for r in rows],
+                "ci_low": [None if r.ci is None else r.ci[0] for r in rows],
+                "ci_high": [None if r.ci is None else r.ci[1] for r in rows]}
+        for m in (rows[0].metrics if rows else {}):
+            data[m] = [r.metrics[m] for r in rows]
+        return pa.table(data)
+
+    def to_pandas(self):
+        return self.to_arrow().to_pandas()
+
+
+def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[str], resamples: int = 0,
+                seed: int | None = DEFAULT_SEED, level: float = 0.95, method: str = "percentile",
+                task: str = "coref") -> Sweep:
+    """Rank systems by ``metric`` F1 (best first), with bootstrap intervals when ``resamples`` > 0."""
+    check_level(level)
+    if resamples:
+        check_count(resamples)
+    out = Sweep(task, metric, resamples, seed, level)
+    for name, st in systems:
+        total = st.matrix.sum(axis=0)
+        score = float(f1_of(metric, total, st.columns)[0])
+        ci = None
+        if resamples:
+            (sums,) = bootstrap_sums([st.matrix], resamples, seed)
+            jack = jackknife_f1(st, metric) if method == "bca" else None
+            ci = interval(f1_of(metric, sums, st.columns), score, jack, level, method)
+        out.systems.append(SweepRow(name, score, ci, {m: float(f1_of(m, total, st.columns)[0]) for m in metrics}))
+    out.systems.sort(key=lambda r: -r.score)  # stable: equal scores keep the order given
+    return out
