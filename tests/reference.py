@@ -131,3 +131,23 @@ def document_stats(key_chains, resp_chains) -> dict[str, tuple]:
     out = {"mentions": mentions}
     out.update({name: fn(keys, resp) for name, fn in METRIC_FUNCTIONS.items()})
     return out
+
+
+def index_sums(index, stats):
+    """Bootstrap sums by plain loops: row b adds stats[index[b, j]] for j in order."""
+    out = np.zeros((len(index), stats.shape[1]))
+    for b, row in enumerate(index):
+        for d in row:
+            out[b] += stats[d]
+    return out
+
+
+def swapped_sums(swaps, a, b):
+    """Approximate-randomization sums by plain loops."""
+    out_a = np.zeros((len(swaps), a.shape[1]))
+    out_b = np.zeros((len(swaps), a.shape[1]))
+    for t, row in enumerate(swaps):
+        for d, swap in enumerate(row):
+            out_a[t] += b[d] if swap else a[d]
+            out_b[t] += a[d] if swap else b[d]
+    return out_a, out_b

@@ -238,3 +238,25 @@ class _Reader:
             return self.label_of_code[int(code[t])]
         raw = self.data[ls[t]:le[t]].decode("utf-8")
         return raw if raw.isdigit() else _cluster_key(raw)
+
+
+def write_conll(table: MentionTable, path: str | os.PathLike) -> None:
+    """Write a table as a CoNLL-2012 file (columns: document, part, token, word, coreference).
+
+    Words are placeholders; reading the file back gives the same mentions.
+    """
+    with open(path, "w", encoding="utf-8") as fh:
+        for d, name in enumerate(table.doc_names):
+            n_tokens = int(table.doc_tokens[d])
+            items: list[list[str]] = [[] for _ in range(n_tokens)]
+            for c, chain in enumerate(table.document(d)):
+                for s, e in chain:
+                    if e - s == 1:
+                        items[s].append(f"({c})")
+                    else:
+                        items[s].append(f"({c}")
+                        items[e - 1].append(f"{c})")
+            fh.write(f"#begin document {name}\n")
+            for t, col in enumerate(items):
+                fh.write(f"doc\t0\t{t}\tw\t{'|'.join(col) if col else '-'}\n")
+            fh.write("#end document\n")

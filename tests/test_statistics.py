@@ -1,0 +1,205 @@
+"""Bootstrap, significance tests and sweeps (issue 3)."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import fastscore
+from fastscore.errors import InputError, UsageError
+from fastscore.formats.conll import read_conll, write_conll
+from fastscore.kernels.resample import index_sums, swapped_sums
+from fastscore.metrics import SCORED, f1_of
+from fastscore.stats.docstats import DocStats
+from fastscore.stats.resample import bootstrap_indices
+from fastscore.stats.significance import holm
+from tests import reference
+from tests.conftest import TESTDATA
+
+ANCHORS = TESTDATA / "anchors"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """A 12-document key and two perturbed responses, made by the benchmark generator."""
+    sys.path.insert(0, str(TESTDATA.parent.parent / "scripts"))
+    from gen_corpus import generate
+
+    out = tmp_path_factory.mktemp("corpus")
+    return generate(out, docs=12, tokens=3000, mentions=400, clusters=100, seed=3, responses=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 4)),
+                  elements=st.floats(0, 100, allow_nan=False)),
+       st.integers(1, 8), st.integers(0, 2**32 - 1))
+def test_resample_kernels_match_reference(stats, n_res, seed):
+    rng = np.random.default_rng(seed)
+    index = rng.integers(0, len(stats), size=(n_res, len(stats)))
+    np.testing.assert_array_equal(index_sums(index, stats), reference.index_sums(index, stats))
+    other = stats[::-1].copy()
+    swaps = rng.integers(0, 2, size=(n_res, len(stats))).astype(bool)
+    for got, want in zip(swapped_sums(swaps, stats, other), reference.swapped_sums(swaps, stats, other)):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 99])
+def test_bootstrap_equals_physically_resampled_corpus(tmp_path, corpus, seed):
+    key_path, resp_path = corpus[:2]
+    key, resp = read_conll(key_path), read_conll(resp_path)
+    result = fastscore.bootstrap(fastscore.score_coref(key, resp), 5, seed=seed)
+    index = next(bootstrap_indices(key.n_docs, 5, seed))
+    for b in (0, 3):
+        docs = index[b].tolist()
+        for name, table in (("key", key), ("resp", resp)):
+            part = table.select(docs)
+            part.doc_names = [f"{n}#{k}" for k, n in enumerate(part.doc_names)]  # duplicates renamed
+            write_conll(part, tmp_path / f"{name}{b}.conll")
+        again = fastscore.score_coref(tmp_path / f"key{b}.conll", tmp_path / f"resp{b}.conll").scores()
+        for m in (*SCORED, "conll"):
+            assert result.bootstrap.samples[m][b] == pytest.approx(again["metrics"][m]["f1"], rel=1e-12, abs=1e-12)
+
+
+def test_identical_systems_p_one_and_zero_width(corpus):
+    key, resp = corpus[:2]
+    for test in ("bootstrap", "permutation"):
+        out = fastscore.compare(key, resp, [resp], "conll", test=test, resamples=500)
+        s = out.systems[0]
+        assert s.p_value == 1.0 and s.p_adjusted == 1.0
+        assert s.delta == 0.0 and s.delta_ci == (0.0, 0.0)
+
+
+def test_gold_against_noisy_system_is_significant(corpus):
+    key, resp = corpus[:2]
+    for test in ("bootstrap", "permutation"):
+        out = fastscore.compare(key, resp, [key], "muc", test=test, resamples=2000)
+        assert out.systems[0].p_value < 0.001 and out.systems[0].delta > 0
+
+
+def test_same_output_with_one_and_two_threads(corpus):
+    key, resp, resp2 = map(str, corpus)
+    outs = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+        proc = subprocess.run([sys.executable, "-m", "fastscore", "compare", key, resp, resp2, "--resamples", "3000",
+                               "-o", "json"], capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
+    assert json.loads(outs[0])["resamples"] == 3000
+
+
+def test_interval_coverage_near_nominal():
+    """Micro-averaged recall of synthetic corpora with a known true value 0.6."""
+    rng = np.random.default_rng(5)
+    from fastscore.metrics import COLUMNS
+
+    col = {c: i for i, c in enumerate(COLUMNS)}
+    covered = {"percentile": 0, "bca": 0}
+    runs = 200
+    for _ in range(runs):
+        n = 60
+        den = rng.integers(5, 40, size=n)
+        num = rng.binomial(den, 0.6)
+        m = np.zeros((n, len(COLUMNS)))
+        for part in ("recall", "precision"):
+            m[:, col[f"muc_{part}_num"]] = num
+            m[:, col[f"muc_{part}_den"]] = den
+        stats = DocStats([f"d{i}" for i in range(n)], m)
+        for method in covered:
+            from fastscore.stats.bootstrap import bootstrap_stats
+
+            lo, hi = bootstrap_stats(stats, ["muc"], 400, seed=int(rng.integers(1 << 30)), method=method).intervals["muc"]
+            covered[method] += lo <= 0.6 <= hi
+    for method, c in covered.items():
+        assert 0.90 <= c / runs <= 0.99, (method, c / runs)
+
+
+def test_holm_adjustment():
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5]) == [0.5]
+
+
+def test_sweep_ranks_best_first(corpus):
+    key, resp, resp2 = corpus
+    out = fastscore.sweep(key, [resp, key, resp2], "conll", resamples=200)
+    assert out.systems[0].name == str(key) and out.systems[0].score == 1.0
+    assert [r.score for r in out.systems] == sorted((r.score for r in out.systems), reverse=True)
+    assert set(out.to_dict()["systems"][0]) == {"name", "score", "ci", "metrics"}
+
+
+def test_cli_bootstrap_ci_in_every_metric(corpus, capsys):
+    from fastscore.cli import main
+
+    key, resp = map(str, corpus[:2])
+    assert main(["coref", key, resp, "--bootstrap", "200", "-o", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for name, obj in data["metrics"].items():
+        lo, hi = obj["ci"]
+        assert lo <= obj["f1"] <= hi, name
+    assert "bootstrap:200" in data["signature"]
+
+
+def test_compare_json_contract(corpus, capsys):
+    from fastscore.cli import main
+
+    key, resp, resp2 = map(str, corpus)
+    assert main(["compare", key, resp, resp2, "--resamples", "300", "-o", "json", "--metric", "lea"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"task", "metric", "test", "resamples", "seed", "baseline", "systems"}
+    assert set(data["baseline"]) == {"name", "score", "ci"}
+    assert set(data["systems"][0]) == {"name", "score", "ci", "delta", "delta_ci", "p_value", "p_adjusted"}
+    assert data["metric"] == "lea" and data["baseline"]["name"] == resp
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
+def test_compare_tables(corpus, capsys, fmt):
+    from fastscore.cli import main
+
+    key, resp, resp2 = map(str, corpus)
+    assert main(["compare", key, resp, resp2, key, "--resamples", "300", "-o", fmt]) == 0
+    out = capsys.readouterr().out
+    assert "**" in out  # the gold is significantly better
+    if fmt == "latex":
+        assert "\\begin{tabular}" in out
+
+
+def test_sweep_folder_glob_and_csv(corpus, capsys):
+    from fastscore.cli import main
+
+    key = str(corpus[0])
+    folder = str(corpus[0].parent)
+    assert main(["sweep", key, folder, "-o", "csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("rank,name,score") and len(rows) == 4
+    assert main(["sweep", key, os.path.join(folder, "response-*.conll"), "-o", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["systems"]) == 2
+
+
+def test_bad_statistics_input(corpus, tmp_path, capsys):
+    from fastscore.cli import main
+
+    key, resp = map(str, corpus[:2])
+    assert main(["compare", key, resp, resp, "--resamples", "0"]) == 2
+    assert "resamples must be a whole number >= 1" in capsys.readouterr().err
+    with pytest.raises(UsageError):
+        fastscore.compare(key, resp, [resp], "nope")
+    part = read_conll(resp).select([0, 1])
+    write_conll(part, tmp_path / "part.conll")
+    with pytest.raises(InputError, match="gold document\\(s\\) missing"):
+        fastscore.compare(key, resp, [tmp_path / "part.conll"], resamples=10)
+    assert main(["sweep", key, str(tmp_path / "part.conll")]) == 1
+    assert "systems must be scored on the gold's documents" in capsys.readouterr().err
+    assert main(["sweep", key, str(tmp_path / "nothing-*.conll")]) == 2
+
+
+def test_f1_of_matches_scores(corpus):
+    key, resp = corpus[:2]
+    r = fastscore.score_coref(key, resp)
+    for m in (*SCORED, "conll"):
+        assert f1_of(m, r.doc_stats.matrix.sum(axis=0))[0] == r.f1(m)
