@@ -24,6 +24,29 @@ def test_wheel_installs_kernels_under_fastscore(tmp_path):
         assert needed in names
 
 
+def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
+    """The built wheel, installed with its dependencies into a new venv, works outside the source tree."""
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    wheel = next(tmp_path.glob("fastscore-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    proc = subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    check = ("import importlib.util, fastscore.kernels, sys\n"
+             "assert importlib.util.find_spec('kernels') is None, 'top-level kernels installed'\n"
+             "print(fastscore.kernels.__file__)\n")
+    proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "site-packages/fastscore/kernels/__init__.py" in proc.stdout
+    proc = subprocess.run([str(venv / "bin" / "fastscore"), "coref", "example", "example", "-o", "json"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert '"conll"' in proc.stdout
+
+
 def test_kernels_agree_with_reference_without_jit():
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     proc = subprocess.run(
