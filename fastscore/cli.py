@@ -26,6 +26,13 @@ examples:
   fastscore sweep key.conll 'runs/*/dev.conll' --bootstrap 1000 --output markdown
 """
 
+NUGGET_EXAMPLE = """\
+examples:
+  fastscore nugget gold.tbf system.tbf --tokens tkn/                     # TAC KBP 2015 rules, token ids
+  fastscore nugget gold.tbf system.tbf --preset kbp2016 --coref          # 2016/2017 rules, character spans
+  fastscore nugget gold.tbf system.tbf --preset kbp2017 --output evmeval # the official report layout
+"""
+
 COREF_EXAMPLE = """\
 examples:
   fastscore coref example example          # the bundled example (TC-A / TC-A-4)
@@ -109,6 +116,34 @@ def _parser() -> argparse.ArgumentParser:
     _statistics_options(w, "--bootstrap", 0)
     _scoring_options(w)
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text")
+    n = sub.add_parser(
+        "nugget", help="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
+        description="Score TAC KBP event nugget detection (span, type, realis) and event coreference with "
+                    "the numbers of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).",
+        epilog=NUGGET_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    n.add_argument("gold", metavar="GOLD", help="gold TBF file")
+    n.add_argument("system", metavar="SYSTEM", help="system TBF file")
+    n.add_argument("--tokens", metavar="DIR", help="folder of token tables: spans are token ids")
+    n.add_argument("--token-ext", default=".tab", help="token table file extension (default .tab)")
+    n.add_argument("--char-spans", action="store_true", help="spans are character ranges b,e;b,e")
+    n.add_argument("--preset", choices=("kbp2015", "kbp2016", "kbp2017"), default="kbp2015",
+                   help="kbp2015 = scorer_v1.7.1 (default), kbp2016/kbp2017 = scorer_v1.8")
+    n.add_argument("--invisible-words", metavar="FILE|none",
+                   help="words removed from token spans (default: the preset's; kbp2015 has a list)")
+    n.add_argument("--coref", action="store_true", help="also score event coreference")
+    n.add_argument("--coref-mapping", choices=("span", "type", "realis", "type+realis"), default="type",
+                   help="which mention mapping aligns coreference mentions (default type)")
+    n.add_argument("--coref-threshold", type=float, default=1.0, metavar="X",
+                   help="minimum Dice of an aligned coreference mention pair (default 1.0)")
+    n.add_argument("--type-whitelist", metavar="FILE", help="score only these types (one per line)")
+    n.add_argument("--mapping", choices=("greedy", "optimal"), default="greedy",
+                   help="greedy (official) or optimal (maximum-weight, not official)")
+    n.add_argument("--doc", metavar="ID", help="score only this document")
+    n.add_argument("--diff", metavar="FILE", help="write the gold/system mention mapping to FILE")
+    n.add_argument("--per-doc", action="store_true", help="also report every document")
+    n.add_argument("--output", "-o", choices=("text", "evmeval", "json", "csv", "markdown"), default="text",
+                   help="text (default), evmeval (the official report layout), json, csv, markdown")
     return p
 
 
@@ -119,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return {"coref": _coref, "compare": _compare, "sweep": _sweep}[args.command](args)
+        return {"coref": _coref, "compare": _compare, "sweep": _sweep, "nugget": _nugget}[args.command](args)
     except UsageError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
         return 2
@@ -145,6 +180,24 @@ def _coref(args) -> int:
     for warning in result.warnings:
         print(f"fastscore: warning: {warning}", file=sys.stderr)
     sys.stdout.write(render(result, args.output, per_doc=args.per_doc, totals_only=args.totals_only))
+    return 0
+
+
+def _nugget(args) -> int:
+    from .api import score_nugget
+    from .report import evmeval
+
+    result = score_nugget(args.gold, args.system, preset=args.preset, tokens=args.tokens, token_ext=args.token_ext,
+                          char_spans=args.char_spans, invisible_words=args.invisible_words, coref=args.coref,
+                          coref_mapping=args.coref_mapping, coref_threshold=args.coref_threshold,
+                          type_whitelist=args.type_whitelist, doc=args.doc, mapping=args.mapping)
+    for warning in result.warnings:
+        print(f"fastscore: warning: {warning}", file=sys.stderr)
+    if args.diff:
+        from .nugget.diff import write_diff
+
+        write_diff(result, args.diff)
+    sys.stdout.write(evmeval.render(result, args.output, per_doc=args.per_doc))
     return 0
 
 

@@ -1,0 +1,146 @@
+"""Reader for the TAC KBP event nugget format (TBF) and its token tables.
+
+A document runs from ``#BeginOfDocument ID`` to ``#EndOfDocument``.  Mention
+lines have at least 7 tab-separated fields: system, document, mention id,
+span, text, type, realis (then optional confidences).  The span is a list of
+token ids ``t1,t2`` (token mode) or character ranges ``b,e;b,e`` with ``e``
+exclusive (character mode).  Relation lines are ``@NAME<TAB>ID<TAB>E1,E2,...``
+(``@Coreference``, ``@After``, ``@Subevent``).  Blank lines are ignored.
+
+Token tables (``DOCID.tab``) have lines ``token_id<TAB>token<TAB>begin<TAB>end``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+
+BEGIN = "#BeginOfDocument"
+END = "#EndOfDocument"
+MIN_FIELDS = 7
+
+
+@dataclass
+class Mention:
+    id: str
+    span: str  # the raw span field
+    text: str
+    type: str  # raw
+    realis: str  # raw
+    line: int
+
+
+@dataclass
+class Relation:
+    name: str
+    id: str
+    args: list[str]
+    line: int
+
+
+@dataclass
+class TbfDocument:
+    id: str
+    line: int
+    mentions: list[Mention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+
+    def coreference(self) -> list[Relation]:
+        return [r for r in self.relations if r.name == "Coreference"]
+
+
+@dataclass
+class TbfFile:
+    path: str
+    system: str  # the run id (first field of the mention lines), or the file name
+    documents: dict[str, TbfDocument]
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise ParseError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise ParseError(path, None, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ParseError(path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8") from None
+
+
+def read_tbf(path: str | os.PathLike) -> TbfFile:
+    """Read a TBF file; a clear :class:`ParseError` for anything malformed."""
+    path = os.fspath(path)
+    text = _read_text(path)
+    docs: dict[str, TbfDocument] = {}
+    doc: TbfDocument | None = None
+    system = ""
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            if line.startswith(BEGIN):
+                name = line[len(BEGIN):].strip()
+                if doc is not None:
+                    raise ParseError(path, lineno, f'"{BEGIN}" inside document "{doc.id}" (begun at line '
+                                                   f'{doc.line}): add the missing "{END}" line', name)
+                if not name:
+                    raise ParseError(path, lineno, f'"{BEGIN}" without a document id')
+                if name in docs:
+                    raise ParseError(path, lineno, f"the same document appears twice (first at line "
+                                                   f"{docs[name].line}): document ids must be unique", name)
+                doc = TbfDocument(name, lineno)
+            elif line.startswith(END):
+                if doc is None:
+                    raise ParseError(path, lineno, f'"{END}" without a matching "{BEGIN}"')
+                docs[doc.id] = doc
+                doc = None
+            continue  # other '#' lines are comments
+        if doc is None:
+            raise ParseError(path, lineno, f'line outside a document: add a "{BEGIN} ID" line before it')
+        if line.startswith("@"):
+            parts = line[1:].strip().split("\t")
+            if len(parts) != 3:
+                raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
+                                               f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
+            args = [a for a in parts[2].split(",")]
+            if any(not a for a in args):
+                raise ParseError(path, lineno, f"empty mention id in relation {parts[1]!r}", doc.id)
+            doc.relations.append(Relation(parts[0], parts[1], args, lineno))
+            continue
+        fields = line.split("\t")
+        if len(fields) < MIN_FIELDS:
+            raise ParseError(path, lineno, f"mention line has {len(fields)} tab-separated fields, needs at least "
+                                           f"{MIN_FIELDS} (system, document, mention id, span, text, type, realis)",
+                             doc.id)
+        system = system or fields[0]
+        doc.mentions.append(Mention(fields[2], fields[3], fields[4], fields[5], fields[6], lineno))
+    if doc is not None:
+        raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
+    if not docs:
+        raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
+    return TbfFile(path, system or os.path.basename(path), docs)
+
+
+def read_token_table(path: str) -> dict[str, str] | None:
+    """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
+    try:
+        text = _read_text(path)
+    except ParseError as exc:
+        if exc.problem == "file not found":
+            return None
+        raise
+    tokens: dict[str, str] = {}
+    for raw in text.split("\n"):
+        fields = raw.rstrip().split("\t")
+        if len(fields) < 4:
+            continue  # EvmEval skips such lines (with a log message)
+        tokens[fields[0]] = fields[1]
+    return tokens

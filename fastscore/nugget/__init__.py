@@ -1,0 +1,1 @@
+"""TAC KBP event nugget detection and event coreference (EvmEval rules)."""

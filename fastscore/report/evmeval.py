@@ -1,0 +1,135 @@
+"""Event nugget reports: EvmEval's layout (to the digit), a readable table, CSV, Markdown."""
+from __future__ import annotations
+
+import csv as _csv
+import io
+import json
+import math
+
+from ..nugget.engine import ATTRIBUTES
+from ..nugget.result import EVMEVAL_COREF_ORDER, SKIPPED
+
+SMALL_HEADER = "Prec  \tRec  \tF1   "
+EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
+
+
+def _pad(s: str, n: int) -> str:
+    return " " * (n - len(s)) + s
+
+
+def official(result) -> str:
+    """The report of EvmEval's scorer (print_eval_results), without its log lines."""
+    out = []
+    width = max((len(d) for d in result.documents), default=0)
+    headers = [_pad(n, len(SMALL_HEADER)) for n in EVMEVAL_NAMES]
+    out.append("========Document Mention Detection Results==========\n")
+    out.append(_pad("", width) + "\t" + "\t|\t".join(headers) + "\n")
+    out.append(_pad("Doc ID", width) + "\t" + "\t|\t".join([SMALL_HEADER] * len(EVMEVAL_NAMES)) + "\n")
+    for d, doc_id in enumerate(result.documents):
+        cells = ["%.2f\t%.2f\t%.2f" % result.doc_scores(d, a, percent=True) for a in range(1, len(ATTRIBUTES))]
+        out.append("%s\t%.2f\t%.2f\t%.2f\t|\t%s\n" % ((_pad(doc_id, width),) + result.doc_scores(d, 0, percent=True)
+                                                     + ("\t|\t".join(cells),)))
+    per_type = result.per_type()
+    out.append("\n\n========Mention Type Results==========\n")
+    if per_type:
+        tw = max(len(t) for t in per_type)
+        out.append("%s\tPrec\tRec\tF1\t#Gold\t#Sys\n" % _pad("Type", tw))
+        zero = lambda x: 0 if math.isnan(x) else x
+        for t, o in per_type.items():
+            out.append("%s\t%.2f\t%.2f\t%.2f\t%d\t%d\n" % (_pad(t, tw), zero(o["precision"]), zero(o["recall"]),
+                                                          zero(o["f1"]), o["gold"], o["system"]))
+    out.append("\n=======Final Mention Detection Results=========\n")
+    aw = max(len(h) for h in headers)
+    out.append(_pad("", aw) + "\t" + "\t".join(_pad(h, len(SMALL_HEADER)) for h in ("Micro Average",
+                                                                                    "Macro Average")) + "\n")
+    out.append(_pad("Attributes", aw) + "\t" + "\t".join([SMALL_HEADER] * 2) + "\n")
+    for a, header in enumerate(headers):
+        avg = result.averages(a, percent=True)
+        values = [avg["micro"]["precision"], avg["micro"]["recall"], avg["micro"]["f1"],
+                  avg["macro"]["precision"], avg["macro"]["recall"], avg["macro"]["f1"]]
+        out.append(_pad(header, aw) + "\t" + "\t".join("%.2f" % v for v in values) + "\n")
+    coref = result.coref_scores()
+    if coref is not None:
+        out.append("\n=======Final Mention Coreference Results=========\n")
+        printed = coref["printed_percent"]
+        for m in EVMEVAL_COREF_ORDER:
+            out.append(("Metric : %s\tScore\t%.2f *\n" if m == SKIPPED else "Metric : %s\tScore\t%.2f\n")
+                       % (m, printed[m]))
+        out.append("Overall Average CoNLL score\t%.2f\n" % (coref["average"] * 100))
+        out.append("\n* Score not included for final CoNLL score.\n")
+    return "".join(out)
+
+
+def _pct(x) -> str:
+    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
+
+
+def text(result, per_doc: bool = False) -> str:
+    lines = [f"gold:     {result.gold.path}", f"system:   {result.system.path}",
+             f"documents: {len(result.documents)}", "",
+             f"{'attribute':<14}{'micro P':>9}{'R':>8}{'F1':>8}{'macro P':>10}{'R':>8}{'F1':>8}"]
+    for a, name in enumerate(ATTRIBUTES):
+        avg = result.averages(a)
+        mi, ma = avg["micro"], avg["macro"]
+        lines.append(f"{name:<14}{_pct(mi['precision']):>9}{_pct(mi['recall']):>8}{_pct(mi['f1']):>8}"
+                     f"{_pct(ma['precision']):>10}{_pct(ma['recall']):>8}{_pct(ma['f1']):>8}")
+    coref = result.coref_scores()
+    if coref is not None:
+        lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}"]
+        for m in ("muc", "bcub", "ceafe", "ceafm", "blanc"):
+            o = coref[m]
+            lines.append(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}")
+        lines.append(f"{'average':<14}{'':>9}{'':>11}{_pct(coref['average']):>9}  (official: mean of the "
+                     "truncated F1 of bcub, ceafe, muc, blanc)")
+    if per_doc:
+        width = max([len(d) for d in result.documents] + [8])
+        lines += ["", "span F1 per document", f"{'document':<{width}}{'P':>8}{'R':>8}{'F1':>8}"]
+        for d, doc_id in enumerate(result.documents):
+            p, r, f = result.doc_scores(d, 0)
+            lines.append(f"{doc_id:<{width}}{_pct(p):>8}{_pct(r):>8}{_pct(f):>8}")
+    lines += ["", f"signature: {result.signature()}"]
+    return "\n".join(lines) + "\n"
+
+
+def csv(result, per_doc: bool = False) -> str:
+    buf = io.StringIO()
+    w = _csv.writer(buf, lineterminator="\n")
+    w.writerow(["document", "attribute", "average", "precision", "recall", "f1", "tp", "system", "gold"])
+    num = lambda x: "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
+    for a, name in enumerate(ATTRIBUTES):
+        avg = result.averages(a)
+        mi, ma = avg["micro"], avg["macro"]
+        w.writerow(["", name, "micro", num(mi["precision"]), num(mi["recall"]), num(mi["f1"]), repr(mi["tp"]),
+                    mi["system"], mi["gold"]])
+        w.writerow(["", name, "macro", num(ma["precision"]), num(ma["recall"]), num(ma["f1"]), "", "", ""])
+    if per_doc:
+        for d, doc_id in enumerate(result.documents):
+            for a, name in enumerate(ATTRIBUTES):
+                p, r, f = result.doc_scores(d, a)
+                w.writerow([doc_id, name, "", num(p), num(r), num(f), repr(float(result.aligned.tp[d, a])),
+                            int(result.aligned.n_sys[d]), int(result.aligned.n_gold[d])])
+    return buf.getvalue()
+
+
+def markdown(result, per_doc: bool = False) -> str:
+    lines = ["| attribute | micro P | micro R | micro F1 | macro P | macro R | macro F1 |", "|---|" + "---:|" * 6]
+    for a, name in enumerate(ATTRIBUTES):
+        avg = result.averages(a)
+        mi, ma = avg["micro"], avg["macro"]
+        cells = [mi["precision"], mi["recall"], mi["f1"], ma["precision"], ma["recall"], ma["f1"]]
+        lines.append(f"| {name} | " + " | ".join(_pct(c) for c in cells) + " |")
+    coref = result.coref_scores()
+    if coref is not None:
+        lines += ["", "| coreference | F1 |", "|---|---:|"]
+        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" for m in ("muc", "bcub", "ceafe", "ceafm", "blanc")]
+        lines.append(f"| average (official) | {_pct(coref['average'])} |")
+    lines += ["", f"`{result.signature()}`"]
+    return "\n".join(lines) + "\n"
+
+
+def render(result, fmt: str, per_doc: bool = False) -> str:
+    if fmt == "evmeval":
+        return official(result)
+    if fmt == "json":
+        return json.dumps(result.to_dict(per_doc=per_doc), indent=2) + "\n"
+    return {"text": text, "csv": csv, "markdown": markdown}[fmt](result, per_doc)
