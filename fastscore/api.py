@@ -155,7 +155,7 @@ def _name(x) -> str:
 def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                  char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                  coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
-                 doc: str | None = None, mapping: str = "greedy"):
+                 doc: str | None = None, mapping: str = "greedy", per_type_mapping: str = "type+realis"):
     """Score TAC KBP event nuggets (TBF files) as the official EvmEval scorer does.
 
     ``preset`` ``kbp2015`` follows scorer_v1.7.1, ``kbp2016``/``kbp2017`` scorer_v1.8.
@@ -164,7 +164,8 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
     characters.  ``coref`` adds event coreference (MUC, B-cubed, CEAFe, CEAFm, BLANC
     from fastscore's v8.01-exact engine) on the ``coref_mapping`` alignment with Dice
     >= ``coref_threshold``.  ``mapping="optimal"`` replaces the official greedy
-    mapping by a maximum-weight one (not official).
+    mapping by a maximum-weight one (not official).  The per-type table uses the
+    type+realis mapping, as EvmEval does (a defect); ``per_type_mapping="type"`` corrects it.
 
     Returns a :class:`~fastscore.nugget.result.NuggetResult` (``to_dict()``, ``averages()``,
     ``per_type()``, ``coref_scores()``).
@@ -173,4 +174,5 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
 
     return _score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
                   invisible_words=invisible_words, coref=coref, coref_mapping=coref_mapping,
-                  coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping)
+                  coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping,
+                  per_type_mapping=per_type_mapping)

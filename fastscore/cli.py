@@ -139,6 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--type-whitelist", metavar="FILE", help="score only these types (one per line)")
     n.add_argument("--mapping", choices=("greedy", "optimal"), default="greedy",
                    help="greedy (official) or optimal (maximum-weight, not official)")
+    n.add_argument("--per-type-mapping", choices=("type+realis", "type"), default="type+realis",
+                   help="mapping behind the per-type table: type+realis (EvmEval's, default) or type (corrected)")
     n.add_argument("--doc", metavar="ID", help="score only this document")
     n.add_argument("--diff", metavar="FILE", help="write the gold/system mention mapping to FILE")
     n.add_argument("--per-doc", action="store_true", help="also report every document")
@@ -190,7 +192,8 @@ def _nugget(args) -> int:
     result = score_nugget(args.gold, args.system, preset=args.preset, tokens=args.tokens, token_ext=args.token_ext,
                           char_spans=args.char_spans, invisible_words=args.invisible_words, coref=args.coref,
                           coref_mapping=args.coref_mapping, coref_threshold=args.coref_threshold,
-                          type_whitelist=args.type_whitelist, doc=args.doc, mapping=args.mapping)
+                          type_whitelist=args.type_whitelist, doc=args.doc, mapping=args.mapping,
+                          per_type_mapping=args.per_type_mapping)
     for warning in result.warnings:
         print(f"fastscore: warning: {warning}", file=sys.stderr)
     if args.diff:

@@ -66,6 +66,7 @@ class Options:
     coref_mapping: str
     coref_threshold: float
     mapping: str  # greedy | optimal
+    per_type_mapping: str = "type+realis"  # EvmEval's (defective) choice; "type" corrects it
 
 
 @dataclass
@@ -83,7 +84,7 @@ class DocMentions:
 def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                     char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                     coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
-                    mapping: str = "greedy") -> Options:
+                    mapping: str = "greedy", per_type_mapping: str = "type+realis") -> Options:
     if preset not in PRESETS:
         raise UsageError(f"unknown preset {preset!r}: choose from {', '.join(PRESETS)}")
     p = PRESETS[preset]
@@ -98,6 +99,8 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
         raise UsageError(f"the coreference threshold must be > 0, not {coref_threshold!r}")
     if mapping not in ("greedy", "optimal"):
         raise UsageError(f"unknown mapping {mapping!r}: choose greedy (official) or optimal")
+    if per_type_mapping not in ("type+realis", "type"):
+        raise UsageError(f"unknown per-type mapping {per_type_mapping!r}: choose type+realis (official) or type")
     token_mode = not char_spans and (tokens is not None or p.token_mode_default)
     if invisible_words is None:
         invisible = frozenset(p.invisible)
@@ -109,7 +112,7 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     if type_whitelist is not None:
         whitelist = frozenset(canonical_v18(w) for w in _lines(type_whitelist) if w.strip())
     return Options(p, token_mode, tokens, token_ext, invisible, whitelist, coref, coref_mapping, coref_threshold,
-                   mapping)
+                   mapping, per_type_mapping)
 
 
 def _lines(path: str) -> list[str]:

@@ -84,8 +84,14 @@ class NuggetResult:
                 "macro": {"precision": macro_p, "recall": macro_r, "f1": f1(macro_p, macro_r)}}
 
     def per_type(self) -> dict[str, dict]:
-        """Per gold type, with the type mapping: tp (sum of Dice), #gold, #system, P, R, F1."""
+        """Per gold type: tp (sum of Dice), #gold, #system, P, R, F1.
+
+        EvmEval takes the TP from the type+realis mapping (its selection loop keeps the last
+        attribute combination that starts with the type); ``per_type_mapping="type"`` uses the
+        type mapping instead.
+        """
         raw = self.options.preset.raw_type_names
+        m = 3 if self.options.per_type_mapping == "type+realis" else 1
         tp: dict[str, float] = {}
         n_gold: dict[str, int] = {}
         n_sys: dict[str, int] = {}
@@ -93,9 +99,9 @@ class NuggetResult:
             gold, system = self.prepared.gold[d], self.prepared.system[d]
             g_types = [m.type for m in gold.mentions] if raw else gold.types
             s_types = [m.type for m in system.mentions] if raw else system.types
-            for i, j in enumerate(self.aligned.map_sys[d][1]):
+            for i, j in enumerate(self.aligned.map_sys[d][m]):
                 if j >= 0:
-                    tp[g_types[i]] = tp.get(g_types[i], 0) + self.aligned.map_score[d][1][i]
+                    tp[g_types[i]] = tp.get(g_types[i], 0) + self.aligned.map_score[d][m][i]
             for t in g_types:
                 n_gold[t] = n_gold.get(t, 0) + 1
             for t in s_types:
@@ -127,6 +133,7 @@ class NuggetResult:
                 n += 1
         out["average"] = total / n / 100
         out["printed_percent"] = printed
+        out["average_percent"] = total / n  # what the official report prints
         return out
 
     def signature(self) -> str:
@@ -147,7 +154,7 @@ class NuggetResult:
         out = {"task": "nugget", "documents": len(self.documents), "metrics": metrics}
         coref = self.coref_scores()
         if coref is not None:
-            out["coref"] = {k: v for k, v in coref.items() if k != "printed_percent"}
+            out["coref"] = {k: v for k, v in coref.items() if k not in ("printed_percent", "average_percent")}
         out["per_type"] = {t: {k: _json(v) for k, v in obj.items()} for t, obj in self.per_type().items()}
         if per_doc:
             out["per_doc"] = {}

@@ -55,7 +55,7 @@ def official(result) -> str:
         for m in EVMEVAL_COREF_ORDER:
             out.append(("Metric : %s\tScore\t%.2f *\n" if m == SKIPPED else "Metric : %s\tScore\t%.2f\n")
                        % (m, printed[m]))
-        out.append("Overall Average CoNLL score\t%.2f\n" % (coref["average"] * 100))
+        out.append("Overall Average CoNLL score\t%.2f\n" % coref["average_percent"])
         out.append("\n* Score not included for final CoNLL score.\n")
     return "".join(out)
 

@@ -37,7 +37,7 @@ def interval(samples: np.ndarray, estimate: float, jackknife: np.ndarray | None,
 
 def jackknife_f1(stats: DocStats, metric: str) -> np.ndarray:
     """F1 with each document left out in turn."""
-    total = stats.matrix.sum(axis=0)
+    total = stats.total()
     return f1_of(metric, total[None, :] - stats.matrix, stats.columns)
 
 
@@ -50,7 +50,7 @@ def bootstrap_stats(stats: DocStats, metrics: list[str], resamples: int = 1000, 
     resamples = check_count(resamples)
     (sums,) = bootstrap_sums([stats.matrix], resamples, seed)
     out = Bootstrap(resamples, level, seed, method)
-    total = stats.matrix.sum(axis=0)
+    total = stats.total()
     for m in metrics:
         samples = f1_of(m, sums, stats.columns)
         estimate = float(f1_of(m, total, stats.columns)[0])

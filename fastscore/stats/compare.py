@@ -94,7 +94,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
             raise InputError(f"{name}: documents differ from the baseline's")
     all_sums = bootstrap_sums([base.matrix] + [st.matrix for _, st in systems], resamples, seed)
     scores = [f1_of(metric, s, base.columns) for s in all_sums]
-    point = [float(f1_of(metric, st.matrix.sum(axis=0), base.columns)[0]) for st in [base] + [s for _, s in systems]]
+    point = [float(f1_of(metric, st.total(), base.columns)[0]) for st in [base] + [s for _, s in systems]]
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
                      interval(scores[0], point[0], jack, level, method))
@@ -165,7 +165,7 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
         check_count(resamples)
     out = Sweep(task, metric, resamples, seed, level)
     for name, st in systems:
-        total = st.matrix.sum(axis=0)
+        total = st.total()
         score = float(f1_of(metric, total, st.columns)[0])
         ci = None
         if resamples:

@@ -4,6 +4,7 @@ totals, per-document scores and resampling all reuse the metric registry.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,9 +28,20 @@ class DocStats:
     def row(self, i: int) -> dict[str, float]:
         return dict(zip(self.columns, self.matrix[i].tolist()))
 
+    def total(self) -> np.ndarray:
+        """Corpus totals: the correctly rounded sum of each column (``math.fsum``).
+
+        v8.01 adds documents in Perl's hash order, which changes from run to run, so
+        the last bit of a fractional numerator (B-cubed, CEAFe) can differ between two
+        runs of v8.01 on the same files, and a truncated percentage with it.  The
+        correctly rounded sum is what v8.01 prints whenever its own sum is exact, and
+        it does not depend on the order of the documents.
+        """
+        return np.array([math.fsum(self.matrix[:, k]) for k in range(self.matrix.shape[1])])
+
     def sums(self, weights: np.ndarray | None = None) -> dict[str, object]:
-        """Column sums; with ``weights`` (n_docs,) or (k, n_docs), weighted sums per row of weights."""
-        total = self.matrix.sum(axis=0) if weights is None else np.asarray(weights, np.float64) @ self.matrix
+        """Column totals; with ``weights`` (n_docs,) or (k, n_docs), weighted sums per row of weights."""
+        total = self.total() if weights is None else np.asarray(weights, np.float64) @ self.matrix
         return {c: total[..., k] for k, c in enumerate(self.columns)}
 
     def to_arrow(self):
