@@ -9,7 +9,9 @@ per chain) for every document.  Errors come back as codes with the item
 that caused them; the Python reader writes the message.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from .order import stable_order, take
 
 BLANK, DIRECTIVE, TOKEN, TOKEN_BRACKETS = 0, 1, 2, 3
 SINGLE, OPEN, CLOSE = 0, 1, 2
@@ -26,14 +28,14 @@ def _space(b):
     return b == 32 or b == 9 or b == 13 or b == 11 or b == 12
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def classify_lines(buf, starts, ends):
     """kind, column start, column end per line (see module constants)."""
     n = len(starts)
     kind = np.zeros(n, dtype=np.int8)
     col_s = np.zeros(n, dtype=np.int64)
     col_e = np.zeros(n, dtype=np.int64)
-    for k in prange(n):
+    for k in range(n):
         s, e = starts[k], ends[k]
         while e > s and _space(buf[e - 1]):
             e -= 1
@@ -168,38 +170,25 @@ def bracket_items(buf, lines, col_s, col_e):
 
 
 @njit(cache=True)
-def _pair_doc(kind, code, token, chain, m_chain, m_start, m_end, prev):
-    """One document: chain index per item (first appearance) and its mentions.
+def _pair_doc(kind, label, token, chain_of, chain, m_chain, m_start, m_end, prev):
+    """One document: chain index per item (labels numbered by first appearance) and its mentions.
 
+    ``chain_of`` maps labels to chains (-1: not seen) and is reset before returning.
     Returns (n_chains, error, error item).  Mentions come in completion order.
     """
     n = len(kind)
-    order = np.argsort(code, kind="mergesort")
-    first = np.empty(n, dtype=np.int64)  # first item index of each item's code
-    k = 0
-    while k < n:
-        k2 = k
-        while k2 < n and code[order[k2]] == code[order[k]]:
-            k2 += 1
-        f = order[k]  # mergesort keeps item order among equal codes
-        for t in range(k, k2):
-            first[order[t]] = f
-        k = k2
-    # chains numbered by first appearance: rank the distinct first positions
-    is_first = np.zeros(n, dtype=np.bool_)
-    for t in range(n):
-        is_first[first[t]] = True
-    rank = np.full(n, -1, dtype=np.int64)
     n_chains = 0
     for t in range(n):
-        if is_first[t]:
-            rank[t] = n_chains
+        if chain_of[label[t]] < 0:
+            chain_of[label[t]] = n_chains
             n_chains += 1
+        chain[t] = chain_of[label[t]]
+    for t in range(n):
+        chain_of[label[t]] = -1
     top = np.full(n_chains, -1, dtype=np.int64)
     m = 0
     for t in range(n):
-        c = rank[first[t]]
-        chain[t] = c
+        c = chain[t]
         if kind[t] == SINGLE:
             m_chain[m] = c
             m_start[m] = token[t]
@@ -223,36 +212,38 @@ def _pair_doc(kind, code, token, chain, m_chain, m_start, m_end, prev):
     return n_chains, 0, -1
 
 
-@njit(cache=True, parallel=True)
-def pair_brackets(doc_item_off, doc_mention_off, kind, code, token):
+@njit(cache=True)
+def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
     """Mentions of every document in v8.01 chain order.
 
-    Returns (chain per item, n_chains per doc, mention chain, start, end,
-    error per doc, error item per doc).
+    ``label``: dense cluster-label numbers (0 .. n_labels-1).  Returns (chain per
+    item, n_chains per doc, mention chain, start, end, error per doc, error
+    item per doc).
     """
     n_docs = len(doc_item_off) - 1
     chain = np.empty(len(kind), dtype=np.int64)
     prev = np.empty(len(kind), dtype=np.int64)
+    chain_of = np.full(n_labels, -1, dtype=np.int64)
     n_m = doc_mention_off[-1]
-    m_chain = np.empty(n_m, dtype=np.int32)
-    m_start = np.empty(n_m, dtype=np.int32)
-    m_end = np.empty(n_m, dtype=np.int32)
+    m_chain = np.empty(n_m, dtype=np.int64)
+    m_start = np.empty(n_m, dtype=np.int64)
+    m_end = np.empty(n_m, dtype=np.int64)
     n_chains = np.zeros(n_docs, dtype=np.int64)
     error = np.zeros(n_docs, dtype=np.int64)
     error_item = np.full(n_docs, -1, dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         a, b = doc_item_off[d], doc_item_off[d + 1]
         ma, mb = doc_mention_off[d], doc_mention_off[d + 1]
-        nc, err, at = _pair_doc(kind[a:b], code[a:b], token[a:b], chain[a:b],
+        nc, err, at = _pair_doc(kind[a:b], label[a:b], token[a:b], chain_of, chain[a:b],
                                 m_chain[ma:mb], m_start[ma:mb], m_end[ma:mb], prev[a:b])
         n_chains[d] = nc
         if err:
             error[d] = err
             error_item[d] = a + at
-            continue
+            return chain, n_chains, m_chain, m_start, m_end, error, error_item
         # v8.01 chain order: by chain, mentions in completion order (stable)
-        order = np.argsort(m_chain[ma:mb], kind="mergesort")
-        m_chain[ma:mb] = m_chain[ma:mb][order]
-        m_start[ma:mb] = m_start[ma:mb][order]
-        m_end[ma:mb] = m_end[ma:mb][order]
+        order = stable_order(m_chain[ma:mb], nc)
+        m_chain[ma:mb] = take(m_chain[ma:mb], order)
+        m_start[ma:mb] = take(m_start[ma:mb], order)
+        m_end[ma:mb] = take(m_end[ma:mb], order)
     return chain, n_chains, m_chain, m_start, m_end, error, error_item

@@ -14,24 +14,9 @@ Without repeated ids, which is the normal case, c = d = e = f = |K_i & R_j|.
 Cells are sorted by (j, i), the order v8.01 walks response chains.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-
-@njit(cache=True)
-def _positions(ids, chains, n_chains):
-    """(id, chain) positions sorted by id then chain; rows with id < 0 skipped."""
-    n = 0
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            n += 1
-    codes = np.empty(n, dtype=np.int64)
-    q = 0
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            codes[q] = ids[p] * (n_chains + 1) + chains[p]
-            q += 1
-    codes.sort()
-    return codes // (n_chains + 1), codes % (n_chains + 1)
+from .order import lex_order, sorted_pairs, take
 
 
 @njit(cache=True)
@@ -45,8 +30,8 @@ def _has_repeats(sorted_ids):
 @njit(cache=True)
 def _doc_cells(k_ids, k_chains, nk, r_ids, r_chains, nr, ci, cj, cc, cd, ce, cf, write):
     """Emit the cells of one document (unaggregated); returns how many."""
-    kx, kc = _positions(k_ids, k_chains, nk)
-    rx, rc = _positions(r_ids, r_chains, nr)
+    kx, kc = sorted_pairs(k_ids, k_chains, nk)
+    rx, rc = sorted_pairs(r_ids, r_chains, nr)
     n = 0
     p = 0
     q = 0
@@ -91,19 +76,16 @@ def _doc_cells(k_ids, k_chains, nk, r_ids, r_chains, nr, ci, cj, cc, cd, ce, cf,
 
 
 @njit(cache=True)
-def _aggregate(nk, ci, cj, cc, cd, ce, cf):
+def _aggregate(nk, nr, ci, cj, cc, cd, ce, cf):
     """Sum cells with equal (i, j) in place, sorted by (j, i); returns the new length."""
     n = len(ci)
-    codes = np.empty(n, dtype=np.int64)
-    for t in range(n):
-        codes[t] = np.int64(cj[t]) * (nk + 1) + ci[t]
-    order = np.argsort(codes, kind="mergesort")
-    ti = ci[order].copy()
-    tj = cj[order].copy()
-    tc = cc[order].copy()
-    td = cd[order].copy()
-    te = ce[order].copy()
-    tf = cf[order].copy()
+    order = lex_order(cj, ci, nr, nk)
+    ti = take(ci, order)
+    tj = take(cj, order)
+    tc = take(cc, order)
+    td = take(cd, order)
+    te = take(ce, order)
+    tf = take(cf, order)
     m = -1
     for t in range(n):
         if m >= 0 and ti[t] == ci[m] and tj[t] == cj[m]:
@@ -131,13 +113,13 @@ def _chain_sizes(ids, chains, n_chains):
     return sizes
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
     n_docs = len(k_off) - 1
     bound = np.zeros(n_docs + 1, dtype=np.int64)
     repeats = np.zeros(n_docs, dtype=np.bool_)
     empty = np.zeros(0, dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
         n, rep = _doc_cells(k_ids[a:b], k_chains[a:b], k_nch[d], r_ids[c:e], r_chains[c:e], r_nch[d],
                             empty, empty, empty, empty, empty, empty, False)
@@ -152,12 +134,12 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
     ce = np.empty(total, dtype=np.int64)
     cf = np.empty(total, dtype=np.int64)
     used = np.zeros(n_docs + 1, dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
         s, t = bound[d], bound[d + 1]
         _doc_cells(k_ids[a:b], k_chains[a:b], k_nch[d], r_ids[c:e], r_chains[c:e], r_nch[d],
                    ci[s:t], cj[s:t], cc[s:t], cd[s:t], ce[s:t], cf[s:t], True)
-        used[d + 1] = _aggregate(k_nch[d], ci[s:t], cj[s:t], cc[s:t], cd[s:t], ce[s:t], cf[s:t])
+        used[d + 1] = _aggregate(k_nch[d], r_nch[d], ci[s:t], cj[s:t], cc[s:t], cd[s:t], ce[s:t], cf[s:t])
     # compact: cells of document d end up in [off[d], off[d+1])
     off = np.cumsum(used)
     for d in range(n_docs):
@@ -178,7 +160,7 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
         r_size_off[d + 1] = r_size_off[d] + r_nch[d]
     k_size = np.empty(k_size_off[-1], dtype=np.int64)
     r_size = np.empty(r_size_off[-1], dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
         k_size[k_size_off[d]:k_size_off[d + 1]] = _chain_sizes(k_ids[a:b], k_chains[a:b], k_nch[d])
         r_size[r_size_off[d]:r_size_off[d + 1]] = _chain_sizes(r_ids[c:e], r_chains[c:e], r_nch[d])

@@ -13,7 +13,9 @@ through ``blanc_with_repeats``, which follows v8.01's pair sets (a chain
 holding id x twice yields the link x-x).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from .order import lex_order, sorted_pairs, take
 
 COLUMNS = 12  # muc r_num r_den p_num p_den; blanc coref r_num r_den p_num p_den, noncoref likewise
 
@@ -23,11 +25,11 @@ def _pairs(n):
     return n * (n - 1) // 2
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.int64)
-    for doc in prange(n_docs):
+    for doc in range(n_docs):
         a, b = cell_off[doc], cell_off[doc + 1]
         ks = k_size[k_size_off[doc]:k_size_off[doc + 1]]
         rs = r_size[r_size_off[doc]:r_size_off[doc + 1]]
@@ -84,22 +86,15 @@ def muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
 
 
 @njit(cache=True)
-def _by_id(ids, chains, n_ids):
+def _by_id(ids, chains, n_chains, n_ids):
     """CSR of each id's chains (sorted, with repeats): (offsets, chains); ids < 0 skipped."""
+    x, c = sorted_pairs(ids, chains, n_chains)
     off = np.zeros(n_ids + 1, dtype=np.int64)
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            off[ids[p] + 1] += 1
-    off = np.cumsum(off)
-    fill = off[:-1].copy()
-    out = np.empty(off[-1], dtype=np.int64)
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            out[fill[ids[p]]] = chains[p]
-            fill[ids[p]] += 1
-    for x in range(n_ids):
-        out[off[x]:off[x + 1]].sort()
-    return off, out
+    for v in x:
+        off[v + 1] += 1
+    for k in range(n_ids):
+        off[k + 1] += off[k]
+    return off, c
 
 
 @njit(cache=True)
@@ -145,8 +140,8 @@ def blanc_with_repeats(k_ids, k_chains, nk, r_ids, r_chains, nr):
         n_ids = max(n_ids, x + 1)
     for x in r_ids:
         n_ids = max(n_ids, x + 1)
-    k_o, k_c = _by_id(k_ids, k_chains, n_ids)
-    r_o, r_c = _by_id(r_ids, r_chains, n_ids)
+    k_o, k_c = _by_id(k_ids, k_chains, nk, n_ids)
+    r_o, r_c = _by_id(r_ids, r_chains, nr, n_ids)
     special = np.zeros(n_ids, dtype=np.bool_)
     for x in range(n_ids):
         special[x] = k_o[x + 1] - k_o[x] > 1 or r_o[x + 1] - r_o[x] > 1
@@ -155,7 +150,8 @@ def blanc_with_repeats(k_ids, k_chains, nk, r_ids, r_chains, nr):
     r_cnt = np.zeros(nr, dtype=np.int64)
     row = np.zeros(nk, dtype=np.int64)
     col = np.zeros(nr, dtype=np.int64)
-    cells = np.empty(n_ids, dtype=np.int64)
+    cell_k = np.empty(n_ids, dtype=np.int64)
+    cell_r = np.empty(n_ids, dtype=np.int64)
     n_cells = 0
     n_k = 0
     n_r = 0
@@ -173,14 +169,17 @@ def blanc_with_repeats(k_ids, k_chains, nk, r_ids, r_chains, nr):
         if in_k and in_r:
             row[k_c[k_o[x]]] += 1
             col[r_c[r_o[x]]] += 1
-            cells[n_cells] = k_c[k_o[x]] * (nr + 1) + r_c[r_o[x]]
+            cell_k[n_cells] = k_c[k_o[x]]
+            cell_r[n_cells] = r_c[r_o[x]]
             n_cells += 1
-    cells = np.sort(cells[:n_cells])
+    cell_k, cell_r = cell_k[:n_cells], cell_r[:n_cells]
+    order = lex_order(cell_k, cell_r, nk, nr)
+    cell_k, cell_r = take(cell_k, order), take(cell_r, order)
     both_coref = 0
     t = 0
     while t < n_cells:
         t2 = t
-        while t2 < n_cells and cells[t2] == cells[t]:
+        while t2 < n_cells and cell_k[t2] == cell_k[t] and cell_r[t2] == cell_r[t]:
             t2 += 1
         both_coref += _pairs(t2 - t)
         t = t2

@@ -7,75 +7,80 @@ and is dropped as a repeat afterwards; a span not in the key gets a new id,
 shared by its repeats.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from .order import lex_order
 
 COUNT_COLUMNS = ("key_spans", "response_spans", "exact", "repeated")
 
 
 @njit(cache=True)
-def _span_codes(start, end):
-    codes = np.empty(len(start), dtype=np.int64)
-    for i in range(len(start)):
-        codes[i] = (np.int64(start[i]) << 32) | np.int64(end[i])
-    return codes
-
-
-@njit(cache=True)
-def _rank_unique(codes, out, first_id):
-    """out[p] = first_id + rank of codes[p] among the distinct codes; returns (#distinct, sorted distinct)."""
-    n = len(codes)
-    order = np.argsort(codes, kind="mergesort")
-    uniq = np.empty(n, dtype=np.int64)
-    k = -1
-    for q in range(n):
-        p = order[q]
-        if k < 0 or codes[p] != uniq[k]:
-            k += 1
-            uniq[k] = codes[p]
-        out[p] = first_id + k
-    return k + 1, uniq[: k + 1]
-
-
-@njit(cache=True)
 def _align_doc(ks, ke, rs, re, k_id, r_id, counts):
-    n_key, key_codes = _rank_unique(_span_codes(ks, ke), k_id, 0)
-    r_codes = _span_codes(rs, re)
+    n_tok = 1
+    for e in ke:
+        n_tok = max(n_tok, e + 1)
+    for e in re:
+        n_tok = max(n_tok, e + 1)
+    # key ids: distinct key spans in (start, end) order
+    k_order = lex_order(ks.astype(np.int64), ke.astype(np.int64), n_tok, n_tok)
+    span_s = np.empty(len(ks), dtype=np.int64)
+    span_e = np.empty(len(ks), dtype=np.int64)
+    n_key = 0
+    for q in range(len(ks)):
+        p = k_order[q]
+        if n_key == 0 or ks[p] != span_s[n_key - 1] or ke[p] != span_e[n_key - 1]:
+            span_s[n_key] = ks[p]
+            span_e[n_key] = ke[p]
+            n_key += 1
+        k_id[p] = n_key - 1
+    # response spans in the same order, merged with the key's: key id or a new id per distinct span
+    r_order = lex_order(rs.astype(np.int64), re.astype(np.int64), n_tok, n_tok)
+    match = np.full(len(rs), -1, dtype=np.int64)
+    new_id = np.full(len(rs), -1, dtype=np.int64)
+    q = 0
+    n_new = 0
+    last_s = -1
+    last_e = -1
+    for t in range(len(rs)):
+        p = r_order[t]
+        while q < n_key and (span_s[q] < rs[p] or (span_s[q] == rs[p] and span_e[q] < re[p])):
+            q += 1
+        if q < n_key and span_s[q] == rs[p] and span_e[q] == re[p]:
+            match[p] = q
+        else:
+            if n_new == 0 or rs[p] != last_s or re[p] != last_e:
+                n_new += 1
+                last_s = rs[p]
+                last_e = re[p]
+            new_id[p] = n_key + n_new - 1
+    # v8.01 reads the response in chain order: a key span seen before is a repeat
     seen = np.zeros(n_key, dtype=np.bool_)
-    other = np.empty(len(rs), dtype=np.int64)  # rows whose span is not in the key
-    n_other = 0
     exact = 0
     repeated = 0
     for p in range(len(rs)):
-        pos = np.searchsorted(key_codes, r_codes[p])
-        if pos < n_key and key_codes[pos] == r_codes[p]:
-            if seen[pos]:
+        if match[p] >= 0:
+            if seen[match[p]]:
                 r_id[p] = -1
                 repeated += 1
             else:
-                seen[pos] = True
-                r_id[p] = pos
+                seen[match[p]] = True
+                r_id[p] = match[p]
                 exact += 1
         else:
-            other[n_other] = p
-            n_other += 1
-    other = other[:n_other]
-    other_ids = np.empty(n_other, dtype=np.int64)
-    n_new, _ = _rank_unique(r_codes[other], other_ids, n_key)
-    for q in range(n_other):
-        r_id[other[q]] = other_ids[q]
+            r_id[p] = new_id[p]
     counts[0] = n_key
     counts[1] = exact + n_new
     counts[2] = exact
     counts[3] = repeated
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _align(k_off, ks, ke, r_off, rs, re):
     n_docs = len(k_off) - 1
     k_id = np.empty(len(ks), dtype=np.int64)
     r_id = np.empty(len(rs), dtype=np.int64)
     counts = np.zeros((n_docs, 4), dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         a, b = k_off[d], k_off[d + 1]
         c, e = r_off[d], r_off[d + 1]
         _align_doc(ks[a:b], ke[a:b], rs[c:e], re[c:e], k_id[a:b], r_id[c:e], counts[d])

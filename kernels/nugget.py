@@ -15,7 +15,7 @@ NOT_ANNOTATED matches anything).  TP of a mapping = sum of the Dice of its
 pairs, added in the order taken.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 SPAN, TYPE, REALIS, BOTH = 0, 1, 2, 3
 N_MAPPINGS = 4
@@ -107,7 +107,7 @@ def _greedy_doc(dice, sys_i, gold_i, n_g, n_s, g_type, g_realis, g_type_any, g_r
             gold_used[m, i] = True
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _greedy(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
             sd_off, s_off, s_val, s_len, s_type, s_realis):
     n_docs = len(gd_off) - 1
@@ -116,7 +116,7 @@ def _greedy(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_
     map_sys = np.full((N_MAPPINGS, n_gold), -1, dtype=np.int64)
     map_score = np.zeros((N_MAPPINGS, n_gold), dtype=np.float64)
     n_pairs = np.zeros(n_docs, dtype=np.int64)
-    for d in prange(n_docs):
+    for d in range(n_docs):
         ga, gb = gd_off[d], gd_off[d + 1]
         sa, sb = sd_off[d], sd_off[d + 1]
         dice, sys_i, gold_i = _doc_pairs(g_off[ga:gb + 1], g_val, g_len[ga:gb], s_off[sa:sb + 1], s_val, s_len[sa:sb])

@@ -8,7 +8,7 @@ key singleton resolved when its mention forms a response singleton;
 precision symmetrically.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 COLUMNS = 8  # bcub r_num r_den p_num p_den, lea r_num r_den p_num p_den
 
@@ -37,11 +37,11 @@ def _lea_side(n_own, own_size, other_size, own_idx, other_idx, count):
     return num, den
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.float64)
-    for doc in prange(n_docs):
+    for doc in range(n_docs):
         a, b = cell_off[doc], cell_off[doc + 1]
         ks = k_size[k_size_off[doc]:k_size_off[doc + 1]]
         rs = r_size[r_size_off[doc]:r_size_off[doc + 1]]

@@ -3,8 +3,7 @@
 Documents are those of the key (a key document missing from the response is
 scored against an empty response; response-only documents are ignored), as
 v8.01 does.  All metrics are computed in one pass from the same contingency
-tables; the CEAF components that need a real assignment are solved with
-scipy's linear_sum_assignment.
+tables.
 """
 from __future__ import annotations
 
@@ -140,31 +139,5 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
 def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.ndarray:
     from ..kernels import ceaf
 
-    phi3, phi4, comp, hard, best3, best4 = ceaf.ceaf_components(
-        cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size
-    )
-    if hard.any():
-        _solve_components(cell_off, ci, cj, phi3, phi4, comp, hard, k_size_off, best3, best4)
+    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
     return ceaf.ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
-
-
-def _solve_components(cell_off, ci, cj, phi3, phi4, comp, hard, k_size_off, best3, best4) -> None:
-    """Optimal one-to-one assignment of each component with several keys and responses."""
-    from scipy.optimize import linear_sum_assignment
-
-    cells = np.flatnonzero(hard)
-    doc = np.searchsorted(cell_off, cells, side="right") - 1
-    order = np.lexsort((comp[cells], doc))
-    cells, doc = cells[order], doc[order]
-    key = doc * (np.int64(1) << 32) + comp[cells]
-    bounds = np.flatnonzero(np.diff(key)) + 1
-    for group in np.split(np.arange(len(cells)), bounds):
-        t = cells[group]
-        rows, i = np.unique(ci[t], return_inverse=True)
-        _, j = np.unique(cj[t], return_inverse=True)
-        base = k_size_off[doc[group[0]]]
-        for phi, best in ((phi3, best3), (phi4, best4)):
-            sim = np.zeros((len(rows), j.max() + 1))
-            sim[i, j] = phi[t]
-            r, c = linear_sum_assignment(sim, maximize=True)
-            best[base + rows[r]] = sim[r, c]

@@ -204,8 +204,9 @@ class _Reader:
         ends_mention = (kind != scan.OPEN).astype(np.int64)
         mention_off = np.concatenate([[0], np.cumsum(ends_mention)])[item_off]
         token = self.token_index(line)
+        uniq, label = np.unique(code, return_inverse=True)  # dense label numbers
         chain, n_chains, m_chain, m_start, m_end, error, error_item = scan.pair_brackets(
-            item_off, mention_off, kind, code, token)
+            item_off, mention_off, kind, label.astype(np.int64), len(uniq), token)
         bad_docs = np.flatnonzero(error)
         if len(bad_docs):
             d = int(bad_docs[0])
@@ -226,9 +227,9 @@ class _Reader:
             doc_lines=self.begins + 1,
             doc_tokens=self.doc_tokens.astype(np.int64),
             doc_offsets=mention_off.astype(np.int64),
-            start=m_start,
-            end=m_end,
-            cluster=m_chain,
+            start=m_start.astype(np.int32),
+            end=m_end.astype(np.int32),
+            cluster=m_chain.astype(np.int32),
             cluster_labels=labels,
         )
 

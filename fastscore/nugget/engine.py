@@ -303,10 +303,9 @@ def align(prep: Prepared, opts: Options) -> Aligned:
 
 
 def _optimal(prep, g, s, n_gold, n_sys) -> Aligned:
-    """Maximum-weight one-to-one mappings (not official): scipy's assignment on the Dice matrix."""
-    from scipy.optimize import linear_sum_assignment
-
+    """Maximum-weight one-to-one mappings (not official): the Hungarian method on the Dice matrix."""
     from ..kernels import nugget
+    from ..kernels.ceaf import max_weight_assignment
 
     tp = np.zeros((len(prep.doc_ids), 4))
     ms, sc = [], []
@@ -326,7 +325,9 @@ def _optimal(prep, g, s, n_gold, n_sys) -> Aligned:
             for m, ok in enumerate((np.ones_like(type_ok), type_ok, realis_ok, type_ok & realis_ok)):
                 w = np.zeros((gb - ga, sb - sa))
                 w[gold_i[ok], sys_i[ok]] = dice[ok]
-                rows, cols = linear_sum_assignment(w, maximize=True)
+                cols = max_weight_assignment(w)
+                rows = np.flatnonzero(cols >= 0)
+                cols = cols[rows]
                 keep = w[rows, cols] > 0
                 mp[m, rows[keep]] = cols[keep]
                 score[m, rows[keep]] = w[rows, cols][keep]

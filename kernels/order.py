@@ -1,0 +1,62 @@
+"""Stable orderings of small non-negative integers (counting sorts).
+
+Every sort on the coreference path orders token offsets, chain indices or
+ids, all bounded by the document's size: a counting sort is O(n + k), stable
+by construction (ties keep their input order, which the kernels rely on),
+and compiles far faster than numba's general sorts.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def stable_order(keys, n):
+    """Indices that sort ``keys`` (integers in [0, n)) stably."""
+    counts = np.zeros(n + 1, dtype=np.int64)
+    for v in keys:
+        counts[v + 1] += 1
+    for k in range(n):
+        counts[k + 1] += counts[k]
+    out = np.empty(len(keys), dtype=np.int64)
+    for i in range(len(keys)):
+        v = keys[i]
+        out[counts[v]] = i
+        counts[v] += 1
+    return out
+
+
+@njit(cache=True)
+def take(a, idx):
+    """a[idx] (written as a loop: numba compiles fancy indexing slowly)."""
+    out = np.empty(len(idx), dtype=a.dtype)
+    for k in range(len(idx)):
+        out[k] = a[idx[k]]
+    return out
+
+
+@njit(cache=True)
+def lex_order(major, minor, n_major, n_minor):
+    """Indices that sort by (major, minor) stably (a two-pass radix sort)."""
+    first = stable_order(minor, n_minor)
+    return take(first, stable_order(take(major, first), n_major))
+
+
+@njit(cache=True)
+def sorted_pairs(ids, chains, n_chains):
+    """(id, chain) of the rows with id >= 0, sorted by id then chain."""
+    n = 0
+    n_ids = 0
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            n += 1
+            n_ids = max(n_ids, ids[p] + 1)
+    x = np.empty(n, dtype=np.int64)
+    c = np.empty(n, dtype=np.int64)
+    q = 0
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            x[q] = ids[p]
+            c[q] = chains[p]
+            q += 1
+    order = lex_order(x, c, n_ids, n_chains)
+    return take(x, order), take(c, order)
