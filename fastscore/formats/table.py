@@ -14,6 +14,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+_NUMBERS: list[str] = []
+
+
+def _numbers(n: int) -> list[str]:
+    """["0", "1", ..., str(n - 1)], sliced from a shared list."""
+    while len(_NUMBERS) < n:
+        _NUMBERS.extend(str(i) for i in range(len(_NUMBERS), max(n, 2 * len(_NUMBERS) + 16)))
+    return _NUMBERS[:n]
+
+
 @dataclass
 class MentionTable:
     path: str
@@ -53,7 +63,7 @@ class MentionTable:
             start=np.asarray(starts, dtype=np.int32),
             end=np.asarray(ends, dtype=np.int32),
             cluster=np.asarray(clusters, dtype=np.int32),
-            cluster_labels=[[str(c) for c in range(len(docs[name]))] for name in names],
+            cluster_labels=[_numbers(len(docs[name])) for name in names],
         )
 
     @property

@@ -21,7 +21,7 @@ END = "#EndOfDocument"
 MIN_FIELDS = 7
 
 
-@dataclass
+@dataclass(slots=True)
 class Mention:
     id: str
     span: str  # the raw span field
@@ -31,7 +31,7 @@ class Mention:
     line: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Relation:
     name: str
     id: str

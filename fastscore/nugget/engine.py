@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import string
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,11 +28,13 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _V17_DROP = str.maketrans("", "", string.punctuation + " \t\n\r\x0b\x0c")
 
 
+@lru_cache(maxsize=None)
 def canonical_v17(s: str) -> str:
     """scorer_v1.7.1: lower case, no white space, no ASCII punctuation."""
     return s.translate(_ASCII_LOWER).translate(_V17_DROP)
 
 
+@lru_cache(maxsize=None)
 def canonical_v18(s: str) -> str:
     """scorer_v1.8: only ASCII letters and digits, lower case."""
     return "".join(c for c in s if c.isascii() and c.isalnum()).translate(_ASCII_LOWER)
@@ -145,6 +148,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     else:
         doc_ids = sorted(gold.documents)
     out = Prepared(doc_ids, [], [], [], [])
+    same_span: dict[str, list[str]] = {gold.path: [], system.path: []}
     missing = [d for d in doc_ids if d not in system.documents]
     if missing:
         out.warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
@@ -162,7 +166,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                 mentions = [m for m in mentions if canonical_v18(m.type) in opts.whitelist]
             side = _side(tbf.path, doc_obj, mentions, opts, invisible, token_ids)
             sides.append(side)
-            corefs.append(_corefs(tbf.path, doc_obj, mentions, opts, out.warnings) if opts.coref else [])
+            corefs.append(_corefs(tbf.path, doc_obj, mentions, opts, same_span[tbf.path]) if opts.coref else [])
+    for path, found in same_span.items():
+        if found:
+            out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "
+                                f"the specification forbids (scored anyway, as EvmEval does); first: {found[0]}")
     return out
 
 
@@ -200,6 +208,10 @@ def _side(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options, i
             kept = {t for t in m.span.split(",") if t not in invisible}
             values = sorted(token_ids.setdefault(t, len(token_ids)) for t in kept)
             lengths.append(len(kept))
+        elif ";" not in m.span and m.span.count(",") == 1 and m.span.replace(",", "").isdigit():
+            b, e = m.span.split(",")
+            values = range(int(b), int(e))  # one range: already sorted and unique
+            lengths.append(len(values))
         else:
             chars = _chars(path, doc, m)
             values = sorted(set(chars))
@@ -224,8 +236,12 @@ def _chars(path: str, doc: TbfDocument, m: Mention) -> list[int]:
     return chars
 
 
-def _corefs(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options, warnings: list[str]):
-    """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does."""
+def _corefs(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options, same_span: list[str]):
+    """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does.
+
+    Two mentions with the same span in one cluster break the specification, but EvmEval
+    scores them: they are collected in ``same_span`` and reported as one warning.
+    """
     defined = {m.id: m for m in doc.mentions}
     clusters = doc.coreference()
     owner: dict[str, Relation] = {}
@@ -242,8 +258,8 @@ def _corefs(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options,
             owner[a] = r
             span = defined[a].span
             if span in spans and spans[span] != a:
-                warnings.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
-                                f"{spans[span]!r} and {a!r} with the same span {span!r}")
+                same_span.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
+                                 f"{spans[span]!r} and {a!r} with the same span {span!r}")
             spans[span] = a
     if opts.whitelist is None:
         return clusters
@@ -340,41 +356,66 @@ def _optimal(prep, g, s, n_gold, n_sys) -> Aligned:
 def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTable, MentionTable]:
     """EvmEval's conversion for the CoNLL scorer: one position per gold mention (the system mention
     aligned to it when its Dice reaches the threshold), then one per unaligned system mention;
-    mentions outside every cluster become singletons."""
+    mentions outside every cluster become singletons.  Built for all documents at once."""
     m = COREF_MAPPINGS[opts.coref_mapping]
-    key_docs, resp_docs, tokens = {}, {}, {}
-    for d, doc_id in enumerate(prep.doc_ids):
-        gold, system = prep.gold[d], prep.system[d]
-        aligned_sys = [int(j) if j >= 0 and sc >= opts.coref_threshold else -1
-                       for j, sc in zip(al.map_sys[d][m], al.map_score[d][m])]
-        used = {j for j in aligned_sys if j >= 0}
-        extra = [j for j in range(len(system.mentions)) if j not in used]
-        g_positions = [gold.mentions[i].id for i in range(len(gold.mentions))] + [None] * len(extra)
-        s_positions = [system.mentions[j].id if j >= 0 else None for j in aligned_sys]
-        s_positions += [system.mentions[j].id for j in extra]
-        key_docs[doc_id] = _chains(g_positions, prep.gold_corefs[d])
-        resp_docs[doc_id] = _chains(s_positions, prep.system_corefs[d])
-        tokens[doc_id] = len(g_positions)
-    return (MentionTable.from_documents(key_docs, tokens, "gold"),
-            MentionTable.from_documents(resp_docs, tokens, "system"))
+    k_doc, k_pos, k_lab, r_doc, r_pos, r_lab, tokens = [], [], [], [], [], [], []
+    for d in range(len(prep.doc_ids)):
+        g_lab = _labels(prep.gold[d].mentions, prep.gold_corefs[d])
+        s_lab = _labels(prep.system[d].mentions, prep.system_corefs[d])
+        n_g, n_s = len(g_lab), len(s_lab)
+        j = al.map_sys[d][m]
+        aligned = (j >= 0) & (al.map_score[d][m] >= opts.coref_threshold)
+        extra = np.ones(n_s, dtype=bool)
+        extra[j[aligned]] = False
+        extra_idx = np.flatnonzero(extra)
+        k_doc.append(np.full(n_g, d))
+        k_pos.append(np.arange(n_g))
+        k_lab.append(g_lab)
+        pos = np.flatnonzero(aligned)
+        r_doc.append(np.full(len(pos) + len(extra_idx), d))
+        r_pos.append(np.concatenate([pos, n_g + np.arange(len(extra_idx))]))
+        r_lab.append(np.concatenate([s_lab[j[aligned]], s_lab[extra_idx]]))
+        tokens.append(n_g + len(extra_idx))
+    tokens = np.asarray(tokens, dtype=np.int64)
+    cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    return (_one_token_table(prep.doc_ids, tokens, cat(k_doc), cat(k_pos), cat(k_lab), "gold"),
+            _one_token_table(prep.doc_ids, tokens, cat(r_doc), cat(r_pos), cat(r_lab), "system"))
 
 
-def _chains(positions: list[str | None], clusters: list[Relation]) -> list[list[tuple[int, int]]]:
-    cluster_of = {}
+def _labels(mentions: list[Mention], clusters: list[Relation]) -> np.ndarray:
+    """Cluster number of each mention: its first cluster, else a new singleton number."""
+    cluster_of: dict[str, int] = {}
     for c, r in enumerate(clusters):
         for a in r.args:
             cluster_of.setdefault(a, c)
-    singleton = len(clusters)
-    chains: dict[int, list[tuple[int, int]]] = {}
-    for p, mid in enumerate(positions):
-        if mid is None:
-            continue
-        c = cluster_of.get(mid)
-        if c is None:
-            c = singleton
-            singleton += 1
-        chains.setdefault(c, []).append((p, p + 1))
-    return list(chains.values())  # clusters in order of first position: v8.01's chain order
+    lab = np.fromiter((cluster_of.get(mm.id, -1) for mm in mentions), dtype=np.int64, count=len(mentions))
+    alone = lab < 0
+    lab[alone] = len(clusters) + np.arange(int(alone.sum()))
+    return lab
+
+
+def _one_token_table(names, tokens, doc, pos, lab, path) -> MentionTable:
+    """One-token mentions at (doc, pos) with cluster labels; chains numbered by first position (v8.01)."""
+    order = np.lexsort((pos, doc))
+    doc, pos, lab = doc[order], pos[order], lab[order]
+    key = doc * (np.int64(lab.max()) + 1 if len(lab) else 1) + lab
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    by_first = np.argsort(first, kind="stable")  # labels in order of first appearance (doc-major)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    label_doc = doc[first[by_first]]
+    n_chains = np.bincount(label_doc, minlength=len(names))
+    chain_start = np.concatenate([[0], np.cumsum(n_chains)])
+    chain = rank[inverse] - chain_start[doc]
+    rows = np.lexsort((pos, chain, doc))
+    sizes = np.bincount(doc, minlength=len(names))
+    from ..formats.table import _numbers
+
+    return MentionTable(
+        path=path, doc_names=list(names), doc_lines=np.zeros(len(names), dtype=np.int64), doc_tokens=tokens,
+        doc_offsets=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        start=pos[rows].astype(np.int32), end=(pos[rows] + 1).astype(np.int32),
+        cluster=chain[rows].astype(np.int32), cluster_labels=[_numbers(int(n)) for n in n_chains])
 
 
 def score_nugget(gold, system, **kwargs):
