@@ -86,6 +86,8 @@ def in_process(key: Path, resp: Path) -> float:
 
 
 def fmt(x, unit="s"):
+    if x == "skipped":
+        return "not run"
     return "timeout" if x is None else f"{x:.3f} {unit}" if unit == "s" else f"{x:.0f} {unit}"
 
 
@@ -96,6 +98,8 @@ def main() -> None:
     ap.add_argument("--skip-large-perl", action="store_true", help="do not run v8.01 on the large document")
     ap.add_argument("--stats", action="store_true", help="also time bootstrap, randomization and a sweep")
     ap.add_argument("--sweep", type=int, default=100, help="systems in the sweep (with --stats)")
+    ap.add_argument("--evmeval", type=Path, help="EvmEval scorer_v1.8.py: also time event nuggets with coreference")
+    ap.add_argument("--python2", default="python2", help="a Python 2.7 interpreter for EvmEval")
     args = ap.parse_args()
     cli = [PY, "-m", "fastscore", "coref"]
     rows = []
@@ -110,7 +114,9 @@ def main() -> None:
         inproc = in_process(key, resp)
         row = {"corpus": name, "cold": cold, "warm": warm, "inproc": inproc, "rss": rss,
                "perl_all": None, "perl_blanc": None, "perl_rss": None, "agree": "not run"}
-        if args.perl_scorer and not (name == "one-large-doc" and args.skip_large_perl):
+        if not args.perl_scorer or (name == "one-large-doc" and args.skip_large_perl):
+            row["perl_all"] = row["perl_blanc"] = row["perl_rss"] = "skipped"
+        else:
             perl = ["perl", args.perl_scorer, "all", key, resp, "none"]
             row["perl_all"], row["perl_rss"], perl_out = timed(perl, timeout=args.perl_timeout)
             blanc = ["perl", args.perl_scorer, "blanc", key, resp, "none"]
@@ -124,14 +130,17 @@ def main() -> None:
     print(f"{'corpus':<16}{'v8.01 all':>12}{'v8.01 blanc':>13}{'fastscore CLI warm':>20}{'cold':>9}"
           f"{'in-process':>12}{'CLI/v8.01':>11}{'in-proc/v8.01':>15}{'RSS fastscore':>15}{'RSS v8.01':>11}  agree")
     for r in rows:
-        ratio = f"{r['perl_all'] / r['warm']:.0f}x" if r["perl_all"] else "-"
-        r["ratio"] = ratio
-        ratio_in = f"{r['perl_all'] / r['inproc']:.0f}x" if r["perl_all"] else "-"
+        measured = isinstance(r["perl_all"], float)
+        ratio = f"{r['perl_all'] / r['warm']:.0f}x" if measured else "-"
+        ratio_in = f"{r['perl_all'] / r['inproc']:.0f}x" if measured else "-"
         print(f"{r['corpus']:<16}{fmt(r['perl_all']):>12}{fmt(r['perl_blanc']):>13}{fmt(r['warm']):>20}"
               f"{fmt(r['cold']):>9}{r['inproc'] * 1000:>9.1f} ms{ratio:>11}{ratio_in:>15}"
               f"{fmt(r['rss'], 'MB'):>15}{fmt(r['perl_rss'], 'MB'):>11}  {r['agree']}")
     if args.stats:
-        statistics(rows[0]["perl_all"], args.sweep)
+        perl = rows[0]["perl_all"]
+        statistics(perl if isinstance(perl, float) else None, args.sweep)
+    if args.evmeval:
+        nuggets(args.evmeval, args.python2)
 
 
 def statistics(perl_all: float | None, n_sweep: int) -> None:
@@ -165,6 +174,29 @@ def statistics(perl_all: float | None, n_sweep: int) -> None:
     t, _, _ = timed([PY, "-m", "fastscore", "sweep", paths[0], *paths[1:], "-o", "csv"])
     loop = f"; looping v8.01: {perl_all * n_sweep:.0f} s, ratio {perl_all * n_sweep / t:.0f}x" if perl_all else ""
     print(f"  sweep of {n_sweep} system outputs (CLI, gold read once): {t:.2f} s{loop}")
+
+
+def nuggets(evmeval: Path, python2: str) -> None:
+    """EvmEval v1.8 with coreference beside fastscore nugget --coref on 5,000 documents."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from gen_nuggets import generate
+
+    out = ROOT / "bench" / ".corpus" / "nuggets-5000"
+    gold, system = out / "gold.tbf", out / "system.tbf"
+    if not (gold.exists() and system.exists()):
+        generate(out)
+    ours_cmd = [PY, "-m", "fastscore", "nugget", gold, system, "--preset", "kbp2016", "--coref", "-o", "evmeval"]
+    timed(ours_cmd)  # fill the cache
+    ours, rss, report = timed(ours_cmd)
+    coref_out = Path(tempfile.mkdtemp()) / "coref"
+    t = time.perf_counter()
+    proc = subprocess.run([python2, str(evmeval), "-g", str(gold), "-s", str(system), "-c", str(coref_out)],
+                          capture_output=True, text=True, cwd=evmeval.parent)
+    theirs = time.perf_counter() - t
+    official = "".join(ln for ln in proc.stdout.splitlines(keepends=True) if not ln.startswith("["))
+    agree = "yes, the whole report" if official == report else "NO"
+    print(f"\nevent nuggets with coreference, 5,000 documents: EvmEval v1.8 {theirs:.1f} s, fastscore CLI "
+          f"{ours:.2f} s ({theirs / ours:.0f}x), peak RSS {rss:.0f} MB; agree: {agree}")
 
 
 def _clock(fn) -> float:

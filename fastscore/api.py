@@ -94,62 +94,80 @@ def bootstrap(result: CorefResult, resamples: int = 1000, *, level: float = 0.95
     return result
 
 
-def _system_stats(k: MentionTable, system, singletons: str, allow_repeated: bool):
+TASK_DEFAULT_METRIC = {"coref": "conll", "nugget": "span"}
+
+
+def _task_scorer(task: str, key, options: dict):
+    """(key document names, system -> DocStats) for a task; the key is read once."""
     from .stats.compare import check_same_documents
 
-    t = _table(system)
-    check_same_documents(k.doc_names, t.path, t.doc_names)
-    return score_coref(k, t, singletons=singletons, allow_repeated=allow_repeated).doc_stats
+    if task == "coref":
+        k = _table(key)
+
+        def coref_stats(system):
+            t = _table(system)
+            check_same_documents(k.doc_names, t.path, t.doc_names)
+            return score_coref(k, t, **options).doc_stats
+
+        return coref_stats
+    if task == "nugget":
+        from .formats.tbf import TbfFile, read_tbf
+
+        g = key if isinstance(key, TbfFile) else read_tbf(key)
+        names = sorted(g.documents)
+
+        def nugget_stats(system):
+            t = system if isinstance(system, TbfFile) else read_tbf(system)
+            check_same_documents(names, t.path, sorted(t.documents))
+            return score_nugget(g, t, **options).doc_stats
+
+        return nugget_stats
+    raise UsageError(f"unknown task {task!r}: choose coref or nugget")
 
 
-def compare(key, baseline, systems, metric: str = "conll", *, test: str = "bootstrap", resamples: int = 10000,
-            seed: int | None = 12345, level: float = 0.95, method: str = "percentile", singletons: str = "keep",
-            allow_repeated: bool = False):
+def compare(key, baseline, systems, metric: str | None = None, *, task: str = "coref", test: str = "bootstrap",
+            resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
+            **options):
     """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
 
-    Every system must cover exactly the key's documents.  ``test`` is
-    ``bootstrap`` (paired bootstrap, Koehn 2004, p-value after
-    Berg-Kirkpatrick et al. 2012) or ``permutation`` (approximate
-    randomization); p-values are Holm-Bonferroni adjusted over the systems.
-    See :mod:`fastscore.stats.significance` for the exact definitions.
+    ``task`` is ``coref`` (CoNLL files; options ``singletons``, ``allow_repeated``)
+    or ``nugget`` (TBF files; the options of :func:`score_nugget`).  Every system
+    must cover exactly the key's documents.  ``test`` is ``bootstrap`` (paired
+    bootstrap, Koehn 2004, p-value after Berg-Kirkpatrick et al. 2012) or
+    ``permutation`` (approximate randomization); p-values are Holm-Bonferroni
+    adjusted over the systems.  See :mod:`fastscore.stats.significance`.
     """
-    from .metrics import f1_of
     from .stats.compare import compare_stats
 
-    f1_of(metric, _zero_sums())  # an unknown metric fails before any file is read
-    k = _table(key)
-    base = (_name(baseline), _system_stats(k, baseline, singletons, allow_repeated))
-    others = [(_name(s), _system_stats(k, s, singletons, allow_repeated)) for s in systems]
-    return compare_stats(base, others, metric, test, resamples, seed, level, method)
+    metric = metric or TASK_DEFAULT_METRIC.get(task, "conll")
+    stats_of = _task_scorer(task, key, options)
+    base = (_name(baseline), stats_of(baseline))
+    base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
+    others = [(_name(s), stats_of(s)) for s in systems]
+    return compare_stats(base, others, metric, test, resamples, seed, level, method, task=task)
 
 
-def sweep(key, systems, metric: str = "conll", *, resamples: int = 0, seed: int | None = 12345,
-          level: float = 0.95, method: str = "percentile", singletons: str = "keep", allow_repeated: bool = False,
-          progress=None):
+def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
+          seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None, **options):
     """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0."""
-    from .metrics import SCORED, f1_of
     from .stats.compare import sweep_stats
 
-    f1_of(metric, _zero_sums())  # an unknown metric fails before any file is read
-    k = _table(key)
+    metric = metric or TASK_DEFAULT_METRIC.get(task, "conll")
+    stats_of = _task_scorer(task, key, options)
     scored = []
     for n, s in enumerate(systems):
-        scored.append((_name(s), _system_stats(k, s, singletons, allow_repeated)))
+        st = stats_of(s)
+        if n == 0:
+            st.f1(metric, st.total())  # an unknown metric fails at once
+        scored.append((_name(s), st))
         if progress is not None:
             progress(n + 1, len(systems))
-    return sweep_stats(scored, metric, [*SCORED, "conll"], resamples, seed, level, method)
-
-
-def _zero_sums():
-    import numpy as np
-
-    from .metrics import COLUMNS
-
-    return np.zeros((1, len(COLUMNS)))
+    shown = [m for m in scored[0][1].registry if m != "mentions" and not m.endswith("-macro")] if scored else []
+    return sweep_stats(scored, metric, shown, resamples, seed, level, method, task=task)
 
 
 def _name(x) -> str:
-    return x.path if isinstance(x, MentionTable) else os.fspath(x)
+    return x.path if hasattr(x, "path") and not isinstance(x, (str, os.PathLike)) else os.fspath(x)
 
 
 def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",

@@ -59,6 +59,35 @@ def _scoring_options(p: argparse.ArgumentParser) -> None:
                    help="score a response with more than 10 repeated mentions (v8.01 refuses to)")
 
 
+def _nugget_options(p: argparse.ArgumentParser, with_coref_flag: bool = True) -> None:
+    g = p.add_argument_group("event nuggets (--task nugget, and fastscore nugget)")
+    g.add_argument("--tokens", metavar="DIR", help="folder of token tables: spans are token ids")
+    g.add_argument("--token-ext", default=".tab", help="token table file extension (default .tab)")
+    g.add_argument("--char-spans", action="store_true", help="spans are character ranges b,e;b,e")
+    g.add_argument("--preset", choices=("kbp2015", "kbp2016", "kbp2017"), default="kbp2015",
+                   help="kbp2015 = scorer_v1.7.1 (default), kbp2016/kbp2017 = scorer_v1.8")
+    g.add_argument("--invisible-words", metavar="FILE|none",
+                   help="words removed from token spans (default: the preset's; kbp2015 has a list)")
+    if with_coref_flag:
+        g.add_argument("--coref", action="store_true", help="also score event coreference")
+    g.add_argument("--coref-mapping", choices=("span", "type", "realis", "type+realis"), default="type",
+                   help="which mention mapping aligns coreference mentions (default type)")
+    g.add_argument("--coref-threshold", type=float, default=1.0, metavar="X",
+                   help="minimum Dice of an aligned coreference mention pair (default 1.0)")
+    g.add_argument("--type-whitelist", metavar="FILE", help="score only these types (one per line)")
+    g.add_argument("--mapping", choices=("greedy", "optimal"), default="greedy",
+                   help="greedy (official) or optimal (maximum-weight, not official)")
+
+
+def _task_options(args) -> dict:
+    if args.task == "coref":
+        return {"singletons": args.singletons, "allow_repeated": args.allow_repeated}
+    return {"preset": args.preset, "tokens": args.tokens, "token_ext": args.token_ext, "char_spans": args.char_spans,
+            "invisible_words": args.invisible_words, "coref": args.coref, "coref_mapping": args.coref_mapping,
+            "coref_threshold": args.coref_threshold, "type_whitelist": args.type_whitelist,
+            "mapping": args.mapping}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fastscore",
@@ -96,11 +125,17 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("key", metavar="KEY", help="gold CoNLL file")
     m.add_argument("baseline", metavar="BASELINE", help="baseline system output")
     m.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs to compare with the baseline")
-    m.add_argument("--metric", choices=ONE_METRIC, default="conll", help="metric whose F1 is compared (default conll)")
+    m.add_argument("--task", choices=("coref", "nugget"), default="coref",
+                   help="coref (CoNLL files, default) or nugget (TAC KBP TBF files)")
+    m.add_argument("--metric", metavar="METRIC",
+                   help=f"metric whose F1 is compared: coref {'|'.join(ONE_METRIC)} (default conll); nugget "
+                        "span|type|realis|type+realis (micro), ...-macro, and with --coref muc|bcub|ceafe|ceafm|"
+                        "blanc|coref-average (default span)")
     m.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap",
                    help="paired bootstrap (default) or approximate randomization")
     _statistics_options(m, "--resamples", 10000)
     _scoring_options(m)
+    _nugget_options(m)
     m.add_argument("--output", "-o", choices=("text", "json", "markdown", "latex"), default="text")
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
 
@@ -111,10 +146,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.add_argument("key", metavar="KEY", help="gold CoNLL file")
     w.add_argument("systems", metavar="SYSTEM", nargs="+",
-                   help="system outputs: files, folders (every *.conll in them) or glob patterns")
-    w.add_argument("--metric", choices=ONE_METRIC, default="conll", help="ranking metric (default conll)")
+                   help="system outputs: files, folders (every *.conll, or *.tbf with --task nugget) or glob patterns")
+    w.add_argument("--task", choices=("coref", "nugget"), default="coref",
+                   help="coref (CoNLL files, default) or nugget (TAC KBP TBF files)")
+    w.add_argument("--metric", metavar="METRIC", help="ranking metric (as for compare; default conll / span)")
     _statistics_options(w, "--bootstrap", 0)
     _scoring_options(w)
+    _nugget_options(w)
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text")
     n = sub.add_parser(
         "nugget", help="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
@@ -124,21 +162,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     n.add_argument("gold", metavar="GOLD", help="gold TBF file")
     n.add_argument("system", metavar="SYSTEM", help="system TBF file")
-    n.add_argument("--tokens", metavar="DIR", help="folder of token tables: spans are token ids")
-    n.add_argument("--token-ext", default=".tab", help="token table file extension (default .tab)")
-    n.add_argument("--char-spans", action="store_true", help="spans are character ranges b,e;b,e")
-    n.add_argument("--preset", choices=("kbp2015", "kbp2016", "kbp2017"), default="kbp2015",
-                   help="kbp2015 = scorer_v1.7.1 (default), kbp2016/kbp2017 = scorer_v1.8")
-    n.add_argument("--invisible-words", metavar="FILE|none",
-                   help="words removed from token spans (default: the preset's; kbp2015 has a list)")
-    n.add_argument("--coref", action="store_true", help="also score event coreference")
-    n.add_argument("--coref-mapping", choices=("span", "type", "realis", "type+realis"), default="type",
-                   help="which mention mapping aligns coreference mentions (default type)")
-    n.add_argument("--coref-threshold", type=float, default=1.0, metavar="X",
-                   help="minimum Dice of an aligned coreference mention pair (default 1.0)")
-    n.add_argument("--type-whitelist", metavar="FILE", help="score only these types (one per line)")
-    n.add_argument("--mapping", choices=("greedy", "optimal"), default="greedy",
-                   help="greedy (official) or optimal (maximum-weight, not official)")
+    _nugget_options(n)
     n.add_argument("--per-type-mapping", choices=("type+realis", "type"), default="type+realis",
                    help="mapping behind the per-type table: type+realis (EvmEval's, default) or type (corrected)")
     n.add_argument("--doc", metavar="ID", help="score only this document")
@@ -146,6 +170,7 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--per-doc", action="store_true", help="also report every document")
     n.add_argument("--output", "-o", choices=("text", "evmeval", "json", "csv", "markdown"), default="text",
                    help="text (default), evmeval (the official report layout), json, csv, markdown")
+    _statistics_options(n, "--bootstrap", 0)
     return p
 
 
@@ -196,6 +221,10 @@ def _nugget(args) -> int:
                           per_type_mapping=args.per_type_mapping)
     for warning in result.warnings:
         print(f"fastscore: warning: {warning}", file=sys.stderr)
+    if args.bootstrap:
+        from .api import bootstrap
+
+        bootstrap(result, args.bootstrap, level=args.ci, seed=args.seed, method=args.ci_method)
     if args.diff:
         from .nugget.diff import write_diff
 
@@ -208,9 +237,9 @@ def _compare(args) -> int:
     from .api import compare
     from .report import stats_tables
 
-    result = compare(args.key, args.baseline, args.systems, args.metric, test=args.test, resamples=args.resamples,
-                     seed=args.seed, level=args.ci, method=args.ci_method, singletons=args.singletons,
-                     allow_repeated=args.allow_repeated)
+    result = compare(args.key, args.baseline, args.systems, args.metric, task=args.task, test=args.test,
+                     resamples=args.resamples, seed=args.seed, level=args.ci, method=args.ci_method,
+                     **_task_options(args))
     if args.plot:
         from .report.plot import plot_deltas
 
@@ -219,17 +248,17 @@ def _compare(args) -> int:
     return 0
 
 
-def expand_systems(items: list[str]) -> list[str]:
-    """Files as given; folders -> their *.conll files (sorted); glob patterns -> their matches (sorted)."""
+def expand_systems(items: list[str], ext: str = ".conll") -> list[str]:
+    """Files as given; folders -> their *EXT files (sorted); glob patterns -> their matches (sorted)."""
     import glob
     import os
 
     out: list[str] = []
     for item in items:
         if os.path.isdir(item):
-            found = sorted(glob.glob(os.path.join(glob.escape(item), "*.conll")))
+            found = sorted(glob.glob(os.path.join(glob.escape(item), "*" + ext)))
             if not found:
-                raise UsageError(f"{item}: folder has no *.conll file")
+                raise UsageError(f"{item}: folder has no *{ext} file")
             out += found
         elif glob.has_magic(item) and not os.path.exists(item):
             found = sorted(glob.glob(item))
@@ -245,10 +274,9 @@ def _sweep(args) -> int:
     from .api import sweep
     from .report import stats_tables
 
-    systems = expand_systems(args.systems)
-    result = sweep(args.key, systems, args.metric, resamples=args.bootstrap, seed=args.seed, level=args.ci,
-                   method=args.ci_method, singletons=args.singletons, allow_repeated=args.allow_repeated,
-                   progress=_progress("scoring"))
+    systems = expand_systems(args.systems, ".conll" if args.task == "coref" else ".tbf")
+    result = sweep(args.key, systems, args.metric, task=args.task, resamples=args.bootstrap, seed=args.seed,
+                   level=args.ci, method=args.ci_method, progress=_progress("scoring"), **_task_options(args))
     sys.stdout.write(stats_tables.sweep(result, args.output))
     return 0
 

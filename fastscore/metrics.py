@@ -119,11 +119,13 @@ def resolve(names) -> list[str]:
     return [m for m in METRICS if m in wanted]
 
 
-def f1_of(metric: str, sums: np.ndarray, columns: tuple[str, ...] = COLUMNS) -> np.ndarray:
+def f1_of(metric: str, sums: np.ndarray, columns: tuple[str, ...] = COLUMNS,
+          registry: dict[str, MetricSpec] = METRICS) -> np.ndarray:
     """F1 of ``metric`` for each row of a (n, len(columns)) matrix of summed statistics."""
-    if metric not in METRICS or metric == "mentions":
+    if metric not in registry or metric == "mentions":
         from .errors import UsageError
 
-        raise UsageError(f"unknown metric {metric!r}: choose from {', '.join(CHOICES[:-1])}")
+        choices = [m for m in registry if m != "mentions"]
+        raise UsageError(f"unknown metric {metric!r}: choose from {', '.join(choices)}")
     sums = np.atleast_2d(sums)
-    return np.asarray(METRICS[metric].score({c: sums[:, j] for j, c in enumerate(columns)})["f1"], dtype=np.float64)
+    return np.asarray(registry[metric].score({c: sums[:, j] for j, c in enumerate(columns)})["f1"], dtype=np.float64)

@@ -30,8 +30,11 @@ def f1(p: float, r: float) -> float:
     return safe_div(2 * p * r, p + r)
 
 
-def _json(x: float):
-    return None if isinstance(x, float) and math.isnan(x) else x
+def _json(x):
+    """A JSON value: NaN -> None, numpy scalars -> Python numbers."""
+    if isinstance(x, (float, np.floating)):
+        return None if math.isnan(x) else float(x)
+    return int(x) if isinstance(x, np.integer) else x
 
 
 @dataclass
@@ -42,6 +45,20 @@ class NuggetResult:
     prepared: Prepared
     aligned: Aligned
     coref_stats: object = None  # DocStats of the event coreference, when --coref
+    bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+
+    @property
+    def metrics(self) -> list[str]:
+        """Registry names of the headline metrics (what ``fastscore.bootstrap`` gives intervals for)."""
+        coref = ["muc", "bcub", "ceafe", "ceafm", "blanc", "coref-average"] if self.coref_stats is not None else []
+        return list(ATTRIBUTES) + coref
+
+    @property
+    def doc_stats(self):
+        """Per-document statistics (:class:`~fastscore.stats.docstats.DocStats`, nugget registry)."""
+        from .metrics import nugget_doc_stats
+
+        return nugget_doc_stats(self)
 
     @property
     def documents(self) -> list[str]:
@@ -144,17 +161,27 @@ class NuggetResult:
             parts.append(f"whitelist:{len(o.whitelist)}")
         if o.coref:
             parts.append(f"coref:{o.coref_mapping}@{o.coref_threshold}")
+        if self.bootstrap is not None:
+            parts.append(self.bootstrap.signature())
         return "|".join(parts + [f"version:{__version__}"])
 
     def to_dict(self, per_doc: bool = False) -> dict:
         metrics = {}
+        intervals = self.bootstrap.intervals if self.bootstrap is not None else {}
         for a, name in enumerate(ATTRIBUTES):
             avg = self.averages(a)
             metrics[name] = {k: {kk: _json(vv) for kk, vv in v.items()} for k, v in avg.items()}
+            if name in intervals:
+                metrics[name]["micro"]["ci"] = list(intervals[name])
         out = {"task": "nugget", "documents": len(self.documents), "metrics": metrics}
         coref = self.coref_scores()
         if coref is not None:
             out["coref"] = {k: v for k, v in coref.items() if k not in ("printed_percent", "average_percent")}
+            for m in ("muc", "bcub", "ceafe", "ceafm", "blanc"):
+                if m in intervals:
+                    out["coref"][m]["ci"] = list(intervals[m])
+            if "coref-average" in intervals:
+                out["coref"]["average_ci"] = list(intervals["coref-average"])
         out["per_type"] = {t: {k: _json(v) for k, v in obj.items()} for t, obj in self.per_type().items()}
         if per_doc:
             out["per_doc"] = {}
@@ -169,15 +196,6 @@ class NuggetResult:
         out["signature"] = self.signature()
         return out
 
-    def doc_stats(self):
-        """Per-document statistics (micro TP, counts; macro P and R terms) as a pyarrow table."""
-        import pyarrow as pa
-
-        data = {"doc": self.documents, "gold": self.aligned.n_gold.astype(np.int64),
-                "system": self.aligned.n_sys.astype(np.int64)}
-        for a, name in enumerate(ATTRIBUTES):
-            data[f"{name}_tp"] = self.aligned.tp[:, a]
-        return pa.table(data)
-
     def to_arrow(self):
-        return self.doc_stats()
+        """Per-document statistics as a pyarrow table."""
+        return self.doc_stats.to_arrow()

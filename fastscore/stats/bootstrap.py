@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UsageError
-from ..metrics import f1_of
 from .docstats import DocStats
 from .intervals import METHODS, bca_interval, check_level, percentile_interval
 from .resample import bootstrap_sums, check_count
@@ -38,7 +37,7 @@ def interval(samples: np.ndarray, estimate: float, jackknife: np.ndarray | None,
 def jackknife_f1(stats: DocStats, metric: str) -> np.ndarray:
     """F1 with each document left out in turn."""
     total = stats.total()
-    return f1_of(metric, total[None, :] - stats.matrix, stats.columns)
+    return stats.f1(metric, total[None, :] - stats.matrix)
 
 
 def bootstrap_stats(stats: DocStats, metrics: list[str], resamples: int = 1000, level: float = 0.95,
@@ -52,8 +51,8 @@ def bootstrap_stats(stats: DocStats, metrics: list[str], resamples: int = 1000, 
     out = Bootstrap(resamples, level, seed, method)
     total = stats.total()
     for m in metrics:
-        samples = f1_of(m, sums, stats.columns)
-        estimate = float(f1_of(m, total, stats.columns)[0])
+        samples = stats.f1(m, sums)
+        estimate = float(stats.f1(m, total)[0])
         jack = jackknife_f1(stats, m) if method == "bca" else None
         out.intervals[m] = interval(samples, estimate, jack, level, method)
         out.samples[m] = samples

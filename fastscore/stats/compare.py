@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..metrics import f1_of
 from .bootstrap import DEFAULT_SEED, interval, jackknife_f1
 from .docstats import DocStats
 from .intervals import METHODS, check_level
@@ -93,8 +92,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
         if st.doc_names != base.doc_names:
             raise InputError(f"{name}: documents differ from the baseline's")
     all_sums = bootstrap_sums([base.matrix] + [st.matrix for _, st in systems], resamples, seed)
-    scores = [f1_of(metric, s, base.columns) for s in all_sums]
-    point = [float(f1_of(metric, st.total(), base.columns)[0]) for st in [base] + [s for _, s in systems]]
+    scores = [base.f1(metric, s) for s in all_sums]
+    point = [float(base.f1(metric, st.total())[0]) for st in [base] + [s for _, s in systems]]
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
                      interval(scores[0], point[0], jack, level, method))
@@ -105,7 +104,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
             p = paired_bootstrap_p(deltas, delta)
         else:
             sa, sb = permutation_sums(base.matrix, st.matrix, resamples, seed)
-            p = permutation_p(f1_of(metric, sb, base.columns) - f1_of(metric, sa, base.columns), delta)
+            p = permutation_p(base.f1(metric, sb) - base.f1(metric, sa), delta)
         jk = jackknife_f1(st, metric) if method == "bca" else None
         jd = (jackknife_f1(st, metric) - jack) if method == "bca" else None
         out.systems.append(SystemComparison(
@@ -166,12 +165,12 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
     out = Sweep(task, metric, resamples, seed, level)
     for name, st in systems:
         total = st.total()
-        score = float(f1_of(metric, total, st.columns)[0])
+        score = float(st.f1(metric, total)[0])
         ci = None
         if resamples:
             (sums,) = bootstrap_sums([st.matrix], resamples, seed)
             jack = jackknife_f1(st, metric) if method == "bca" else None
-            ci = interval(f1_of(metric, sums, st.columns), score, jack, level, method)
-        out.systems.append(SweepRow(name, score, ci, {m: float(f1_of(m, total, st.columns)[0]) for m in metrics}))
+            ci = interval(st.f1(metric, sums), score, jack, level, method)
+        out.systems.append(SweepRow(name, score, ci, {m: float(st.f1(m, total)[0]) for m in metrics}))
     out.systems.sort(key=lambda r: -r.score)  # stable: equal scores keep the order given
     return out

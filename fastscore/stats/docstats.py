@@ -5,11 +5,11 @@ totals, per-document scores and resampling all reuse the metric registry.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..metrics import COLUMNS, METRICS
+from ..metrics import COLUMNS, METRICS, MetricSpec, f1_of
 
 
 @dataclass
@@ -17,6 +17,7 @@ class DocStats:
     doc_names: list[str]
     matrix: np.ndarray  # float64 (n_docs, len(COLUMNS)); counts are exact integers
     columns: tuple[str, ...] = COLUMNS
+    registry: dict[str, MetricSpec] = field(default_factory=lambda: METRICS)  # the metrics these columns serve
 
     def __post_init__(self):
         if self.matrix.shape != (len(self.doc_names), len(self.columns)):
@@ -24,6 +25,10 @@ class DocStats:
 
     def __len__(self) -> int:
         return len(self.doc_names)
+
+    def f1(self, metric: str, sums: np.ndarray) -> np.ndarray:
+        """F1 of a metric of the registry for each row of summed statistics."""
+        return f1_of(metric, sums, self.columns, self.registry)
 
     def row(self, i: int) -> dict[str, float]:
         return dict(zip(self.columns, self.matrix[i].tolist()))
@@ -48,7 +53,7 @@ class DocStats:
         """The statistics as a ``pyarrow.Table`` (integer columns as int64)."""
         import pyarrow as pa
 
-        integral = {c for m in METRICS.values() if m.integral for c in m.columns}
+        integral = {c for m in self.registry.values() if m.integral for c in m.columns}
         data = {"doc": pa.array(self.doc_names, pa.string())}
         for k, c in enumerate(self.columns):
             col = self.matrix[:, k]

@@ -1,0 +1,80 @@
+"""The event nugget metric registry: per-document statistics that add up.
+
+Columns per attribute A (span, type, realis, type+realis): ``A_tp`` (sum of
+Dice of the mapped pairs), ``A_p`` and ``A_r`` (the document's P and R, for
+the macro average); plus ``gold`` and ``system`` (mention counts of documents
+with gold mentions, as EvmEval's micro average counts them) and ``valid`` (1
+for a document with gold mentions).  With coreference, the coreference
+columns of fastscore's coref registry follow.
+
+Metrics: ``A`` (micro F1), ``A-macro`` (macro F1), and with coreference
+``muc``, ``bcub``, ``ceafe``, ``ceafm``, ``blanc`` and ``coref-average``
+(mean F1 of bcub, ceafe, muc and blanc, untruncated).  A zero denominator
+gives 0 here (EvmEval prints nan).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..metrics import METRICS as COREF_METRICS
+from ..metrics import MetricSpec, _div, f1
+from .engine import ATTRIBUTES
+
+NUGGET_COLUMNS = tuple(f"{a}_{c}" for a in ATTRIBUTES for c in ("tp", "p", "r")) + ("gold", "system", "valid")
+
+
+def _micro(a: str):
+    def score(s):
+        p = _div(s[f"{a}_tp"], s["system"], 0.0)
+        r = _div(s[f"{a}_tp"], s["gold"], 0.0)
+        return {"precision": p, "recall": r, "f1": f1(r, p)}
+    return score
+
+
+def _macro(a: str):
+    def score(s):
+        p = _div(s[f"{a}_p"], s["valid"], 0.0)
+        r = _div(s[f"{a}_r"], s["valid"], 0.0)
+        return {"precision": p, "recall": r, "f1": f1(r, p)}
+    return score
+
+
+def _coref_average(s):
+    return {"f1": sum(COREF_METRICS[m].score(s)["f1"] for m in ("bcub", "ceafe", "muc", "blanc")) / 4}
+
+
+NUGGET_METRICS: dict[str, MetricSpec] = {}
+for _a in ATTRIBUTES:
+    _cols = (f"{_a}_tp", "gold", "system")
+    NUGGET_METRICS[_a] = MetricSpec(_a, _a, _cols, _micro(_a), f"{_a}: micro F1 of Dice-weighted TP", False)
+    NUGGET_METRICS[f"{_a}-macro"] = MetricSpec(f"{_a}-macro", f"{_a} (macro)", (f"{_a}_p", f"{_a}_r", "valid"),
+                                               _macro(_a), f"{_a}: macro F1 over documents", False)
+COREF_NAMES = ("muc", "bcub", "ceafe", "ceafm", "blanc")
+WITH_COREF = dict(NUGGET_METRICS)
+WITH_COREF.update({m: COREF_METRICS[m] for m in COREF_NAMES})
+WITH_COREF["coref-average"] = MetricSpec("coref-average", "average", (), _coref_average,
+                                         "mean F1 of bcub, ceafe, muc, blanc (EvmEval's average)", False)
+
+
+def nugget_doc_stats(result):
+    """The per-document statistics of a NuggetResult (with coreference columns when scored)."""
+    from ..metrics import COLUMNS
+    from ..stats.docstats import DocStats
+
+    al = result.aligned
+    n_gold = al.n_gold.astype(np.float64)
+    n_sys = al.n_sys.astype(np.float64)
+    valid = (n_gold > 0).astype(np.float64)
+    cols = []
+    for a in range(len(ATTRIBUTES)):
+        tp = al.tp[:, a]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where((valid > 0) & (n_sys > 0), tp / np.where(n_sys > 0, n_sys, 1), 0.0)
+            r = np.where(valid > 0, tp / np.where(n_gold > 0, n_gold, 1), 0.0)
+        cols += [tp * valid, p, r]
+    cols += [n_gold * valid, n_sys * valid, valid]
+    matrix = np.stack(cols, axis=1) if cols else np.zeros((0, len(NUGGET_COLUMNS)))
+    if result.coref_stats is None:
+        return DocStats(result.documents, matrix, NUGGET_COLUMNS, NUGGET_METRICS)
+    return DocStats(result.documents, np.concatenate([matrix, result.coref_stats.matrix], axis=1),
+                    NUGGET_COLUMNS + COLUMNS, WITH_COREF)
