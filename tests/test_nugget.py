@@ -193,3 +193,13 @@ def test_diff_file_written(tmp_path):
                  "--diff", str(out)]) == 0
     text = out.read_text()
     assert text.startswith("#BeginOfDocument example1\n") and "@coref\tgold\t" in text
+
+
+def test_a_file_scored_against_itself(tmp_path):
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    for preset in ("kbp2015", "kbp2016"):
+        result = fastscore.score_nugget(gold, gold, preset=preset, coref=True, char_spans=preset == "kbp2015")
+        assert result.aligned.tp.shape == (1, 4)
+        data = result.to_dict()
+        assert data["metrics"]["type+realis"]["micro"]["f1"] == 1.0
+        assert data["coref"]["average"] == 1.0

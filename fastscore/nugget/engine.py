@@ -77,9 +77,9 @@ class DocMentions:
     """One side of one document, ready for the kernel."""
 
     mentions: list[Mention]
-    ids: list[int]  # sorted unique token/char ids per mention, flattened
-    offsets: list[int]
-    lengths: list[float]
+    ids: object  # sorted unique token/char ids per mention, flattened (list or array)
+    offsets: object  # CSR offsets into ids, starting at 0
+    lengths: object  # per mention, the Dice denominator's share
     types: list[str]  # canonical
     realis: list[str]
 
@@ -148,26 +148,31 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     else:
         doc_ids = sorted(gold.documents)
     out = Prepared(doc_ids, [], [], [], [])
-    same_span: dict[str, list[str]] = {gold.path: [], system.path: []}
+    same_span: dict[str, list[str]] = {"gold": [], "system": []}  # by role: gold and system may be one file
     missing = [d for d in doc_ids if d not in system.documents]
     if missing:
         out.warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
                             "scored as empty: " + ", ".join(f'"{d}"' for d in missing[:5])
                             + (" ..." if len(missing) > 5 else ""))
+    kept: dict[str, list[list[Mention]]] = {"gold": [], "system": []}
     for d in doc_ids:
         g_doc = gold.documents[d]
         s_doc = system.documents.get(d, TbfDocument(d, 0))
         invisible = _invisible_ids(d, opts, out.warnings)
         token_ids: dict[str, int] = {}
-        for tbf, doc_obj, sides, corefs in ((gold, g_doc, out.gold, out.gold_corefs),
-                                            (system, s_doc, out.system, out.system_corefs)):
+        for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
+                                                  ("system", system, s_doc, out.system, out.system_corefs)):
             mentions = _check_mentions(tbf.path, doc_obj)
             if opts.whitelist is not None:
                 mentions = [m for m in mentions if canonical_v18(m.type) in opts.whitelist]
-            side = _side(tbf.path, doc_obj, mentions, opts, invisible, token_ids)
-            sides.append(side)
-            corefs.append(_corefs(tbf.path, doc_obj, mentions, opts, same_span[tbf.path]) if opts.coref else [])
-    for path, found in same_span.items():
+            kept[role].append(mentions)
+            if opts.token_mode:
+                sides.append(_token_side(mentions, opts, invisible, token_ids))
+            corefs.append(_corefs(tbf.path, doc_obj, mentions, opts, same_span[role]) if opts.coref else [])
+    if not opts.token_mode:
+        for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
+            sides.extend(_char_sides(tbf, doc_ids, kept[role], opts))
+    for found in same_span.values():
         if found:
             out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "
                                 f"the specification forbids (scored anyway, as EvmEval does); first: {found[0]}")
@@ -197,29 +202,42 @@ def _check_mentions(path: str, doc: TbfDocument) -> list[Mention]:
     return doc.mentions
 
 
-def _side(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options, invisible: set[str],
-          token_ids: dict[str, int]) -> DocMentions:
+def _token_side(mentions: list[Mention], opts: Options, invisible: set[str],
+                token_ids: dict[str, int]) -> DocMentions:
     canon = opts.preset.canonical
     ids: list[int] = []
     offsets = [0]
     lengths: list[float] = []
     for m in mentions:
-        if opts.token_mode:
-            kept = {t for t in m.span.split(",") if t not in invisible}
-            values = sorted(token_ids.setdefault(t, len(token_ids)) for t in kept)
-            lengths.append(len(kept))
-        elif ";" not in m.span and m.span.count(",") == 1 and m.span.replace(",", "").isdigit():
-            b, e = m.span.split(",")
-            values = range(int(b), int(e))  # one range: already sorted and unique
-            lengths.append(len(values))
-        else:
-            chars = _chars(path, doc, m)
-            values = sorted(set(chars))
-            lengths.append(len(chars))  # EvmEval counts a character twice if two ranges overlap
-        ids.extend(values)
+        kept = {t for t in m.span.split(",") if t not in invisible}
+        ids.extend(sorted(token_ids.setdefault(t, len(token_ids)) for t in kept))
         offsets.append(len(ids))
+        lengths.append(len(kept))
     return DocMentions(mentions, ids, offsets, lengths, [canon(m.type) for m in mentions],
                        [canon(m.realis) for m in mentions])
+
+
+def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list[list[Mention]], opts: Options) -> list[DocMentions]:
+    """Character spans of every mention of one file, parsed at once (kernels/tbf_scan.py)."""
+    from ..kernels.tbf_scan import parse_char_spans
+
+    canon = opts.preset.canonical
+    flat = [m for mentions in per_doc for m in mentions]
+    buf = np.frombuffer("\n".join(m.span for m in flat).encode("ascii", "replace"), dtype=np.uint8)
+    off, vals, lengths, bad = parse_char_spans(buf, len(flat))
+    if bad >= 0:
+        m = flat[bad]
+        doc = next(d for d, ms in zip(doc_ids, per_doc) if any(x is m for x in ms))
+        _chars(tbf.path, tbf.documents.get(doc, TbfDocument(doc, 0)), m)  # raises the clear error
+    sides = []
+    k = 0
+    for mentions in per_doc:
+        n = len(mentions)
+        base = off[k]
+        sides.append(DocMentions(mentions, vals[base:off[k + n]], off[k:k + n + 1] - base, lengths[k:k + n],
+                                 [canon(m.type) for m in mentions], [canon(m.realis) for m in mentions]))
+        k += n
+    return sides
 
 
 def _chars(path: str, doc: TbfDocument, m: Mention) -> list[int]:
@@ -292,18 +310,19 @@ def align(prep: Prepared, opts: Options) -> Aligned:
     na = opts.preset.canonical(NOT_ANNOTATED)
 
     def arrays(sides: list[DocMentions]):
-        doc_off, off, vals, lens, typ, rea, typ_any, rea_any = [0], [0], [], [], [], [], [], []
-        for side in sides:
-            base = len(vals)
-            vals.extend(side.ids)
-            off.extend(base + o for o in side.offsets[1:])
-            lens.extend(side.lengths)
-            typ.extend(type_codes.setdefault(t, len(type_codes)) for t in side.types)
-            rea.extend(realis_codes.setdefault(r, len(realis_codes)) for r in side.realis)
-            typ_any.extend(t == na for t in side.types)
-            rea_any.extend(r == na for r in side.realis)
-            doc_off.append(doc_off[-1] + len(side.mentions))
-        return doc_off, off, vals, lens, typ, rea, typ_any, rea_any
+        doc_off = np.concatenate([[0], np.cumsum([len(x.mentions) for x in sides])]).astype(np.int64)
+        vals = [np.asarray(x.ids, dtype=np.int64) for x in sides]
+        base = np.concatenate([[0], np.cumsum([len(v) for v in vals])])
+        off = np.concatenate([[0]] + [np.asarray(x.offsets[1:], dtype=np.int64) + b for x, b in zip(sides, base)])
+        lens = np.concatenate([[]] + [np.asarray(x.lengths, dtype=np.float64) for x in sides])
+        types = [t for x in sides for t in x.types]
+        realis = [r for x in sides for r in x.realis]
+        typ = np.fromiter((type_codes.setdefault(t, len(type_codes)) for t in types), np.int64, len(types))
+        rea = np.fromiter((realis_codes.setdefault(r, len(realis_codes)) for r in realis), np.int64, len(realis))
+        typ_any = np.fromiter((t == na for t in types), np.bool_, len(types))
+        rea_any = np.fromiter((r == na for r in realis), np.bool_, len(realis))
+        return (doc_off, off.astype(np.int64), np.concatenate([np.zeros(0, np.int64)] + vals), lens, typ, rea,
+                typ_any, rea_any)
 
     g = arrays(prep.gold)
     s = arrays(prep.system)
