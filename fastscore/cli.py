@@ -79,6 +79,15 @@ def _nugget_options(p: argparse.ArgumentParser, with_coref_flag: bool = True) ->
                    help="greedy (official) or optimal (maximum-weight, not official)")
 
 
+def _task_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--task", choices=("coref", "nugget"), default="coref",
+                   help="coref (CoNLL files, default) or nugget (TAC KBP TBF files)")
+    p.add_argument("--metric", metavar="METRIC",
+                   help=f"{what}: coref {'|'.join(ONE_METRIC)} (default conll); nugget span|type|realis|"
+                        "type+realis (micro), ...-macro, and with --coref muc|bcub|ceafe|ceafm|blanc|coref-average "
+                        "(default span)")
+
+
 def _task_options(args) -> dict:
     if args.task == "coref":
         return {"singletons": args.singletons, "allow_repeated": args.allow_repeated}
@@ -125,12 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("key", metavar="KEY", help="gold CoNLL file")
     m.add_argument("baseline", metavar="BASELINE", help="baseline system output")
     m.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs to compare with the baseline")
-    m.add_argument("--task", choices=("coref", "nugget"), default="coref",
-                   help="coref (CoNLL files, default) or nugget (TAC KBP TBF files)")
-    m.add_argument("--metric", metavar="METRIC",
-                   help=f"metric whose F1 is compared: coref {'|'.join(ONE_METRIC)} (default conll); nugget "
-                        "span|type|realis|type+realis (micro), ...-macro, and with --coref muc|bcub|ceafe|ceafm|"
-                        "blanc|coref-average (default span)")
+    _task_arguments(m, "metric whose F1 is compared")
     m.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap",
                    help="paired bootstrap (default) or approximate randomization")
     _statistics_options(m, "--resamples", 10000)
@@ -147,9 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("key", metavar="KEY", help="gold CoNLL file")
     w.add_argument("systems", metavar="SYSTEM", nargs="+",
                    help="system outputs: files, folders (every *.conll, or *.tbf with --task nugget) or glob patterns")
-    w.add_argument("--task", choices=("coref", "nugget"), default="coref",
-                   help="coref (CoNLL files, default) or nugget (TAC KBP TBF files)")
-    w.add_argument("--metric", metavar="METRIC", help="ranking metric (as for compare; default conll / span)")
+    _task_arguments(w, "ranking metric")
     _statistics_options(w, "--bootstrap", 0)
     _scoring_options(w)
     _nugget_options(w)

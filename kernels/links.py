@@ -26,6 +26,26 @@ def _pairs(n):
 
 
 @njit(cache=True)
+def _sum_pairs(counts):
+    total = 0
+    for c in counts:
+        total += _pairs(c)
+    return total
+
+
+@njit(cache=True)
+def _chain_links(sizes):
+    """MUC links (|C| - 1 per non-empty chain) and coreference pairs (C(|C|, 2)) of a side's chains."""
+    links = 0
+    pairs = 0
+    for s in sizes:
+        if s > 0:
+            links += s - 1
+        pairs += _pairs(s)
+    return links, pairs
+
+
+@njit(cache=True)
 def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.int64)
@@ -46,24 +66,10 @@ def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
             common += n
             row[ci[t]] += n
             col[cj[t]] += n
-        key_links = 0
-        key_coref = 0
-        for s in ks:
-            if s > 0:
-                key_links += s - 1
-            key_coref += _pairs(s)
-        resp_links = 0
-        resp_coref = 0
-        for s in rs:
-            if s > 0:
-                resp_links += s - 1
-            resp_coref += _pairs(s)
-        row_coref = 0
-        for s in row:
-            row_coref += _pairs(s)
-        col_coref = 0
-        for s in col:
-            col_coref += _pairs(s)
+        key_links, key_coref = _chain_links(ks)
+        resp_links, resp_coref = _chain_links(rs)
+        row_coref = _sum_pairs(row)
+        col_coref = _sum_pairs(col)
         out[doc, 0] = correct
         out[doc, 1] = key_links
         out[doc, 2] = correct
@@ -183,18 +189,10 @@ def blanc_with_repeats(k_ids, k_chains, nk, r_ids, r_chains, nr):
             t2 += 1
         both_coref += _pairs(t2 - t)
         t = t2
-    key_coref = 0
-    for c in k_cnt:
-        key_coref += _pairs(c)
-    resp_coref = 0
-    for c in r_cnt:
-        resp_coref += _pairs(c)
-    row_coref = 0
-    for c in row:
-        row_coref += _pairs(c)
-    col_coref = 0
-    for c in col:
-        col_coref += _pairs(c)
+    key_coref = _sum_pairs(k_cnt)
+    resp_coref = _sum_pairs(r_cnt)
+    row_coref = _sum_pairs(row)
+    col_coref = _sum_pairs(col)
     key_non = _pairs(n_k) - key_coref
     resp_non = _pairs(n_r) - resp_coref
     both_non = _pairs(n_cells) - row_coref - col_coref + both_coref

@@ -19,6 +19,8 @@ import argparse
 import random
 from pathlib import Path
 
+from fastscore.formats.conll import bracket_items
+
 
 def make_document(rng: random.Random, n_tokens: int, n_mentions: int, n_clusters: int):
     """Clusters of distinct (start, end) spans, end exclusive; every cluster has >= 2 mentions."""
@@ -91,23 +93,11 @@ def make_response(rng: random.Random, clusters, n_tokens: int):
     return [c for c in out if c]
 
 
-def coref_columns(clusters, n_tokens: int) -> list[str]:
-    items: list[list[str]] = [[] for _ in range(n_tokens)]
-    for label, chain in enumerate(clusters):
-        for s, e in chain:
-            if e - s == 1:
-                items[s].append(f"({label})")
-            else:
-                items[s].append(f"({label}")
-                items[e - 1].append(f"{label})")
-    return ["|".join(x) if x else "-" for x in items]
-
-
 def write_conll(path: Path, docs) -> None:
     with open(path, "w") as fh:
         for name, n_tokens, clusters in docs:
             fh.write(f"#begin document ({name}); part 000\n")
-            col = coref_columns(clusters, n_tokens)
+            col = ["|".join(x) if x else "-" for x in bracket_items(enumerate(clusters), n_tokens)]
             for t in range(n_tokens):
                 if t and t % 23 == 0:
                     fh.write("\n")

@@ -16,16 +16,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nugget_anchors import REALIS, TYPES, WORDS, clusters, write_tbf  # noqa: E402
+from make_nugget_anchors import REALIS, TYPES, clusters, make_words, write_tbf  # noqa: E402
 
 
 def make_doc(rng: random.Random, doc_id: str, n_mentions: int):
     n_tok = n_mentions * 12
-    words = [rng.choice(WORDS) for _ in range(n_tok)]
-    offsets, pos = [], 0
-    for w in words:
-        offsets.append((pos, pos + len(w)))
-        pos += len(w) + 1
+    words, offsets = make_words(rng, n_tok)
     gold = []
     for _ in range(n_mentions):
         s = rng.randrange(n_tok)

@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from fastscore.formats.conll import bracket_items
+
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "anchors"
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
@@ -81,16 +83,8 @@ def perturb(rng: random.Random, key: dict, n_tokens: int, repeats: bool):
 
 def coref_column(clusters: dict, n_tokens: int, rng: random.Random):
     """One column per token; items written in a random order, joined with '|'."""
-    items = [[] for _ in range(n_tokens)]
-    for label, spans in clusters.items():
-        for s, e in spans:
-            if e - s == 1:
-                items[s].append(f"({label})")
-            else:
-                items[s].append(f"({label}")
-                items[e - 1].append(f"{label})")
     out = []
-    for token_items in items:
+    for token_items in bracket_items(clusters.items(), n_tokens):
         rng.shuffle(token_items)
         out.append("|".join(token_items) if token_items else "-")
     return out

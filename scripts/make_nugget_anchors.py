@@ -40,13 +40,19 @@ RUNS = [
 MAPPINGS = ["span", "type", "realis", "type+realis"]
 
 
-def make_doc(rng: random.Random, doc_id: str):
-    n_tok = rng.randint(8, 40)
+def make_words(rng: random.Random, n_tok: int):
+    """Random words and their character offsets (one space between words)."""
     words = [rng.choice(WORDS) for _ in range(n_tok)]
     offsets, pos = [], 0
     for w in words:
         offsets.append((pos, pos + len(w)))
         pos += len(w) + 1
+    return words, offsets
+
+
+def make_doc(rng: random.Random, doc_id: str):
+    n_tok = rng.randint(8, 40)
+    words, offsets = make_words(rng, n_tok)
     gold = []
     for k in range(rng.choice((0, 1, 2, 4, 6, 8))):
         s = rng.randrange(n_tok)

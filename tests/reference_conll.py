@@ -1,21 +1,6 @@
 """Pure-Python line-by-line CoNLL reader: the oracle for the byte-scanning kernels
-(kernels/conll_scan.py) behind fastscore.formats.conll.  Same rules, written plainly.
-
-Reader for CoNLL-2011/2012 coreference files.
-
-Documents run from ``#begin document NAME`` to ``#end document``; the name
-is the text after ``begin document `` (part included), as the reference
-scorer v8.01 sees it.  Token lines carry the coreference column last:
-``-`` or ``_`` for none, else bracket items ``(3``, ``3)``, ``(3)``,
-separated by ``|`` or written back to back.  Labels are digits (``07`` and
-``7`` are different clusters) or typed labels ``TYPE-ID[-EXTRA]`` (GUM),
-whose cluster is ``ID``.
-
-Within one token the items are applied in v8.01's order: one-token
-mentions, then openings, then closings; a closing pairs with the last
-opening of the same cluster.  Deviations from v8.01, where v8.01 silently
-mis-reads the file, are documented in README.md ("Reading CoNLL files").
-"""
+(kernels/conll_scan.py) behind fastscore.formats.conll.  The same rules (see that
+module), written plainly: one line at a time, dictionaries and lists."""
 from __future__ import annotations
 
 import os
@@ -24,6 +9,7 @@ import re
 import numpy as np
 
 from fastscore.errors import ParseError
+from fastscore.formats.files import read_text
 from fastscore.formats.table import MentionTable
 
 _BEGIN = re.compile(r"#\s*begin document (.*)$")
@@ -40,22 +26,7 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     document for anything the format does not allow.
     """
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise ParseError(path, None, "is a directory, expected a CoNLL file") from None
-    except OSError as exc:
-        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ParseError(
-            path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8"
-        ) from None
+    text = read_text(path)  # file errors are shared with the reader under test; parsing is not
     return _parse(path, text)
 
 

@@ -24,6 +24,7 @@ import re
 import numpy as np
 
 from ..errors import ParseError
+from .files import decode_utf8, read_bytes
 from .table import MentionTable
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
@@ -38,22 +39,8 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     document for anything the format does not allow.
     """
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise ParseError(path, None, "is a directory, expected a CoNLL file") from None
-    except OSError as exc:
-        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ParseError(
-            path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8"
-        ) from None
+    data = read_bytes(path)
+    decode_utf8(path, data)  # the kernels read bytes; the text must be UTF-8 all the same
     return _Reader(path, data).table()
 
 
@@ -241,6 +228,20 @@ class _Reader:
         return raw if raw.isdigit() else _cluster_key(raw)
 
 
+def bracket_items(clusters, n_tokens: int) -> list[list[str]]:
+    """The coreference items of every token for ``(label, [(start, end), ...])`` clusters (end exclusive):
+    ``(L)`` for a one-token mention, ``(L`` and ``L)`` around longer ones."""
+    items: list[list[str]] = [[] for _ in range(n_tokens)]
+    for label, spans in clusters:
+        for s, e in spans:
+            if e - s == 1:
+                items[s].append(f"({label})")
+            else:
+                items[s].append(f"({label}")
+                items[e - 1].append(f"{label})")
+    return items
+
+
 def write_conll(table: MentionTable, path: str | os.PathLike) -> None:
     """Write a table as a CoNLL-2012 file (columns: document, part, token, word, coreference).
 
@@ -248,15 +249,7 @@ def write_conll(table: MentionTable, path: str | os.PathLike) -> None:
     """
     with open(path, "w", encoding="utf-8") as fh:
         for d, name in enumerate(table.doc_names):
-            n_tokens = int(table.doc_tokens[d])
-            items: list[list[str]] = [[] for _ in range(n_tokens)]
-            for c, chain in enumerate(table.document(d)):
-                for s, e in chain:
-                    if e - s == 1:
-                        items[s].append(f"({c})")
-                    else:
-                        items[s].append(f"({c}")
-                        items[e - 1].append(f"{c})")
+            items = bracket_items(enumerate(table.document(d)), int(table.doc_tokens[d]))
             fh.write(f"#begin document {name}\n")
             for t, col in enumerate(items):
                 fh.write(f"doc\t0\t{t}\tw\t{'|'.join(col) if col else '-'}\n")

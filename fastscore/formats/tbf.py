@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from .files import read_text
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -57,27 +58,10 @@ class TbfFile:
     documents: dict[str, TbfDocument]
 
 
-def _read_text(path: str) -> str:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise ParseError(path, None, "is a directory, expected a file") from None
-    except OSError as exc:
-        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ParseError(path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8") from None
-
-
 def read_tbf(path: str | os.PathLike) -> TbfFile:
     """Read a TBF file; a clear :class:`ParseError` for anything malformed."""
     path = os.fspath(path)
-    text = _read_text(path)
+    text = read_text(path)
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     system = ""
@@ -132,7 +116,7 @@ def read_tbf(path: str | os.PathLike) -> TbfFile:
 def read_token_table(path: str) -> dict[str, str] | None:
     """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
     try:
-        text = _read_text(path)
+        text = read_text(path)
     except ParseError as exc:
         if exc.problem == "file not found":
             return None
