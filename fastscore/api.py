@@ -8,9 +8,6 @@ from .coref.result import CorefResult
 from .errors import UsageError
 from .formats.table import MentionTable
 
-PathOrTable = "str | os.PathLike | MentionTable"
-
-
 def read_conll(path: str | os.PathLike) -> MentionTable:
     """Read a CoNLL-2011/2012 coreference file (see :mod:`fastscore.formats.conll`)."""
     from .formats.conll import read_conll as _read
@@ -73,10 +70,7 @@ def score_coref(
     options = {"singletons": singletons}
     if doc is not None:
         options["doc"] = doc
-    result = CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing)
-    result._scored = scored  # kept for the v8.01-layout report
-    result._tables = (k, r)
-    return result
+    return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r))
 
 
 def bootstrap(result: CorefResult, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,

@@ -9,13 +9,13 @@ import re
 import numpy as np
 
 from fastscore.errors import ParseError
+from fastscore.formats.conll import _cluster_key  # label syntax: shared; brackets: the oracle's own
 from fastscore.formats.files import read_text
 from fastscore.formats.table import MentionTable
 
 _BEGIN = re.compile(r"#\s*begin document (.*)$")
 _BEGIN_LOOSE = re.compile(r"#\s*begin document\s*$")
 _END = re.compile(r"#\s*end document")
-_LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
 _NO_MENTION = frozenset(("-", "_", ""))
 
 
@@ -191,18 +191,6 @@ def _items(col: str):
                 return
             else:
                 raise ValueError(f"unexpected text {col[i:j]!r}")
-
-
-def _cluster_key(label: str) -> str | None:
-    """The cluster a label names; None for v8.01's discarded split antecedents ``(1+2)``."""
-    if label.isdigit() and label.isascii():
-        return label
-    if "+" in label:
-        return None
-    m = _LABEL.fullmatch(label)
-    if m is None:
-        raise ValueError(f"unrecognised cluster label {label!r} (expected digits or TYPE-ID)")
-    return m.group(1)
 
 
 def _token(path: str, lineno: int, col: str, doc: _DocBuilder) -> None:

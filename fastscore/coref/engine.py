@@ -84,18 +84,15 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
 
 @dataclass
 class Scored:
-    """Per-document statistics plus what the reports need besides them."""
+    """Per-document statistics and the number of dropped repeats."""
 
     stats: DocStats
     repeated: int  # response repeats of key mentions dropped, over all documents
-    aligned: Aligned
-    k_id: np.ndarray
-    r_id: np.ndarray
 
 
 def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: str = "response") -> Scored:
     """Compute every metric's per-document statistics for aligned documents."""
-    from ..kernels import ceaf, contingency, links, mentions, overlap
+    from ..kernels import contingency, links, mentions, overlap
 
     k_id, r_id, counts = mentions.align_exact(a.k_off, a.k_start, a.k_end, a.r_off, a.r_start, a.r_end)
     repeated = int(counts[:, 3].sum())
@@ -133,7 +130,7 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     matrix = np.concatenate([blocks[m].astype(np.float64) for m in blocks], axis=1)
     if matrix.shape != (n_docs, len(COLUMNS)):
         raise AssertionError("statistics layout does not match the metric registry")
-    return Scored(DocStats(a.doc_names, matrix), repeated, a, k_id, r_id)
+    return Scored(DocStats(a.doc_names, matrix), repeated)
 
 
 def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.ndarray:

@@ -54,6 +54,7 @@ class CorefResult:
     warnings: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # key documents absent from the response
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+    tables: tuple | None = field(default=None, repr=False)  # (key, response) MentionTables, for the v8.01 report
 
     @property
     def documents(self) -> list[str]:

@@ -81,7 +81,7 @@ def _identification(key_chains, resp_chains) -> str:
 
 def _metric_report(metric: str, result, per_doc: bool) -> str:
     stats = result.doc_stats
-    key, resp = result._tables
+    key, resp = result.tables
     r_index = resp.doc_index()
     k_index = key.doc_index()
     cols = {
