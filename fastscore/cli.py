@@ -6,6 +6,7 @@ Exit codes: 0 scored, 1 invalid input, 2 bad usage.  ``--help`` and
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ._version import __version__
@@ -295,5 +296,21 @@ def _progress(what: str):
     return report
 
 
+def run() -> None:
+    """Console entry point: ``main``, then exit without tearing the interpreter down.
+
+    After a large run the interpreter would spend a noticeable time (0.4 s on the
+    5,000-document nugget benchmark) freeing objects one by one; the output is
+    flushed first, and nothing else needs the orderly shutdown.
+    """
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+        code = code or 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

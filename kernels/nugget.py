@@ -17,6 +17,8 @@ pairs, added in the order taken.
 import numpy as np
 from numba import njit
 
+from .order import stable_order, take
+
 SPAN, TYPE, REALIS, BOTH = 0, 1, 2, 3
 N_MAPPINGS = 4
 
@@ -36,9 +38,12 @@ def _doc_pairs(g_off, g_val, g_len, s_off, s_val, s_len):
             vals[k] = g_val[p]
             owner[k] = i
             k += 1
-    order = np.argsort(vals, kind="mergesort")
-    vals = vals[order]
-    owner = owner[order]
+    top = 0
+    for v in vals:
+        top = max(top, v + 1)
+    order = stable_order(vals, top)  # ids are small non-negative integers
+    vals = take(vals, order)
+    owner = take(owner, order)
     inter = np.zeros(n_g, dtype=np.int64)
     touched = np.empty(n_g, dtype=np.int64)
     cap = 16

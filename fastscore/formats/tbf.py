@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .._gc import collector_paused
 from ..errors import ParseError
 from .files import read_text
 
@@ -44,8 +45,20 @@ class Relation:
 class TbfDocument:
     id: str
     line: int
-    mentions: list[Mention] = field(default_factory=list)
+    start: int = 0  # its mention rows in the file's columns: [start, end)
+    end: int = 0
     relations: list[Relation] = field(default_factory=list)
+    file: "TbfFile | None" = field(default=None, repr=False)
+
+    @property
+    def rows(self) -> range:
+        return range(self.start, self.end)
+
+    @property
+    def mentions(self) -> list[Mention]:
+        """The document's mentions as objects (built on demand; the scorer reads the columns)."""
+        f = self.file
+        return [Mention(f.ids[r], f.spans[r], f.texts[r], f.types[r], f.realis[r], f.lines[r]) for r in self.rows]
 
     def coreference(self) -> list[Relation]:
         return [r for r in self.relations if r.name == "Coreference"]
@@ -53,23 +66,38 @@ class TbfDocument:
 
 @dataclass
 class TbfFile:
+    """A TBF file: documents by id, and the fields of every mention line as columns (file order)."""
+
     path: str
     system: str  # the run id (first field of the mention lines), or the file name
     documents: dict[str, TbfDocument]
+    ids: list[str] = field(default_factory=list)
+    spans: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    realis: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
 
 
 def read_tbf(path: str | os.PathLike) -> TbfFile:
     """Read a TBF file; a clear :class:`ParseError` for anything malformed."""
     path = os.fspath(path)
     text = read_text(path)
+    with collector_paused():
+        return _parse(path, text)
+
+
+def _parse(path: str, text: str) -> TbfFile:
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
-    system = ""
+    rows: list[list[str]] = []
+    lines: list[int] = []
     for lineno, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("#"):
+        first = line[0]
+        if first == "#":
             if line.startswith(BEGIN):
                 name = line[len(BEGIN):].strip()
                 if doc is not None:
@@ -80,22 +108,23 @@ def read_tbf(path: str | os.PathLike) -> TbfFile:
                 if name in docs:
                     raise ParseError(path, lineno, f"the same document appears twice (first at line "
                                                    f"{docs[name].line}): document ids must be unique", name)
-                doc = TbfDocument(name, lineno)
+                doc = TbfDocument(name, lineno, len(rows), len(rows))
             elif line.startswith(END):
                 if doc is None:
                     raise ParseError(path, lineno, f'"{END}" without a matching "{BEGIN}"')
+                doc.end = len(rows)
                 docs[doc.id] = doc
                 doc = None
             continue  # other '#' lines are comments
         if doc is None:
             raise ParseError(path, lineno, f'line outside a document: add a "{BEGIN} ID" line before it')
-        if line.startswith("@"):
+        if first == "@":
             parts = line[1:].strip().split("\t")
             if len(parts) != 3:
                 raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
                                                f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
-            args = [a for a in parts[2].split(",")]
-            if any(not a for a in args):
+            args = parts[2].split(",")
+            if not all(args):
                 raise ParseError(path, lineno, f"empty mention id in relation {parts[1]!r}", doc.id)
             doc.relations.append(Relation(parts[0], parts[1], args, lineno))
             continue
@@ -104,13 +133,18 @@ def read_tbf(path: str | os.PathLike) -> TbfFile:
             raise ParseError(path, lineno, f"mention line has {len(fields)} tab-separated fields, needs at least "
                                            f"{MIN_FIELDS} (system, document, mention id, span, text, type, realis)",
                              doc.id)
-        system = system or fields[0]
-        doc.mentions.append(Mention(fields[2], fields[3], fields[4], fields[5], fields[6], lineno))
+        rows.append(fields)
+        lines.append(lineno)
     if doc is not None:
         raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
     if not docs:
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
-    return TbfFile(path, system or os.path.basename(path), docs)
+    columns = list(zip(*rows)) if rows else [()] * MIN_FIELDS  # zip stops at the 7 fields all lines have
+    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, list(columns[2]),
+                  list(columns[3]), list(columns[4]), list(columns[5]), list(columns[6]), lines)
+    for d in docs.values():
+        d.file = tbf
+    return tbf
 
 
 def read_token_table(path: str) -> dict[str, str] | None:

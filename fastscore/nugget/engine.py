@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import string
 from functools import lru_cache
+from itertools import chain
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,14 +75,27 @@ class Options:
 
 @dataclass
 class DocMentions:
-    """One side of one document, ready for the kernel."""
+    """One side of one document, ready for the kernel: rows of the file's mention columns."""
 
-    mentions: list[Mention]
+    file: TbfFile
+    rows: object  # row indices (range or list) into the file's columns
     ids: object  # sorted unique token/char ids per mention, flattened (list or array)
     offsets: object  # CSR offsets into ids, starting at 0
     lengths: object  # per mention, the Dice denominator's share
     types: list[str]  # canonical
     realis: list[str]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def mention_ids(self) -> list[str]:
+        return [self.file.ids[r] for r in self.rows]
+
+    @property
+    def mentions(self) -> list[Mention]:
+        f = self.file
+        return [Mention(f.ids[r], f.spans[r], f.texts[r], f.types[r], f.realis[r], f.lines[r]) for r in self.rows]
 
 
 def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
@@ -138,6 +152,7 @@ class Prepared:
     gold_corefs: list[list[Relation]]
     system_corefs: list[list[Relation]]
     warnings: list[str] = field(default_factory=list)
+    csr: dict = field(default_factory=dict)  # role -> (offsets, ids, lengths) of all scored mentions (char mode)
 
 
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
@@ -154,24 +169,25 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         out.warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
                             "scored as empty: " + ", ".join(f'"{d}"' for d in missing[:5])
                             + (" ..." if len(missing) > 5 else ""))
-    kept: dict[str, list[list[Mention]]] = {"gold": [], "system": []}
+    kept: dict[str, list] = {"gold": [], "system": []}
     for d in doc_ids:
         g_doc = gold.documents[d]
-        s_doc = system.documents.get(d, TbfDocument(d, 0))
+        s_doc = system.documents.get(d) or TbfDocument(d, 0, file=system)
         invisible = _invisible_ids(d, opts, out.warnings)
         token_ids: dict[str, int] = {}
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
                                                   ("system", system, s_doc, out.system, out.system_corefs)):
-            mentions = _check_mentions(tbf.path, doc_obj)
+            rows = _checked_rows(tbf, doc_obj)
             if opts.whitelist is not None:
-                mentions = [m for m in mentions if canonical_v18(m.type) in opts.whitelist]
-            kept[role].append(mentions)
+                rows = [r for r in rows if canonical_v18(tbf.types[r]) in opts.whitelist]
+            kept[role].append(rows)
             if opts.token_mode:
-                sides.append(_token_side(mentions, opts, invisible, token_ids))
-            corefs.append(_corefs(tbf.path, doc_obj, mentions, opts, same_span[role]) if opts.coref else [])
+                sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
+            corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]) if opts.coref else [])
     if not opts.token_mode:
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
-            sides.extend(_char_sides(tbf, doc_ids, kept[role], opts))
+            per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
+            sides.extend(per_doc)
     for found in same_span.values():
         if found:
             out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "
@@ -192,75 +208,92 @@ def _invisible_ids(doc_id: str, opts: Options, warnings: list[str]) -> set[str]:
     return {tid for tid, tok in table.items() if tok.lower().strip() in opts.invisible}
 
 
-def _check_mentions(path: str, doc: TbfDocument) -> list[Mention]:
-    seen: dict[str, int] = {}
-    for m in doc.mentions:
-        if m.id in seen:
-            raise ParseError(path, m.line, f"duplicate mention id {m.id!r} (first at line {seen[m.id]}): mention ids "
-                                           "must be unique in a document", doc.id)
-        seen[m.id] = m.line
-    return doc.mentions
+def _checked_rows(tbf: TbfFile, doc: TbfDocument) -> range:
+    """The document's mention rows; an error for a repeated mention id."""
+    ids = tbf.ids[doc.start:doc.end]
+    if len(set(ids)) != len(ids):
+        seen: dict[str, int] = {}
+        for r in doc.rows:
+            if tbf.ids[r] in seen:
+                raise ParseError(tbf.path, tbf.lines[r], f"duplicate mention id {tbf.ids[r]!r} (first at line "
+                                                         f"{seen[tbf.ids[r]]}): mention ids must be unique in a "
+                                                         "document", doc.id)
+            seen[tbf.ids[r]] = tbf.lines[r]
+    return doc.rows
 
 
-def _token_side(mentions: list[Mention], opts: Options, invisible: set[str],
-                token_ids: dict[str, int]) -> DocMentions:
+def _token_side(tbf: TbfFile, rows, opts: Options, invisible: set[str], token_ids: dict[str, int]) -> DocMentions:
     canon = opts.preset.canonical
     ids: list[int] = []
     offsets = [0]
     lengths: list[float] = []
-    for m in mentions:
-        kept = {t for t in m.span.split(",") if t not in invisible}
+    for r in rows:
+        kept = {t for t in tbf.spans[r].split(",") if t not in invisible}
         ids.extend(sorted(token_ids.setdefault(t, len(token_ids)) for t in kept))
         offsets.append(len(ids))
         lengths.append(len(kept))
-    return DocMentions(mentions, ids, offsets, lengths, [canon(m.type) for m in mentions],
-                       [canon(m.realis) for m in mentions])
+    return DocMentions(tbf, rows, ids, offsets, lengths, [canon(tbf.types[r]) for r in rows],
+                       [canon(tbf.realis[r]) for r in rows])
 
 
-def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list[list[Mention]], opts: Options) -> list[DocMentions]:
-    """Character spans of every mention of one file, parsed at once (kernels/tbf_scan.py)."""
+def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str]]:
+    """The file's type and realis columns, normalised once (the functions are memoised)."""
+    canon = opts.preset.canonical
+    return list(map(canon, tbf.types)), list(map(canon, tbf.realis))
+
+
+def _pick(column: list, rows) -> list:
+    return column[rows.start:rows.stop] if isinstance(rows, range) else [column[r] for r in rows]
+
+
+def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
+    """Character spans of every mention of one file, parsed at once (kernels/tbf_scan.py):
+    the per-document sides and the whole CSR (offsets, ids, lengths) in the same order."""
     from ..kernels.tbf_scan import parse_char_spans
 
-    canon = opts.preset.canonical
-    flat = [m for mentions in per_doc for m in mentions]
-    buf = np.frombuffer("\n".join(m.span for m in flat).encode("ascii", "replace"), dtype=np.uint8)
+    types, realis = _canonical_columns(tbf, opts)
+    flat = [r for rows in per_doc for r in rows]
+    buf = np.frombuffer("\n".join([tbf.spans[r] for r in flat]).encode("ascii", "replace"), dtype=np.uint8)
     off, vals, lengths, bad = parse_char_spans(buf, len(flat))
     if bad >= 0:
-        m = flat[bad]
-        doc = next(d for d, ms in zip(doc_ids, per_doc) if any(x is m for x in ms))
-        _chars(tbf.path, tbf.documents.get(doc, TbfDocument(doc, 0)), m)  # raises the clear error
+        row = flat[bad]
+        doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
+        _chars(tbf, doc, row)  # raises the clear error
     sides = []
     k = 0
-    for mentions in per_doc:
-        n = len(mentions)
+    for rows in per_doc:
+        n = len(rows)
         base = off[k]
-        sides.append(DocMentions(mentions, vals[base:off[k + n]], off[k:k + n + 1] - base, lengths[k:k + n],
-                                 [canon(m.type) for m in mentions], [canon(m.realis) for m in mentions]))
+        sides.append(DocMentions(tbf, rows, vals[base:off[k + n]], off[k:k + n + 1] - base, lengths[k:k + n],
+                                 _pick(types, rows), _pick(realis, rows)))
         k += n
-    return sides
+    return sides, (off, vals, lengths)
 
 
-def _chars(path: str, doc: TbfDocument, m: Mention) -> list[int]:
+def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
+    """The characters of a mention's span (as EvmEval lists them), or a ParseError."""
+    span = tbf.spans[row]
     chars: list[int] = []
-    for part in m.span.split(";"):
+    for part in span.split(";"):
         bounds = part.split(",")
         try:
             b, e = int(bounds[0]), int(bounds[1])
         except (ValueError, IndexError):
-            raise ParseError(path, m.line, f"bad character span {m.span!r} of mention {m.id!r}: expected "
-                                           "'begin,end' ranges separated by ';' (or pass --tokens for token "
-                                           "ids)", doc.id) from None
+            raise ParseError(tbf.path, tbf.lines[row], f"bad character span {span!r} of mention {tbf.ids[row]!r}: "
+                                                       "expected 'begin,end' ranges separated by ';' (or pass "
+                                                       "--tokens for token ids)", doc_id) from None
         chars.extend(range(b, e))
     return chars
 
 
-def _corefs(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options, same_span: list[str]):
+def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str]):
     """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does.
 
     Two mentions with the same span in one cluster break the specification, but EvmEval
     scores them: they are collected in ``same_span`` and reported as one warning.
     """
-    defined = {m.id: m for m in doc.mentions}
+    path = tbf.path
+    defined = {tbf.ids[r]: r for r in doc.rows}
     clusters = doc.coreference()
     owner: dict[str, Relation] = {}
     for r in clusters:
@@ -274,14 +307,14 @@ def _corefs(path: str, doc: TbfDocument, mentions: list[Mention], opts: Options,
                                                f"{owner[a].line}) and {r.id!r}: resolve the transitive closure "
                                                "(merge the clusters)", doc.id)
             owner[a] = r
-            span = defined[a].span
+            span = tbf.spans[defined[a]]
             if span in spans and spans[span] != a:
                 same_span.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
                                  f"{spans[span]!r} and {a!r} with the same span {span!r}")
             spans[span] = a
     if opts.whitelist is None:
         return clusters
-    remaining = {m.id for m in mentions}
+    remaining = {tbf.ids[r] for r in rows}
     kept = []
     for r in clusters:
         args = [a for a in r.args if a in remaining]
@@ -309,23 +342,29 @@ def align(prep: Prepared, opts: Options) -> Aligned:
     realis_codes: dict[str, int] = {}
     na = opts.preset.canonical(NOT_ANNOTATED)
 
-    def arrays(sides: list[DocMentions]):
-        doc_off = np.concatenate([[0], np.cumsum([len(x.mentions) for x in sides])]).astype(np.int64)
-        vals = [np.asarray(x.ids, dtype=np.int64) for x in sides]
-        base = np.concatenate([[0], np.cumsum([len(v) for v in vals])])
-        off = np.concatenate([[0]] + [np.asarray(x.offsets[1:], dtype=np.int64) + b for x, b in zip(sides, base)])
-        lens = np.concatenate([[]] + [np.asarray(x.lengths, dtype=np.float64) for x in sides])
-        types = [t for x in sides for t in x.types]
-        realis = [r for x in sides for r in x.realis]
-        typ = np.fromiter((type_codes.setdefault(t, len(type_codes)) for t in types), np.int64, len(types))
-        rea = np.fromiter((realis_codes.setdefault(r, len(realis_codes)) for r in realis), np.int64, len(realis))
-        typ_any = np.fromiter((t == na for t in types), np.bool_, len(types))
-        rea_any = np.fromiter((r == na for r in realis), np.bool_, len(realis))
-        return (doc_off, off.astype(np.int64), np.concatenate([np.zeros(0, np.int64)] + vals), lens, typ, rea,
-                typ_any, rea_any)
+    def arrays(sides: list[DocMentions], csr):
+        doc_off = np.concatenate([[0], np.cumsum([len(x) for x in sides])]).astype(np.int64)
+        if csr is not None:  # character mode: already one CSR over all scored mentions
+            off, vals, lens = csr
+        else:
+            vals = [np.asarray(x.ids, dtype=np.int64) for x in sides]
+            base = np.concatenate([[0], np.cumsum([len(v) for v in vals])])
+            off = np.concatenate([[0]] + [np.asarray(x.offsets[1:], dtype=np.int64) + b for x, b in zip(sides, base)])
+            lens = np.concatenate([[]] + [np.asarray(x.lengths, dtype=np.float64) for x in sides])
+            vals = np.concatenate([np.zeros(0, np.int64)] + vals)
+        types = list(chain.from_iterable(x.types for x in sides))
+        realis = list(chain.from_iterable(x.realis for x in sides))
+        for values, codes in ((types, type_codes), (realis, realis_codes)):
+            for v in sorted(set(values)):  # few distinct labels; sorted: the codes do not depend on hashing
+                codes.setdefault(v, len(codes))
+        typ = np.fromiter(map(type_codes.__getitem__, types), np.int64, len(types))
+        rea = np.fromiter(map(realis_codes.__getitem__, realis), np.int64, len(realis))
+        typ_any = typ == type_codes.get(na, -1)
+        rea_any = rea == realis_codes.get(na, -1)
+        return doc_off, off.astype(np.int64), vals, lens, typ, rea, typ_any, rea_any
 
-    g = arrays(prep.gold)
-    s = arrays(prep.system)
+    g = arrays(prep.gold, prep.csr.get("gold"))
+    s = arrays(prep.system, prep.csr.get("system"))
     n_gold = np.diff(g[0])
     n_sys = np.diff(s[0])
     if opts.mapping == "greedy":
@@ -377,39 +416,48 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     aligned to it when its Dice reaches the threshold), then one per unaligned system mention;
     mentions outside every cluster become singletons.  Built for all documents at once."""
     m = COREF_MAPPINGS[opts.coref_mapping]
-    k_doc, k_pos, k_lab, r_doc, r_pos, r_lab, tokens = [], [], [], [], [], [], []
-    for d in range(len(prep.doc_ids)):
-        g_lab = _labels(prep.gold[d].mentions, prep.gold_corefs[d])
-        s_lab = _labels(prep.system[d].mentions, prep.system_corefs[d])
-        n_g, n_s = len(g_lab), len(s_lab)
-        j = al.map_sys[d][m]
-        aligned = (j >= 0) & (al.map_score[d][m] >= opts.coref_threshold)
-        extra = np.ones(n_s, dtype=bool)
-        extra[j[aligned]] = False
-        extra_idx = np.flatnonzero(extra)
-        k_doc.append(np.full(n_g, d))
-        k_pos.append(np.arange(n_g))
-        k_lab.append(g_lab)
-        pos = np.flatnonzero(aligned)
-        r_doc.append(np.full(len(pos) + len(extra_idx), d))
-        r_pos.append(np.concatenate([pos, n_g + np.arange(len(extra_idx))]))
-        r_lab.append(np.concatenate([s_lab[j[aligned]], s_lab[extra_idx]]))
-        tokens.append(n_g + len(extra_idx))
-    tokens = np.asarray(tokens, dtype=np.int64)
-    cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)
-    return (_one_token_table(prep.doc_ids, tokens, cat(k_doc), cat(k_pos), cat(k_lab), "gold"),
-            _one_token_table(prep.doc_ids, tokens, cat(r_doc), cat(r_pos), cat(r_lab), "system"))
+    n_docs = len(prep.doc_ids)
+    n_gold = np.asarray([len(x) for x in prep.gold], dtype=np.int64)
+    n_sys = np.asarray([len(x) for x in prep.system], dtype=np.int64)
+    gold_doc = np.repeat(np.arange(n_docs), n_gold)
+    sys_doc = np.repeat(np.arange(n_docs), n_sys)
+    gold_pos = np.arange(len(gold_doc)) - np.concatenate([[0], np.cumsum(n_gold)])[gold_doc]
+    sys_base = np.concatenate([[0], np.cumsum(n_sys)])
+    g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc)
+    s_lab = _labels(prep.system, prep.system_corefs, sys_doc)
+    j = np.concatenate([x[m] for x in al.map_sys]) if n_docs else np.zeros(0, np.int64)
+    score = np.concatenate([x[m] for x in al.map_score]) if n_docs else np.zeros(0)
+    aligned = (j >= 0) & (score >= opts.coref_threshold)
+    aligned_sys = j[aligned] + sys_base[gold_doc[aligned]]
+    extra = np.ones(len(sys_doc), dtype=bool)
+    extra[aligned_sys] = False
+    extra_doc = sys_doc[extra]
+    n_extra = np.bincount(extra_doc, minlength=n_docs)
+    extra_rank = np.arange(len(extra_doc)) - np.concatenate([[0], np.cumsum(n_extra)])[extra_doc]
+    tokens = n_gold + n_extra
+    key = _one_token_table(prep.doc_ids, tokens, gold_doc, gold_pos, g_lab, "gold")
+    resp = _one_token_table(prep.doc_ids, tokens, np.concatenate([gold_doc[aligned], extra_doc]),
+                            np.concatenate([gold_pos[aligned], n_gold[extra_doc] + extra_rank]),
+                            np.concatenate([s_lab[aligned_sys], s_lab[extra]]), "system")
+    return key, resp
 
 
-def _labels(mentions: list[Mention], clusters: list[Relation]) -> np.ndarray:
-    """Cluster number of each mention: its first cluster, else a new singleton number."""
-    cluster_of: dict[str, int] = {}
-    for c, r in enumerate(clusters):
-        for a in r.args:
-            cluster_of.setdefault(a, c)
-    lab = np.fromiter((cluster_of.get(mm.id, -1) for mm in mentions), dtype=np.int64, count=len(mentions))
+def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np.ndarray) -> np.ndarray:
+    """Cluster number of every mention of every document: its first cluster, else a new singleton number
+    (after the document's clusters, in mention order)."""
+    labels: list[int] = []
+    for side, rels in zip(sides, clusters):
+        cluster_of: dict[str, int] = {}
+        for c, r in enumerate(rels):
+            for a in r.args:
+                cluster_of.setdefault(a, c)
+        labels.extend([cluster_of.get(mid, -1) for mid in side.mention_ids])
+    lab = np.asarray(labels, dtype=np.int64)
     alone = lab < 0
-    lab[alone] = len(clusters) + np.arange(int(alone.sum()))
+    n_clusters = np.asarray([len(r) for r in clusters], dtype=np.int64)
+    rank = np.cumsum(alone) - 1
+    first = np.concatenate([[0], np.cumsum(np.bincount(doc_of[alone], minlength=len(sides)))])
+    lab[alone] = n_clusters[doc_of[alone]] + rank[alone] - first[doc_of[alone]]
     return lab
 
 
@@ -439,6 +487,13 @@ def _one_token_table(names, tokens, doc, pos, lab, path) -> MentionTable:
 
 def score_nugget(gold, system, **kwargs):
     """See :func:`fastscore.api.score_nugget`."""
+    from .._gc import collector_paused
+
+    with collector_paused():
+        return _score_nugget(gold, system, **kwargs)
+
+
+def _score_nugget(gold, system, **kwargs):
     from .result import NuggetResult
 
     doc = kwargs.pop("doc", None)

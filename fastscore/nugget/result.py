@@ -10,6 +10,7 @@ NaN when P + R = 0 — EvmEval prints ``nan``; JSON has ``null``.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,19 +111,18 @@ class NuggetResult:
         raw = self.options.preset.raw_type_names
         m = 3 if self.options.per_type_mapping == "type+realis" else 1
         tp: dict[str, float] = {}
-        n_gold: dict[str, int] = {}
-        n_sys: dict[str, int] = {}
+        n_gold: Counter = Counter()
+        n_sys: Counter = Counter()
         for d in range(len(self.documents)):
             gold, system = self.prepared.gold[d], self.prepared.system[d]
-            g_types = [m.type for m in gold.mentions] if raw else gold.types
-            s_types = [m.type for m in system.mentions] if raw else system.types
-            for i, j in enumerate(self.aligned.map_sys[d][m]):
-                if j >= 0:
-                    tp[g_types[i]] = tp.get(g_types[i], 0) + self.aligned.map_score[d][m][i]
-            for t in g_types:
-                n_gold[t] = n_gold.get(t, 0) + 1
-            for t in s_types:
-                n_sys[t] = n_sys.get(t, 0) + 1
+            g_types = [gold.file.types[r] for r in gold.rows] if raw else gold.types
+            s_types = [system.file.types[r] for r in system.rows] if raw else system.types
+            scores = self.aligned.map_score[d][m].tolist()
+            for i, j in enumerate(self.aligned.map_sys[d][m].tolist()):
+                if j >= 0:  # in gold order, as EvmEval adds them
+                    tp[g_types[i]] = tp.get(g_types[i], 0) + scores[i]
+            n_gold.update(g_types)
+            n_sys.update(s_types)
         out = {}
         for t in sorted(n_gold):
             p = safe_div(tp.get(t, 0), n_sys.get(t, 0))
