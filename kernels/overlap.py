@@ -1,7 +1,10 @@
 """B-cubed and LEA statistics from the contingency table (see contingency.py).
 
 B-cubed (v8.01): recall_num = sum d_ij c_ij / |K_i|, precision_num =
-sum d_ij c_ij / |R_j|, denominators the mention counts.
+sum d_ij c_ij / |R_j|, denominators the mention counts.  The sums are
+taken in v8.01's order (response chains, then their mentions, adding
+c / |R| and c / |K| once per mention), so that even the last bit of a
+document's numerator is v8.01's.
 LEA (Moosavi & Strube 2016, as coval computes it): recall_num =
 sum_i |K_i| * links(K_i & R) / links(K_i) with links(n) = n(n-1)/2, and a
 key singleton resolved when its mention forms a response singleton;
@@ -38,29 +41,74 @@ def _lea_side(n_own, own_size, other_size, own_idx, other_idx, count):
 
 
 @njit(cache=True)
-def _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size):
+def _cell(ci, cc, lo, hi, i):
+    """c of cell (i, j) among cells [lo, hi) of chain j (sorted by i); 0 if absent."""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ci[mid] < i:
+            lo = mid + 1
+        else:
+            hi = mid
+    return cc[lo] if lo < end and ci[lo] == i else 0
+
+
+@njit(cache=True)
+def _bcub_doc(k_ids, k_chains, r_ids, r_chains, ci, cj, cc, ks, rs):
+    """B-cubed numerators of one document, added as v8.01 adds them."""
+    n_ids = 0
+    for x in k_ids:
+        n_ids = max(n_ids, x + 1)
+    for x in r_ids:
+        n_ids = max(n_ids, x + 1)
+    last_key = np.full(n_ids, -1, dtype=np.int64)  # the last key chain holding each id
+    for p in range(len(k_ids)):
+        last_key[k_ids[p]] = max(last_key[k_ids[p]], k_chains[p])
+    # cells of each response chain: [start[j], start[j + 1]) (cells are sorted by (j, i))
+    start = np.zeros(len(rs) + 1, dtype=np.int64)
+    for t in range(len(cj)):
+        start[cj[t] + 1] += 1
+    for j in range(len(rs)):
+        start[j + 1] += start[j]
+    r_num = 0.0
+    p_num = 0.0
+    for p in range(len(r_ids)):  # response rows are in chain order, mentions in chain order
+        x = r_ids[p]
+        if x < 0:
+            continue
+        i = last_key[x]
+        if i < 0:
+            continue
+        j = r_chains[p]
+        c = _cell(ci, cc, start[j], start[j + 1], i)
+        p_num += c / rs[j]
+        r_num += c / ks[i]
+    return r_num, p_num
+
+
+@njit(cache=True)
+def _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
+              k_off, k_ids, k_chains, r_off, r_ids, r_chains):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.float64)
     for doc in range(n_docs):
         a, b = cell_off[doc], cell_off[doc + 1]
         ks = k_size[k_size_off[doc]:k_size_off[doc + 1]]
         rs = r_size[r_size_off[doc]:r_size_off[doc + 1]]
-        r_num = 0.0
-        p_num = 0.0
-        for t in range(a, b):
-            dc = cd[t] * cc[t]
-            if dc:
-                r_num += dc / ks[ci[t]]
-                p_num += dc / rs[cj[t]]
-        out[doc, 0] = r_num
+        ka, kb, ra, rb = k_off[doc], k_off[doc + 1], r_off[doc], r_off[doc + 1]
+        out[doc, 0], out[doc, 2] = _bcub_doc(k_ids[ka:kb], k_chains[ka:kb], r_ids[ra:rb], r_chains[ra:rb],
+                                             ci[a:b], cj[a:b], cc[a:b], ks, rs)
         out[doc, 1] = ks.sum()
-        out[doc, 2] = p_num
         out[doc, 3] = rs.sum()
         out[doc, 4], out[doc, 5] = _lea_side(len(ks), ks, rs, ci[a:b], cj[a:b], cf[a:b])
         out[doc, 6], out[doc, 7] = _lea_side(len(rs), rs, ks, cj[a:b], ci[a:b], cd[a:b])
     return out
 
 
-def bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size):
-    """Per-document B-cubed and LEA statistics, shape (n_docs, 8)."""
-    return _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size)
+def bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
+             k_off, k_ids, k_chains, r_off, r_ids, r_chains):
+    """Per-document B-cubed and LEA statistics, shape (n_docs, 8); the rows are the kernel's
+    mention ids and chains (key and response, in chain order)."""
+    i64 = lambda v: np.ascontiguousarray(v, dtype=np.int64)
+    return _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
+                     i64(k_off), i64(k_ids), i64(k_chains), i64(r_off), i64(r_ids), i64(r_chains))

@@ -184,7 +184,7 @@ def main() -> None:
                 record["refused"] = (err.strip() or out.strip().splitlines()[-1])[:300]
                 break
             record["metrics"][metric] = totals_lines(out)
-            if n_docs == 1 and "extra" not in resp and n < 45:
+            if n < 45:  # v8.01 prints documents in Perl's hash order: tests compare them as a set
                 code, out, err = run_perl(args.perl_scorer, metric, kpath, rpath, verbose=True)
                 record.setdefault("verbose", {})[metric] = out.split("\n", 1)[1]  # drop the version line
         if args.coval and not repeats and "refused" not in record and set(key) <= set(resp):

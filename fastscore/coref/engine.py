@@ -116,7 +116,8 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
             k_id[ks:ke], a.k_chain[ks:ke].astype(np.int64), a.k_nchains[d],
             r_id[rs:re], a.r_chain[rs:re].astype(np.int64), a.r_nchains[d],
         )
-    bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size)
+    bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
+                                a.k_off, k_id, a.k_chain, a.r_off, r_id, a.r_chain)
     ceaf_stats = _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
     blocks = {
         "mentions": mention_counts,
