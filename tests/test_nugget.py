@@ -203,3 +203,12 @@ def test_a_file_scored_against_itself(tmp_path):
         data = result.to_dict()
         assert data["metrics"]["type+realis"]["micro"]["f1"] == 1.0
         assert data["coref"]["average"] == 1.0
+
+
+def test_text_report_names_rules_and_non_official_mapping(capsys):
+    demo = SHARED / "evmeval-demo"
+    args = ["nugget", str(demo / "gold.tbf"), str(demo / "system_A.tbf"), "--preset", "kbp2016"]
+    assert main(args) == 0
+    assert "EvmEval scorer_v1.8" in capsys.readouterr().out
+    assert main(args + ["--mapping", "optimal"]) == 0
+    assert "not the official greedy mapping" in capsys.readouterr().out

@@ -203,3 +203,16 @@ def test_f1_of_matches_scores(corpus):
     r = fastscore.score_coref(key, resp)
     for m in (*SCORED, "conll"):
         assert f1_of(m, r.doc_stats.total())[0] == r.f1(m)
+
+
+def test_plot_without_matplotlib_is_a_clear_usage_error(corpus, tmp_path, capsys):
+    import importlib.util
+
+    from fastscore.cli import main
+
+    key, resp, resp2 = map(str, corpus)
+    code = main(["compare", key, resp, resp2, "--resamples", "50", "--plot", str(tmp_path / "d.png")])
+    if importlib.util.find_spec("matplotlib") is None:
+        assert code == 2 and "pip install 'fastscore[plot]'" in capsys.readouterr().err
+    else:
+        assert code == 0 and (tmp_path / "d.png").stat().st_size > 0

@@ -66,7 +66,10 @@ def _pct(x) -> str:
 
 def text(result, per_doc: bool = False) -> str:
     lines = [f"gold:     {result.gold.path}", f"system:   {result.system.path}",
-             f"documents: {len(result.documents)}", "",
+             f"documents: {len(result.documents)}", f"rules:    {result.options.preset.scorer}"]
+    if result.options.mapping == "optimal":
+        lines.append("mapping:  optimal (maximum-weight one-to-one; not the official greedy mapping)")
+    lines += ["",
              f"{'attribute':<14}{'micro P':>9}{'R':>8}{'F1':>8}{'macro P':>10}{'R':>8}{'F1':>8}"]
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
