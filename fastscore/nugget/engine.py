@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import string
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from dataclasses import dataclass, field
 
 import numpy as np
 
