@@ -134,3 +134,8 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
             assert str(exc) and "\n" not in str(exc)
             outcomes["rejected"] += 1
     assert outcomes["scored"] > 20 and outcomes["rejected"] > 20
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path):
+    p = _write(tmp_path, b"\xef\xbb\xbf" + GOOD.encode())
+    assert read_conll(p).doc_names == ["(d); part 000"]

@@ -212,3 +212,10 @@ def test_text_report_names_rules_and_non_official_mapping(capsys):
     assert "EvmEval scorer_v1.8" in capsys.readouterr().out
     assert main(args + ["--mapping", "optimal"]) == 0
     assert "not the official greedy mapping" in capsys.readouterr().out
+
+
+def test_byte_order_mark_and_crlf_in_tbf(tmp_path):
+    p = tmp_path / "bom.tbf"
+    p.write_bytes(b"\xef\xbb\xbf" + GOLD.replace("\n", "\r\n").encode())
+    result = fastscore.score_nugget(p, _tbf(tmp_path, "g.tbf", GOLD), preset="kbp2016", coref=True)
+    assert result.to_dict()["metrics"]["span"]["micro"]["f1"] == 1.0

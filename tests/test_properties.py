@@ -61,3 +61,13 @@ def test_registry_columns_cover_the_statistics_layout():
     assert len(COLUMNS) == len(set(COLUMNS))
     for spec in METRICS.values():
         assert spec.description and set(spec.columns) <= set(COLUMNS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(clean_chains))
+def test_dropping_singletons_equals_scoring_without_them(case):
+    key, resp = case
+    dropped = score_coref(table(key), table(resp), singletons="drop")
+    strip = lambda docs: {n: [c for c in chains if len(c) > 1] for n, chains in docs.items()}
+    manual = score_coref(table(strip(key)), table(strip(resp)))
+    np.testing.assert_array_equal(dropped.doc_stats.matrix, manual.doc_stats.matrix)

@@ -4,10 +4,15 @@ from __future__ import annotations
 from ..errors import ParseError
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def read_bytes(path: str) -> bytes:
+    """The file's bytes, without a leading UTF-8 byte-order mark (editors on Windows write one)."""
     try:
         with open(path, "rb") as fh:
-            return fh.read()
+            data = fh.read()
+        return data[len(BOM):] if data.startswith(BOM) else data
     except FileNotFoundError:
         raise ParseError(path, None, "file not found") from None
     except IsADirectoryError:
