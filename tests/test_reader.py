@@ -60,3 +60,15 @@ def test_crlf_and_space_separated(tmp_path):
     t = read_conll(p)
     assert t.doc_names == ["(d); part 000"] and t.document(0) == [[(0, 2), (2, 3)]]
     _same(t, reference_conll.read_conll(p))
+
+
+def test_labels_longer_than_the_numeric_fast_path(tmp_path):
+    p = tmp_path / "long.conll"
+    p.write_text("#begin document (x); part 000\n"
+                 "d\t0\t0\tA\t(1234567890123456789012|(0001234567890123456789012\n"
+                 "d\t0\t1\tB\t1234567890123456789012)\n"
+                 "d\t0\t2\tC\t(1234567890123456789012)|0001234567890123456789012)\n#end document\n")
+    t = read_conll(p)
+    assert t.document(0) == [[(0, 2), (2, 3)], [(0, 3)]]  # 0001... and 1234... are different clusters
+    assert t.cluster_labels[0] == ["1234567890123456789012", "0001234567890123456789012"]
+    _same(t, reference_conll.read_conll(p))

@@ -146,6 +146,7 @@ class _Reader:
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
             self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
         self.label_of_code: dict[int, str] = {}
+        self.long_codes: dict[str, int] = {}
         unresolved = np.flatnonzero(code < 0)
         if len(unresolved):
             keep = np.ones(len(code), dtype=bool)
@@ -173,8 +174,10 @@ class _Reader:
     def _key_code(self, key: str) -> int:
         if len(key) <= self.scan.MAX_DIGITS:
             return int(key) + (len(key) << self.scan.LEN_SHIFT)
-        code = (3 << 60) + len(self.label_of_code)  # very long digit strings: a code of their own
-        self.label_of_code[code] = key
+        code = self.long_codes.get(key)
+        if code is None:  # very long digit strings: one code of their own per label
+            code = self.long_codes[key] = (3 << 60) + len(self.long_codes)
+            self.label_of_code[code] = key
         return code
 
     def _doc_of(self, line: int) -> int:
