@@ -8,6 +8,7 @@ from .coref.result import CorefResult
 from .errors import UsageError
 from .formats.table import MentionTable
 
+
 def read_conll(path: str | os.PathLike) -> MentionTable:
     """Read a CoNLL-2011/2012 coreference file (see :mod:`fastscore.formats.conll`)."""
     from .formats.conll import read_conll as _read
@@ -73,9 +74,12 @@ def score_coref(
     return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r))
 
 
-def bootstrap(result: CorefResult, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
-              method: str = "percentile") -> CorefResult:
+def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
+              method: str = "percentile"):
     """Attach bootstrap confidence intervals (F1 of every metric) to a result and return it.
+
+    ``result`` is a :class:`CorefResult` or a nugget result (anything with ``doc_stats``
+    and ``metrics``).
 
     Documents are resampled with replacement ``resamples`` times; each
     resample is a sum of per-document statistics (nothing is re-scored).
@@ -92,7 +96,7 @@ TASK_DEFAULT_METRIC = {"coref": "conll", "nugget": "span"}
 
 
 def _task_scorer(task: str, key, options: dict):
-    """(key document names, system -> DocStats) for a task; the key is read once."""
+    """A function system -> DocStats for a task, with the key read once."""
     from .stats.compare import check_same_documents
 
     if task == "coref":

@@ -89,13 +89,18 @@ def _task_arguments(p: argparse.ArgumentParser, what: str) -> None:
                         "(default span)")
 
 
-def _task_options(args) -> dict:
-    if args.task == "coref":
-        return {"singletons": args.singletons, "allow_repeated": args.allow_repeated}
+def _nugget_kwargs(args) -> dict:
+    """The score_nugget options of the nugget option group."""
     return {"preset": args.preset, "tokens": args.tokens, "token_ext": args.token_ext, "char_spans": args.char_spans,
             "invisible_words": args.invisible_words, "coref": args.coref, "coref_mapping": args.coref_mapping,
             "coref_threshold": args.coref_threshold, "type_whitelist": args.type_whitelist,
             "mapping": args.mapping}
+
+
+def _task_options(args) -> dict:
+    if args.task == "coref":
+        return {"singletons": args.singletons, "allow_repeated": args.allow_repeated}
+    return _nugget_kwargs(args)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -217,11 +222,8 @@ def _nugget(args) -> int:
     from .api import score_nugget
     from .report import evmeval
 
-    result = score_nugget(args.gold, args.system, preset=args.preset, tokens=args.tokens, token_ext=args.token_ext,
-                          char_spans=args.char_spans, invisible_words=args.invisible_words, coref=args.coref,
-                          coref_mapping=args.coref_mapping, coref_threshold=args.coref_threshold,
-                          type_whitelist=args.type_whitelist, doc=args.doc, mapping=args.mapping,
-                          per_type_mapping=args.per_type_mapping)
+    result = score_nugget(args.gold, args.system, doc=args.doc, per_type_mapping=args.per_type_mapping,
+                          **_nugget_kwargs(args))
     for warning in result.warnings:
         print(f"fastscore: warning: {warning}", file=sys.stderr)
     if args.bootstrap:
@@ -254,7 +256,6 @@ def _compare(args) -> int:
 def expand_systems(items: list[str], ext: str = ".conll") -> list[str]:
     """Files as given; folders -> their *EXT files (sorted); glob patterns -> their matches (sorted)."""
     import glob
-    import os
 
     out: list[str] = []
     for item in items:

@@ -31,11 +31,19 @@ def f1(recall, precision):
         return np.where(total != 0, 2 * precision * recall / np.where(total != 0, total, 1.0), 0.0)
 
 
+def ratio_score(p_num: str, p_den: str, r_num: str, r_den: str) -> Callable[[Mapping[str, object]], dict]:
+    """Score function: precision = p_num / p_den, recall = r_num / r_den (0 where a denominator is 0), f1."""
+    def score(sums: Mapping[str, object]) -> dict:
+        r = _div(sums[r_num], sums[r_den], 0.0)
+        p = _div(sums[p_num], sums[p_den], 0.0)
+        return {"recall": r, "precision": p, "f1": f1(r, p)}
+    return score
+
+
 def prf_score(sums: Mapping[str, object], prefix: str) -> dict:
-    """recall, precision, f1 from ``PREFIX_recall_num`` ... columns (0 where a denominator is 0)."""
-    r = _div(sums[f"{prefix}_recall_num"], sums[f"{prefix}_recall_den"], 0.0)
-    p = _div(sums[f"{prefix}_precision_num"], sums[f"{prefix}_precision_den"], 0.0)
-    return {"recall": r, "precision": p, "f1": f1(r, p)}
+    """recall, precision, f1 from the ``PREFIX_recall_num`` ... columns."""
+    c = [f"{prefix}_{name}" for name in ("precision_num", "precision_den", "recall_num", "recall_den")]
+    return ratio_score(*c)(sums)
 
 
 def blanc_score(sums: Mapping[str, object]) -> dict:

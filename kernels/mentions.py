@@ -11,9 +11,6 @@ from numba import njit
 
 from .order import lex_order
 
-COUNT_COLUMNS = ("key_spans", "response_spans", "exact", "repeated")
-
-
 @njit(cache=True)
 def _align_doc(ks, ke, rs, re, k_id, r_id, counts):
     n_tok = 1

@@ -17,6 +17,7 @@ pairs, added in the order taken.
 import numpy as np
 from numba import njit
 
+from .ceaf import max_weight_assignment
 from .order import stable_order, take
 
 SPAN, TYPE, REALIS, BOTH = 0, 1, 2, 3
@@ -113,37 +114,54 @@ def _greedy_doc(dice, sys_i, gold_i, n_g, n_s, g_type, g_realis, g_type_any, g_r
 
 
 @njit(cache=True)
-def _greedy(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
-            sd_off, s_off, s_val, s_len, s_type, s_realis):
+def _optimal_doc(dice, sys_i, gold_i, n_g, n_s, g_type, g_realis, g_type_any, g_realis_any, s_type, s_realis,
+                 tp, map_sys, map_score):
+    """Maximum-weight one-to-one mapping per attribute (not official): the Hungarian method on the
+    Dice of the pairs whose attributes match."""
+    for m in range(N_MAPPINGS):
+        w = np.zeros((n_g, n_s))
+        for t in range(len(dice)):
+            i, j = gold_i[t], sys_i[t]
+            if m == SPAN or _attrs_match(m, i, j, g_type, g_realis, g_type_any, g_realis_any, s_type, s_realis):
+                w[i, j] = dice[t]
+        cols = max_weight_assignment(w)
+        for i in range(n_g):
+            j = cols[i]
+            if j >= 0 and w[i, j] > 0:
+                tp[m] += w[i, j]
+                map_sys[m, i] = j
+                map_score[m, i] = w[i, j]
+
+
+@njit(cache=True)
+def _mappings(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
+              sd_off, s_off, s_val, s_len, s_type, s_realis, optimal):
     n_docs = len(gd_off) - 1
     tp = np.zeros((n_docs, N_MAPPINGS), dtype=np.float64)
     n_gold = gd_off[-1]
     map_sys = np.full((N_MAPPINGS, n_gold), -1, dtype=np.int64)
     map_score = np.zeros((N_MAPPINGS, n_gold), dtype=np.float64)
-    n_pairs = np.zeros(n_docs, dtype=np.int64)
     for d in range(n_docs):
         ga, gb = gd_off[d], gd_off[d + 1]
         sa, sb = sd_off[d], sd_off[d + 1]
         dice, sys_i, gold_i = _doc_pairs(g_off[ga:gb + 1], g_val, g_len[ga:gb], s_off[sa:sb + 1], s_val, s_len[sa:sb])
-        n_pairs[d] = len(dice)
-        _greedy_doc(dice, sys_i, gold_i, gb - ga, sb - sa, g_type[ga:gb], g_realis[ga:gb], g_type_any[ga:gb],
-                    g_realis_any[ga:gb], s_type[sa:sb], s_realis[sa:sb], tp[d], map_sys[:, ga:gb],
-                    map_score[:, ga:gb])
-    return tp, map_sys, map_score, n_pairs
+        args = (dice, sys_i, gold_i, gb - ga, sb - sa, g_type[ga:gb], g_realis[ga:gb], g_type_any[ga:gb],
+                g_realis_any[ga:gb], s_type[sa:sb], s_realis[sa:sb], tp[d], map_sys[:, ga:gb], map_score[:, ga:gb])
+        if optimal:
+            _optimal_doc(*args)
+        else:
+            _greedy_doc(*args)
+    return tp, map_sys, map_score
 
 
-def greedy_mappings(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
-                    sd_off, s_off, s_val, s_len, s_type, s_realis):
+def mappings(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
+             sd_off, s_off, s_val, s_len, s_type, s_realis, optimal: bool = False):
     """Per document the TP of the four mappings (n_docs, 4); per gold mention and mapping the
-    system mention (document-local index, -1 none) and its Dice; overlapping pairs per document."""
+    system mention (document-local index, -1 none) and its Dice.  ``optimal``: maximum-weight
+    mappings instead of EvmEval's greedy ones."""
     i64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)
     f64 = lambda a: np.ascontiguousarray(a, dtype=np.float64)
     b = lambda a: np.ascontiguousarray(a, dtype=np.bool_)
-    return _greedy(i64(gd_off), i64(g_off), i64(g_val), f64(g_len), i64(g_type), i64(g_realis), b(g_type_any),
-                   b(g_realis_any), i64(sd_off), i64(s_off), i64(s_val), f64(s_len), i64(s_type), i64(s_realis))
-
-
-@njit(cache=True)
-def doc_dice_pairs(g_off, g_val, g_len, s_off, s_val, s_len):
-    """The overlapping pairs of one document (for the optimal mapping and tests)."""
-    return _doc_pairs(g_off, g_val, g_len, s_off, s_val, s_len)
+    return _mappings(i64(gd_off), i64(g_off), i64(g_val), f64(g_len), i64(g_type), i64(g_realis), b(g_type_any),
+                     b(g_realis_any), i64(sd_off), i64(s_off), i64(s_val), f64(s_len), i64(s_type), i64(s_realis),
+                     bool(optimal))

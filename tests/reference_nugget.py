@@ -37,3 +37,22 @@ def greedy(gold, system):
                 used_g[m].add(i)
                 mapping[m][i] = (j, -neg)
     return tp, mapping
+
+
+def optimal(gold, system):
+    """Maximum-weight mappings per attribute by scipy's assignment: TP per mapping."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    tp = []
+    for m in range(4):
+        w = np.zeros((len(gold), len(system)))
+        for i, (g, g_len, gt, gr) in enumerate(gold):
+            for j, (s, s_len, st, sr) in enumerate(system):
+                ok = [True, gt is None or gt == st, gr is None or gr == sr]
+                ok.append(ok[1] and ok[2])
+                if ok[m]:
+                    w[i, j] = dice(g, g_len, s, s_len)
+        rows, cols = linear_sum_assignment(w, maximize=True) if w.size else ([], [])
+        tp.append(float(w[rows, cols].sum()) if w.size else 0.0)
+    return tp

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import fastscore
 from fastscore.cli import main
 from fastscore.errors import FastscoreError, ParseError, UsageError
-from fastscore.kernels.nugget import greedy_mappings
+from fastscore.kernels.nugget import mappings
 from tests import reference_nugget
 from tests.conftest import SHARED
 from tests.test_bad_input import _mutate
@@ -52,12 +52,14 @@ def test_greedy_kernel_matches_oracle(docs):
         sd.append(sd[-1] + len(system))
     g_all[0] = [0] + g_all[0]
     s_all[0] = [0] + s_all[0]
-    tp, map_sys, map_score, _ = greedy_mappings(gd, *g_all, sd, *s_all[:5])
+    tp, map_sys, map_score = mappings(gd, *g_all, sd, *s_all[:5])
+    best, _, _ = mappings(gd, *g_all, sd, *s_all[:5], optimal=True)
     for d, (gold, system) in enumerate(docs):
-        want_tp, want_map = reference_nugget.greedy(
-            [(ids, len(ids), t, r) for ids, t, r in gold],
-            [(ids, len(ids), -2 if t is None else t, -2 if r is None else r) for ids, t, r in system])
+        g_ref = [(ids, len(ids), t, r) for ids, t, r in gold]
+        s_ref = [(ids, len(ids), -2 if t is None else t, -2 if r is None else r) for ids, t, r in system]
+        want_tp, want_map = reference_nugget.greedy(g_ref, s_ref)
         assert tp[d].tolist() == want_tp
+        np.testing.assert_allclose(best[d], reference_nugget.optimal(g_ref, s_ref), rtol=0, atol=1e-12)
         for m in range(4):
             got = [(int(j), float(sc)) for j, sc in zip(map_sys[m, gd[d]:gd[d + 1]], map_score[m, gd[d]:gd[d + 1]])]
             assert got == [(j, float(sc)) for j, sc in want_map[m]]

@@ -7,12 +7,12 @@ tables.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
-from ..formats.table import MentionTable
+from ..formats.table import MentionTable, offsets
 from ..metrics import COLUMNS
 from ..stats.docstats import DocStats
 
@@ -35,7 +35,6 @@ class Aligned:
     r_chain: np.ndarray
     r_nchains: np.ndarray
     r_found: np.ndarray  # bool per document: present in the response
-    r_doc: list[int | None] = field(default_factory=list)  # response document index per scored document
 
 
 def align_documents(key: MentionTable, response: MentionTable, doc: str | None = None) -> Aligned:
@@ -70,7 +69,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
         k_end=k.end,
         k_chain=k.cluster,
         k_nchains=np.asarray([len(x) for x in k.cluster_labels], dtype=np.int64),
-        r_off=np.concatenate([[0], np.cumsum(r_sizes, dtype=np.int64)]).astype(np.int64),
+        r_off=offsets(r_sizes),
         r_start=response.start[rows],
         r_end=response.end[rows],
         r_chain=response.cluster[rows],
@@ -78,7 +77,6 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
             [len(response.cluster_labels[r]) if r is not None else 0 for r in r_docs], dtype=np.int64
         ),
         r_found=np.asarray([r is not None for r in r_docs]),
-        r_doc=r_docs,
     )
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import ParseError
 from .files import decode_utf8, read_bytes
-from .table import MentionTable
+from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _END = re.compile(r"#\s*end document")
@@ -192,7 +192,7 @@ class _Reader:
         item_off = np.searchsorted(line, self.begins).astype(np.int64)
         item_off = np.append(item_off, len(line))
         ends_mention = (kind != scan.OPEN).astype(np.int64)
-        mention_off = np.concatenate([[0], np.cumsum(ends_mention)])[item_off]
+        mention_off = offsets(ends_mention)[item_off]
         token = self.token_index(line)
         uniq, label = np.unique(code, return_inverse=True)  # dense label numbers
         chain, n_chains, m_chain, m_start, m_end, error, error_item = scan.pair_brackets(
@@ -206,7 +206,7 @@ class _Reader:
                     else f"opened at token {token[t]} is never closed")
             self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
         # the label of each chain is that of its first item
-        chain_off = np.concatenate([[0], np.cumsum(n_chains)])
+        chain_off = offsets(n_chains)
         doc_of_item = np.repeat(np.arange(n_docs), np.diff(item_off))
         _, first = np.unique(chain + chain_off[doc_of_item], return_index=True)
         flat = [self._label(t, code, ls, le) for t in first.tolist()]

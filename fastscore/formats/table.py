@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def offsets(sizes) -> np.ndarray:
+    """CSR offsets (int64, one more than ``sizes``) of consecutive groups of the given sizes."""
+    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+
+
 _NUMBERS: list[str] = []
 
 
@@ -59,7 +64,7 @@ class MentionTable:
             doc_names=names,
             doc_lines=np.zeros(len(names), dtype=np.int64),
             doc_tokens=np.asarray(tokens, dtype=np.int64),
-            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            doc_offsets=offsets(sizes),
             start=np.asarray(starts, dtype=np.int32),
             end=np.asarray(ends, dtype=np.int32),
             cluster=np.asarray(clusters, dtype=np.int32),
@@ -92,7 +97,7 @@ class MentionTable:
             doc_names=[self.doc_names[i] for i in keep_docs],
             doc_lines=self.doc_lines[keep_docs],
             doc_tokens=self.doc_tokens[keep_docs],
-            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            doc_offsets=offsets(sizes),
             start=self.start[idx],
             end=self.end[idx],
             cluster=self.cluster[idx],
@@ -119,7 +124,7 @@ class MentionTable:
             doc_names=list(self.doc_names),
             doc_lines=self.doc_lines,
             doc_tokens=self.doc_tokens,
-            doc_offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64),
+            doc_offsets=offsets(sizes),
             start=self.start[keep],
             end=self.end[keep],
             cluster=new_cluster[keep].astype(np.int32),

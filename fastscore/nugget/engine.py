@@ -16,7 +16,7 @@ from itertools import chain
 import numpy as np
 
 from ..errors import InputError, ParseError, UsageError
-from ..formats.table import MentionTable
+from ..formats.table import MentionTable, offsets
 from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_tbf, read_token_table
 
 NOT_ANNOTATED = "NOT_ANNOTATED"
@@ -335,7 +335,7 @@ class Aligned:
 
 
 def align(prep: Prepared, opts: Options) -> Aligned:
-    """Run the Dice/greedy kernel (or the optimal assignment) over all documents."""
+    """Run the mapping kernel (EvmEval's greedy mappings, or the optimal ones) over all documents."""
     from ..kernels import nugget
 
     type_codes: dict[str, int] = {}
@@ -343,12 +343,12 @@ def align(prep: Prepared, opts: Options) -> Aligned:
     na = opts.preset.canonical(NOT_ANNOTATED)
 
     def arrays(sides: list[DocMentions], csr):
-        doc_off = np.concatenate([[0], np.cumsum([len(x) for x in sides])]).astype(np.int64)
+        doc_off = offsets([len(x) for x in sides])
         if csr is not None:  # character mode: already one CSR over all scored mentions
             off, vals, lens = csr
         else:
             vals = [np.asarray(x.ids, dtype=np.int64) for x in sides]
-            base = np.concatenate([[0], np.cumsum([len(v) for v in vals])])
+            base = offsets([len(v) for v in vals])
             off = np.concatenate([[0]] + [np.asarray(x.offsets[1:], dtype=np.int64) + b for x, b in zip(sides, base)])
             lens = np.concatenate([[]] + [np.asarray(x.lengths, dtype=np.float64) for x in sides])
             vals = np.concatenate([np.zeros(0, np.int64)] + vals)
@@ -365,50 +365,11 @@ def align(prep: Prepared, opts: Options) -> Aligned:
 
     g = arrays(prep.gold, prep.csr.get("gold"))
     s = arrays(prep.system, prep.csr.get("system"))
-    n_gold = np.diff(g[0])
-    n_sys = np.diff(s[0])
-    if opts.mapping == "greedy":
-        tp, map_sys, map_score, _ = nugget.greedy_mappings(*g, *s[:6])
-        split = np.asarray(g[0])
-        ms = [map_sys[:, split[d]:split[d + 1]] for d in range(len(prep.doc_ids))]
-        sc = [map_score[:, split[d]:split[d + 1]] for d in range(len(prep.doc_ids))]
-        return Aligned(tp, n_gold, n_sys, ms, sc)
-    return _optimal(prep, g, s, n_gold, n_sys)
-
-
-def _optimal(prep, g, s, n_gold, n_sys) -> Aligned:
-    """Maximum-weight one-to-one mappings (not official): the Hungarian method on the Dice matrix."""
-    from ..kernels import nugget
-    from ..kernels.ceaf import max_weight_assignment
-
-    tp = np.zeros((len(prep.doc_ids), 4))
-    ms, sc = [], []
-    g_off, s_off = np.asarray(g[1], np.int64), np.asarray(s[1], np.int64)
-    for d in range(len(prep.doc_ids)):
-        ga, gb, sa, sb = g[0][d], g[0][d + 1], s[0][d], s[0][d + 1]
-        mp = np.full((4, gb - ga), -1, dtype=np.int64)
-        score = np.zeros((4, gb - ga))
-        if gb > ga and sb > sa:
-            dice, sys_i, gold_i = nugget.doc_dice_pairs(
-                g_off[ga:gb + 1], np.asarray(g[2], np.int64), np.asarray(g[3][ga:gb], np.float64),
-                s_off[sa:sb + 1], np.asarray(s[2], np.int64), np.asarray(s[3][sa:sb], np.float64))
-            gt, gr, gta, gra = (np.asarray(x[ga:gb]) for x in (g[4], g[5], g[6], g[7]))
-            st_, sr = (np.asarray(x[sa:sb]) for x in (s[4], s[5]))
-            type_ok = gta[gold_i] | (gt[gold_i] == st_[sys_i])
-            realis_ok = gra[gold_i] | (gr[gold_i] == sr[sys_i])
-            for m, ok in enumerate((np.ones_like(type_ok), type_ok, realis_ok, type_ok & realis_ok)):
-                w = np.zeros((gb - ga, sb - sa))
-                w[gold_i[ok], sys_i[ok]] = dice[ok]
-                cols = max_weight_assignment(w)
-                rows = np.flatnonzero(cols >= 0)
-                cols = cols[rows]
-                keep = w[rows, cols] > 0
-                mp[m, rows[keep]] = cols[keep]
-                score[m, rows[keep]] = w[rows, cols][keep]
-                tp[d, m] = score[m].sum()
-        ms.append(mp)
-        sc.append(score)
-    return Aligned(tp, n_gold, n_sys, ms, sc)
+    tp, map_sys, map_score = nugget.mappings(*g, *s[:6], optimal=opts.mapping == "optimal")
+    split = g[0]
+    ms = [map_sys[:, split[d]:split[d + 1]] for d in range(len(prep.doc_ids))]
+    sc = [map_score[:, split[d]:split[d + 1]] for d in range(len(prep.doc_ids))]
+    return Aligned(tp, np.diff(g[0]), np.diff(s[0]), ms, sc)
 
 
 def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTable, MentionTable]:
@@ -421,8 +382,8 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     n_sys = np.asarray([len(x) for x in prep.system], dtype=np.int64)
     gold_doc = np.repeat(np.arange(n_docs), n_gold)
     sys_doc = np.repeat(np.arange(n_docs), n_sys)
-    gold_pos = np.arange(len(gold_doc)) - np.concatenate([[0], np.cumsum(n_gold)])[gold_doc]
-    sys_base = np.concatenate([[0], np.cumsum(n_sys)])
+    gold_pos = np.arange(len(gold_doc)) - offsets(n_gold)[gold_doc]
+    sys_base = offsets(n_sys)
     g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc)
     s_lab = _labels(prep.system, prep.system_corefs, sys_doc)
     j = np.concatenate([x[m] for x in al.map_sys]) if n_docs else np.zeros(0, np.int64)
@@ -433,7 +394,7 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     extra[aligned_sys] = False
     extra_doc = sys_doc[extra]
     n_extra = np.bincount(extra_doc, minlength=n_docs)
-    extra_rank = np.arange(len(extra_doc)) - np.concatenate([[0], np.cumsum(n_extra)])[extra_doc]
+    extra_rank = np.arange(len(extra_doc)) - offsets(n_extra)[extra_doc]
     tokens = n_gold + n_extra
     key = _one_token_table(prep.doc_ids, tokens, gold_doc, gold_pos, g_lab, "gold")
     resp = _one_token_table(prep.doc_ids, tokens, np.concatenate([gold_doc[aligned], extra_doc]),
@@ -456,7 +417,7 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
     alone = lab < 0
     n_clusters = np.asarray([len(r) for r in clusters], dtype=np.int64)
     rank = np.cumsum(alone) - 1
-    first = np.concatenate([[0], np.cumsum(np.bincount(doc_of[alone], minlength=len(sides)))])
+    first = offsets(np.bincount(doc_of[alone], minlength=len(sides)))
     lab[alone] = n_clusters[doc_of[alone]] + rank[alone] - first[doc_of[alone]]
     return lab
 
@@ -472,7 +433,7 @@ def _one_token_table(names, tokens, doc, pos, lab, path) -> MentionTable:
     rank[by_first] = np.arange(len(first))
     label_doc = doc[first[by_first]]
     n_chains = np.bincount(label_doc, minlength=len(names))
-    chain_start = np.concatenate([[0], np.cumsum(n_chains)])
+    chain_start = offsets(n_chains)
     chain = rank[inverse] - chain_start[doc]
     rows = np.lexsort((pos, chain, doc))
     sizes = np.bincount(doc, minlength=len(names))
@@ -480,7 +441,7 @@ def _one_token_table(names, tokens, doc, pos, lab, path) -> MentionTable:
 
     return MentionTable(
         path=path, doc_names=list(names), doc_lines=np.zeros(len(names), dtype=np.int64), doc_tokens=tokens,
-        doc_offsets=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        doc_offsets=offsets(sizes),
         start=pos[rows].astype(np.int32), end=(pos[rows] + 1).astype(np.int32),
         cluster=chain[rows].astype(np.int32), cluster_labels=[_numbers(int(n)) for n in n_chains])
 

@@ -17,26 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..metrics import METRICS as COREF_METRICS
-from ..metrics import MetricSpec, _div, f1
+from ..metrics import MetricSpec, ratio_score
 from .engine import ATTRIBUTES
 
 NUGGET_COLUMNS = tuple(f"{a}_{c}" for a in ATTRIBUTES for c in ("tp", "p", "r")) + ("gold", "system", "valid")
-
-
-def _micro(a: str):
-    def score(s):
-        p = _div(s[f"{a}_tp"], s["system"], 0.0)
-        r = _div(s[f"{a}_tp"], s["gold"], 0.0)
-        return {"precision": p, "recall": r, "f1": f1(r, p)}
-    return score
-
-
-def _macro(a: str):
-    def score(s):
-        p = _div(s[f"{a}_p"], s["valid"], 0.0)
-        r = _div(s[f"{a}_r"], s["valid"], 0.0)
-        return {"precision": p, "recall": r, "f1": f1(r, p)}
-    return score
 
 
 def _coref_average(s):
@@ -46,9 +30,11 @@ def _coref_average(s):
 NUGGET_METRICS: dict[str, MetricSpec] = {}
 for _a in ATTRIBUTES:
     _cols = (f"{_a}_tp", "gold", "system")
-    NUGGET_METRICS[_a] = MetricSpec(_a, _a, _cols, _micro(_a), f"{_a}: micro F1 of Dice-weighted TP", False)
+    NUGGET_METRICS[_a] = MetricSpec(_a, _a, _cols, ratio_score(f"{_a}_tp", "system", f"{_a}_tp", "gold"),
+                                    f"{_a}: micro F1 of Dice-weighted TP", False)
     NUGGET_METRICS[f"{_a}-macro"] = MetricSpec(f"{_a}-macro", f"{_a} (macro)", (f"{_a}_p", f"{_a}_r", "valid"),
-                                               _macro(_a), f"{_a}: macro F1 over documents", False)
+                                               ratio_score(f"{_a}_p", "valid", f"{_a}_r", "valid"),
+                                               f"{_a}: macro F1 over documents", False)
 COREF_NAMES = ("muc", "bcub", "ceafe", "ceafm", "blanc")
 WITH_COREF = dict(NUGGET_METRICS)
 WITH_COREF.update({m: COREF_METRICS[m] for m in COREF_NAMES})

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from ..metrics import PRF as PRF_COLUMNS
+
 
 def perl_number(x: float) -> str:
     """A number as Perl stringifies it (``%.15g``; integral values without a point)."""
@@ -84,9 +86,6 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
     key, resp = result.tables
     r_index = resp.doc_index()
     k_index = key.doc_index()
-    cols = {
-        "blanc": ("blanc_coref", "blanc_noncoref"),
-    }.get(metric, (metric,))
     parts = []
     if per_doc:
         for i, name in enumerate(stats.doc_names):
@@ -117,11 +116,9 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
         parts.append(rpf_line(b["recall"], 1, b["precision"], 1, b["f1"]))
     else:
         parts.append("Coreference: ")
-        parts.append(rpf_line(*(value(f"{cols[0]}_{c}") for c in PRF_COLUMNS)))
+        parts.append(rpf_line(*(value(f"{metric}_{c}") for c in PRF_COLUMNS)))
     return "".join(parts)
 
-
-PRF_COLUMNS = ("recall_num", "recall_den", "precision_num", "precision_den")
 
 
 def render(result, per_doc: bool = True) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv as _csv
 import io
 
-PRF_KEYS = ("recall_num", "recall_den", "precision_num", "precision_den")
+from ..metrics import PRF as PRF_KEYS
 
 
 def rows(scores: dict) -> list[tuple[str, dict]]:

@@ -5,9 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
 from .docstats import DocStats
-from .intervals import METHODS, bca_interval, check_level, percentile_interval
+from .intervals import bca_interval, check_level, check_method, percentile_interval
 from .resample import bootstrap_sums, check_count
 
 DEFAULT_SEED = 12345
@@ -43,8 +42,7 @@ def jackknife_f1(stats: DocStats, metric: str) -> np.ndarray:
 def bootstrap_stats(stats: DocStats, metrics: list[str], resamples: int = 1000, level: float = 0.95,
                     seed: int | None = DEFAULT_SEED, method: str = "percentile") -> Bootstrap:
     """Resample documents ``resamples`` times and give each metric's F1 interval."""
-    if method not in METHODS:
-        raise UsageError(f"unknown interval method {method!r}: choose from {', '.join(METHODS)}")
+    check_method(method)
     check_level(level)
     resamples = check_count(resamples)
     (sums,) = bootstrap_sums([stats.matrix], resamples, seed)

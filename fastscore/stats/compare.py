@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from .bootstrap import DEFAULT_SEED, interval, jackknife_f1
 from .docstats import DocStats
-from .intervals import METHODS, check_level
+from .intervals import check_level, check_method
 from .resample import bootstrap_sums, check_count, permutation_sums
 from .significance import TESTS, holm, mark, paired_bootstrap_p, permutation_p
 
@@ -81,8 +81,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     """Compare systems to a baseline on per-document statistics of the same documents (in the same order)."""
     if test not in TESTS:
         raise UsageError(f"unknown test {test!r}: choose from {', '.join(TESTS)}")
-    if method not in METHODS:
-        raise UsageError(f"unknown interval method {method!r}: choose from {', '.join(METHODS)}")
+    check_method(method)
     check_level(level)
     resamples = check_count(resamples)
     if not systems:
@@ -106,7 +105,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
             sa, sb = permutation_sums(base.matrix, st.matrix, resamples, seed)
             p = permutation_p(base.f1(metric, sb) - base.f1(metric, sa), delta)
         jk = jackknife_f1(st, metric) if method == "bca" else None
-        jd = (jackknife_f1(st, metric) - jack) if method == "bca" else None
+        jd = jk - jack if method == "bca" else None
         out.systems.append(SystemComparison(
             name, point[k], interval(scores[k], point[k], jk, level, method), delta,
             interval(deltas, delta, jd, level, method), p, deltas=deltas))
@@ -159,6 +158,7 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
                 seed: int | None = DEFAULT_SEED, level: float = 0.95, method: str = "percentile",
                 task: str = "coref") -> Sweep:
     """Rank systems by ``metric`` F1 (best first), with bootstrap intervals when ``resamples`` > 0."""
+    check_method(method)
     check_level(level)
     if resamples:
         check_count(resamples)

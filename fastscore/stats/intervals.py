@@ -14,6 +14,12 @@ def check_level(level: float) -> float:
     return float(level)
 
 
+def check_method(method: str) -> str:
+    if method not in METHODS:
+        raise UsageError(f"unknown interval method {method!r}: choose from {', '.join(METHODS)}")
+    return method
+
+
 def percentile_interval(samples: np.ndarray, level: float) -> tuple[float, float]:
     """The (1-level)/2 and (1+level)/2 quantiles of the bootstrap distribution (linear interpolation)."""
     alpha = (1 - check_level(level)) / 2
