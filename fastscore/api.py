@@ -171,7 +171,9 @@ def _name(x) -> str:
 def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                  char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                  coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
-                 doc: str | None = None, mapping: str = "greedy", per_type_mapping: str = "type+realis"):
+                 doc: str | None = None, mapping: str = "greedy", per_type_mapping: str = "type+realis",
+                 sequencing: bool = False, no_script_validation: bool = False,
+                 sequencing_graph: str = "official"):
     """Score TAC KBP event nuggets (TBF files) as the official EvmEval scorer does.
 
     ``preset`` ``kbp2015`` follows scorer_v1.7.1, ``kbp2016``/``kbp2017`` scorer_v1.8.
@@ -182,6 +184,10 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
     >= ``coref_threshold``.  ``mapping="optimal"`` replaces the official greedy
     mapping by a maximum-weight one (not official).  The per-type table uses the
     type+realis mapping, as EvmEval does (a defect); ``per_type_mapping="type"`` corrects it.
+    ``sequencing`` scores the @After/@Subevent links with temporal awareness as scorer_v1.8
+    ``-a`` does (kbp2016/kbp2017); ``no_script_validation`` accepts links both ways between
+    two clusters (``-nv``); ``sequencing_graph="exact"`` replaces the official TempEval-3
+    timegraph (incomplete and, after some orders of links, unsound) by the exact closure.
 
     Returns a :class:`~fastscore.nugget.result.NuggetResult` (``to_dict()``, ``averages()``,
     ``per_type()``, ``coref_scores()``).
@@ -191,4 +197,5 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
     return _score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
                   invisible_words=invisible_words, coref=coref, coref_mapping=coref_mapping,
                   coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping,
-                  per_type_mapping=per_type_mapping)
+                  per_type_mapping=per_type_mapping, sequencing=sequencing,
+                  no_script_validation=no_script_validation, sequencing_graph=sequencing_graph)

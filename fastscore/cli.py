@@ -78,6 +78,13 @@ def _nugget_options(p: argparse.ArgumentParser, with_coref_flag: bool = True) ->
     g.add_argument("--type-whitelist", metavar="FILE", help="score only these types (one per line)")
     g.add_argument("--mapping", choices=("greedy", "optimal"), default="greedy",
                    help="greedy (official) or optimal (maximum-weight, not official)")
+    g.add_argument("--sequencing", action="store_true",
+                   help="also score event sequencing (@After/@Subevent links; scorer_v1.8 -a; kbp2016/kbp2017)")
+    g.add_argument("--no-script-validation", action="store_true",
+                   help="score sequencing links that run both ways between two clusters (scorer_v1.8 -nv)")
+    g.add_argument("--sequencing-graph", choices=("official", "exact"), default="official",
+                   help="official: the TempEval-3 timegraph EvmEval uses (default); exact: the exact temporal "
+                        "closure (corrects the timegraph's wrong entailments; not official)")
 
 
 def _task_arguments(p: argparse.ArgumentParser, what: str) -> None:
@@ -94,7 +101,8 @@ def _nugget_kwargs(args) -> dict:
     return {"preset": args.preset, "tokens": args.tokens, "token_ext": args.token_ext, "char_spans": args.char_spans,
             "invisible_words": args.invisible_words, "coref": args.coref, "coref_mapping": args.coref_mapping,
             "coref_threshold": args.coref_threshold, "type_whitelist": args.type_whitelist,
-            "mapping": args.mapping}
+            "mapping": args.mapping, "sequencing": args.sequencing,
+            "no_script_validation": args.no_script_validation, "sequencing_graph": args.sequencing_graph}
 
 
 def _task_options(args) -> dict:

@@ -50,11 +50,11 @@ def make_words(rng: random.Random, n_tok: int):
     return words, offsets
 
 
-def make_doc(rng: random.Random, doc_id: str):
+def make_doc(rng: random.Random, doc_id: str, sizes=(0, 1, 2, 4, 6, 8)):
     n_tok = rng.randint(8, 40)
     words, offsets = make_words(rng, n_tok)
     gold = []
-    for k in range(rng.choice((0, 1, 2, 4, 6, 8))):
+    for k in range(rng.choice(sizes)):
         s = rng.randrange(n_tok)
         span = list(range(s, min(n_tok, s + rng.choice((1, 1, 1, 2, 3)))))
         if gold and rng.random() < 0.15:  # double annotation: the same span, another type
@@ -91,7 +91,8 @@ def clusters(rng: random.Random, n: int) -> list[list[int]]:
     return out
 
 
-def write_tbf(path: Path, docs, side: str, mode: str, corefs, run: str):
+def write_tbf(path: Path, docs, side: str, mode: str, corefs, run: str, extra=None):
+    """One side of the documents as TBF; ``extra[doc id][side]``: more relation lines."""
     lines = []
     for doc in docs:
         mentions = doc[side]
@@ -108,6 +109,7 @@ def write_tbf(path: Path, docs, side: str, mode: str, corefs, run: str):
             lines.append(f"{run}\t{doc['id']}\tE{k + 1}\t{field}\t{text}\t{typ}\t{realis}")
         for c, members in enumerate(corefs[doc["id"]][side]):
             lines.append(f"@Coreference\tR{c + 1}\t" + ",".join(f"E{m + 1}" for m in members))
+        lines += (extra or {}).get(doc["id"], {}).get(side, [])
         lines.append("#EndOfDocument")
     path.write_text("\n".join(lines) + "\n")
 

@@ -126,6 +126,9 @@ def _parse(path: str, text: str) -> TbfFile:
             args = parts[2].split(",")
             if not all(args):
                 raise ParseError(path, lineno, f"empty mention id in relation {parts[1]!r}", doc.id)
+            if len(args) < 2 and parts[0] != "Coreference":  # EvmEval stops here too
+                raise ParseError(path, lineno, f"@{parts[0]} relation {parts[1]!r} names one mention: a relation "
+                                               "joins at least two", doc.id)
             doc.relations.append(Relation(parts[0], parts[1], args, lineno))
             continue
         fields = line.split("\t")

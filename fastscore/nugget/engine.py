@@ -71,6 +71,9 @@ class Options:
     coref_threshold: float
     mapping: str  # greedy | optimal
     per_type_mapping: str = "type+realis"  # EvmEval's (defective) choice; "type" corrects it
+    sequencing: bool = False  # score @After/@Subevent links (v1.8 -a)
+    no_script_validation: bool = False  # accept links both ways between two clusters (v1.8 -nv)
+    sequencing_graph: str = "official"  # the TempEval-3 timegraph, or "exact" (the corrected closure)
 
 
 @dataclass
@@ -101,7 +104,8 @@ class DocMentions:
 def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                     char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                     coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
-                    mapping: str = "greedy", per_type_mapping: str = "type+realis") -> Options:
+                    mapping: str = "greedy", per_type_mapping: str = "type+realis", sequencing: bool = False,
+                    no_script_validation: bool = False, sequencing_graph: str = "official") -> Options:
     if preset not in PRESETS:
         raise UsageError(f"unknown preset {preset!r}: choose from {', '.join(PRESETS)}")
     p = PRESETS[preset]
@@ -118,6 +122,10 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
         raise UsageError(f"unknown mapping {mapping!r}: choose greedy (official) or optimal")
     if per_type_mapping not in ("type+realis", "type"):
         raise UsageError(f"unknown per-type mapping {per_type_mapping!r}: choose type+realis (official) or type")
+    if sequencing_graph not in ("official", "exact"):
+        raise UsageError(f"unknown sequencing graph {sequencing_graph!r}: choose official or exact")
+    if sequencing and preset == "kbp2015":
+        raise UsageError("event sequencing is scored by scorer_v1.8: use --preset kbp2016 or kbp2017")
     token_mode = not char_spans and (tokens is not None or p.token_mode_default)
     if invisible_words is None:
         invisible = frozenset(p.invisible)
@@ -129,7 +137,7 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     if type_whitelist is not None:
         whitelist = frozenset(canonical_v18(w) for w in _lines(type_whitelist) if w.strip())
     return Options(p, token_mode, tokens, token_ext, invisible, whitelist, coref, coref_mapping, coref_threshold,
-                   mapping, per_type_mapping)
+                   mapping, per_type_mapping, sequencing, no_script_validation, sequencing_graph)
 
 
 def _lines(path: str) -> list[str]:
@@ -183,7 +191,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             kept[role].append(rows)
             if opts.token_mode:
                 sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
-            corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]) if opts.coref else [])
+            wanted = opts.coref or opts.sequencing
+            corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]) if wanted else [])
     if not opts.token_mode:
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
@@ -469,4 +478,10 @@ def _score_nugget(gold, system, **kwargs):
 
         key, resp = coref_tables(prep, al, opts)
         coref = score_aligned(align_documents(key, resp), allow_repeated=True).stats
-    return NuggetResult(g, s, opts, prep, al, coref)
+    sequencing = None
+    if opts.sequencing:
+        from .sequencing import score_sequencing
+
+        sequencing = score_sequencing(prep, al, opts)
+        prep.warnings.extend(sequencing.warnings)
+    return NuggetResult(g, s, opts, prep, al, coref, sequencing=sequencing)

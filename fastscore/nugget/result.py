@@ -17,6 +17,7 @@ import numpy as np
 
 from .._version import __version__
 from .engine import ATTRIBUTES, Aligned, Options, Prepared
+from .sequencing import REPORTED
 
 COREF_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc")
 EVMEVAL_COREF_ORDER = ("bcub", "ceafe", "ceafm", "muc", "blanc")  # Python 2 dict order of the official report
@@ -47,12 +48,14 @@ class NuggetResult:
     aligned: Aligned
     coref_stats: object = None  # DocStats of the event coreference, when --coref
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+    sequencing: object = None  # fastscore.nugget.sequencing.Sequencing, with sequencing=True
 
     @property
     def metrics(self) -> list[str]:
         """Registry names of the headline metrics (what ``fastscore.bootstrap`` gives intervals for)."""
         coref = ["muc", "bcub", "ceafe", "ceafm", "blanc", "coref-average"] if self.coref_stats is not None else []
-        return list(ATTRIBUTES) + coref
+        seq = [f"sequencing-{k.lower()}" for k in REPORTED] if self.sequencing is not None else []
+        return list(ATTRIBUTES) + coref + seq
 
     @property
     def doc_stats(self):
@@ -161,6 +164,8 @@ class NuggetResult:
             parts.append(f"whitelist:{len(o.whitelist)}")
         if o.coref:
             parts.append(f"coref:{o.coref_mapping}@{o.coref_threshold}")
+        if o.sequencing:
+            parts.append(f"sequencing:{o.sequencing_graph}" + ("" if o.no_script_validation else ":validated"))
         if self.bootstrap is not None:
             parts.append(self.bootstrap.signature())
         return "|".join(parts + [f"version:{__version__}"])
@@ -182,6 +187,11 @@ class NuggetResult:
                     out["coref"][m]["ci"] = list(intervals[m])
             if "coref-average" in intervals:
                 out["coref"]["average_ci"] = list(intervals["coref-average"])
+        if self.sequencing is not None:
+            out["sequencing"] = {k.lower(): self.sequencing.scores(k) for k in REPORTED}
+            for k, obj in out["sequencing"].items():
+                if f"sequencing-{k}" in intervals:
+                    obj["ci"] = list(intervals[f"sequencing-{k}"])
         out["per_type"] = {t: {k: _json(v) for k, v in obj.items()} for t, obj in self.per_type().items()}
         if per_doc:
             out["per_doc"] = {}
@@ -192,6 +202,8 @@ class NuggetResult:
                     entry[name] = {"precision": _json(p), "recall": _json(r), "f1": _json(f),
                                    "tp": float(self.aligned.tp[d, a]), "system": int(self.aligned.n_sys[d]),
                                    "gold": int(self.aligned.n_gold[d])}
+                if self.sequencing is not None:
+                    entry["sequencing"] = {k.lower(): self.sequencing.doc_scores(k, d) for k in REPORTED}
                 out["per_doc"][doc_id] = entry
         out["signature"] = self.signature()
         return out

@@ -8,6 +8,7 @@ import math
 
 from ..nugget.engine import ATTRIBUTES
 from ..nugget.result import EVMEVAL_COREF_ORDER, SKIPPED
+from ..nugget.sequencing import REPORTED, official_section
 
 SMALL_HEADER = "Prec  \tRec  \tF1   "
 EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
@@ -57,6 +58,8 @@ def official(result) -> str:
                        % (m, printed[m]))
         out.append("Overall Average CoNLL score\t%.2f\n" % coref["average_percent"])
         out.append("\n* Score not included for final CoNLL score.\n")
+    if result.sequencing is not None:
+        out.append(official_section(result.sequencing))
     return "".join(out)
 
 
@@ -84,6 +87,15 @@ def text(result, per_doc: bool = False) -> str:
             lines.append(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}")
         lines.append(f"{'average':<14}{'':>9}{'':>11}{_pct(coref['average']):>9}  (official: mean of the "
                      "truncated F1 of bcub, ceafe, muc, blanc)")
+    if result.sequencing is not None:
+        lines += ["", f"{'sequencing':<14}{'recall':>9}{'precision':>11}{'F1':>9}{'gold':>7}{'system':>8}"]
+        for kind in REPORTED:
+            o = result.sequencing.scores(kind)
+            lines.append(f"{kind:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}"
+                         f"{o['gold']:>7}{o['system']:>8}")
+        lines.append("(temporal awareness, implicit relations in recall: scorer_v1.8 -a"
+                     + ("; exact closure, not the official timegraph)" if result.options.sequencing_graph == "exact"
+                        else ")"))
     if per_doc:
         width = max([len(d) for d in result.documents] + [8])
         lines += ["", "span F1 per document", f"{'document':<{width}}{'P':>8}{'R':>8}{'F1':>8}"]
@@ -102,9 +114,14 @@ def csv(result, per_doc: bool = False) -> str:
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
-        w.writerow(["", name, "micro", num(mi["precision"]), num(mi["recall"]), num(mi["f1"]), repr(mi["tp"]),
+        w.writerow(["", name, "micro", num(mi["precision"]), num(mi["recall"]), num(mi["f1"]), repr(float(mi["tp"])),
                     mi["system"], mi["gold"]])
         w.writerow(["", name, "macro", num(ma["precision"]), num(ma["recall"]), num(ma["f1"]), "", "", ""])
+    if result.sequencing is not None:
+        for kind in REPORTED:
+            o = result.sequencing.scores(kind)
+            w.writerow(["", f"sequencing-{kind.lower()}", "micro", num(o["precision"]), num(o["recall"]),
+                        num(o["f1"]), "", o["system"], o["gold"]])
     if per_doc:
         for d, doc_id in enumerate(result.documents):
             for a, name in enumerate(ATTRIBUTES):
@@ -126,6 +143,11 @@ def markdown(result, per_doc: bool = False) -> str:
         lines += ["", "| coreference | F1 |", "|---|---:|"]
         lines += [f"| {m} | {_pct(coref[m]['f1'])} |" for m in ("muc", "bcub", "ceafe", "ceafm", "blanc")]
         lines.append(f"| average (official) | {_pct(coref['average'])} |")
+    if result.sequencing is not None:
+        lines += ["", "| sequencing | P | R | F1 |", "|---|---:|---:|---:|"]
+        for kind in REPORTED:
+            o = result.sequencing.scores(kind)
+            lines.append(f"| {kind} | {_pct(o['precision'])} | {_pct(o['recall'])} | {_pct(o['f1'])} |")
     lines += ["", f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"
 

@@ -1,0 +1,200 @@
+"""Event sequencing (``@After`` and ``@Subevent`` links) as EvmEval scorer_v1.8 scores it (``-a``).
+
+Per document and side:
+
+1. mentions get interval names: gold mention ``i`` is ``te{i}``; a system
+   mention mapped to it (the coreference mapping, ``--coref-mapping``, any Dice)
+   shares the name; unmapped system mentions follow (``te{#gold + k}``);
+2. links are lifted to coreference clusters (mentions outside clusters are
+   clusters of one); links inside one cluster are dropped (with a warning);
+3. per link type, links implied through other clusters are dropped (transitive
+   reduction of the cluster graph), and the rest expanded back to every pair of
+   member mentions — in the iteration order of EvmEval's Python 2 set;
+4. with validation on (EvmEval's default), links both ways between two
+   clusters are an error;
+5. After becomes TimeML ``BEFORE``, Subevent ``INCLUDES``; ``All`` is the
+   Subevent links followed by the After links.
+
+Each link type is then scored with temporal awareness
+(:mod:`fastscore.temporal.awareness`) and summed over documents.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from ..errors import InputError, ParseError
+from ..formats.tbf import Relation
+from ..temporal.awareness import Counts, ZeroWeightError, build, prf, score_document
+from .py2order import set_order
+
+LINK_TYPES = ("Subevent", "After")  # EvmEval's order (its script_types)
+REPORTED = LINK_TYPES + ("All",)
+TIMEML = {"After": "BEFORE", "Subevent": "INCLUDES"}
+
+
+@dataclass
+class Sequencing:
+    """Temporal awareness counts per link type (Subevent, After, All) and document."""
+
+    doc_ids: list[str]
+    counts: dict[str, list[Counts]]
+    warnings: list[str] = field(default_factory=list)
+
+    def sums(self, kind: str) -> tuple[int, float, int, int]:
+        """(precision matched, recall matched, system relations, gold relations) over the corpus."""
+        c = self.counts[kind]
+        return (sum(x.precision_matched for x in c), math.fsum(x.recall_matched for x in c),
+                sum(x.system for x in c), sum(x.gold for x in c))
+
+    def scores(self, kind: str) -> dict:
+        pm, rm, s, g = self.sums(kind)
+        p, r, f = prf(pm, rm, s, g)
+        return {"precision": p, "recall": r, "f1": f, "precision_matched": pm, "recall_matched": rm,
+                "system": s, "gold": g}
+
+    def doc_scores(self, kind: str, d: int) -> dict:
+        c = self.counts[kind][d]
+        p, r, f = prf(c.precision_matched, c.recall_matched, c.system, c.gold)
+        return {"precision": p, "recall": r, "f1": f, "precision_matched": c.precision_matched,
+                "recall_matched": c.recall_matched, "system": c.system, "gold": c.gold}
+
+
+def py2_percent(x: float) -> str:
+    """``str(100 * round(x, 6))`` in Python 2: half away from zero, then 12 significant digits."""
+    v = 100 * float(Decimal(x).quantize(Decimal("1e-6"), rounding=ROUND_HALF_UP))
+    s = format(v, ".12g")
+    return s if any(c in s for c in ".ein") else s + ".0"
+
+
+def official_section(seq: Sequencing) -> str:
+    """The lines EvmEval appends to its report for ``-a`` (its seq.out files, one per link type)."""
+    out = ["\n"]
+    for kind in REPORTED:
+        sc = seq.scores(kind)
+        f, p, r = (py2_percent(sc[k]) for k in ("f1", "precision", "recall"))
+        out.append(f"=======Event Sequencing Results for {kind} =======\n"
+                   "=== Temporal Awareness Score ===\n"
+                   "Evaluated considering implicit relations in recall as well\n"
+                   "Temporal Score\tF1\tP\tR\n"
+                   f"\t\t{f}\t{p}\t{r}\t\n"
+                   f"Overall Temporal Awareness Score (F1 score): {f}\n\n")
+    return "".join(out)
+
+
+def score_sequencing(prep, al, opts) -> Sequencing:
+    """Score the After and Subevent links of every document (see the module docstring)."""
+    from .engine import COREF_MAPPINGS
+
+    m = COREF_MAPPINGS[opts.coref_mapping]
+    seq = Sequencing(list(prep.doc_ids), {k: [] for k in REPORTED})
+    self_links: list[str] = []
+    for d, doc_id in enumerate(prep.doc_ids):
+        gold, system = prep.gold[d], prep.system[d]
+        g_ids, s_ids = gold.mention_ids, system.mention_ids
+        g_names = {mid: f"te{i}" for i, mid in enumerate(g_ids)}
+        s_names: dict[str, str] = {}
+        for i, j in enumerate(al.map_sys[d][m].tolist()):
+            if j >= 0:
+                s_names[s_ids[j]] = f"te{i}"
+        extra = (mid for mid in s_ids if mid not in s_names)
+        s_names.update({mid: f"te{len(g_ids) + k}" for k, mid in enumerate(extra)})
+        sides = []
+        for role, side, names, corefs in (("gold", gold, g_names, prep.gold_corefs[d]),
+                                          ("system", system, s_names, prep.system_corefs[d])):
+            links = _expanded_links(side, doc_id, corefs, opts, self_links, role)
+            sides.append({k: [(names[a], names[b], TIMEML[k]) for a, b in links[k]] for k in LINK_TYPES})
+        for kind in REPORTED:
+            g, s = ((x["Subevent"] + x["After"]) if kind == "All" else x[kind] for x in sides)
+            try:
+                exact = opts.sequencing_graph == "exact"
+                seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
+            except ZeroWeightError as exc:
+                raise InputError(f'document "{doc_id}": event sequencing ({kind}): the implicit-recall weight '
+                                 f"0.99 / (1 + n(n-1)/2 - matched) divides by zero ({exc}); EvmEval stops with "
+                                 "ZeroDivisionError here — the links contradict each other (a cycle, or two "
+                                 "relations between the same events)") from None
+    if self_links:
+        seq.warnings.append(f"{len(self_links)} event sequencing link(s) join two mentions of one coreference "
+                            f"cluster and were ignored (as EvmEval does); first: {self_links[0]}")
+    return seq
+
+
+def _doc_relations(side, doc_id: str) -> list[Relation]:
+    doc = side.file.documents.get(doc_id)
+    return [] if doc is None else [r for r in doc.relations if r.name in TIMEML]
+
+
+def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_links: list[str],
+                    role: str) -> dict[str, list[tuple[str, str]]]:
+    """Mention-level links per type after lifting to clusters, reduction and expansion (in EvmEval's order)."""
+    path = side.file.path
+    mentions = side.mention_ids
+    cluster_of: dict[str, int] = {}
+    members: list[list[str]] = []
+    for c in clusters:
+        for a in c.args:
+            cluster_of[a] = len(members)
+        members.append(list(c.args))
+    for mid in mentions:
+        if mid not in cluster_of:
+            cluster_of[mid] = len(members)
+            members.append([mid])
+    remaining = set(mentions) if opts.whitelist is not None else None
+    by_type: dict[str, list[tuple[int, int, int]]] = {k: [] for k in LINK_TYPES}
+    for r in _doc_relations(side, doc_id):
+        args = r.args if remaining is None else [a for a in r.args if a in remaining]
+        if remaining is not None and len(args) < 2:
+            continue  # EvmEval drops relations the type whitelist leaves with fewer than two mentions
+        if len(args) != 2:
+            raise ParseError(path, r.line, f"@{r.name} relation {r.id!r} has {len(args)} mentions; a sequencing "
+                                           "link joins exactly two (EvmEval stops with a ValueError here)", doc_id)
+        for a in args:
+            if a not in cluster_of:
+                raise ParseError(path, r.line, f"@{r.name} relation {r.id!r} names mention {a!r}, which is not "
+                                               "defined in the document", doc_id)
+        c1, c2 = cluster_of[args[0]], cluster_of[args[1]]
+        if c1 == c2:
+            self_links.append(f"{path}:{r.line}: document \"{doc_id}\": @{r.name} {r.id} {args[0]},{args[1]}")
+            continue
+        by_type[r.name].append((c1, c2, r.line))
+    out = {}
+    for kind, links in by_type.items():
+        kept = _reduced(links)
+        expanded = set_order([(a, b, kind) for c1, c2, _ in kept for a in members[c1] for b in members[c2]])
+        if not opts.no_script_validation:
+            _check_acyclic(expanded, kept, cluster_of, path, doc_id, kind, role)
+        out[kind] = [(a, b) for a, b, _ in expanded]
+    return out
+
+
+def _reduced(links: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """EvmEval's reduction: drop a link (a, c) when some b other than a and c has a ->* b ->* c
+    (so links on a cycle of three or more clusters go too)."""
+    succ: dict[int, set[int]] = {}
+    for a, c, _ in links:
+        succ.setdefault(a, set()).add(c)
+    reach: dict[int, set[int]] = {}
+    for start in succ:
+        seen = {start}
+        stack = [start]
+        while stack:
+            for nxt in succ.get(stack.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        reach[start] = seen
+    return [(a, c, line) for a, c, line in links
+            if not any(b != c and c in reach.get(b, ()) for b in reach[a] if b != a)]
+
+
+def _check_acyclic(expanded, kept, cluster_of, path: str, doc_id: str, kind: str, role: str) -> None:
+    """EvmEval's script validation: no link both ways between two clusters."""
+    present = {(a, b) for a, b, _ in expanded}
+    for a, b, _ in expanded:
+        if (b, a) in present:
+            line = next(ln for c1, c2, ln in kept if (c1, c2) == (cluster_of[b], cluster_of[a]))
+            raise ParseError(path, line, f"the {role} @{kind} links run both ways between the clusters of "
+                                         f"{a!r} and {b!r}: not a valid event sequence (EvmEval stops here; "
+                                         "--no-script-validation scores it anyway)", doc_id)

@@ -1,0 +1,98 @@
+"""Temporal awareness (UzZaman & Allen), the TempEval-3 score EvmEval uses for event sequencing.
+
+Each side's relations are added to a timegraph in order; the relations kept
+("final": not redundant, plus the violated ones) are scored:
+
+* precision: system final relations that are in the gold annotation or that the
+  gold graph entails, over the system final relations;
+* recall ("implicit in recall"): gold final relations that are in the system
+  annotation or that the system graph entails, plus ``w`` times the system final
+  relations the gold graph entails that are not gold final relations, over the
+  gold final relations, with ``w = 0.99 / (1 + n(n-1)/2 - matched)`` and ``n``
+  the number of intervals that appear in both sides' final relations.
+
+Document counts add up over a corpus; P, R and F1 come from the sums.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .closure import Closure
+from .timegraph import REDUNDANT, VIOLATED, Timegraph
+
+Relation = tuple[str, str, str]  # (interval, interval, BEFORE | INCLUDES)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """One side of one document: its timegraph, its annotation and its final relations."""
+
+    timegraph: Timegraph | Closure
+    annotation: frozenset[Relation]
+    final: list[Relation]
+
+
+def build(relations: list[Relation], exact: bool = False) -> Graph:
+    """Add the relations in order (repeats skipped); final = kept in order, then the violated ones.
+    ``exact``: the exact closure instead of the official timegraph."""
+    tg = Closure() if exact else Timegraph()
+    seen: set[Relation] = set()
+    kept: list[Relation] = []
+    violated: list[Relation] = []
+    for rel in relations:
+        if rel in seen:
+            continue
+        seen.add(rel)
+        outcome = tg.add(*rel)
+        if outcome == VIOLATED:
+            violated.append(rel)
+        elif outcome != REDUNDANT:
+            kept.append(rel)
+    return Graph(tg, frozenset(relations), kept + violated)
+
+
+class ZeroWeightError(ArithmeticError):
+    """``1 + n(n-1)/2 - matched`` is 0: the implicit-recall weight is undefined."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What one document adds to the corpus sums."""
+
+    precision_matched: int
+    recall_matched: float  # matched gold relations + w * implicitly matched system relations
+    system: int  # system final relations
+    gold: int  # gold final relations
+    explicit: int = 0  # recall_matched without the implicit part
+    implicit: int = 0
+    weight: float = 0.0
+
+
+def _matched(relations: list[Relation], annotation: frozenset[Relation], other: Timegraph | Closure) -> int:
+    return sum(1 for r in relations if r in annotation or other.holds(*r))
+
+
+def _intervals(relations: list[Relation]) -> set[str]:
+    return {x for r in relations for x in r[:2]}
+
+
+def score_document(gold: Graph, system: Graph) -> Counts:
+    """The temporal awareness counts of one document (``implicit_in_recall``)."""
+    prec = _matched(system.final, gold.annotation, gold.timegraph)
+    rec = _matched(gold.final, system.annotation, system.timegraph)
+    gold_final = set(gold.final)
+    implicit = sum(1 for r in system.final if r not in gold_final and gold.timegraph.holds(*r))
+    n = len(_intervals(gold.final) & _intervals(system.final))
+    denominator = 1 + 0.5 * n * (n - 1) - rec
+    if denominator == 0:
+        raise ZeroWeightError(f"{n} shared events and {rec} matched gold relations")
+    w = 0.99 / denominator
+    return Counts(prec, rec + w * implicit, len(system.final), len(gold.final), rec, implicit, w)
+
+
+def prf(precision_matched: float, recall_matched: float, system: int, gold: int) -> tuple[float, float, float]:
+    """P, R, F1 from corpus sums (0 where a denominator is 0), in the scorer's arithmetic."""
+    p = precision_matched * 1.0 / system if system else 0.0
+    r = recall_matched * 1.0 / gold if gold else 0.0
+    f = 2.0 * p * r / (p + r) if p + r else 0.0
+    return p, r, f

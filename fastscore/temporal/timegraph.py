@@ -1,0 +1,225 @@
+"""The TempEval-3 timegraph, as the official temporal-awareness scorer builds it.
+
+Intervals are pairs of points (start ``s``, end ``e``).  Points live on *chains*
+(sequences ordered by a "pseudo time"); ``a < b`` across chains is stored in a
+*metagraph*: at a connection point ``a`` of ``a``'s chain, a cross link to ``b``.
+Relations are added one at a time; one between two intervals already in the
+graph is first checked against it: already implied -> *redundant*, contradicted
+-> *violated* (not added), unknown -> added as cross links.
+
+This is not a complete closure.  A query ``a < b`` across chains is a search
+along cross links that never revisits a chain on its path and only leaves a
+chain at connection points at or after the current point (by pseudo time);
+pseudo times are fixed when a point is created and are not always consistent
+with the order (a new interval placed before the head of a chain gets its start
+at ``-1000``, whatever the chain's times).  The official scorer's results
+depend on all of this and on the order relations are added, so this module
+keeps those rules exactly (it is the reference behaviour the numbers are
+checked against); :mod:`fastscore.temporal.closure` is the exact alternative.
+
+Only the relations event sequencing produces are modelled: ``BEFORE`` and
+``INCLUDES`` (and their reverses, used internally).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BASE = 100000  # pseudo time of a new chain's first point
+STEP = 1000  # pseudo time between neighbours on a chain
+NIL = "-1"  # "no parent/child" (distinct from "" = never set; the graph tells them apart)
+
+BEFORE, INCLUDES = "BEFORE", "INCLUDES"
+REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "INCLUDES": "IS_INCLUDED", "IS_INCLUDED": "INCLUDES"}
+
+ADDED, REDUNDANT, VIOLATED = "added", "redundant", "violated"
+
+
+@dataclass(slots=True)
+class Point:
+    chain: int
+    pseudo: int
+    parent: str = ""  # space-separated point names, NIL, or "" (never set)
+    child: str = ""
+
+
+def _has(name: str, names: str) -> bool:
+    return name in names.split(" ")
+
+
+class Timegraph:
+    """Points, chains and cross links; ``add`` relations, then ask ``holds``."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, Point] = {}
+        self.next_chain = 0
+        # chain -> connection point -> points after it on other chains (insertion order)
+        self.cross: dict[int, dict[str, list[str]]] = {}
+
+    # -- building -----------------------------------------------------------------------------
+
+    def add(self, x: str, y: str, rel: str) -> str:
+        """Add ``x rel y`` (intervals ``x`` and ``y``); returns ADDED, REDUNDANT or VIOLATED."""
+        if x == y:
+            return VIOLATED
+        pts = self.points
+        x_in, y_in = x + "_s" in pts, y + "_s" in pts
+        if x_in and not y_in:  # the new interval goes first
+            x, y, rel = y, x, REVERSE[rel]
+            x_in, y_in = False, True
+        if not x_in and not y_in:
+            self._two_new(x, y, rel)
+            return ADDED
+        if not x_in:
+            self._one_new(x, y, rel)
+            return ADDED
+        return self._both_known(x, y, rel)
+
+    def _new_chain(self) -> int:
+        self.next_chain += 1
+        return self.next_chain - 1
+
+    def _link(self, lo: str, hi: str) -> None:
+        """Cross link ``lo < hi``, kept at ``lo``'s chain."""
+        after = self.cross.setdefault(self.points[lo].chain, {}).setdefault(lo, [])
+        if hi not in after:
+            after.append(hi)
+
+    def _two_new(self, x: str, y: str, rel: str) -> None:
+        """Both intervals new: the four points in order on a new chain."""
+        c = self._new_chain()
+        if rel == BEFORE:
+            order = (x + "_s", x + "_e", y + "_s", y + "_e")
+        elif rel == INCLUDES:
+            order = (x + "_s", y + "_s", y + "_e", x + "_e")
+        else:
+            raise ValueError(f"unsupported relation {rel!r}")
+        for k, name in enumerate(order):
+            self.points[name] = Point(c, BASE + k * STEP, order[k - 1] if k else NIL,
+                                      order[k + 1] if k < 3 else NIL)
+
+    def _one_new(self, x: str, y: str, rel: str) -> None:
+        """``x`` new, ``y`` in the graph: ``x``'s points go on ``y``'s chain when the neighbouring
+        place is free, else on a new chain joined by cross links."""
+        y1, y2 = self.points[y + "_s"], self.points[y + "_e"]
+        x1n, x2n, y1n, y2n = x + "_s", x + "_e", y + "_s", y + "_e"
+        if rel == BEFORE:  # x1 < x2 < y1
+            # the official graph computes x1's time from x2's before setting it: always -STEP
+            x1 = Point(0, -STEP, NIL, x2n)
+            x2 = Point(0, y1.pseudo - STEP, x1n, y1n)
+            if y1.parent == NIL:
+                x1.chain = x2.chain = y1.chain
+                y1.parent = x2n
+                self._put(x1n, x1, x2n, x2)
+            else:
+                x1.chain = x2.chain = self._new_chain()
+                y1.parent += " " + x2n
+                self._put(x1n, x1, x2n, x2)
+                self._link(x2n, y1n)
+        elif rel == "AFTER":  # y2 < x1 < x2
+            x1 = Point(0, y2.pseudo + STEP, y2n, x2n)
+            x2 = Point(0, x1.pseudo + STEP, x1n, NIL)
+            if y2.child == NIL:
+                x1.chain = x2.chain = y2.chain
+                y2.child = x1n
+                self._put(x1n, x1, x2n, x2)
+            else:
+                x1.chain = x2.chain = self._new_chain()
+                y2.child += " " + x1n
+                self._put(x1n, x1, x2n, x2)
+                self._link(y2n, x1n)
+        elif rel == INCLUDES:  # x1 < y1, y2 < x2
+            # (an interval's two points are always on one chain here, so the official graph's branch
+            # for free ends on two chains cannot be reached)
+            if y1.parent == NIL and y2.child == NIL:
+                x1 = Point(y1.chain, y1.pseudo - STEP, NIL, y1n)
+                x2 = Point(y2.chain, y2.pseudo + STEP, y2n, NIL)
+                y1.parent, y2.child = x1n, x2n
+                self._put(x1n, x1, x2n, x2)
+            else:
+                c = self._new_chain()
+                x1 = Point(c, y1.pseudo - STEP, NIL, "")  # the official graph leaves x1's child unset
+                x2 = Point(c, y2.pseudo + STEP, x1n, NIL)
+                self._put(x1n, x1, x2n, x2)
+                self._link(x1n, y1n)
+                self._link(y2n, x2n)
+        elif rel == "IS_INCLUDED":  # y1 < x1 < x2 < y2
+            gap = y2.pseudo - y1.pseudo  # floor divisions, as Python 2 integer division
+            t1, t2 = y1.pseudo + gap // 3, y1.pseudo + gap * 2 // 3
+            if _has(y2n, y1.child) and _has(y1n, y2.parent) and y1.chain == y2.chain:
+                x1 = Point(y1.chain, t1, " " + y1n, x2n)
+                x2 = Point(y1.chain, t2, x1n, " " + y2n)
+                y1.child = x1n
+                self._put(x1n, x1, x2n, x2)
+            else:
+                c = self._new_chain()
+                self._put(x1n, Point(c, t1, NIL, x2n), x2n, Point(c, t2, x1n, NIL))
+                self._link(y1n, x1n)
+                self._link(x2n, y2n)
+        else:
+            raise ValueError(f"unsupported relation {rel!r}")
+
+    def _put(self, n1: str, p1: Point, n2: str, p2: Point) -> None:
+        self.points[n1] = p1
+        self.points[n2] = p2
+
+    def _both_known(self, x: str, y: str, rel: str) -> str:
+        """Both intervals in the graph: implied, contradicted, or added as cross links."""
+        x1, x2, y1, y2 = x + "_s", x + "_e", y + "_s", y + "_e"
+        if rel == BEFORE:
+            r = self.point_relation(x2, y1)
+            if r == "<":
+                return REDUNDANT
+            if r is None:
+                self._link(x2, y1)
+                return ADDED
+            return VIOLATED
+        if rel == INCLUDES:
+            a = self.point_relation(x1, y1)
+            if a not in ("<", None):
+                return VIOLATED
+            b = self.point_relation(y2, x2)
+            if b not in ("<", None):
+                return VIOLATED
+            if a == "<" and b == "<":
+                return REDUNDANT
+            self._link(x1, y1)  # both links, even if one was known
+            self._link(y2, x2)
+            return ADDED
+        raise ValueError(f"unsupported relation {rel!r}")
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def point_relation(self, a: str, b: str) -> str | None:
+        """'<', '>', '=' or None (unknown) between points ``a`` and ``b``."""
+        pa, pb = self.points[a], self.points[b]
+        if pa.chain == pb.chain:
+            return "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
+        ab = self._reaches(pa, pb, ())
+        ba = self._reaches(pb, pa, ())
+        if ab and ba:
+            return "="
+        return "<" if ab else ">" if ba else None
+
+    def _reaches(self, p: Point, target: Point, path: tuple[int, ...]) -> bool:
+        """Is ``p <= target`` found by the official search (chains on the path are not revisited)?"""
+        if p.chain == target.chain:
+            return p.pseudo <= target.pseudo  # and the search stops here either way
+        path = path + (p.chain,)
+        for cp, after in self.cross.get(p.chain, {}).items():
+            if p.pseudo <= self.points[cp].pseudo:
+                for name in after:
+                    q = self.points[name]
+                    if q.chain not in path and self._reaches(q, target, path):
+                        return True
+        return False
+
+    def holds(self, x: str, y: str, rel: str) -> bool:
+        """Does the graph entail ``x rel y``?  (False when either interval is not in the graph.)"""
+        if x + "_s" not in self.points or y + "_s" not in self.points:
+            return False
+        if rel == BEFORE:
+            return self.point_relation(x + "_e", y + "_s") == "<"
+        if rel == INCLUDES:
+            return (self.point_relation(x + "_s", y + "_s") == "<"
+                    and self.point_relation(y + "_e", x + "_e") == "<")
+        raise ValueError(f"unsupported relation {rel!r}")
