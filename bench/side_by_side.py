@@ -18,6 +18,10 @@ approximate-randomization trials of all metrics (after scoring), and a sweep
 of ``--sweep N`` system outputs (default 100) against one gold, with the
 ratio to looping v8.01 (one ``all`` run x 10,000, x N).
 
+With ``--evmeval DIR/scorer_v1.8.py --python2 PY27``: event nuggets with
+coreference on 5,000 documents beside EvmEval; add ``--sequencing`` for event
+sequencing (``-a``) on 1,000 documents with links (the whole report must agree).
+
 Prints a table of times and ratios.  The reference scorer is not part of
 fastscore: fetch conll/reference-coreference-scorers yourself.
 """
@@ -99,6 +103,8 @@ def main() -> None:
     ap.add_argument("--stats", action="store_true", help="also time bootstrap, randomization and a sweep")
     ap.add_argument("--sweep", type=int, default=100, help="systems in the sweep (with --stats)")
     ap.add_argument("--evmeval", type=Path, help="EvmEval scorer_v1.8.py: also time event nuggets with coreference")
+    ap.add_argument("--sequencing", action="store_true",
+                    help="with --evmeval: also time event sequencing (-a) on 1,000 documents with links")
     ap.add_argument("--python2", default="python2", help="a Python 2.7 interpreter for EvmEval")
     args = ap.parse_args()
     cli = [PY, "-m", "fastscore", "coref"]
@@ -141,6 +147,8 @@ def main() -> None:
         statistics(perl if isinstance(perl, float) else None, args.sweep)
     if args.evmeval:
         nuggets(args.evmeval, args.python2)
+        if args.sequencing:
+            sequencing(args.evmeval, args.python2)
 
 
 def statistics(perl_all: float | None, n_sweep: int) -> None:
@@ -197,6 +205,31 @@ def nuggets(evmeval: Path, python2: str) -> None:
     agree = "yes, the whole report" if official == report else "NO"
     print(f"\nevent nuggets with coreference, 5,000 documents: EvmEval v1.8 {theirs:.1f} s, fastscore CLI "
           f"{ours:.2f} s ({theirs / ours:.0f}x), peak RSS {rss:.0f} MB; agree: {agree}")
+
+
+def sequencing(evmeval: Path, python2: str) -> None:
+    """EvmEval v1.8 -a (event sequencing) beside fastscore nugget --sequencing on 1,000 documents with links."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from gen_nuggets import generate
+
+    out = ROOT / "bench" / ".corpus" / "sequencing-1000"
+    gold, system = out / "gold.tbf", out / "system.tbf"
+    if not (gold.exists() and system.exists()):
+        generate(out, docs=1000, links=True)
+    ours_cmd = [PY, "-m", "fastscore", "nugget", gold, system, "--preset", "kbp2016", "--sequencing",
+                "--no-script-validation", "-o", "evmeval"]
+    timed(ours_cmd)  # fill the cache
+    ours, rss, report = timed(ours_cmd)
+    seq_dir = Path(tempfile.mkdtemp()) / "seq"
+    t = time.perf_counter()
+    proc = subprocess.run([python2, str(evmeval), "-g", str(gold), "-s", str(system), "-a", str(seq_dir), "-nv"],
+                          capture_output=True, text=True, cwd=evmeval.parent)
+    theirs = time.perf_counter() - t
+    official = "".join(ln for ln in proc.stdout.splitlines(keepends=True) if not ln.startswith("["))
+    agree = "yes, the whole report" if official == report else "NO"
+    links = sum(ln.startswith(("@After", "@Subevent")) for ln in gold.read_text().splitlines())
+    print(f"\nevent sequencing, 1,000 documents, {links:,} gold links: EvmEval v1.8 -a {theirs:.1f} s, "
+          f"fastscore CLI {ours:.2f} s ({theirs / ours:.0f}x), peak RSS {rss:.0f} MB; agree: {agree}")
 
 
 def _clock(fn) -> float:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Seeded generator of TAC KBP event nugget corpora (TBF, character spans) for benchmarks.
 
-    python scripts/gen_nuggets.py OUTDIR [--docs 5000] [--mentions 32] [--seed 7]
+    python scripts/gen_nuggets.py OUTDIR [--docs 5000] [--mentions 32] [--seed 7] [--links]
 
 writes OUTDIR/gold.tbf and OUTDIR/system.tbf: about docs x mentions gold
 mentions with double annotation, NOT_ANNOTATED realis and coreference
 clusters; the system output has shifted spans, wrong types and realis,
-missed and invented mentions, and its own clusters.
+missed and invented mentions, and its own clusters.  ``--links`` adds event
+sequencing links (@After, @Subevent) that follow an order of the clusters,
+the system's partly copied from the gold ones.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_nugget_anchors import REALIS, TYPES, clusters, make_words, write_tbf  # noqa: E402
+from make_sequencing_anchors import lines, ordered_links, system_links  # noqa: E402
 
 
 def make_doc(rng: random.Random, doc_id: str, n_mentions: int):
@@ -47,15 +50,22 @@ def make_doc(rng: random.Random, doc_id: str, n_mentions: int):
     return {"id": doc_id, "words": words, "offsets": offsets, "gold": gold, "system": system}
 
 
-def generate(outdir: Path, docs: int = 5000, mentions: int = 32, seed: int = 7) -> tuple[Path, Path]:
+def generate(outdir: Path, docs: int = 5000, mentions: int = 32, seed: int = 7,
+             links: bool = False) -> tuple[Path, Path]:
     rng = random.Random(seed)
     outdir.mkdir(parents=True, exist_ok=True)
     all_docs = [make_doc(rng, f"NW_{d:05d}", max(1, int(rng.uniform(0.5, 1.5) * mentions))) for d in range(docs)]
     corefs = {d["id"]: {"gold": clusters(rng, len(d["gold"])), "system": clusters(rng, len(d["system"]))}
               for d in all_docs}
+    extra = {}
+    if links:
+        for d in all_docs:
+            cl = corefs[d["id"]]
+            g = ordered_links(rng, len(d["gold"]), cl["gold"])
+            extra[d["id"]] = {"gold": lines(g), "system": lines(system_links(rng, g, d, cl["system"], False))}
     gold, system = outdir / "gold.tbf", outdir / "system.tbf"
-    write_tbf(gold, all_docs, "gold", "char", corefs, "gold")
-    write_tbf(system, all_docs, "system", "char", corefs, "sysA")
+    write_tbf(gold, all_docs, "gold", "char", corefs, "gold", extra)
+    write_tbf(system, all_docs, "system", "char", corefs, "sysA", extra)
     return gold, system
 
 
@@ -65,8 +75,9 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=5000)
     ap.add_argument("--mentions", type=int, default=32)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--links", action="store_true", help="add event sequencing links")
     a = ap.parse_args()
-    print(*generate(a.outdir, a.docs, a.mentions, a.seed), sep="\n")
+    print(*generate(a.outdir, a.docs, a.mentions, a.seed, a.links), sep="\n")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ Only the relations event sequencing produces are modelled: ``BEFORE`` and
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 BASE = 100000  # pseudo time of a new chain's first point
@@ -51,6 +52,7 @@ class Timegraph:
 
     def __init__(self) -> None:
         self.points: dict[str, Point] = {}
+        self._known: dict[tuple[str, str], str | None] = {}  # point relations, while the graph is unchanged
         self.next_chain = 0
         # chain -> connection point -> points after it on other chains (insertion order)
         self.cross: dict[int, dict[str, list[str]]] = {}
@@ -80,6 +82,7 @@ class Timegraph:
 
     def _link(self, lo: str, hi: str) -> None:
         """Cross link ``lo < hi``, kept at ``lo``'s chain."""
+        self._known.clear()
         after = self.cross.setdefault(self.points[lo].chain, {}).setdefault(lo, [])
         if hi not in after:
             after.append(hi)
@@ -159,6 +162,7 @@ class Timegraph:
             raise ValueError(f"unsupported relation {rel!r}")
 
     def _put(self, n1: str, p1: Point, n2: str, p2: Point) -> None:
+        self._known.clear()
         self.points[n1] = p1
         self.points[n2] = p2
 
@@ -191,17 +195,51 @@ class Timegraph:
 
     def point_relation(self, a: str, b: str) -> str | None:
         """'<', '>', '=' or None (unknown) between points ``a`` and ``b``."""
-        pa, pb = self.points[a], self.points[b]
-        if pa.chain == pb.chain:
-            return "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
-        ab = self._reaches(pa, pb, ())
-        ba = self._reaches(pb, pa, ())
-        if ab and ba:
-            return "="
-        return "<" if ab else ">" if ba else None
+        key = (a, b)
+        if key not in self._known:
+            pa, pb = self.points[a], self.points[b]
+            if pa.chain == pb.chain:
+                r = "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
+            else:
+                ab, ba = self._reaches(a, b), self._reaches(b, a)
+                r = "=" if ab and ba else "<" if ab else ">" if ba else None
+            self._known[key] = r
+        return self._known[key]
 
-    def _reaches(self, p: Point, target: Point, path: tuple[int, ...]) -> bool:
-        """Is ``p <= target`` found by the official search (chains on the path are not revisited)?"""
+    def _reaches(self, a: str, b: str) -> bool:
+        """Does the official search find ``a <= b`` (``a``, ``b`` on different chains)?
+
+        The search never returns to a chain it has left on the current path, and stops at the
+        first point it reaches on ``b``'s chain.  A breadth-first search without the first rule
+        answers most queries at once: nothing reachable -> no; a shortest path through distinct
+        chains -> yes.  Only the rest go through the official depth-first search."""
+        points, cross = self.points, self.cross
+        target = points[b]
+        prev = {a: ""}
+        queue = deque([a])
+        while queue:
+            n = queue.popleft()
+            p = points[n]
+            for cp, after in cross.get(p.chain, {}).items():
+                if p.pseudo > points[cp].pseudo:
+                    continue  # only connection points at or after the current point
+                for r in after:
+                    if r in prev:
+                        continue
+                    prev[r] = n
+                    q = points[r]
+                    if q.chain != target.chain:
+                        queue.append(r)
+                    elif q.pseudo <= target.pseudo:
+                        chains = []
+                        while n:
+                            chains.append(points[n].chain)
+                            n = prev[n]
+                        return len(set(chains)) == len(chains) or self._search(points[a], target, ())
+        return False
+
+    def _search(self, p: Point, target: Point, path: tuple[int, ...]) -> bool:
+        """The official depth-first search (chains on the path are not revisited)."""
         if p.chain == target.chain:
             return p.pseudo <= target.pseudo  # and the search stops here either way
         path = path + (p.chain,)
@@ -209,7 +247,7 @@ class Timegraph:
             if p.pseudo <= self.points[cp].pseudo:
                 for name in after:
                     q = self.points[name]
-                    if q.chain not in path and self._reaches(q, target, path):
+                    if q.chain not in path and self._search(q, target, path):
                         return True
         return False
 
