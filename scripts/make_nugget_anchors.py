@@ -118,18 +118,24 @@ def report(stdout: str) -> str:
     return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("["))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def start(doc: str, out: Path, cases: int, seed: int, v171: bool = False) -> tuple[argparse.Namespace, random.Random]:
+    """The anchor generators' command line, their seeded generator and an emptied output folder."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
     ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
-    ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
-    ap.add_argument("--cases", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=4242)
+    if v171:
+        ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
+    ap.add_argument("--cases", type=int, default=cases)
+    ap.add_argument("--seed", type=int, default=seed)
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    return args, random.Random(args.seed)
+
+
+def main() -> None:
+    args, rng = start(__doc__, OUT, 60, 4242, v171=True)
     scorers = {"v18": args.v18.resolve(), "v171": args.v171.resolve()}
     expected = {"generator": f"scripts/make_nugget_anchors.py --cases {args.cases} --seed {args.seed}",
                 "scorers": {"v18": "EvmEval scorer_v1.8.py (head)", "v171": "EvmEval scorer_v1.7.py @1bd96c9"},

@@ -17,17 +17,15 @@ are random (cycles, links both ways, contradictions; scored with ``-nv``).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nugget_anchors import TYPES, clusters, make_doc, report, write_tbf  # noqa: E402
+from make_nugget_anchors import TYPES, clusters, make_doc, report, start, write_tbf  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "sequencing_anchors"
 NAMES = ("After", "Subevent")
@@ -102,16 +100,7 @@ def first_error(proc) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
-    ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
-    ap.add_argument("--cases", type=int, default=120)
-    ap.add_argument("--seed", type=int, default=77)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
+    args, rng = start(__doc__, OUT, 120, 77)
     scorer = args.v18.resolve()
     expected = {"generator": f"scripts/make_sequencing_anchors.py --cases {args.cases} --seed {args.seed}",
                 "scorer": "EvmEval scorer_v1.8.py (head)", "cases": {}}

@@ -109,27 +109,11 @@ class Timegraph:
             # the official graph computes x1's time from x2's before setting it: always -STEP
             x1 = Point(0, -STEP, NIL, x2n)
             x2 = Point(0, y1.pseudo - STEP, x1n, y1n)
-            if y1.parent == NIL:
-                x1.chain = x2.chain = y1.chain
-                y1.parent = x2n
-                self._put(x1n, x1, x2n, x2)
-            else:
-                x1.chain = x2.chain = self._new_chain()
-                y1.parent += " " + x2n
-                self._put(x1n, x1, x2n, x2)
-                self._link(x2n, y1n)
+            self._next_to(x1n, x1, x2n, x2, y1, "parent", x2n, (x2n, y1n))
         elif rel == "AFTER":  # y2 < x1 < x2
             x1 = Point(0, y2.pseudo + STEP, y2n, x2n)
             x2 = Point(0, x1.pseudo + STEP, x1n, NIL)
-            if y2.child == NIL:
-                x1.chain = x2.chain = y2.chain
-                y2.child = x1n
-                self._put(x1n, x1, x2n, x2)
-            else:
-                x1.chain = x2.chain = self._new_chain()
-                y2.child += " " + x1n
-                self._put(x1n, x1, x2n, x2)
-                self._link(y2n, x1n)
+            self._next_to(x1n, x1, x2n, x2, y2, "child", x1n, (y2n, x1n))
         elif rel == INCLUDES:  # x1 < y1, y2 < x2
             # (an interval's two points are always on one chain here, so the official graph's branch
             # for free ends on two chains cannot be reached)
@@ -160,6 +144,21 @@ class Timegraph:
                 self._link(x2n, y2n)
         else:
             raise ValueError(f"unsupported relation {rel!r}")
+
+    def _next_to(self, n1: str, p1: Point, n2: str, p2: Point, end: Point, side: str, neighbour: str,
+                 link: tuple[str, str]) -> None:
+        """Put a new interval's points on ``end``'s chain when ``end``'s ``side`` ("parent" or "child")
+        is free (``neighbour`` takes it), else on a new chain joined to ``end`` by the cross ``link``."""
+        taken = getattr(end, side)
+        if taken == NIL:
+            p1.chain = p2.chain = end.chain
+            setattr(end, side, neighbour)
+            self._put(n1, p1, n2, p2)
+        else:
+            p1.chain = p2.chain = self._new_chain()
+            setattr(end, side, taken + " " + neighbour)
+            self._put(n1, p1, n2, p2)
+            self._link(*link)
 
     def _put(self, n1: str, p1: Point, n2: str, p2: Point) -> None:
         self._known.clear()
