@@ -183,6 +183,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="mapping behind the per-type table: type+realis (EvmEval's, default) or type (corrected)")
     n.add_argument("--doc", metavar="ID", help="score only this document")
     n.add_argument("--diff", metavar="FILE", help="write the gold/system mention mapping to FILE")
+    n.add_argument("--timeml", metavar="DIR",
+                   help="with --sequencing: also write EvmEval's -a folder (TYPE/gold|sys/DOC.tml, TYPE/seq.out)")
     n.add_argument("--per-doc", action="store_true", help="also report every document")
     n.add_argument("--output", "-o", choices=("text", "evmeval", "json", "csv", "markdown"), default="text",
                    help="text (default), evmeval (the official report layout), json, csv, markdown")
@@ -242,6 +244,12 @@ def _nugget(args) -> int:
         from .nugget.diff import write_diff
 
         write_diff(result, args.diff)
+    if args.timeml:
+        if result.sequencing is None:
+            raise UsageError("--timeml needs --sequencing")
+        from .nugget.sequencing import write_timeml
+
+        write_timeml(result.sequencing, args.timeml)
     sys.stdout.write(evmeval.render(result, args.output, per_doc=args.per_doc))
     return 0
 

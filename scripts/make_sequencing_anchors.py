@@ -5,8 +5,8 @@ Writes ``tests/data/sequencing_anchors/case-NNN/`` (gold and system TBF files
 with @Coreference, @After and @Subevent lines, in token-id and character-span
 form, token tables, sometimes a type whitelist) and
 ``tests/data/sequencing_anchors/expected.json``: per case and run, EvmEval's
-arguments, the matching fastscore options, the exit code and the report
-(log lines removed).
+arguments, the matching fastscore options, the exit code, the report (log
+lines removed) and a SHA-256 digest of the TimeML folder ``-a`` wrote.
 
 Links are drawn two ways: "ordered" cases follow a random order of the
 coreference clusters (valid event sequences, with some copied, reversed or
@@ -17,6 +17,7 @@ are random (cycles, links both ways, contradictions; scored with ``-nv``).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import subprocess
@@ -91,6 +92,14 @@ def lines(links) -> list[str]:
     return [f"@{name}\t{name[0]}{k + 1}\tE{a + 1},E{b + 1}" for k, (name, a, b) in enumerate(links)]
 
 
+def folder_digest(folder: Path) -> str:
+    """SHA-256 over the relative paths and bytes of every file below ``folder`` (sorted by path)."""
+    h = hashlib.sha256()
+    for p in sorted(q for q in folder.rglob("*") if q.is_file()):
+        h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def first_error(proc) -> str:
     """EvmEval's first [ERROR] log line, else the last line of a Python traceback."""
     errors = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("[ERROR]")]
@@ -151,9 +160,10 @@ def main() -> None:
                 cmd = [args.python2, str(scorer), "-g", str(case / f"gold.{mode}.tbf"),
                        "-s", str(case / f"system.{mode}.tbf")] + [subst.get(a, a) for a in evm_args]
                 proc = subprocess.run(cmd, capture_output=True, text=True, cwd=scorer.parent)
+                timeml = folder_digest(Path(subst["SEQ"])) if proc.returncode == 0 else ""
             runs.append({"mode": mode, "evmeval_args": evm_args, "args": our_args, "exit": proc.returncode,
                          "report": report(proc.stdout) if proc.returncode == 0 else "",
-                         "error": first_error(proc) if proc.returncode else ""})
+                         "error": first_error(proc) if proc.returncode else "", "timeml_sha256": timeml})
         expected["cases"][case.name] = runs
     (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     failed = sum(r["exit"] != 0 for runs in expected["cases"].values() for r in runs)

@@ -5,6 +5,7 @@ the whole official report, or an error where EvmEval stops; Python 2's set order
 (scripts/make_py2_set_order.py, recorded with Python 2.7); the cluster-graph reduction
 and the temporal awareness score against literal references; bad input.
 """
+import hashlib
 import json
 
 import pytest
@@ -50,6 +51,30 @@ def test_official_report_matches(case, k, capsys):
             assert "cluster" in run["error"] or "KeyError" in run["error"]  # EvmEval's validation (or its crash)
         else:
             assert "divides by zero" in lines[0] and "ZeroDivisionError" in run["error"]
+
+
+def _digest(folder):
+    """As scripts/make_sequencing_anchors.py digests EvmEval's -a folder: sorted paths and bytes."""
+    h = hashlib.sha256()
+    for p in sorted(q for q in folder.rglob("*") if q.is_file()):
+        h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED)[::6])
+def test_timeml_folder_is_evmevals(case, tmp_path, capsys):
+    """--timeml writes the folder EvmEval's -a writes, byte for byte (every sixth case)."""
+    for k, run in enumerate(EXPECTED[case]):
+        if run["exit"] == 0:
+            assert main(["nugget", *_args(case, run), "--timeml", str(tmp_path / str(k)), "-o", "json"]) == 0
+            assert _digest(tmp_path / str(k)) == run["timeml_sha256"]
+    capsys.readouterr()
+
+
+def test_timeml_needs_sequencing(tmp_path, capsys):
+    assert main(["nugget", str(DEMO / "gold.tbf"), str(DEMO / "gold.tbf"), "--preset", "kbp2016",
+                 "--timeml", str(tmp_path)]) == 2
+    assert "--timeml needs --sequencing" in capsys.readouterr().err
 
 
 def test_anchor_cases_cover_both_outcomes():

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..errors import InputError, ParseError
+from ..errors import InputError, ParseError, UsageError
 from ..formats.tbf import Relation
 from ..temporal.awareness import Counts, ZeroWeightError, build, prf, score_document
 from .py2order import set_order
@@ -35,12 +35,21 @@ TIMEML = {"After": "BEFORE", "Subevent": "INCLUDES"}
 
 
 @dataclass
+class Side:
+    """One side of one document as EvmEval writes it to TimeML: interval names and links per type."""
+
+    nodes: list[str]
+    links: dict[str, list[tuple[str, str, str]]]  # Subevent | After | All -> (name, name, BEFORE|INCLUDES)
+
+
+@dataclass
 class Sequencing:
     """Temporal awareness counts per link type (Subevent, After, All) and document."""
 
     doc_ids: list[str]
     counts: dict[str, list[Counts]]
     warnings: list[str] = field(default_factory=list)
+    sides: list[tuple[Side, Side]] = field(default_factory=list)  # per document: (gold, system)
 
     def sums(self, kind: str) -> tuple[int, float, int, int]:
         """(precision matched, recall matched, system relations, gold relations) over the corpus."""
@@ -68,19 +77,60 @@ def py2_percent(x: float) -> str:
     return s if any(c in s for c in ".ein") else s + ".0"
 
 
+def seq_out(seq: Sequencing, kind: str) -> str:
+    """The temporal-awareness scorer's output for one link type (EvmEval's ``TYPE/seq.out``)."""
+    sc = seq.scores(kind)
+    f, p, r = (py2_percent(sc[k]) for k in ("f1", "precision", "recall"))
+    return ("=== Temporal Awareness Score ===\n"
+            "Evaluated considering implicit relations in recall as well\n"
+            "Temporal Score\tF1\tP\tR\n"
+            f"\t\t{f}\t{p}\t{r}\t\n"
+            f"Overall Temporal Awareness Score (F1 score): {f}\n\n")
+
+
 def official_section(seq: Sequencing) -> str:
-    """The lines EvmEval appends to its report for ``-a`` (its seq.out files, one per link type)."""
-    out = ["\n"]
-    for kind in REPORTED:
-        sc = seq.scores(kind)
-        f, p, r = (py2_percent(sc[k]) for k in ("f1", "precision", "recall"))
-        out.append(f"=======Event Sequencing Results for {kind} =======\n"
-                   "=== Temporal Awareness Score ===\n"
-                   "Evaluated considering implicit relations in recall as well\n"
-                   "Temporal Score\tF1\tP\tR\n"
-                   f"\t\t{f}\t{p}\t{r}\t\n"
-                   f"Overall Temporal Awareness Score (F1 score): {f}\n\n")
+    """The lines EvmEval appends to its report for ``-a``: the seq.out of each link type."""
+    return "\n" + "".join(f"=======Event Sequencing Results for {kind} =======\n" + seq_out(seq, kind)
+                           for kind in REPORTED)
+
+
+_TIMEML_HEAD = ('<?xml version="1.0" ?>\n<TimML xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xsi:noNamespaceSchemaLocation="http://timeml.org/timeMLdocs/TimeML_1.2.1.xsd">\n  <DCT>\n'
+                '    <TIMEX3 functionInDocument="CREATION_TIME" scriptFunction="false" tid="t0" type="TIME" '
+                'value=""/>\n  </DCT>\n')
+
+
+def timeml(side: Side, kind: str) -> str:
+    """One side of one document and link type as the TimeML file EvmEval writes (its layout, to the byte)."""
+    out = [_TIMEML_HEAD]
+    if side.nodes:
+        out += ["  <TEXT>\n", *(f'    <EVENT eid="{n}"/>\n' for n in side.nodes), "  </TEXT>\n"]
+    else:
+        out.append("  <TEXT/>\n")
+    out += [f'  <MAKEINSTANCE eid="{n}" eiid="instance_{n}"/>\n' for n in side.nodes]
+    out += [f'  <TLINK eventInstanceID="{a}" lid="l0" relType="{rel}" relatedToEventInstance="{b}"/>\n'
+            for a, b, rel in side.links[kind]]
+    out.append("</TimML>\n")
     return "".join(out)
+
+
+def write_timeml(seq: Sequencing, folder: str) -> None:
+    """EvmEval's ``-a`` folder: ``TYPE/gold/DOC.tml``, ``TYPE/sys/DOC.tml`` and ``TYPE/seq.out`` for
+    Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files)."""
+    import os
+
+    try:
+        for kind in REPORTED:
+            for sub in ("gold", "sys"):
+                os.makedirs(os.path.join(folder, kind, sub), exist_ok=True)
+            for doc_id, (gold, system) in zip(seq.doc_ids, seq.sides):
+                for sub, side in (("gold", gold), ("sys", system)):
+                    with open(os.path.join(folder, kind, sub, doc_id + ".tml"), "w", encoding="utf-8") as fh:
+                        fh.write(timeml(side, kind))
+            with open(os.path.join(folder, kind, "seq.out"), "w", encoding="utf-8") as fh:
+                fh.write(seq_out(seq, kind))
+    except OSError as exc:
+        raise UsageError(f"--timeml {folder}: cannot write {exc.filename}: {exc.strerror}") from None
 
 
 def score_sequencing(prep, al, opts) -> Sequencing:
@@ -98,15 +148,20 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         for i, j in enumerate(al.map_sys[d][m].tolist()):
             if j >= 0:
                 s_names[s_ids[j]] = f"te{i}"
-        extra = (mid for mid in s_ids if mid not in s_names)
+        extra = [mid for mid in s_ids if mid not in s_names]
+        s_nodes = list(s_names.values())  # mapped ones in gold order, then the others in system order
         s_names.update({mid: f"te{len(g_ids) + k}" for k, mid in enumerate(extra)})
+        s_nodes += [s_names[mid] for mid in extra]
         sides = []
-        for role, side, names, corefs in (("gold", gold, g_names, prep.gold_corefs[d]),
-                                          ("system", system, s_names, prep.system_corefs[d])):
+        for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], list(g_names.values())),
+                                                 ("system", system, s_names, prep.system_corefs[d], s_nodes)):
             links = _expanded_links(side, doc_id, corefs, opts, self_links, role)
-            sides.append({k: [(names[a], names[b], TIMEML[k]) for a, b in links[k]] for k in LINK_TYPES})
+            by_type = {k: [(names[a], names[b], TIMEML[k]) for a, b in links[k]] for k in LINK_TYPES}
+            by_type["All"] = by_type["Subevent"] + by_type["After"]
+            sides.append(Side(nodes, by_type))
+        seq.sides.append((sides[0], sides[1]))
         for kind in REPORTED:
-            g, s = ((x["Subevent"] + x["After"]) if kind == "All" else x[kind] for x in sides)
+            g, s = (x.links[kind] for x in sides)
             try:
                 exact = opts.sequencing_graph == "exact"
                 seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
