@@ -1,4 +1,5 @@
-"""pytest-benchmark: event nuggets with coreference, 5,000 documents (python -m pytest bench -m bench).
+"""pytest-benchmark: event nuggets with coreference, 5,000 documents; event sequencing, 1,000 documents
+(python -m pytest bench -m bench).
 
 Target (issue 4): <= 2 s wall for the whole run; this times the in-process scoring after warm-up.
 """
@@ -31,3 +32,22 @@ def test_nugget_with_coref_5000_docs(benchmark, nugget_files):
     result = benchmark.pedantic(score_nugget, args=(gold, system), kwargs={"preset": "kbp2016", "coref": True},
                                 rounds=3)
     assert result.coref_scores() is not None
+
+
+@pytest.fixture(scope="module")
+def sequencing_files():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from gen_nuggets import generate
+
+    out = ROOT / "bench" / ".corpus" / "sequencing-1000"
+    if not (out / "gold.tbf").exists():
+        generate(out, docs=1000, links=True)
+    return read_tbf(out / "gold.tbf"), read_tbf(out / "system.tbf")
+
+
+def test_sequencing_1000_docs(benchmark, sequencing_files):
+    """Event sequencing (After and Subevent, ~34k gold links) with the official timegraph."""
+    gold, system = sequencing_files
+    kwargs = {"preset": "kbp2016", "sequencing": True, "no_script_validation": True}
+    result = benchmark.pedantic(score_nugget, args=(gold, system), kwargs=kwargs, rounds=3)
+    assert result.sequencing.scores("All")["gold"] > 0
