@@ -21,6 +21,7 @@ Each link type is then scored with temporal awareness
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -117,8 +118,6 @@ def timeml(side: Side, kind: str) -> str:
 def write_timeml(seq: Sequencing, folder: str) -> None:
     """EvmEval's ``-a`` folder: ``TYPE/gold/DOC.tml``, ``TYPE/sys/DOC.tml`` and ``TYPE/seq.out`` for
     Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files)."""
-    import os
-
     try:
         for kind in REPORTED:
             for sub in ("gold", "sys"):
@@ -138,12 +137,14 @@ def score_sequencing(prep, al, opts) -> Sequencing:
     from .engine import COREF_MAPPINGS
 
     m = COREF_MAPPINGS[opts.coref_mapping]
+    exact = opts.sequencing_graph == "exact"
     seq = Sequencing(list(prep.doc_ids), {k: [] for k in REPORTED})
     self_links: list[str] = []
     for d, doc_id in enumerate(prep.doc_ids):
         gold, system = prep.gold[d], prep.system[d]
         g_ids, s_ids = gold.mention_ids, system.mention_ids
         g_names = {mid: f"te{i}" for i, mid in enumerate(g_ids)}
+        g_nodes = list(g_names.values())
         s_names: dict[str, str] = {}
         for i, j in enumerate(al.map_sys[d][m].tolist()):
             if j >= 0:
@@ -153,7 +154,7 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         s_names.update({mid: f"te{len(g_ids) + k}" for k, mid in enumerate(extra)})
         s_nodes += [s_names[mid] for mid in extra]
         sides = []
-        for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], list(g_names.values())),
+        for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], g_nodes),
                                                  ("system", system, s_names, prep.system_corefs[d], s_nodes)):
             links = _expanded_links(side, doc_id, corefs, opts, self_links, role)
             by_type = {k: [(names[a], names[b], TIMEML[k]) for a, b in links[k]] for k in LINK_TYPES}
@@ -163,7 +164,6 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         for kind in REPORTED:
             g, s = (x.links[kind] for x in sides)
             try:
-                exact = opts.sequencing_graph == "exact"
                 seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
             except ZeroWeightError as exc:
                 raise InputError(f'document "{doc_id}": event sequencing ({kind}): the implicit-recall weight '

@@ -61,7 +61,7 @@ class Timegraph:
 
     def add(self, x: str, y: str, rel: str) -> str:
         """Add ``x rel y`` (intervals ``x`` and ``y``); returns ADDED, REDUNDANT or VIOLATED."""
-        if x == y:
+        if x == y:  # (the official graph counts it as violated; sequencing never relates a mention to itself)
             return VIOLATED
         pts = self.points
         x_in, y_in = x + "_s" in pts, y + "_s" in pts
