@@ -15,7 +15,7 @@ NOT_ANNOTATED matches anything).  TP of a mapping = sum of the Dice of its
 pairs, added in the order taken.
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .ceaf import max_weight_assignment
 from .order import stable_order, take
@@ -133,7 +133,7 @@ def _optimal_doc(dice, sys_i, gold_i, n_g, n_s, g_type, g_realis, g_type_any, g_
                 map_score[m, i] = w[i, j]
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _mappings(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_realis_any,
               sd_off, s_off, s_val, s_len, s_type, s_realis, optimal):
     n_docs = len(gd_off) - 1
@@ -141,7 +141,7 @@ def _mappings(gd_off, g_off, g_val, g_len, g_type, g_realis, g_type_any, g_reali
     n_gold = gd_off[-1]
     map_sys = np.full((N_MAPPINGS, n_gold), -1, dtype=np.int64)
     map_score = np.zeros((N_MAPPINGS, n_gold), dtype=np.float64)
-    for d in range(n_docs):
+    for d in prange(n_docs):  # documents write disjoint slices: the result does not depend on the threads
         ga, gb = gd_off[d], gd_off[d + 1]
         sa, sb = sd_off[d], sd_off[d + 1]
         dice, sys_i, gold_i = _doc_pairs(g_off[ga:gb + 1], g_val, g_len[ga:gb], s_off[sa:sb + 1], s_val, s_len[sa:sb])
