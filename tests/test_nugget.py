@@ -1,6 +1,9 @@
 """Event nuggets: kernel against the oracle, validation rules, options, interfaces."""
 import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +15,7 @@ from fastscore.cli import main
 from fastscore.errors import FastscoreError, ParseError, UsageError
 from fastscore.kernels.nugget import mappings
 from tests import reference_nugget
-from tests.conftest import SHARED
+from tests.conftest import SHARED, TESTDATA
 from tests.test_bad_input import _mutate
 
 mention = st.tuples(st.sets(st.integers(0, 8), min_size=0, max_size=4), st.sampled_from([None, 0, 1]),
@@ -221,3 +224,17 @@ def test_byte_order_mark_and_crlf_in_tbf(tmp_path):
     p.write_bytes(b"\xef\xbb\xbf" + GOLD.replace("\n", "\r\n").encode())
     result = fastscore.score_nugget(p, _tbf(tmp_path, "g.tbf", GOLD), preset="kbp2016", coref=True)
     assert result.to_dict()["metrics"]["span"]["micro"]["f1"] == 1.0
+
+
+def test_same_report_with_one_and_two_threads():
+    """The mappings kernel runs documents in parallel; the report must not depend on the threads."""
+    case = TESTDATA / "nugget_anchors" / "case-043"  # four documents
+    outs = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+        proc = subprocess.run([sys.executable, "-m", "fastscore", "nugget", str(case / "gold.char.tbf"),
+                               str(case / "system.char.tbf"), "--preset", "kbp2016", "--coref", "-o", "evmeval"],
+                              capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1] and "Final Mention Coreference Results" in outs[0]
