@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import ParseError
@@ -142,9 +143,8 @@ def _parse(path: str, text: str) -> TbfFile:
         raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
     if not docs:
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
-    columns = list(zip(*rows)) if rows else [()] * MIN_FIELDS  # zip stops at the 7 fields all lines have
-    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, list(columns[2]),
-                  list(columns[3]), list(columns[4]), list(columns[5]), list(columns[6]), lines)
+    ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
+    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines)
     for d in docs.values():
         d.file = tbf
     return tbf
