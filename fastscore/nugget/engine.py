@@ -93,7 +93,7 @@ class DocMentions:
 
     @property
     def mention_ids(self) -> list[str]:
-        return [self.file.ids[r] for r in self.rows]
+        return _pick(self.file.ids, self.rows)
 
     @property
     def mentions(self) -> list[Mention]:
