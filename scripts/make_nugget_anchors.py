@@ -114,6 +114,30 @@ def write_tbf(path: Path, docs, side: str, mode: str, corefs, run: str, extra=No
     path.write_text("\n".join(lines) + "\n")
 
 
+def write_case(case: Path, docs, sys_docs, corefs, extra=None) -> None:
+    """A case's token tables and its gold and system TBF files, with token ids and with character spans."""
+    for doc in docs:
+        rows = [f"t{t}\t{w}\t{b}\t{e}" for t, (w, (b, e)) in enumerate(zip(doc["words"], doc["offsets"]))]
+        (case / "tkn" / f"{doc['id']}.tab").write_text("\n".join(rows) + "\n")
+    for mode in ("token", "char"):
+        write_tbf(case / f"gold.{mode}.tbf", docs, "gold", mode, corefs, "gold_run", extra)
+        write_tbf(case / f"system.{mode}.tbf", sys_docs, "system", mode, corefs, "sysA", extra)
+
+
+def add_whitelist(rng: random.Random, case: Path, run: int, evm_args: list[str], our_args: list[str]) -> None:
+    """A type whitelist file for one run (four random types), passed to both scorers."""
+    name = f"whitelist-{run}.txt"
+    (case / name).write_text("\n".join(rng.sample(TYPES, 4)) + "\n")
+    evm_args += ["-wl", str(case / name)]
+    our_args += ["--type-whitelist", name]
+
+
+def finish(out: Path, expected: dict) -> None:
+    (out / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+    failed = sum(r["exit"] != 0 for runs in expected["cases"].values() for r in runs)
+    print(f"{len(expected['cases'])} cases written to {out}; {failed} runs exited non-zero")
+
+
 def report(stdout: str) -> str:
     return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("["))
 
@@ -147,12 +171,7 @@ def main() -> None:
         corefs = {d["id"]: {"gold": clusters(rng, len(d["gold"])), "system": clusters(rng, len(d["system"]))}
                   for d in docs}
         sys_docs = [d for d in docs if rng.random() > 0.1] or docs[:1]
-        for doc in docs:
-            rows = [f"t{t}\t{w}\t{b}\t{e}" for t, (w, (b, e)) in enumerate(zip(doc["words"], doc["offsets"]))]
-            (case / "tkn" / f"{doc['id']}.tab").write_text("\n".join(rows) + "\n")
-        for mode in ("token", "char"):
-            write_tbf(case / f"gold.{mode}.tbf", docs, "gold", mode, corefs, "gold_run")
-            write_tbf(case / f"system.{mode}.tbf", sys_docs, "system", mode, corefs, "sysA")
+        write_case(case, docs, sys_docs, corefs)
         runs = []
         for version, mode, evm_args, our_args in RUNS:
             evm_args, our_args = list(evm_args), list(our_args)
@@ -164,10 +183,7 @@ def main() -> None:
                 evm_args += ["-ct", "0.5"]
                 our_args += ["--coref-threshold", "0.5"]
             if version == "v18" and rng.random() < 0.2:
-                name = f"whitelist-{len(runs)}.txt"  # one file per run
-                (case / name).write_text("\n".join(rng.sample(TYPES, 4)) + "\n")
-                evm_args += ["-wl", str(case / name)]
-                our_args += ["--type-whitelist", name]
+                add_whitelist(rng, case, len(runs), evm_args, our_args)
             cmd = [args.python2, str(scorers[version]), "-g", str(case / f"gold.{mode}.tbf"),
                    "-s", str(case / f"system.{mode}.tbf")]
             cmd += [str(case / "tkn") if a == "TOKENS" else str(case / "coref.out") if a == "COREF" else a
@@ -178,9 +194,7 @@ def main() -> None:
         for p in case.glob("coref.out*"):
             p.unlink()
         expected["cases"][case.name] = runs
-    (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
-    failed = sum(r["exit"] != 0 for runs in expected["cases"].values() for r in runs)
-    print(f"{args.cases} cases written to {OUT}; {failed} runs exited non-zero")
+    finish(OUT, expected)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ are random (cycles, links both ways, contradictions; scored with ``-nv``).
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nugget_anchors import TYPES, clusters, make_doc, report, start, write_tbf  # noqa: E402
+from make_nugget_anchors import add_whitelist, clusters, finish, make_doc, report, start, write_case  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "sequencing_anchors"
 NAMES = ("After", "Subevent")
@@ -127,12 +126,7 @@ def main() -> None:
             s_links = system_links(rng, g_links, d, s_cl, tangled)
             extra[d["id"]] = {"gold": lines(g_links), "system": lines(s_links)}
         sys_docs = [d for d in docs if rng.random() > 0.1] or docs[:1]
-        for doc in docs:
-            rows = [f"t{t}\t{w}\t{b}\t{e}" for t, (w, (b, e)) in enumerate(zip(doc["words"], doc["offsets"]))]
-            (case / "tkn" / f"{doc['id']}.tab").write_text("\n".join(rows) + "\n")
-        for mode in ("token", "char"):
-            write_tbf(case / f"gold.{mode}.tbf", docs, "gold", mode, corefs, "gold_run", extra)
-            write_tbf(case / f"system.{mode}.tbf", sys_docs, "system", mode, corefs, "sysA", extra)
+        write_case(case, docs, sys_docs, corefs, extra)
         runs = []
         for mode in ("char", "token"):
             evm_args, our_args = ["-a", "SEQ"], ["--preset", "kbp2016", "--sequencing"]
@@ -150,10 +144,7 @@ def main() -> None:
                 evm_args += ["-c", "COREF"]
                 our_args.append("--coref")
             if rng.random() < 0.15:
-                name = f"whitelist-{len(runs)}.txt"
-                (case / name).write_text("\n".join(rng.sample(TYPES, 4)) + "\n")
-                evm_args += ["-wl", str(case / name)]
-                our_args += ["--type-whitelist", name]
+                add_whitelist(rng, case, len(runs), evm_args, our_args)
             with tempfile.TemporaryDirectory() as tmp:
                 subst = {"TOKENS": str(case / "tkn"), "COREF": str(Path(tmp) / "coref.out"),
                          "SEQ": str(Path(tmp) / "seq")}
@@ -165,9 +156,7 @@ def main() -> None:
                          "report": report(proc.stdout) if proc.returncode == 0 else "",
                          "error": first_error(proc) if proc.returncode else "", "timeml_sha256": timeml})
         expected["cases"][case.name] = runs
-    (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
-    failed = sum(r["exit"] != 0 for runs in expected["cases"].values() for r in runs)
-    print(f"{args.cases} cases written to {OUT}; {failed} runs exited non-zero")
+    finish(OUT, expected)
 
 
 if __name__ == "__main__":
