@@ -7,6 +7,7 @@ and the temporal awareness score against literal references; bad input.
 """
 import hashlib
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -360,3 +361,58 @@ def test_compare_on_a_sequencing_metric(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["metric"] == "sequencing-after"
     assert data["baseline"]["score"] == pytest.approx(0.75) and data["systems"][0]["score"] == pytest.approx(1.0)
+
+
+def _mutate_links(rng, text):
+    """Random edits of a TBF file with links: characters, whole relation lines, swapped ids."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        if len(lines) < 3:
+            break
+        k = rng.randrange(1, len(lines) - 1)
+        while k > 1 and lines[k - 1].startswith("#EndOfDocument"):  # mostly inside a document
+            k -= 1
+        op = rng.random()
+        if op < 0.3:
+            valid = ["@After\tA9\tE1,E2", "@Subevent\tS9\tE2,E1", "@After\tA8\tE2,E1", "@Before\tB1\tE1,E2"]
+            invalid = ["@After\tA9\tE1", "@After\tA9\tE1,E2,E3", "@Subevent\tS9\tE1,E99", "@After\tA9\t,E1"]
+            lines.insert(k, rng.choice(valid * 3 + invalid))
+        elif op < 0.5:
+            del lines[k]
+        elif op < 0.7:
+            lines[k] = lines[k].replace("E1", "E2")
+        else:
+            chars = list(lines[k])
+            pos = rng.randrange(len(chars) + 1)
+            chars.insert(pos, rng.choice("\t,;@#E0123456789 "))
+            lines[k] = "".join(chars)
+    return "\n".join(lines)
+
+
+def test_fuzz_sequencing_is_scored_or_rejected_cleanly(tmp_path):
+    """Mutated anchor files: scored (both graphs, with and without validation), or one clean FastscoreError."""
+    from fastscore import FastscoreError
+
+    rng = random.Random(11)
+    cases = [ANCHORS / c for c in sorted(EXPECTED)[:40]]
+    outcomes = {"scored": 0, "rejected": 0}
+    for n in range(250):
+        case = rng.choice(cases)
+        gold, system = tmp_path / f"g{n}.tbf", tmp_path / f"s{n}.tbf"
+        texts = [(case / "gold.char.tbf").read_text(), (case / "system.char.tbf").read_text()]
+        k = rng.randrange(2)
+        texts[k] = _mutate_links(rng, texts[k])  # one side mutated, the other as generated
+        gold.write_text(texts[0])
+        system.write_text(texts[1])
+        try:
+            res = score_nugget(gold, system, preset="kbp2016", sequencing=True, coref=rng.random() < 0.3,
+                               no_script_validation=rng.random() < 0.5,
+                               sequencing_graph=rng.choice(["official", "exact"]))
+            for kind in ("subevent", "after", "all"):
+                sc = res.to_dict()["sequencing"][kind]
+                assert 0 <= sc["precision"] <= 1 and sc["gold"] >= 0
+            outcomes["scored"] += 1
+        except FastscoreError as exc:
+            assert str(exc) and "\n" not in str(exc)
+            outcomes["rejected"] += 1
+    assert min(outcomes.values()) > 20, outcomes
