@@ -195,6 +195,7 @@ def test_cross_chain_search_matches_the_official_depth_first_search(rels):
         tg.add(*r)
     for a, pa in tg.points.items():
         for b, pb in tg.points.items():
+            assert tg._less(a, b) == (tg.point_relation(a, b) == "<")  # the shortcut holds() takes
             if pa.chain != pb.chain:
                 assert tg._reaches(a, b) == tg._search(pa, pb, ())
 

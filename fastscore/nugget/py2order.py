@@ -9,6 +9,8 @@ them: the same hash functions and the same open-addressing table.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 _MASK = (1 << 64) - 1
 _MIN_SIZE = 8
 _PERTURB_SHIFT = 5
@@ -19,6 +21,7 @@ def _signed(x: int) -> int:
     return x - (1 << 64) if x >> 63 else x
 
 
+@lru_cache(maxsize=None)  # mention ids and relation names repeat from document to document
 def str_hash(s: str) -> int:
     """``hash(s)`` of a Python 2 byte string (its UTF-8 bytes) on a 64-bit build."""
     data = s.encode("utf-8")

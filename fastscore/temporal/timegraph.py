@@ -35,7 +35,7 @@ REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "INCLUDES": "IS_INCLUDED", "IS_
 ADDED, REDUNDANT, VIOLATED = "added", "redundant", "violated"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # compared and hashed by identity: one object per point name
 class Point:
     chain: int
     pseudo: int
@@ -54,8 +54,8 @@ class Timegraph:
         self.points: dict[str, Point] = {}
         self._known: dict[tuple[str, str], str | None] = {}  # point relations, while the graph is unchanged
         self.next_chain = 0
-        # chain -> connection point -> points after it on other chains (insertion order)
-        self.cross: dict[int, dict[str, list[str]]] = {}
+        # chain -> connection point name -> (the point, the points after it on other chains, in insertion order)
+        self.cross: dict[int, dict[str, tuple[Point, list[Point]]]] = {}
 
     # -- building -----------------------------------------------------------------------------
 
@@ -83,9 +83,13 @@ class Timegraph:
     def _link(self, lo: str, hi: str) -> None:
         """Cross link ``lo < hi``, kept at ``lo``'s chain."""
         self._known.clear()
-        after = self.cross.setdefault(self.points[lo].chain, {}).setdefault(lo, [])
-        if hi not in after:
-            after.append(hi)
+        lp, hp = self.points[lo], self.points[hi]
+        at_chain = self.cross.setdefault(lp.chain, {})
+        if lo not in at_chain:
+            at_chain[lo] = (lp, [])
+        after = at_chain[lo][1]
+        if hp not in after:
+            after.append(hp)
 
     def _two_new(self, x: str, y: str, rel: str) -> None:
         """Both intervals new: the four points in order on a new chain."""
@@ -212,29 +216,27 @@ class Timegraph:
         first point it reaches on ``b``'s chain.  A breadth-first search without the first rule
         answers most queries at once: nothing reachable -> no; a shortest path through distinct
         chains -> yes.  Only the rest go through the official depth-first search."""
-        points, cross = self.points, self.cross
-        target = points[b]
-        prev = {a: ""}
-        queue = deque([a])
+        cross = self.cross
+        start, target = self.points[a], self.points[b]
+        prev: dict[Point, Point | None] = {start: None}
+        queue = deque([start])
         while queue:
-            n = queue.popleft()
-            p = points[n]
-            for cp, after in cross.get(p.chain, {}).items():
-                if p.pseudo > points[cp].pseudo:
+            p = queue.popleft()
+            for cp, after in cross.get(p.chain, {}).values():
+                if p.pseudo > cp.pseudo:
                     continue  # only connection points at or after the current point
-                for r in after:
-                    if r in prev:
+                for q in after:
+                    if q in prev:
                         continue
-                    prev[r] = n
-                    q = points[r]
+                    prev[q] = p
                     if q.chain != target.chain:
-                        queue.append(r)
+                        queue.append(q)
                     elif q.pseudo <= target.pseudo:
                         chains = []
-                        while n:
-                            chains.append(points[n].chain)
-                            n = prev[n]
-                        return len(set(chains)) == len(chains) or self._search(points[a], target, ())
+                        while p is not None:
+                            chains.append(p.chain)
+                            p = prev[p]
+                        return len(set(chains)) == len(chains) or self._search(start, target, ())
         return False
 
     def _search(self, p: Point, target: Point, path: tuple[int, ...]) -> bool:
@@ -242,10 +244,9 @@ class Timegraph:
         if p.chain == target.chain:
             return p.pseudo <= target.pseudo  # and the search stops here either way
         path = path + (p.chain,)
-        for cp, after in self.cross.get(p.chain, {}).items():
-            if p.pseudo <= self.points[cp].pseudo:
-                for name in after:
-                    q = self.points[name]
+        for cp, after in self.cross.get(p.chain, {}).values():
+            if p.pseudo <= cp.pseudo:
+                for q in after:
                     if q.chain not in path and self._search(q, target, path):
                         return True
         return False
@@ -255,8 +256,13 @@ class Timegraph:
         if x + "_s" not in self.points or y + "_s" not in self.points:
             return False
         if rel == BEFORE:
-            return self.point_relation(x + "_e", y + "_s") == "<"
+            return self._less(x + "_e", y + "_s")
         if rel == INCLUDES:
-            return (self.point_relation(x + "_s", y + "_s") == "<"
-                    and self.point_relation(y + "_e", x + "_e") == "<")
+            return self._less(x + "_s", y + "_s") and self._less(y + "_e", x + "_e")
         raise ValueError(f"unsupported relation {rel!r}")
+
+    def _less(self, a: str, b: str) -> bool:
+        """``point_relation(a, b) == "<"``, without the search from ``b`` when none leads from ``a``."""
+        if (a, b) in self._known or self.points[a].chain == self.points[b].chain:
+            return self.point_relation(a, b) == "<"
+        return self._reaches(a, b) and not self._reaches(b, a)
