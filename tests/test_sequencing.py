@@ -327,8 +327,9 @@ def test_links_both_ways_are_scored_without_validation(tmp_path):
 
 def test_zero_weight_is_a_clear_error(tmp_path):
     gold = _tbf(tmp_path, "g.tbf", MENTIONS + "@After\tA1\tE1,E2\n@Subevent\tS1\tE1,E2\n")
-    with pytest.raises(InputError, match="divides by zero"):
+    with pytest.raises(InputError, match="divides by zero") as err:
         score_nugget(gold, gold, preset="kbp2016", sequencing=True)
+    assert str(gold) in str(err.value) and 'document "d"' in str(err.value)
 
 
 def test_sequencing_needs_the_v18_rules(tmp_path):

@@ -166,10 +166,10 @@ def score_sequencing(prep, al, opts) -> Sequencing:
             try:
                 seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
             except ZeroWeightError as exc:
-                raise InputError(f'document "{doc_id}": event sequencing ({kind}): the implicit-recall weight '
-                                 f"0.99 / (1 + n(n-1)/2 - matched) divides by zero ({exc}); EvmEval stops with "
-                                 "ZeroDivisionError here — the links contradict each other (a cycle, or two "
-                                 "relations between the same events)") from None
+                raise InputError(f'{gold.file.path} and {system.file.path}: document "{doc_id}": event sequencing '
+                                 f"({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) divides by "
+                                 f"zero ({exc}); EvmEval stops with ZeroDivisionError here — the links contradict "
+                                 "each other (a cycle, or two relations between the same events)") from None
     if self_links:
         seq.warnings.append(f"{len(self_links)} event sequencing link(s) join two mentions of one coreference "
                             f"cluster and were ignored (as EvmEval does); first: {self_links[0]}")
