@@ -16,7 +16,7 @@ from itertools import chain
 import numpy as np
 
 from ..errors import InputError, ParseError, UsageError
-from ..formats.table import MentionTable, offsets
+from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_tbf, read_token_table
 
 NOT_ANNOTATED = "NOT_ANNOTATED"
@@ -446,8 +446,6 @@ def _one_token_table(names, tokens, doc, pos, lab, path) -> MentionTable:
     chain = rank[inverse] - chain_start[doc]
     rows = np.lexsort((pos, chain, doc))
     sizes = np.bincount(doc, minlength=len(names))
-    from ..formats.table import _numbers
-
     return MentionTable(
         path=path, doc_names=list(names), doc_lines=np.zeros(len(names), dtype=np.int64), doc_tokens=tokens,
         doc_offsets=offsets(sizes),

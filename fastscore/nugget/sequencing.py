@@ -28,6 +28,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from ..errors import InputError, ParseError, UsageError
 from ..formats.tbf import Relation
 from ..temporal.awareness import Counts, ZeroWeightError, build, prf, score_document
+from .engine import COREF_MAPPINGS
 from .py2order import set_order
 
 LINK_TYPES = ("Subevent", "After")  # EvmEval's order (its script_types)
@@ -134,8 +135,6 @@ def write_timeml(seq: Sequencing, folder: str) -> None:
 
 def score_sequencing(prep, al, opts) -> Sequencing:
     """Score the After and Subevent links of every document (see the module docstring)."""
-    from .engine import COREF_MAPPINGS
-
     m = COREF_MAPPINGS[opts.coref_mapping]
     exact = opts.sequencing_graph == "exact"
     seq = Sequencing(list(prep.doc_ids), {k: [] for k in REPORTED})

@@ -63,9 +63,6 @@ class Counts:
     recall_matched: float  # matched gold relations + w * implicitly matched system relations
     system: int  # system final relations
     gold: int  # gold final relations
-    explicit: int = 0  # recall_matched without the implicit part
-    implicit: int = 0
-    weight: float = 0.0
 
 
 def _matched(relations: list[Relation], annotation: frozenset[Relation], other: Timegraph | Closure) -> int:
@@ -87,7 +84,7 @@ def score_document(gold: Graph, system: Graph) -> Counts:
     if denominator == 0:
         raise ZeroWeightError(f"{n} shared events and {rec} matched gold relations")
     w = 0.99 / denominator
-    return Counts(prec, rec + w * implicit, len(system.final), len(gold.final), rec, implicit, w)
+    return Counts(prec, rec + w * implicit, len(system.final), len(gold.final))
 
 
 def prf(precision_matched: float, recall_matched: float, system: int, gold: int) -> tuple[float, float, float]:
