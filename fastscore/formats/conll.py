@@ -24,7 +24,7 @@ import re
 import numpy as np
 
 from ..errors import ParseError
-from .files import decode_utf8, read_bytes
+from .files import decode_utf8, read_bytes, reject_other_format, source_name
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
@@ -36,12 +36,14 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     """Read a CoNLL-2011/2012 file into a :class:`MentionTable`.
 
     Raises :class:`~fastscore.errors.ParseError` naming the file, line and
-    document for anything the format does not allow.
+    document for anything the format does not allow.  ``-`` reads standard
+    input; gzip-compressed files are read as they are.
     """
     path = os.fspath(path)
     data = read_bytes(path)
-    decode_utf8(path, data)  # the kernels read bytes; the text must be UTF-8 all the same
-    return _Reader(path, data).table()
+    name = source_name(path)
+    decode_utf8(name, data)  # the kernels read bytes; the text must be UTF-8 all the same
+    return _Reader(name, data).table()
 
 
 def _cluster_key(label: str) -> str | None:
@@ -124,9 +126,11 @@ class _Reader:
         if len(self.begins):
             outside |= lines > self.doc_ends[np.maximum(doc, 0)]
         if outside.any():
+            reject_other_format(self.path, self.data, "conll")
             self.fail(lines[np.argmax(outside)],
                       'token line outside a document: add a "#begin document NAME" line before it')
         if not self.names:
+            reject_other_format(self.path, self.data, "conll")
             self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
         self.token_count = np.cumsum(is_token)  # token lines up to and including each line
         self.doc_tokens = self.token_count[self.doc_ends] - self.token_count[self.begins]

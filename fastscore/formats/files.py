@@ -1,24 +1,73 @@
-"""Reading input files with the errors every reader gives (missing file, folder, bad UTF-8)."""
+"""Reading input files with the errors every reader gives (missing file, folder, bad UTF-8, corrupt gzip),
+standard input as ``-``, and the guess of a file's format that names the command reading it."""
 from __future__ import annotations
 
-from ..errors import ParseError
+import gzip
+import re
+import sys
+import zlib
+from typing import NamedTuple
 
+from ..errors import ParseError, UsageError
 
 BOM = b"\xef\xbb\xbf"
+GZIP_MAGIC = b"\x1f\x8b"
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+_stdin_read: object | None = None  # the standard input stream already read (a pipe cannot be rewound)
+
+
+def source_name(path: str) -> str:
+    """The name messages and tables give an input: ``<stdin>`` for ``-``, else the path."""
+    return STDIN_NAME if path == STDIN else path
 
 
 def read_bytes(path: str) -> bytes:
-    """The file's bytes, without a leading UTF-8 byte-order mark (editors on Windows write one)."""
+    """The bytes of a file (``-``: standard input), gunzipped when gzip-compressed (whatever the name),
+    without a leading UTF-8 byte-order mark (editors on Windows write one)."""
+    data = _read_stdin() if path == STDIN else _read_file(path)
+    if data.startswith(GZIP_MAGIC):
+        data = _gunzip(source_name(path), data)
+    return data[len(BOM):] if data.startswith(BOM) else data
+
+
+def _read_file(path: str) -> bytes:
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
-        return data[len(BOM):] if data.startswith(BOM) else data
+            return fh.read()
     except FileNotFoundError:
         raise ParseError(path, None, "file not found") from None
     except IsADirectoryError:
         raise ParseError(path, None, "is a directory, expected a file") from None
     except OSError as exc:
         raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+
+
+def _read_stdin() -> bytes:
+    """Standard input, once per stream: a second read would see an empty file and score it silently."""
+    global _stdin_read
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError(f'"{STDIN}": there is no standard input to read')
+    if stream is _stdin_read:
+        raise UsageError(f'"{STDIN}": standard input can be read only once and was read already: give "{STDIN}" '
+                         "for one input at most and write the others to files")
+    _stdin_read = stream
+    try:
+        data = getattr(stream, "buffer", stream).read()  # bytes, so the UTF-8 check names the bad line
+    except OSError as exc:
+        raise ParseError(STDIN_NAME, None, f"cannot read standard input: {exc.strerror}") from None
+    return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+
+
+def _gunzip(name: str, data: bytes) -> bytes:
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:  # BadGzipFile is an OSError
+        reason = "truncated" if isinstance(exc, EOFError) else str(exc)
+        raise ParseError(name, None, f"corrupt gzip file ({reason}): compress it again or give the "
+                                     "uncompressed file") from None
 
 
 def decode_utf8(path: str, data: bytes) -> str:
@@ -31,4 +80,84 @@ def decode_utf8(path: str, data: bytes) -> str:
 
 
 def read_text(path: str) -> str:
-    return decode_utf8(path, read_bytes(path))
+    return decode_utf8(source_name(path), read_bytes(path))
+
+
+# ---- which format a file looks like (only on a reader's failure path: it costs a look at the start)
+
+class Sniffed(NamedTuple):
+    format: str  # a key of FORMATS
+    line: int  # 1-based line of the evidence
+    cue: str  # the text that gave it away, quoted in messages
+
+
+# format -> (what it is, what to do with it)
+FORMATS = {
+    "tbf": ("a TBF event nugget file", 'score it with "fastscore nugget"'),
+    "conll": ("a CoNLL-2012 coreference file", 'score it with "fastscore coref"'),
+    "conllu": ("CoNLL-U coreference (CorefUD)",
+               'fastscore does not read CoNLL-U yet (it will be "fastscore coref --format conllu")'),
+    "jsonl": ("jsonlines coreference",
+              'fastscore does not read jsonlines yet (it will be "fastscore coref --format jsonl")'),
+    "xml": ("XML (TimeML, NAF or triples)", "this command does not read XML"),
+}
+
+# Markers at the start of a (stripped) line, first match wins.
+_MARKERS = re.compile(
+    r"(?P<xml><\?xml|<TimeML|<triples|<NAF)"
+    r"|(?P<tbf>#BeginOfDocument|#EndOfDocument|@(?:Coreference|After|Subevent)(?=\s))"
+    r"|(?P<conll>#\s*begin document|#\s*end document)"
+    r"|(?P<conllu>#\s*(?:newdoc id|sent_id|global\.Entity))")
+_BRACKETS = re.compile(r"\(?[\w.+-]+\)?(?:\|\(?[\w.+-]+\)?)*")  # a CoNLL-2012 coreference column
+_SNIFF_LINES = 20
+_SNIFF_CHARS = 1 << 16
+
+
+def sniff_format(text: str | bytes) -> Sniffed | None:
+    """The format the first non-blank lines of a file show (a key of ``FORMATS``), or None."""
+    if isinstance(text, bytes):
+        text = text[:_SNIFF_CHARS].decode("utf-8", "replace")
+    seen = 0
+    for lineno, raw in enumerate(text[:_SNIFF_CHARS].split("\n"), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        found = _sniff_line(line)
+        if found is not None:
+            return Sniffed(found[0], lineno, found[1])
+        seen += 1
+        if seen == _SNIFF_LINES:
+            break
+    return None
+
+
+def _sniff_line(line: str) -> tuple[str, str] | None:
+    """(format, cue) of one non-blank line, or None when the line tells nothing."""
+    m = _MARKERS.match(line)
+    if m is not None:
+        return m.lastgroup, m.group(m.lastgroup)
+    if line[0] == "{":  # one JSON document per line; "doc_key" need not come first
+        return ("jsonl", "doc_key") if '"doc_key"' in line else None
+    if line[0] in "#@<":
+        return None
+    tabs = line.split("\t")
+    if len(tabs) == 10 and "Entity=" in tabs[9]:  # CoNLL-U: MISC is the 10th column
+        return "conllu", "Entity="
+    cols = line.split()
+    last = cols[-1]
+    brackets = ("(" in last or ")" in last) and _BRACKETS.fullmatch(last) is not None
+    return ("conll", last) if len(cols) >= 3 and (last == "-" or brackets) else None
+
+
+def reject_other_format(path: str, text: str | bytes, expected: str) -> None:
+    """Raise a ParseError naming the format and the command that reads it when the file looks like another
+    format than the reader's (``expected``); return when it looks like that format or like nothing known.
+
+    Readers call this where they fail for want of their document header, so that a file given to the
+    wrong command gets a remedy instead of "add a header line"."""
+    sniffed = sniff_format(text)
+    if sniffed is None or sniffed.format == expected:
+        return
+    what, remedy = FORMATS[sniffed.format]
+    raise ParseError(path, sniffed.line, f"this looks like {what}, not {FORMATS[expected][0]} "
+                                         f'(it has "{sniffed.cue}"): {remedy}')

@@ -17,7 +17,7 @@ from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import ParseError
-from .files import read_text
+from .files import read_text, reject_other_format, source_name
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -81,11 +81,12 @@ class TbfFile:
 
 
 def read_tbf(path: str | os.PathLike) -> TbfFile:
-    """Read a TBF file; a clear :class:`ParseError` for anything malformed."""
+    """Read a TBF file (``-``: standard input; gzip-compressed or not); a clear :class:`ParseError` for
+    anything malformed."""
     path = os.fspath(path)
     text = read_text(path)
     with collector_paused():
-        return _parse(path, text)
+        return _parse(source_name(path), text)
 
 
 def _parse(path: str, text: str) -> TbfFile:
@@ -118,6 +119,7 @@ def _parse(path: str, text: str) -> TbfFile:
                 doc = None
             continue  # other '#' lines are comments
         if doc is None:
+            reject_other_format(path, text, "tbf")
             raise ParseError(path, lineno, f'line outside a document: add a "{BEGIN} ID" line before it')
         if first == "@":
             parts = line[1:].strip().split("\t")
@@ -142,6 +144,7 @@ def _parse(path: str, text: str) -> TbfFile:
     if doc is not None:
         raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
     if not docs:
+        reject_other_format(path, text, "tbf")
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
     ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
     tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines)
