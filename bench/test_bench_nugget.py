@@ -50,4 +50,4 @@ def test_sequencing_1000_docs(benchmark, sequencing_files):
     gold, system = sequencing_files
     kwargs = {"preset": "kbp2016", "sequencing": True, "no_script_validation": True}
     result = benchmark.pedantic(score_nugget, args=(gold, system), kwargs=kwargs, rounds=3)
-    assert result.sequencing.scores("All")["gold"] > 0
+    assert result.sequencing_scores("All")["gold"] > 0

@@ -6,7 +6,7 @@ pyarrow are imported only when something is scored or converted.
 from ._version import __version__
 from .errors import FastscoreError, InputError, ParseError, UsageError
 
-_API = ("score_coref", "score_nugget", "read_conll", "bootstrap", "compare", "sweep")
+_API = ("score", "score_coref", "score_nugget", "read_conll", "bootstrap", "compare", "sweep")
 __all__ = ["__version__", *_API, "FastscoreError", "InputError", "ParseError", "UsageError"]
 
 

@@ -5,8 +5,8 @@ import os
 from typing import Iterable
 
 from .coref.result import CorefResult
-from .errors import UsageError
 from .formats.table import MentionTable
+from .tasks import get_task
 
 
 def read_conll(path: str | os.PathLike) -> MentionTable:
@@ -14,10 +14,6 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     from .formats.conll import read_conll as _read
 
     return _read(path)
-
-
-def _table(x) -> MentionTable:
-    return x if isinstance(x, MentionTable) else read_conll(x)
 
 
 def score_coref(
@@ -48,30 +44,9 @@ def score_coref(
         Recall = num/den, Precision = num/den, F1 = 2PR/(P+R) for every metric;
         see README.md for each metric's numerator and denominator.
     """
-    from .coref.engine import align_documents, score_aligned
-    from .metrics import resolve
+    from .coref.score import score_coref as _score
 
-    names = resolve(metrics)
-    if singletons not in ("keep", "drop"):
-        raise UsageError(f"singletons must be 'keep' or 'drop', not {singletons!r}")
-    k, r = _table(key), _table(response)
-    if singletons == "drop":
-        k, r = k.without_singletons(), r.without_singletons()
-    aligned = align_documents(k, r, doc)
-    scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path)
-    missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
-    warnings = []
-    if missing:
-        warnings.append(
-            f"{r.path}: {len(missing)} key document(s) missing from the response, scored as empty: "
-            + ", ".join(f'"{n}"' for n in missing[:5]) + (" ..." if len(missing) > 5 else "")
-        )
-    if scored.repeated:
-        warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
-    options = {"singletons": singletons}
-    if doc is not None:
-        options["doc"] = doc
-    return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r))
+    return _score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated)
 
 
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
@@ -92,35 +67,30 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
     return result
 
 
-TASK_DEFAULT_METRIC = {"coref": "conll", "nugget": "span"}
+def score(gold, system, *, task: str = "coref", **options):
+    """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
+    ``options`` are the task's keywords (see :func:`score_coref`, :func:`score_nugget`)."""
+    t = get_task(task)
+    t.check_keywords(options, "score", "command")
+    return t.score(gold, system, **options)
 
 
 def _task_scorer(task: str, key, options: dict):
-    """A function system -> DocStats for a task, with the key read once."""
+    """A function system -> result for a task, with the key read once; every system must cover
+    exactly the key's documents."""
     from .stats.compare import check_same_documents
 
-    if task == "coref":
-        k = _table(key)
+    t = get_task(task)
+    t.check_keywords(options, "score")
+    gold = t.read(key)
+    names = t.doc_names(gold)
 
-        def coref_stats(system):
-            t = _table(system)
-            check_same_documents(k.doc_names, t.path, t.doc_names)
-            return score_coref(k, t, **options).doc_stats
+    def scored(system):
+        read = t.read(system)
+        check_same_documents(names, read.path, t.doc_names(read))
+        return t.score(gold, read, **options)
 
-        return coref_stats
-    if task == "nugget":
-        from .formats.tbf import TbfFile, read_tbf
-
-        g = key if isinstance(key, TbfFile) else read_tbf(key)
-        names = sorted(g.documents)
-
-        def nugget_stats(system):
-            t = system if isinstance(system, TbfFile) else read_tbf(system)
-            check_same_documents(names, t.path, sorted(t.documents))
-            return score_nugget(g, t, **options).doc_stats
-
-        return nugget_stats
-    raise UsageError(f"unknown task {task!r}: choose coref or nugget")
+    return t, scored
 
 
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = "coref", test: str = "bootstrap",
@@ -128,40 +98,42 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = "c
             **options):
     """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
 
-    ``task`` is ``coref`` (CoNLL files; options ``singletons``, ``allow_repeated``)
-    or ``nugget`` (TBF files; the options of :func:`score_nugget`).  Every system
-    must cover exactly the key's documents.  ``test`` is ``bootstrap`` (paired
-    bootstrap, Koehn 2004, p-value after Berg-Kirkpatrick et al. 2012) or
-    ``permutation`` (approximate randomization); p-values are Holm-Bonferroni
+    ``task`` is any registered task (``coref``: CoNLL files, options ``singletons``,
+    ``allow_repeated``; ``nugget``: TBF files, the options of :func:`score_nugget`); ``options``
+    are the task's scoring options.  Every system must cover exactly the key's documents.
+    ``test`` is ``bootstrap`` (paired bootstrap, Koehn 2004, p-value after Berg-Kirkpatrick
+    et al. 2012) or ``permutation`` (approximate randomization); p-values are Holm-Bonferroni
     adjusted over the systems.  See :mod:`fastscore.stats.significance`.
     """
     from .stats.compare import compare_stats
 
-    metric = metric or TASK_DEFAULT_METRIC.get(task, "conll")
-    stats_of = _task_scorer(task, key, options)
-    base = (_name(baseline), stats_of(baseline))
+    t, scored = _task_scorer(task, key, options)
+    metric = metric or t.default_metric
+    base = (_name(baseline), scored(baseline).doc_stats)
     base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
-    others = [(_name(s), stats_of(s)) for s in systems]
-    return compare_stats(base, others, metric, test, resamples, seed, level, method, task=task)
+    others = [(_name(s), scored(s).doc_stats) for s in systems]
+    return compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name)
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
           seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None, **options):
-    """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0."""
+    """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0.
+    Every metric the task reports is shown beside the ranking metric."""
     from .stats.compare import sweep_stats
 
-    metric = metric or TASK_DEFAULT_METRIC.get(task, "conll")
-    stats_of = _task_scorer(task, key, options)
-    scored = []
+    t, scored = _task_scorer(task, key, options)
+    metric = metric or t.default_metric
+    rows = []
+    shown: list[str] = []
     for n, s in enumerate(systems):
-        st = stats_of(s)
+        result = scored(s)
         if n == 0:
-            st.f1(metric, st.total())  # an unknown metric fails at once
-        scored.append((_name(s), st))
+            result.doc_stats.f1(metric, result.doc_stats.total())  # an unknown metric fails at once
+            shown = list(result.metrics)
+        rows.append((_name(s), result.doc_stats))
         if progress is not None:
             progress(n + 1, len(systems))
-    shown = [m for m in scored[0][1].registry if m != "mentions" and not m.endswith("-macro")] if scored else []
-    return sweep_stats(scored, metric, shown, resamples, seed, level, method, task=task)
+    return sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name)
 
 
 def _name(x) -> str:
@@ -192,7 +164,7 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
     Returns a :class:`~fastscore.nugget.result.NuggetResult` (``to_dict()``, ``averages()``,
     ``per_type()``, ``coref_scores()``).
     """
-    from .nugget.engine import score_nugget as _score
+    from .nugget.score import score_nugget as _score
 
     return _score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
                   invisible_words=invisible_words, coref=coref, coref_mapping=coref_mapping,

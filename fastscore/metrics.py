@@ -7,6 +7,7 @@ scalars or arrays of sums (one per bootstrap resample) alike.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -38,6 +39,11 @@ def ratio_score(p_num: str, p_den: str, r_num: str, r_den: str) -> Callable[[Map
         p = _div(sums[p_num], sums[p_den], 0.0)
         return {"recall": r, "precision": p, "f1": f1(r, p)}
     return score
+
+
+def truncated_percent_value(fraction) -> float:
+    """v8.01's printed percentage as a number: truncated (not rounded) to two decimals."""
+    return math.trunc(float(fraction) * 10000) / 100
 
 
 def prf_score(sums: Mapping[str, object], prefix: str) -> dict:
@@ -107,15 +113,25 @@ METRICS: dict[str, MetricSpec] = {
 
 SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
 CHOICES = (*SCORED, "conll", "all")
-COLUMNS: tuple[str, ...] = tuple(c for m in METRICS.values() for c in m.columns)
+
+
+def layout_of(registry: Mapping[str, MetricSpec]) -> tuple[str, ...]:
+    """The statistics columns a registry reads, each once, in registry order."""
+    return tuple(dict.fromkeys(c for m in registry.values() for c in m.columns))
+
+
+COLUMNS: tuple[str, ...] = layout_of(METRICS)
 
 
 def resolve(names) -> list[str]:
-    """Metric names as given by a user (``all``, ``conll``, ...) -> registry names, in registry order."""
+    """Metric names as given by a user (``all``, ``conll``, ``muc,bcub``; a string or a list of them)
+    -> registry names, in registry order."""
     from .errors import UsageError
 
+    if isinstance(names, str):  # one name, or several separated by commas
+        names = [names]
     wanted: set[str] = set()
-    for n in names or ("all",):
+    for n in [part.strip() for name in names or ("all",) for part in name.split(",")]:
         n = n.lower()
         if n == "all":
             wanted.update(SCORED)

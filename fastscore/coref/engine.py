@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
-from ..metrics import COLUMNS
+from ..metrics import METRICS
 from ..stats.docstats import DocStats
 
 MAX_REPEATED = 10  # v8.01 refuses a response with more repeated mentions than this
@@ -103,7 +103,6 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, repeats) = (
         contingency.contingency_tables(a.k_off, k_id, a.k_chain, a.k_nchains, a.r_off, r_id, a.r_chain, a.r_nchains)
     )
-    n_docs = len(a.doc_names)
     mention_counts = np.stack(
         [counts[:, 2], counts[:, 0], counts[:, 2], counts[:, 1]], axis=1
     ).astype(np.float64)
@@ -117,7 +116,7 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
                                 a.k_off, k_id, a.k_chain, a.r_off, r_id, a.r_chain)
     ceaf_stats = _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
-    blocks = {
+    blocks = {  # each metric's columns, in the registry's order for that metric
         "mentions": mention_counts,
         "muc": muc_blanc[:, :4],
         "bcub": bcub_lea[:, :4],
@@ -126,10 +125,8 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
         "lea": bcub_lea[:, 4:],
         "blanc": muc_blanc[:, 4:],
     }
-    matrix = np.concatenate([blocks[m].astype(np.float64) for m in blocks], axis=1)
-    if matrix.shape != (n_docs, len(COLUMNS)):
-        raise AssertionError("statistics layout does not match the metric registry")
-    return Scored(DocStats(a.doc_names, matrix), repeated)
+    columns = {c: block[:, k] for m, block in blocks.items() for k, c in enumerate(METRICS[m].columns)}
+    return Scored(DocStats.from_columns(a.doc_names, columns, METRICS), repeated)
 
 
 def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.ndarray:

@@ -1,10 +1,12 @@
-"""The event nugget metric registry: per-document statistics that add up.
+"""The event nugget metric registry: per-document statistics that add up, and the reducers
+that turn them into EvmEval's numbers.
 
 Columns per attribute A (span, type, realis, type+realis): ``A_tp`` (sum of
 Dice of the mapped pairs), ``A_p`` and ``A_r`` (the document's P and R, for
 the macro average); plus ``gold`` and ``system`` (mention counts of documents
-with gold mentions, as EvmEval's micro average counts them) and ``valid`` (1
-for a document with gold mentions).  With coreference, the coreference
+with gold mentions, as EvmEval's micro average counts them), ``valid`` (1
+for a document with gold mentions) and ``system_mentions`` (all system mentions,
+for the per-document scores).  With coreference, the coreference
 columns of fastscore's coref registry follow.
 
 With event sequencing, per link type K (subevent, after, all): ``seq_K_pm``
@@ -19,18 +21,26 @@ Metrics: ``A`` (micro F1), ``A-macro`` (macro F1), with coreference
 """
 from __future__ import annotations
 
+import math
+from collections import Counter
+from typing import Mapping
+
 import numpy as np
 
-from ..metrics import METRICS as COREF_METRICS
-from ..metrics import MetricSpec, ratio_score
-from .engine import ATTRIBUTES
-from .sequencing import REPORTED
+from ..metrics import COLUMNS as COREF_COLUMNS
+from ..metrics import METRICS as COREF_REGISTRY
+from ..metrics import MetricSpec, ratio_score, truncated_percent_value
+from ..stats.docstats import DocStats
+from ..temporal.awareness import prf
+from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 
-NUGGET_COLUMNS = tuple(f"{a}_{c}" for a in ATTRIBUTES for c in ("tp", "p", "r")) + ("gold", "system", "valid")
+# system_mentions: every system mention of the document (``system`` counts only documents with gold)
+NUGGET_COLUMNS = tuple(f"{a}_{c}" for a in ATTRIBUTES for c in ("tp", "p", "r")) + ("gold", "system", "valid",
+                                                                                     "system_mentions")
 
 
 def _coref_average(s):
-    return {"f1": sum(COREF_METRICS[m].score(s)["f1"] for m in ("bcub", "ceafe", "muc", "blanc")) / 4}
+    return {"f1": sum(COREF_REGISTRY[m].score(s)["f1"] for m in ("bcub", "ceafe", "muc", "blanc")) / 4}
 
 
 NUGGET_METRICS: dict[str, MetricSpec] = {}
@@ -41,48 +51,147 @@ for _a in ATTRIBUTES:
     NUGGET_METRICS[f"{_a}-macro"] = MetricSpec(f"{_a}-macro", f"{_a} (macro)", (f"{_a}_p", f"{_a}_r", "valid"),
                                                ratio_score(f"{_a}_p", "valid", f"{_a}_r", "valid"),
                                                f"{_a}: macro F1 over documents", False)
-COREF_NAMES = ("muc", "bcub", "ceafe", "ceafm", "blanc")
 WITH_COREF = dict(NUGGET_METRICS)
-WITH_COREF.update({m: COREF_METRICS[m] for m in COREF_NAMES})
+WITH_COREF.update({m: COREF_REGISTRY[m] for m in COREF_METRICS})
 WITH_COREF["coref-average"] = MetricSpec("coref-average", "average", (), _coref_average,
                                          "mean F1 of bcub, ceafe, muc, blanc (EvmEval's average)", False)
 
 SEQ_KINDS = tuple(k.lower() for k in REPORTED)
-SEQUENCING_COLUMNS = tuple(f"seq_{k}_{c}" for k in SEQ_KINDS for c in ("pm", "rm", "sys", "gold"))
+SEQ_PARTS = ("pm", "rm", "sys", "gold")
+SEQUENCING_COLUMNS = tuple(f"seq_{k}_{c}" for k in SEQ_KINDS for c in SEQ_PARTS)
 SEQUENCING_METRICS = {
-    f"sequencing-{k}": MetricSpec(f"sequencing-{k}", f"sequencing {k}", tuple(f"seq_{k}_{c}" for c in
-                                                                            ("pm", "rm", "sys", "gold")),
+    f"sequencing-{k}": MetricSpec(f"sequencing-{k}", f"sequencing {k}", tuple(f"seq_{k}_{c}" for c in SEQ_PARTS),
                                   ratio_score(f"seq_{k}_pm", f"seq_{k}_sys", f"seq_{k}_rm", f"seq_{k}_gold"),
                                   f"event sequencing ({k} links): temporal awareness F1", False)
     for k in SEQ_KINDS}
 
 
-def nugget_doc_stats(result):
-    """The per-document statistics of a NuggetResult (with coreference columns when scored)."""
-    from ..metrics import COLUMNS
-    from ..stats.docstats import DocStats
-
-    al = result.aligned
-    n_gold = al.n_gold.astype(np.float64)
-    n_sys = al.n_sys.astype(np.float64)
+def nugget_doc_stats(doc_ids: list[str], aligned, coref_stats: DocStats | None = None,
+                     sequencing=None) -> DocStats:
+    """The per-document statistics of a nugget run (with coreference and sequencing columns when scored)."""
+    n_gold = aligned.n_gold.astype(np.float64)
+    n_sys = aligned.n_sys.astype(np.float64)
     valid = (n_gold > 0).astype(np.float64)
-    cols = []
-    for a in range(len(ATTRIBUTES)):
-        tp = al.tp[:, a]
+    columns: dict[str, np.ndarray] = {}
+    for a, name in enumerate(ATTRIBUTES):
+        tp = aligned.tp[:, a]
         with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where((valid > 0) & (n_sys > 0), tp / np.where(n_sys > 0, n_sys, 1), 0.0)
-            r = np.where(valid > 0, tp / np.where(n_gold > 0, n_gold, 1), 0.0)
-        cols += [tp * valid, p, r]
-    cols += [n_gold * valid, n_sys * valid, valid]
-    blocks, columns, registry = [np.stack(cols, axis=1)], NUGGET_COLUMNS, dict(NUGGET_METRICS)
-    if result.coref_stats is not None:
-        blocks.append(result.coref_stats.matrix)
-        columns += COLUMNS
+            columns[f"{name}_p"] = np.where((valid > 0) & (n_sys > 0), tp / np.where(n_sys > 0, n_sys, 1), 0.0)
+            columns[f"{name}_r"] = np.where(valid > 0, tp / np.where(n_gold > 0, n_gold, 1), 0.0)
+        columns[f"{name}_tp"] = tp * valid
+    columns.update(gold=n_gold * valid, system=n_sys * valid, valid=valid, system_mentions=n_sys)
+    layout, registry = NUGGET_COLUMNS, dict(NUGGET_METRICS)
+    if coref_stats is not None:
+        columns.update({c: coref_stats.column(c) for c in COREF_COLUMNS})
+        layout += COREF_COLUMNS
         registry = dict(WITH_COREF)
-    if result.sequencing is not None:
-        counts = result.sequencing.counts
-        per_kind = [[(c.precision_matched, c.recall_matched, c.system, c.gold) for c in counts[k]] for k in REPORTED]
-        blocks.append(np.concatenate([np.asarray(x, dtype=np.float64).reshape(-1, 4) for x in per_kind], axis=1))
-        columns += SEQUENCING_COLUMNS
+    if sequencing is not None:
+        for kind in REPORTED:
+            counts = sequencing.counts[kind]
+            parts = (np.asarray([c.precision_matched for c in counts], np.float64),
+                     np.asarray([c.recall_matched for c in counts], np.float64),
+                     np.asarray([c.system for c in counts], np.float64),
+                     np.asarray([c.gold for c in counts], np.float64))
+            columns.update({f"seq_{kind.lower()}_{p}": v for p, v in zip(SEQ_PARTS, parts)})
+        layout += SEQUENCING_COLUMNS
         registry.update(SEQUENCING_METRICS)
-    return DocStats(result.documents, np.concatenate(blocks, axis=1), columns, registry)
+    return DocStats.from_columns(doc_ids, columns, registry, layout)
+
+
+def _nan_div(n: float, d: float) -> float:
+    return 1.0 * n / d if d > 0 else float("nan")
+
+
+def _nan_f1(p: float, r: float) -> float:
+    return _nan_div(2 * p * r, p + r)
+
+
+def evmeval_averages(stats: DocStats, attribute: str, scale: float = 1.0) -> dict:
+    """Micro and macro averages of one attribute with EvmEval's arithmetic.
+
+    EvmEval scales each document's TP first (``scale`` 100 for its percentages), computes the
+    document's P and R from it, and adds documents one by one in document order; NaN where
+    a denominator is 0.  Only documents with gold mentions count; an empty system output
+    adds its gold count and a precision of 0.
+    """
+    tp = stats.column(f"{attribute}_tp") * scale
+    n_sys, n_gold, valid = stats.column("system"), stats.column("gold"), stats.column("valid")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(n_sys > 0, tp / np.where(n_sys > 0, n_sys, 1), 0.0)
+        r = np.where(valid > 0, tp / np.where(n_gold > 0, n_gold, 1), 0.0)
+    ordered = DocStats.from_columns(stats.doc_names, {"tp": tp, "p": p, "r": r}, {}, ("tp", "p", "r"))
+    s = ordered.ordered_sums()
+    system, gold, n_valid = (int(round(math.fsum(stats.column(c)))) for c in ("system", "gold", "valid"))
+    micro_p, micro_r = _nan_div(s["tp"], system), _nan_div(s["tp"], gold)
+    macro_p, macro_r = _nan_div(s["p"], n_valid), _nan_div(s["r"], n_valid)
+    return {"micro": {"precision": micro_p, "recall": micro_r, "f1": _nan_f1(micro_p, micro_r),
+                      "tp": s["tp"] / scale, "system": system, "gold": gold},
+            "macro": {"precision": macro_p, "recall": macro_r, "f1": _nan_f1(macro_p, macro_r)}}
+
+
+def doc_scores(stats: DocStats, attribute: str, scale: float = 1.0) -> np.ndarray:
+    """(n_docs, 3) P, R, F1 of every document for an attribute, as EvmEval computes them from the
+    scaled TP (NaN where a count or P + R is 0)."""
+    tp = stats.column(f"{attribute}_tp") * scale
+    n_sys, n_gold = stats.column("system_mentions"), stats.column("gold")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(n_sys > 0, tp / np.where(n_sys > 0, n_sys, 1), np.nan)
+        r = np.where(n_gold > 0, tp / np.where(n_gold > 0, n_gold, 1), np.nan)
+        total = p + r
+        f = np.where(total > 0, 2 * p * r / np.where(total > 0, total, 1), np.nan)
+    return np.stack([p, r, f], axis=1)
+
+
+def official_coref_average(sums: Mapping[str, object]) -> tuple[dict[str, float], float]:
+    """EvmEval's coreference average: the F1 percentages v8.01 prints (truncated), in EvmEval's order,
+    then the mean of all but CEAFm.  Returns (printed percentage per metric, average percentage)."""
+    printed = {m: truncated_percent_value(COREF_REGISTRY[m].score(sums)["f1"]) for m in EVMEVAL_COREF_ORDER}
+    total = 0.0
+    n = 0
+    for m in EVMEVAL_COREF_ORDER:
+        if m != SKIPPED:
+            total += printed[m]
+            n += 1
+    return printed, total / n
+
+
+def sequencing_scores(sums: Mapping[str, object], kind: str) -> dict:
+    """Temporal awareness of one link type from summed statistics, in the scorer's arithmetic."""
+    k = kind.lower()
+    pm, rm, system, gold = (sums[f"seq_{k}_{c}"] for c in SEQ_PARTS)
+    pm, system, gold = (int(round(float(x))) for x in (pm, system, gold))
+    p, r, f = prf(pm, float(rm), system, gold)
+    return {"precision": p, "recall": r, "f1": f, "precision_matched": pm, "recall_matched": float(rm),
+            "system": system, "gold": gold}
+
+
+def per_type_table(prepared, aligned, options) -> dict[str, dict]:
+    """Per gold type: tp (sum of Dice), #gold, #system, P, R, F1.
+
+    An explicit reducer, not DocStats columns: EvmEval adds the Dice scores of a type mention by
+    mention across documents, and per-document partial sums would change the last bits.  It
+    takes the TP from the type+realis mapping (its selection loop keeps the last attribute
+    combination that starts with the type); ``per_type_mapping="type"`` uses the type mapping.
+    """
+    raw = options.preset.raw_type_names
+    m = 3 if options.per_type_mapping == "type+realis" else 1
+    tp: dict[str, float] = {}
+    n_gold: Counter = Counter()
+    n_sys: Counter = Counter()
+    for d in range(len(prepared.doc_ids)):
+        gold, system = prepared.gold[d], prepared.system[d]
+        g_types = [gold.file.types[r] for r in gold.rows] if raw else gold.types
+        s_types = [system.file.types[r] for r in system.rows] if raw else system.types
+        scores = aligned.map_score[d][m].tolist()
+        for i, j in enumerate(aligned.map_sys[d][m].tolist()):
+            if j >= 0:  # in gold order, as EvmEval adds them
+                tp[g_types[i]] = tp.get(g_types[i], 0) + scores[i]
+        n_gold.update(g_types)
+        n_sys.update(s_types)
+    out = {}
+    for t in sorted(n_gold):
+        p = _nan_div(tp.get(t, 0), n_sys.get(t, 0))
+        r = _nan_div(tp.get(t, 0), n_gold[t])
+        out[t] = {"precision": p, "recall": r, "f1": _nan_div(2 * p * r, p + r), "tp": tp.get(t, 0.0),
+                  "gold": n_gold[t], "system": n_sys.get(t, 0)}
+    return out

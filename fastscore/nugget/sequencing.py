@@ -20,19 +20,16 @@ Each link type is then scored with temporal awareness
 """
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from ..errors import InputError, ParseError, UsageError
 from ..formats.tbf import Relation
-from ..temporal.awareness import Counts, ZeroWeightError, build, prf, score_document
-from .engine import COREF_MAPPINGS
+from ..temporal.awareness import Counts, ZeroWeightError, build, score_document
+from .options import COREF_MAPPINGS, LINK_TYPES, REPORTED
 from .py2order import set_order
 
-LINK_TYPES = ("Subevent", "After")  # EvmEval's order (its script_types)
-REPORTED = LINK_TYPES + ("All",)
 TIMEML = {"After": "BEFORE", "Subevent": "INCLUDES"}
 
 
@@ -53,24 +50,6 @@ class Sequencing:
     warnings: list[str] = field(default_factory=list)
     sides: list[tuple[Side, Side]] = field(default_factory=list)  # per document: (gold, system)
 
-    def sums(self, kind: str) -> tuple[int, float, int, int]:
-        """(precision matched, recall matched, system relations, gold relations) over the corpus."""
-        c = self.counts[kind]
-        return (sum(x.precision_matched for x in c), math.fsum(x.recall_matched for x in c),
-                sum(x.system for x in c), sum(x.gold for x in c))
-
-    def scores(self, kind: str) -> dict:
-        pm, rm, s, g = self.sums(kind)
-        p, r, f = prf(pm, rm, s, g)
-        return {"precision": p, "recall": r, "f1": f, "precision_matched": pm, "recall_matched": rm,
-                "system": s, "gold": g}
-
-    def doc_scores(self, kind: str, d: int) -> dict:
-        c = self.counts[kind][d]
-        p, r, f = prf(c.precision_matched, c.recall_matched, c.system, c.gold)
-        return {"precision": p, "recall": r, "f1": f, "precision_matched": c.precision_matched,
-                "recall_matched": c.recall_matched, "system": c.system, "gold": c.gold}
-
 
 def py2_percent(x: float) -> str:
     """``str(100 * round(x, 6))`` in Python 2: half away from zero, then 12 significant digits."""
@@ -79,9 +58,9 @@ def py2_percent(x: float) -> str:
     return s if any(c in s for c in ".ein") else s + ".0"
 
 
-def seq_out(seq: Sequencing, kind: str) -> str:
-    """The temporal-awareness scorer's output for one link type (EvmEval's ``TYPE/seq.out``)."""
-    sc = seq.scores(kind)
+def seq_out(sc: dict) -> str:
+    """The temporal-awareness scorer's output for one link type (EvmEval's ``TYPE/seq.out``),
+    from its scores (``NuggetResult.sequencing_scores``)."""
     f, p, r = (py2_percent(sc[k]) for k in ("f1", "precision", "recall"))
     return ("=== Temporal Awareness Score ===\n"
             "Evaluated considering implicit relations in recall as well\n"
@@ -90,9 +69,9 @@ def seq_out(seq: Sequencing, kind: str) -> str:
             f"Overall Temporal Awareness Score (F1 score): {f}\n\n")
 
 
-def official_section(seq: Sequencing) -> str:
+def official_section(scores: dict[str, dict]) -> str:
     """The lines EvmEval appends to its report for ``-a``: the seq.out of each link type."""
-    return "\n" + "".join(f"=======Event Sequencing Results for {kind} =======\n" + seq_out(seq, kind)
+    return "\n" + "".join(f"=======Event Sequencing Results for {kind} =======\n" + seq_out(scores[kind])
                            for kind in REPORTED)
 
 
@@ -116,7 +95,7 @@ def timeml(side: Side, kind: str) -> str:
     return "".join(out)
 
 
-def write_timeml(seq: Sequencing, folder: str) -> None:
+def write_timeml(seq: Sequencing, scores: dict[str, dict], folder: str) -> None:
     """EvmEval's ``-a`` folder: ``TYPE/gold/DOC.tml``, ``TYPE/sys/DOC.tml`` and ``TYPE/seq.out`` for
     Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files)."""
     try:
@@ -128,7 +107,7 @@ def write_timeml(seq: Sequencing, folder: str) -> None:
                     with open(os.path.join(folder, kind, sub, doc_id + ".tml"), "w", encoding="utf-8") as fh:
                         fh.write(timeml(side, kind))
             with open(os.path.join(folder, kind, "seq.out"), "w", encoding="utf-8") as fh:
-                fh.write(seq_out(seq, kind))
+                fh.write(seq_out(scores[kind]))
     except OSError as exc:
         raise UsageError(f"--timeml {folder}: cannot write {exc.filename}: {exc.strerror}") from None
 

@@ -6,9 +6,8 @@ import io
 import json
 import math
 
-from ..nugget.engine import ATTRIBUTES
-from ..nugget.result import EVMEVAL_COREF_ORDER, SKIPPED
-from ..nugget.sequencing import REPORTED, official_section
+from ..nugget.options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
+from ..nugget.sequencing import official_section
 
 SMALL_HEADER = "Prec  \tRec  \tF1   "
 EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
@@ -59,7 +58,7 @@ def official(result) -> str:
         out.append("Overall Average CoNLL score\t%.2f\n" % coref["average_percent"])
         out.append("\n* Score not included for final CoNLL score.\n")
     if result.sequencing is not None:
-        out.append(official_section(result.sequencing))
+        out.append(official_section({k: result.sequencing_scores(k) for k in REPORTED}))
     return "".join(out)
 
 
@@ -82,7 +81,7 @@ def text(result, per_doc: bool = False) -> str:
     coref = result.coref_scores()
     if coref is not None:
         lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}"]
-        for m in ("muc", "bcub", "ceafe", "ceafm", "blanc"):
+        for m in COREF_METRICS:
             o = coref[m]
             lines.append(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}")
         lines.append(f"{'average':<14}{'':>9}{'':>11}{_pct(coref['average']):>9}  (official: mean of the "
@@ -90,7 +89,7 @@ def text(result, per_doc: bool = False) -> str:
     if result.sequencing is not None:
         lines += ["", f"{'sequencing':<14}{'recall':>9}{'precision':>11}{'F1':>9}{'gold':>7}{'system':>8}"]
         for kind in REPORTED:
-            o = result.sequencing.scores(kind)
+            o = result.sequencing_scores(kind)
             lines.append(f"{kind:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}"
                          f"{o['gold']:>7}{o['system']:>8}")
         lines.append("(temporal awareness, implicit relations in recall: scorer_v1.8 -a"
@@ -119,7 +118,7 @@ def csv(result, per_doc: bool = False) -> str:
         w.writerow(["", name, "macro", num(ma["precision"]), num(ma["recall"]), num(ma["f1"]), "", "", ""])
     if result.sequencing is not None:
         for kind in REPORTED:
-            o = result.sequencing.scores(kind)
+            o = result.sequencing_scores(kind)
             w.writerow(["", f"sequencing-{kind.lower()}", "micro", num(o["precision"]), num(o["recall"]),
                         num(o["f1"]), "", o["system"], o["gold"]])
     if per_doc:
@@ -141,12 +140,12 @@ def markdown(result, per_doc: bool = False) -> str:
     coref = result.coref_scores()
     if coref is not None:
         lines += ["", "| coreference | F1 |", "|---|---:|"]
-        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" for m in ("muc", "bcub", "ceafe", "ceafm", "blanc")]
+        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" for m in COREF_METRICS]
         lines.append(f"| average (official) | {_pct(coref['average'])} |")
     if result.sequencing is not None:
         lines += ["", "| sequencing | P | R | F1 |", "|---|---:|---:|---:|"]
         for kind in REPORTED:
-            o = result.sequencing.scores(kind)
+            o = result.sequencing_scores(kind)
             lines.append(f"| {kind} | {_pct(o['precision'])} | {_pct(o['recall'])} | {_pct(o['f1'])} |")
     lines += ["", f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"

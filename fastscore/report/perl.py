@@ -6,9 +6,8 @@ decimals: ``int(x * 10000) / 100``.
 """
 from __future__ import annotations
 
-import math
-
 from ..metrics import PRF as PRF_COLUMNS
+from ..metrics import truncated_percent_value
 
 
 def perl_number(x: float) -> str:
@@ -21,7 +20,7 @@ def perl_number(x: float) -> str:
 
 def truncated_percent(fraction: float) -> str:
     """v8.01's percentage: ``int(fraction * 10000) / 100`` printed as Perl prints it."""
-    return perl_number(math.trunc(float(fraction) * 10000) / 100)
+    return perl_number(truncated_percent_value(fraction))
 
 
 RULE = "-" * 74

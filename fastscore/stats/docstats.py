@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import numpy as np
 
-from ..metrics import COLUMNS, METRICS, MetricSpec, f1_of
+from ..metrics import COLUMNS, METRICS, MetricSpec, f1_of, layout_of
 
 
 @dataclass
@@ -22,6 +23,34 @@ class DocStats:
     def __post_init__(self):
         if self.matrix.shape != (len(self.doc_names), len(self.columns)):
             raise ValueError("statistics matrix does not match documents x columns")
+
+    @classmethod
+    def from_columns(cls, doc_names: list[str], columns: Mapping[str, np.ndarray],
+                     registry: dict[str, MetricSpec], layout: tuple[str, ...] | None = None) -> "DocStats":
+        """Statistics laid out by name: ``layout`` (default: the registry's columns in registry order)
+        must name exactly the given columns, and cover every column a metric of the registry reads."""
+        layout = layout_of(registry) if layout is None else layout
+        needed = set(layout_of(registry))
+        if set(layout) != set(columns) or not needed <= set(layout) or len(set(layout)) != len(layout):
+            raise ValueError(f"statistics columns {sorted(columns)} do not fit the layout {list(layout)} "
+                             f"of the registry ({sorted(needed - set(columns))} missing)")
+        n = len(doc_names)
+        matrix = np.empty((n, len(layout)), dtype=np.float64)
+        for k, name in enumerate(layout):
+            matrix[:, k] = columns[name]
+        return cls(list(doc_names), matrix, tuple(layout), registry)
+
+    def column(self, name: str) -> np.ndarray:
+        """One statistics column (a view), by name."""
+        return self.matrix[:, self.columns.index(name)]
+
+    def ordered_sums(self, scale: float = 1.0) -> dict[str, float]:
+        """Column totals added in document order, each value multiplied by ``scale`` first: the
+        arithmetic of scorers that add per-document numbers one by one (EvmEval).  Use
+        :meth:`total` unless a reference scorer's order of additions must be kept."""
+        scaled = self.matrix * scale
+        last = np.cumsum(scaled, axis=0)[-1] if len(scaled) else np.zeros(len(self.columns))  # cumsum: sequential
+        return {c: float(last[k]) for k, c in enumerate(self.columns)}
 
     def __len__(self) -> int:
         return len(self.doc_names)

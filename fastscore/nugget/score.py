@@ -1,0 +1,35 @@
+"""Scoring a pair of TBF files: the engine's steps in order, then the result."""
+from __future__ import annotations
+
+from .._gc import collector_paused
+from ..coref.engine import align_documents, score_aligned
+from ..formats.tbf import TbfFile, read_tbf
+from .engine import align, coref_tables, prepare
+from .metrics import nugget_doc_stats
+from .options import resolve_options
+from .result import NuggetResult
+from .sequencing import score_sequencing
+
+
+def read(source) -> TbfFile:
+    """A TBF file, read once (an already-read :class:`TbfFile` is returned as it is)."""
+    return source if isinstance(source, TbfFile) else read_tbf(source)
+
+
+def score_nugget(gold, system, *, doc: str | None = None, **options) -> NuggetResult:
+    """See :func:`fastscore.api.score_nugget`."""
+    with collector_paused():
+        opts = resolve_options(**options)
+        g, s = read(gold), read(system)
+        prep = prepare(g, s, opts, doc)
+        al = align(prep, opts)
+        coref = None
+        if opts.coref:
+            key, resp = coref_tables(prep, al, opts)
+            coref = score_aligned(align_documents(key, resp), allow_repeated=True).stats
+        sequencing = None
+        if opts.sequencing:
+            sequencing = score_sequencing(prep, al, opts)
+            prep.warnings.extend(sequencing.warnings)
+        stats = nugget_doc_stats(prep.doc_ids, al, coref, sequencing)
+        return NuggetResult(g, s, opts, prep, al, stats, sequencing=sequencing)

@@ -1,0 +1,105 @@
+"""The event nugget task: TAC KBP TBF files, the numbers of the official EvmEval scorer.
+
+Light at import (the command line is built from it): the engine is imported when something is scored.
+"""
+from __future__ import annotations
+
+from ..errors import UsageError
+from ..task import Option, Task
+
+EXAMPLE = """\
+examples:
+  fastscore nugget gold.tbf system.tbf --tokens tkn/                     # TAC KBP 2015 rules, token ids
+  fastscore nugget gold.tbf system.tbf --preset kbp2016 --coref          # 2016/2017 rules, character spans
+  fastscore nugget gold.tbf system.tbf --preset kbp2017 --output evmeval # the official report layout
+"""
+
+
+OPTIONS = (
+    Option(("--tokens",), "tokens", "folder of token tables: spans are token ids", metavar="DIR"),
+    Option(("--token-ext",), "token_ext", "token table file extension (default .tab)", default=".tab"),
+    Option(("--char-spans",), "char_spans", "spans are character ranges b,e;b,e", switch=True, default=False),
+    Option(("--preset",), "preset", "kbp2015 = scorer_v1.7.1 (default), kbp2016/kbp2017 = scorer_v1.8",
+           default="kbp2015", choices=("kbp2015", "kbp2016", "kbp2017")),
+    Option(("--invisible-words",), "invisible_words", "words removed from token spans (default: the preset's; "
+           "kbp2015 has a list)", metavar="FILE|none"),
+    Option(("--coref",), "coref", "also score event coreference", switch=True, default=False),
+    Option(("--coref-mapping",), "coref_mapping", "which mention mapping aligns coreference mentions "
+           "(default type)", default="type", choices=("span", "type", "realis", "type+realis")),
+    Option(("--coref-threshold",), "coref_threshold", "minimum Dice of an aligned coreference mention pair "
+           "(default 1.0)", default=1.0, type=float, metavar="X"),
+    Option(("--type-whitelist",), "type_whitelist", "score only these types (one per line)", metavar="FILE"),
+    Option(("--mapping",), "mapping", "greedy (official) or optimal (maximum-weight, not official)",
+           default="greedy", choices=("greedy", "optimal")),
+    Option(("--sequencing",), "sequencing", "also score event sequencing (@After/@Subevent links; scorer_v1.8 "
+           "-a; kbp2016/kbp2017)", switch=True, default=False),
+    Option(("--no-script-validation",), "no_script_validation", "score sequencing links that run both ways "
+           "between two clusters (scorer_v1.8 -nv)", switch=True, default=False),
+    Option(("--sequencing-graph",), "sequencing_graph", "official: the TempEval-3 timegraph EvmEval uses "
+           "(default); exact: the exact temporal closure (corrects the timegraph's wrong entailments; "
+           "not official)", default="official", choices=("official", "exact")),
+    Option(("--per-type-mapping",), "per_type_mapping", "mapping behind the per-type table: type+realis "
+           "(EvmEval's, default) or type (corrected)", default="type+realis", choices=("type+realis", "type"),
+           scope="command"),
+    Option(("--doc",), "doc", "score only this document", metavar="ID", scope="command"),
+    Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report"),
+    Option(("--timeml",), "timeml", "with --sequencing: also write EvmEval's -a folder (TYPE/gold|sys/DOC.tml, "
+           "TYPE/seq.out)", metavar="DIR", scope="report"),
+)
+
+
+def _read(source):
+    from .score import read
+
+    return read(source)
+
+
+def _doc_names(tbf) -> list[str]:
+    return sorted(tbf.documents)
+
+
+def _score(gold, system, **options):
+    from .score import score_nugget
+
+    return score_nugget(gold, system, **options)
+
+
+def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, timeml: str | None = None) -> str:
+    """The report; ``diff`` and ``timeml`` also write EvmEval's side files."""
+    from ..report import evmeval
+
+    if diff:
+        from .diff import write_diff
+
+        write_diff(result, diff)
+    if timeml:
+        if result.sequencing is None:
+            raise UsageError("--timeml needs --sequencing")
+        from .options import REPORTED
+        from .sequencing import write_timeml
+
+        write_timeml(result.sequencing, {k: result.sequencing_scores(k) for k in REPORTED}, timeml)
+    return evmeval.render(result, fmt, per_doc=per_doc)
+
+
+NUGGET = Task(
+    name="nugget",
+    summary="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
+    description="Score TAC KBP event nugget detection (span, type, realis) and event coreference with the numbers "
+                "of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).",
+    example=EXAMPLE,
+    gold_help="gold TBF file",
+    system_help="system TBF file",
+    extensions=(".tbf",),
+    default_metric="span",
+    metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
+                "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "
+                "(default span)",
+    outputs=(("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
+             ("markdown", "Markdown")),
+    options=OPTIONS,
+    read=_read,
+    doc_names=_doc_names,
+    score=_score,
+    report=_report,
+)

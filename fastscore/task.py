@@ -1,0 +1,97 @@
+"""The shape every task fills (coreference, event nuggets, and the tasks to come).
+
+A :class:`Task` says how to read its inputs, which options it takes (declared
+once: the command line and the API keywords are made from them), how to score
+a gold/system pair into a result, its default metric and its reports.  Scoring
+commands, ``compare``, ``sweep`` and ``--bootstrap`` ask the shape, never a
+task's name; tasks are registered in :mod:`fastscore.tasks`.
+
+A result, whatever the task, has ``doc_stats`` (a :class:`~fastscore.stats.docstats.DocStats`
+carrying its metric registry), ``metrics`` (the registry names it reports), ``warnings``
+(strings), a ``bootstrap`` attribute (set by :func:`fastscore.bootstrap`), ``to_dict()``
+and ``signature()``.
+
+This module imports nothing of fastscore but its errors.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from .errors import UsageError
+
+SCOPES = ("score", "command", "report")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One task option: its command-line flags and the keyword it sets.
+
+    ``scope``: ``score`` — a keyword of the task's score function, offered by the task's
+    command, ``compare`` and ``sweep``; ``command`` — a score keyword offered only by the
+    task's own command (it changes what that command reports, not the statistics);
+    ``report`` — a keyword of the task's report function.
+    """
+
+    flags: tuple[str, ...]
+    keyword: str
+    help: str
+    default: Any = None
+    choices: tuple | None = None
+    type: Callable[[str], Any] | None = None
+    metavar: str | None = None
+    switch: bool = False  # a flag without a value (on when given)
+    repeatable: bool = False  # given several times, the values form a list
+    scope: str = "score"
+
+    def __post_init__(self):
+        if self.scope not in SCOPES:
+            raise ValueError(f"option {self.flags[0]}: scope must be one of {SCOPES}")
+
+    def add_to(self, parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+        kw: dict[str, Any] = {"dest": self.keyword, "help": self.help, "default": self.default}
+        if self.switch:
+            kw["action"] = "store_true"
+        else:
+            kw.update(choices=self.choices, type=self.type, metavar=self.metavar)
+            if self.repeatable:
+                kw["action"] = "append"
+        parser.add_argument(*self.flags, **kw)
+
+
+@dataclass(frozen=True)
+class Task:
+    """A scoring task: what the generic commands and the API need to know of it."""
+
+    name: str
+    summary: str  # one line, for `fastscore --help`
+    description: str  # the task command's description
+    example: str  # the task command's epilog
+    gold_help: str  # e.g. "gold CoNLL file"
+    system_help: str
+    extensions: tuple[str, ...]  # a folder given to `sweep` holds files ending so
+    default_metric: str
+    metric_help: str  # what `compare/sweep --metric` accepts
+    outputs: tuple[tuple[str, str], ...]  # (format, what it is) of the task command's --output; text first
+    options: tuple[Option, ...]
+    read: Callable[[Any], Any]  # a path (or an already-read input) -> the read input (with a .path)
+    doc_names: Callable[[Any], list[str]]  # the document names of a read input
+    score: Callable[..., Any]  # (gold, system, **keywords) -> result
+    report: Callable[..., str]  # (result, fmt, per_doc, **report keywords) -> text
+    bundled_example: Callable[[], tuple[str, str]] | None = None  # `TASK example example`
+    input_names: tuple[str, str] = ("GOLD", "SYSTEM")  # how the task command's help names its two inputs
+
+    def in_scope(self, *scopes: str) -> list[Option]:
+        return [o for o in self.options if o.scope in scopes]
+
+    def check_keywords(self, keywords: Iterable[str], *scopes: str) -> None:
+        """A clear error for keywords that are not options of this task in these scopes."""
+        known = {o.keyword for o in self.in_scope(*scopes)}
+        unknown = [k for k in keywords if k not in known]
+        if unknown:
+            raise UsageError(f"{', '.join(map(repr, unknown))}: not an option of task {self.name!r} here "
+                             f"(its options: {', '.join(sorted(known)) or 'none'})")
+
+    def defaults(self, *scopes: str) -> dict[str, Any]:
+        return {o.keyword: o.default for o in self.in_scope(*scopes)}

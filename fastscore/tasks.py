@@ -1,0 +1,30 @@
+"""The task registry: every task the command line, the API and the statistics know.
+
+Adding a task: write its package (reader, engine, result, reports) with a ``task.py``
+that declares a :class:`~fastscore.task.Task`, and add it here.
+"""
+from __future__ import annotations
+
+from .coref.task import COREF
+from .errors import UsageError
+from .nugget.task import NUGGET
+from .task import Task
+
+TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET)}
+DEFAULT_TASK = "coref"  # of `compare` and `sweep`
+
+
+def register(task: Task) -> None:
+    """Add a task (or replace one of the same name)."""
+    TASKS[task.name] = task
+
+
+def unregister(name: str) -> None:
+    TASKS.pop(name, None)
+
+
+def get_task(name: str) -> Task:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise UsageError(f"unknown task {name!r}: choose from {', '.join(TASKS)}") from None
