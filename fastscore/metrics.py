@@ -79,7 +79,7 @@ def conll_score(sums: Mapping[str, object]) -> dict:
 class MetricSpec:
     name: str
     title: str  # as v8.01 and the literature write it
-    columns: tuple[str, ...]
+    columns: tuple[str, ...]  # every statistics column the score function reads
     score: Callable[[Mapping[str, object]], dict]
     description: str
     integral: bool = True  # numerators are counts (False: sums of fractions)
@@ -106,8 +106,8 @@ METRICS: dict[str, MetricSpec] = {
         _prf_metric("lea", "LEA", "link-based entity-aware, Moosavi & Strube 2016", integral=False),
         MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_score,
                    "mean of coreference- and non-coreference-link F, Luo et al. 2014"),
-        MetricSpec("conll", "CoNLL", (), conll_score, "mean F1 of MUC, B-cubed and CEAFe (CoNLL-2012)",
-                   integral=False),
+        MetricSpec("conll", "CoNLL", tuple(f"{m}_{c}" for m in ("muc", "bcub", "ceafe") for c in PRF), conll_score,
+                   "mean F1 of MUC, B-cubed and CEAFe (CoNLL-2012)", integral=False),
     )
 }
 

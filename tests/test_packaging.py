@@ -1,5 +1,8 @@
 """Packaging: the kernels install as fastscore.kernels, never as a top-level module;
-the kernels also run with NUMBA_DISABLE_JIT=1 (plain Python), so coverage sees them."""
+the kernels also run with NUMBA_DISABLE_JIT=1 (plain Python), so coverage sees them.
+
+Marked slow (they build wheels and a fresh venv): `.ci/run` runs them explicitly
+(`python -m pytest -m slow tests/test_packaging.py`)."""
 import os
 import shutil
 import subprocess
@@ -7,7 +10,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SHARED
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 

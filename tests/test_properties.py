@@ -1,11 +1,13 @@
 """Properties every metric must have (iterating over the registry)."""
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastscore import score_coref
 from fastscore.formats.table import MentionTable
-from fastscore.metrics import METRICS, SCORED
+from fastscore.metrics import METRICS, SCORED, layout_of
+from fastscore.nugget.metrics import SEQUENCING_METRICS, WITH_COREF
 from tests.strategies import clean_chains, corpora
 
 
@@ -55,12 +57,38 @@ def test_per_document_rows_equal_single_document_runs(case):
                                [float(v) for v in full.doc_stats.sums().values()])
 
 
-def test_registry_columns_cover_the_statistics_layout():
-    from fastscore.metrics import COLUMNS
+REGISTRIES = {"coref": METRICS, "nugget": {**WITH_COREF, **SEQUENCING_METRICS}}
 
-    assert len(COLUMNS) == len(set(COLUMNS))
+
+@pytest.mark.parametrize("name", REGISTRIES)
+def test_every_metric_reads_exactly_its_declared_columns(name):
+    """A metric's declared columns are what its score function reads: changing any one of them
+    changes the score, changing any other column does not (so statistics, bootstrap and Arrow
+    export can rely on the declaration)."""
+    registry = REGISTRIES[name]
+    layout = layout_of(registry)
+    rng = np.random.default_rng(5)
+    base = {c: float(rng.integers(5, 50)) for c in layout}
+    for spec in registry.values():
+        assert spec.description, spec.name
+        before = spec.score(base)
+        read = set()
+        for c in layout:
+            changed = dict(base, **{c: base[c] * 1.7 + 3})
+            after = spec.score(changed)
+            if any(not np.isclose(after[k], before[k], rtol=0, atol=1e-15) for k in before):
+                read.add(c)
+        assert read == set(spec.columns), spec.name
+
+
+def test_scored_statistics_follow_the_registry_layout():
+    key = {"d": [[(0, 1), (2, 3)], [(4, 5)]]}
+    stats = score_coref(table(key), table(key)).doc_stats
+    assert stats.columns == layout_of(METRICS) and len(set(stats.columns)) == len(stats.columns)
     for spec in METRICS.values():
-        assert spec.description and set(spec.columns) <= set(COLUMNS)
+        for c in spec.columns:  # laid out by name: the column holds what its name says
+            assert stats.column(c)[0] == stats.row(0)[c]
+    assert stats.column("muc_recall_den")[0] == 1 and stats.column("mentions_recall_den")[0] == 3
 
 
 @settings(max_examples=60, deadline=None)

@@ -40,7 +40,7 @@ NUGGET_COLUMNS = tuple(f"{a}_{c}" for a in ATTRIBUTES for c in ("tp", "p", "r"))
 
 
 def _coref_average(s):
-    return {"f1": sum(COREF_REGISTRY[m].score(s)["f1"] for m in ("bcub", "ceafe", "muc", "blanc")) / 4}
+    return {"f1": sum(COREF_REGISTRY[m].score(s)["f1"] for m in _AVERAGED) / 4}
 
 
 NUGGET_METRICS: dict[str, MetricSpec] = {}
@@ -53,7 +53,10 @@ for _a in ATTRIBUTES:
                                                f"{_a}: macro F1 over documents", False)
 WITH_COREF = dict(NUGGET_METRICS)
 WITH_COREF.update({m: COREF_REGISTRY[m] for m in COREF_METRICS})
-WITH_COREF["coref-average"] = MetricSpec("coref-average", "average", (), _coref_average,
+_AVERAGED = ("bcub", "ceafe", "muc", "blanc")
+WITH_COREF["coref-average"] = MetricSpec("coref-average", "average",
+                                         tuple(dict.fromkeys(c for m in _AVERAGED for c in COREF_REGISTRY[m].columns)),
+                                         _coref_average,
                                          "mean F1 of bcub, ceafe, muc, blanc (EvmEval's average)", False)
 
 SEQ_KINDS = tuple(k.lower() for k in REPORTED)

@@ -1,0 +1,263 @@
+"""The task shape: a task registered in the tests only gets the scoring command, `compare`,
+`sweep` and `--bootstrap` without touching any other module; options of one task are refused
+by another; the package's import graph has no circle."""
+import ast
+import inspect
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastscore
+from fastscore import tasks
+from fastscore.cli import main
+from fastscore.errors import UsageError
+from fastscore.metrics import MetricSpec, ratio_score
+from fastscore.stats.docstats import DocStats
+from fastscore.task import Option, Task
+from tests.conftest import ROOT, SHARED
+
+# ---- a toy task: documents are sets of items; precision and recall of the items found
+
+TOY_METRICS = {"items": MetricSpec("items", "items", ("tp", "sys", "gold"), ratio_score("tp", "sys", "tp", "gold"),
+                                   "items found")}
+
+
+@dataclass
+class ToyFile:
+    path: str
+    docs: dict
+
+
+@dataclass
+class ToyResult:
+    doc_stats: DocStats
+    metrics: list = field(default_factory=lambda: ["items"])
+    warnings: list = field(default_factory=list)
+    bootstrap: object = None
+
+    def signature(self) -> str:
+        return "toy" + ("|" + self.bootstrap.signature() if self.bootstrap else "")
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        sums = self.doc_stats.sums()
+        out = {k: float(v) for k, v in TOY_METRICS["items"].score(sums).items()}
+        if self.bootstrap is not None:
+            out["ci"] = list(self.bootstrap.intervals["items"])
+        return {"task": "toy", "items": out, "signature": self.signature()}
+
+
+def toy_read(source):
+    if isinstance(source, ToyFile):
+        return source
+    docs: dict = {}
+    for line in Path(source).read_text().splitlines():
+        doc, item = line.split()
+        docs.setdefault(doc, set()).add(item)
+    return ToyFile(str(source), docs)
+
+
+def toy_score(gold, system, lowercase=False, doc=None):
+    g, s = toy_read(gold), toy_read(system)
+    names = sorted(g.docs) if doc is None else [doc]
+    norm = (lambda xs: {x.lower() for x in xs}) if lowercase else (lambda xs: set(xs))
+    cols = {"tp": [], "sys": [], "gold": []}
+    for n in names:
+        gi, si = norm(g.docs[n]), norm(s.docs.get(n, set()))
+        cols["tp"].append(len(gi & si))
+        cols["sys"].append(len(si))
+        cols["gold"].append(len(gi))
+    return ToyResult(DocStats.from_columns(names, {k: np.asarray(v, float) for k, v in cols.items()}, TOY_METRICS))
+
+
+def toy_report(result, fmt, per_doc=False, shout=False):
+    text = json.dumps(result.to_dict()) + "\n"
+    return text.upper() if shout else text
+
+
+TOY = Task(
+    name="toy", summary="toy items", description="Score toy items.", example="", gold_help="gold toy file",
+    system_help="system toy file", extensions=(".toy",), default_metric="items", metric_help="items",
+    outputs=(("json", "JSON"),),
+    options=(Option(("--lowercase",), "lowercase", "compare items in lower case", switch=True, default=False),
+             Option(("--doc",), "doc", "one document", scope="command"),
+             Option(("--shout",), "shout", "upper-case report", switch=True, default=False, scope="report")),
+    read=toy_read, doc_names=lambda f: sorted(f.docs), score=toy_score, report=toy_report)
+
+
+@pytest.fixture
+def toy(tmp_path):
+    tasks.register(TOY)
+    rng = np.random.default_rng(7)
+    gold_lines = [f"d{d} i{i}" for d in range(12) for i in range(int(rng.integers(3, 9)))]
+    (tmp_path / "gold.toy").write_text("\n".join(gold_lines))
+    systems = []
+    for k, keep in enumerate((0.9, 0.6, 0.3)):
+        lines = [x for x in gold_lines if rng.random() < keep] + [f"d{d} x{k}" for d in range(0, 12, 3)]
+        lines += [f"d{d} z" for d in range(12)]  # every document present
+        path = tmp_path / f"sys{k}.toy"
+        path.write_text("\n".join(lines))
+        systems.append(str(path))
+    yield str(tmp_path / "gold.toy"), systems
+    tasks.unregister("toy")
+
+
+def test_toy_task_compare_sweep_bootstrap_through_the_api(toy):
+    gold, systems = toy
+    cmp = fastscore.compare(gold, systems[0], systems[1:], task="toy", resamples=200)
+    assert cmp.task == "toy" and cmp.metric == "items" and len(cmp.systems) == 2
+    assert cmp.systems[0].delta < 0 and cmp.systems[1].delta < cmp.systems[0].delta
+    swept = fastscore.sweep(gold, list(reversed(systems)), task="toy", resamples=100)
+    assert [r.name for r in swept.systems] == systems  # best first
+    assert set(swept.systems[0].metrics) == {"items"}
+    result = fastscore.bootstrap(fastscore.score(gold, systems[0], task="toy"), 100)
+    lo, hi = result.bootstrap.intervals["items"]
+    assert lo <= result.doc_stats.f1("items", result.doc_stats.total())[0] <= hi
+
+
+def test_toy_task_on_the_command_line(toy, capsys, tmp_path):
+    gold, systems = toy
+    assert main(["toy", gold, systems[0], "--bootstrap", "50", "--output", "json", "--shout"]) == 0
+    out = json.loads(capsys.readouterr().out.lower())
+    assert out["task"] == "toy" and len(out["items"]["ci"]) == 2
+    assert main(["compare", gold, systems[0], systems[1], "--task", "toy", "--resamples", "100", "-o", "json",
+                 "--lowercase"]) == 0
+    assert json.loads(capsys.readouterr().out)["task"] == "toy"
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for s in systems:
+        Path(s).rename(folder / Path(s).name)
+    assert main(["sweep", gold, str(folder), "--task", "toy", "-o", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["systems"]) == 3
+    with pytest.raises(SystemExit) as exc:  # a report option is not an option of compare
+        main(["compare", gold, systems[0], systems[1], "--task", "toy", "--shout"])
+    assert exc.value.code == 2
+
+
+def test_toy_task_keywords_are_checked(toy):
+    gold, systems = toy
+    with pytest.raises(UsageError, match="not an option of task 'toy'"):
+        fastscore.compare(gold, systems[0], systems[1:], task="toy", preset="kbp2016")
+    with pytest.raises(UsageError, match="unknown task"):
+        fastscore.sweep(gold, systems, task="nope")
+
+
+# ---- options of one task are refused by another
+
+@pytest.mark.parametrize("argv, owner", [
+    (["compare", "K", "B", "S", "--preset", "kbp2017", "--coref", "--sequencing"], "fastscore compare --task nugget"),
+    (["sweep", "K", "S", "--tokens", "tkn"], "fastscore sweep --task nugget"),
+    (["compare", "K", "B", "S", "--task", "nugget", "--singletons", "drop"], "fastscore compare --task coref"),
+    (["coref", "K", "R", "--preset", "kbp2016"], "fastscore nugget"),
+])
+def test_options_of_another_task_are_refused(argv, owner, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert f"is an option of {owner}" in capsys.readouterr().err
+
+
+def test_compare_help_lists_only_the_tasks_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    coref_help = capsys.readouterr().out
+    assert "--singletons {keep,drop}" in coref_help and "--preset {" not in coref_help
+    assert "--task nugget --help" in coref_help
+    with pytest.raises(SystemExit):
+        main(["sweep", "--task", "nugget", "--help"])
+    nugget_help = capsys.readouterr().out
+    assert "--preset {" in nugget_help and "--singletons" not in nugget_help and "*.tbf" in nugget_help
+
+
+def test_top_level_help_names_every_task(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())  # help text is wrapped
+    for t in tasks.TASKS.values():
+        assert t.name in out and t.summary in out
+
+
+@pytest.mark.parametrize("name, function", [("coref", "score_coref"), ("nugget", "score_nugget")])
+def test_option_defaults_are_the_api_defaults(name, function):
+    """Options are declared once; the public function's keywords must agree with them."""
+    signature = inspect.signature(getattr(fastscore.api, function)).parameters
+    for option in tasks.TASKS[name].in_scope("score", "command"):
+        assert option.keyword in signature, option.flags
+        default = signature[option.keyword].default
+        assert option.default == (None if default is inspect.Parameter.empty else default), option.flags
+
+
+# ---- the import graph
+
+def _module_names() -> dict[str, tuple[Path, str]]:
+    """module name -> (file, package) for fastscore and its kernels (installed as fastscore.kernels)."""
+    out = {}
+    for base, prefix in ((ROOT / "fastscore", "fastscore"), (ROOT / "kernels", "fastscore.kernels")):
+        for path in base.rglob("*.py"):
+            parts = [prefix, *path.relative_to(base).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+                out[".".join(parts)] = (path, ".".join(parts))
+            else:
+                out[".".join(parts)] = (path, ".".join(parts[:-1]))
+    return out
+
+
+def _imports(path: Path, package: str, modules) -> set[str]:
+    """Modules of the package that a file imports anywhere (function-level imports included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target] + [f"{target}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n in modules)
+    return found
+
+
+def test_import_graph_has_no_circle():
+    modules = _module_names()
+    assert "fastscore.nugget.engine" in modules and "fastscore.kernels.ceaf" in modules
+    graph = {m: _imports(path, pkg, modules) - {m} for m, (path, pkg) in modules.items()}
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(m, path):
+        state[m] = 1
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                cycle = path[path.index(n):] + [n]
+                pytest.fail("import circle: " + " -> ".join(cycle))
+            if n not in state:
+                visit(n, path + [n])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+
+
+def test_import_graph_check_finds_a_circle(tmp_path):
+    """The checker itself: a package whose modules import each other lazily is caught."""
+    (tmp_path / "a.py").write_text("def f():\n    from .b import g\n")
+    (tmp_path / "b.py").write_text("from .a import f\n")
+    modules = {"p.a": (tmp_path / "a.py", "p"), "p.b": (tmp_path / "b.py", "p")}
+    assert _imports(tmp_path / "a.py", "p", modules) == {"p.b"}
+    assert _imports(tmp_path / "b.py", "p", modules) == {"p.a"}
+
+
+def test_the_command_line_is_built_without_numba():
+    code = ("import sys\nfrom fastscore.cli import _parser, _stats_task\n_parser(_stats_task(['compare']))\n"
+            "assert 'numba' not in sys.modules, 'numba imported'\nprint('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=SHARED.parent)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
