@@ -3,11 +3,29 @@
 Importing this package is cheap: numba, numpy's heavy users, scipy and
 pyarrow are imported only when something is scored or converted.
 """
-from ._version import __version__
-from .errors import FastscoreError, InputError, ParseError, UsageError
+import os as _os
 
-_API = ("score", "score_coref", "score_nugget", "read_conll", "bootstrap", "compare", "sweep")
-__all__ = ["__version__", *_API, "FastscoreError", "InputError", "ParseError", "UsageError"]
+from ._version import __version__
+from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, UsageError
+
+_API = ("score", "score_coref", "score_nugget", "read_conll", "read_tbf", "bootstrap", "compare", "sweep",
+        "MentionTable")
+__all__ = ["__version__", *_API, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
+
+
+def _kernels_beside_the_source_tree() -> None:
+    """In a source checkout, ``kernels/`` (installed as ``fastscore.kernels``) sits beside this folder, not in
+    it: when fastscore is imported from the checkout itself (``python -m fastscore`` or ``python -m pytest``
+    in the repository after a non-editable install), let ``fastscore.kernels`` be found there."""
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    root = _os.path.dirname(here)
+    if (not _os.path.isdir(_os.path.join(here, "kernels"))
+            and _os.path.isfile(_os.path.join(root, "kernels", "__init__.py"))
+            and _os.path.isfile(_os.path.join(root, "pyproject.toml"))):
+        __path__.append(root)  # fastscore.kernels -> ROOT/kernels
+
+
+_kernels_beside_the_source_tree()
 
 
 def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba

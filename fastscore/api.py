@@ -2,16 +2,32 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Iterable
 
 from .coref.result import CorefResult
+from .errors import FastscoreWarning
 from .formats.table import MentionTable
 from .tasks import get_task
+
+
+def _warned(result):
+    """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning)."""
+    for message in getattr(result, "warnings", ()):
+        warnings.warn(message, FastscoreWarning, stacklevel=3)
+    return result
 
 
 def read_conll(path: str | os.PathLike) -> MentionTable:
     """Read a CoNLL-2011/2012 coreference file (see :mod:`fastscore.formats.conll`)."""
     from .formats.conll import read_conll as _read
+
+    return _read(path)
+
+
+def read_tbf(path: str | os.PathLike):
+    """Read a TBF event nugget file (see :mod:`fastscore.formats.tbf`)."""
+    from .formats.tbf import read_tbf as _read
 
     return _read(path)
 
@@ -46,7 +62,7 @@ def score_coref(
     """
     from .coref.score import score_coref as _score
 
-    return _score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated)
+    return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated))
 
 
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
@@ -64,6 +80,7 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
     from .stats.bootstrap import bootstrap_stats
 
     result.bootstrap = bootstrap_stats(result.doc_stats, result.metrics, resamples, level, seed, method)
+    _warned(result.bootstrap)
     return result
 
 
@@ -72,7 +89,7 @@ def score(gold, system, *, task: str = "coref", **options):
     ``options`` are the task's keywords (see :func:`score_coref`, :func:`score_nugget`)."""
     t = get_task(task)
     t.check_keywords(options, "score", "command")
-    return t.score(gold, system, **options)
+    return _warned(t.score(gold, system, **options))
 
 
 def _task_scorer(task: str, key, options: dict):
@@ -112,7 +129,7 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = "c
     base = (_name(baseline), scored(baseline).doc_stats)
     base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
     others = [(_name(s), scored(s).doc_stats) for s in systems]
-    return compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name)
+    return _warned(compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name))
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
@@ -133,7 +150,7 @@ def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resam
         rows.append((_name(s), result.doc_stats))
         if progress is not None:
             progress(n + 1, len(systems))
-    return sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name)
+    return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name))
 
 
 def _name(x) -> str:
@@ -166,8 +183,8 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
     """
     from .nugget.score import score_nugget as _score
 
-    return _score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
+    return _warned(_score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
                   invisible_words=invisible_words, coref=coref, coref_mapping=coref_mapping,
                   coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping,
                   per_type_mapping=per_type_mapping, sequencing=sequencing,
-                  no_script_validation=no_script_validation, sequencing_graph=sequencing_graph)
+                  no_script_validation=no_script_validation, sequencing_graph=sequencing_graph))

@@ -8,9 +8,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
+from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, UsageError
+from .errors import FastscoreError, FastscoreWarning, UsageError
+from .first_run import announce_compilation
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -29,13 +32,30 @@ examples:
 """
 
 
+STATISTICS_DEFAULTS = {"ci": 0.95, "ci_method": "percentile", "seed": 12345}
+
+
 def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default: int) -> None:
+    """The resampling options; where resampling is off by default (``--bootstrap 0``), the others default to
+    None so that giving one without ``--bootstrap N`` can be refused (see ``_statistics``)."""
+    optional = default == 0
+    given = (lambda name: None) if optional else STATISTICS_DEFAULTS.get
     p.add_argument(resamples_flag, type=int, default=default, metavar="N",
-                   help=f"bootstrap resamples (default {default})")
-    p.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="confidence level (default 0.95)")
-    p.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile",
+                   help=f"bootstrap resamples (default {default}: {'no intervals' if optional else 'as given'})")
+    p.add_argument("--ci", type=float, default=given("ci"), metavar="LEVEL", help="confidence level (default 0.95)")
+    p.add_argument("--ci-method", choices=("percentile", "bca"), default=given("ci_method"),
                    help="interval method (default percentile)")
-    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345)")
+    p.add_argument("--seed", type=int, default=given("seed"), help="random seed (default 12345)")
+
+
+def _statistics(args, resamples: int) -> dict:
+    """level, seed and method of the resampling; refused when given without resampling (they would do nothing)."""
+    given = [f"--{k.replace('_', '-')}" for k in STATISTICS_DEFAULTS if getattr(args, k) is not None]
+    if given and not resamples:
+        raise UsageError(f"{', '.join(given)} {'has' if len(given) == 1 else 'have'} no effect without "
+                         "--bootstrap N (the number of resamples)")
+    values = {k: STATISTICS_DEFAULTS[k] if getattr(args, k) is None else getattr(args, k) for k in STATISTICS_DEFAULTS}
+    return {"level": values["ci"], "seed": values["seed"], "method": values["ci_method"]}
 
 
 def _task_group(p: argparse.ArgumentParser, task: Task, *scopes: str) -> None:
@@ -152,18 +172,36 @@ def main(argv: list[str] | None = None) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
+    announce_compilation()
     try:
-        if args.command == "compare":
-            return _compare(args, task)
-        if args.command == "sweep":
-            return _sweep(args, task)
-        return _score(args, task)
+        with _warnings_on_stderr():
+            if args.command == "compare":
+                return _compare(args, task)
+            if args.command == "sweep":
+                return _sweep(args, task)
+            return _score(args, task)
     except UsageError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
         return 2
     except FastscoreError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
         return 1
+
+
+@contextmanager
+def _warnings_on_stderr():
+    """The API's warnings (FastscoreWarning) as ``fastscore: warning: ...`` lines on stderr, each once."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FastscoreWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                if issubclass(w.category, FastscoreWarning):
+                    print(f"fastscore: warning: {w.message}", file=sys.stderr)
+                else:
+                    print(warnings.formatwarning(w.message, w.category, w.filename, w.lineno), end="",
+                          file=sys.stderr)
 
 
 def _keywords(args, task: Task, *scopes: str) -> dict:
@@ -175,13 +213,14 @@ def _score(args, task: Task) -> int:
     gold, system = args.gold, args.system
     if task.bundled_example is not None and gold == system == "example":
         gold, system = task.bundled_example()
-    result = task.score(gold, system, **_keywords(args, task, "score", "command"))
-    for warning in result.warnings:
-        print(f"fastscore: warning: {warning}", file=sys.stderr)
+    from .api import score
+
+    stats = _statistics(args, args.bootstrap)
+    result = score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
     if args.bootstrap:
         from .api import bootstrap
 
-        bootstrap(result, args.bootstrap, level=args.ci, seed=args.seed, method=args.ci_method)
+        bootstrap(result, args.bootstrap, **stats)
     sys.stdout.write(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
     return 0
 
@@ -191,8 +230,7 @@ def _compare(args, task: Task) -> int:
     from .report import stats_tables
 
     result = compare(args.key, args.baseline, args.systems, args.metric, task=task.name, test=args.test,
-                     resamples=args.resamples, seed=args.seed, level=args.ci, method=args.ci_method,
-                     **_keywords(args, task, "score"))
+                     resamples=args.resamples, **_statistics(args, args.resamples), **_keywords(args, task, "score"))
     if args.plot:
         from .report.plot import plot_deltas
 
@@ -211,7 +249,8 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",)) 
         if os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
             if not found:
-                raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file")
+                raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
+                                 + _other_files_hint(item))
             out += found
         elif glob.has_magic(item) and not os.path.exists(item):
             found = sorted(glob.glob(item))
@@ -223,13 +262,26 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",)) 
     return out
 
 
+def _other_files_hint(folder: str) -> str:
+    """``: it has 12 *.v4_gold_conll files: give the pattern 'DIR/*.v4_gold_conll'`` for the commonest ending."""
+    from collections import Counter
+
+    endings = Counter("." + name.split(".", 1)[1] for name in os.listdir(folder)
+                      if "." in name and os.path.isfile(os.path.join(folder, name)))
+    if not endings:
+        return ""
+    ending, n = endings.most_common(1)[0]
+    return f": it has {n} *{ending} file(s): give the pattern '{os.path.join(folder, '*' + ending)}' (quoted)"
+
+
 def _sweep(args, task: Task) -> int:
     from .api import sweep
     from .report import stats_tables
 
     systems = expand_systems(args.systems, task.extensions)
-    result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, seed=args.seed,
-                   level=args.ci, method=args.ci_method, progress=_progress("scoring"), **_keywords(args, task, "score"))
+    stats = _statistics(args, args.bootstrap)
+    result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
+                   progress=_progress("scoring"), **_keywords(args, task, "score"))
     sys.stdout.write(stats_tables.sweep(result, args.output))
     return 0
 

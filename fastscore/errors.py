@@ -30,3 +30,8 @@ class ParseError(InputError):
         where = self.path if line is None else f"{self.path}:{line}"
         doc = "" if document is None else f' document "{document}":'
         super().__init__(f"{where}:{doc} {problem}")
+
+
+class FastscoreWarning(UserWarning):
+    """What the reference scorers only warn about (and what fastscore adds): the API emits result
+    warnings through Python's ``warnings`` module with this category; the CLI prints them on stderr."""

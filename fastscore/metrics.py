@@ -123,19 +123,26 @@ def layout_of(registry: Mapping[str, MetricSpec]) -> tuple[str, ...]:
 COLUMNS: tuple[str, ...] = layout_of(METRICS)
 
 
+def named(names) -> list[str]:
+    """Metric names as a user gives them (a string or a list of them, each possibly comma-separated),
+    lower-cased, one per item; ``["all"]`` when none is given."""
+    if isinstance(names, str):
+        names = [names]
+    return [part.strip().lower() for name in names or ("all",) for part in name.split(",")]
+
+
 def resolve(names) -> list[str]:
     """Metric names as given by a user (``all``, ``conll``, ``muc,bcub``; a string or a list of them)
-    -> registry names, in registry order."""
+    -> registry names, in registry order.  ``conll`` brings the three F1s it averages with it."""
     from .errors import UsageError
 
-    if isinstance(names, str):  # one name, or several separated by commas
-        names = [names]
     wanted: set[str] = set()
-    for n in [part.strip() for name in names or ("all",) for part in name.split(",")]:
-        n = n.lower()
+    for n in named(names):
         if n == "all":
             wanted.update(SCORED)
             wanted.add("conll")
+        elif n == "conll":
+            wanted.update(("muc", "bcub", "ceafe", "conll"))
         elif n in METRICS and n != "mentions":
             wanted.add(n)
         else:

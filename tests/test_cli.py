@@ -47,9 +47,11 @@ def test_perl_layout(capsys):
     code, out, _ = run(capsys, "coref", KEY, RESP, "-o", "perl", "-m", "muc")
     assert "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 3) 33.33%\tF1: 33.33%" in out
     assert "Identification of Mentions: Recall: (4 / 6) 66.66%" in out
-    code, out, _ = run(capsys, "coref", KEY, RESP, "-o", "perl")
+    code, out, _ = run(capsys, "coref", KEY, RESP, "-o", "perl")  # exactly v8.01's `all`: no LEA
     assert [ln for ln in out.splitlines() if ln.startswith("METRIC")] == [
-        "METRIC muc:", "METRIC bcub:", "METRIC ceafm:", "METRIC ceafe:", "METRIC blanc:", "METRIC lea:"]
+        "METRIC muc:", "METRIC bcub:", "METRIC ceafm:", "METRIC ceafe:", "METRIC blanc:"]
+    code, out, _ = run(capsys, "coref", KEY, RESP, "-o", "perl", "-m", "all", "-m", "lea")  # LEA when named
+    assert [ln for ln in out.splitlines() if ln.startswith("METRIC")][-1] == "METRIC lea:"
     code, out, _ = run(capsys, "coref", KEY, RESP, "-o", "perl", "--totals-only", "-m", "bcub")
     assert "Total key mentions" not in out and "====== TOTALS" in out
 

@@ -32,7 +32,7 @@ def test_wheel_installs_kernels_under_fastscore(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
                            str(_source_copy(tmp_path))], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("fastscore-*.whl"))
+    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/", 1)[0] for n in names}
     assert tops <= {"fastscore", next(t for t in tops if t.endswith(".dist-info"))}, tops
@@ -49,7 +49,7 @@ def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
                            str(_source_copy(tmp_path))], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("fastscore-*.whl"))
+    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
@@ -71,6 +71,13 @@ def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert '"sequencing"' in proc.stdout
+    # in the source tree (which has no fastscore/kernels), `python -m fastscore` imports the tree's fastscore/:
+    # its kernels are found beside it
+    source = tmp_path / "src"
+    proc = subprocess.run([str(py), "-m", "fastscore", "coref", "example", "example", "-m", "muc"],
+                          capture_output=True, text=True, cwd=source)
+    assert proc.returncode == 0, proc.stderr
+    assert "muc" in proc.stdout
 
 
 def test_kernels_agree_with_reference_without_jit():

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
+from ..messages import did_you_mean
 from ..metrics import METRICS
 from ..stats.docstats import DocStats
 
@@ -44,7 +45,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
     else:
         index = key.doc_index()
         if doc not in index:
-            raise InputError(f'{key.path}: no document "{doc}" in the key (--doc)')
+            raise InputError(f'{key.path}: no document "{doc}" in the key (--doc){did_you_mean(doc, index)}')
         docs = [index[doc]]
     r_index = response.doc_index()
     r_docs = [r_index.get(key.doc_names[d]) for d in docs]

@@ -55,6 +55,7 @@ class CorefResult:
     missing: list[str] = field(default_factory=list)  # key documents absent from the response
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
     tables: tuple | None = field(default=None, repr=False)  # (key, response) MentionTables, for the v8.01 report
+    asked: tuple[str, ...] = ("all",)  # the metric names as the user gave them (the v8.01 report shows LEA only if named)
 
     @property
     def documents(self) -> list[str]:
@@ -100,4 +101,12 @@ class CorefResult:
         return self.doc_stats.to_arrow()
 
     def to_pandas(self):
-        return self.to_arrow().to_pandas()
+        """Per-document statistics as a ``pandas.DataFrame`` (needs pandas)."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
+    def __repr__(self) -> str:
+        f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)
+        return (f"CorefResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+                f"F1 {f1})")

@@ -62,7 +62,14 @@ def _score(key, response, **options):
 
 
 def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
+    from ..errors import UsageError
     from ..report import render
+
+    if fmt == "perl" and result.bootstrap is not None:
+        raise UsageError("--output perl is v8.01's report, which has no place for intervals: use --bootstrap "
+                         "with --output text, json, csv or markdown")
+    if totals_only and fmt != "perl":
+        raise UsageError("--totals-only shapes the v8.01 report: use it with --output perl")
 
     return render(result, fmt, per_doc=per_doc, totals_only=totals_only)
 

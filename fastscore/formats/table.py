@@ -75,6 +75,11 @@ class MentionTable:
     def n_docs(self) -> int:
         return len(self.doc_names)
 
+    def __repr__(self) -> str:
+        clusters = sum(len(x) for x in self.cluster_labels)
+        return (f"MentionTable({self.path!r}: {self.n_docs} documents, {int(self.doc_tokens.sum())} tokens, "
+                f"{len(self.start)} mentions, {clusters} clusters)")
+
     def doc_index(self) -> dict[str, int]:
         return {name: i for i, name in enumerate(self.doc_names)}
 

@@ -153,3 +153,14 @@ class NuggetResult:
     def to_arrow(self):
         """Per-document statistics as a pyarrow table."""
         return self.doc_stats.to_arrow()
+
+    def to_pandas(self):
+        """Per-document statistics as a ``pandas.DataFrame`` (needs pandas)."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
+    def __repr__(self) -> str:
+        f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))
+        return (f"NuggetResult({len(self.documents)} documents, {self.gold.path!r} vs {self.system.path!r}: "
+                f"micro F1 {f1})")

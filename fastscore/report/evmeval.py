@@ -6,6 +6,7 @@ import io
 import json
 import math
 
+from ..errors import UsageError
 from ..nugget.options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 from ..nugget.sequencing import official_section
 
@@ -66,32 +67,59 @@ def _pct(x) -> str:
     return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
 
 
+def _interval(result, metric: str) -> tuple | None:
+    """The bootstrap interval of a registry metric's F1, if there is one."""
+    return None if result.bootstrap is None else result.bootstrap.intervals.get(metric)
+
+
+def _ci(result, metric: str) -> str:
+    ci = _interval(result, metric)
+    return "" if ci is None else f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+
+
+def _ci_head(result) -> str:
+    return "" if result.bootstrap is None else f"{result.bootstrap.level * 100:g}% CI"
+
+
+def _ci_note(result) -> list[str]:
+    b = result.bootstrap
+    if b is None:
+        return []
+    return [f"intervals (of the micro F1, and of each F1 shown): {b.method} bootstrap, {b.resamples} resamples of "
+            f"documents, seed {b.seed}"]
+
+
 def text(result, per_doc: bool = False) -> str:
     lines = [f"gold:     {result.gold.path}", f"system:   {result.system.path}",
              f"documents: {len(result.documents)}", f"rules:    {result.options.preset.scorer}"]
     if result.options.mapping == "optimal":
         lines.append("mapping:  optimal (maximum-weight one-to-one; not the official greedy mapping)")
+    head = _ci_head(result)
+    with_ci = (lambda line, metric: (line + "  " + _ci(result, metric)).rstrip()) if head else (lambda line, _: line)
     lines += ["",
-             f"{'attribute':<14}{'micro P':>9}{'R':>8}{'F1':>8}{'macro P':>10}{'R':>8}{'F1':>8}"]
+             f"{'attribute':<14}{'micro P':>9}{'R':>8}{'F1':>8}{'macro P':>10}{'R':>8}{'F1':>8}"
+             + (f"  micro F1 {head}" if head else "")]
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
-        lines.append(f"{name:<14}{_pct(mi['precision']):>9}{_pct(mi['recall']):>8}{_pct(mi['f1']):>8}"
-                     f"{_pct(ma['precision']):>10}{_pct(ma['recall']):>8}{_pct(ma['f1']):>8}")
+        lines.append(with_ci(f"{name:<14}{_pct(mi['precision']):>9}{_pct(mi['recall']):>8}{_pct(mi['f1']):>8}"
+                             f"{_pct(ma['precision']):>10}{_pct(ma['recall']):>8}{_pct(ma['f1']):>8}", name))
     coref = result.coref_scores()
     if coref is not None:
-        lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}"]
+        lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}" + (f"  {head}" if head else "")]
         for m in COREF_METRICS:
             o = coref[m]
-            lines.append(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}")
+            lines.append(with_ci(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}", m))
         lines.append(f"{'average':<14}{'':>9}{'':>11}{_pct(coref['average']):>9}  (official: mean of the "
-                     "truncated F1 of bcub, ceafe, muc, blanc)")
+                     "truncated F1 of bcub, ceafe, muc, blanc)"
+                     + (f"; untruncated mean: {head} {_ci(result, 'coref-average')}" if head else ""))
     if result.sequencing is not None:
-        lines += ["", f"{'sequencing':<14}{'recall':>9}{'precision':>11}{'F1':>9}{'gold':>7}{'system':>8}"]
+        lines += ["", f"{'sequencing':<14}{'recall':>9}{'precision':>11}{'F1':>9}{'gold':>7}{'system':>8}"
+                  + (f"  {head}" if head else "")]
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
-            lines.append(f"{kind:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}"
-                         f"{o['gold']:>7}{o['system']:>8}")
+            lines.append(with_ci(f"{kind:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}"
+                                 f"{o['gold']:>7}{o['system']:>8}", f"sequencing-{kind.lower()}"))
         lines.append("(temporal awareness, implicit relations in recall: scorer_v1.8 -a"
                      + ("; exact closure, not the official timegraph)" if result.options.sequencing_graph == "exact"
                         else ")"))
@@ -101,58 +129,81 @@ def text(result, per_doc: bool = False) -> str:
         for d, doc_id in enumerate(result.documents):
             p, r, f = result.doc_scores(d, 0)
             lines.append(f"{doc_id:<{width}}{_pct(p):>8}{_pct(r):>8}{_pct(f):>8}")
-    lines += ["", f"signature: {result.signature()}"]
+    lines += ["", *_ci_note(result), f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
 
 def csv(result, per_doc: bool = False) -> str:
     buf = io.StringIO()
     w = _csv.writer(buf, lineterminator="\n")
-    w.writerow(["document", "attribute", "average", "precision", "recall", "f1", "tp", "system", "gold"])
+    with_ci = result.bootstrap is not None
+    w.writerow(["document", "attribute", "average", "precision", "recall", "f1", "tp", "system", "gold",
+                *(("ci_low", "ci_high") if with_ci else ())])
     num = lambda x: "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
+
+    def interval(metric):
+        ci = _interval(result, metric)
+        return () if not with_ci else ("", "") if ci is None else (repr(float(ci[0])), repr(float(ci[1])))
+
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
         w.writerow(["", name, "micro", num(mi["precision"]), num(mi["recall"]), num(mi["f1"]), repr(float(mi["tp"])),
-                    mi["system"], mi["gold"]])
-        w.writerow(["", name, "macro", num(ma["precision"]), num(ma["recall"]), num(ma["f1"]), "", "", ""])
+                    mi["system"], mi["gold"], *interval(name)])
+        w.writerow(["", name, "macro", num(ma["precision"]), num(ma["recall"]), num(ma["f1"]), "", "", "",
+                    *interval(f"{name}-macro")])
+    coref = result.coref_scores()
+    if coref is not None and with_ci:  # coreference rows only with intervals, so the plain CSV is unchanged
+        for m in COREF_METRICS:
+            o = coref[m]
+            w.writerow(["", m, "", num(o["precision"]), num(o["recall"]), num(o["f1"]), "", "", "", *interval(m)])
+        w.writerow(["", "coref-average", "", "", "", num(coref["average"]), "", "", "", *interval("coref-average")])
     if result.sequencing is not None:
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
             w.writerow(["", f"sequencing-{kind.lower()}", "micro", num(o["precision"]), num(o["recall"]),
-                        num(o["f1"]), "", o["system"], o["gold"]])
+                        num(o["f1"]), "", o["system"], o["gold"], *interval(f"sequencing-{kind.lower()}")])
     if per_doc:
         for d, doc_id in enumerate(result.documents):
+            row = result.doc_stats.row(d)
             for a, name in enumerate(ATTRIBUTES):
                 p, r, f = result.doc_scores(d, a)
-                w.writerow([doc_id, name, "", num(p), num(r), num(f), repr(float(result.aligned.tp[d, a])),
-                            int(result.aligned.n_sys[d]), int(result.aligned.n_gold[d])])
+                w.writerow([doc_id, name, "", num(p), num(r), num(f), repr(float(row[f"{name}_tp"])),
+                            int(row["system_mentions"]), int(row["gold"]), *(("", "") if with_ci else ())])
     return buf.getvalue()
 
 
 def markdown(result, per_doc: bool = False) -> str:
-    lines = ["| attribute | micro P | micro R | micro F1 | macro P | macro R | macro F1 |", "|---|" + "---:|" * 6]
+    head = _ci_head(result)
+    col = (lambda metric: f" {_ci(result, metric)} |") if head else (lambda metric: "")
+    lines = ["| attribute | micro P | micro R | micro F1 | macro P | macro R | macro F1 |"
+             + (f" micro F1 {head} |" if head else ""), "|---|" + "---:|" * (7 if head else 6)]
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
         cells = [mi["precision"], mi["recall"], mi["f1"], ma["precision"], ma["recall"], ma["f1"]]
-        lines.append(f"| {name} | " + " | ".join(_pct(c) for c in cells) + " |")
+        lines.append(f"| {name} | " + " | ".join(_pct(c) for c in cells) + " |" + col(name))
     coref = result.coref_scores()
     if coref is not None:
-        lines += ["", "| coreference | F1 |", "|---|---:|"]
-        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" for m in COREF_METRICS]
-        lines.append(f"| average (official) | {_pct(coref['average'])} |")
+        lines += ["", "| coreference | F1 |" + (f" {head} |" if head else ""), "|---|---:|" + ("---:|" if head else "")]
+        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" + col(m) for m in COREF_METRICS]
+        lines.append(f"| average (official) | {_pct(coref['average'])} |" + (" |" if head else ""))
     if result.sequencing is not None:
-        lines += ["", "| sequencing | P | R | F1 |", "|---|---:|---:|---:|"]
+        lines += ["", "| sequencing | P | R | F1 |" + (f" {head} |" if head else ""),
+                  "|---|---:|---:|---:|" + ("---:|" if head else "")]
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
-            lines.append(f"| {kind} | {_pct(o['precision'])} | {_pct(o['recall'])} | {_pct(o['f1'])} |")
-    lines += ["", f"`{result.signature()}`"]
+            lines.append(f"| {kind} | {_pct(o['precision'])} | {_pct(o['recall'])} | {_pct(o['f1'])} |"
+                         + col(f"sequencing-{kind.lower()}"))
+    lines += ["", *_ci_note(result), f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"
 
 
 def render(result, fmt: str, per_doc: bool = False) -> str:
     if fmt == "evmeval":
+        if result.bootstrap is not None:
+            raise UsageError("--output evmeval is EvmEval's report, which has no place for intervals: "
+                             "use --bootstrap with --output text, json, csv or markdown")
         return official(result)
     if fmt == "json":
         return json.dumps(result.to_dict(per_doc=per_doc), indent=2) + "\n"

@@ -124,13 +124,14 @@ def render(result, per_doc: bool = True) -> str:
     """The report ``perl scorer.pl METRIC KEY RESPONSE`` prints (``none`` as NAME: ``per_doc=False``).
 
     With several metrics, each comes after a ``METRIC name:`` line, as in
-    v8.01's ``all`` mode; the CoNLL average is not part of v8.01's report.
+    v8.01's ``all`` mode; the CoNLL average is not part of v8.01's report, and LEA
+    (not computed by v8.01) comes last, only when named (``-m lea``).
     """
     from .._version import __version__
 
-    # v8.01's `all` order, then what v8.01 does not compute (LEA)
+    # v8.01's `all` order, then what v8.01 does not compute (LEA), only when asked for by name
     metrics = [m for m in PERL_METRICS if m in result.metrics]
-    metrics += [m for m in result.metrics if m not in PERL_METRICS and m != "conll"]
+    metrics += [m for m in result.metrics if m not in PERL_METRICS and m != "conll" and m in result.asked]
     head = f"version: 8.01 (fastscore {__version__})\n"
     if len(metrics) == 1:
         return head + _metric_report(metrics[0], result, per_doc)
