@@ -93,7 +93,6 @@ GOLD = ("#BeginOfDocument d1\n"
     ("x\ty\n" + GOLD, "line outside a document"),
     (GOLD + GOLD, "the same document appears twice"),
     (GOLD.replace("@Coreference\tR1\tE2,E3", "@Coreference\tE2,E3"), "relation line needs 3"),
-    ("", 'no "#BeginOfDocument" line'),
 ])
 def test_validation_rules_give_clear_errors(tmp_path, text, fragment):
     bad = _tbf(tmp_path, "bad.tbf", text)

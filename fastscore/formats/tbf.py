@@ -12,6 +12,7 @@ Token tables (``DOCID.tab``) have lines ``token_id<TAB>token<TAB>begin<TAB>end``
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -80,16 +81,17 @@ class TbfFile:
     lines: list[int] = field(default_factory=list)
 
 
-def read_tbf(path: str | os.PathLike) -> TbfFile:
+def read_tbf(path: str | os.PathLike, allow_empty: bool = False) -> TbfFile:
     """Read a TBF file (``-``: standard input; gzip-compressed or not); a clear :class:`ParseError` for
-    anything malformed."""
+    anything malformed.  ``allow_empty``: a file with nothing but white space is a file without documents
+    (a system that found nothing) instead of an error."""
     path = os.fspath(path)
     text = read_text(path)
     with collector_paused():
-        return _parse(source_name(path), text)
+        return _parse(source_name(path), text, allow_empty)
 
 
-def _parse(path: str, text: str) -> TbfFile:
+def _parse(path: str, text: str, allow_empty: bool = False) -> TbfFile:
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     rows: list[list[str]] = []
@@ -144,6 +146,8 @@ def _parse(path: str, text: str) -> TbfFile:
     if doc is not None:
         raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
     if not docs:
+        if allow_empty and not text.strip():
+            return TbfFile(path, os.path.basename(path), docs)
         reject_other_format(path, text, "tbf")
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
     ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
@@ -151,6 +155,31 @@ def _parse(path: str, text: str) -> TbfFile:
     for d in docs.values():
         d.file = tbf
     return tbf
+
+
+_CHAR_RANGES = re.compile(r"\d+,\d+(?:;\d+,\d+)+")  # two or more ranges: only character spans have ';'
+_INT_PAIR = re.compile(r"(\d+),(\d+)")
+_INTS = re.compile(r"\d+(?:,\d+)*")  # one integer or three and more: token ids, never a 'begin,end' range
+_ID_LIST = re.compile(r"[^,;\s]+(?:,[^,;\s]+)*")
+
+
+def span_kind(span: str) -> str:
+    """What one span field looks like: ``"ranges"`` (``b,e;b,e``: character spans), ``"wide"`` (``b,e``
+    with ``e - b >= 2``: a character range; as token ids, two tokens with a gap), ``"narrow"`` (``b,b+1``:
+    one character, or two adjacent numeric token ids), ``"numbers"`` (one integer, three or more, or
+    ``b,e`` with ``b >= e``: numeric token ids, not a character range), ``"letters"`` (ids with a letter:
+    token ids), or ``"other"`` (neither: malformed)."""
+    if _CHAR_RANGES.fullmatch(span):
+        return "ranges"
+    pair = _INT_PAIR.fullmatch(span)
+    if pair is not None:
+        b, e = int(pair[1]), int(pair[2])
+        return "numbers" if b >= e else "narrow" if e - b == 1 else "wide"
+    if _INTS.fullmatch(span):
+        return "numbers"
+    if _ID_LIST.fullmatch(span) and any(c.isalpha() for c in span):
+        return "letters"
+    return "other"
 
 
 def read_token_table(path: str) -> dict[str, str] | None:

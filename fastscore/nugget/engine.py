@@ -15,7 +15,8 @@ import numpy as np
 
 from ..errors import InputError, ParseError
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table
+from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table, span_kind
+from ..messages import did_you_mean, few
 from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
 
 
@@ -58,24 +59,33 @@ class Prepared:
 
 
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
+    if not gold.documents:
+        raise ParseError(gold.path, None, 'no "#BeginOfDocument" line in the gold standard: not a TBF file (or empty)')
     if doc is not None:
         if doc not in gold.documents:
-            raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)')
+            raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)'
+                             + did_you_mean(doc, gold.documents))
         doc_ids = [doc]
     else:
         doc_ids = sorted(gold.documents)
     out = Prepared(doc_ids, [], [], [], [])
-    same_span: dict[str, list[str]] = {"gold": [], "system": []}  # by role: gold and system may be one file
-    missing = [d for d in doc_ids if d not in system.documents]
-    if missing:
-        out.warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
-                            "scored as empty: " + ", ".join(f'"{d}"' for d in missing[:5])
-                            + (" ..." if len(missing) > 5 else ""))
+    _check_documents(gold, system, doc_ids, out.warnings)
+    for tbf in (gold, system):
+        check_span_syntax(tbf, opts)
+    # by role, not by file: gold and system may be one file
+    same_span: dict[str, list[str]] = {"gold": [], "system": []}
+    unknown_tokens: dict[str, list[str]] = {"gold": [], "system": []}
+    undefined: dict[str, list[str]] = {"gold": [], "system": []}
+    no_table: list[str] = []
     kept: dict[str, list] = {"gold": [], "system": []}
+    wanted = opts.coref or opts.sequencing
     for d in doc_ids:
         g_doc = gold.documents[d]
         s_doc = system.documents.get(d) or TbfDocument(d, 0, file=system)
-        invisible = _invisible_ids(d, opts, out.warnings)
+        table_path, table = _token_table(d, opts)
+        if table_path is not None and table is None:
+            no_table.append(d)
+        invisible = _invisible_ids(table, opts)
         token_ids: dict[str, int] = {}
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
                                                   ("system", system, s_doc, out.system, out.system_corefs)):
@@ -85,12 +95,29 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             kept[role].append(rows)
             if opts.token_mode:
                 sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
-            wanted = opts.coref or opts.sequencing
-            corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]) if wanted else [])
+                if table is not None:
+                    _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
+            if wanted:
+                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]))
+            else:
+                corefs.append([])
+                _undefined_members(tbf, doc_obj, undefined[role])
     if not opts.token_mode:
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
+    if no_table:
+        out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
+    for role, tbf in (("gold", gold), ("system", system)):
+        found = unknown_tokens[role]
+        if found:
+            out.warnings.append(f"{tbf.path}: {len(found)} mention(s) name token ids that their document's token "
+                                f"table does not have (scored as written, as EvmEval does); first: {found[0]}")
+        found = undefined[role]
+        if found:
+            out.warnings.append(f"{tbf.path}: {len(found)} @Coreference member(s) name mentions that are not "
+                                "defined in their document, ignored (coreference is not scored; with --coref or "
+                                f"--sequencing this is an error); first: {found[0]}")
     for found in same_span.values():
         if found:
             out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "
@@ -98,17 +125,131 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     return out
 
 
-def _invisible_ids(doc_id: str, opts: Options, warnings: list[str]) -> set[str]:
-    if not (opts.token_mode and opts.invisible):
-        return set()
+def _check_documents(gold: TbfFile, system: TbfFile, doc_ids: list[str], warnings: list[str]) -> None:
+    """An empty system found nothing (warned); a system sharing no document with the gold is an error;
+    gold documents absent from the system and system documents absent from the gold are warned."""
+    if not system.documents:
+        warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
+        return
+    extra = [d for d in system.documents if d not in gold.documents]
+    if len(extra) == len(system.documents):
+        raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
+                         f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
+                         'that the system output is for these gold documents (the names on the "#BeginOfDocument" '
+                         "lines must match)")
+    missing = [d for d in doc_ids if d not in system.documents]
+    if missing:
+        warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
+                        f"scored as empty: {few(missing)}")
+    if extra:
+        warnings.append(f"{system.path}: {len(extra)} system document(s) not in the gold standard {gold.path}, "
+                        f"not scored: {few(extra)}")
+
+
+SPAN_SAMPLE = 32  # spans looked at per file, spread over it
+
+
+def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
+    """Refuse a file whose spans plainly have the other syntax than the options read (a ParseError naming
+    the mention and the option to use); say nothing when the file does not tell.
+
+    The rule, on up to ``SPAN_SAMPLE`` spans spread over the file (``formats.tbf.span_kind``):
+    character evidence is a span of two or more ranges (``12,18;30,35``: token ids never hold ``;``) or one
+    range ``b,e`` with ``e - b >= 2``; token evidence is an id with a letter (``t12``), or integers that
+    cannot be a range (``12``, ``12,13,14``, ``18,12``).  ``b,b+1`` tells nothing (one character, or two
+    adjacent numeric token ids), nor does a malformed span (the scoring reports it).  The file has a syntax
+    when it shows evidence of one kind and none of the other; mixed evidence is ambiguous: not refused.
+    The one misreading left is a file of numeric token ids where every span looked at is two tokens with a
+    gap, which token files (mostly one-token mentions) do not give.
+    """
+    n = len(tbf.spans)
+    if not n:
+        return
+    step = -(-n // SPAN_SAMPLE)  # at most SPAN_SAMPLE rows, from the first to near the last
+    first: dict[str, int] = {}
+    for r in range(0, n, step):
+        kind = span_kind(tbf.spans[r])
+        side = "char" if kind in ("ranges", "wide") else "token" if kind in ("numbers", "letters") else None
+        if side is not None:
+            first.setdefault(side, r)
+    if len(first) != 1:
+        return
+    ((found, row),) = first.items()
+    if found == ("token" if opts.token_mode else "char"):
+        return
+    span = tbf.spans[row]
+    preset = opts.preset.name
+    if found == "char":
+        looks = "character offsets ('begin,end' ranges, separated by ';')"
+        read = ("token ids (--tokens)" if opts.tokens_dir
+                else f"token ids (--preset {preset} reads token ids unless --char-spans is given)")
+        remedy = (f"drop --tokens (--preset {preset} then reads character spans)"
+                  if opts.tokens_dir and not opts.preset.token_mode_default
+                  else ("drop --tokens and " if opts.tokens_dir else "")
+                  + "use --char-spans (or --preset kbp2016/kbp2017)")
+    else:
+        looks = "token ids"
+        read = ("character offsets (--char-spans)" if opts.preset.token_mode_default
+                else f"character offsets (--preset {preset} reads character spans unless --tokens is given)")
+        remedy = (f"use --tokens DIR (the folder of the token tables, DOCID{opts.token_ext})"
+                  + (" instead of --char-spans" if opts.preset.token_mode_default else ""))
+    raise ParseError(tbf.path, tbf.lines[row], f"mention {tbf.ids[row]!r} has the span {span!r}, which looks like "
+                                               f"{looks}, but the spans are read as {read}: {remedy}",
+                     _doc_of_row(tbf, row))
+
+
+def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
+    return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
+
+
+def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
+    """(path, token id -> token) of a document's token table; the path is None when no table is wanted
+    (character mode, or no invisible words and no --tokens), the table None when the file is missing."""
+    if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
+        return None, None
     path = os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
-    table = read_token_table(path)
-    if table is None:
-        warnings.append(f"{path}: no token table for document \"{doc_id}\": invisible words not removed "
-                        "(as EvmEval does)")
+    return path, read_token_table(path)
+
+
+def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
+    """One warning for every document without a token table."""
+    folder = opts.tokens_dir or "."
+    what = ("invisible words not removed and token ids not checked there (as EvmEval does)" if opts.invisible
+            else "token ids not checked there")
+    where = (f'no token table for {len(docs)} of {n_docs} document(s) in the token folder "{folder}" '
+             f"(DOCID{opts.token_ext}): {few(docs)}: {what}")
+    if opts.tokens_dir is None:
+        where += "; without --tokens the token folder is the current directory: use --tokens DIR to point elsewhere"
+    return where
+
+
+def _invisible_ids(table: dict[str, str] | None, opts: Options) -> set[str]:
+    if table is None or not opts.invisible:
         return set()
     # EvmEval lowercases the token, then looks it up in the list as written
     return {tid for tid, tok in table.items() if tok.lower().strip() in opts.invisible}
+
+
+def _unknown_tokens(tbf: TbfFile, doc_id: str, rows, table: dict[str, str], table_path: str,
+                    found: list[str]) -> None:
+    """Collect the mentions naming a token id their document's table lacks (one entry per mention)."""
+    for r in rows:
+        missing = next((t for t in tbf.spans[r].split(",") if t not in table), None)
+        if missing is not None:
+            found.append(f'{tbf.path}:{tbf.lines[r]}: document "{doc_id}": mention {tbf.ids[r]!r} names token '
+                         f"{missing!r}, which {table_path} does not have")
+
+
+def _undefined_members(tbf: TbfFile, doc: TbfDocument, found: list[str]) -> None:
+    """Collect the @Coreference members naming no mention of the document (when coreference is not scored)."""
+    clusters = doc.coreference()
+    if not clusters:
+        return
+    defined = set(tbf.ids[doc.start:doc.end])
+    for r in clusters:
+        for a in r.args:
+            if a not in defined:
+                found.append(f'{tbf.path}:{r.line}: document "{doc.id}": cluster {r.id!r} names mention {a!r}')
 
 
 def _checked_rows(tbf: TbfFile, doc: TbfDocument) -> range:
@@ -193,14 +334,16 @@ def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list
     """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does.
 
     Two mentions with the same span in one cluster break the specification, but EvmEval
-    scores them: they are collected in ``same_span`` and reported as one warning.
+    scores them: they are collected in ``same_span`` and reported as one warning.  The same
+    span is the same set of tokens (``t3,t5`` and ``t5,t3``) or characters (``12,18`` and
+    ``12,15;15,18``), however it is written.
     """
     path = tbf.path
     defined = {tbf.ids[r]: r for r in doc.rows}
     clusters = doc.coreference()
     owner: dict[str, Relation] = {}
     for r in clusters:
-        spans: dict[str, str] = {}
+        spans: dict[object, str] = {}
         for a in r.args:
             if a not in defined:
                 raise ParseError(path, r.line, f"coreference cluster {r.id!r} names mention {a!r}, which is not "
@@ -211,10 +354,14 @@ def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list
                                                "(merge the clusters)", doc.id)
             owner[a] = r
             span = tbf.spans[defined[a]]
-            if span in spans and spans[span] != a:
+            key = _span_set(span, opts.token_mode)
+            other = spans.get(key)
+            if other is not None and other != a:
+                written = tbf.spans[defined[other]]
+                same = repr(span) if written == span else f"({written!r} and {span!r})"
                 same_span.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
-                                 f"{spans[span]!r} and {a!r} with the same span {span!r}")
-            spans[span] = a
+                                 f"{other!r} and {a!r} with the same span {same}")
+            spans[key] = a
     if opts.whitelist is None:
         return clusters
     remaining = {tbf.ids[r] for r in rows}
@@ -224,6 +371,26 @@ def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list
         if len(args) > 1:  # EvmEval drops clusters left with one mention
             kept.append(Relation(r.name, r.id, args, r.line))
     return kept
+
+
+def _span_set(span: str, token_mode: bool):
+    """A key equal for two spans exactly when they cover the same tokens or characters: the token set, or
+    the character ranges sorted and merged (a malformed character span: its text; scoring reports it)."""
+    if token_mode:
+        return frozenset(span.split(","))
+    try:
+        ranges = sorted((int(b), int(e)) for b, e in (part.split(",") for part in span.split(";")))
+    except ValueError:
+        return span
+    merged: list[list[int]] = []
+    for b, e in ranges:
+        if b >= e:
+            continue  # an empty range covers nothing
+        if merged and b <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([b, e])
+    return tuple(map(tuple, merged))
 
 
 @dataclass

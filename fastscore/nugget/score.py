@@ -11,16 +11,17 @@ from .result import NuggetResult
 from .sequencing import score_sequencing
 
 
-def read(source) -> TbfFile:
-    """A TBF file, read once (an already-read :class:`TbfFile` is returned as it is)."""
-    return source if isinstance(source, TbfFile) else read_tbf(source)
+def read(source, allow_empty: bool = False) -> TbfFile:
+    """A TBF file, read once (an already-read :class:`TbfFile` is returned as it is); ``allow_empty``:
+    a blank file is a file without documents (a system that found nothing)."""
+    return source if isinstance(source, TbfFile) else read_tbf(source, allow_empty)
 
 
 def score_nugget(gold, system, *, doc: str | None = None, **options) -> NuggetResult:
     """See :func:`fastscore.api.score_nugget`."""
     with collector_paused():
         opts = resolve_options(**options)
-        g, s = read(gold), read(system)
+        g, s = read(gold), read(system, allow_empty=True)
         prep = prepare(g, s, opts, doc)
         al = align(prep, opts)
         coref = None
