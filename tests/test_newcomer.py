@@ -116,6 +116,20 @@ def test_options_that_would_do_nothing_are_refused(capsys, argv, fragment):
     assert code == 2 and fragment in err
 
 
+@pytest.mark.parametrize("options, fragment", [
+    ({"coref_threshold": 0.0}, "is a Dice score in (0, 1]"),
+    ({"coref": True, "coref_threshold": 1.5}, "is a Dice score in (0, 1]"),
+    ({"coref_threshold": 0.5}, "--coref-threshold 0.5: no effect without --coref"),
+    ({"coref_mapping": "span"}, "--coref-mapping span: no effect without --coref"),
+    ({"preset": "kbp2016", "sequencing_graph": "exact"}, "no effect without --sequencing"),
+    ({"preset": "kbp2016", "invisible_words": "none"}, "no effect with character spans"),
+])
+def test_nugget_options_that_would_do_nothing_are_refused(options, fragment):
+    with pytest.raises(UsageError) as err:
+        fastscore.score_nugget(DEMO / "gold.tbf", DEMO / "system_A.tbf", **options)
+    assert fragment in str(err.value)
+
+
 def test_sweep_folder_of_other_files_suggests_the_pattern(tmp_path, capsys):
     for name in ("a.v4_gold_conll", "b.v4_gold_conll"):
         (tmp_path / name).write_text(KEY.read_text())

@@ -83,9 +83,11 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
         raise UsageError(f"--tokens {tokens}: not a folder")
     if coref_mapping not in COREF_MAPPINGS:
         raise UsageError(f"unknown coreference mapping {coref_mapping!r}: choose from {', '.join(COREF_MAPPINGS)}")
-    if not coref_threshold > 0:
-        # EvmEval aligns an unmapped gold mention with the last system mention when the threshold is <= 0
-        raise UsageError(f"the coreference threshold must be > 0, not {coref_threshold!r}")
+    if not 0 < coref_threshold <= 1:
+        # EvmEval aligns an unmapped gold mention with the last system mention when the threshold is <= 0;
+        # above 1 (the largest Dice) nothing is aligned
+        raise UsageError(f"the coreference threshold (--coref-threshold) is a Dice score in (0, 1], not "
+                         f"{coref_threshold!r}")
     if mapping not in ("greedy", "optimal"):
         raise UsageError(f"unknown mapping {mapping!r}: choose greedy (official) or optimal")
     if per_type_mapping not in ("type+realis", "type"):
@@ -95,6 +97,8 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     if sequencing and preset == "kbp2015":
         raise UsageError("event sequencing is scored by scorer_v1.8: use --preset kbp2016 or kbp2017")
     token_mode = not char_spans and (tokens is not None or p.token_mode_default)
+    _refuse_idle_options(coref or sequencing, sequencing, token_mode, coref_mapping, coref_threshold,
+                         no_script_validation, sequencing_graph, invisible_words, token_ext)
     if invisible_words is None:
         invisible = frozenset(p.invisible)
     elif invisible_words == "none":
@@ -106,6 +110,26 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
         whitelist = frozenset(canonical_v18(w) for w in _lines(type_whitelist) if w.strip())
     return Options(p, token_mode, tokens, token_ext, invisible, whitelist, coref, coref_mapping, coref_threshold,
                    mapping, per_type_mapping, sequencing, no_script_validation, sequencing_graph)
+
+
+def _refuse_idle_options(aligned: bool, sequencing: bool, token_mode: bool, coref_mapping: str,
+                         coref_threshold: float, no_script_validation: bool, sequencing_graph: str,
+                         invisible_words: str | None, token_ext: str) -> None:
+    """Options that would change nothing are refused (a user who gives one expects it to act)."""
+    idle = []
+    if not aligned:  # the coreference mapping serves coreference and sequencing
+        idle += [f"--coref-mapping {coref_mapping}"] if coref_mapping != "type" else []
+        idle += [f"--coref-threshold {coref_threshold}"] if coref_threshold != 1.0 else []
+    if idle:
+        raise UsageError(f"{', '.join(idle)}: no effect without --coref (or --sequencing)")
+    if not sequencing and (no_script_validation or sequencing_graph != "official"):
+        given = ["--no-script-validation"] * no_script_validation
+        given += [f"--sequencing-graph {sequencing_graph}"] * (sequencing_graph != "official")
+        raise UsageError(f"{', '.join(given)}: no effect without --sequencing")
+    if not token_mode and (invisible_words is not None or token_ext != ".tab"):
+        given = ["--invisible-words"] * (invisible_words is not None)
+        given += [f"--token-ext {token_ext}"] * (token_ext != ".tab")
+        raise UsageError(f"{', '.join(given)}: no effect with character spans (they apply to token ids)")
 
 
 def _lines(path: str) -> list[str]:
