@@ -37,20 +37,31 @@ def score_coref(
     response,
     metrics: Iterable[str] | None = None,
     *,
-    singletons: str = "keep",
+    singletons: str | None = None,
     doc: str | None = None,
     allow_repeated: bool = False,
+    format: str = "auto",
+    match: str | None = None,
+    zero_match: str | None = None,
+    preset: str | None = None,
 ) -> CorefResult:
-    """Score a coreference response against a key, as the CoNLL-2012 scorer v8.01 does.
+    """Score a coreference response against a key, as the CoNLL-2012 scorer v8.01 (CoNLL-2012, jsonlines)
+    or the CorefUD scorer 1.2 (CoNLL-U) does.
 
     Parameters
     ----------
     key, response : path or MentionTable
-        CoNLL-2011/2012 files (or tables read with :func:`read_conll`).
-    metrics : names from ``muc, bcub, ceafm, ceafe, blanc, lea, conll, all`` (default all).
-    singletons : ``keep`` (v8.01) or ``drop`` (remove one-mention clusters from both sides first).
+        CoNLL-2011/2012, CoNLL-U or jsonlines files (or tables read with :func:`read_conll`).
+    metrics : names from ``muc, bcub, ceafm, ceafe, blanc, lea, conll`` (CoNLL-U also ``mor, zero``) and
+        ``all`` (default all); a string or a list, each possibly comma-separated.
+    singletons : ``keep`` or ``drop`` (remove one-mention clusters from both sides first); default keep
+        for CoNLL-2012 and jsonlines (v8.01), drop for CoNLL-U (the CorefUD scorer).
     doc : score only this key document.
     allow_repeated : score a response with more than 10 repeated mentions (v8.01 refuses).
+    format : ``auto`` (from the content), ``conll2012``, ``conllu`` or ``jsonl``.
+    match : ``exact``, ``partial`` or ``head`` (CoNLL-U; default head, as the CorefUD scorer).
+    zero_match : ``dependent`` (zeros paired first by their DEPS, default) or ``linear`` (CoNLL-U).
+    preset : ``conll2012``, ``crac2022``, ``crac2023`` or ``crac2024`` (published configurations).
 
     Returns
     -------
@@ -62,7 +73,8 @@ def score_coref(
     """
     from .coref.score import score_coref as _score
 
-    return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated))
+    return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
+                          format=format, match=match, zero_match=zero_match, preset=preset))
 
 
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
@@ -129,7 +141,8 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = "c
     base = (_name(baseline), scored(baseline).doc_stats)
     base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
     others = [(_name(s), scored(s).doc_stats) for s in systems]
-    return _warned(compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name))
+    return _warned(compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name,
+                                 options=_signature_options(t, options)))
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
@@ -150,7 +163,13 @@ def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resam
         rows.append((_name(s), result.doc_stats))
         if progress is not None:
             progress(n + 1, len(systems))
-    return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name))
+    return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name,
+                               options=_signature_options(t, options)))
+
+
+def _signature_options(task, options: dict) -> dict:
+    """The task's scoring options as the signature shows them: every option, given or default."""
+    return {k.replace("_", "-"): v for k, v in {**task.defaults("score"), **options}.items() if v is not None}
 
 
 def _name(x) -> str:

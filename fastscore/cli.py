@@ -51,7 +51,7 @@ def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default
 def _statistics(args, resamples: int) -> dict:
     """level, seed and method of the resampling; refused when given without resampling (they would do nothing)."""
     given = [f"--{k.replace('_', '-')}" for k in STATISTICS_DEFAULTS if getattr(args, k) is not None]
-    if given and not resamples:
+    if given and not resamples and args.command != "compare":  # compare always resamples (0 is refused)
         raise UsageError(f"{', '.join(given)} {'has' if len(given) == 1 else 'have'} no effect without "
                          "--bootstrap N (the number of resamples)")
     values = {k: STATISTICS_DEFAULTS[k] if getattr(args, k) is None else getattr(args, k) for k in STATISTICS_DEFAULTS}
@@ -234,7 +234,7 @@ def _compare(args, task: Task) -> int:
     if args.plot:
         from .report.plot import plot_deltas
 
-        plot_deltas(result, args.plot)
+        print(f"fastscore: plot written to {plot_deltas(result, args.plot)}", file=sys.stderr)
     sys.stdout.write(stats_tables.comparison(result, args.output))
     return 0
 

@@ -230,6 +230,6 @@ def test_plot_without_matplotlib_is_a_clear_usage_error(corpus, tmp_path, capsys
     key, resp, resp2 = map(str, corpus)
     code = main(["compare", key, resp, resp2, "--resamples", "50", "--plot", str(tmp_path / "d.png")])
     if importlib.util.find_spec("matplotlib") is None:
-        assert code == 2 and "pip install 'fastscore[plot]'" in capsys.readouterr().err
+        assert code == 2 and "pip install 'fastscore-ie[plot]'" in capsys.readouterr().err
     else:
         assert code == 0 and (tmp_path / "d.png").stat().st_size > 0

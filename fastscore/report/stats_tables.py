@@ -1,11 +1,33 @@
-"""Reports of comparisons and sweeps: text, JSON, CSV, Markdown, LaTeX."""
+"""Reports of comparisons and sweeps: text, JSON, CSV, Markdown, LaTeX.
+
+Every p-value is printed the same way (:func:`p_value`): four decimals, truncated (not rounded), so
+that a printed value is never on the other side of 0.05 or 0.01 than its significance mark says;
+``< 0.0001`` below that.  JSON keeps the exact values.
+"""
 from __future__ import annotations
 
 import csv as _csv
 import io
 import json
+from decimal import ROUND_FLOOR, Decimal
 
 from ..stats.significance import mark
+
+P_DECIMALS = 4
+P_FLOOR = Decimal(1).scaleb(-P_DECIMALS)  # 0.0001
+METHOD_NAMES = {"percentile": "percentile", "bca": "BCa"}
+
+
+def p_value(p: float) -> str:
+    """A p-value as every statistics table prints it: ``0.0423``, ``1.0000``, ``< 0.0001``."""
+    if p < P_FLOOR:
+        return f"< {P_FLOOR}"
+    return str(Decimal(repr(float(p))).quantize(P_FLOOR, rounding=ROUND_FLOOR))
+
+
+def level_percent(level: float) -> str:
+    """0.95 -> ``95%``, 0.975 -> ``97.5%``."""
+    return f"{100 * level:g}%"
 
 
 def _pct(x: float) -> str:
@@ -17,22 +39,43 @@ def _ci(ci) -> str:
 
 
 def _latex_escape(s: str) -> str:
-    return "".join("\\" + c if c in "&%$#_{}" else "\\textbackslash{}" if c == "\\" else c for c in s)
+    special = {"\\": "\\textbackslash{}", "<": "\\textless{}", ">": "\\textgreater{}", "~": "\\textasciitilde{}",
+               "^": "\\textasciicircum{}"}
+    return "".join("\\" + c if c in "&%$#_{}" else special.get(c, c) for c in s)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def intervals_note(method: str, level: float, resamples: int, seed) -> str:
+    return (f"intervals: {level_percent(level)} {METHOD_NAMES.get(method, method)} bootstrap, "
+            f"{_count(resamples, 'resample')} of documents, seed {seed}")
+
+
+def significance_note(result) -> str:
+    if result.test == "permutation":
+        return (f"test: approximate randomization (permutation), {_count(result.resamples, 'trial')} of "
+                f"per-document swaps, seed {result.seed}")
+    return f"test: paired bootstrap, {_count(result.resamples, 'resample')} of documents, seed {result.seed}"
 
 
 def comparison(result, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(result.to_dict(), indent=2) + "\n"
-    head = ["system", f"{result.metric} F1", f"{int(result.level * 100)}% CI", "delta", "delta CI",
+    head = ["system", f"{result.metric} F1", f"{level_percent(result.level)} CI", "delta", "delta CI",
             "p", "p (Holm)", ""]
     rows = [[result.baseline_name + " (baseline)", _pct(result.baseline_score), _ci(result.baseline_ci),
              "", "", "", "", ""]]
     for s in result.systems:
         rows.append([s.name, _pct(s.score), _ci(s.ci), f"{100 * s.delta:+.2f}", _ci(s.delta_ci),
-                     f"{s.p_value:.4g}", f"{s.p_adjusted:.4g}", mark(s.p_adjusted)])
-    note = (f"{result.test} test, {result.resamples} resamples, seed {result.seed}; "
-            "* p < 0.05, ** p < 0.01 (Holm-adjusted)")
-    return _table(head, rows, fmt, note)
+                     p_value(s.p_value), p_value(s.p_adjusted), mark(s.p_adjusted)])
+    n = len(result.systems)
+    note = [significance_note(result),
+            intervals_note(result.method, result.level, result.resamples, result.seed),
+            (f"p-values: {P_DECIMALS} decimals, truncated (< {P_FLOOR} below that); p (Holm): Holm-Bonferroni "
+             f"adjusted over {_count(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)")]
+    return _table(head, rows, fmt, note, result)
 
 
 def sweep(result, fmt: str) -> str:
@@ -47,29 +90,31 @@ def sweep(result, fmt: str) -> str:
             lo, hi = r.ci if r.ci is not None else ("", "")
             w.writerow([i, r.name, repr(r.score), lo, hi, *(repr(r.metrics[m]) for m in metrics)])
         return buf.getvalue()
-    head = ["#", "system", f"{result.metric} F1"] + ([f"{int(result.level * 100)}% CI"] if result.resamples else [])
+    head = ["#", "system", f"{result.metric} F1"] + ([f"{level_percent(result.level)} CI"] if result.resamples else [])
     head += [m for m in metrics if m != result.metric]
     rows = []
     for i, r in enumerate(result.systems, 1):
         row = [str(i), r.name, _pct(r.score)] + ([_ci(r.ci)] if result.resamples else [])
         rows.append(row + [_pct(r.metrics[m]) for m in metrics if m != result.metric])
-    note = f"{len(result.systems)} systems, F1 in %" + (
-        f"; bootstrap {result.resamples} resamples, seed {result.seed}" if result.resamples else "")
-    return _table(head, rows, fmt, note)
+    note = [f"{len(result.systems)} systems, F1 in %"]
+    if result.resamples:
+        note.append(intervals_note(result.method, result.level, result.resamples,
+                                   result.seed))
+    return _table(head, rows, fmt, note, result)
 
 
-def _table(head: list[str], rows: list[list[str]], fmt: str, note: str) -> str:
+def _table(head: list[str], rows: list[list[str]], fmt: str, note: list[str], result) -> str:
     if fmt == "markdown":
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
-        return "\n".join(lines + ["", note]) + "\n"
+        return "\n".join(lines + ["", "  \n".join(note), "", f"`{result.signature()}`"]) + "\n"
     if fmt == "latex":
         lines = ["\\begin{tabular}{l" + "r" * (len(head) - 1) + "}", "\\toprule",
                  " & ".join(_latex_escape(h) for h in head) + " \\\\", "\\midrule"]
         lines += [" & ".join(_latex_escape(c) for c in r) + " \\\\" for r in rows]
-        lines += ["\\bottomrule", "\\end{tabular}", f"% {note}"]
+        lines += ["\\bottomrule", "\\end{tabular}", *(f"% {n}" for n in note), f"% signature: {result.signature()}"]
         return "\n".join(lines) + "\n"
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(head)]
     out = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(out + ["", note]) + "\n"
+    return "\n".join(out + ["", *note, f"signature: {result.signature()}"]) + "\n"

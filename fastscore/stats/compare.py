@@ -5,11 +5,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._version import __version__
 from ..errors import InputError, UsageError
-from .bootstrap import DEFAULT_SEED, interval, jackknife_f1
+from .bootstrap import DEFAULT_SEED, f1_values, interval, jackknife_f1, resampling_warnings
 from .docstats import DocStats
 from .intervals import check_level, check_method
-from .resample import bootstrap_sums, check_count, permutation_sums
+from .resample import bootstrap_values, check_budget, check_count, permutation_values
 from .significance import TESTS, holm, mark, paired_bootstrap_p, permutation_p
 
 
@@ -55,12 +56,20 @@ class Comparison:
     baseline_score: float
     baseline_ci: tuple[float, float]
     systems: list[SystemComparison] = field(default_factory=list)
+    method: str = "percentile"  # of the intervals
+    options: dict = field(default_factory=dict)  # the task's scoring options, for the signature
+    warnings: list[str] = field(default_factory=list)  # intervals and p-values that mean little
+
+    def signature(self) -> str:
+        return (f"compare|task:{self.task}|metric:{self.metric}|test:{self.test}|resamples:{self.resamples}"
+                f"|seed:{self.seed}|ci:{self.level}|ci-method:{self.method}{_options(self.options)}"
+                f"|version:{__version__}")
 
     def to_dict(self) -> dict:
         return {"task": self.task, "metric": self.metric, "test": self.test, "resamples": self.resamples,
                 "seed": self.seed, "ci_level": self.level,
                 "baseline": {"name": self.baseline_name, "score": self.baseline_score, "ci": list(self.baseline_ci)},
-                "systems": [s.to_dict() for s in self.systems]}
+                "systems": [s.to_dict() for s in self.systems], "signature": self.signature()}
 
     def to_arrow(self):
         import pyarrow as pa
@@ -69,16 +78,27 @@ class Comparison:
         return pa.table({k: [r[k] for r in rows] for k in rows[0]}) if rows else pa.table({})
 
     def to_pandas(self):
-        return self.to_arrow().to_pandas()
+        """As a ``pandas.DataFrame`` (needs pandas)."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
 
     def mark(self, s: SystemComparison) -> str:
         return mark(s.p_adjusted)
 
 
+def _options(options: dict | None) -> str:
+    return "".join(f"|{k}:{v}" for k, v in (options or {}).items())
+
+
 def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocStats]], metric: str = "conll",
                   test: str = "bootstrap", resamples: int = 10000, seed: int | None = DEFAULT_SEED,
-                  level: float = 0.95, method: str = "percentile", task: str = "coref") -> Comparison:
-    """Compare systems to a baseline on per-document statistics of the same documents (in the same order)."""
+                  level: float = 0.95, method: str = "percentile", task: str = "coref",
+                  options: dict | None = None) -> Comparison:
+    """Compare systems to a baseline on per-document statistics of the same documents (in the same order).
+
+    ``options`` (the task's scoring options) go into the signature.  Keeps ``resamples`` F1 values per
+    system and the baseline (refused beyond ``resample.SAMPLE_BUDGET`` bytes)."""
     if test not in TESTS:
         raise UsageError(f"unknown test {test!r}: choose from {', '.join(TESTS)}")
     check_method(method)
@@ -90,25 +110,32 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     for name, st in systems:
         if st.doc_names != base.doc_names:
             raise InputError(f"{name}: documents differ from the baseline's")
-    all_sums = bootstrap_sums([base.matrix] + [st.matrix for _, st in systems], resamples, seed)
-    scores = [base.f1(metric, s) for s in all_sums]
+    kept = len(systems) + 1
+    check_budget(resamples, kept, f"{kept} systems, the baseline included",
+                 working=3 if test == "permutation" else 2)
+    base.f1(metric, base.total())  # an unknown metric fails before anything is drawn
+    value = f1_values(base, metric)
+    scores = [v for (v,) in bootstrap_values([base.matrix] + [st.matrix for _, st in systems],
+                                             [[value]] * kept, resamples, seed)]
     point = [float(base.f1(metric, st.total())[0]) for st in [base] + [s for _, s in systems]]
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
-                     interval(scores[0], point[0], jack, level, method))
+                     interval(scores[0], point[0], jack, level, method), method=method, options=dict(options or {}),
+                     warnings=resampling_warnings(len(base), resamples, p_values=True))
     for k, (name, st) in enumerate(systems, start=1):
-        deltas = scores[k] - scores[0]
         delta = point[k] - point[0]
+        jk = jackknife_f1(st, metric) if method == "bca" else None
+        ci = interval(scores[k], point[k], jk, level, method)
+        deltas = scores[k]
+        deltas -= scores[0]  # in place: the system's F1 values are no longer needed
+        scores[k] = None
         if test == "bootstrap":
             p = paired_bootstrap_p(deltas, delta)
         else:
-            sa, sb = permutation_sums(base.matrix, st.matrix, resamples, seed)
-            p = permutation_p(base.f1(metric, sb) - base.f1(metric, sa), delta)
-        jk = jackknife_f1(st, metric) if method == "bca" else None
+            p = permutation_p(permutation_values(base.matrix, st.matrix, value, resamples, seed), delta)
         jd = jk - jack if method == "bca" else None
-        out.systems.append(SystemComparison(
-            name, point[k], interval(scores[k], point[k], jk, level, method), delta,
-            interval(deltas, delta, jd, level, method), p, deltas=deltas))
+        out.systems.append(SystemComparison(name, point[k], ci, delta, interval(deltas, delta, jd, level, method),
+                                            p, deltas=deltas))
     for s, adj in zip(out.systems, holm([s.p_value for s in out.systems])):
         s.p_adjusted = adj
     return out
@@ -134,10 +161,19 @@ class Sweep:
     seed: int | None
     level: float
     systems: list[SweepRow] = field(default_factory=list)
+    method: str = "percentile"  # of the intervals
+    options: dict = field(default_factory=dict)  # the task's scoring options, for the signature
+    warnings: list[str] = field(default_factory=list)  # intervals that mean little
+
+    def signature(self) -> str:
+        resampling = (f"|seed:{self.seed}|ci:{self.level}|ci-method:{self.method}" if self.resamples else "")
+        return (f"sweep|task:{self.task}|metric:{self.metric}|resamples:{self.resamples}{resampling}"
+                f"{_options(self.options)}|version:{__version__}")
 
     def to_dict(self) -> dict:
         return {"task": self.task, "metric": self.metric, "resamples": self.resamples, "seed": self.seed,
-                "ci_level": self.level, "systems": [s.to_dict() for s in self.systems]}
+                "ci_level": self.level, "systems": [s.to_dict() for s in self.systems],
+                "signature": self.signature()}
 
     def to_arrow(self):
         import pyarrow as pa
@@ -151,26 +187,35 @@ class Sweep:
         return pa.table(data)
 
     def to_pandas(self):
-        return self.to_arrow().to_pandas()
+        """As a ``pandas.DataFrame`` (needs pandas)."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
 
 
 def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[str], resamples: int = 0,
                 seed: int | None = DEFAULT_SEED, level: float = 0.95, method: str = "percentile",
-                task: str = "coref") -> Sweep:
-    """Rank systems by ``metric`` F1 (best first), with bootstrap intervals when ``resamples`` > 0."""
+                task: str = "coref", options: dict | None = None) -> Sweep:
+    """Rank systems by ``metric`` F1 (best first), with bootstrap intervals when ``resamples`` > 0.
+
+    ``options`` (the task's scoring options) go into the signature.  Systems are resampled one after
+    the other, each keeping ``resamples`` F1 values (refused beyond ``resample.SAMPLE_BUDGET`` bytes)."""
     check_method(method)
     check_level(level)
+    out = Sweep(task, metric, resamples, seed, level, method=method, options=dict(options or {}))
     if resamples:
         check_count(resamples)
-    out = Sweep(task, metric, resamples, seed, level)
+        check_budget(resamples, 1, "1 system at a time")
+        if systems:
+            out.warnings = resampling_warnings(len(systems[0][1]), resamples)
     for name, st in systems:
         total = st.total()
         score = float(st.f1(metric, total)[0])
         ci = None
         if resamples:
-            (sums,) = bootstrap_sums([st.matrix], resamples, seed)
+            ((samples,),) = bootstrap_values([st.matrix], [[f1_values(st, metric)]], resamples, seed)
             jack = jackknife_f1(st, metric) if method == "bca" else None
-            ci = interval(st.f1(metric, sums), score, jack, level, method)
+            ci = interval(samples, score, jack, level, method)
         out.systems.append(SweepRow(name, score, ci, {m: float(st.f1(m, total)[0]) for m in metrics}))
     out.systems.sort(key=lambda r: -r.score)  # stable: equal scores keep the order given
     return out

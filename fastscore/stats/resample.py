@@ -1,20 +1,36 @@
-"""Seeded resampling plans and resampled statistics sums.
+"""Seeded resampling plans and what is computed from resampled statistics sums.
 
 A bootstrap resample draws n documents with replacement (indices from
-``numpy.random.default_rng(seed)``, in chunks of ``CHUNK`` resamples);
+``numpy.random.default_rng(seed)``, one call per chunk of resamples);
 approximate randomization draws, per trial, a fair coin per document that
 swaps the two systems' statistics.  The sums themselves are numba kernels
 (``kernels/resample.py``); nothing is re-scored.
+
+Memory does not grow with the number of resamples beyond what is kept: the
+sums of a chunk of resamples are turned into the values asked for (F1 of a
+metric) before the next chunk is drawn, and only those values, ``n`` floats
+each, are kept (percentile and BCa intervals and p-values need all of them).
+A chunk has at most ``CHUNK`` resamples and its indices at most ``INDEX_BYTES``
+bytes.  The draws do not depend on the chunk size: numpy's Generator gives the
+same integers in the same order whether ``integers(0, n_docs, size=(k, n_docs))``
+is called once or in several calls of fewer rows (its 32-bit draws keep their
+leftover half in the bit generator's state; ``tests/test_statistics_outputs.py``
+checks it), so the same seed gives the same numbers whatever the corpus size.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ..errors import UsageError
 
-CHUNK = 1000  # resamples drawn per call; fixed so that results depend only on (seed, n)
+CHUNK = 1000  # most resamples drawn per call
+INDEX_BYTES = 64 * 2**20  # most bytes of one chunk of resample indices (int64) or swap draws
+SAMPLE_BUDGET = 2 * 10**9  # most bytes of resampled values held at once (n float64 per metric or system)
+WORKING = 2  # arrays of n floats beside the kept ones: a quantile's copy, a p-value's temporaries
+
+Values = Callable[[np.ndarray], np.ndarray]  # (m, k) summed statistics -> (m,) values (an F1 per row)
 
 
 def check_count(n: int, what: str = "resamples") -> int:
@@ -23,20 +39,90 @@ def check_count(n: int, what: str = "resamples") -> int:
     return int(n)
 
 
+def check_budget(n: int, kept: int, what: str, working: int = WORKING, budget: int = SAMPLE_BUDGET) -> None:
+    """Refuse ``n`` resamples before anything is drawn when ``kept`` arrays of ``n`` float64 values (one per
+    metric or system; ``what`` names them, e.g. ``"8 metrics"``) and ``working`` arrays of working space
+    would need more than ``budget`` bytes."""
+    arrays = kept + working
+    need = 8 * n * arrays
+    if need > budget:
+        raise UsageError(f"{n} resamples need about {_gb(need)} of memory for the resampled F1 values of {what} "
+                         f"({arrays} arrays of {n} floats with the working copies; the limit is {_gb(budget)}): "
+                         f"use at most {budget // (8 * arrays)} resamples")
+
+
+def _gb(n: int) -> str:
+    return f"{n / 1e9:.1f} GB"
+
+
+def chunk_rows(n_docs: int) -> int:
+    """Resamples per chunk: at most ``CHUNK``, and at most ``INDEX_BYTES`` of int64 indices (at least 1)."""
+    return max(1, min(CHUNK, INDEX_BYTES // (8 * max(n_docs, 1))))
+
+
 def bootstrap_indices(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     """Chunks (m, n_docs) of document indices, one row per bootstrap resample."""
     if n_docs < 1:
         raise UsageError("cannot resample a corpus without documents")
     rng = np.random.default_rng(seed)
+    rows = chunk_rows(n_docs)
     done = 0
     while done < n:
-        m = min(CHUNK, n - done)
+        m = min(rows, n - done)
         yield rng.integers(0, n_docs, size=(m, n_docs))
         done += m
 
 
+def swap_masks(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
+    """Chunks (m, n_docs) of per-document swaps (bool), one row per randomization trial."""
+    rng = np.random.default_rng(seed)
+    rows = chunk_rows(n_docs)
+    done = 0
+    while done < n:
+        m = min(rows, n - done)
+        yield rng.integers(0, 2, size=(m, n_docs)).astype(bool)
+        done += m
+
+
+def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[Values]], n: int,
+                     seed: int | None) -> list[list[np.ndarray]]:
+    """For each statistics matrix i and each function f of ``values[i]``: f of the resampled column sums,
+    (n,) float64, all matrices with the same resamples.  Only these arrays are kept."""
+    from ..kernels.resample import index_sums
+
+    n = check_count(n)
+    out = [[np.empty(n, dtype=np.float64) for _ in fs] for fs in values]
+    done = 0
+    for index in bootstrap_indices(matrices[0].shape[0], n, seed):
+        m = len(index)
+        for matrix, fs, acc in zip(matrices, values, out):
+            sums = index_sums(index, matrix)
+            for f, a in zip(fs, acc):
+                a[done:done + m] = f(sums)
+        done += m
+    return out
+
+
+def permutation_values(a: np.ndarray, b: np.ndarray, value: Values, n: int, seed: int | None) -> np.ndarray:
+    """(n,) value(b's swapped sums) - value(a's swapped sums): the randomization distribution of the difference."""
+    from ..kernels.resample import swapped_sums
+
+    n = check_count(n, "trials")
+    out = np.empty(n, dtype=np.float64)
+    done = 0
+    for swaps in swap_masks(a.shape[0], n, seed):
+        m = len(swaps)
+        sa, sb = swapped_sums(swaps, a, b)
+        out[done:done + m] = value(sb) - value(sa)
+        done += m
+    return out
+
+
 def bootstrap_sums(matrices: list[np.ndarray], n: int, seed: int | None) -> list[np.ndarray]:
-    """(n, k) resampled column sums of each statistics matrix, all with the same resamples."""
+    """(n, k) resampled column sums of each statistics matrix, all with the same resamples.
+
+    Keeps every sum (n x k floats per matrix): for benchmarks and small n; the statistics use
+    :func:`bootstrap_values`, which keeps only the values derived from them."""
     from ..kernels.resample import index_sums
 
     n_docs = matrices[0].shape[0]
@@ -48,18 +134,13 @@ def bootstrap_sums(matrices: list[np.ndarray], n: int, seed: int | None) -> list
 
 
 def permutation_sums(a: np.ndarray, b: np.ndarray, n: int, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """(n, k) column sums of both systems after random per-document swaps."""
+    """(n, k) column sums of both systems after random per-document swaps (keeps every sum; see
+    :func:`permutation_values`)."""
     from ..kernels.resample import swapped_sums
 
-    rng = np.random.default_rng(seed)
     out_a, out_b = [], []
-    done = 0
-    n = check_count(n, "trials")
-    while done < n:
-        m = min(CHUNK, n - done)
-        swaps = rng.integers(0, 2, size=(m, a.shape[0])).astype(bool)
+    for swaps in swap_masks(a.shape[0], check_count(n, "trials"), seed):
         sa, sb = swapped_sums(swaps, a, b)
         out_a.append(sa)
         out_b.append(sb)
-        done += m
     return np.concatenate(out_a), np.concatenate(out_b)
