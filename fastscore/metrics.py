@@ -69,6 +69,22 @@ def blanc_score(sums: Mapping[str, object]) -> dict:
     return {"recall": r, "precision": p, "f1": f}
 
 
+def blanc_ua_score(sums: Mapping[str, object]) -> dict:
+    """BLANC as the Universal Anaphora (CorefUD) scorer reports it: the mean of the coreference and
+    non-coreference recall, precision and F, a part skipped only when neither side has a link of its kind
+    (v8.01 skips a part when the key has none)."""
+    parts = []
+    for kind in ("coref", "noncoref"):
+        s = prf_score(sums, f"blanc_{kind}")
+        empty = (np.asarray(sums[f"blanc_{kind}_recall_den"]) == 0) & (np.asarray(sums[f"blanc_{kind}_precision_den"]) == 0)
+        parts.append((s, empty))
+    (a, no_a), (b, no_b) = parts
+    out = {}
+    for k in ("recall", "precision", "f1"):
+        out[k] = np.where(no_a & no_b, 0.0, np.where(no_a, b[k], np.where(no_b, a[k], (a[k] + b[k]) / 2)))
+    return out
+
+
 def conll_score(sums: Mapping[str, object]) -> dict:
     """The CoNLL-2012 average: mean F1 of MUC, B-cubed and CEAFe."""
     f = sum(prf_score(sums, m)["f1"] for m in ("muc", "bcub", "ceafe")) / 3
@@ -111,8 +127,21 @@ METRICS: dict[str, MetricSpec] = {
     )
 }
 
+# CorefUD (the Universal Anaphora scorer's definitions): BLANC skips a part only when both sides lack it;
+# MOR and the zero score are its own
+COREFUD_METRICS: dict[str, MetricSpec] = {
+    **{m: spec for m, spec in METRICS.items() if m != "conll"},
+    "blanc": MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_ua_score,
+                        "mean of coreference- and non-coreference-link F (a part skipped when neither side has "
+                        "its links), Universal Anaphora scorer"),
+    "mor": _prf_metric("mor", "MOR", "mention overlap ratio: maximum word overlap of key and response mentions, "
+                       "CRAC 2022"),
+    "zero": _prf_metric("zero", "zero", "anaphor-decomposable score of zeros: P = TP/(TP+FP+WL), "
+                        "R = TP/(TP+FN+WL), CorefUD scorer"),
+    "conll": METRICS["conll"],
+}
+
 SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
-CHOICES = (*SCORED, "conll", "all")
 
 
 def layout_of(registry: Mapping[str, MetricSpec]) -> tuple[str, ...]:
@@ -131,23 +160,27 @@ def named(names) -> list[str]:
     return [part.strip().lower() for name in names or ("all",) for part in name.split(",")]
 
 
-def resolve(names) -> list[str]:
+def resolve(names, registry: dict[str, MetricSpec] | None = None) -> list[str]:
     """Metric names as given by a user (``all``, ``conll``, ``muc,bcub``; a string or a list of them)
-    -> registry names, in registry order.  ``conll`` brings the three F1s it averages with it."""
+    -> names of ``registry`` (default: the v8.01 one), in registry order.  ``conll`` brings the three F1s
+    it averages with it; ``all`` is every metric of the registry."""
     from .errors import UsageError
 
+    registry = METRICS if registry is None else registry
     wanted: set[str] = set()
     for n in named(names):
         if n == "all":
-            wanted.update(SCORED)
-            wanted.add("conll")
+            wanted.update(m for m in registry if m != "mentions")
         elif n == "conll":
             wanted.update(("muc", "bcub", "ceafe", "conll"))
-        elif n in METRICS and n != "mentions":
+        elif n in registry and n != "mentions":
             wanted.add(n)
+        elif n in COREFUD_METRICS:
+            raise UsageError(f"{n} is a CorefUD metric: it needs CoNLL-U input (--format conllu)")
         else:
-            raise UsageError(f"unknown metric {n!r}: choose from {', '.join(CHOICES)}")
-    return [m for m in METRICS if m in wanted]
+            choices = [m for m in registry if m != "mentions"]
+            raise UsageError(f"unknown metric {n!r}: choose from {', '.join(choices)}, all")
+    return [m for m in registry if m in wanted]
 
 
 def f1_of(metric: str, sums: np.ndarray, columns: tuple[str, ...] = COLUMNS,

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from fastscore import score_coref
+from fastscore import InputError, read_conll, score_coref
 from fastscore.report import perl
 from tests.conftest import TESTDATA
 
@@ -23,8 +23,18 @@ def _score(case, metrics=None):
     return score_coref(ANCHORS / spec["key"], ANCHORS / spec["response"], metrics, allow_repeated=True)
 
 
+def _shares_no_document(case) -> bool:
+    spec = EXPECTED[case]
+    key, response = (read_conll(ANCHORS / spec[side]) for side in ("key", "response"))
+    return not set(key.doc_names) & set(response.doc_names)
+
+
 @pytest.mark.parametrize("case", sorted(EXPECTED))
 def test_totals_lines_match_v801_to_the_digit(case):
+    if _shares_no_document(case):  # v8.01 scores it 0; fastscore refuses it (issue 9: a mistake, not a score)
+        with pytest.raises(InputError, match="shares no document with the key"):
+            _score(case)
+        return
     for metric, lines in EXPECTED[case]["metrics"].items():
         report = perl.render(_score(case, [metric]), per_doc=False)
         tail = report.split("====== TOTALS =======\n", 1)[1]
@@ -43,6 +53,9 @@ def _blocks(report: str) -> tuple[list[str], str]:
 
 @pytest.mark.parametrize("case", sorted(c for c in EXPECTED if "verbose" in EXPECTED[c]))
 def test_verbose_report_matches_v801_per_document(case):
+    if _shares_no_document(case):
+        pytest.skip("v8.01 scores a response sharing no document with the key as 0; fastscore refuses it "
+                    "(checked by test_totals_lines_match_v801_to_the_digit)")
     for metric, text in EXPECTED[case]["verbose"].items():
         report = perl.render(_score(case, [metric]), per_doc=True).split("\n", 1)[1]
         assert _blocks(report) == _blocks(text), metric
@@ -50,6 +63,8 @@ def test_verbose_report_matches_v801_per_document(case):
 
 @pytest.mark.parametrize("case", sorted(c for c in EXPECTED if "coval_lea" in EXPECTED[c]))
 def test_lea_matches_coval(case):
+    if _shares_no_document(case):
+        pytest.skip("a response sharing no document with the key is refused (see the totals test)")
     lea = _score(case).scores()["metrics"]["lea"]
     got = [lea["recall_num"], lea["recall_den"], lea["precision_num"], lea["precision_den"]]
     assert got == pytest.approx(EXPECTED[case]["coval_lea"], rel=1e-12, abs=1e-12)

@@ -149,12 +149,14 @@ def test_toy_task_keywords_are_checked(toy):
 # ---- options of one task are refused by another
 
 @pytest.mark.parametrize("argv, owner", [
-    (["compare", "K", "B", "S", "--preset", "kbp2017", "--coref", "--sequencing"], "fastscore compare --task nugget"),
+    (["compare", "K", "B", "S", "--coref", "--sequencing"], "fastscore compare --task nugget"),
     (["sweep", "K", "S", "--tokens", "tkn"], "fastscore sweep --task nugget"),
     (["compare", "K", "B", "S", "--task", "nugget", "--singletons", "drop"], "fastscore compare --task coref"),
-    (["coref", "K", "R", "--preset", "kbp2016"], "fastscore nugget"),
+    (["coref", "K", "R", "--char-spans"], "fastscore nugget"),
 ])
 def test_options_of_another_task_are_refused(argv, owner, capsys):
+    """(`--preset` belongs to both tasks, with other values: a nugget preset given to coref is an invalid
+    choice, also exit 2.)"""
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
@@ -165,12 +167,12 @@ def test_compare_help_lists_only_the_tasks_options(capsys):
     with pytest.raises(SystemExit):
         main(["compare", "--help"])
     coref_help = capsys.readouterr().out
-    assert "--singletons {keep,drop}" in coref_help and "--preset {" not in coref_help
+    assert "--singletons {keep,drop}" in coref_help and "--char-spans" not in coref_help
     assert "--task nugget --help" in coref_help
     with pytest.raises(SystemExit):
         main(["sweep", "--task", "nugget", "--help"])
     nugget_help = capsys.readouterr().out
-    assert "--preset {" in nugget_help and "--singletons" not in nugget_help and "*.tbf" in nugget_help
+    assert "--char-spans" in nugget_help and "--singletons" not in nugget_help and "*.tbf" in nugget_help
 
 
 def test_top_level_help_names_every_task(capsys):

@@ -36,6 +36,8 @@ class Aligned:
     r_chain: np.ndarray
     r_nchains: np.ndarray
     r_found: np.ndarray  # bool per document: present in the response
+    k_rows: np.ndarray  # the key table's rows, in this order (CoNLL-U: their Words)
+    r_rows: np.ndarray  # the response table's rows
 
 
 def align_documents(key: MentionTable, response: MentionTable, doc: str | None = None) -> Aligned:
@@ -57,6 +59,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
                 f"{key.doc_tokens[d]}: the response must have the same tokens as the key"
             )
     k = key.select(docs)
+    k_rows = [np.arange(key.doc_offsets[d], key.doc_offsets[d + 1]) for d in docs]
     r_rows = [
         np.arange(response.doc_offsets[r], response.doc_offsets[r + 1]) if r is not None else np.zeros(0, np.int64)
         for r in r_docs
@@ -78,6 +81,8 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
             [len(response.cluster_labels[r]) if r is not None else 0 for r in r_docs], dtype=np.int64
         ),
         r_found=np.asarray([r is not None for r in r_docs]),
+        k_rows=np.concatenate(k_rows) if k_rows else np.zeros(0, np.int64),
+        r_rows=rows,
     )
 
 
@@ -89,11 +94,20 @@ class Scored:
     repeated: int  # response repeats of key mentions dropped, over all documents
 
 
-def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: str = "response") -> Scored:
-    """Compute every metric's per-document statistics for aligned documents."""
+def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: str = "response", matched=None,
+                  registry: dict = METRICS, extra: dict | None = None) -> Scored:
+    """Compute every metric's per-document statistics for aligned documents.
+
+    ``matched``: the mention alignment ``(key ids, response ids, counts)`` of another matching (the
+    contract of ``kernels.mentions.align_exact``, which gives the exact-span one by default);
+    ``extra``: more statistics columns (per document) that ``registry`` reads.
+    """
     from ..kernels import contingency, links, mentions, overlap
 
-    k_id, r_id, counts = mentions.align_exact(a.k_off, a.k_start, a.k_end, a.r_off, a.r_start, a.r_end)
+    if matched is None:
+        k_id, r_id, counts = mentions.align_exact(a.k_off, a.k_start, a.k_end, a.r_off, a.r_start, a.r_end)
+    else:
+        k_id, r_id, counts = matched
     repeated = int(counts[:, 3].sum())
     if repeated > MAX_REPEATED and not allow_repeated:
         raise InputError(
@@ -127,7 +141,8 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
         "blanc": muc_blanc[:, 4:],
     }
     columns = {c: block[:, k] for m, block in blocks.items() for k, c in enumerate(METRICS[m].columns)}
-    return Scored(DocStats.from_columns(a.doc_names, columns, METRICS), repeated)
+    columns.update(extra or {})
+    return Scored(DocStats.from_columns(a.doc_names, columns, registry), repeated)
 
 
 def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.ndarray:

@@ -23,9 +23,9 @@ def counts_object(sums: Mapping[str, object], prefix: str, integral: bool) -> di
     return out
 
 
-def metric_object(name: str, sums: Mapping[str, object]) -> dict:
+def metric_object(name: str, sums: Mapping[str, object], registry: Mapping = METRICS) -> dict:
     """The JSON object of one metric from summed statistics."""
-    spec = METRICS[name]
+    spec = registry[name]
     if name == "blanc":
         obj = {
             "coref_links": counts_object(sums, "blanc_coref", True),
@@ -62,7 +62,7 @@ class CorefResult:
         return list(self.doc_stats.doc_names)
 
     def _object(self, sums, intervals: dict | None = None) -> dict:
-        metrics = {m: metric_object(m, sums) for m in self.metrics}
+        metrics = {m: metric_object(m, sums, self.doc_stats.registry) for m in self.metrics}
         for m, ci in (intervals or {}).items():
             metrics[m]["ci"] = list(ci)
         return {"mentions": counts_object(sums, "mentions", True), "metrics": metrics}
@@ -84,10 +84,12 @@ class CorefResult:
         return float(self.scores()["metrics"][metric]["f1"])
 
     def signature(self) -> str:
-        opts = "|".join(f"{k}:{v}" for k, v in self.options.items())
+        """``coref|match:exact|singletons:keep|...|version:X`` (the input format too when it is not CoNLL-2012)."""
+        opts = {k: v for k, v in self.options.items() if not (k == "format" and v == "conll2012")}
+        text = "|".join(f"{k}:{v}" for k, v in opts.items())
         if self.bootstrap is not None:
-            opts += "|" + self.bootstrap.signature()
-        return f"coref|match:exact|{opts}|version:{__version__}"
+            text += "|" + self.bootstrap.signature()
+        return f"coref|{text}|version:{__version__}"
 
     def to_dict(self, per_doc: bool = False) -> dict:
         out = {"task": "coref", "documents": len(self.doc_stats), **self.scores()}

@@ -1,46 +1,192 @@
-"""Scoring a CoNLL-2011/2012 response against a key (see :func:`fastscore.api.score_coref`)."""
+"""Scoring a coreference response against a key (see :func:`fastscore.api.score_coref`).
+
+Inputs are CoNLL-2011/2012, CoNLL-U (CorefUD) or jsonlines files, or tables already read.
+CoNLL-2012 and jsonlines are scored as the reference scorer v8.01 scores them (exact spans);
+CoNLL-U as the CorefUD scorer 1.2 does (exact, partial or head matching, zeros, its BLANC, MOR
+and the zero score).
+"""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Iterable
 
 from ..errors import InputError, UsageError
 from ..formats.conll import read_conll
+from ..formats.files import read_bytes, sniff_format
 from ..formats.table import MentionTable
 from ..messages import few
-from ..metrics import named, resolve
+from ..metrics import COREFUD_METRICS, METRICS, named, resolve
 from .engine import align_documents, score_aligned
 from .result import CorefResult
 
+FORMATS = ("auto", "conll2012", "conllu", "jsonl")
 
-def read(source: str | os.PathLike | MentionTable) -> MentionTable:
+
+@dataclass(frozen=True)
+class Preset:
+    """A published configuration: input format, matching, zero matching, singletons."""
+
+    name: str
+    format: str
+    match: str
+    zero_match: str
+    singletons: str
+    what: str
+
+
+PRESETS = {p.name: p for p in (
+    Preset("conll2012", "conll2012", "exact", "linear", "keep", "CoNLL-2012 shared task: reference scorer v8.01"),
+    Preset("crac2022", "conllu", "partial", "linear", "drop", "CRAC 2022: CorefUD, partial matching, no singletons"),
+    Preset("crac2023", "conllu", "head", "linear", "drop", "CRAC 2023: CorefUD, head matching, no singletons"),
+    Preset("crac2024", "conllu", "head", "dependent", "drop",
+           "CRAC 2024: CorefUD, head matching, zeros by their dependencies, no singletons"),
+)}
+
+
+def read(source, format: str = "auto") -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is)."""
-    return source if isinstance(source, MentionTable) else read_conll(source)
+    if isinstance(source, MentionTable):
+        return source
+    fmt = detect_format(source) if format == "auto" else format
+    if fmt == "conllu":
+        from ..formats.conllu import read_conllu
+
+        return read_conllu(source)
+    if fmt == "jsonl":
+        from ..formats.jsonl import read_jsonl
+
+        return read_jsonl(source)
+    return read_conll(source)
 
 
-def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str = "keep",
-                doc: str | None = None, allow_repeated: bool = False) -> CorefResult:
+def detect_format(path) -> str:
+    """conllu, jsonl or conll2012 (the default), from the start of the file."""
+    path = os.fspath(path)
+    if path == "-":
+        return "conll2012"  # standard input cannot be read twice: say --format for other formats
+    sniffed = sniff_format(read_bytes(path)[:1 << 16])
+    return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
+
+
+def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
+                doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
+                zero_match: str | None = None, preset: str | None = None) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
-    names = resolve(metrics)
-    if singletons not in ("keep", "drop"):
-        raise UsageError(f"singletons must be 'keep' or 'drop', not {singletons!r}")
-    k, r = read(key), read(response)
-    if singletons == "drop":
-        k, r = k.without_singletons(), r.without_singletons()
-    warnings = _check_documents(k, r, doc)
-    aligned = align_documents(k, r, doc)
-    scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path)
-    missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
+    settings = _settings(format, match, zero_match, singletons, preset)
+    k = read(key, settings["format"])
+    r = read(response, settings["format"])
+    corefud = k.words is not None or r.words is not None
+    if corefud and (k.words is None or r.words is None):
+        raise UsageError(f"{k.path if k.words is None else r.path}: key and response must both be CoNLL-U")
+    fmt = "conllu" if corefud else ("conll2012" if settings["format"] == "auto" else settings["format"])
+    match, zero_match, singletons = _defaults(fmt, settings)
+    registry = COREFUD_METRICS if corefud else METRICS
+    names = resolve(metrics, registry)
+    if not corefud and match != "exact":
+        raise UsageError(f"--match {match} compares heads, which {fmt} files do not have: it needs CoNLL-U input "
+                         "(--format conllu)")
+    warnings = [*k.warnings, *r.warnings, *_check_documents(k, r, doc)]
+    if corefud:
+        scored, missing = _score_corefud(k, r, doc, match, zero_match, singletons == "keep", warnings)
+    else:
+        if singletons == "drop":
+            k, r = k.without_singletons(), r.without_singletons()
+        aligned = align_documents(k, r, doc)
+        scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path)
+        missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
+        if scored.repeated:
+            warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
     if missing:
         warnings.append(f"{r.path}: {len(missing)} key document(s) missing from the response, scored as empty: "
                         + few(missing))
-    if scored.repeated:
-        warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
-    options = {"singletons": singletons}
+    options = {"match": match}
+    if corefud:
+        options["zero-match"] = zero_match
+    options["singletons"] = singletons
+    options["format"] = fmt
+    if preset is not None:
+        options["preset"] = preset
     if doc is not None:
         options["doc"] = doc
     return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r),
                        asked=tuple(named(metrics)))
+
+
+def _settings(format, match, zero_match, singletons, preset) -> dict:
+    if format not in FORMATS:
+        raise UsageError(f"unknown format {format!r}: choose from {', '.join(FORMATS)}")
+    out = {"format": format, "match": match, "zero_match": zero_match, "singletons": singletons}
+    if preset is not None:
+        if preset not in PRESETS:
+            raise UsageError(f"unknown preset {preset!r}: choose from {', '.join(PRESETS)}")
+        p = PRESETS[preset]
+        given = {k: v for k, v in out.items() if v is not None and v != "auto"}
+        fixed = {"format": p.format, "match": p.match, "zero_match": p.zero_match, "singletons": p.singletons}
+        clash = [f"--{k.replace('_', '-')} {v}" for k, v in given.items() if fixed[k] != v]
+        if clash:
+            raise UsageError(f"--preset {preset} ({p.what}) fixes {', '.join(clash)} otherwise")
+        out = fixed
+    for name, value, choices in (("match", out["match"], ("exact", "partial", "head")),
+                                 ("zero-match", out["zero_match"], ("dependent", "linear")),
+                                 ("singletons", out["singletons"], ("keep", "drop"))):
+        if value is not None and value not in choices:
+            raise UsageError(f"--{name} must be one of {', '.join(choices)}, not {value!r}")
+    return out
+
+
+def _defaults(fmt: str, settings: dict) -> tuple[str, str, str]:
+    """The format's defaults where nothing was said: CorefUD's (head, dependent, drop) for CoNLL-U,
+    v8.01's (exact, keep) otherwise."""
+    corefud = fmt == "conllu"
+    if not corefud and settings["zero_match"] is not None:
+        raise UsageError(f"--zero-match applies to zeros (empty nodes), which only CoNLL-U files have, not {fmt}")
+    return (settings["match"] or ("head" if corefud else "exact"),
+            settings["zero_match"] or ("dependent" if corefud else None),
+            settings["singletons"] or ("drop" if corefud else "keep"))
+
+
+def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match: str, keep_singletons: bool,
+                   warnings: list[str]):
+    """CoNLL-U scoring: the sentences checked, each side prepared, mentions matched, MOR and zeros added."""
+    import numpy as np
+
+    from ..formats.conllu import check_alignment
+    from .corefud import Matching, match as match_mentions, mention_overlap, prepare, zero_score
+
+    matching = Matching(match, zero_match)
+    check_alignment(k, r)
+    k, kw = prepare(k, matching, keep_singletons)
+    r, rw = prepare(r, matching, keep_singletons)
+    warnings += kw + rw
+    aligned = align_documents(k, r, doc)
+    key_words, resp_words = k.words.take(aligned.k_rows), r.words.take(aligned.r_rows)
+    matched = match_mentions(aligned, key_words, resp_words, matching, r.path)
+    counterparts = matched.counterparts
+    n = len(aligned.doc_names)
+    mor = np.zeros((n, 4))
+    zero = np.zeros((n, 4))
+    for d in range(n):
+        k_rows = np.arange(aligned.k_off[d], aligned.k_off[d + 1])
+        r_rows = np.arange(aligned.r_off[d], aligned.r_off[d + 1])
+        mor[d] = mention_overlap(key_words, k_rows, resp_words, r_rows)
+        zero[d] = zero_score(aligned.k_chain[k_rows], key_words, k_rows, aligned.r_chain[r_rows], resp_words,
+                             r_rows, counterparts[d])
+    extra = {}
+    for name, counts in (("mor", mor), ("zero", zero)):  # (pn, pd, rn, rd) as the scorer counts them
+        extra.update({f"{name}_precision_num": counts[:, 0], f"{name}_precision_den": counts[:, 1],
+                      f"{name}_recall_num": counts[:, 2], f"{name}_recall_den": counts[:, 3]})
+    scored = score_aligned(aligned, allow_repeated=True, response_path=r.path, matched=matched.recall_ids,
+                           registry=COREFUD_METRICS, extra=extra)
+    if matched.two_way.any():  # precision of MUC, B-cubed and LEA follows the lookups from the response side
+        other = score_aligned(aligned, allow_repeated=True, response_path=r.path, matched=matched.precision_ids,
+                              registry=COREFUD_METRICS, extra=extra).stats
+        for m in ("muc", "bcub", "lea"):
+            for c in (f"{m}_precision_num", f"{m}_precision_den"):
+                col = scored.stats.column(c)
+                col[matched.two_way] = other.column(c)[matched.two_way]
+    missing = [name for name, found in zip(aligned.doc_names, aligned.r_found) if not found]
+    return scored, missing
 
 
 def _check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:

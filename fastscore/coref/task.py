@@ -8,7 +8,7 @@ import argparse
 
 from ..task import Option, Task
 
-METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll", "all")
+METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
 EXAMPLE = """\
@@ -34,8 +34,19 @@ OPTIONS = (
     Option(("-m", "--metric"), "metrics", f"metric to report: {', '.join(METRIC_CHOICES)} (repeatable, or "
            "comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
            scope="command"),
-    Option(("--singletons",), "singletons", "keep one-mention clusters (v8.01, default) or drop them from key "
-           "and response", default="keep", choices=("keep", "drop")),
+    Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
+           "(CorefUD), jsonl", default="auto", choices=("auto", "conll2012", "conllu", "jsonl")),
+    Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
+           "head), head (the same head); CoNLL-U only but exact; default exact (CoNLL-2012), head (CoNLL-U)",
+           choices=("exact", "partial", "head")),
+    Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
+           "linear (matched like other mentions)", choices=("dependent", "linear")),
+    Option(("--singletons",), "singletons", "keep or drop one-mention clusters of key and response (default: "
+           "keep for CoNLL-2012 and jsonl, as v8.01; drop for CoNLL-U, as the CorefUD scorer)",
+           choices=("keep", "drop")),
+    Option(("--preset",), "preset", "a published configuration: conll2012, crac2022 (CorefUD, partial), "
+           "crac2023 (head), crac2024 (head, zeros by dependencies)",
+           choices=("conll2012", "crac2022", "crac2023", "crac2024")),
     Option(("--allow-repeated",), "allow_repeated", "score a response with more than 10 repeated mentions "
            "(v8.01 refuses to)", switch=True, default=False),
     Option(("--doc",), "doc", "score only this key document (its full name, part included)", metavar="NAME",
@@ -65,6 +76,8 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     from ..errors import UsageError
     from ..report import render
 
+    if fmt == "perl" and result.tables[0].words is not None:
+        raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
     if fmt == "perl" and result.bootstrap is not None:
         raise UsageError("--output perl is v8.01's report, which has no place for intervals: use --bootstrap "
                          "with --output text, json, csv or markdown")
@@ -82,17 +95,20 @@ def _bundled() -> tuple[str, str]:
 
 COREF = Task(
     name="coref",
-    summary="score CoNLL-2011/2012 coreference output (MUC, B3, CEAF, BLANC, LEA, CoNLL)",
-    description="Score a CoNLL-2011/2012 response against a key, with the numbers of the CoNLL reference "
-                "scorer v8.01 (and coval's LEA).",
+    summary="score coreference output: CoNLL-2011/2012, CoNLL-U (CorefUD), jsonlines (MUC, B3, CEAF, BLANC, "
+            "LEA, CoNLL, MOR)",
+    description="Score a coreference response against a key, with the numbers of the CoNLL reference scorer "
+                "v8.01 (and coval's LEA) for CoNLL-2011/2012 and jsonlines files, and of the CorefUD scorer 1.2 "
+                "for CoNLL-U files (exact, partial or head matching, zeros, MOR).",
     example=EXAMPLE,
-    gold_help="gold CoNLL file ('example' for the bundled example)",
-    system_help="system CoNLL file ('example' for the bundled example)",
-    extensions=(".conll",),
+    gold_help="gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)",
+    system_help="system file, in the key's format ('example' for the bundled example)",
+    extensions=(".conll", ".conllu", ".jsonl"),
     default_metric="conll",
     metric_help=f"{'|'.join(ONE_METRIC)} (default conll)",
-    outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"), ("json", "JSON"),
-             ("csv", "CSV"), ("markdown", "Markdown")),
+    outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"),
+             ("corefud", "the CorefUD scorer's report, CoNLL-U"), ("json", "JSON"), ("csv", "CSV"),
+             ("markdown", "Markdown")),
     options=OPTIONS,
     read=_read,
     doc_names=_doc_names,

@@ -30,6 +30,40 @@ def _numbers(n: int) -> list[str]:
 
 
 @dataclass
+class Words:
+    """What CoNLL-U mentions have beyond a span: their nodes (discontinuous mentions, empty nodes), heads,
+    zeros and the heads' enhanced dependencies, row-aligned with the mention table (CSR over mentions).
+
+    Nodes are int64 word keys ordered as (sentence, ord) (see :mod:`fastscore.formats.conllu`)."""
+
+    offsets: np.ndarray  # int64 (n_mentions + 1,)
+    keys: np.ndarray  # int64: each mention's node keys, sorted
+    head: np.ndarray  # int64 (n_mentions,): the head's key
+    zero: np.ndarray  # bool (n_mentions,): the head is an empty node
+    dep_offsets: np.ndarray  # int64 (n_mentions + 1,): the head's DEPS
+    dep_parent: np.ndarray  # int64 parent keys (ord 0: the root)
+    dep_rel: np.ndarray  # int32 codes into rel_names
+    rel_names: list[str]
+    lines: np.ndarray  # int64 (n_mentions,): the line where each mention opens
+
+    def take(self, rows: np.ndarray) -> "Words":
+        """The rows ``rows`` (in that order)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        keys_at, key_off = _gather(self.offsets, rows)
+        deps_at, dep_off = _gather(self.dep_offsets, rows)
+        return Words(key_off, self.keys[keys_at], self.head[rows], self.zero[rows], dep_off,
+                     self.dep_parent[deps_at], self.dep_rel[deps_at], self.rel_names, self.lines[rows])
+
+
+def _gather(offs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the values of CSR rows ``rows`` and the new offsets."""
+    sizes = offs[rows + 1] - offs[rows]
+    new = offsets(sizes)
+    at = np.repeat(offs[rows] - new[:-1], sizes) + np.arange(new[-1], dtype=np.int64)
+    return at, new
+
+
+@dataclass
 class MentionTable:
     path: str
     doc_names: list[str]
@@ -40,6 +74,9 @@ class MentionTable:
     end: np.ndarray  # int32 (n_mentions,): one past the last token
     cluster: np.ndarray  # int32 (n_mentions,): cluster index inside the document
     cluster_labels: list[list[str]] = field(default_factory=list)  # per document, by index
+    words: Words | None = None  # CoNLL-U: mention nodes, heads, zeros (start/end are then word keys)
+    sentences: list | None = field(default=None, repr=False)  # CoNLL-U: the file's sentences (alignment check)
+    warnings: list[str] = field(default_factory=list)  # what the reader let pass with a warning
 
     @classmethod
     def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,
@@ -107,6 +144,7 @@ class MentionTable:
             end=self.end[idx],
             cluster=self.cluster[idx],
             cluster_labels=[self.cluster_labels[i] for i in keep_docs],
+            words=None if self.words is None else self.words.take(idx),
         )
 
     def without_singletons(self) -> "MentionTable":
@@ -134,6 +172,7 @@ class MentionTable:
             end=self.end[keep],
             cluster=new_cluster[keep].astype(np.int32),
             cluster_labels=labels,
+            words=None if self.words is None else self.words.take(np.flatnonzero(keep)),
         )
 
     def to_arrow(self):

@@ -1,11 +1,15 @@
 """Reports: readable table, v8.01 layout, JSON, CSV, Markdown."""
 from __future__ import annotations
 
-FORMATS = ("text", "perl", "json", "csv", "markdown")
+FORMATS = ("text", "perl", "corefud", "json", "csv", "markdown")
 
 
 def render(result, fmt: str = "text", per_doc: bool = False, totals_only: bool = False) -> str:
     """Render a :class:`~fastscore.coref.result.CorefResult` in one of ``FORMATS``."""
+    if fmt == "corefud":
+        from . import corefud
+
+        return corefud.render(result)
     if fmt == "perl":
         from . import perl
 
