@@ -142,6 +142,7 @@ class _Reader:
         self.raw_deps: dict[int, tuple[str, int]] = {}  # node key -> (DEPS text, line)
         self.empty_nodes: set[int] = set()
         self.node_keys: set[int] = set()
+        self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, line, problem, doc)
@@ -221,16 +222,32 @@ class _Reader:
         if not self.doc_names:
             self.fail(first_line, 'sentence before any "# newdoc" line: every sentence must belong to a document '
                                   '(add "# newdoc id = NAME")')
+        previous = self.file.sentences[-1] if self.file.sentences else None
+        if sent_id and previous is not None and previous.sent_id == sent_id:
+            self.fail(first_line, f"sentence id {sent_id!r} again (as at line {previous.line}): sentence ids must "
+                                  "differ (the CorefUD scorer stops here)", self.doc_names[-1])
         self.file.sentences.append(Sentence(sent_id or "", first_line, tuple(forms), newdoc))
         self.node_doc[s] = len(self.doc_names) - 1
         self.doc_words[-1] += len(forms)
         nodes.sort()  # udapi reads the Entity brackets of words and empty nodes in ord order
         order = [k for k, _, _ in nodes]
         for i, (key, misc, number) in enumerate(nodes):
-            if "Entity=" in misc:
+            if "Entity=" in misc or "Bridge=" in misc or "SplitAnte=" in misc:
                 for item in misc.split("|"):
                     if item.startswith("Entity="):
                         self.brackets(item[len("Entity="):], key, number, order, i)
+                    elif item.startswith(("Bridge=", "SplitAnte=")):
+                        self.links(item, number)
+
+    def links(self, item: str, line: int) -> None:
+        """Bridge and SplitAnte are not scored, but the entities they name must exist (the scorer stops)."""
+        name, _, value = item.partition("=")
+        for link in value.split(","):
+            ante, sep, this = link.partition("<")
+            if not sep:
+                self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
+            for eid in (ante, this.split(":", 1)[0]):
+                self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
 
     def current_doc_name(self, newdoc) -> str | None:
         if isinstance(newdoc, str):
@@ -357,6 +374,10 @@ class _Reader:
     def close_file(self) -> None:
         self.close_mentions()
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
+        for eid, (line, doc, name) in self.linked.items():
+            if eid not in self.entities:
+                self.fail(line, f"{name} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD "
+                                "scorer stops here)", doc)
 
     # ---- the table
 
