@@ -8,6 +8,8 @@ Rows are key mentions, columns response mentions, in the order given.
 import numpy as np
 from numba import njit
 
+from .ceaf import max_weight_assignment
+
 PARTIAL = 1
 HEAD = 2
 
@@ -78,4 +80,60 @@ def overlaps(k_off, k_keys, r_off, r_keys):
             r = r_keys[r_off[j]:r_off[j + 1]]
             if r[0] <= k[len(k) - 1] and k[0] <= r[len(r) - 1]:
                 out[i, j] = _common(k, r)
+    return out
+
+
+@njit(cache=True)
+def _group_overlap(rows_k, rows_r, k_off, k_keys, r_off, r_keys):
+    """The largest total word overlap of a one-to-one pairing of the group's key and response mentions."""
+    m = np.zeros((len(rows_k), len(rows_r)), dtype=np.float64)
+    for a in range(len(rows_k)):
+        k = k_keys[k_off[rows_k[a]]:k_off[rows_k[a] + 1]]
+        for b in range(len(rows_r)):
+            r = r_keys[r_off[rows_r[b]]:r_off[rows_r[b] + 1]]
+            if r[0] <= k[len(k) - 1] and k[0] <= r[len(r) - 1]:
+                m[a, b] = _common(k, r)
+    if len(rows_k) == 1 or len(rows_r) == 1:
+        return m.max()
+    cols = max_weight_assignment(m)
+    total = 0.0
+    for a in range(len(rows_k)):
+        if cols[a] >= 0:
+            total += m[a, cols[a]]
+    return total
+
+
+@njit(cache=True)
+def mention_overlaps(seg, first, last, side, row, k_off, k_keys, r_off, r_keys):
+    """MOR numerator per document: mentions of both sides (``side`` 0 key, 1 response; ``row`` into their
+    CSR), sorted by first word within each document segment ``seg``, are swept into groups of overlapping
+    spans; each group adds its maximum-weight pairing of word overlaps."""
+    n_docs = len(seg) - 1
+    out = np.zeros(n_docs, dtype=np.float64)
+    for d in range(n_docs):
+        i = seg[d]
+        end = seg[d + 1]
+        while i < end:
+            bound = last[i]
+            j = i + 1
+            while j < end and first[j] <= bound:
+                bound = max(bound, last[j])
+                j += 1
+            nk = 0
+            for t in range(i, j):
+                nk += side[t] == 0
+            if 0 < nk < j - i:
+                rows_k = np.empty(nk, dtype=np.int64)
+                rows_r = np.empty(j - i - nk, dtype=np.int64)
+                a = 0
+                b = 0
+                for t in range(i, j):
+                    if side[t] == 0:
+                        rows_k[a] = row[t]
+                        a += 1
+                    else:
+                        rows_r[b] = row[t]
+                        b += 1
+                out[d] += _group_overlap(rows_k, rows_r, k_off, k_keys, r_off, r_keys)
+            i = j
     return out

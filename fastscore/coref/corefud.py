@@ -155,19 +155,29 @@ def _csr(side: _Side, values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return sub.offsets, sub.keys, sub.head
 
 
-def _zero_similarity(k: _Side, r: _Side, kv, rv, path: str) -> float:
-    kw, rw = k.words, r.words
-    i, j = k.row_of[kv], r.row_of[rv]
-    if (int(kw.head[i]) >> SENTENCE_SHIFT) != (int(rw.head[j]) >> SENTENCE_SHIFT):
-        return 0.0
-    kd = _deps(kw, i)
-    rd = _deps(rw, j)
-    if not kd or not rd:
-        side, row = (kw, i) if not kd else (rw, j)
-        raise InputError(f"{path}:{int(side.lines[row])}: a zero mention whose head has no DEPS meets another zero "
-                         "of its sentence: dependent zero matching compares their DEPS (the CorefUD scorer "
-                         "crashes here with ZeroDivisionError); add the DEPS, or use --zero-match linear")
-    return 10 * _f(kd, rd) + _f({p for p, _ in kd}, {p for p, _ in rd})
+def _zero_similarities(k: _Side, r: _Side, rows: list, cols: list, path: str) -> np.ndarray:
+    """10 * F1(parent+relation) + F1(parent) of the heads' DEPS for zeros of the same sentence, else 0."""
+    sim = np.zeros((len(rows), len(cols)), dtype=np.float64)
+    by_sentence: dict[int, list[int]] = {}
+    for j, v in enumerate(cols):
+        by_sentence.setdefault(int(r.words.head[r.row_of[v]]) >> SENTENCE_SHIFT, []).append(j)
+    r_deps = [_deps(r.words, r.row_of[v]) for v in cols]
+    for i, v in enumerate(rows):
+        row = k.row_of[v]
+        same = by_sentence.get(int(k.words.head[row]) >> SENTENCE_SHIFT, [])
+        if not same:
+            continue
+        kd = _deps(k.words, row)
+        for j in same:
+            rd = r_deps[j]
+            if not kd or not rd:
+                side, at = (k.words, row) if not kd else (r.words, r.row_of[cols[j]])
+                raise InputError(f"{path}:{int(side.lines[at])}: a zero mention whose head has no DEPS meets another "
+                                 "zero of its sentence: dependent zero matching compares their DEPS (the CorefUD "
+                                 "scorer crashes here with ZeroDivisionError); add the DEPS, or use --zero-match "
+                                 "linear")
+            sim[i, j] = 10 * _f(kd, rd) + _f({p for p, _ in kd}, {p for p, _ in rd})
+    return sim
 
 
 def _deps(words: Words, row: int) -> set:
@@ -195,8 +205,7 @@ def align_document(k: _Side, r: _Side, matching: Matching, path: str) -> list[tu
         sz = {v for v in sys_set if r.words.zero[r.row_of[v]]}
         if kz and sz:
             rows, cols = k.ordered(kz), r.ordered(sz)
-            sim = np.array([[_zero_similarity(k, r, a, b, path) for b in cols] for a in rows], dtype=np.float64)
-            zero_pairs = [(rows[i], cols[j]) for i, j in _assign(sim)]
+            zero_pairs = [(rows[i], cols[j]) for i, j in _assign(_zero_similarities(k, r, rows, cols, path))]
             key_left = key_left - {a for a, _ in zero_pairs}
             sys_left = sys_left - {b for _, b in zero_pairs}
             pairs += zero_pairs
@@ -290,40 +299,34 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
 # ---- statistics only CorefUD has: MOR and the zero score
 
 
-def mention_overlap(key_words: Words, k_rows: np.ndarray, resp_words: Words, r_rows: np.ndarray) -> tuple:
-    """MOR of one document (the scorer's ``mention_overlap``): mentions of both sides sorted by (first, last,
-    length) are swept into groups of overlapping spans; in each, the maximum-weight pairing of word overlaps.
-    Returns (overlap, response words, overlap, key words): precision and recall numerator and denominator."""
-    from scipy.optimize import linear_sum_assignment
+def mention_overlap(a, key_words: Words, resp_words: Words) -> np.ndarray:
+    """MOR of every aligned document (the scorer's ``mention_overlap``), (n_docs, 4): overlap, response words,
+    overlap, key words (precision and recall numerator and denominator).  All mentions of both sides are
+    swept, by first word, into groups of overlapping spans; each group adds the maximum-weight pairing of
+    word overlaps (``kernels.matching.mention_overlaps``)."""
+    from ..kernels.matching import mention_overlaps
 
-    from ..kernels.matching import overlaps
+    parts = []
+    for side, words, off in ((0, key_words, a.k_off), (1, resp_words, a.r_off)):
+        n = len(words.offsets) - 1
+        doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
+        first, last = words.keys[words.offsets[:-1]], words.keys[words.offsets[1:] - 1]
+        parts.append((doc, first, last, np.full(n, side), np.arange(n)))
+    doc, first, last, side, row = (np.concatenate(x) for x in zip(*parts))
+    order = np.lexsort((first, doc))
+    seg = np.searchsorted(doc[order], np.arange(len(a.k_off)))
+    total = mention_overlaps(seg.astype(np.int64), first[order], last[order], side[order].astype(np.int64),
+                             row[order].astype(np.int64), key_words.offsets, key_words.keys, resp_words.offsets,
+                             resp_words.keys)
+    k_len = _per_doc(np.diff(key_words.offsets), a.k_off)
+    r_len = _per_doc(np.diff(resp_words.offsets), a.r_off)
+    return np.stack([total, r_len, total, k_len], axis=1)
 
-    spans = []  # (first, last, length, side, row): key mentions first, as the scorer lists them
-    for side, words, rows in ((0, key_words, k_rows), (1, resp_words, r_rows)):
-        lo, hi = words.offsets[rows], words.offsets[rows + 1]
-        first, last = words.keys[lo], words.keys[hi - 1]
-        spans += list(zip(first.tolist(), last.tolist(), (hi - lo).tolist(), [side] * len(rows), rows.tolist()))
-    spans.sort(key=lambda x: x[:3])
-    total = 0.0
-    group: list[tuple] = []
-    bound = None
-    for span in spans + [None]:
-        if span is not None and (bound is None or span[0] <= bound):
-            group.append(span)
-            bound = span[1] if bound is None else max(bound, span[1])
-            continue
-        ks = np.asarray([g[4] for g in group if g[3] == 0], dtype=np.int64)
-        rs = np.asarray([g[4] for g in group if g[3] == 1], dtype=np.int64)
-        if len(ks) and len(rs):
-            kk, rr = key_words.take(ks), resp_words.take(rs)
-            m = overlaps(kk.offsets, kk.keys, rr.offsets, rr.keys)
-            i, j = linear_sum_assignment(m, maximize=True)
-            total += float(m[i, j].sum())
-        group = [span] if span is not None else []
-        bound = None if span is None else span[1]
-    key_len = float(np.sum(key_words.offsets[k_rows + 1] - key_words.offsets[k_rows]))
-    resp_len = float(np.sum(resp_words.offsets[r_rows + 1] - resp_words.offsets[r_rows]))
-    return total, resp_len, total, key_len
+
+def _per_doc(values: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """Sums of consecutive groups (CSR offsets ``off``), 0 for an empty group."""
+    cum = np.concatenate([[0], np.cumsum(values, dtype=np.float64)])
+    return cum[off[1:]] - cum[off[:-1]]
 
 
 def zero_score(k_chain: np.ndarray, k_words: Words, k_rows: np.ndarray, r_chain: np.ndarray, r_words: Words,

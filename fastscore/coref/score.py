@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Iterable
 
+from .._gc import collector_paused
 from ..errors import InputError, UsageError
 from ..formats.conll import read_conll
 from ..formats.files import read_bytes, sniff_format
@@ -73,6 +74,13 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
                 zero_match: str | None = None, preset: str | None = None) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
+    with collector_paused():  # many small objects, no cycles: collections would only rescan them
+        return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
+                            preset)
+
+
+def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
+                 preset) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
     k = read(key, settings["format"])
     r = read(response, settings["format"])
@@ -164,12 +172,11 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     matched = match_mentions(aligned, key_words, resp_words, matching, r.path)
     counterparts = matched.counterparts
     n = len(aligned.doc_names)
-    mor = np.zeros((n, 4))
+    mor = mention_overlap(aligned, key_words, resp_words)
     zero = np.zeros((n, 4))
     for d in range(n):
         k_rows = np.arange(aligned.k_off[d], aligned.k_off[d + 1])
         r_rows = np.arange(aligned.r_off[d], aligned.r_off[d + 1])
-        mor[d] = mention_overlap(key_words, k_rows, resp_words, r_rows)
         zero[d] = zero_score(aligned.k_chain[k_rows], key_words, k_rows, aligned.r_chain[r_rows], resp_words,
                              r_rows, counterparts[d])
     extra = {}
