@@ -16,12 +16,23 @@ This module imports nothing of fastscore but its errors.
 from __future__ import annotations
 
 import argparse
+import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from .errors import UsageError
 
 SCOPES = ("score", "command", "report")
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported when first called: a task's declaration stays light (the command line is
+    built from it without importing numba or the engines)."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 @dataclass(frozen=True)

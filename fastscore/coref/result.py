@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .._version import __version__
+from ..frames import PerDocumentTables
 from ..metrics import METRICS, PRF
 from ..stats.docstats import DocStats
 
@@ -39,7 +40,7 @@ def metric_object(name: str, sums: Mapping[str, object], registry: Mapping = MET
 
 
 @dataclass
-class CorefResult:
+class CorefResult(PerDocumentTables):
     """Scores of a response against a key.
 
     ``doc_stats`` holds the per-document sufficient statistics; ``to_dict``
@@ -97,16 +98,6 @@ class CorefResult:
             out["per_doc"] = {n: self._object(self.doc_stats.row(i)) for i, n in enumerate(self.doc_stats.doc_names)}
         out["signature"] = self.signature()
         return out
-
-    def to_arrow(self):
-        """Per-document statistics as a ``pyarrow.Table``."""
-        return self.doc_stats.to_arrow()
-
-    def to_pandas(self):
-        """Per-document statistics as a ``pandas.DataFrame`` (needs pandas)."""
-        from ..frames import to_pandas
-
-        return to_pandas(self.to_arrow())
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..task import Option, Task
+from ..task import Option, Task, lazy
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -56,20 +56,8 @@ OPTIONS = (
 )
 
 
-def _read(source):
-    from .score import read
-
-    return read(source)
-
-
 def _doc_names(table) -> list[str]:
     return list(table.doc_names)
-
-
-def _score(key, response, **options):
-    from .score import score_coref
-
-    return score_coref(key, response, **options)
 
 
 def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
@@ -110,9 +98,9 @@ COREF = Task(
              ("corefud", "the CorefUD scorer's report, CoNLL-U"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     options=OPTIONS,
-    read=_read,
+    read=lazy("fastscore.coref.score", "read"),
     doc_names=_doc_names,
-    score=_score,
+    score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),

@@ -15,9 +15,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._version import __version__
+from ..frames import PerDocumentTables
 from ..stats.docstats import DocStats
 from .engine import Aligned, Prepared
-from .metrics import doc_scores, evmeval_averages, official_coref_average, per_type_table, sequencing_scores
+from .metrics import (
+    doc_scores,
+    evmeval_averages,
+    official_coref_average,
+    per_type_table,
+    sequencing_scores,
+)
 from .options import ATTRIBUTES, COREF_METRICS, REPORTED, Options
 
 
@@ -29,7 +36,7 @@ def _json(x):
 
 
 @dataclass
-class NuggetResult:
+class NuggetResult(PerDocumentTables):
     """Scores of an event nugget run; every number comes from ``doc_stats`` (the nugget registry's
     per-document columns) through the reducers of :mod:`fastscore.nugget.metrics`, except the
     per-type table (mention by mention, see ``per_type_table``)."""
@@ -149,16 +156,6 @@ class NuggetResult:
                 out["per_doc"][doc_id] = entry
         out["signature"] = self.signature()
         return out
-
-    def to_arrow(self):
-        """Per-document statistics as a pyarrow table."""
-        return self.doc_stats.to_arrow()
-
-    def to_pandas(self):
-        """Per-document statistics as a ``pandas.DataFrame`` (needs pandas)."""
-        from ..frames import to_pandas
-
-        return to_pandas(self.to_arrow())
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))

@@ -5,7 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..task import Option, Task
+from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
@@ -48,20 +48,8 @@ OPTIONS = (
 )
 
 
-def _read(source):
-    from .score import read
-
-    return read(source)
-
-
 def _doc_names(tbf) -> list[str]:
     return sorted(tbf.documents)
-
-
-def _score(gold, system, **options):
-    from .score import score_nugget
-
-    return score_nugget(gold, system, **options)
 
 
 def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, timeml: str | None = None) -> str:
@@ -98,8 +86,8 @@ NUGGET = Task(
     outputs=(("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     options=OPTIONS,
-    read=_read,
+    read=lazy("fastscore.nugget.score", "read"),
     doc_names=_doc_names,
-    score=_score,
+    score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
 )
