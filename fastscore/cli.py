@@ -32,6 +32,13 @@ examples:
 """
 
 
+CONVERT_EXAMPLE = """\
+examples:
+  fastscore convert key.conllu key.jsonl --to jsonl                  # losses reported on stderr
+  fastscore convert system.jsonl system.conllu --to conllu --template key.conllu   # aligned with the key
+  fastscore convert key.conll - --to conllu | less
+"""
+
 STATISTICS_DEFAULTS = {"ci": 0.95, "ci_method": "percentile", "seed": 12345}
 
 
@@ -135,6 +142,21 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    help="text (default), csv, json, markdown, latex")
     _task_group(w, stats_task, "score")
     commands["sweep"] = w
+
+    v = sub.add_parser("convert", help="convert coreference files between CoNLL-2012, CoNLL-U and jsonlines",
+                       description="Convert a coreference file between CoNLL-2012, CoNLL-U (CorefUD) and jsonlines. "
+                                   "What the target format cannot express is reported on stderr, with counts; the "
+                                   "written file is read back and checked.",
+                       epilog=CONVERT_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("input", metavar="INPUT", help="a CoNLL-2012, CoNLL-U or jsonlines file")
+    v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
+    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl"), help="the target format")
+    v.add_argument("--from", dest="source_format", choices=("auto", "conll2012", "conllu", "jsonl"),
+                   default="auto", help="the input's format (default auto: from the content)")
+    v.add_argument("--template", metavar="FILE",
+                   help="a file of the target format with the input's documents and words (e.g. the CoNLL-U key): "
+                        "its text (sentence ids, columns, empty nodes, fields) is kept and its coreference replaced")
+    commands["convert"] = v
     return p, commands
 
 
@@ -179,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                 return _compare(args, task)
             if args.command == "sweep":
                 return _sweep(args, task)
+            if args.command == "convert":
+                return _convert(args)
             return _score(args, task)
     except UsageError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
@@ -222,6 +246,16 @@ def _score(args, task: Task) -> int:
 
         bootstrap(result, args.bootstrap, **stats)
     sys.stdout.write(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
+    return 0
+
+
+def _convert(args) -> int:
+    """Convert; what the target cannot express goes to stderr as warnings."""
+    from .convert import convert
+
+    for message in convert(args.input, args.output, args.to, source_format=args.source_format,
+                           template=args.template):
+        warnings.warn(message, FastscoreWarning, stacklevel=2)
     return 0
 
 

@@ -18,8 +18,10 @@ handles the ``#`` lines, labels that are not plain digits, and the messages.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -249,15 +251,138 @@ def bracket_items(clusters, n_tokens: int) -> list[list[str]]:
     return items
 
 
-def write_conll(table: MentionTable, path: str | os.PathLike) -> None:
-    """Write a table as a CoNLL-2012 file (columns: document, part, token, word, coreference).
+def write_conll(table: MentionTable, path, sentences: list[list[list[str]]] | None = None, *,
+                speakers: list[list[list[str]] | None] | None = None,
+                columns: list[list[list[list[str]]] | None] | None = None,
+                labels: list[list[str]] | None = None) -> None:
+    """Write a table (spans half-open over each document's tokens) as a CoNLL-2012 file; reading it back
+    gives the same mentions (except crossing mentions of one cluster, which brackets cannot express).
 
-    Words are placeholders; reading the file back gives the same mentions.
+    Columns are document, part, word number (in its sentence), word and coreference; with ``speakers``
+    the OntoNotes layout (12 columns: speaker in the 10th, unknown columns ``-``).  ``sentences``: per
+    document its sentences' words (blank lines between sentences); without them each document is one
+    sentence of placeholder words ``w``.  ``columns``: per document (or None), per sentence and token,
+    the columns to write before the coreference column (a CoNLL-2012 file's own, kept as they are).
+    ``labels``: per document, a label (digits, or ``TYPE-ID``) per cluster; by default the table's labels
+    where they are all digits, else the cluster numbers.  Words are written with whitespace as ``_``
+    (an empty word as ``-``).  ``path`` may be an open text stream.
     """
-    with open(path, "w", encoding="utf-8") as fh:
+    with _opened(path) as fh:
         for d, name in enumerate(table.doc_names):
-            items = bracket_items(enumerate(table.document(d)), int(table.doc_tokens[d]))
+            n = int(table.doc_tokens[d])
+            chains = table.document(d)
+            names = labels[d] if labels is not None else _digit_labels(table.cluster_labels[d], len(chains))
+            items = bracket_items(zip(names, chains), n)
+            m = _PART.fullmatch(name)
+            doc_id, part = (m.group(1), str(int(m.group(2)))) if m else (name, "0")
+            doc_id = conll_cell(doc_id).lstrip("#") or "-"
+            own = columns[d] if columns is not None else None
+            if own is not None:
+                shape = [len(s) for s in own]
+            elif sentences is not None:
+                shape = [len(s) for s in sentences[d]]
+            else:
+                shape = [n] if n else []
+            if sum(shape) != n:
+                raise ValueError(f"document {name!r}: {sum(shape)} words for {n} tokens")
+            who = speakers[d] if speakers is not None else None
             fh.write(f"#begin document {name}\n")
-            for t, col in enumerate(items):
-                fh.write(f"doc\t0\t{t}\tw\t{'|'.join(col) if col else '-'}\n")
+            t = 0
+            for s, size in enumerate(shape):
+                if s:
+                    fh.write("\n")
+                for i in range(size):
+                    coref = "|".join(items[t]) if items[t] else "-"
+                    if own is not None:
+                        cells = own[s][i]
+                    else:
+                        word = conll_cell(sentences[d][s][i]) if sentences is not None else "w"
+                        cells = [doc_id, part, str(i), word]
+                        if who is not None:
+                            cells += ["-"] * 5 + [conll_cell(who[s][i]), "-"]
+                    fh.write("\t".join(cells) + "\t" + coref + "\n")
+                    t += 1
             fh.write("#end document\n")
+
+
+_PART = re.compile(r"\((.*)\); part (\d+)")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def conll_cell(text: str) -> str:
+    """A word as a CoNLL-2012 column: whitespace as ``_``, empty as ``-``."""
+    return _WHITESPACE.sub("_", text) or "-"
+
+
+def _digit_labels(labels: list[str], n: int) -> list[str]:
+    """The labels if they are all plain digits (and distinct), else the cluster numbers."""
+    if len(labels) == n and all(x.isascii() and x.isdigit() for x in labels) and len(set(labels)) == n:
+        return labels
+    return [str(c) for c in range(n)]
+
+
+def _opened(path):
+    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
+    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
+
+
+@dataclass
+class ConllDocument:
+    """A document's token lines split into columns (the coreference column last), by sentence."""
+
+    name: str
+    line: int  # of "#begin document"
+    sentences: list[list[list[str]]]
+
+
+def read_conll_tokens(path: str | os.PathLike) -> list[ConllDocument]:
+    """The token lines of a CoNLL-2012 file, split into columns (at tabs when a line has one, else at
+    whitespace), by document and sentence (blank lines end sentences), as :func:`read_conll` counts
+    tokens; for conversion (words, speakers, the other columns).  The file is expected to be valid
+    (read with :func:`read_conll` first)."""
+    path = os.fspath(path)
+    text = decode_utf8(source_name(path), read_bytes(path))
+    docs: list[ConllDocument] = []
+    current: ConllDocument | None = None
+    sentence: list[list[str]] = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip(" \t\r\v\f")
+        if not line:
+            if current is not None and sentence:
+                current.sentences.append(sentence)
+                sentence = []
+            continue
+        if line[0] == "#":
+            m = _BEGIN.match(raw.rstrip("\r"))
+            if m is not None:
+                current = ConllDocument(m.group(1) or "", number, [])
+                docs.append(current)
+            elif _END.match(raw) and current is not None:
+                if sentence:
+                    current.sentences.append(sentence)
+                    sentence = []
+                current = None
+            continue
+        if current is not None:
+            sentence.append([c.strip(" \t\r\v\f") for c in line.split("\t")] if "\t" in line else line.split())
+    return docs
+
+
+def token_form(columns: list[str]) -> str | None:
+    """The word of a token line's columns: the 4th of 5 or more (CoNLL-2012), the 2nd of 3 or 4 (GUM's
+    ``index word coreference``), the 1st of 2; None for a line with the coreference column only."""
+    n = len(columns)
+    return columns[3] if n >= 5 else columns[1] if n >= 3 else columns[0] if n == 2 else None
+
+
+def token_speaker(columns: list[str]) -> str | None:
+    """The speaker (10th column) of an OntoNotes line (12 columns or more); None otherwise or for ``-``."""
+    return columns[9] if len(columns) >= 12 and columns[9] not in ("-", "_") else None
+
+
+_TYPED = re.compile(r"\(([^\W\d][\w.]*)-(\d+)", re.ASCII)
+
+
+def typed_labels(column: str) -> list[tuple[str, str]]:
+    """The (TYPE, ID) of the typed openings ``(TYPE-ID`` of a coreference column (GUM's entity types)."""
+    return _TYPED.findall(column) if "(" in column else []

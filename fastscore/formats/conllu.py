@@ -530,21 +530,16 @@ def read_conllu_blocks(path: str | os.PathLike) -> list[Block]:
     """The sentences of a CoNLL-U file, cut as :func:`read_conllu` cuts them (block ``i`` is the table's
     sentence ``i``: its word keys have ``i`` as sentence).  The file is expected to be valid (read with
     :func:`read_conllu` first)."""
-    path = os.fspath(path)
+    text = read_text(os.fspath(path))
+    text = text.replace("\r\n", "\n") if "\r" in text else text
     blocks: list[Block] = []
-    lines: list[str] = []
-    first = 0
-    for number, raw in enumerate(read_text(path).split("\n"), 1):
-        line = raw.rstrip("\r")
-        if line.strip():
-            if not lines:
-                first = number
-            lines.append(line)
-        elif lines:
-            blocks.append(_block(lines, first, len(blocks)))
-            lines = []
-    if lines:
-        blocks.append(_block(lines, first, len(blocks)))
+    line = 1
+    for n, piece in enumerate(_BLANK.split(text)):  # as the reader cuts the file
+        if n % 2 == 0 and piece.strip():
+            lines = piece.split("\n")
+            first = next(i for i, x in enumerate(lines) if x.strip())
+            blocks.append(_block([x for x in lines if x.strip()], line + first, len(blocks)))
+        line += piece.count("\n")
     return blocks
 
 
@@ -578,8 +573,9 @@ def conllu_cell(text: str) -> str:
 
 
 def sentence_id(doc_name: str, n: int) -> str:
-    """A made-up sentence id: ``DOCUMENT-N`` (whitespace in the name as ``_``)."""
-    stem = re.sub(r"\s+", "_", doc_name.strip()) or "doc"
+    """A made-up sentence id: ``DOCUMENT-N``, the name's characters other than letters, digits, ``.`` and ``-``
+    as ``_`` (udapi, which the CorefUD scorer uses, reads ``/`` in a sentence id as a zone)."""
+    stem = re.sub(r"[^\w.-]+", "_", doc_name).strip("_") or "doc"
     return f"{stem}-{n}"
 
 

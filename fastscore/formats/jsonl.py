@@ -2,12 +2,16 @@
 
 One JSON object per line: ``{"doc_key": NAME, "sentences": [[token, ...], ...], "clusters":
 [[[start, end], ...], ...]}`` with inclusive token indices over the whole document (optionally
-``"speakers"``, read but not scored).
+``"speakers"``, one list of speakers per sentence, one per token — read for conversion, not scored).
+Other fields are kept by :func:`fastscore.convert.convert` when it writes jsonlines from jsonlines.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -16,11 +20,24 @@ from .files import read_text, reject_other_format, source_name
 from .table import MentionTable, _numbers, offsets
 
 
+@dataclass
+class JsonlDocument:
+    """One line of a jsonlines file, checked: what conversion needs beyond the mentions."""
+
+    doc_key: str
+    line: int
+    sentences: list[list[str]]
+    speakers: list[list[str]] | None  # per sentence, per token
+    clusters: list[list[tuple[int, int]]]  # inclusive
+    fields: dict = field(default_factory=dict)  # the whole object (other fields kept by conversion)
+
+
 def read_jsonl(path: str | os.PathLike) -> MentionTable:
-    """Read a jsonlines coreference file into a :class:`MentionTable` (spans half-open)."""
-    path = os.fspath(path)
-    name = source_name(path)
-    text = read_text(path)
+    """Read a jsonlines coreference file into a :class:`MentionTable` (spans half-open).
+
+    Raises :class:`~fastscore.errors.ParseError` naming the file, line and document for a line that is
+    not a JSON object, a missing field, a mention that is not ``[start, end]`` inside the document, or a
+    ``doc_key`` seen twice."""
     names: list[str] = []
     lines: list[int] = []
     tokens: list[int] = []
@@ -29,22 +46,11 @@ def read_jsonl(path: str | os.PathLike) -> MentionTable:
     clusters: list[int] = []
     sizes: list[int] = []
     labels: list[list[str]] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            doc = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if not names:
-                reject_other_format(name, text, "jsonl")
-            raise ParseError(name, number, f"not a JSON object: {exc.msg} (column {exc.colno})") from None
-        doc_key, n_tokens, spans = _document(name, number, doc)
-        if doc_key in names:
-            raise ParseError(name, number, f"the same doc_key appears twice (first at line "
-                                           f"{lines[names.index(doc_key)]})", doc_key)
+    name = source_name(os.fspath(path))
+    for number, obj, doc_key, sentences, spans in _objects(path):
         names.append(doc_key)
         lines.append(number)
-        tokens.append(n_tokens)
+        tokens.append(sum(len(s) for s in sentences))
         for c, cluster in enumerate(spans):
             for s, e in cluster:
                 starts.append(s)
@@ -52,33 +58,80 @@ def read_jsonl(path: str | os.PathLike) -> MentionTable:
                 clusters.append(c)
         sizes.append(sum(len(c) for c in spans))
         labels.append(_numbers(len(spans)))
-    if not names:
-        reject_other_format(name, text, "jsonl")
-        raise ParseError(name, None, "no document: not a jsonlines coreference file (or empty)")
     return MentionTable(path=name, doc_names=names, doc_lines=np.asarray(lines, dtype=np.int64),
                         doc_tokens=np.asarray(tokens, dtype=np.int64), doc_offsets=offsets(sizes),
                         start=np.asarray(starts, dtype=np.int32), end=np.asarray(ends, dtype=np.int32),
                         cluster=np.asarray(clusters, dtype=np.int32), cluster_labels=labels)
 
 
-def _document(path: str, line: int, doc) -> tuple[str, int, list[list[tuple[int, int]]]]:
-    """(doc_key, token count, clusters of (start, end) inclusive) of one line, checked."""
+def read_jsonl_documents(path: str | os.PathLike) -> list[JsonlDocument]:
+    """The documents of a jsonlines file with their tokens and speakers (checked: tokens are strings,
+    ``speakers`` has one entry per token, or one string per sentence)."""
+    name = source_name(os.fspath(path))
+    docs = []
+    for number, obj, doc_key, sentences, spans in _objects(path):
+        for s, sentence in enumerate(sentences):
+            for t, token in enumerate(sentence):
+                if not isinstance(token, str):
+                    raise ParseError(name, number, f"sentence {s}: token {t} is {token!r}, not a string", doc_key)
+        docs.append(JsonlDocument(doc_key, number, sentences, _speakers(name, number, doc_key, obj, sentences),
+                                  spans, obj))
+    return docs
+
+
+def _objects(path) -> Iterator[tuple[int, dict, str, list, list]]:
+    """(line, object, doc_key, sentences, clusters (inclusive)) of every non-blank line, checked."""
+    path = os.fspath(path)
+    name = source_name(path)
+    text = read_text(path)
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if not seen:
+                reject_other_format(name, text, "jsonl")
+            raise ParseError(name, number, f"not a JSON object: {exc.msg} (column {exc.colno})") from None
+        doc_key, sentences, spans = _document(name, number, obj)
+        if doc_key in seen:
+            raise ParseError(name, number, f"the same doc_key appears twice (first at line {seen[doc_key]})", doc_key)
+        seen[doc_key] = number
+        yield number, obj, doc_key, sentences, spans
+    if not seen:
+        reject_other_format(name, text, "jsonl")
+        raise ParseError(name, None, "no document: not a jsonlines coreference file (or empty)")
+
+
+def _index(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _document(path: str, line: int, doc) -> tuple[str, list, list[list[tuple[int, int]]]]:
+    """(doc_key, sentences, clusters of (start, end) inclusive) of one line, checked."""
     if not isinstance(doc, dict):
         raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}")
-    for field in ("doc_key", "sentences", "clusters"):
-        if field not in doc:
-            raise ParseError(path, line, f'no "{field}" field (expected doc_key, sentences, clusters)')
-    doc_key = str(doc["doc_key"])
+    for name in ("doc_key", "sentences", "clusters"):
+        if name not in doc:
+            raise ParseError(path, line, f'no "{name}" field (expected doc_key, sentences, clusters)')
+    doc_key = doc["doc_key"]
+    if not isinstance(doc_key, str):
+        raise ParseError(path, line, f'"doc_key" must be a string, not {json.dumps(doc_key)}')
     sentences = doc["sentences"]
     if not isinstance(sentences, list) or not all(isinstance(s, list) for s in sentences):
         raise ParseError(path, line, '"sentences" must be a list of token lists', doc_key)
     n_tokens = sum(len(s) for s in sentences)
+    if not isinstance(doc["clusters"], list):
+        raise ParseError(path, line, '"clusters" must be a list of clusters, each a list of [start, end]', doc_key)
     clusters = []
     for c, cluster in enumerate(doc["clusters"]):
+        if not isinstance(cluster, list):
+            raise ParseError(path, line, f"cluster {c} is {json.dumps(cluster)}, not a list of [start, end]", doc_key)
         spans = []
         for span in cluster:
-            if (not isinstance(span, list) or len(span) != 2 or not all(isinstance(x, int) for x in span)):
-                raise ParseError(path, line, f"cluster {c}: mention {span!r} is not [start, end]", doc_key)
+            if not isinstance(span, list) or len(span) != 2 or not all(_index(x) for x in span):
+                raise ParseError(path, line, f"cluster {c}: mention {json.dumps(span)} is not [start, end]", doc_key)
             s, e = span
             if not 0 <= s <= e < n_tokens:
                 raise ParseError(path, line, f"cluster {c}: mention [{s}, {e}] outside the document's {n_tokens} "
@@ -86,14 +139,53 @@ def _document(path: str, line: int, doc) -> tuple[str, int, list[list[tuple[int,
                                  doc_key)
             spans.append((s, e))
         clusters.append(spans)
-    return doc_key, n_tokens, clusters
+    return doc_key, sentences, clusters
 
 
-def write_jsonl(table: MentionTable, path: str, sentences: list[list[list[str]]] | None = None) -> None:
-    """Write a mention table as jsonlines (``sentences``: per document, its token lists; without them
-    each document is one sentence of placeholder tokens ``_``)."""
-    with open(path, "w", encoding="utf-8") as fh:
+def _speakers(path: str, line: int, doc_key: str, obj: dict, sentences: list) -> list[list[str]] | None:
+    """Speakers per sentence and token; a sentence's single string is every token's speaker."""
+    raw = obj.get("speakers")
+    if raw is None:
+        return None
+    problem = None
+    if not isinstance(raw, list) or len(raw) != len(sentences):
+        problem = f"{len(raw) if isinstance(raw, list) else 'not a list of'} entries for {len(sentences)} sentences"
+    else:
+        out = []
+        for s, (entry, sentence) in enumerate(zip(raw, sentences)):
+            if isinstance(entry, str):
+                out.append([entry] * len(sentence))
+            elif isinstance(entry, list) and len(entry) == len(sentence) and all(isinstance(x, str) for x in entry):
+                out.append(entry)
+            else:
+                problem = f"sentence {s} has {len(sentence)} tokens but speakers {json.dumps(entry)[:60]}"
+                break
+        else:
+            return out
+    raise ParseError(path, line, f'"speakers" must give one speaker per token of every sentence: {problem}', doc_key)
+
+
+def write_jsonl(table: MentionTable, path, sentences: list[list[list[str]]] | None = None, *,
+                speakers: list[list[list[str]] | None] | None = None, fields: list[dict | None] | None = None) -> None:
+    """Write a mention table (spans half-open over each document's tokens) as jsonlines.
+
+    ``sentences``: per document, its token lists (without them each document is one sentence of
+    placeholder tokens ``_``); ``speakers``: per document (or None), one speaker per token, as
+    ``sentences``; ``fields``: per document (or None), other fields of the object, written after
+    ``doc_key``, ``sentences``, ``speakers`` and ``clusters``.  ``path`` may be an open text stream.
+    """
+    with _opened(path) as fh:
         for d, name in enumerate(table.doc_names):
             toks = sentences[d] if sentences is not None else [["_"] * int(table.doc_tokens[d])]
-            clusters = [[[int(s), int(e) - 1] for s, e in chain] for chain in table.document(d)]
-            fh.write(json.dumps({"doc_key": name, "sentences": toks, "clusters": clusters}) + "\n")
+            obj = {"doc_key": name, "sentences": toks}
+            if speakers is not None and speakers[d] is not None:
+                obj["speakers"] = speakers[d]
+            obj["clusters"] = [[[int(s), int(e) - 1] for s, e in chain] for chain in table.document(d)]
+            for key, value in ((fields[d] or {}) if fields is not None else {}).items():
+                obj.setdefault(key, value)
+            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _opened(path):
+    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
+    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
