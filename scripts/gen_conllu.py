@@ -29,13 +29,19 @@ import sys
 from pathlib import Path
 
 GLOBAL_ENTITY = "eid-etype-head-other-infstat-minspan-identity"
-LEXICON = ("the a an this man woman dog city car house book idea plan report he she it they we you him her "
-           "them his their said saw gave took made found told asked went came left met wrote read bought "
-           "and but or of in on at to with from by for about after before because that which who "
-           "old new big small red quick slow green good bad long short yesterday today here there").split()
-UPOS = ("DET NOUN PRON VERB ADP ADJ ADV CCONJ PROPN AUX").split()
-DEPRELS = ("nsubj obj iobj obl nmod amod det case advmod conj cc mark acl xcomp ccomp compound "
-           "appos nummod aux cop punct").split()
+
+
+def _words(text):
+    return tuple(text.split())
+
+
+LEXICON = _words("the a an this man woman dog city car house book idea plan report he she it they we you him her "
+                 "them his their said saw gave took made found told asked went came left met wrote read bought "
+                 "and but or of in on at to with from by for about after before because that which who "
+                 "old new big small red quick slow green good bad long short yesterday today here there")
+UPOS = _words("DET NOUN PRON VERB ADP ADJ ADV CCONJ PROPN AUX")
+DEPRELS = _words("nsubj obj iobj obl nmod amod det case advmod conj cc mark acl xcomp ccomp compound "
+                 "appos nummod aux cop punct")
 ZERO_RELS = ("nsubj", "obj", "iobj", "nsubj:pass", "obl", "nsubj:xsubj")
 ETYPES = ("person", "place", "object", "organization", "event", "abstract", "time", "substance", "animal", "")
 INFSTAT = ("", "", "new", "giv:act", "giv:inact", "acc")
@@ -48,7 +54,7 @@ _uid = itertools.count(1)
 
 class Node:
     """A word (``empty`` False) or an empty node; ``uid`` is its identity (kept by copies)."""
-    __slots__ = ("uid", "empty", "cols", "deps", "misc")
+    __slots__ = ("cols", "deps", "empty", "misc", "uid")
 
     def __init__(self, empty, cols, deps=None, misc=None, uid=None):
         self.uid = next(_uid) if uid is None else uid
@@ -59,7 +65,7 @@ class Node:
 
 
 class Sentence:
-    __slots__ = ("sent_id", "comments", "words", "empties", "mwts")
+    __slots__ = ("comments", "empties", "mwts", "sent_id", "words")
 
     def __init__(self, sent_id, words, empties=None, mwts=None, comments=None):
         self.sent_id = sent_id
@@ -93,7 +99,7 @@ class Sentence:
 
 
 class Mention:
-    __slots__ = ("sent", "nodes", "head", "attrs")
+    __slots__ = ("attrs", "head", "nodes", "sent")
 
     def __init__(self, sent, nodes, head, attrs=None):
         self.sent = sent
@@ -112,7 +118,7 @@ class Entity:
 
 
 class Document:
-    __slots__ = ("doc_id", "sentences", "entities", "bridges", "splits", "newdoc_line")
+    __slots__ = ("bridges", "doc_id", "entities", "newdoc_line", "sentences", "splits")
 
     def __init__(self, doc_id, sentences, newdoc_line=None):
         self.doc_id = doc_id
@@ -135,7 +141,7 @@ def runs_of(m, pos=None):
     pos = pos or m.sent.positions()
     idx = sorted(pos[n.uid] for n in m.nodes)
     runs, start = [], idx[0]
-    for a, b in zip(idx, idx[1:]):
+    for a, b in itertools.pairwise(idx):
         if b != a + 1:
             runs.append((start, a))
             start = b
@@ -712,7 +718,7 @@ def clone_documents(docs):
     for doc in docs:
         node_map, sent_map = {}, {}
 
-        def cp(n):
+        def cp(n, node_map=node_map):
             if n.uid not in node_map:
                 node_map[n.uid] = Node(n.empty, list(n.cols), None, list(n.misc), uid=n.uid)
             return node_map[n.uid]
@@ -962,9 +968,10 @@ OPS = [(op_drop_mention, 3), (op_add_mention, 3), (op_shift, 3), (op_change_head
 NODE_OPS = [(op_drop_zero_node, 1), (op_add_zero, 2), (op_change_zero_deps, 2), (op_move_zero, 1)]
 
 
-def perturb(rng, key_docs, p):
+def perturb(rng, key_docs, p, ops=None):
+    """A perturbed copy of the documents; ``ops`` replaces the general (non-node) operations."""
     docs = clone_documents(key_docs)
-    ops = OPS + (NODE_OPS if p.node_ops else [])
+    ops = (OPS if ops is None else ops) + (NODE_OPS if p.node_ops else [])
     if p.ties:
         ops = ops + [(op_tie, 4)]
     funcs = [f for f, _ in ops]
