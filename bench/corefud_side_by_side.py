@@ -58,6 +58,10 @@ def main() -> None:
         print(f"ratio                  {t_theirs / t_ours:8.1f}x")
         same = out_ours == out_theirs
         print(f"report identical: {same}")
+        if not same:
+            for a, b in zip(out_ours.splitlines(), out_theirs.splitlines()):
+                if a != b:
+                    print(f"  fastscore:      {a}\n  corefud-scorer: {b}")
 
 
 if __name__ == "__main__":

@@ -207,3 +207,19 @@ def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = 
                   coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping,
                   per_type_mapping=per_type_mapping, sequencing=sequencing,
                   no_script_validation=no_script_validation, sequencing_graph=sequencing_graph))
+
+
+def score_triples(gold, system, **options):
+    """Score triples (NewsReader triple XML, or NAF/KAF layers converted in memory) as the Triple evaluation
+    module counts them; the keywords are those of ``fastscore triples`` (see
+    :func:`fastscore.triples.score.score_triples`)."""
+    from .triples.score import score_triples as _score
+
+    return _warned(_score(gold, system, **options))
+
+
+def read_triples(path: str | os.PathLike):
+    """Read a triple XML file (see :mod:`fastscore.formats.triples`)."""
+    from .formats.triples import read_triples as _read
+
+    return _read(path)

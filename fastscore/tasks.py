@@ -9,8 +9,9 @@ from .coref.task import COREF
 from .errors import UsageError
 from .nugget.task import NUGGET
 from .task import Task
+from .triples.task import TRIPLES
 
-TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET)}
+TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TRIPLES)}
 DEFAULT_TASK = "coref"  # of `compare` and `sweep`
 
 

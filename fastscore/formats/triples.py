@@ -1,0 +1,292 @@
+"""Triple XML (NewsReader, KYOTO, OpeNER): ``<triples><triple id relation profile_id>
+<elementFirstIds label comment><elementFirst id="w34"/>...</elementFirstIds><elementSecondIds>...
+</elementSecondIds></triple>...``, read as the Triple evaluation module's parser reads it:
+
+- element names compared ignoring case on opening, with the module's aliases (``triplet``,
+  ``eventids``/``event``, ``participantids``/``participant``); a triple is kept when its closing tag is
+  ``</triple>`` or ``</triplet>`` in lower case (the module's own test; other triples are dropped with a
+  warning);
+- attribute names ignoring case, values trimmed as Java's ``String.trim`` trims them; comments without
+  double quotes and with ``&`` written ``&amp;`` (what the module prints);
+- a unary triple has an empty (or no) second element; ids may repeat inside an element.
+
+A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML and
+triples without a relation are errors naming the file and line.
+"""
+from __future__ import annotations
+
+import os
+import xml.parsers.expat
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+from .files import read_bytes, source_name
+from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
+
+EXTENSION = ".trp"
+SINGLE_DOCUMENT = "document"  # the name of the one document of a single file
+
+_TRIPLE = {"triple", "triplet"}
+_FIRST_IDS = {"elementfirstids", "eventids"}
+_FIRST = {"elementfirst", "event"}
+_SECOND_IDS = {"elementsecondids", "participantids"}
+_SECOND = {"elementsecond", "participant"}
+
+
+def module_comment(text: str) -> str:
+    """A comment as the module keeps it: double quotes removed, ``&`` written ``&amp;``."""
+    return text.replace('"', "").replace("&", "&amp;")
+
+
+@dataclass
+class TripleDoc:
+    """The triples of one document, column by column (one entry per triple, in file order)."""
+
+    name: str
+    path: str
+    ids: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    profiles: list[str] = field(default_factory=list)
+    layers: list[str] = field(default_factory=list)
+    first: list[list[str]] = field(default_factory=list)
+    second: list[list[str]] = field(default_factory=list)
+    first_labels: list[str] = field(default_factory=list)
+    second_labels: list[str] = field(default_factory=list)
+    first_comments: list[str] = field(default_factory=list)
+    second_comments: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    confidences: list[int] = field(default_factory=list)  # profile_confidence (0: none)
+    warnings: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, tid: str, relation: str, first, second, first_label: str = "", second_label: str = "",
+               first_comment: str = "", second_comment: str = "", profile: str = "", layer: str = "",
+               line: int = 0) -> None:
+        self.ids.append(tid)
+        self.relations.append(relation)
+        self.profiles.append(profile)
+        self.layers.append(layer)
+        self.first.append(list(first))
+        self.second.append(list(second))
+        self.first_labels.append(first_label)
+        self.second_labels.append(second_label)
+        self.first_comments.append(first_comment)
+        self.second_comments.append(second_comment)
+        self.lines.append(line)
+        self.confidences.append(0)
+
+    def __repr__(self) -> str:
+        return f"TripleDoc({self.name!r}, {len(self)} triples)"
+
+
+@dataclass
+class TripleSet:
+    """What a triple input holds: one document (a file) or one per file (a folder).  NAF/KAF input keeps its
+    parsed documents in ``naf`` (converted to triples when scored, with the layers asked for)."""
+
+    path: str
+    documents: dict[str, TripleDoc]
+    folder: bool = False
+    naf: dict | None = None  # name -> fastscore.formats.naf.NafDocument
+
+    @property
+    def doc_names(self) -> list[str]:
+        return list(self.naf if self.naf is not None else self.documents)
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for d in self.documents.values() for w in d.warnings]
+
+    def __repr__(self) -> str:
+        kind = "folder" if self.folder else "file"
+        return f"TripleSet({self.path!r}, {kind}, {len(self.documents)} documents, " \
+               f"{sum(len(d) for d in self.documents.values())} triples)"
+
+
+TRIPLE, FIRST_IDS, SECOND_IDS, FIRST, SECOND, OTHER = range(6)
+
+
+def _kind(name: str) -> int:
+    low = name.lower()
+    if low in _TRIPLE:
+        return TRIPLE
+    if low in _FIRST_IDS:
+        return FIRST_IDS
+    if low in _SECOND_IDS:
+        return SECOND_IDS
+    if low in _FIRST:
+        return FIRST
+    if low in _SECOND:
+        return SECOND
+    return OTHER
+
+
+class _Handler:
+    def __init__(self, doc: TripleDoc, parser):
+        self.doc = doc
+        self.parser = parser
+        self.current: dict | None = None
+        self.kinds: dict[str, int] = {}
+
+    def start(self, name: str, attrs: dict) -> None:
+        kind = self.kinds.get(name)
+        if kind is None:
+            kind = self.kinds[name] = _kind(name)
+        if kind == TRIPLE:
+            t = {"id": "", "relation": None, "profile": "", "layer": "", "first": [], "second": [],
+                 "first_label": "", "second_label": "", "first_comment": "", "second_comment": "",
+                 "line": self.parser.CurrentLineNumber}
+            for key, value in attrs.items():
+                k = key.lower()
+                if k == "id":
+                    t["id"] = trim(value)
+                elif k == "profile_id":
+                    t["profile"] = trim(value)
+                elif k == "kaflayer":
+                    t["layer"] = trim(value)
+                elif k == "profile_confidence":
+                    t["confidence"] = trim(value)
+                elif k == "relation":
+                    t["relation"] = trim(value)
+            self.current = t
+            return
+        t = self.current
+        if t is None or kind == OTHER:
+            return
+        if kind == FIRST or kind == SECOND:
+            ids = t["first"] if kind == FIRST else t["second"]
+            for key, value in attrs.items():
+                k = key.lower()
+                if k == "id":
+                    ids.append(trim(value))
+                elif k == "comment" and kind == FIRST:
+                    t["first_comment"] = module_comment(trim(value))
+        else:
+            side = "first" if kind == FIRST_IDS else "second"
+            for key, value in attrs.items():
+                k = key.lower()
+                if k == "comment":
+                    t[side + "_comment"] = module_comment(trim(value))
+                elif k == "label":
+                    t[side + "_label"] = trim(value)
+
+    def end(self, name: str) -> None:
+        t = self.current
+        if t is None:
+            return
+        if name in _TRIPLE:
+            if not t["relation"]:
+                raise ParseError(self.doc.path, t["line"], f'triple "{t["id"]}" has no relation (every triple '
+                                 "needs relation=\"...\")", self.doc.name)
+            self.doc.append(t["id"], t["relation"], t["first"], t["second"], t["first_label"], t["second_label"],
+                            t["first_comment"], t["second_comment"], t["profile"], t["layer"], t["line"])
+            confidence = t.get("confidence")
+            if confidence:
+                try:
+                    self.doc.confidences[-1] = int(confidence)
+                except ValueError:
+                    self.doc.warnings.append(f"{self.doc.path}:{t['line']}: triple \"{t['id']}\": "
+                                             f"profile_confidence {confidence!r} is not a whole number: ignored")
+        elif self.kinds.get(name) == TRIPLE:
+            self.doc.warnings.append(f"{self.doc.path}:{self.parser.CurrentLineNumber}: triple \"{t['id']}\" "
+                                     f"closed by </{name}>, not </triple>: dropped, as the Triple evaluation "
+                                     "module drops it")
+
+
+def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
+    """The triples of one file's bytes."""
+    doc = TripleDoc(name, path)
+    parser = xml.parsers.expat.ParserCreate()
+    parser.buffer_text = True
+    handler = _Handler(doc, parser)
+    parser.StartElementHandler = handler.start
+    parser.EndElementHandler = handler.end
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as exc:
+        raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
+                         f"(column {exc.offset + 1})", name) from None
+    return doc
+
+
+def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:
+    return parse_triples(read_bytes(path), source_name(path), name)
+
+
+def folder_files(path: str, extensions: tuple[str, ...] = (EXTENSION,)) -> list[str]:
+    """The file names of a folder ending in one of ``extensions``, sorted."""
+    try:
+        names = sorted(n for n in os.listdir(path) if n.endswith(extensions)
+                       and os.path.isfile(os.path.join(path, n)))
+    except OSError as exc:
+        raise ParseError(path, None, f"cannot read folder: {exc.strerror}") from None
+    if not names:
+        raise ParseError(path, None, f"folder has no {' or '.join(extensions)} files")
+    return names
+
+
+NAF_EXTENSIONS = (".naf", ".kaf")
+
+
+def read_triples(path: str | os.PathLike) -> TripleSet:
+    """A triple file (one document named ``document``) or a folder of ``.trp`` files (one document per
+    file, named by its file name); a NAF/KAF file, or a folder of ``.naf``/``.kaf`` files, is read as it is
+    (its layers become triples when scored)."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        try:
+            has_trp = any(n.endswith(EXTENSION) for n in os.listdir(path))
+        except OSError:
+            has_trp = True  # folder_files names the problem
+        if not has_trp and any(n.lower().endswith(NAF_EXTENSIONS) for n in os.listdir(path)):
+            names = folder_files(path, NAF_EXTENSIONS)
+            naf = {n: parse_naf(read_bytes(os.path.join(path, n)), os.path.join(path, n)) for n in names}
+            return TripleSet(path, {}, folder=True, naf=naf)
+        docs = {n: read_triple_file(os.path.join(path, n), n) for n in folder_files(path)}
+        return TripleSet(path, docs, folder=True)
+    data = read_bytes(path)
+    if is_naf(data):
+        return TripleSet(source_name(path), {}, naf={SINGLE_DOCUMENT: parse_naf(data, source_name(path))})
+    return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT)})
+
+
+def write_triples(doc: TripleDoc, path: str | os.PathLike | None = None) -> str:
+    """Triple XML as the module writes it (``Triple.toString``); written to ``path`` when given."""
+    out = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n']
+    for k in range(len(doc)):
+        out.append(triple_string(doc, k))
+    out.append("</triples>\n")
+    text = "".join(out)
+    if path is not None:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    return text
+
+
+def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
+    """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out)."""
+    profile = doc.profiles[k] if profile is None else profile
+    head = f'<triple id="{doc.ids[k]}"'
+    if profile:
+        head += f' profile_id="{profile}"'
+    if doc.confidences[k] > 0:
+        head += f' profile_confidence="{doc.confidences[k]}"'
+    if doc.relations[k]:
+        head += f' relation="{doc.relations[k]}"'
+    if doc.layers[k]:
+        head += f' kaflayer="{doc.layers[k]}"'
+    parts = [head + ">\n"]
+    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
+                                            doc.first_comments[k]),
+                                           ("elementSecondIds", "elementSecond", doc.second[k],
+                                            doc.second_labels[k], doc.second_comments[k])):
+        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
+                                                          if comment else "")
+        if not ids:
+            parts.append(f"\t<{tag}{attrs}/>\n")
+        else:
+            parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
+    parts.append("</triple>\n")
+    return "".join(parts)

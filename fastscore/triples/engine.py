@@ -1,0 +1,259 @@
+"""Triple scoring steps: pair the documents, filter each side as the module's parser does, lay the
+triples out as arrays, run the kernels, and gather per-document statistics.
+
+Filtering, per triple (``TripleSaxParser.endElement``): ``TIME``/``LOCATION`` dropped with
+``skip_time_and_location`` (``LOCATION`` always with ``location_defect``, the module's operator-precedence
+defect, off by default); the relation filter (exact names, before the map); the relation map; then, on the
+system side only, the token range (a triple is in range when one of its first-element ids is in it).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from itertools import chain
+
+import numpy as np
+
+from ..errors import InputError, ParseError
+from ..formats.triples import TripleDoc, TripleSet
+from .java import fold
+from .options import Options
+
+KYOTO_ROLES = frozenset(("patient", "done-by", "destination-of", "use-of", "instrument", "source-of", "product-of",
+                         "path-of"))
+P, X, PR, XR, REL = 0, 1, 2, 3, 4  # kernel rows
+PARALLEL_FROM = 200_000  # triples (both sides): below this the matching kernel runs on one thread
+
+
+@dataclass
+class Side:
+    """The triples of one side kept for scoring (per document: source indices and relations after the map)."""
+
+    rows: list[list[int]]
+    relations: list[list[str]]
+    profiles: list[list[str]]
+    passed: list[int]  # per document: triples past the filters (the module's TripleCount)
+
+
+@dataclass
+class Prepared:
+    doc_names: list[str]
+    gold_docs: list[TripleDoc]
+    system_docs: list[TripleDoc]
+    gold: Side
+    system: Side  # in range
+    out: Side  # system triples out of the token range
+    options: Options
+    folder: bool
+    gold_path: str
+    system_path: str
+    warnings: list[str] = field(default_factory=list)
+    # filled by run()
+    offsets: dict = field(default_factory=dict)  # "gold"/"system"/"out" -> document CSR over store rows
+    store: dict = field(default_factory=dict)  # the arrays handed to the kernels
+    match: np.ndarray | None = None  # (4, n_system) gold store row or -1
+    unique: np.ndarray | None = None  # (5, n_system)
+    counted: np.ndarray | None = None  # (4, n_gold)
+    elements: dict = field(default_factory=dict)  # "first"/"second" -> kernel outputs
+    _mismatches: np.ndarray | None = None
+
+    @property
+    def n_gold(self) -> int:
+        return int(self.offsets["gold"][-1])
+
+    @property
+    def n_system(self) -> int:
+        return int(self.offsets["system"][-1] - self.offsets["system"][0])
+
+    def mismatches(self) -> np.ndarray:
+        """(system row, gold row) store rows of partial matches with different relations (computed once)."""
+        if self._mismatches is None:
+            from ..kernels.triples import relation_mismatches
+
+            st = self.store
+            self._mismatches = relation_mismatches(st["f_off"], st["f_ids"], st["s_off"], st["s_ids"], st["fold"],
+                                                   st["rel"], st["flags"], st["doc"], self.n_gold,
+                                                   self.n_gold + self.n_system, st["n_keys"], len(self.doc_names))
+        return self._mismatches
+
+
+def pair_documents(gold: TripleSet, system: TripleSet, suffix: int) -> list[tuple[str, TripleDoc, TripleDoc]]:
+    """(name, gold document, system document): one pair for two files; for two folders, files paired by
+    name (``suffix`` characters cut from the end of each name first), every file paired exactly once."""
+    if gold.folder != system.folder:
+        raise InputError(f"{gold.path} and {system.path}: give two files or two folders, not one of each")
+    if not gold.folder:
+        (g,), (s,) = gold.documents.values(), system.documents.values()
+        return [(g.name, g, s)]
+
+    def keyed(ts: TripleSet) -> dict[str, TripleDoc]:
+        out: dict[str, TripleDoc] = {}
+        for name, doc in ts.documents.items():
+            if suffix and len(name) <= suffix:
+                raise ParseError(os.path.join(ts.path, name), None, f"file name has {len(name)} characters: "
+                                 f"--ignore-file-suffix {suffix} would leave nothing to pair it by")
+            key = name[: len(name) - suffix] if suffix else name
+            if key in out:
+                raise InputError(f"{ts.path}: files {out[key].name!r} and {name!r} both pair as {key!r}"
+                                 + (f" once {suffix} characters are cut" if suffix else ""))
+            out[key] = doc
+        return out
+
+    g_keys, s_keys = keyed(gold), keyed(system)
+    missing = [k for k in g_keys if k not in s_keys]
+    extra = [k for k in s_keys if k not in g_keys]
+    if missing or extra:
+        cut = f" (names compared without their last {suffix} characters)" if suffix else \
+            " (names compared whole; --ignore-file-suffix N cuts N characters off each name)"
+        what = []
+        if missing:
+            what.append(f"gold file {os.path.join(gold.path, g_keys[missing[0]].name)} has no system file"
+                        + (f" ({len(missing)} unpaired)" if len(missing) > 1 else ""))
+        if extra:
+            what.append(f"system file {os.path.join(system.path, s_keys[extra[0]].name)} has no gold file"
+                        + (f" ({len(extra)} unpaired)" if len(extra) > 1 else ""))
+        raise InputError("; ".join(what) + cut)
+    return [(k, g_keys[k], s_keys[k]) for k in g_keys]
+
+
+def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tuple[Side, Side]:
+    """(kept, out of range) of one document's triples."""
+    rels = doc.relations
+    dropped = set()
+    if opts.location_defect:
+        dropped.add("LOCATION")
+    if opts.skip_time_and_location:
+        dropped.update(("TIME", "LOCATION"))
+    filt = set(opts.filter_relations) if opts.filter_relations else None
+    if dropped or filt is not None:
+        rows = [k for k, r in enumerate(rels) if r not in dropped and (filt is None or r in filt)]
+    else:
+        rows = list(range(len(rels)))
+    passed = len(rows)
+    mapping = opts.mapping
+    if mapping:
+        kept_rels = [mapping.get(rels[k], rels[k]) for k in rows]
+    else:
+        kept_rels = rels if passed == len(rels) else [rels[k] for k in rows]
+    out_rows: list[int] = []
+    out_rels: list[str] = []
+    if token_range is not None:
+        first = doc.first
+        inside = [any(i in token_range for i in first[k]) for k in rows]
+        out_rows = [k for k, ok in zip(rows, inside) if not ok]
+        out_rels = [r for r, ok in zip(kept_rels, inside) if not ok]
+        rows = [k for k, ok in zip(rows, inside) if ok]
+        kept_rels = [r for r, ok in zip(kept_rels, inside) if ok]
+    profiles = doc.profiles
+    keep_prof = [profiles[k] or r for k, r in zip(rows, kept_rels)]
+    out_prof = [profiles[k] or r for k, r in zip(out_rows, out_rels)]
+    return (Side([rows], [kept_rels], [keep_prof], [passed]), Side([out_rows], [out_rels], [out_prof], [0]))
+
+
+def _concat(sides: list[Side]) -> Side:
+    return Side([r for s in sides for r in s.rows], [r for s in sides for r in s.relations],
+                [r for s in sides for r in s.profiles], [p for s in sides for p in s.passed])
+
+
+def prepare(gold: TripleSet, system: TripleSet, opts: Options) -> Prepared:
+    pairs = pair_documents(gold, system, opts.ignore_file_suffix)
+    token_range = set(opts.range_tokens) if opts.range_tokens else None
+    g_sides, s_sides, o_sides = [], [], []
+    for _, g, s in pairs:
+        g_sides.append(_filter(g, opts, None)[0])
+        kept, out = _filter(s, opts, token_range)
+        s_sides.append(kept)
+        o_sides.append(out)
+    prep = Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], _concat(g_sides),
+                    _concat(s_sides), _concat(o_sides), opts, gold.folder, gold.path, system.path,
+                    warnings=list(opts.warnings) + gold.warnings + system.warnings)
+    return prep
+
+
+def _layout(prep: Prepared) -> None:
+    """The store: gold rows, then in-range system rows, then out-of-range rows (each side by document).
+    Ids are coded per document (one dictionary each), the codes of a document offset so that no two
+    documents share one."""
+    n_docs = len(prep.doc_names)
+    label_codes: dict[str, int] = {"": 0}
+    rel_codes: dict[str, int] = {}
+    parts: dict[str, list] = {k: [] for k in ("f_len", "s_len", "f_ids", "s_ids", "f_lab", "s_lab", "rel", "doc")}
+    sides = (("gold", prep.gold, prep.gold_docs), ("system", prep.system, prep.system_docs),
+             ("out", prep.out, prep.system_docs))
+    codes_of: list[dict[str, int]] = [{} for _ in range(n_docs)]
+    base = 0
+    bases = []
+    # codes of every id of a document's two files (filtered triples too: a code nobody uses costs nothing)
+    for d in range(n_docs):
+        bases.append(base)
+        gold_doc, system_doc = prep.gold_docs[d], prep.system_docs[d]
+        every = chain(gold_doc.first, gold_doc.second, system_doc.first, system_doc.second)  # filtered or not
+        codes = codes_of[d] = {i: n for n, i in enumerate(dict.fromkeys(chain.from_iterable(every)))}
+        base += len(codes)
+    offsets = {}
+    start = 0
+    for name, side, docs_of in sides:
+        sizes = np.zeros(n_docs, dtype=np.int64)
+        for d in range(n_docs):
+            doc, rows = docs_of[d], side.rows[d]
+            sizes[d] = len(rows)
+            if not rows:
+                continue
+            whole = len(rows) == len(doc) and rows[-1] == len(doc) - 1
+            first = doc.first if whole else [doc.first[k] for k in rows]
+            second = doc.second if whole else [doc.second[k] for k in rows]
+            get = codes_of[d].__getitem__
+            parts["f_len"].append(np.fromiter(map(len, first), np.int64, len(first)))
+            parts["s_len"].append(np.fromiter(map(len, second), np.int64, len(second)))
+            parts["f_ids"].append(np.fromiter(map(get, chain.from_iterable(first)), np.int64) + bases[d])
+            parts["s_ids"].append(np.fromiter(map(get, chain.from_iterable(second)), np.int64) + bases[d])
+            for key, values, table in (("f_lab", doc.first_labels, label_codes), ("s_lab", doc.second_labels,
+                                                                                  label_codes),
+                                       ("rel", side.relations[d], rel_codes)):
+                if key != "rel" and not whole:
+                    values = [values[k] for k in rows]
+                for x in dict.fromkeys(values):  # new names coded in order of appearance
+                    if x not in table:
+                        table[x] = len(table)
+                parts[key].append(np.fromiter(map(table.__getitem__, values), np.int64, len(rows)))
+            parts["doc"].append(np.full(len(rows), d, dtype=np.int64))
+        offsets[name] = start + np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        start = int(offsets[name][-1])
+
+    def cat(key):
+        return np.concatenate(parts[key]) if parts[key] else np.zeros(0, dtype=np.int64)
+
+    rel = cat("rel")
+    names = list(rel_codes)
+    fold_codes: dict[str, int] = {}
+    fold_of = np.array([fold_codes.setdefault(fold(r), len(fold_codes)) for r in names] or [0], dtype=np.int64)
+    flags_of = np.array([(1 if r == "participant" else 0) | (2 if r in KYOTO_ROLES else 0) for r in names] or [0],
+                        dtype=np.int64)
+    prep.offsets = offsets
+    prep.store = {
+        "f_off": np.concatenate([[0], np.cumsum(cat("f_len"))]).astype(np.int64), "f_ids": cat("f_ids"),
+        "s_off": np.concatenate([[0], np.cumsum(cat("s_len"))]).astype(np.int64), "s_ids": cat("s_ids"),
+        "rel": rel, "fold": fold_of[rel], "flags": flags_of[rel], "doc": cat("doc"), "n_keys": max(base, 1),
+        "relation_names": names, "f_label": cat("f_lab"), "s_label": cat("s_lab"),
+        "label_names": list(label_codes),
+    }
+
+
+def run(prep: Prepared) -> Prepared:
+    """Lay out the store and run the matching and element kernels."""
+    from ..kernels.triples import element_stats, match_triples, match_triples_parallel
+
+    _layout(prep)
+    st = prep.store
+    n_gold, n_sys = prep.n_gold, prep.n_system
+    # documents in parallel only where it pays (starting the threads costs more than a small corpus)
+    kernel = match_triples_parallel if len(prep.doc_names) > 1 and n_gold + n_sys > PARALLEL_FROM else match_triples
+    prep.match, prep.unique, prep.counted = kernel(
+        st["f_off"], st["f_ids"], st["s_off"], st["s_ids"], st["fold"], st["rel"], st["flags"], st["doc"],
+        prep.offsets["gold"], prep.offsets["system"], st["n_keys"], prep.options.dedup_exact(prep.folder))
+    for side, off, ids, label in (("first", "f_off", "f_ids", "f_label"), ("second", "s_off", "s_ids", "s_label")):
+        gold_new, gold_match, pairs, system_new, system_matched = element_stats(
+            st[off], st[ids], st[label], n_gold, n_gold + n_sys, st["n_keys"])
+        prep.elements[side] = {"gold_new": gold_new, "gold_match": gold_match, "pairs": pairs,
+                               "system_new": system_new, "system_matched": system_matched}
+    return prep

@@ -1,0 +1,179 @@
+"""The triple task's metric registry and per-document statistics.
+
+Per document (a file pair), the module's counts:
+  gold                 gold triples (after the filters and the map)
+  system               system triples in range; out_of_range those outside the token range
+  unique_V             system triples in scope, told apart by variant V's match (the precision denominator)
+  correct_V            gold triples matched (each counted once, see ``kernels/triples.py``)
+  *_first_ids, *_second_ids   ids summed over the triples (average = sum / triples)
+  first_gold, first_system, first_correct   non-intersecting first elements of the gold and of the
+                       system triples, and the system ones whose ids meet a gold element with an agreeing
+                       label (``Util.compareElements``); first_system_out those of out-of-range triples;
+                       second_* the same for second elements
+  gold_triple_ids, system_triple_ids  distinct triple ids
+Variant V: ``pr`` partial ids and same relation, ``p`` partial ids, ``xr`` exact ids and same relation,
+``x`` exact ids.  Precision = correct_V / unique_V, recall = correct_V / gold, F1 = 2PR / (P + R).
+
+Further columns, one per name: ``relation<TAB>R<TAB>gold|system|correct_pr|correct_p|correct_xr|correct_x|
+all`` (system: unique per relation; all: every in-range system triple), ``profile<TAB>P<TAB>...``,
+``first_label_match<TAB>L``, ``first_label_mismatch<TAB>G:S`` (and ``second_...``).
+"""
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+
+from ..metrics import MetricSpec, ratio_score
+from ..stats.docstats import DocStats
+
+SHORT = {"partial": "pr", "partial-any-relation": "p", "exact": "xr", "exact-any-relation": "x"}
+BASE = ("gold", "system", "out_of_range", *(f"{c}_{v}" for v in ("pr", "p", "xr", "x") for c in ("unique", "correct")),
+        "gold_first_ids", "gold_second_ids", "system_first_ids", "system_second_ids",
+        "first_gold", "first_system", "first_correct", "first_system_out",
+        "second_gold", "second_system", "second_correct", "second_system_out",
+        "gold_triple_ids", "system_triple_ids")
+SEP = "\t"
+
+
+def _variant_metric(name: str, variant: str, description: str) -> MetricSpec:
+    v = SHORT[variant]
+    return MetricSpec(name, name, (f"correct_{v}", f"unique_{v}", "gold"),
+                      ratio_score(f"correct_{v}", f"unique_{v}", f"correct_{v}", "gold"), description)
+
+
+def registry(variant: str) -> dict[str, MetricSpec]:
+    """The registry of a run: ``triples`` is the chosen variant; the four variants and the element
+    statistics beside it."""
+    specs = [_variant_metric("triples", variant, f"triples ({variant})"),
+             _variant_metric("partial", "partial", "partial ids, same relation (ignoring case)"),
+             _variant_metric("partial-any-relation", "partial-any-relation", "partial ids, any relation"),
+             _variant_metric("exact", "exact", "exact ids, same relation (ignoring case)"),
+             _variant_metric("exact-any-relation", "exact-any-relation", "exact ids, any relation")]
+    for side in ("first", "second"):
+        specs.append(MetricSpec(f"{side}-elements", f"{side} elements",
+                                (f"{side}_correct", f"{side}_system", f"{side}_gold"),
+                                ratio_score(f"{side}_correct", f"{side}_system", f"{side}_correct", f"{side}_gold"),
+                                f"non-intersecting {side} elements found (the module's element statistics)"))
+    return {s.name: s for s in specs}
+
+
+REGISTRIES = {v: registry(v) for v in SHORT}
+METRIC_NAMES = tuple(REGISTRIES["partial"])
+
+
+def doc_stats(prep) -> DocStats:
+    """The per-document statistics of a prepared and matched run (``engine.run``)."""
+    from .engine import P, PR, REL, X, XR
+
+    n_docs = len(prep.doc_names)
+    st = prep.store
+    off_g, off_s, off_o = prep.offsets["gold"], prep.offsets["system"], prep.offsets["out"]
+    n_gold = prep.n_gold
+    gdoc = st["doc"][:n_gold]
+    sdoc = st["doc"][n_gold: off_s[-1]]
+    odoc = st["doc"][off_s[-1]:]
+    f_len = np.diff(st["f_off"])
+    s_len = np.diff(st["s_off"])
+
+    def per_doc(docs, weights=None):
+        return np.bincount(docs, weights=weights, minlength=n_docs).astype(np.float64)[:n_docs]
+
+    cols: dict[str, np.ndarray] = {
+        "gold": np.diff(off_g).astype(np.float64),
+        "system": np.diff(off_s).astype(np.float64),
+        "out_of_range": np.diff(off_o).astype(np.float64),
+        "gold_first_ids": per_doc(gdoc, f_len[:n_gold]), "gold_second_ids": per_doc(gdoc, s_len[:n_gold]),
+        "system_first_ids": per_doc(sdoc, f_len[n_gold: off_s[-1]]),
+        "system_second_ids": per_doc(sdoc, s_len[n_gold: off_s[-1]]),
+    }
+    for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR)):
+        cols[f"unique_{v}"] = per_doc(sdoc, prep.unique[row])
+        cols[f"correct_{v}"] = per_doc(gdoc, prep.counted[row])
+    n_sys = len(sdoc)
+    for side, el in prep.elements.items():
+        cols[f"{side}_gold"] = per_doc(gdoc, el["gold_new"])
+        cols[f"{side}_system"] = per_doc(sdoc, el["system_new"][:n_sys])
+        cols[f"{side}_correct"] = per_doc(sdoc, el["system_matched"][:n_sys])
+        cols[f"{side}_system_out"] = per_doc(odoc, el["system_new"][n_sys:])
+    cols["gold_triple_ids"] = np.array([len({prep.gold_docs[d].ids[k] for k in prep.gold.rows[d]})
+                                        for d in range(n_docs)], dtype=np.float64)
+    cols["system_triple_ids"] = np.array([len({prep.system_docs[d].ids[k] for k in prep.system.rows[d]})
+                                          for d in range(n_docs)], dtype=np.float64)
+    extras = _extras(prep, gdoc, sdoc, n_docs, (P, X, PR, XR, REL))
+    cols.update(extras)
+    reg = REGISTRIES[prep.options.variant]
+    layout = BASE + tuple(extras)
+    return DocStats.from_columns(list(prep.doc_names), cols, reg, layout)
+
+
+def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
+    P, X, PR, XR, REL = rows
+    st = prep.store
+    n_gold = prep.n_gold
+    names = st["relation_names"]
+    n_rel = max(len(names), 1)
+    grel = st["rel"][:n_gold]
+    srel = st["rel"][n_gold: n_gold + prep.n_system]
+
+    def table(docs, rel, weights=None):
+        flat = np.bincount(docs * n_rel + rel, weights=weights, minlength=n_docs * n_rel).astype(np.float64)
+        return flat[: n_docs * n_rel].reshape(n_docs, n_rel)
+
+    out: dict[str, np.ndarray] = {}
+    gold_t = table(gdoc, grel)
+    sys_t = table(sdoc, srel, prep.unique[REL])
+    all_t = table(sdoc, srel)
+    counted = {v: table(gdoc, grel, prep.counted[row]) for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
+    present = (gold_t + all_t).sum(axis=0) > 0
+    for r, name in enumerate(names):
+        if not present[r]:
+            continue
+        out[f"relation{SEP}{name}{SEP}gold"] = gold_t[:, r]
+        out[f"relation{SEP}{name}{SEP}system"] = sys_t[:, r]
+        out[f"relation{SEP}{name}{SEP}all"] = all_t[:, r]
+        for v in ("pr", "p", "xr", "x"):
+            out[f"relation{SEP}{name}{SEP}correct_{v}"] = counted[v][:, r]
+    # profiles of the in-range system triples (EvaluateTriplesDebug's table)
+    profile_codes: dict[str, int] = {}
+    for d in range(n_docs):
+        for p in dict.fromkeys(prep.system.profiles[d]):
+            if p not in profile_codes:
+                profile_codes[p] = len(profile_codes)
+    prof = np.fromiter(map(profile_codes.__getitem__, chain.from_iterable(prep.system.profiles)), np.int64,
+                       len(sdoc))
+    n_prof = max(len(profile_codes), 1)
+
+    def ptable(weights=None):
+        flat = np.bincount(sdoc * n_prof + prof, weights=weights, minlength=n_docs * n_prof).astype(np.float64)
+        return flat[: n_docs * n_prof].reshape(n_docs, n_prof)
+
+    total = ptable()
+    found = {v: ptable((prep.match[row] >= 0).astype(np.float64)) for v, row in (("p", P), ("x", X), ("pr", PR),
+                                                                                 ("xr", XR))}
+    for p, name in enumerate(profile_codes):
+        out[f"profile{SEP}{name}{SEP}total"] = total[:, p]
+        for v in ("pr", "p", "xr", "x"):
+            out[f"profile{SEP}{name}{SEP}{v}"] = found[v][:, p]
+    # element labels (Util.compareElements' tables), columns in order of the events
+    labels = st["label_names"]
+    n_lab = len(labels)
+    for side, key in (("first", "f_label"), ("second", "s_label")):
+        el = prep.elements[side]
+        lab = st[key]
+        matched = np.nonzero(el["gold_match"] >= 0)[0]
+        pairs = el["pairs"]
+        for kind, docs, codes, name_of in (
+                ("match", gdoc[matched], lab[matched], lambda c: labels[c]),
+                ("mismatch", gdoc[pairs[:, 0]] if len(pairs) else np.zeros(0, np.int64),
+                 lab[pairs[:, 0]] * n_lab + lab[pairs[:, 1]] if len(pairs) else np.zeros(0, np.int64),
+                 lambda c: f"{labels[c // n_lab]}:{labels[c % n_lab]}")):
+            if not len(codes):
+                continue
+            values, first_at, inverse = np.unique(codes, return_index=True, return_inverse=True)
+            order = np.argsort(first_at, kind="stable")
+            n_val = len(values)
+            counts = np.bincount(docs * n_val + inverse, minlength=n_docs * n_val).reshape(n_docs, n_val)
+            for i in order:
+                out[f"{side}_label_{kind}{SEP}{name_of(int(values[i]))}"] = counts[:, i].astype(np.float64)
+    return out

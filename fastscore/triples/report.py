@@ -1,0 +1,520 @@
+"""Reports of a triple run: readable text, JSON, CSV, Markdown, and ``module`` — the report file the Triple
+evaluation module writes, to the character:
+
+- a file pair, partial ids (``EvaluateTriples``): ``SYSTEM.xls`` (token range lines, figures, element
+  statistics, the per-relation table);
+- a file pair with ``--exact-ids`` or ``--dedup exact`` (``EvaluateTriplesDebug``): its ``SYSTEM.xls``
+  (file statistics, all four variants, the per-profile and per-relation tables);
+- two folders (``EvaluateTripleFolders``): its results file (relation table, totals, relation confusion
+  matrix, mismatches, triples not covered and with a wrong relation).  Its header names the folders and
+  the date, as the module's does.
+
+Numbers come from the result's ``DocStats`` totals; row orders are the module's (Java ``HashMap`` orders,
+``TreeSet`` orders), rebuilt from the prepared triples.
+"""
+from __future__ import annotations
+
+import csv as _csv
+import io
+import json
+import os
+import time
+
+from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
+from .metrics import SEP, SHORT
+from .options import VARIANT_TITLES
+
+FORMATS = ("text", "module", "json", "csv", "markdown")
+
+
+def render(result, fmt: str = "text", per_doc: bool = False) -> str:
+    if fmt == "json":
+        return json.dumps(result.to_dict(per_doc=per_doc), indent=2) + "\n"
+    if fmt == "module":
+        return module_report(result)
+    return {"text": text, "csv": csv, "markdown": markdown}[fmt](result, per_doc)
+
+
+# ---- readable reports
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def _ci(obj: dict) -> str:
+    return f"[{_pct(obj['ci'][0])}, {_pct(obj['ci'][1])}]" if "ci" in obj else ""
+
+
+def text(result, per_doc: bool = False) -> str:
+    s = result.scores()
+    st = s["statistics"]
+    m = s["metrics"]["triples"]
+    lines = [f"gold:   {result.prepared.gold_path}", f"system: {result.prepared.system_path}",
+             f"documents: {st['documents']}   counting: {st['variant_title'].lower()}; gold triples counted once "
+             f"({st['dedup']} duplicates)", ""]
+    ci = result.bootstrap is not None
+    head = f"{'':<22}{'precision':>10}{'recall':>9}{'F1':>9}{'correct':>9}{'system':>9}{'gold':>9}"
+    lines.append(head + (f"  {result.bootstrap.level * 100:g}% CI of F1" if ci else ""))
+    row = (f"{'triples':<22}{_pct(m['precision']):>10}{_pct(m['recall']):>9}{_pct(m['f1']):>9}{m['correct']:>9}"
+           f"{m['system']:>9}{m['gold']:>9}")
+    lines.append(row + ("  " + _ci(m) if ci else ""))
+    for v, obj in st["variants"].items():
+        lines.append(f"{'  ' + v:<22}{_pct(obj['precision']):>10}{_pct(obj['recall']):>9}{_pct(obj['f1']):>9}"
+                     f"{obj['correct']:>9}{obj['system']:>9}{obj['gold']:>9}")
+    for side in ("first", "second"):
+        e = st[f"{side}_elements"]
+        f1 = 2 * e["precision"] * e["recall"] / (e["precision"] + e["recall"]) if e["precision"] + e["recall"] else 0
+        lines.append(f"{side + ' elements':<22}{_pct(e['precision']):>10}{_pct(e['recall']):>9}{_pct(f1):>9}"
+                     f"{e['correct']:>9}{e['system']:>9}{e['gold']:>9}")
+    g, sy = st["gold"], st["system"]
+    lines += ["", f"gold triples {g['triples']}, average ids per element {g['average_first_ids']:.2f} (first) "
+                  f"{g['average_second_ids']:.2f} (second)",
+              f"system triples {sy['triples']} ({sy['in_range']} in range, {sy['out_of_range']} out of range), "
+              f"{sy['unique_in_scope']} unique in scope, average ids per element {sy['average_first_ids']:.2f} "
+              f"(first) {sy['average_second_ids']:.2f} (second)"]
+    rel = s["per_relation"]
+    if rel:
+        width = max(8, *(len(k) for k in rel))
+        lines += ["", f"{'relation':<{width}}{'gold':>7}{'share':>8}{'system':>8}{'share':>8}{'correct':>9}"
+                      f"{'recall':>9}{'precision':>11}"]
+        for name, r in rel.items():
+            lines.append(f"{name:<{width}}{r['gold']:>7}{_pct(r['gold_share']):>8}{r['system']:>8}"
+                         f"{_pct(r['system_share']):>8}{r['correct']:>9}{_pct(r['recall']):>9}"
+                         f"{_pct(r['precision']):>11}")
+    if per_doc:
+        width = max([len(n) for n in result.documents] + [8])
+        lines += ["", f"{'document':<{width}}{'precision':>10}{'recall':>9}{'F1':>9}"]
+        for name in result.documents:
+            d = result.document(name)["metrics"]["triples"]
+            lines.append(f"{name:<{width}}{_pct(d['precision']):>10}{_pct(d['recall']):>9}{_pct(d['f1']):>9}")
+    if ci:
+        b = result.bootstrap
+        lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
+    lines += ["", f"signature: {result.signature()}"]
+    return "\n".join(lines) + "\n"
+
+
+def _table_rows(result, per_doc: bool) -> tuple[list[str], list[list]]:
+    s = result.scores()
+    head = ["scope", "name", "precision", "recall", "f1", "correct", "system", "gold"]
+    rows = []
+    m = s["metrics"]["triples"]
+    if result.bootstrap is not None:
+        head += ["ci_low", "ci_high"]
+    rows.append(["metric", "triples", m["precision"], m["recall"], m["f1"], m["correct"], m["system"], m["gold"]]
+                + (m["ci"] if "ci" in m else []))
+    for v, obj in s["statistics"]["variants"].items():
+        rows.append(["variant", v, obj["precision"], obj["recall"], obj["f1"], obj["correct"], obj["system"],
+                     obj["gold"]])
+    for side in ("first", "second"):
+        e = s["statistics"][f"{side}_elements"]
+        f1 = 2 * e["precision"] * e["recall"] / (e["precision"] + e["recall"]) if e["precision"] + e["recall"] else 0
+        rows.append(["elements", side, e["precision"], e["recall"], f1, e["correct"], e["system"], e["gold"]])
+    for name, r in s["per_relation"].items():
+        f1 = 2 * r["precision"] * r["recall"] / (r["precision"] + r["recall"]) if r["precision"] + r["recall"] else 0
+        rows.append(["relation", name, r["precision"], r["recall"], f1, r["correct"], r["system"], r["gold"]])
+    if per_doc:
+        for name in result.documents:
+            d = result.document(name)["metrics"]["triples"]
+            rows.append(["document", name, d["precision"], d["recall"], d["f1"], d["correct"], d["system"],
+                         d["gold"]])
+    return head, rows
+
+
+def csv(result, per_doc: bool = False) -> str:
+    head, rows = _table_rows(result, per_doc)
+    out = io.StringIO()
+    w = _csv.writer(out, lineterminator="\n")
+    w.writerow(head)
+    w.writerows(rows)
+    return out.getvalue()
+
+
+def markdown(result, per_doc: bool = False) -> str:
+    head, rows = _table_rows(result, per_doc)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [f"{100 * x:.2f}" if isinstance(x, float) else str(x).replace("|", "\\|") for x in r]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n" + f"signature: `{result.signature()}`\n"
+
+
+# ---- the module's report
+
+def module_report(result) -> str:
+    prep = result.prepared
+    if prep.folder:
+        return _folders(result)
+    if prep.options.exact_ids or prep.options.dedup_exact(False):
+        return _debug(result)
+    return _single(result)
+
+
+def _t(result) -> dict:
+    return result.totals()
+
+
+def _avg(total_ids: float, n: float) -> int:
+    return idiv(int(total_ids), int(n)) if n else 0
+
+
+def _range_head(opts) -> str:
+    if not opts.token_range:
+        return ""
+    return f"tokenRangeFile:\t{opts.token_range}\ntokenRange:\t{len(opts.range_tokens)}\n"
+
+
+def _names(result) -> tuple[str, str]:
+    prep = result.prepared
+    return os.path.basename(prep.gold_path), os.path.basename(prep.system_path)
+
+
+def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str) -> str:
+    n_sys = int(t["system"])
+    out = int(t["out_of_range"])
+    return ("\nPrecision and recall figures\n"
+            f"Gold standard\t{gold_name}\n"
+            f"\tNr. of Triples\t{int(t['gold'])}\n"
+            f"\tAverage nr. of first element ids\t{_avg(t['gold_first_ids'], t['gold'])}\n"
+            f"\tAverage nr. of second element ids\t{_avg(t['gold_second_ids'], t['gold'])}\n"
+            f"\nSystem file\t{system_name}\n"
+            f"\t{total_label}\t{n_sys + out}\n"
+            f"\tNr. of Triples in range\t{n_sys}\n"
+            f"\tNr. of Triples out of range\t{out}\n"
+            f"\tAverage nr. of first element ids\t{_avg(t['system_first_ids'], t['system'])}\n"
+            f"\tAverage nr. of second element ids\t{_avg(t['system_second_ids'], t['system'])}\n"
+            f"\tNumber of unique Triples in scope\t{int(t['unique_pr'])}\n"
+            "\n")
+
+
+def _keyed(t: dict, prefix: str) -> list[tuple[str, int]]:
+    """(key, count) of the columns ``PREFIX<TAB>key`` in column (= insertion) order."""
+    return [(c[len(prefix) + 1:], int(v)) for c, v in t.items() if c.startswith(prefix + SEP)]
+
+
+def _label_table(t: dict, prefix: str) -> str:
+    pairs = dict(_keyed(t, prefix))
+    out = ""
+    total = 0
+    for key in hashmap_order(pairs):
+        total += pairs[key]
+        out += f"\t{key}\t{pairs[key]}\n"
+    return out + f"\tTotal\t{total}\n"
+
+
+def _elements(t: dict) -> str:
+    out = "\n"
+    for side in ("first", "second"):
+        gold, system, matched = int(t[f"{side}_gold"]), int(t[f"{side}_system"]), int(t[f"{side}_correct"])
+        out += (f"\tNumber of non-intersecting {side} elements represented in gold standard Triples\t{gold}\n"
+                f"\tNumber of non-intersecting {side} elements represented in system Triples\t{system}\n"
+                f"\tNumber of correct {side} elements represented in system Triples\t{matched}\n"
+                f"\tNumber of incorrect {side} elements represented in system Triples\t{system - matched}\n"
+                f"\tRecall of {side} elements\t{double_str(ddiv(matched, gold))}\n"
+                f"\tPrecision of {side} elements\t{double_str(ddiv(matched, system))}\n"
+                "\n"
+                f"\tLabel matches {side} elements:\n" + _label_table(t, f"{side}_label_match") + "\n"
+                f"\tLabel mismatches {side} elements:\n" + _label_table(t, f"{side}_label_mismatch") + "\n\n")
+    return out
+
+
+def _variant_block(title: str, correct: float, unique: float, gold: float) -> str:
+    return (f"\n{title}\n\tNr. correct\t{int(correct)}\n\tPrecision\t{double_str(ddiv(correct, unique))}\n"
+            f"\tRecall\t{double_str(ddiv(correct, gold))}\n")
+
+
+def _relation_keys(prep, docs=None) -> list[list[str]]:
+    """Per document, the module's per-relation map in its iteration order (gold relations, then the
+    system relations, as they come)."""
+    out = []
+    for d in range(len(prep.doc_names)) if docs is None else docs:
+        keys = list(prep.gold.relations[d]) + list(prep.system.relations[d])
+        out.append(hashmap_order(keys))
+    return out
+
+
+def _single(result) -> str:
+    """EvaluateTriples: printResults + printRelationResults (one file pair)."""
+    prep = result.prepared
+    t = _t(result)
+    gold_name, system_name = _names(result)
+    s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total")
+    s += _elements(t)
+    n_sys, out = int(t["system"]), int(t["out_of_range"])
+    if prep.options.ignore_relations:
+        s += _variant_block(VARIANT_TITLES["partial-any-relation"], t["correct_p"], t["unique_p"], t["gold"])
+    else:
+        c, u, g = t["correct_pr"], t["unique_pr"], t["gold"]
+        s += _variant_block(VARIANT_TITLES["partial"], c, u, g)
+        p, r = double_str(ddiv(c, u)), double_str(ddiv(c, g))
+        s += ("\n\tNr of Triples\tTriples in scope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
+              f"{system_name}\t{n_sys + out}\t{int(u)}\t{int(c)}\t\t{p}\t{r}\n")
+        sys_all = int(t["first_system"] + t["first_system_out"])
+        sys_in = int(t["first_system"])
+        s += ("\n\tNr First Elements\tCorrect\tRecall\tPrecision\n"
+              f"{system_name}\t{sys_all}\t{sys_in}\t{double_str(ddiv(sys_in, t['first_gold']))}\t"
+              f"{double_str(ddiv(sys_in, sys_all))}\n")
+    correct = "correct_p" if prep.options.ignore_relations else "correct_pr"
+    s += _relation_table(t, _relation_keys(prep)[0], correct, "Proportion Gold")
+    return s
+
+
+def _relation_table(t: dict, keys: list[str], correct: str, gold_head: str) -> str:
+    s = ("\nResults per relation\n"
+         f"Relation\tTotal gold\t{gold_head}\tTotal system\tProportion system\tPartialIdExactRelation\tRecall\t"
+         "Precision\n")
+    n_gold, n_sys = int(t["gold"]), int(t["system"])
+    total_c = total_g = total_s = 0
+    for key in keys:
+        base = f"relation{SEP}{key}{SEP}"
+        g, sy, c = int(t[base + "gold"]), int(t[base + "system"]), int(t[base + correct])
+        total_c += c
+        total_g += g
+        total_s += sy
+        rec = idiv(100 * c, g) if g > 0 else 0
+        prec = idiv(100 * c, sy) if sy > 0 else 0
+        s += f"{key}\t{g}\t{percent_int(g, n_gold)}%\t{sy}\t{percent_int(sy, n_sys)}%\t{c}\t{rec}\t{prec}\n"
+    rec = idiv(100 * total_c, total_g) if total_g > 0 else 0
+    prec = idiv(100 * total_c, total_s) if total_s > 0 else 0
+    return s + f"Total\t{total_g}\t\t{total_s}\t\t{total_c}\t{rec}\t{prec}\n"
+
+
+def _statistics(doc_name: str, passed: int, out: int, ids: list[str], relations: list[str]) -> str:
+    """EvaluateTriplesDebug.printStatistics of one side."""
+    n = len(relations)
+    s = (f"\n\nParsing fileName:\t{doc_name}\nTripleCount:\t{passed}\noutOfRangeCount:\t{out}\n"
+         f"inRangeCount:\t{n}\n")
+    counts: dict[str, int] = {}
+    for r in relations:
+        counts[r] = counts.get(r, 0) + 1
+    s += (f"Nr of Triple ids:\t{len(set(ids))}\nNr of relations:\t{len(counts)}\n"
+          f"Total nr of second elements:\t{n}\n\nRelations:\n")
+    for key in hashmap_order(counts):
+        s += f"{key}\t{counts[key]}\t{percent_int(counts[key], n)}%\n"
+    return s
+
+
+def _debug(result) -> str:
+    """EvaluateTriplesDebug: statistics of both files, printResults, printRelationTables (one file pair)."""
+    prep = result.prepared
+    t = _t(result)
+    gold_name, system_name = _names(result)
+    gdoc, sdoc = prep.gold_docs[0], prep.system_docs[0]
+    s = _range_head(prep.options)
+    s += _statistics(gold_name, prep.gold.passed[0], 0, [gdoc.ids[k] for k in prep.gold.rows[0]],
+                     prep.gold.relations[0])
+    s += _statistics(system_name, prep.system.passed[0], len(prep.out.rows[0]),
+                     [sdoc.ids[k] for k in prep.system.rows[0]], prep.system.relations[0])
+    s += _figures_head(t, gold_name, system_name, "Nr. of Triples")
+    s += _elements(t)
+    g = t["gold"]
+    for v in ("exact", "exact-any-relation", "partial", "partial-any-relation"):
+        title = VARIANT_TITLES[v]
+        s += _variant_block(title, t[f"correct_{SHORT[v]}"], t[f"unique_{SHORT[v]}"], g)
+    c, u = t["correct_pr"], t["unique_pr"]
+    s += ("\n\tNr of Triples\tTriples inscope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
+          f"{system_name}\t{int(t['system'] + t['out_of_range'])}\t{int(u)}\t{int(c)}\t\t"
+          f"{double_str(ddiv(c, u))}\t{double_str(ddiv(c, g))}\n")
+    # printRelationTables
+    s += ("\nResults per profile\n"
+          "Profile\tTotal System\tExactIdExactRelation\tPrecision\tExactId\tPrecision\tPartialIdExactRelation\t"
+          "Precision\tPartialId\tPrecision\n")
+    profiles = [k for k, _ in _keyed(t, "profile") if k.endswith(SEP + "total")]
+    for name in hashmap_order(k[: -len(SEP + "total")] for k in profiles):
+        base = f"profile{SEP}{name}{SEP}"
+        total = int(t[base + "total"])
+        s += name + f"\t{total}"
+        for v in ("xr", "x", "pr", "p"):
+            c = int(t[base + v])
+            s += f"\t{c}\t{idiv(100 * c, total) if total > 0 else 0}"
+        s += "\n"
+    s += ("\nResults per relation\n"
+          "Relation\tTotal gold\tTotal system\tExactIdExactRelation\tRecall\tPrecision\tPartialIdExactRelation\t"
+          "Recall\tPrecision\n")
+    sums = {"g": 0, "s": 0, "xr": 0, "pr": 0}
+    for key in _relation_keys(prep)[0]:
+        base = f"relation{SEP}{key}{SEP}"
+        gold, system = int(t[base + "gold"]), int(t[base + "system"])
+        sums["g"] += gold
+        sums["s"] += system
+        s += f"{key}\t{gold}\t{system}"
+        for v in ("xr", "pr"):
+            c = int(t[base + f"correct_{v}"])
+            sums[v] += c
+            s += f"\t{c}\t{idiv(100 * c, gold) if gold > 0 else 0}\t{idiv(100 * c, system) if system > 0 else 0}"
+        s += "\n"
+    s += f"Total\t{sums['g']}\t{sums['s']}"
+    for v in ("xr", "pr"):
+        c = sums[v]
+        s += f"\t{c}\t{idiv(100 * c, sums['g']) if sums['g'] > 0 else 0}\t" \
+             f"{idiv(100 * c, sums['s']) if sums['s'] > 0 else 0}"
+    return s + "\n"
+
+
+# ---- EvaluateTripleFolders
+
+def _folders(result) -> str:
+    prep = result.prepared
+    t = _t(result)
+    ds = result.doc_stats
+    date = time.strftime("%a %Y.%m.%d at %I:%M:%S %p %Z")
+    s = f"goldStandardTripleFolder\t{prep.gold_path}\nsystemTripleFolder\t{prep.system_path}\n\nDate\t{date}\n\n"
+    # the per-relation map: each file's map in its order, new keys appended to the total map
+    total_keys: list[str] = []
+    for keys in _relation_keys(prep):
+        total_keys.extend(k for k in keys if k not in total_keys)
+    s += _relation_table(t, hashmap_order(total_keys), "correct_pr", "Proportion gold")
+    # outputTotalCounts: per-file integer averages, added, over the total triples
+    avg = {c: 0 for c in ("gf", "gs", "sf", "ss")}
+    for i in range(len(ds)):
+        row = ds.row(i)
+        avg["gf"] += _avg(row["gold_first_ids"], row["gold"])
+        avg["gs"] += _avg(row["gold_second_ids"], row["gold"])
+        avg["sf"] += _avg(row["system_first_ids"], row["system"])
+        avg["ss"] += _avg(row["system_second_ids"], row["system"])
+    n_gold, n_sys = int(t["gold"]), int(t["system"])
+    s += ("\nPrecision and recall figures\nGold standard\n"
+          f"\tNr. of Triples\t{n_gold}\n"
+          f"\tAverage nr. of first element ids\t{double_str(ddiv(avg['gf'], n_gold))}\n"
+          f"\tAverage nr. of second element ids\t{double_str(ddiv(avg['gs'], n_gold))}\n"
+          f"\tNumber of first elements represented in gold standard Triples\t{int(t['first_gold'])}\n"
+          f"\tNumber of second elements represented in gold standard Triples\t{int(t['second_gold'])}\n"
+          "\n\nSystem file\n"
+          f"\tNr. of Triples in range\t{n_sys}\n"
+          f"\tAverage nr. of first element ids\t{double_str(ddiv(avg['sf'], n_sys))}\n"
+          f"\tAverage nr. of second element ids\t{double_str(ddiv(avg['ss'], n_sys))}\n"
+          "\n"
+          f"\tNumber of first elements represented in system Triples\t"
+          f"{int(t['first_system'] + t['first_system_out'])}\n"
+          f"\tNumber of second element represented in system Triples\t"
+          f"{int(t['second_system'] + t['second_system_out'])}\n"
+          "\n")
+    c, u = t["correct_pr"], t["unique_pr"]
+    p, r = ddiv(c, u), ddiv(c, n_gold)
+    f = ddiv(2 * p * r, p + r)
+    s += ("\nPartial id, exact relation\nNr of Triples\tNr of unique Triples\tCorrect\tPrecision\tRecall\tFmeasure\n"
+          f"{n_sys}\t{int(u)}\t{int(c)}\t{double_str(p)}\t{double_str(r)}\t{double_str(f)}\n")
+    s += _variant_block("Partial identifiers and same relation", c, u, n_gold)
+    s += "\n" + _variant_block("Partial identifiers and ignore relation", t["correct_p"], t["unique_p"], n_gold)
+    s += "\n" + _variant_block("Exact identifiers and same relation", t["correct_xr"], t["unique_xr"], n_gold)
+    # the module divides the exact-id, any-relation count by the partial-id unique count (kept in this layout)
+    s += "\n" + _variant_block("Exact identifiers and ignore relation", t["correct_x"], t["unique_p"], n_gold)
+    s += _confusion(prep)
+    s += _error_log(prep)
+    return s
+
+
+def _confusion(prep) -> str:
+    st = prep.store
+    names = st["relation_names"]
+    pairs = prep.mismatches()
+    matrix: dict[str, dict[str, int]] = {}
+    log = []
+    for s_row, g_row in pairs:
+        srel, grel = names[st["rel"][s_row]], names[st["rel"][g_row]]
+        row = matrix.setdefault(srel, {})
+        row[grel] = row.get(grel, 0) + 1
+        d = int(st["doc"][s_row])
+        sdoc, gdoc = prep.system_docs[d], prep.gold_docs[d]
+        sk = prep.system.rows[d][s_row - int(prep.offsets["system"][d])]
+        gk = prep.gold.rows[d][g_row - int(prep.offsets["gold"][d])]
+        log.append(f"{sdoc.name}:{srel}:{sdoc.first_comments[sk]}:{sdoc.second_comments[sk]}#"
+                   f"{grel}:{gdoc.first_comments[gk]}:{gdoc.second_comments[gk]}")
+    cols = sorted({g for row in matrix.values() for g in row})
+    s = "\n\nRelation confusion matrix, system (rows) versus gold (columns) with partial ID matches:\n"
+    s += "".join(f"\t{c}" for c in cols) + "\n"
+    for srel in sorted(matrix):
+        s += srel + "".join(f"\t{matrix[srel].get(c, 0)}" for c in cols) + "\n"
+    s += "\n\nMismatches of relations, syntax: system-triple:gold-triple\n"
+    return s + "".join(line + "\n" for line in log)
+
+
+def _table_row(doc, k: int, relation: str, profile: str) -> str:
+    """``Triple.toTableRowString``."""
+    s = f'<triple id="{doc.ids[k]}"'
+    if profile:
+        s += f' profile_id="{profile}"'
+    if relation:
+        s += f' relation="{relation}"'
+    if doc.layers[k]:
+        s += f' kaflayer="{doc.layers[k]}"'
+    s += ">\t"
+    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
+                                            doc.first_comments[k]),
+                                           ("elementSecondIds", "elementSecond", doc.second[k],
+                                            doc.second_labels[k], doc.second_comments[k])):
+        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
+                                                          if comment else "")
+        if not ids:
+            s += f"<{tag}{attrs}/>\t"
+        else:
+            s += f"<{tag}{attrs}> " + "".join(f'<{item} id="{i}"/> ' for i in ids) + f"</{tag}>\t"
+    return s + "</triple>\n"
+
+
+def _sorted_rows(items: list[tuple[str, str]]) -> str:
+    """``Util.sortTriplesForRelation``: relation descending; equal relations in reverse order of addition
+    (its comparator never answers 'equal')."""
+    ordered = list(reversed(items))
+    ordered.sort(key=lambda x: _utf16(x[0]), reverse=True)
+    return "".join(row for _, row in ordered)
+
+
+def _utf16(s: str) -> bytes:
+    return s.encode("utf-16-be")
+
+
+def _partial(a: list, b: list) -> bool:
+    return (not a and not b) or bool(set(a) & set(b))
+
+
+def _exact(a: list, b: list) -> bool:
+    return len(a) == len(b) and set(a) <= set(b)
+
+
+def _error_log(prep) -> str:
+    from .engine import KYOTO_ROLES, P, PR
+
+    not_covered: list[tuple[str, str]] = []
+    wrong: list[tuple[str, str]] = []
+    n_gold = prep.n_gold
+    for d in range(len(prep.doc_names)):
+        gdoc, sdoc = prep.gold_docs[d], prep.system_docs[d]
+        g_rows, s_rows = prep.gold.rows[d], prep.system.rows[d]
+        g_rel, s_rel = prep.gold.relations[d], prep.system.relations[d]
+        g0 = int(prep.offsets["gold"][d])
+        s0 = int(prep.offsets["system"][d]) - n_gold
+        profile = gdoc.name
+        remaining = list(range(len(g_rows)))  # Util.copyTriples(goldParser.data), then removeTriple
+        wrong_here: list[int] = []
+        for j in range(len(s_rows)):
+            m_p = int(prep.match[P, s0 + j])
+            if m_p >= 0:
+                g = m_p - g0
+                gk = g_rows[g]
+                for pos, i in enumerate(remaining):
+                    ik = g_rows[i]
+                    if gdoc.ids[ik] == gdoc.ids[gk] and set(gdoc.first[ik]) <= set(gdoc.first[gk]) and \
+                            set(gdoc.second[ik]) <= set(gdoc.second[gk]):
+                        del remaining[pos]
+                        break
+                if int(prep.match[PR, s0 + j]) < 0:
+                    sk = s_rows[j]
+                    a_rel = s_rel[j]
+
+                    def dedup(w: int) -> bool:  # Util.compareTriplesPartialIdExactRelation(s, w, false)
+                        wk = s_rows[w]
+                        if fold(a_rel) == fold(s_rel[w]):
+                            return _partial(sdoc.first[sk], sdoc.first[wk]) and \
+                                _partial(sdoc.second[sk], sdoc.second[wk])
+                        if s_rel[w] == "participant" and a_rel in KYOTO_ROLES:
+                            return _exact(sdoc.first[sk], sdoc.first[wk]) and _exact(sdoc.second[sk], sdoc.second[wk])
+                        return False
+
+                    if not any(dedup(w) for w in wrong_here):
+                        wrong_here.append(j)
+        not_covered += [(g_rel[i], _table_row(gdoc, g_rows[i], g_rel[i], profile)) for i in remaining]
+        wrong += [(s_rel[j], _table_row(sdoc, s_rows[j], s_rel[j], profile)) for j in wrong_here]
+    s = f"\n\nNot covered Triples:{len(not_covered)}\n" + _sorted_rows(not_covered)
+    s += "\n\n" + f"Wrong Triples:{len(wrong)}\n" + _sorted_rows(wrong)
+    return s

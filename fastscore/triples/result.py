@@ -1,0 +1,148 @@
+"""The result of a triple run: every number from its ``DocStats`` (column sums), laid out as the JSON,
+tables and the module's own report show them."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .._version import __version__
+from ..stats.docstats import DocStats
+from .metrics import SEP, SHORT
+from .options import VARIANT_TITLES
+
+
+def _frac(num: float, den: float) -> float:
+    return float(num / den) if den else 0.0
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass
+class TriplesResult:
+    """Triple scores of a gold/system pair (files or folders)."""
+
+    doc_stats: DocStats
+    prepared: object  # engine.Prepared: what the module's report layout needs beyond the numbers
+    warnings: list[str] = field(default_factory=list)
+    bootstrap: object = None
+    metrics: list[str] = field(default_factory=lambda: ["triples"])
+
+    @property
+    def options(self):
+        return self.prepared.options
+
+    @property
+    def variant(self) -> str:
+        return self.options.variant
+
+    @property
+    def documents(self) -> list[str]:
+        return self.doc_stats.doc_names
+
+    def totals(self) -> dict[str, float]:
+        return {c: float(v) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
+
+    def signature(self) -> str:
+        items = self.options.signature_items(self.prepared.folder)
+        text = "|".join(f"{k}:{v}" for k, v in items.items())
+        if self.bootstrap is not None:
+            text += "|" + self.bootstrap.signature()
+        return f"triples|{text}|version:{__version__}"
+
+    # ---- numbers
+
+    @staticmethod
+    def _variant(t: dict, variant: str) -> dict:
+        v = SHORT[variant]
+        correct, system, gold = t[f"correct_{v}"], t[f"unique_{v}"], t["gold"]
+        p, r = _frac(correct, system), _frac(correct, gold)
+        return {"precision": p, "recall": r, "f1": _f1(p, r), "correct": int(correct), "system": int(system),
+                "gold": int(gold)}
+
+    def scores(self, t: dict | None = None) -> dict:
+        """``metrics`` (the chosen variant), ``statistics`` and ``per_relation`` from totals ``t``."""
+        t = self.totals() if t is None else t
+        triples = self._variant(t, self.variant)
+        if self.bootstrap is not None and t is not None:
+            lo, hi = self.bootstrap.intervals.get("triples", (math.nan, math.nan))
+            triples["ci"] = [lo, hi]
+        stats = {
+            "variant": self.variant,
+            "variant_title": VARIANT_TITLES[self.variant],
+            "dedup": "exact" if self.options.dedup_exact(self.prepared.folder) else "overlap",
+            "documents": len(self.doc_stats),
+            "gold": {"triples": int(t["gold"]),
+                     "average_first_ids": _frac(t["gold_first_ids"], t["gold"]),
+                     "average_second_ids": _frac(t["gold_second_ids"], t["gold"])},
+            "system": {"triples": int(t["system"] + t["out_of_range"]), "in_range": int(t["system"]),
+                       "out_of_range": int(t["out_of_range"]),
+                       "unique_in_scope": int(t[f"unique_{SHORT[self.variant]}"]),
+                       "average_first_ids": _frac(t["system_first_ids"], t["system"]),
+                       "average_second_ids": _frac(t["system_second_ids"], t["system"])},
+        }
+        for side in ("first", "second"):
+            gold, system, correct = t[f"{side}_gold"], t[f"{side}_system"], t[f"{side}_correct"]
+            stats[f"{side}_elements"] = {"gold": int(gold), "system": int(system), "correct": int(correct),
+                                         "precision": _frac(correct, system), "recall": _frac(correct, gold)}
+        stats["variants"] = {v: self._variant(t, v) for v in SHORT}
+        return {"metrics": {"triples": triples}, "statistics": stats, "per_relation": self.per_relation(t)}
+
+    def per_relation(self, t: dict | None = None) -> dict[str, dict]:
+        """Per relation (after the map; exact names, as the module keys them), sorted by name: gold count and
+        share of the gold triples, unique system triples and their share of the in-range system triples,
+        correct (gold triples of the relation counted), recall and precision."""
+        t = self.totals() if t is None else t
+        v = SHORT[self.variant]
+        names = sorted({c.split(SEP)[1] for c in t if c.startswith("relation" + SEP)})
+        out = {}
+        for name in names:
+            key = f"relation{SEP}{name}{SEP}"
+            gold, system, correct = t[key + "gold"], t[key + "system"], t[key + f"correct_{v}"]
+            out[name] = {"gold": int(gold), "gold_share": _frac(gold, t["gold"]), "system": int(system),
+                         "system_share": _frac(system, t["system"]), "correct": int(correct),
+                         "recall": _frac(correct, gold), "precision": _frac(correct, system)}
+        return out
+
+    def document(self, name: str) -> dict:
+        i = self.doc_stats.doc_names.index(name)
+        row = self.doc_stats.row(i)
+        return {"metrics": {"triples": self._variant(row, self.variant)},
+                "variants": {v: self._variant(row, v) for v in SHORT}}
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        out = {"task": "triples", "gold": self.prepared.gold_path, "system": self.prepared.system_path,
+               **self.scores()}
+        if per_doc:
+            out["per_doc"] = {n: self.document(n) for n in self.documents}
+        out["warnings"] = list(self.warnings)
+        out["signature"] = self.signature()
+        return out
+
+    def to_arrow(self):
+        return self.doc_stats.to_arrow()
+
+    def to_pandas(self):
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
+    def __repr__(self) -> str:
+        m = self.scores()["metrics"]["triples"]
+        return (f"TriplesResult({self.variant}: P={m['precision']:.4f} R={m['recall']:.4f} F1={m['f1']:.4f}, "
+                f"{len(self.doc_stats)} documents)")
+
+
+def precision_above_one(result: TriplesResult) -> list[str]:
+    """The module's precision can pass 1: system triples told apart as duplicates can still each count a
+    different gold triple.  A warning says so when it happens."""
+    t = result.totals()
+    out = []
+    for v, short in SHORT.items():
+        if v == result.variant and t[f"correct_{short}"] > t[f"unique_{short}"]:
+            out.append(f"precision above 1 ({int(t[f'correct_{short}'])} correct of {int(t[f'unique_{short}'])} "
+                       "unique system triples): system triples the module counts as duplicates of each other "
+                       "matched different gold triples (the module's definition, kept)")
+    return out
+

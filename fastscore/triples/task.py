@@ -1,0 +1,108 @@
+"""The triple task: NewsReader / KYOTO / OpeNER triple files (or NAF/KAF layers), the numbers of the Triple
+evaluation module (cltl/TripleEvaluation).
+
+Light at import (the command line is built from it): the engine is imported when something is scored.
+"""
+from __future__ import annotations
+
+import argparse
+
+from ..task import Option, Task
+
+EXAMPLE = """\
+examples:
+  fastscore triples gold.trp system.trp                       # partial ids, same relation (EvaluateTriples)
+  fastscore triples gold.trp system.trp --exact-ids --output module   # EvaluateTriplesDebug's report file
+  fastscore triples gold/ system/ --ignore-file-suffix 8      # folders: x.tag.trp pairs with x.kaf.trp
+  fastscore triples gold.trp system.trp --token-range scope.txt --relation-map roles.tsv --output json
+  fastscore triples gold.naf system.naf --layers opinion --intersect   # NAF/KAF layers, converted in memory
+"""
+
+
+def _suffix(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of characters, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more characters, not {n}")
+    return n
+
+
+OPTIONS = (
+    Option(("--ignore-relations",), "ignore_relations", "match triples whatever their relations",
+           switch=True, default=False),
+    Option(("--exact-ids",), "exact_ids", "elements match when their id sets are equal (the module's debug "
+           "evaluator), not when they intersect", switch=True, default=False),
+    Option(("--token-range",), "token_range", "file of token ids (one per line): only system triples with a "
+           "first-element id among them are scored", metavar="FILE"),
+    Option(("--relation-filter",), "relation_filter", "file of relations (one per line, exact names): only "
+           "triples with one of them are scored, on both sides", metavar="FILE"),
+    Option(("--relation-map",), "relation_map", "file of FROM<TAB>TO relation translations applied to both "
+           "sides after the filter (the module's TripleRelationConversion)", metavar="FILE"),
+    Option(("--ignore-file-suffix",), "ignore_file_suffix", "folders: pair files by their names without the "
+           "last N characters (x.tag.trp with x.kaf.trp: 8)", default=0, type=_suffix, metavar="N",
+           scope="command"),
+    Option(("--dedup",), "dedup", "a matched gold triple is counted once: overlap — not again when it overlaps "
+           "one counted before (EvaluateTriples); exact — not again when identical to one (EvaluateTriplesDebug, "
+           "EvaluateTripleFolders); auto (default) — overlap for a file pair, exact for folders or --exact-ids",
+           default="auto", choices=("auto", "overlap", "exact")),
+    Option(("--skip-time-and-location",), "skip_time_and_location", "drop TIME and LOCATION triples (the "
+           "module's option for KYOTO triples)", switch=True, default=False),
+    Option(("--location-defect",), "location_defect", "drop every LOCATION triple as the module does through "
+           "an operator-precedence defect (not reproduced by default)", switch=True, default=False),
+    Option(("--layers",), "layers", "NAF/KAF input: the layers that become triples, comma-separated: entity, "
+           "srl, opinion, property, sentiment", metavar="LAYERS"),
+    Option(("--intersect",), "intersect", "with --layers opinion: only opinions that overlap an entity or a "
+           "property (the module's converter option)", switch=True, default=False),
+)
+
+
+def _read(source):
+    from .score import read
+
+    return read(source)
+
+
+def _doc_names(read) -> list[str]:
+    return list(read.doc_names)
+
+
+def _score(gold, system, **options):
+    from .score import score_triples
+
+    return score_triples(gold, system, **options)
+
+
+def _report(result, fmt: str, per_doc: bool = False) -> str:
+    from ..errors import UsageError
+    from .report import render
+
+    if fmt == "module" and result.bootstrap is not None:
+        raise UsageError("--output module is the module's report file, which has no place for intervals: use "
+                         "--bootstrap with --output text, json, csv or markdown")
+    return render(result, fmt, per_doc=per_doc)
+
+
+TRIPLES = Task(
+    name="triples",
+    summary="score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does",
+    description="Score system triples against gold triples — relation, first element, second element, each a "
+                "set of token ids — with the numbers of the Triple evaluation module (cltl/TripleEvaluation): "
+                "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
+                "and a per-relation table.",
+    example=EXAMPLE,
+    gold_help="gold triple file or folder (or NAF/KAF with --layers)",
+    system_help="system triple file or folder (or NAF/KAF with --layers)",
+    extensions=(".trp",),
+    default_metric="triples",
+    metric_help="triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
+                "first-elements, second-elements (default triples)",
+    outputs=(("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
+             ("csv", "CSV"), ("markdown", "Markdown")),
+    options=OPTIONS,
+    read=_read,
+    doc_names=_doc_names,
+    score=_score,
+    report=_report,
+)
