@@ -44,6 +44,7 @@ def score_coref(
     match: str | None = None,
     zero_match: str | None = None,
     preset: str | None = None,
+    cross_document: bool = False,
 ) -> CorefResult:
     """Score a coreference response against a key, as the CoNLL-2012 scorer v8.01 (CoNLL-2012, jsonlines)
     or the CorefUD scorer 1.2 (CoNLL-U) does.
@@ -62,6 +63,7 @@ def score_coref(
     match : ``exact``, ``partial`` or ``head`` (CoNLL-U; default head, as the CorefUD scorer).
     zero_match : ``dependent`` (zeros paired first by their DEPS, default) or ``linear`` (CoNLL-U).
     preset : ``conll2012``, ``crac2022``, ``crac2023`` or ``crac2024`` (published configurations).
+    cross_document : NAF input: each topic (a folder, or ECB+'s ``T_`` names) is one coreference space.
 
     Returns
     -------
@@ -74,7 +76,8 @@ def score_coref(
     from .coref.score import score_coref as _score
 
     return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
-                          format=format, match=match, zero_match=zero_match, preset=preset))
+                          format=format, match=match, zero_match=zero_match, preset=preset,
+                          cross_document=cross_document))
 
 
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,

@@ -150,12 +150,17 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                        epilog=CONVERT_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("input", metavar="INPUT", help="a CoNLL-2012, CoNLL-U or jsonlines file")
     v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
-    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl"), help="the target format")
+    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl", "triples"),
+                   help="the target format (triples: from NAF/KAF layers or KYOTO tuples)")
     v.add_argument("--from", dest="source_format", choices=("auto", "conll2012", "conllu", "jsonl"),
                    default="auto", help="the input's format (default auto: from the content)")
     v.add_argument("--template", metavar="FILE",
                    help="a file of the target format with the input's documents and words (e.g. the CoNLL-U key): "
                         "its text (sentence ids, columns, empty nodes, fields) is kept and its coreference replaced")
+    v.add_argument("--layers", metavar="LAYER,...", help="with --to triples: the NAF/KAF layers to convert "
+                   "(entity, srl, opinion, property, sentiment; default all)")
+    v.add_argument("--intersect", action="store_true", help="with --to triples: opinions as the module's "
+                   "--intersect option converts them")
     commands["convert"] = v
     return p, commands
 
@@ -251,10 +256,21 @@ def _score(args, task: Task) -> int:
 
 def _convert(args) -> int:
     """Convert; what the target cannot express goes to stderr as warnings."""
-    from .convert import convert
+    if args.to == "triples":
+        from .triples.convert import convert as to_triples
 
-    for message in convert(args.input, args.output, args.to, source_format=args.source_format,
-                           template=args.template):
+        if args.template or args.source_format != "auto":
+            raise UsageError("--to triples reads NAF/KAF or KYOTO tuple files: --template and --from do not apply")
+        layers = [x.strip() for x in args.layers.split(",")] if args.layers else None
+        messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect)
+    else:
+        from .convert import convert
+
+        if args.layers or args.intersect:
+            raise UsageError("--layers and --intersect apply to --to triples")
+        messages = convert(args.input, args.output, args.to, source_format=args.source_format,
+                           template=args.template)
+    for message in messages:
         warnings.warn(message, FastscoreWarning, stacklevel=2)
     return 0
 

@@ -137,3 +137,36 @@ def test_bad_targets_name_file_and_line(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ParseError, match="no NAF/KAF files"):
         read_naf_coref(tmp_path / "empty")
+
+
+def test_coref_command_reads_naf_folders_within_and_across_documents(topics, capsys):
+    """`fastscore coref KEY RESPONSE --format naf [--cross-document]` (folders detected as NAF)."""
+    import json
+
+    from fastscore.cli import main
+
+    key, resp = str(topics / "key"), str(topics / "response")
+    for extra in ([], ["--cross-document"]):
+        assert main(["coref", key, resp, "-o", "json", *extra]) == 0
+        out = json.loads(capsys.readouterr().out)
+        table_k = read_naf_coref(key, cross_document=bool(extra))
+        assert out["documents"] == table_k.n_docs and 0 < out["metrics"]["conll"]["f1"] <= 1
+    assert main(["coref", key, resp, "--format", "naf", "-m", "muc"]) == 0
+    capsys.readouterr()
+    from fastscore.examples import KEY
+
+    assert main(["coref", str(KEY), str(KEY), "--cross-document"]) == 2
+    assert "applies to NAF input" in capsys.readouterr().err
+
+
+def test_convert_command_writes_triples(tmp_path, capsys):
+    from fastscore.cli import main
+    from fastscore.formats.triples import read_triples
+
+    kaf = ROOT / "tests/data/triples_anchors/convert/doc-000.kaf"
+    out = tmp_path / "doc.trp"
+    assert main(["convert", str(kaf), str(out), "--to", "triples", "--layers", "opinion"]) == 0
+    assert read_triples(out).path
+    capsys.readouterr()
+    assert main(["convert", str(kaf), str(tmp_path / "x.jsonl"), "--to", "jsonl", "--layers", "opinion"]) == 2
+    assert "apply to --to triples" in capsys.readouterr().err

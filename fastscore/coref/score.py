@@ -21,7 +21,7 @@ from ..metrics import COREFUD_METRICS, METRICS, named, resolve
 from .engine import align_documents, score_aligned
 from .result import CorefResult
 
-FORMATS = ("auto", "conll2012", "conllu", "jsonl")
+FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf")
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,16 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto") -> MentionTable:
-    """A mention table, read once (an already-read table is returned as it is)."""
+def read(source, format: str = "auto", cross_document: bool = False) -> MentionTable:
+    """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
+    files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`."""
     if isinstance(source, MentionTable):
         return source
     fmt = detect_format(source) if format == "auto" else format
+    if fmt == "naf":
+        from ..formats.naf import read_naf_coref
+
+        return read_naf_coref(source, cross_document)
     if fmt == "conllu":
         from ..formats.conllu import read_conllu
 
@@ -66,24 +71,35 @@ def detect_format(path) -> str:
     path = os.fspath(path)
     if path == "-":
         return "conll2012"  # standard input cannot be read twice: say --format for other formats
-    sniffed = sniff_format(read_bytes(path)[:1 << 16])
+    if os.path.isdir(path):
+        return "naf"  # a folder of NAF documents (topics: cross-document coreference)
+    data = read_bytes(path)[:1 << 16]
+    from ..formats.naf import is_naf
+
+    if is_naf(data):
+        return "naf"
+    sniffed = sniff_format(data)
     return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
 
 
 def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
-                zero_match: str | None = None, preset: str | None = None) -> CorefResult:
+                zero_match: str | None = None, preset: str | None = None, cross_document: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
         return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                            preset)
+                            preset, cross_document)
 
 
 def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                 preset) -> CorefResult:
+                 preset, cross_document) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
-    k = read(key, settings["format"])
-    r = read(response, settings["format"])
+    if cross_document:
+        given = [x for x in (key, response) if not isinstance(x, MentionTable)]
+        if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
+            raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
+    k = read(key, settings["format"], cross_document)
+    r = read(response, settings["format"], cross_document)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
         raise UsageError(f"{k.path if k.words is None else r.path}: key and response must both be CoNLL-U")
@@ -115,6 +131,8 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     options["format"] = fmt
     if preset is not None:
         options["preset"] = preset
+    if cross_document:
+        options["cross-document"] = True
     if doc is not None:
         options["doc"] = doc
     return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r),

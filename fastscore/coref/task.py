@@ -35,7 +35,10 @@ OPTIONS = (
            "comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
            scope="command"),
     Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
-           "(CorefUD), jsonl", default="auto", choices=("auto", "conll2012", "conllu", "jsonl")),
+           "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents)", default="auto",
+           choices=("auto", "conll2012", "conllu", "jsonl", "naf")),
+    Option(("--cross-document",), "cross_document", "NAF: score each topic (ECB+ style) as one coreference space, "
+           "across its documents", switch=True, default=False),
     Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
            "head), head (the same head); CoNLL-U only but exact; default exact (CoNLL-2012), head (CoNLL-U)",
            choices=("exact", "partial", "head")),
