@@ -8,8 +8,8 @@ import os as _os
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, UsageError
 
-_API = ("score", "score_coref", "score_nugget", "score_triples", "read_conll", "read_tbf", "read_triples",
-        "bootstrap", "compare", "sweep", "MentionTable")
+_API = ("score", "score_coref", "score_nugget", "score_temporal", "score_triples", "read_conll", "read_tbf",
+        "read_timeml", "read_triples", "bootstrap", "compare", "sweep", "MentionTable")
 __all__ = ["__version__", *_API, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
 
 

@@ -226,3 +226,21 @@ def read_triples(path: str | os.PathLike):
     from .formats.triples import read_triples as _read
 
     return _read(path)
+
+
+def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_quirks: bool = False,
+                   relations_only: bool = False, entities_only: bool = False):
+    """Score TimeML files or folders as the TempEval-3 toolkit does: temporal awareness of the TLINKs
+    (``evaluation_method`` te3, acl11 or implicit_in_recall) and the extraction of events and TIMEX3s
+    (see :func:`fastscore.temporal.score.score_temporal`)."""
+    from .temporal.score import score_temporal as _score
+
+    return _warned(_score(gold, system, evaluation_method=evaluation_method, fix_toolkit_quirks=fix_toolkit_quirks,
+                          relations_only=relations_only, entities_only=entities_only))
+
+
+def read_timeml(path: str | os.PathLike):
+    """Read a TimeML file or a folder of them (see :mod:`fastscore.formats.timeml`)."""
+    from .formats.timeml import read_timeml as _read
+
+    return _read(path)

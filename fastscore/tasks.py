@@ -9,9 +9,10 @@ from .coref.task import COREF
 from .errors import UsageError
 from .nugget.task import NUGGET
 from .task import Task
+from .temporal.task import TEMPORAL
 from .triples.task import TRIPLES
 
-TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TRIPLES)}
+TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TEMPORAL, TRIPLES)}
 DEFAULT_TASK = "coref"  # of `compare` and `sweep`
 
 

@@ -183,7 +183,8 @@ def test_top_level_help_names_every_task(capsys):
         assert t.name in out and t.summary in out
 
 
-@pytest.mark.parametrize("name, function", [("coref", "score_coref"), ("nugget", "score_nugget")])
+@pytest.mark.parametrize("name, function", [("coref", "score_coref"), ("nugget", "score_nugget"),
+                                            ("temporal", "score_temporal")])
 def test_option_defaults_are_the_api_defaults(name, function):
     """Options are declared once; the public function's keywords must agree with them."""
     signature = inspect.signature(getattr(fastscore.api, function)).parameters

@@ -1,61 +1,162 @@
-"""The exact temporal closure of BEFORE / INCLUDES relations: the corrected alternative to the
-official timegraph (:mod:`fastscore.temporal.timegraph`).
+"""The exact temporal closure of TimeML relations: the corrected alternative to the official
+timegraph (:mod:`fastscore.temporal.timegraph`).
 
-Intervals are pairs of points with ``start < end``; ``x BEFORE y`` is ``x_e < y_s``,
-``x INCLUDES y`` is ``x_s < y_s`` and ``y_e < x_e``.  With only strict ``<`` between
-points, a relation is entailed exactly when each of its point pairs is joined by a
-path, and contradicted exactly when it would close a cycle.  Same interface as the
-timegraph: ``add`` returns added / redundant / violated, ``holds`` answers queries.
+Intervals are pairs of points with ``start < end``; each relation is a conjunction of point
+relations ``<`` and ``=`` on start and end points (``POINTS``: BEFORE is ``x_e < y_s``, BEGINS
+``x_s = y_s`` and ``x_e < y_e``, ...).  Points and ``<=`` / ``<`` edges form a graph; for this
+convex point algebra path consistency is complete, so a point relation is entailed exactly
+when a path shows it (``a < b``: a path from ``a`` to ``b`` with a strict edge; ``a = b``:
+paths both ways), and a relation is contradicted exactly when adding it would close a cycle
+through a strict edge.  Same interface as the timegraph: ``add`` returns added / redundant /
+violated, ``holds`` answers queries (False when an interval is not in the graph).  An interval
+related to itself: SIMULTANEOUS is redundant, anything else violated (the interval is in the
+graph either way, as in the official graph).
 """
 from __future__ import annotations
 
-from .timegraph import ADDED, BEFORE, INCLUDES, REDUNDANT, VIOLATED
+from .timegraph import ADDED, REDUNDANT, VIOLATED
+
+# relation -> point relations (a, op, b) with a, b in x_s / x_e / y_s / y_e ("xs", "xe", "ys", "ye")
+POINTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "BEFORE": (("xe", "<", "ys"),),
+    "AFTER": (("ye", "<", "xs"),),
+    "IBEFORE": (("xe", "=", "ys"),),
+    "IAFTER": (("ye", "=", "xs"),),
+    "BEGINS": (("xs", "=", "ys"), ("xe", "<", "ye")),
+    "BEGUN_BY": (("xs", "=", "ys"), ("ye", "<", "xe")),
+    "ENDS": (("xe", "=", "ye"), ("ys", "<", "xs")),
+    "ENDED_BY": (("xe", "=", "ye"), ("xs", "<", "ys")),
+    "INCLUDES": (("xs", "<", "ys"), ("ye", "<", "xe")),
+    "IS_INCLUDED": (("ys", "<", "xs"), ("xe", "<", "ye")),
+    "SIMULTANEOUS": (("xs", "=", "ys"), ("xe", "=", "ye")),
+    "IDENTITY": (("xs", "=", "ys"), ("xe", "=", "ye")),
+    "DURING": (("xs", "=", "ys"), ("xe", "=", "ye")),  # as the toolkit reads DURING
+    "DURING_INV": (("xs", "=", "ys"), ("xe", "=", "ye")),
+}
+
+
+def point_pairs(x: str, y: str, rel: str) -> list[tuple[str, str, str]]:
+    """``x rel y`` as point relations (a, '<' | '=', b) on point names ``X_s``, ``X_e``."""
+    try:
+        spec = POINTS[rel]
+    except KeyError:
+        raise ValueError(f"unsupported relation {rel!r}") from None
+    name = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
+    return [(name[a], op, name[b]) for a, op, b in spec]
 
 
 class Closure:
     def __init__(self) -> None:
-        self.succ: dict[str, set[str]] = {}
+        self.succ: dict[str, dict[str, bool]] = {}  # point -> successor -> strict (<) or not (<=)
 
     def _interval(self, x: str) -> None:
         if x + "_s" not in self.succ:
-            self.succ[x + "_s"] = {x + "_e"}
-            self.succ[x + "_e"] = set()
+            self.succ[x + "_s"] = {x + "_e": True}
+            self.succ[x + "_e"] = {}
 
-    def _reaches(self, a: str, b: str) -> bool:
-        """A path of one or more ``<`` from point ``a`` to point ``b``."""
-        stack, seen = [a], {a}
+    def _reach(self, a: str, b: str) -> int:
+        """0: no path from ``a`` to ``b``; 1: a path (``a <= b``); 2: a path with a strict edge (``a < b``)."""
+        best = 0
+        seen = {(a, False)}
+        stack = [(a, False)]
         while stack:
-            for n in self.succ[stack.pop()]:
-                if n == b:
-                    return True
-                if n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return False
+            p, strict = stack.pop()
+            for q, s in self.succ[p].items():
+                st = strict or s
+                if q == b:
+                    if st:
+                        return 2
+                    best = 1
+                if (q, st) not in seen:
+                    seen.add((q, st))
+                    stack.append((q, st))
+        return best
 
-    @staticmethod
-    def _pairs(x: str, y: str, rel: str) -> list[tuple[str, str]]:
-        if rel == BEFORE:
-            return [(x + "_e", y + "_s")]
-        if rel == INCLUDES:
-            return [(x + "_s", y + "_s"), (y + "_e", x + "_e")]
-        raise ValueError(f"unsupported relation {rel!r}")
+    def _entailed(self, a: str, op: str, b: str) -> bool:
+        if op == "<":
+            return self._reach(a, b) == 2
+        return a == b or (self._reach(a, b) >= 1 and self._reach(b, a) >= 1)
+
+    def _edges(self, a: str, op: str, b: str) -> list[tuple[str, str, bool]]:
+        return [(a, b, True)] if op == "<" else [(a, b, False), (b, a, False)]
 
     def add(self, x: str, y: str, rel: str) -> str:
-        pairs = self._pairs(x, y, rel)
-        if x == y:
-            return VIOLATED
+        pairs = point_pairs(x, y, rel)
         self._interval(x)
         self._interval(y)
-        if all(self._reaches(a, b) for a, b in pairs):
+        if all(self._entailed(*p) for p in pairs):
             return REDUNDANT
-        if any(self._reaches(b, a) for a, b in pairs):
+        new = [e for p in pairs for e in self._edges(*p) if e[0] != e[1]]
+        if any(a == b and op == "<" for a, op, b in pairs):
             return VIOLATED
-        for a, b in pairs:
-            self.succ[a].add(b)
+        added = []
+        for a, b, strict in new:
+            old = self.succ[a].get(b)
+            if old is None or (strict and not old):
+                added.append((a, b, old))
+                self.succ[a][b] = strict or bool(old)
+        if any(self._reach(b, a) >= (1 if strict else 2) for a, b, strict in new):
+            for a, b, old in reversed(added):
+                if old is None:
+                    del self.succ[a][b]
+                else:
+                    self.succ[a][b] = old
+            return VIOLATED
         return ADDED
 
     def holds(self, x: str, y: str, rel: str) -> bool:
         if x + "_s" not in self.succ or y + "_s" not in self.succ:
             return False
-        return all(self._reaches(a, b) for a, b in self._pairs(x, y, rel))
+        return all(self._entailed(*p) for p in point_pairs(x, y, rel))
+
+
+_OPS = {"<": 0, "=": 1}
+
+
+class KernelClosure:
+    """The exact closure of a list of relations, built in one call of the closure kernel
+    (``kernels/temporal_closure.py``); the same outcomes and answers as :class:`Closure`."""
+
+    def __init__(self, relations: list[tuple[str, str, str]]) -> None:
+        import numpy as np
+
+        from ..kernels.temporal_closure import build
+
+        self.index: dict[str, int] = {}
+        for x, y, _ in relations:
+            self.index.setdefault(x, len(self.index))
+            self.index.setdefault(y, len(self.index))
+        off, pa, op, pb = self._encode(relations)
+        codes, *self._graph = build(len(self.index), off, pa, op, pb)
+        self.outcomes = [(ADDED, REDUNDANT, VIOLATED)[c] for c in codes.tolist()]
+        self._np = np
+
+    def _encode(self, relations):
+        import numpy as np
+
+        off, pa, op, pb = [0], [], [], []
+        ends = {"xs": (0, 0), "xe": (0, 1), "ys": (1, 0), "ye": (1, 1)}
+        for x, y, rel in relations:
+            ids = (self.index[x], self.index[y])
+            for a, o, b in POINTS[rel]:
+                (sa, ea), (sb, eb) = ends[a], ends[b]
+                pa.append(2 * ids[sa] + ea)
+                op.append(_OPS[o])
+                pb.append(2 * ids[sb] + eb)
+            off.append(len(pa))
+        return (np.asarray(off, np.int64), np.asarray(pa, np.int64), np.asarray(op, np.int64),
+                np.asarray(pb, np.int64))
+
+    def holds_many(self, relations: list[tuple[str, str, str]]) -> list[bool]:
+        from ..kernels.temporal_closure import holds
+
+        known = [x in self.index and y in self.index for x, y, _ in relations]
+        asked = [r for r, k in zip(relations, known) if k]
+        if not asked:
+            return [False] * len(relations)
+        head, nxt, dst, strict, n = self._graph
+        answers = iter(holds(*self._encode(asked), head, nxt[:n], dst[:n], strict[:n], len(head)).tolist())
+        return [next(answers) if k else False for k in known]
+
+    def holds(self, x: str, y: str, rel: str) -> bool:
+        return self.holds_many([(x, y, rel)])[0]

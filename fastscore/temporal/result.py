@@ -1,0 +1,116 @@
+"""Scores of a TempEval-3 run: every number from the per-document statistics (``doc_stats``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .._version import __version__
+from ..stats.docstats import DocStats
+from .entities import KINDS
+from .metrics import ENTITY_METRICS, TEMPORAL_METRICS
+
+
+def _number(x) -> float | int:
+    x = float(x)
+    return int(x) if x.is_integer() else x
+
+
+@dataclass
+class TemporalResult:
+    gold: object  # TimemlInput
+    system: object
+    method: str
+    fix_toolkit_quirks: bool
+    parts: tuple[str, ...]  # "relations", "entities" (what was scored)
+    doc_stats: DocStats
+    warnings: list[str] = field(default_factory=list)
+    bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+
+    @property
+    def documents(self) -> list[str]:
+        return self.doc_stats.doc_names
+
+    @property
+    def metrics(self) -> list[str]:
+        """Registry names of the reported metrics (what ``fastscore.bootstrap`` gives intervals for)."""
+        return (["temporal"] if "relations" in self.parts else []) + \
+            (list(ENTITY_METRICS) if "entities" in self.parts else [])
+
+    def relations(self, sums: Mapping[str, object] | None = None) -> dict:
+        """Temporal awareness: P, R, F1 and the four counts (corpus, or given sums)."""
+        s = self.doc_stats.sums() if sums is None else sums
+        sc = TEMPORAL_METRICS["temporal"].score(s)
+        out = {k: float(sc[k]) for k in ("precision", "recall", "f1")}
+        out.update(system_verified=_number(s["rel_system_verified"]), system_total=_number(s["rel_system_total"]),
+                   gold_verified=_number(s["rel_gold_verified"]), gold_total=_number(s["rel_gold_total"]))
+        return out
+
+    def entities(self, sums: Mapping[str, object] | None = None) -> dict:
+        """Per kind: strict and relaxed P, R, F1 (and counts), attribute F1."""
+        s = self.doc_stats.sums() if sums is None else sums
+        out = {}
+        for kind, attrs in KINDS.items():
+            obj: dict = {"gold": _number(s[f"{kind}_gold"]), "system": _number(s[f"{kind}_system"])}
+            for m in ("strict", "relaxed"):
+                sc = TEMPORAL_METRICS[f"{kind}-{m}"].score(s)
+                obj[m] = {k: float(sc[k]) for k in ("precision", "recall", "f1")}
+                obj[m].update(system_matched=_number(s[f"{kind}_{m}_p"]), gold_matched=_number(s[f"{kind}_{m}_r"]))
+            obj["attributes"] = {a: float(TEMPORAL_METRICS[f"{kind}-{a}"].score(s)["f1"]) for a in attrs}
+            obj["attribute_matches"] = {a: _number(s[f"{kind}_{a}"]) for a in attrs}
+            out[kind] = obj
+        return out
+
+    def signature(self) -> str:
+        parts = [f"temporal|method:{self.method}", f"closure:{'exact' if self.fix_toolkit_quirks else 'official'}",
+                 f"scored:{'+'.join(self.parts)}"]
+        if self.bootstrap is not None:
+            parts.append(self.bootstrap.signature())
+        return "|".join(parts + [f"version:{__version__}"])
+
+    def _intervals(self) -> dict:
+        return self.bootstrap.intervals if self.bootstrap is not None else {}
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        """The JSON object: ``relations``, ``entities``, ``temporal_awareness`` (F1 of the relations),
+        ``per_doc`` (always: the same objects per document)."""
+        intervals = self._intervals()
+        out: dict = {"task": "temporal", "method": self.method, "fix_toolkit_quirks": self.fix_toolkit_quirks,
+                     "documents": len(self.documents)}
+        out.update(self._scores(None, intervals))
+        out["per_doc"] = {name: self._scores(self.doc_stats.row(d), {}) for d, name in enumerate(self.documents)}
+        out["signature"] = self.signature()
+        return out
+
+    def _scores(self, sums, intervals: dict) -> dict:
+        rel = self.relations(sums) if "relations" in self.parts else None
+        ent = self.entities(sums) if "entities" in self.parts else None
+        if rel is not None and "temporal" in intervals:
+            rel["ci"] = list(intervals["temporal"])
+        if ent is not None:
+            for kind, attrs in KINDS.items():
+                for m in ("strict", "relaxed"):
+                    if f"{kind}-{m}" in intervals:
+                        ent[kind][m]["ci"] = list(intervals[f"{kind}-{m}"])
+                cis = {a: list(intervals[f"{kind}-{a}"]) for a in attrs if f"{kind}-{a}" in intervals}
+                if cis:
+                    ent[kind]["attribute_ci"] = cis
+        return {"relations": rel, "entities": ent, "temporal_awareness": None if rel is None else rel["f1"]}
+
+    def to_arrow(self):
+        return self.doc_stats.to_arrow()
+
+    def to_pandas(self):
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
+    def __repr__(self) -> str:
+        what = []
+        if "relations" in self.parts:
+            what.append(f"temporal awareness F1 {100 * self.relations()['f1']:.2f}")
+        if "entities" in self.parts:
+            e = self.entities()
+            what.append(f"event F1 {100 * e['event']['strict']['f1']:.2f}, timex F1 "
+                        f"{100 * e['timex']['strict']['f1']:.2f} (strict)")
+        return (f"TemporalResult({len(self.documents)} documents, {self.method}, {self.gold.path!r} vs "
+                f"{self.system.path!r}: {'; '.join(what)})")

@@ -1,0 +1,94 @@
+"""Reading and scoring a TempEval-3 gold/system pair: the toolkit's steps in order, then the result.
+
+Per document (gold and system files of the same name; two single files are one document):
+normalise both annotations (:mod:`.normalize`), count entity matches (:mod:`.entities`) and
+score the relations (:mod:`.relations`); the per-document counts form the ``DocStats`` every
+reported number comes from.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from ..formats.timeml import TimemlInput, read_timeml
+from ..stats.docstats import DocStats
+from .entities import columns as entity_columns
+from .entities import entity_counts
+from .metrics import REL_COLUMNS, TEMPORAL_COLUMNS, TEMPORAL_METRICS
+from .normalize import normalise
+from .relations import METHODS, ZeroWeightError, score_relations
+from .result import TemporalResult
+
+
+def read(source) -> TimemlInput:
+    """A TimeML file or folder (or an already-read input)."""
+    if isinstance(source, TimemlInput):
+        return source
+    if isinstance(source, (str, os.PathLike)) and not os.path.exists(source):
+        raise InputError(f"{os.fspath(source)}: no such file or folder")
+    return read_timeml(source)
+
+
+def pairs(gold: TimemlInput, system: TimemlInput) -> list[tuple[str, object, object]]:
+    """(name, gold document, system document) in gold name order; the system must have exactly the gold's
+    documents (as the toolkit's normaliser requires), except that two single files are one document."""
+    if not gold.folder and not system.folder:
+        (name, g), = gold.documents.items()
+        (_, s), = system.documents.items()
+        return [(name, g, s)]
+    missing = [n for n in gold.documents if n not in system.documents]
+    extra = [n for n in system.documents if n not in gold.documents]
+    if missing or extra:
+        what = []
+        if missing:
+            what.append(f"no system file for {len(missing)} gold document(s) (first: {missing[0]!r})")
+        if extra:
+            what.append(f"{len(extra)} system file(s) not in the gold (first: {extra[0]!r})")
+        raise InputError(f"{system.path}: {'; '.join(what)}: the gold ({gold.path}) and the system must hold the same "
+                         "files, as the toolkit's normaliser requires")
+    return [(n, gold.documents[n], system.documents[n]) for n in sorted(gold.documents)]
+
+
+def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_quirks: bool = False,
+                   relations_only: bool = False, entities_only: bool = False) -> TemporalResult:
+    """Score TimeML relations (temporal awareness) and entities (events, TIMEX3s) as the TempEval-3
+    toolkit does (``evaluation_method``: the toolkit's te3, acl11 or implicit_in_recall)."""
+    method = evaluation_method
+    if method not in METHODS:
+        raise UsageError(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
+    if relations_only and entities_only:
+        raise UsageError("--relations-only and --entities-only exclude each other")
+    g, s = read(gold), read(system)
+    docs = pairs(g, s)
+    cols: dict[str, list[float]] = {c: [] for c in TEMPORAL_COLUMNS}
+    for name, gd, sd in docs:
+        pair = normalise(gd, sd)
+        ent = entity_counts(pair) if not relations_only else dict.fromkeys(entity_columns(), 0)
+        for c, v in ent.items():
+            cols[c].append(v)
+        if entities_only:
+            rel = (0, 0, 0, 0)
+        else:
+            try:
+                c = score_relations(pair.gold.relations, pair.system.relations, method, exact=fix_toolkit_quirks)
+            except ZeroWeightError as exc:
+                raise InputError(f'{sd.path}: document "{name}": implicit_in_recall: the weight 0.99 / (1 + n(n-1)/2 '
+                                 f"- matched) divides by zero ({exc}); the toolkit stops with ZeroDivisionError here "
+                                 "(more verified gold relations than pairs of intervals: two relations between the "
+                                 "same intervals); --fix-toolkit-quirks scores it") from None
+            rel = (c.system_verified, c.system_total, c.gold_verified, c.gold_total)
+        for col, v in zip(REL_COLUMNS, rel):
+            cols[col].append(v)
+    issues = [i for _, gd, sd in docs for d in (gd, sd) for i in (d.schema_issues or ())]
+    warnings = []
+    if issues:
+        warnings.append(f"{len(issues)} attribute value(s) outside TimeML's (the toolkit's normaliser checks files "
+                        f"against its schema and scores nothing when one fails; fastscore scores them); first: "
+                        f"{issues[0]}")
+    names = [n for n, _, _ in docs]
+    stats = DocStats.from_columns(names, {c: np.asarray(v, np.float64) for c, v in cols.items()}, TEMPORAL_METRICS,
+                                  TEMPORAL_COLUMNS)
+    parts = ("relations",) if relations_only else ("entities",) if entities_only else ("relations", "entities")
+    return TemporalResult(g, s, method, fix_toolkit_quirks, parts, stats, warnings)

@@ -1,0 +1,76 @@
+"""The TempEval-3 task: TimeML files or folders, the numbers of the official TempEval-3 toolkit
+(temporal awareness of the relations, event and TIMEX3 extraction).
+
+Light at import (the command line is built from it): the engine is imported when something is scored.
+"""
+from __future__ import annotations
+
+from ..task import Option, Task
+
+EXAMPLE = """\
+examples:
+  fastscore temporal gold/ system/                            # TempEval-3 default (reduced graphs)
+  fastscore temporal gold/ system/ --output te3               # the toolkit's report lines
+  fastscore temporal gold/ system/ --method acl11 --relations-only
+  fastscore temporal gold/ system/ --fix-toolkit-quirks       # exact closure, corrected implicit recall
+  fastscore compare gold/ base/ new/ --task temporal --metric temporal
+"""
+
+OPTIONS = (
+    Option(("--method",), "evaluation_method", "te3 (the toolkit's default: counts over the reduced graphs), acl11 "
+           "(every relation, both directions), implicit_in_recall (implied system relations weighted into recall)",
+           default="te3", choices=("te3", "acl11", "implicit_in_recall")),
+    Option(("--fix-toolkit-quirks",), "fix_toolkit_quirks", "corrected behaviour, not official: the exact temporal "
+           "closure instead of the toolkit's timegraph (BEGINS verifiable, no wrong entailments) and implicit recall "
+           "at most 100%% per document", switch=True, default=False),
+    Option(("--relations-only",), "relations_only", "score only the temporal relations", switch=True, default=False,
+           scope="command"),
+    Option(("--entities-only",), "entities_only", "score only event and TIMEX3 extraction", switch=True,
+           default=False, scope="command"),
+)
+
+
+def _read(source):
+    from .score import read
+
+    return read(source)
+
+
+def _doc_names(read) -> list[str]:
+    return sorted(read.documents)
+
+
+def _score(gold, system, **options):
+    from .score import score_temporal
+
+    return score_temporal(gold, system, **options)
+
+
+def _report(result, fmt: str, per_doc: bool = False) -> str:
+    from .report import render
+
+    return render(result, fmt, per_doc=per_doc)
+
+
+TEMPORAL = Task(
+    name="temporal",
+    summary="score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit does",
+    description="Score TimeML annotations with the numbers of the official TempEval-3 toolkit: temporal awareness "
+                "of the TLINKs (UzZaman & Allen: relations verified through the other side's temporal closure) and "
+                "event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and SYSTEM are TimeML "
+                "files or folders holding the same file names.",
+    example=EXAMPLE,
+    gold_help="gold TimeML file or folder",
+    system_help="system TimeML file or folder (same file names, same texts)",
+    extensions=(".tml",),
+    default_metric="temporal",
+    metric_help="temporal (temporal awareness), event-strict|event-relaxed|event-class|event-tense|event-aspect, "
+                "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)",
+    outputs=(("text", "default"), ("te3", "the toolkit's report lines"), ("json", "JSON"), ("csv", "CSV"),
+             ("markdown", "Markdown")),
+    options=OPTIONS,
+    read=_read,
+    doc_names=_doc_names,
+    score=_score,
+    report=_report,
+)

@@ -1,0 +1,94 @@
+"""Obviously-correct (slow) references for the temporal kernels.
+
+* ``naive_closure``: the exact closure of interval relations by Floyd-Warshall over their end
+  points, recomputed from scratch for every relation (the oracle of ``kernels/temporal_closure.py``
+  and :class:`fastscore.temporal.closure.Closure`);
+* ``official_search``: the official TempEval-3 depth-first search over a timegraph's chains, as
+  ``relation_to_timegraph.py`` writes it (the oracle of ``kernels/temporal_timegraph.py``).
+"""
+from __future__ import annotations
+
+from fastscore.temporal.closure import POINTS
+
+ADDED, REDUNDANT, VIOLATED = "added", "redundant", "violated"
+
+
+def _points(x: str, y: str, rel: str) -> list[tuple[str, str, str]]:
+    name = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
+    return [(name[a], op, name[b]) for a, op, b in POINTS[rel]]
+
+
+def _matrix(points: list[str], edges: set[tuple[str, str, int]]) -> dict:
+    """d[u, v]: 0 no path, 1 a path (u <= v), 2 a path with a strict edge (u < v)."""
+    d = {(u, v): 1 if u == v else 0 for u in points for v in points}
+    for u, v, s in edges:
+        d[u, v] = max(d[u, v], 2 if s else 1)
+    for m in points:
+        for u in points:
+            if d[u, m] == 0:
+                continue
+            for v in points:
+                if d[m, v]:
+                    d[u, v] = max(d[u, v], max(d[u, m], d[m, v]))
+    return d
+
+
+def _entailed(d: dict, a: str, op: str, b: str) -> bool:
+    if op == "<":
+        return d[a, b] == 2
+    return a == b or (d[a, b] >= 1 and d[b, a] >= 1)
+
+
+def naive_closure(relations: list[tuple[str, str, str]]):
+    """(outcome per relation, {(x, y, rel) entailed at the end, over the intervals seen and every relation})."""
+    intervals: list[str] = []
+    edges: set[tuple[str, str, int]] = set()
+    outcomes = []
+    for x, y, rel in relations:
+        for z in (x, y):
+            if z not in intervals:
+                intervals.append(z)
+                edges.add((z + "_s", z + "_e", 1))
+        points = [z + e for z in intervals for e in ("_s", "_e")]
+        pairs = _points(x, y, rel)
+        d = _matrix(points, edges)
+        if all(_entailed(d, *p) for p in pairs):
+            outcomes.append(REDUNDANT)
+            continue
+        new = set()
+        for a, op, b in pairs:
+            new.add((a, b, 1 if op == "<" else 0))
+            if op == "=":
+                new.add((b, a, 0))
+        d2 = _matrix(points, edges | new)
+        if any(d2[p, p] == 2 for p in points):
+            outcomes.append(VIOLATED)
+        else:
+            edges |= new
+            outcomes.append(ADDED)
+    points = [z + e for z in intervals for e in ("_s", "_e")]
+    d = _matrix(points, edges)
+    holds = {(x, y, rel) for x in intervals for y in intervals for rel in POINTS
+             if all(_entailed(d, *p) for p in _points(x, y, rel))}
+    return outcomes, holds
+
+
+def official_search(tg, a: str, b: str) -> bool:
+    """``a <= b`` by the official depth-first search (chains on the path never re-entered; the search
+    stops at the first point it reaches on ``b``'s chain), from the graph's connection points by name."""
+    pts = tg.points
+    target = pts[b]
+
+    def search(p, path: tuple[int, ...]) -> bool:
+        if p.chain == target.chain:
+            return p.pseudo <= target.pseudo
+        path = path + (p.chain,)
+        for cp_name, (_, after) in tg.cross.get(p.chain, {}).items():
+            if p.pseudo <= pts[cp_name].pseudo:
+                for q_name in after:
+                    q = pts[q_name]
+                    if q.chain not in path and search(q, path):
+                        return True
+        return False
+
+    return search(pts[a], ())
