@@ -68,20 +68,6 @@ def similarities(mode, k_off, k_keys, k_head, r_off, r_keys, r_head):
     return out
 
 
-@njit(cache=True)
-def overlaps(k_off, k_keys, r_off, r_keys):
-    """(n_key, n_response) float64 matrix of |K & R| (word overlaps) of one group of mentions."""
-    nk = len(k_off) - 1
-    nr = len(r_off) - 1
-    out = np.zeros((nk, nr), dtype=np.float64)
-    for i in range(nk):
-        k = k_keys[k_off[i]:k_off[i + 1]]
-        for j in range(nr):
-            r = r_keys[r_off[j]:r_off[j + 1]]
-            if r[0] <= k[len(k) - 1] and k[0] <= r[len(r) - 1]:
-                out[i, j] = _common(k, r)
-    return out
-
 
 @njit(cache=True)
 def _group_overlap(rows_k, rows_r, k_off, k_keys, r_off, r_keys):

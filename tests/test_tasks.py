@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import fastscore
+import fastscore.api
 from fastscore import tasks
 from fastscore.cli import main
 from fastscore.errors import UsageError

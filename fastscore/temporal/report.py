@@ -7,6 +7,7 @@ import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 
+from ..report.tables import _ci, _ci_head, _pct  # the cells of the coreference tables, shared
 from .entities import KINDS
 
 METHOD_LINE = {"te3": "", "acl11": "Evaluated with ACL'11 score, not taking the reduced graph for relations.",
@@ -71,18 +72,6 @@ def _rows(result, scores: dict) -> list[tuple[str, dict]]:
                     obj["ci"] = k["attribute_ci"][a]
                 rows.append((f"{kind} {a}", obj))
     return rows
-
-
-def _pct(obj: dict, key: str) -> str:
-    return f"{100 * obj[key]:.2f}" if key in obj else ""
-
-
-def _ci(obj: dict) -> str:
-    return f"[{100 * obj['ci'][0]:.2f}, {100 * obj['ci'][1]:.2f}]" if "ci" in obj else ""
-
-
-def _ci_head(result) -> str:
-    return f"{result.bootstrap.level * 100:g}% CI of F1" if result.bootstrap is not None else ""
 
 
 def text(result, per_doc: bool = False) -> str:

@@ -5,7 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 """
 from __future__ import annotations
 
-from ..task import Option, Task
+from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
@@ -30,20 +30,8 @@ OPTIONS = (
 )
 
 
-def _read(source):
-    from .score import read
-
-    return read(source)
-
-
 def _doc_names(read) -> list[str]:
     return sorted(read.documents)
-
-
-def _score(gold, system, **options):
-    from .score import score_temporal
-
-    return score_temporal(gold, system, **options)
 
 
 def _report(result, fmt: str, per_doc: bool = False) -> str:
@@ -69,8 +57,8 @@ TEMPORAL = Task(
     outputs=(("text", "default"), ("te3", "the toolkit's report lines"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     options=OPTIONS,
-    read=_read,
+    read=lazy("fastscore.temporal.score", "read"),
     doc_names=_doc_names,
-    score=_score,
+    score=lazy("fastscore.temporal.score", "score_temporal"),
     report=_report,
 )

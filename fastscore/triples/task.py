@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..task import Option, Task
+from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
@@ -58,20 +58,8 @@ OPTIONS = (
 )
 
 
-def _read(source):
-    from .score import read
-
-    return read(source)
-
-
 def _doc_names(read) -> list[str]:
     return list(read.doc_names)
-
-
-def _score(gold, system, **options):
-    from .score import score_triples
-
-    return score_triples(gold, system, **options)
 
 
 def _report(result, fmt: str, per_doc: bool = False) -> str:
@@ -101,8 +89,8 @@ TRIPLES = Task(
     outputs=(("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
              ("csv", "CSV"), ("markdown", "Markdown")),
     options=OPTIONS,
-    read=_read,
+    read=lazy("fastscore.triples.score", "read"),
     doc_names=_doc_names,
-    score=_score,
+    score=lazy("fastscore.triples.score", "score_triples"),
     report=_report,
 )
