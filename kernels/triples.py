@@ -402,6 +402,17 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
     return match, unique, counted
 
 
+
+@njit(cache=True)
+def _mark_new(seen, sorted_ids, a0, a1):
+    """Whether none of the ids [a0, a1) was seen yet (a triple not counted before); marks them if so."""
+    for p in range(a0, a1):
+        if seen[sorted_ids[p]]:
+            return False
+    for p in range(a0, a1):
+        seen[sorted_ids[p]] = True
+    return True
+
 @njit(cache=True)
 def element_stats(off, ids, label, n_gold, lo_out, n_keys):
     """The module's first- (or second-) element statistics (``Util.compareElements``) for one element.
@@ -432,15 +443,8 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
         a0, a1 = off[g], off[g + 1]
         if a0 == a1:
             continue
-        fresh = True
-        for p in range(a0, a1):
-            if seen[sorted_ids[p]]:
-                fresh = False
-                break
-        if not fresh:
+        if not _mark_new(seen, sorted_ids, a0, a1):
             continue
-        for p in range(a0, a1):
-            seen[sorted_ids[p]] = True
         gold_new[g] = 1
         # system rows sharing an id with g, ascending, each once: a k-way merge of the postings
         k = a1 - a0
@@ -481,15 +485,8 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
         a0, a1 = off[s], off[s + 1]
         if a0 == a1:
             continue
-        fresh = True
-        for p in range(a0, a1):
-            if seen[sorted_ids[p]]:
-                fresh = False
-                break
-        if not fresh:
+        if not _mark_new(seen, sorted_ids, a0, a1):
             continue
-        for p in range(a0, a1):
-            seen[sorted_ids[p]] = True
         system_new[s - n_gold] = 1
         if s >= lo_out:
             continue

@@ -282,11 +282,16 @@ def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
                                             doc.first_comments[k]),
                                            ("elementSecondIds", "elementSecond", doc.second[k],
                                             doc.second_labels[k], doc.second_comments[k])):
-        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
-                                                          if comment else "")
+        attrs = element_attributes(label, comment)
         if not ids:
             parts.append(f"\t<{tag}{attrs}/>\n")
         else:
             parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
     parts.append("</triple>\n")
     return "".join(parts)
+
+
+def element_attributes(label: str, comment: str) -> str:
+    """`` label="..." comment="..."`` of an element list, as the module writes them (quotes dropped from
+    comments); empty parts left out."""
+    return (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"' if comment else "")

@@ -64,7 +64,7 @@ METRIC_NAMES = tuple(REGISTRIES["partial"])
 
 def doc_stats(prep) -> DocStats:
     """The per-document statistics of a prepared and matched run (``engine.run``)."""
-    from .engine import P, PR, REL, X, XR
+    from .engine import PR, REL, XR, P, X
 
     n_docs = len(prep.doc_names)
     st = prep.store

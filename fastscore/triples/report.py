@@ -20,6 +20,7 @@ import json
 import os
 import time
 
+from ..formats.triples import element_attributes
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
@@ -443,8 +444,7 @@ def _table_row(doc, k: int, relation: str, profile: str) -> str:
                                             doc.first_comments[k]),
                                            ("elementSecondIds", "elementSecond", doc.second[k],
                                             doc.second_labels[k], doc.second_comments[k])):
-        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
-                                                          if comment else "")
+        attrs = element_attributes(label, comment)
         if not ids:
             s += f"<{tag}{attrs}/>\t"
         else:
@@ -473,7 +473,7 @@ def _exact(a: list, b: list) -> bool:
 
 
 def _error_log(prep) -> str:
-    from .engine import KYOTO_ROLES, P, PR
+    from .engine import KYOTO_ROLES, PR, P
 
     not_covered: list[tuple[str, str]] = []
     wrong: list[tuple[str, str]] = []
