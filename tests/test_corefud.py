@@ -121,6 +121,9 @@ def test_partial_matching_needs_conllu(tmp_path):
         fastscore.score_coref(KEY, RESPONSE, match="head")
     with pytest.raises(UsageError, match="CorefUD metric"):
         fastscore.score_coref(KEY, RESPONSE, metrics="mor")
+    spec = EXPECTED["cases"]["gum_news_crane"]
+    with pytest.raises(UsageError, match="--allow-repeated applies to CoNLL-2012"):
+        fastscore.score_coref(ANCHORS / spec["key"], ANCHORS / spec["response"], allow_repeated=True)
 
 
 def test_format_detected_from_content_and_outputs_refuse_the_wrong_input(capsys):

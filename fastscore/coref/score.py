@@ -107,6 +107,9 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     match, zero_match, singletons = _defaults(fmt, settings)
     registry = COREFUD_METRICS if corefud else METRICS
     names = resolve(metrics, registry)
+    if corefud and allow_repeated:
+        raise UsageError("--allow-repeated applies to CoNLL-2012 and jsonlines responses (v8.01's limit on "
+                         "repeated mentions); CoNLL-U responses are scored whatever their repeats")
     if not corefud and match != "exact":
         raise UsageError(f"--match {match} compares heads, which {fmt} files do not have: it needs CoNLL-U input "
                          "(--format conllu)")
