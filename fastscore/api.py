@@ -45,6 +45,9 @@ def score_coref(
     zero_match: str | None = None,
     preset: str | None = None,
     cross_document: bool = False,
+    mina_variant: str | None = None,
+    np_only: bool = False,
+    remove_nested: bool = False,
 ) -> CorefResult:
     """Score a coreference response against a key, as the CoNLL-2012 scorer v8.01 (CoNLL-2012, jsonlines)
     or the CorefUD scorer 1.2 (CoNLL-U) does.
@@ -60,10 +63,13 @@ def score_coref(
     doc : score only this key document.
     allow_repeated : score a response with more than 10 repeated mentions (v8.01 refuses).
     format : ``auto`` (from the content), ``conll2012``, ``conllu`` or ``jsonl``.
-    match : ``exact``, ``partial`` or ``head`` (CoNLL-U; default head, as the CorefUD scorer).
+    match : ``exact``, ``partial`` or ``head`` (CoNLL-U; default head, as the CorefUD scorer); ``mina``
+        (CoNLL-2012: minimum spans from the key's parse bits, scored as coval scores them with ``min_span``).
     zero_match : ``dependent`` (zeros paired first by their DEPS, default) or ``linear`` (CoNLL-U).
     preset : ``conll2012``, ``crac2022``, ``crac2023`` or ``crac2024`` (published configurations).
     cross_document : NAF input: each topic (a folder, or ECB+'s ``T_`` names) is one coreference space.
+    mina_variant : with ``match="mina"``: ``coval`` (its numbers, default) or ``paper`` (the paper's definition).
+    np_only, remove_nested : coval's ``NP_only`` and ``remove_nested`` (CoNLL-2012, exact or mina matching).
 
     Returns
     -------
@@ -77,7 +83,8 @@ def score_coref(
 
     return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
                           format=format, match=match, zero_match=zero_match, preset=preset,
-                          cross_document=cross_document))
+                          cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
+                          remove_nested=remove_nested))
 
 
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,

@@ -141,6 +141,9 @@ COREFUD_METRICS: dict[str, MetricSpec] = {
     "conll": METRICS["conll"],
 }
 
+# MINA (coval's evaluator): v8.01's metrics with the Universal Anaphora scorer's BLANC, the coval family's
+COVAL_METRICS: dict[str, MetricSpec] = {**METRICS, "blanc": COREFUD_METRICS["blanc"]}
+
 SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
 
 

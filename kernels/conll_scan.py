@@ -218,13 +218,14 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
 
     ``label``: dense cluster-label numbers (0 .. n_labels-1).  Returns (chain per
     item, n_chains per doc, mention chain, start, end, error per doc, error
-    item per doc).
+    item per doc).  ``m_seq``: each mention's place in completion order inside its document.
     """
     n_docs = len(doc_item_off) - 1
     chain = np.empty(len(kind), dtype=np.int64)
     prev = np.empty(len(kind), dtype=np.int64)
     chain_of = np.full(n_labels, -1, dtype=np.int64)
     n_m = doc_mention_off[-1]
+    m_seq = np.empty(n_m, dtype=np.int64)  # completion order inside the document (coval's)
     m_chain = np.empty(n_m, dtype=np.int64)
     m_start = np.empty(n_m, dtype=np.int64)
     m_end = np.empty(n_m, dtype=np.int64)
@@ -240,10 +241,40 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
         if err:
             error[d] = err
             error_item[d] = a + at
-            return chain, n_chains, m_chain, m_start, m_end, error, error_item
+            return chain, n_chains, m_chain, m_start, m_end, m_seq, error, error_item
         # v8.01 chain order: by chain, mentions in completion order (stable)
         order = stable_order(m_chain[ma:mb], nc)
+        m_seq[ma:mb] = order
         m_chain[ma:mb] = take(m_chain[ma:mb], order)
         m_start[ma:mb] = take(m_start[ma:mb], order)
         m_end[ma:mb] = take(m_end[ma:mb], order)
-    return chain, n_chains, m_chain, m_start, m_end, error, error_item
+    return chain, n_chains, m_chain, m_start, m_end, m_seq, error, error_item
+
+
+@njit(cache=True)
+def token_fields(buf, starts, ends, lines, n_fields):
+    """Byte bounds of the first ``n_fields`` whitespace-separated fields of the given lines, and each
+    line's number of fields (fields past ``n_fields`` are counted, not stored)."""
+    n = len(lines)
+    fs = np.zeros((n, n_fields), dtype=np.int64)
+    fe = np.zeros((n, n_fields), dtype=np.int64)
+    count = np.zeros(n, dtype=np.int64)
+    for k in range(n):
+        p = starts[lines[k]]
+        e = ends[lines[k]]
+        f = 0
+        while p < e:
+            while p < e and _space(buf[p]):
+                p += 1
+            if p >= e:
+                break
+            q = p
+            while q < e and not _space(buf[q]):
+                q += 1
+            if f < n_fields:
+                fs[k, f] = p
+                fe[k, f] = q
+            f += 1
+            p = q
+        count[k] = f
+    return fs, fe, count

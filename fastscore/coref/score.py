@@ -17,7 +17,7 @@ from ..formats.conll import read_conll
 from ..formats.files import read_bytes, sniff_format
 from ..formats.table import MentionTable
 from ..messages import few
-from ..metrics import COREFUD_METRICS, METRICS, named, resolve
+from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .engine import align_documents, score_aligned
 from .result import CorefResult
 
@@ -84,11 +84,59 @@ def detect_format(path) -> str:
 
 def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
-                zero_match: str | None = None, preset: str | None = None, cross_document: bool = False) -> CorefResult:
+                zero_match: str | None = None, preset: str | None = None, cross_document: bool = False,
+                mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
+        if match == "mina" or np_only or remove_nested or mina_variant is not None:
+            return _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
+                                preset, cross_document, mina_variant, np_only, remove_nested)
         return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
                             preset, cross_document)
+
+
+def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match, preset,
+                 cross_document, mina_variant, np_only, remove_nested) -> CorefResult:
+    """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
+    from .mina import Options, score_mina
+
+    if match not in (None, "exact", "mina"):
+        raise UsageError(f"--match {match} is CorefUD matching (CoNLL-U); --np-only and --remove-nested apply to "
+                         "CoNLL-2012 files, with --match exact or mina")
+    if mina_variant is not None and match != "mina":
+        raise UsageError("--mina-variant chooses how minimum spans are found: use it with --match mina")
+    for name, given in (("--allow-repeated", allow_repeated), ("--zero-match", zero_match is not None),
+                        ("--preset", preset is not None), ("--cross-document", cross_document)):
+        if given:
+            raise UsageError(f"{name} does not apply to coval's scoring (--match mina, --np-only, --remove-nested)")
+    if singletons not in (None, "keep", "drop"):
+        raise UsageError(f"--singletons must be one of keep, drop, not {singletons!r}")
+    if format not in ("auto", "conll2012"):
+        raise UsageError(f"--match mina, --np-only and --remove-nested read CoNLL-2012 files, not {format}")
+    for path in (key, response):
+        if not isinstance(path, MentionTable) and detect_format(path) != "conll2012":
+            raise UsageError(f"{os.fspath(path)}: --match mina, --np-only and --remove-nested read CoNLL-2012 files "
+                             f"(with the key's parse bits), not {detect_format(path)}")
+    options = Options(min_span=match == "mina", variant=mina_variant or "coval",
+                      keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested)
+    stats, aligned, warnings = score_mina(key, response, options, doc)
+    names = resolve(metrics, COVAL_METRICS)
+    missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
+    if missing:
+        warnings.append(f"{os.fspath(response)}: {len(missing)} key document(s) missing from the response, scored "
+                        "as empty: " + few(missing))
+    shown = {"match": match or "exact"}
+    if options.min_span:
+        shown["mina-variant"] = options.variant
+    shown["singletons"] = singletons or "keep"
+    if np_only:
+        shown["np-only"] = True
+    if remove_nested:
+        shown["remove-nested"] = True
+    if doc is not None:
+        shown["doc"] = doc
+    return CorefResult(stats, names, os.fspath(key), os.fspath(response), shown, warnings, missing, tables=None,
+                       asked=tuple(named(metrics)))
 
 
 def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,

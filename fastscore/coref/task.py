@@ -40,8 +40,15 @@ OPTIONS = (
     Option(("--cross-document",), "cross_document", "NAF: score each topic (ECB+ style) as one coreference space, "
            "across its documents", switch=True, default=False),
     Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
-           "head), head (the same head); CoNLL-U only but exact; default exact (CoNLL-2012), head (CoNLL-U)",
-           choices=("exact", "partial", "head")),
+           "head), head (the same head), both CoNLL-U only; mina (minimum spans from the key's parse, as coval "
+           "min_span), CoNLL-2012 only; default exact (CoNLL-2012), head (CoNLL-U)",
+           choices=("exact", "partial", "head", "mina")),
+    Option(("--mina-variant",), "mina_variant", "with --match mina: coval (its numbers, default) or paper (the "
+           "definition of Moosavi et al. 2019; see README)", choices=("coval", "paper")),
+    Option(("--np-only",), "np_only", "CoNLL-2012: score only mentions whose parse is not a VP (coval's NP_only)",
+           switch=True, default=False),
+    Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "
+           "cluster (coval's remove_nested)", switch=True, default=False),
     Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
            "linear (matched like other mentions)", choices=("dependent", "linear")),
     Option(("--singletons",), "singletons", "keep or drop one-mention clusters of key and response (default: "

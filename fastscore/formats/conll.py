@@ -48,6 +48,44 @@ def read_conll(path: str | os.PathLike) -> MentionTable:
     return _Reader(name, data).table()
 
 
+@dataclass
+class TokenColumns:
+    """The token lines of a CoNLL-2012 file as columns (for MINA: words, parts of speech, parse bits).
+
+    Tokens are numbered across the file in file order; ``doc_offsets`` delimit each document's.  Fields
+    are split at whitespace (as coval splits them); ``field_start``/``field_end`` hold the byte bounds of
+    the first ``FIELDS`` fields in ``buf``, ``n_fields`` each line's count.  ``sentence`` numbers the
+    sentences inside each document (a blank line after a token ends one); ``position`` is the token's
+    place in its sentence.  ``completion`` is each mention's place (rows of the mention table) in the
+    order mentions are completed inside their document."""
+
+    path: str
+    buf: np.ndarray
+    line: np.ndarray  # 0-based file line of each token
+    doc_offsets: np.ndarray
+    sentence: np.ndarray
+    position: np.ndarray
+    field_start: np.ndarray  # (n_tokens, FIELDS)
+    field_end: np.ndarray
+    n_fields: np.ndarray
+    completion: np.ndarray
+
+    FIELDS = 6  # document, part, number, word, part of speech, parse bit
+
+    def field(self, token: int, k: int) -> str:
+        return bytes(self.buf[self.field_start[token, k]:self.field_end[token, k]]).decode("utf-8")
+
+
+def read_conll_columns(path: str | os.PathLike) -> tuple[MentionTable, TokenColumns]:
+    """:func:`read_conll`, and the token columns beside the mention table."""
+    path = os.fspath(path)
+    data = read_bytes(path)
+    name = source_name(path)
+    decode_utf8(name, data)
+    reader = _Reader(name, data)
+    return reader.table(), reader.token_columns()
+
+
 def _cluster_key(label: str) -> str | None:
     """The cluster a label names; None for v8.01's discarded split antecedents ``(1+2)``."""
     if label.isdigit() and label.isascii():
@@ -201,7 +239,7 @@ class _Reader:
         mention_off = offsets(ends_mention)[item_off]
         token = self.token_index(line)
         uniq, label = np.unique(code, return_inverse=True)  # dense label numbers
-        chain, n_chains, m_chain, m_start, m_end, error, error_item = scan.pair_brackets(
+        chain, n_chains, m_chain, m_start, m_end, self.completion, error, error_item = scan.pair_brackets(
             item_off, mention_off, kind, label.astype(np.int64), len(uniq), token)
         bad_docs = np.flatnonzero(error)
         if len(bad_docs):
@@ -228,6 +266,23 @@ class _Reader:
             cluster=m_chain.astype(np.int32),
             cluster_labels=labels,
         )
+
+    def token_columns(self) -> TokenColumns:
+        """The token columns (after :meth:`table`)."""
+        scan = self.scan
+        lines = np.flatnonzero(self.kind >= scan.TOKEN)
+        fs, fe, n_fields = scan.token_fields(self.buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+        # a blank line after a token line ends a sentence; sentences are numbered inside each document
+        ends_sentence = np.zeros(len(self.kind), dtype=np.int64)
+        blank = np.flatnonzero(self.kind[1:] == scan.BLANK) + 1
+        ends_sentence[blank[self.kind[blank - 1] >= scan.TOKEN]] = 1
+        ended = np.cumsum(ends_sentence)
+        doc_of = np.searchsorted(self.begins, lines) - 1
+        sentence = ended[lines] - ended[self.begins[doc_of]]
+        first = np.flatnonzero(np.diff(np.concatenate([[-1], sentence + (doc_of << 32)])) != 0)
+        position = np.arange(len(lines)) - np.repeat(first, np.diff(np.append(first, len(lines))))
+        return TokenColumns(self.path, self.buf, lines, offsets(self.doc_tokens), sentence.astype(np.int64),
+                            position.astype(np.int64), fs, fe, n_fields, self.completion)
 
     def _label(self, t: int, code, ls, le) -> str:
         """The cluster key of item t (the label for digits, the ID of a typed label)."""

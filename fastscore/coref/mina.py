@@ -1,0 +1,349 @@
+"""MINA: coreference scored by minimum spans, as coval (ns-moosavi/coval, ``min_span``) scores it.
+
+The key file's parse bits give every mention of key and response a tree built over the mention's own
+tokens; its minimum span is the set of the shallowest valid terminals (``kernels/mina.py``).  Mentions
+are then known by (document, sentence, minimum span): two mentions with the same minimum span are the
+same mention, on either side, and coval's evaluator scores clusters that may hold it twice
+(``kernels/coval.py``).  coval's ``NP_only`` (mentions whose tree is a VP dropped) and ``remove_nested``
+(mentions nested in a mention of their cluster dropped) are applied in its order, after the singletons:
+they also work with exact spans (``--match exact --np-only``), which then are scored the way coval scores
+them.
+
+``variant="coval"`` reproduces coval's numbers; ``variant="paper"`` follows the paper's definition
+instead (README, "MINA"): prepositions may be minimum spans, terminals are known by their tokens, and
+punctuation is never a terminal.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ParseError, UsageError
+from ..formats.conll import TokenColumns, read_conll_columns
+from ..formats.table import MentionTable, offsets
+from ..metrics import COVAL_METRICS
+from ..stats.docstats import DocStats
+from .engine import Aligned, align_documents
+
+VARIANTS = ("coval", "paper")
+_SKIPPED_POS = {"coval": (b"CC", b"DT", b"IN"), "paper": (b"CC", b"DT")}
+_CLASSES = {"NP": 1, "NM": 2, "QP": 3, "NX": 4, "VP": 5}  # kernels.mina's phrase classes
+WORD, POS, PARSE = 3, 4, 5  # field numbers
+
+
+@dataclass
+class Options:
+    min_span: bool  # False: exact spans (with --np-only or --remove-nested)
+    variant: str = "coval"
+    keep_singletons: bool = True
+    np_only: bool = False
+    remove_nested: bool = False
+
+
+def score_mina(key, response, options: Options, doc: str | None = None) -> tuple[DocStats, Aligned, list[str]]:
+    """Per-document statistics of ``response`` against ``key`` (CoNLL-2012 paths), coval's way."""
+    if options.variant not in VARIANTS:
+        raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
+    for source in (key, response):
+        if isinstance(source, MentionTable):
+            raise UsageError("minimum spans (--match mina, --np-only, --remove-nested) need the CoNLL-2012 files, "
+                             "not tables already read: give paths")
+    k_table, k_tok = read_conll_columns(os.fspath(key))
+    r_table, r_tok = read_conll_columns(os.fspath(response))
+    needs_tree = options.min_span or options.np_only
+    if needs_tree:
+        _check_parse(k_tok, k_table)
+    a = align_documents(k_table, r_table, doc)
+    _check_sentences(a, k_table, k_tok, r_table, r_tok)
+    key_side = _Side(a, k_table, k_tok, True)
+    resp_side = _Side(a, r_table, r_tok, False)
+    for side in (key_side, resp_side):
+        side.check_sentences()
+        if not options.keep_singletons:
+            side.drop_singletons()
+    if needs_tree:
+        root_vp = _min_spans(options, k_tok, r_tok, key_side, resp_side)
+        n_k = len(key_side.rows)
+        if options.np_only:
+            key_side.drop_verbal(root_vp[:n_k])
+            resp_side.drop_verbal(root_vp[n_k:])
+    if not options.min_span:
+        _span_identities(key_side, resp_side)
+    if options.remove_nested:
+        for side in (key_side, resp_side):
+            side.remove_nested(options.keep_singletons)
+    return _statistics(a, key_side, resp_side), a, []
+
+
+def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: _Side, resp: _Side) -> np.ndarray:
+    """Set both sides' identities to their minimum spans (with ``options.min_span``); returns, per mention
+    (key then response), whether its tree is a VP."""
+    from ..kernels import mina as kernel
+
+    variant = kernel.COVAL if options.variant == "coval" else kernel.PAPER
+    words, k_words, r_words = _vocabulary(k_tok, r_tok)
+    n_key_tokens = len(k_tok.line)
+    m_first = np.concatenate([key.tokens(key.doc0), resp.tokens(key.doc0)])  # on the key's tokens
+    if variant == kernel.COVAL:  # the whole-span fallback takes each mention's own words
+        m_own = np.concatenate([key.tokens(key.doc0), resp.tokens(resp.doc0) + n_key_tokens])
+    else:
+        m_own = m_first
+    el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree = kernel.min_spans(
+        k_tok.buf, k_tok.field_start[:, PARSE], k_tok.field_end[:, PARSE], k_words, _pos_bad(k_tok, options.variant),
+        *_word_features(words, options.variant), m_first, np.concatenate([key.length(), resp.length()]),
+        np.concatenate([key.sentence_position(), resp.sentence_position()]), m_own, variant)
+    if options.min_span:
+        doc = np.concatenate([key.doc, resp.doc])
+        sentence = np.concatenate([key.sentence(), resp.sentence()])
+        start = np.concatenate([key.start, resp.start])
+        end = np.concatenate([key.end, resp.end])
+        if variant == kernel.COVAL:
+            # a terminal is its words and its index: a run's words are the key's, a fallback's the mention's own
+            lengths = el_b - el_a
+            at = np.repeat(el_a - offsets(lengths)[:-1], lengths) + np.arange(int(lengths.sum()))
+            own_words = np.concatenate([k_words, r_words])
+            values = np.where(np.repeat(el_kind == kernel.TERMINAL, lengths), k_words[np.minimum(at, n_key_tokens - 1)],
+                              own_words[at])
+            strings = kernel.intern_sequences(values, offsets(lengths))
+            ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
+        else:  # the paper: a minimum span is a set of tokens
+            ident = kernel.mention_identities(el_off, el_a, el_b, doc, sentence, start, end, no_tree, True)
+        key.ident = ident[:len(key.rows)]
+        resp.ident = ident[len(key.rows):]
+    return root_vp
+
+
+# ---- checks
+
+
+def _check_parse(tok: TokenColumns, table: MentionTable) -> None:
+    """Every key token has a parse bit (one ``*``, openings before it, closings after), balanced per sentence."""
+    from ..kernels import mina as kernel
+
+    short = np.flatnonzero(tok.n_fields < 7)
+    if len(short):
+        t = int(short[0])
+        raise ParseError(tok.path, int(tok.line[t]) + 1,
+                         f"{int(tok.n_fields[t])} columns: minimum spans need the parse bits of the key's 6th "
+                         "column (CoNLL-2012: document, part, number, word, POS, parse bit, ..., coreference)",
+                         _doc_name(tok, table, t))
+    bad, depth_error = kernel.check_parse_bits(tok.buf, tok.field_start[:, PARSE], tok.field_end[:, PARSE],
+                                               _sentence_starts(tok))
+    if bad >= 0:
+        t = int(bad)
+        bit = tok.field(t, PARSE)
+        problem = (f"parse bit {bit!r} closes a bracket its sentence never opened" if depth_error == 1 else
+                   f"the parse brackets of the sentence ending here are not balanced (bit {bit!r})"
+                   if depth_error == 2 else
+                   f"bad parse bit {bit!r}: expected openings '(TAG', one '*', then closings ')' (a parse tree in "
+                   "the key's 6th column; '-' means the file has none)")
+        raise ParseError(tok.path, int(tok.line[t]) + 1, problem, _doc_name(tok, table, t))
+
+
+def _sentence_starts(tok: TokenColumns) -> np.ndarray:
+    """bool per token: the first of its sentence."""
+    return tok.position == 0
+
+
+def _doc_name(tok: TokenColumns, table: MentionTable, token: int) -> str:
+    d = int(np.searchsorted(tok.doc_offsets, token, side="right") - 1)
+    return table.doc_names[d]
+
+
+def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_table: MentionTable,
+                     r_tok: TokenColumns) -> None:
+    """The response's sentences must be the key's (mentions are compared inside sentences)."""
+    r_index = r_table.doc_index()
+    k_index = k_table.doc_index()
+    for name in a.doc_names:
+        if name not in r_index:
+            continue
+        kd, rd = k_index[name], r_index[name]
+        ks = k_tok.sentence[k_tok.doc_offsets[kd]:k_tok.doc_offsets[kd + 1]]
+        rs = r_tok.sentence[r_tok.doc_offsets[rd]:r_tok.doc_offsets[rd + 1]]
+        differ = np.flatnonzero(ks != rs)
+        if len(differ):
+            t = int(differ[0])
+            raise InputError(
+                f"{r_tok.path}:{int(r_tok.line[r_tok.doc_offsets[rd] + t]) + 1}: document \"{name}\": token {t} is "
+                f"in sentence {int(rs[t]) + 1} of the response but in sentence {int(ks[t]) + 1} of the key "
+                f"({k_tok.path}:{int(k_tok.line[k_tok.doc_offsets[kd] + t]) + 1}): the response must have the key's "
+                "sentences (blank lines)")
+
+
+# ---- words
+
+
+def _vocabulary(k_tok: TokenColumns, r_tok: TokenColumns) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Distinct words of both files and each token's word id (key tokens, response tokens)."""
+    ids: dict[bytes, int] = {}
+    out = []
+    for tok in (k_tok, r_tok):
+        data = tok.buf.tobytes()
+        s, e = tok.field_start[:, WORD].tolist(), tok.field_end[:, WORD].tolist()
+        out.append(np.fromiter((ids.setdefault(data[a:b], len(ids)) for a, b in zip(s, e)), dtype=np.int64,
+                               count=len(s)))
+    return [w.decode("utf-8") for w in ids], out[0], out[1]
+
+
+def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
+    """word_ok, word_keep, word_cat, word_vp (see kernels.mina), computed with Python's str methods as
+    coval does."""
+    ok = np.fromiter(((any(c.isalpha() or c.isdigit() for c in w) or w == "%") and w not in ("-LRB-", "-RRB-")
+                      for w in words), dtype=np.bool_, count=len(words))
+    if variant == "coval":  # a run flushed by '(' survives if one of its words is all letters or all digits
+        keep = np.fromiter((w.isalpha() or w.isdigit() for w in words), dtype=np.bool_, count=len(words))
+    else:  # punctuation-only runs never make terminals
+        keep = np.fromiter((any(c.isalpha() or c.isdigit() for c in w) for w in words), dtype=np.bool_,
+                           count=len(words))
+    cat = np.fromiter((_CLASSES.get(w[:2], 0) if len(w) >= 2 else 0 for w in words), dtype=np.int64,
+                      count=len(words))
+    vp = np.fromiter((w == "VP" for w in words), dtype=np.bool_, count=len(words))
+    return ok, keep, cat, vp
+
+
+def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
+    """The tokens whose part of speech a minimum span skips."""
+    data = tok.buf.tobytes()
+    skipped = _SKIPPED_POS[variant]
+    return np.fromiter((data[a:b] in skipped for a, b in zip(tok.field_start[:, POS].tolist(),
+                                                            tok.field_end[:, POS].tolist())),
+                       dtype=np.bool_, count=len(tok.line))
+
+
+# ---- one side's mentions
+
+
+class _Side:
+    """The mentions of the aligned documents of one file, with coval's cluster order and what pruning
+    removes (``alive``)."""
+
+    def __init__(self, a: Aligned, table: MentionTable, tok: TokenColumns, is_key: bool):
+        self.table, self.tok = table, tok
+        self.rows = a.k_rows if is_key else a.r_rows
+        off = a.k_off if is_key else a.r_off
+        self.doc = np.repeat(np.arange(len(a.doc_names)), np.diff(off))
+        index = table.doc_index()
+        table_doc = np.asarray([index.get(n, -1) for n in a.doc_names], dtype=np.int64)
+        self.doc_name = [table.doc_names[d] if d >= 0 else "" for d in table_doc.tolist()]
+        self.doc0 = np.where(table_doc >= 0, tok.doc_offsets[np.maximum(table_doc, 0)], 0)  # first token
+        self.start = table.start[self.rows].astype(np.int64)
+        self.end = table.end[self.rows].astype(np.int64)
+        self.labels = [table.cluster_labels[d] if d >= 0 else [] for d in table_doc.tolist()]
+        self.chain, self.n_chains = _completion_order(table.cluster[self.rows].astype(np.int64),
+                                                      tok.completion[self.rows], off)
+        self.alive = np.ones(len(self.rows), dtype=bool)
+        self.ident = np.zeros(len(self.rows), dtype=np.int64)
+
+    def tokens(self, doc0: np.ndarray) -> np.ndarray:
+        """File token number of each mention's first token, given the first token of each document."""
+        return doc0[self.doc] + self.start
+
+    def length(self) -> np.ndarray:
+        return self.end - self.start
+
+    def sentence(self) -> np.ndarray:
+        return self.tok.sentence[self.tokens(self.doc0)]
+
+    def sentence_position(self) -> np.ndarray:
+        return self.tok.position[self.tokens(self.doc0)]
+
+    def check_sentences(self) -> None:
+        """A mention lies inside one sentence."""
+        t0 = self.tokens(self.doc0)
+        across = np.flatnonzero(self.tok.sentence[t0] != self.tok.sentence[t0 + self.length() - 1])
+        if len(across):
+            m = int(across[0])
+            label = self.labels[int(self.doc[m])][int(self.table.cluster[self.rows[m]])]
+            raise ParseError(self.tok.path, int(self.tok.line[t0[m]]) + 1,
+                             f"the mention of cluster {label} opened here (tokens {int(self.start[m])}-"
+                             f"{int(self.end[m]) - 1}) crosses a sentence boundary: minimum spans are found inside "
+                             "one sentence", self.doc_name[int(self.doc[m])])
+
+    def global_chain(self) -> np.ndarray:
+        return offsets(self.n_chains)[self.doc] + self.chain
+
+    def chain_sizes(self) -> np.ndarray:
+        """Mentions alive in each chain (chains numbered across documents)."""
+        return np.bincount(self.global_chain()[self.alive], minlength=int(self.n_chains.sum()))
+
+    def drop_singletons(self) -> None:
+        self.alive &= self.chain_sizes()[self.global_chain()] > 1
+
+    def drop_verbal(self, verbal: np.ndarray) -> None:
+        """NP_only: mentions whose tree is a VP go; a cluster that lost one stays only if two remain."""
+        g = self.global_chain()
+        touched = np.zeros(int(self.n_chains.sum()), dtype=bool)
+        touched[g[verbal & self.alive]] = True
+        self.alive &= ~verbal
+        small = touched & (self.chain_sizes() <= 1)
+        self.alive &= ~small[g]
+
+    def remove_nested(self, keep_singletons: bool) -> None:
+        """coval's remove_nested: per cluster, every mention nested in another (not equal) one is listed;
+        when that leaves one mention by count, the cluster is dropped without singletons and left whole
+        with them; otherwise every mention equal to a listed one goes."""
+        from ..kernels import mina as kernel
+
+        g = self.global_chain()
+        rows = np.flatnonzero(self.alive)
+        order = rows[np.argsort(g[rows], kind="stable")]
+        chain_off = offsets(np.bincount(g[order], minlength=int(self.n_chains.sum())))
+        remove = kernel.nested_removals(chain_off, order, self.sentence(), self.start, self.end, self.ident,
+                                        keep_singletons)
+        self.alive &= ~remove
+
+
+def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Chains renumbered in the order their first mention is completed (coval's cluster order)."""
+    chain = np.empty(len(raw_chain), dtype=np.int64)
+    n_chains = np.zeros(len(off) - 1, dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    for d in range(len(off) - 1):
+        lo, hi = int(off[d]), int(off[d + 1])
+        if lo == hi:
+            continue
+        chains = raw_chain[lo:hi]
+        first = np.full(int(chains.max()) + 1, never)
+        np.minimum.at(first, chains, completion[lo:hi])
+        present = np.flatnonzero(first < never)
+        rank = np.empty_like(first)
+        rank[present[np.argsort(first[present], kind="stable")]] = np.arange(len(present))
+        chain[lo:hi] = rank[chains]
+        n_chains[d] = len(present)
+    return chain, n_chains
+
+
+def _span_identities(key: _Side, resp: _Side) -> None:
+    """Exact spans as identities: (document, start, end), shared by both sides."""
+    spans = np.concatenate([np.stack([key.doc, key.start, key.end], 1), np.stack([resp.doc, resp.start, resp.end], 1)])
+    _, ident = np.unique(spans, axis=0, return_inverse=True)
+    ident = ident.reshape(-1)
+    key.ident = ident[:len(key.rows)]
+    resp.ident = ident[len(key.rows):]
+
+
+def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
+    from ..kernels import ceaf, coval
+
+    n_docs = len(a.doc_names)
+    k_rows = np.flatnonzero(key.alive)
+    r_rows = np.flatnonzero(resp.alive)
+    k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
+    r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
+    n_ids = int(max(key.ident.max(initial=-1), resp.ident.max(initial=-1))) + 1
+    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(
+        k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
+        _dense_chains(resp, r_rows), resp.n_chains, n_ids)
+    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
+    ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
+    blocks = {"mentions": out[:, 0:4], "muc": out[:, 4:8], "bcub": out[:, 8:12], "lea": out[:, 12:16],
+              "blanc": out[:, 16:24], "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
+    columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
+    return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
+
+
+def _dense_chains(side: _Side, rows: np.ndarray) -> np.ndarray:
+    return side.chain[rows]

@@ -1,0 +1,561 @@
+"""MINA minimum spans (Moosavi et al. 2019) from CoNLL-2012 parse bits, as coval computes them.
+
+For each mention a small tree is built from the parse bits of the mention's own tokens (the key file's
+sixth column), then searched breadth-first for the shallowest valid terminals.  Everything is arrays:
+
+* tokens: the key file's tokens, numbered across the file; ``p_s``/``p_e`` delimit each token's parse bit
+  in ``buf``; ``word`` is the token's word id; ``pos_bad`` marks the POS tags a minimum span skips
+  (CC, DT and, in coval, IN);
+* words (by id): ``word_ok`` (a letter, a digit or ``%``, and not ``-LRB-``/``-RRB-``), ``word_keep``
+  (a run flushed by an opening bracket is kept only if one of its words passes this), ``word_cat`` (the
+  phrase class its first two characters spell, which coval compares with tags) and ``word_vp`` (it is
+  ``VP``);
+* mentions: the first token (file numbering), the length, the position of the first token in its
+  sentence and, for the whole-span fallback, where the mention's own words start in ``own_word``.
+
+A tree node is a constituent (tag letters) or a terminal: a run of consecutive ``*`` tokens.  The
+``variant`` switches coval's quirks (``COVAL``) off (``PAPER``): runs are then identified by their
+tokens rather than by the token that flushed them, punctuation-only runs are dropped whichever bracket
+flushes them, and the fallback uses sentence positions rather than positions inside the mention.
+
+Output: per mention (CSR ``el_off``) the elements of its minimum span as ``(kind, a, b, index)``:
+``TERMINAL`` elements are the run ``[a, b)`` of key tokens at ``index``; ``FALLBACK`` elements are one
+own word ``own_word[a]`` at ``index``.  ``root_vp`` tells whether the tree's root is tagged ``VP``
+(``--np-only``), ``no_tree`` that no tree could be built (the mention is then known by its span).
+"""
+import numpy as np
+from numba import njit
+
+# phrase classes of a tag's (or a terminal string's) first two characters
+OTHER, NP, NM, QP, NX, VP = 0, 1, 2, 3, 4, 5
+NO_SET, NP_SET, VP_SET = 0, 1, 2  # the tags a search may descend through
+COVAL, PAPER = 0, 1
+TERMINAL, FALLBACK = 0, 1
+
+_OPEN, _CLOSE, _STAR = 40, 41, 42  # ( ) *
+
+
+@njit(cache=True)
+def _cat2(a, b):
+    """Phrase class of the two letters a, b (ASCII codes)."""
+    if a == 78 and b == 80:  # NP
+        return NP
+    if a == 78 and b == 77:  # NM
+        return NM
+    if a == 81 and b == 80:  # QP
+        return QP
+    if a == 78 and b == 88:  # NX
+        return NX
+    if a == 86 and b == 80:  # VP
+        return VP
+    return OTHER
+
+
+@njit(cache=True)
+def _in_set(cat, tags):
+    if tags == NP_SET:
+        return cat == NP or cat == NM or cat == QP or cat == NX
+    if tags == VP_SET:
+        return cat == VP
+    return False
+
+
+@njit(cache=True)
+def _new_node(nodes, n, term, cat, vp, index, lo, hi):
+    """Append a node; nodes columns: term, cat, is_vp, index, run lo, run hi, first child, last child, next."""
+    nodes[n, 0] = term
+    nodes[n, 1] = cat
+    nodes[n, 2] = vp
+    nodes[n, 3] = index
+    nodes[n, 4] = lo
+    nodes[n, 5] = hi
+    nodes[n, 6] = -1
+    nodes[n, 7] = -1
+    nodes[n, 8] = -1
+    return n + 1
+
+
+@njit(cache=True)
+def _attach(nodes, child, parent):
+    if nodes[parent, 6] < 0:
+        nodes[parent, 6] = child
+    else:
+        nodes[nodes[parent, 7], 8] = child
+    nodes[parent, 7] = child
+
+
+@njit(cache=True)
+def _run_node(nodes, n, lo, hi, index, word, word_cat, word_vp):
+    """A terminal for the run of tokens [lo, hi)."""
+    w = word[lo]
+    vp = 1 if (hi - lo == 1 and word_vp[w]) else 0
+    return _new_node(nodes, n, 1, word_cat[w], vp, index, lo, hi)
+
+
+@njit(cache=True)
+def _place(nodes, node, stack, sp):
+    """Attach a new terminal to the open constituent, or open it as one when none is open (coval)."""
+    if sp > 0:
+        _attach(nodes, node, stack[sp - 1])
+        return sp
+    stack[sp] = node
+    return sp + 1
+
+
+@njit(cache=True)
+def _keep_run(lo, hi, word, word_keep):
+    for t in range(lo, hi):
+        if word_keep[word[t]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, word_keep, variant, nodes):
+    """The tree of one mention's tokens; returns (root or -1, number of nodes)."""
+    stack = np.empty(nodes.shape[0], dtype=np.int64)
+    roots = np.empty(nodes.shape[0], dtype=np.int64)
+    sp = 0
+    nr = 0
+    n = 0
+    run_lo = -1
+    run_hi = -1
+    started = False
+    tag_len = 0
+    t0 = 0
+    t1 = 0
+    last_popped = -1
+    for i in range(length):
+        tok = first + i
+        pos = sent_pos + i
+        for q in range(p_s[tok], p_e[tok]):
+            c = buf[q]
+            if c == _OPEN:
+                if started:
+                    node = n
+                    n = _new_node(nodes, n, 0, _cat2(t0, t1) if tag_len >= 2 else OTHER,
+                                  1 if (tag_len == 2 and t0 == 86 and t1 == 80) else 0, pos, -1, -1)
+                    if sp > 0:
+                        _attach(nodes, node, stack[sp - 1])
+                    stack[sp] = node
+                    sp += 1
+                    tag_len = 0
+                if run_lo >= 0:
+                    if _keep_run(run_lo, run_hi, word, word_keep):
+                        node = n
+                        n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
+                        sp = _place(nodes, node, stack, sp)
+                    run_lo = -1
+                started = True
+            elif c == _STAR:
+                if run_lo < 0:
+                    run_lo = tok
+                run_hi = tok + 1
+                if started or tag_len > 0:
+                    node = n
+                    n = _new_node(nodes, n, 0, _cat2(t0, t1) if tag_len >= 2 else OTHER,
+                                  1 if (tag_len == 2 and t0 == 86 and t1 == 80) else 0, pos, -1, -1)
+                    if started:
+                        if sp > 0:
+                            _attach(nodes, node, stack[sp - 1])
+                        stack[sp] = node
+                        sp += 1
+                        tag_len = 0
+                        started = False
+                    else:  # a tag with no opening bracket: coval keeps it as a root of its own
+                        roots[nr] = node
+                        nr += 1
+            elif c == _CLOSE:
+                if run_lo >= 0 and (variant == COVAL or _keep_run(run_lo, run_hi, word, word_keep)):
+                    node = n
+                    n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
+                    sp = _place(nodes, node, stack, sp)
+                run_lo = -1
+                if sp > 0:
+                    sp -= 1
+                    last_popped = stack[sp]
+                    if sp == 0:
+                        roots[nr] = last_popped
+                        nr += 1
+                started = False
+            elif (65 <= c <= 90) or (97 <= c <= 122):
+                if tag_len == 0:
+                    t0 = c
+                elif tag_len == 1:
+                    t1 = c
+                tag_len += 1
+            if i == length - 1 and q == p_e[tok] - 1 and run_lo >= 0 and (
+                    variant == COVAL or _keep_run(run_lo, run_hi, word, word_keep)):
+                node = n
+                n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
+                sp = _place(nodes, node, stack, sp)
+                run_lo = -1
+    while sp > 0:
+        sp -= 1
+        last_popped = stack[sp]
+        if sp == 0:
+            roots[nr] = last_popped
+            nr += 1
+    if nr > 1:  # not one constituent: a dummy NP over the pieces
+        root = n
+        n = _new_node(nodes, n, 0, NP, 0, sent_pos, -1, -1)
+        for k in range(nr):
+            _attach(nodes, roots[k], root)
+        return root, n
+    return last_popped, n
+
+
+@njit(cache=True)
+def _valid(nodes, node, word, word_ok, pos_bad):
+    """A terminal with a word that is not punctuation nor a skipped part of speech."""
+    for t in range(nodes[node, 4], nodes[node, 5]):
+        if word_ok[word[t]] and not pos_bad[t]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _valid_tags(nodes, root):
+    cat = nodes[root, 1]
+    if cat == VP:
+        return VP_SET
+    if cat == NP or cat == NM:
+        return NP_SET
+    child = nodes[root, 6]
+    if child < 0:
+        return NO_SET
+    has_vp = False
+    while child >= 0:
+        c = nodes[child, 1]
+        if c == NP or c == NM:
+            return NP_SET
+        if c == VP:
+            has_vp = True
+        child = nodes[child, 8]
+    return VP_SET if has_vp else NP_SET
+
+
+@njit(cache=True)
+def _search(nodes, start, tags, adaptive, word, word_ok, pos_bad, found, n_found, queue, depth):
+    """Breadth-first search for the shallowest valid terminals under ``start`` (appended to ``found``).
+
+    ``adaptive``: the descendable tags are those of the first NP- or VP-like node met (no valid tag at
+    the top)."""
+    head = 0
+    tail = 1
+    queue[0] = start
+    depth[0] = 0
+    shallowest = 1 << 30
+    while head < tail:
+        node = queue[head]
+        d = depth[head]
+        head += 1
+        cat = nodes[node, 1]
+        if adaptive and tags == NO_SET:
+            if cat == NP or cat == NM:
+                tags = NP_SET
+            elif cat == VP:
+                tags = VP_SET
+        if nodes[node, 0] == 1 and d <= shallowest:
+            if _valid(nodes, node, word, word_ok, pos_bad):
+                found[n_found] = node
+                n_found += 1
+                shallowest = min(shallowest, d)
+        elif (n_found == 0 or d < shallowest) and nodes[node, 6] >= 0 and (
+                d == 0 or tags == NO_SET or _in_set(cat, tags)):
+            descend_terminals = tags != NO_SET and _in_set(cat, tags)
+            child = nodes[node, 6]
+            while child >= 0:
+                if nodes[child, 0] == 0 or descend_terminals:
+                    queue[tail] = child
+                    depth[tail] = d + 1
+                    tail += 1
+                child = nodes[child, 8]
+    return n_found
+
+
+@njit(cache=True)
+def min_span_nodes(nodes, root, word, word_ok, pos_bad, found):
+    """The terminals of the minimum span (into ``found``); returns how many."""
+    n_found = 0
+    tags = _valid_tags(nodes, root)
+    if nodes[root, 0] == 1:
+        if _valid(nodes, root, word, word_ok, pos_bad):
+            found[0] = root
+            return 1
+        return 0
+    child = nodes[root, 6]
+    while child >= 0:
+        if nodes[child, 0] == 1 and _valid(nodes, child, word, word_ok, pos_bad):
+            found[n_found] = child
+            n_found += 1
+        child = nodes[child, 8]
+    if n_found:
+        return n_found
+    queue = np.empty(nodes.shape[0], dtype=np.int64)
+    depth = np.empty(nodes.shape[0], dtype=np.int64)
+    # conjunctions and appositions: each top-level phrase of a valid tag is searched on its own
+    top = False
+    child = nodes[root, 6]
+    while child >= 0:
+        if nodes[child, 6] >= 0 and _in_set(nodes[child, 1], tags):
+            top = True
+            n_found = _search(nodes, child, tags, False, word, word_ok, pos_bad, found, n_found, queue, depth)
+        child = nodes[child, 8]
+    if not top:
+        n_found = _search(nodes, root, NO_SET, True, word, word_ok, pos_bad, found, n_found, queue, depth)
+    return n_found
+
+
+@njit(cache=True)
+def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_vp,
+              m_first, m_len, m_sent_pos, m_own, variant):
+    """Minimum-span elements of every mention (see the module's docstring)."""
+    n_m = len(m_first)
+    el_off = np.zeros(n_m + 1, dtype=np.int64)
+    total = 0
+    for m in range(n_m):
+        total += m_len[m]
+    el_kind = np.empty(total, dtype=np.int64)
+    el_a = np.empty(total, dtype=np.int64)
+    el_b = np.empty(total, dtype=np.int64)
+    el_index = np.empty(total, dtype=np.int64)
+    root_vp = np.zeros(n_m, dtype=np.bool_)
+    no_tree = np.zeros(n_m, dtype=np.bool_)
+    k = 0
+    for m in range(n_m):
+        first = m_first[m]
+        cap = 3  # a node per bracket or star at most, a terminal per flush, the dummy root
+        for t in range(first, first + m_len[m]):
+            cap += 2 * (p_e[t] - p_s[t]) + 1
+        nodes = np.empty((cap, 9), dtype=np.int64)
+        root, n = build_tree(buf, p_s, p_e, first, m_len[m], m_sent_pos[m], word, word_cat, word_vp, word_keep,
+                             variant, nodes)
+        if root < 0:
+            no_tree[m] = True
+            el_off[m + 1] = k
+            continue
+        root_vp[m] = nodes[root, 2] == 1
+        found = np.empty(n, dtype=np.int64)
+        n_found = min_span_nodes(nodes, root, word, word_ok, pos_bad, found)
+        if n_found:
+            for f in range(n_found):
+                node = found[f]
+                el_kind[k] = TERMINAL
+                el_a[k] = nodes[node, 4]
+                el_b[k] = nodes[node, 5]
+                el_index[k] = nodes[node, 3]
+                k += 1
+        else:  # nothing valid (a parse error, punctuation only): the whole span
+            for i in range(m_len[m]):
+                el_kind[k] = FALLBACK
+                el_a[k] = m_own[m] + i
+                el_b[k] = m_own[m] + i + 1
+                el_index[k] = i if variant == COVAL else m_sent_pos[m] + i
+                k += 1
+        el_off[m + 1] = k
+    return el_off, el_kind[:k], el_a[:k], el_b[:k], el_index[:k], root_vp, no_tree
+
+
+@njit(cache=True)
+def check_parse_bits(buf, p_s, p_e, sentence_start):
+    """The first bad token and why: 0 not '(TAG'... '*' ')'..., 1 a closing with nothing open in the
+    sentence, 2 a sentence left with open brackets (reported at its last token); (-1, -1) if all good."""
+    depth = 0
+    n = len(p_s)
+    for t in range(n):
+        if sentence_start[t] and t > 0 and depth != 0:
+            return t - 1, 2
+        if sentence_start[t]:
+            depth = 0
+        stars = 0
+        for q in range(p_s[t], p_e[t]):
+            c = buf[q]
+            if c == _STAR:
+                stars += 1
+            elif c == _OPEN:
+                if stars:
+                    return t, 0
+                depth += 1
+            elif c == _CLOSE:
+                if not stars:
+                    return t, 0
+                depth -= 1
+                if depth < 0:
+                    return t, 1
+            elif stars:
+                return t, 0
+        if stars != 1:
+            return t, 0
+    if n and depth != 0:
+        return n - 1, 2
+    return -1, -1
+
+
+@njit(cache=True)
+def _hash(values, lo, hi):
+    h = np.uint64(14695981039346656037)
+    for p in range(lo, hi):
+        h = (h ^ np.uint64(values[p] & 0xFFFFFFFFFFFF)) * np.uint64(1099511628211)
+        h = (h ^ np.uint64((values[p] >> 48) & 0xFFFF)) * np.uint64(1099511628211)
+    return (h ^ np.uint64(hi - lo)) * np.uint64(1099511628211)
+
+
+@njit(cache=True)
+def _same(values, off, a, b):
+    if off[a + 1] - off[a] != off[b + 1] - off[b]:
+        return False
+    for k in range(off[a + 1] - off[a]):
+        if values[off[a] + k] != values[off[b] + k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def intern_sequences(values, off):
+    """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full)."""
+    n = len(off) - 1
+    h = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        h[i] = _hash(values, off[i], off[i + 1])
+    order = np.argsort(h, kind="mergesort")
+    ids = np.empty(n, dtype=np.int64)
+    next_id = 0
+    g = 0
+    while g < n:
+        e = g
+        while e < n and h[order[e]] == h[order[g]]:
+            e += 1
+        for x in range(g, e):  # equal hashes: compare with the distinct sequences seen in the group
+            i = order[x]
+            ids[i] = -1
+            for y in range(g, x):
+                j = order[y]
+                if ids[j] >= 0 and _same(values, off, i, j):
+                    ids[i] = ids[j]
+                    break
+            if ids[i] < 0:
+                ids[i] = next_id
+                next_id += 1
+        g = e
+    return ids
+
+
+@njit(cache=True)
+def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_sets):
+    """An id per mention: equal for equal (document, sentence, minimum span).
+
+    A minimum span is the set of pairs (x, y) of its elements (coval: terminal string id, index), or with
+    ``token_sets`` the set of tokens of the ranges [x, y).  A mention without a tree is its span."""
+    n = len(el_off) - 1
+    size = np.zeros(n, dtype=np.int64)
+    for m in range(n):
+        if no_tree[m]:
+            size[m] = 5
+        elif token_sets:
+            k = 0
+            for e in range(el_off[m], el_off[m + 1]):
+                k += y[e] - x[e]
+            size[m] = 3 + k
+        else:
+            size[m] = 3 + 2 * (el_off[m + 1] - el_off[m])
+    off = np.zeros(n + 1, dtype=np.int64)
+    for m in range(n):
+        off[m + 1] = off[m] + size[m]
+    values = np.empty(off[n], dtype=np.int64)
+    for m in range(n):
+        p = off[m]
+        values[p] = doc[m]
+        values[p + 1] = sentence[m]
+        if no_tree[m]:
+            values[p + 2] = -1
+            values[p + 3] = start[m]
+            values[p + 4] = end[m]
+            continue
+        values[p + 2] = 0
+        q = p + 3
+        if token_sets:
+            for e in range(el_off[m], el_off[m + 1]):
+                for t in range(x[e], y[e]):
+                    values[q] = t
+                    q += 1
+            body = np.sort(values[p + 3:off[m + 1]])
+        else:
+            k = el_off[m + 1] - el_off[m]
+            pairs = np.empty(k, dtype=np.int64)  # element order, sorted by (x, y)
+            for e in range(k):
+                pairs[e] = e
+            keys_x = x[el_off[m]:el_off[m + 1]]
+            keys_y = y[el_off[m]:el_off[m + 1]]
+            for i in range(1, k):  # insertion sort: a minimum span has few terminals
+                j = i
+                while j > 0 and (keys_x[pairs[j - 1]] > keys_x[pairs[j]] or (
+                        keys_x[pairs[j - 1]] == keys_x[pairs[j]] and keys_y[pairs[j - 1]] > keys_y[pairs[j]])):
+                    tmp = pairs[j]
+                    pairs[j] = pairs[j - 1]
+                    pairs[j - 1] = tmp
+                    j -= 1
+            body = np.empty(2 * k, dtype=np.int64)
+            for e in range(k):
+                body[2 * e] = keys_x[pairs[e]]
+                body[2 * e + 1] = keys_y[pairs[e]]
+        # a set: drop repeats (tokens, or (x, y) pairs)
+        w = 0
+        step = 1 if token_sets else 2
+        for r in range(0, len(body), step):
+            repeat = w > 0
+            if repeat:
+                for s in range(step):
+                    if body[r + s] != values[p + 3 + w - step + s]:
+                        repeat = False
+            if not repeat:
+                for s in range(step):
+                    values[p + 3 + w + s] = body[r + s]
+                w += step
+        size[m] = 3 + w
+    # compact (sets may have shrunk)
+    new_off = np.zeros(n + 1, dtype=np.int64)
+    for m in range(n):
+        new_off[m + 1] = new_off[m] + size[m]
+    packed = np.empty(new_off[n], dtype=np.int64)
+    for m in range(n):
+        for k in range(size[m]):
+            packed[new_off[m] + k] = values[off[m] + k]
+    return intern_sequences(packed, new_off)
+
+
+@njit(cache=True)
+def nested_removals(chain_off, members, sentence, start, end, ident, keep_singletons):
+    """coval's remove_nested over chains (``members[chain_off[c]:chain_off[c + 1]]``, mention indices):
+    True for each mention it removes."""
+    remove = np.zeros(len(sentence), dtype=np.bool_)
+    for c in range(len(chain_off) - 1):
+        lo, hi = chain_off[c], chain_off[c + 1]
+        s = hi - lo
+        listed = np.zeros(s, dtype=np.int64)  # times each member is listed as nested
+        count = 0
+        for i in range(lo, hi):
+            a = members[i]
+            for j in range(i + 1, hi):
+                b = members[j]
+                if ident[a] == ident[b] or sentence[a] != sentence[b]:
+                    continue
+                if start[a] >= start[b] and end[a] <= end[b]:
+                    listed[i - lo] += 1
+                    count += 1
+                elif start[b] >= start[a] and end[b] <= end[a]:
+                    listed[j - lo] += 1
+                    count += 1
+        if count == 0:
+            continue
+        if s != 1 and s - count == 1:
+            if not keep_singletons:
+                for i in range(lo, hi):
+                    remove[members[i]] = True
+            continue
+        for i in range(lo, hi):  # every member equal to a listed one goes
+            for j in range(lo, hi):
+                if listed[j - lo] and ident[members[i]] == ident[members[j]]:
+                    remove[members[i]] = True
+                    break
+    return remove
