@@ -331,13 +331,15 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         nodes = np.empty((cap, 9), dtype=np.int64)
         root, n = build_tree(buf, p_s, p_e, first, m_len[m], m_sent_pos[m], word, word_cat, word_vp, word_keep,
                              variant, nodes)
-        if root < 0:
+        if root < 0 and variant == COVAL:  # coval then compares the mention by its span
             no_tree[m] = True
             el_off[m + 1] = k
             continue
-        root_vp[m] = nodes[root, 2] == 1
-        found = np.empty(n, dtype=np.int64)
-        n_found = min_span_nodes(nodes, root, word, word_ok, pos_bad, found)
+        found = np.empty(max(n, 1), dtype=np.int64)
+        n_found = 0
+        if root >= 0:
+            root_vp[m] = nodes[root, 2] == 1
+            n_found = min_span_nodes(nodes, root, word, word_ok, pos_bad, found)
         if n_found:
             for f in range(n_found):
                 node = found[f]

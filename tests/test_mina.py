@@ -1,0 +1,301 @@
+"""MINA: the kernels against plain-Python references, properties, bad input and the command line."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fastscore
+from fastscore.errors import InputError, ParseError, UsageError
+from tests.reference_mina import coval_counts, min_span, remove_nested
+
+WORDS = [("the", "DT"), ("a", "DT"), ("man", "NN"), ("hat", "NN"), ("of", "IN"), ("with", "IN"), ("and", "CC"),
+         (",", ","), (".", "."), ("-LRB-", "-LRB-"), ("%", "NN"), ("3", "CD"), ("U.S.", "NNP"), ("VP", "NN"),
+         ("NPR", "NNP"), ("saw", "VBD"), ("him", "PRP"), ("''", "''"), ("3.5", "CD"), ("don't", "VB")]
+TAGS = ["NP", "NML", "QP", "NX", "VP", "PP", "S", "SBAR", "ADJP", "NP-SBJ", "VP-TPC"]
+
+
+@st.composite
+def trees(draw, depth=0):
+    """(tag, children) with leaves as (word, pos)."""
+    n = draw(st.integers(1, 3 if depth < 3 else 1))
+    children = []
+    for _ in range(n):
+        if depth >= 3 or draw(st.booleans()):
+            children.append(draw(st.sampled_from(WORDS)))
+        else:
+            children.append(draw(trees(depth + 1)))
+    return (draw(st.sampled_from(TAGS)), children)
+
+
+def _bits(tree) -> tuple[list[str], list[str], list[str]]:
+    words, pos, bits = [], [], []
+
+    def walk(node, opening):
+        tag, children = node
+        for k, child in enumerate(children):
+            lead = opening + f"({tag}" if k == 0 else ""
+            if isinstance(child, tuple) and isinstance(child[1], list):
+                walk(child, lead)
+            else:
+                words.append(child[0])
+                pos.append(child[1])
+                bits.append(lead + "*")
+        bits[-1] += ")"
+
+    walk(("TOP", [tree]), "")
+    return words, pos, bits
+
+
+def _kernel_spans(words, pos, bits, spans, variant):
+    from fastscore.coref.mina import _SKIPPED_POS, _word_features
+    from fastscore.kernels import mina as kernel
+
+    vocab = sorted(set(words))
+    word = np.asarray([vocab.index(w) for w in words], dtype=np.int64)
+    text = "".join(bits).encode()
+    lengths = [len(b) for b in bits]
+    p_s = np.cumsum([0] + lengths[:-1]).astype(np.int64)
+    p_e = p_s + np.asarray(lengths, dtype=np.int64)
+    pos_bad = np.asarray([p.encode() in _SKIPPED_POS[variant] for p in pos])
+    first = np.asarray([s for s, _ in spans], dtype=np.int64)
+    length = np.asarray([e - s for s, e in spans], dtype=np.int64)
+    code = kernel.COVAL if variant == "coval" else kernel.PAPER
+    out = kernel.min_spans(np.frombuffer(text, dtype=np.uint8), p_s, p_e, word, pos_bad,
+                           *_word_features(vocab, variant), first, length, first, first, code)
+    el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree = out
+    result = []
+    for m in range(len(spans)):
+        elements = set()
+        for e in range(el_off[m], el_off[m + 1]):
+            if variant == "paper":
+                elements.update(range(el_a[e], el_b[e]))
+            elif el_kind[e] == kernel.TERMINAL:
+                elements.add((" ".join(words[el_a[e]:el_b[e]]), int(el_index[e])))
+            else:
+                elements.add((words[el_a[e]], int(el_index[e])))
+        assert not no_tree[m]
+        result.append((frozenset(elements), bool(root_vp[m])))
+    return result
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees(), st.data(), st.sampled_from(["coval", "paper"]))
+def test_min_span_kernel_matches_reference(tree, data, variant):
+    words, pos, bits = _bits(tree)
+    n = len(words)
+    spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).map(
+        lambda x: (min(x[0], x[1] - 1), max(x[0] + 1, x[1]))), min_size=1, max_size=6))
+    got = _kernel_spans(words, pos, bits, spans, variant)
+    for (s, e), g in zip(spans, got):
+        assert g == min_span(bits[s:e], words[s:e], pos[s:e], s, words[s:e], variant), (bits, s, e)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.data())
+def test_minimum_span_lies_inside_the_mention(tree, data):
+    words, pos, bits = _bits(tree)
+    n = len(words)
+    s = data.draw(st.integers(0, n - 1))
+    e = data.draw(st.integers(s + 1, n))
+    (tokens, _), = _kernel_spans(words, pos, bits, [(s, e)], "paper")
+    assert tokens and all(s <= t < e for t in tokens)
+
+
+clusters = st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=5), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(clusters, clusters), min_size=1, max_size=3))
+def test_coval_statistics_match_reference(docs):
+    from fastscore.kernels import ceaf, coval
+    from fastscore.formats.table import offsets
+
+    def flat(side):
+        ids, chains, n_ch, sizes = [], [], [], []
+        for d, doc in enumerate(side):
+            for c, cl in enumerate(doc):
+                ids += [d * 100 + x for x in cl]  # identities are global
+                chains += [c] * len(cl)
+            n_ch.append(len(doc))
+            sizes.append(sum(map(len, doc)))
+        return (offsets(sizes), np.asarray(ids, dtype=np.int64), np.asarray(chains, dtype=np.int64),
+                np.asarray(n_ch, dtype=np.int64))
+
+    k = flat([d[0] for d in docs])
+    r = flat([d[1] for d in docs])
+    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*k, *r, 100 * len(docs))
+    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
+    ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
+    for d, (key, resp) in enumerate(docs):
+        want = coval_counts(key, resp)
+        got = {"mentions": out[d, 0:4], "muc": out[d, 4:8], "bcub": out[d, 8:12], "lea": out[d, 12:16],
+               "blanc_coref": out[d, 16:20], "blanc_noncoref": out[d, 20:24],
+               "ceafm": ceaf_stats[d, :4], "ceafe": ceaf_stats[d, 4:]}
+        for metric, (pn, pd, rn, rd) in want.items():
+            # kernel columns: recall num/den, precision num/den
+            assert np.allclose(got[metric], [rn, rd, pn, pd], rtol=1e-12, atol=1e-12), (metric, key, resp)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1), st.integers(0, 6), st.integers(1, 4)),
+                         min_size=1, max_size=5), max_size=4), st.booleans())
+def test_nested_removals_match_reference(raw, keep):
+    from fastscore.formats.table import offsets
+    from fastscore.kernels import mina as kernel
+
+    spans, clusters = [], []
+    for cl in raw:
+        members = []
+        for ident, sent, start, length in cl:
+            members.append(len(spans))
+            spans.append((ident, sent, start, start + length))
+        clusters.append(members)
+    if not spans:
+        return
+    arr = np.asarray(spans, dtype=np.int64)
+    chain_off = offsets([len(c) for c in clusters])
+    members = np.asarray([m for c in clusters for m in c], dtype=np.int64)
+    remove = kernel.nested_removals(chain_off, members, arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 0], keep)
+    kept = [[m for m in c if not remove[m]] for c in clusters]
+    want = remove_nested(clusters, spans, keep)
+    assert [c for c in kept if c] == [c for c in want if c]
+
+
+def test_intern_sequences_compares_in_full():
+    from fastscore.formats.table import offsets
+    from fastscore.kernels import mina as kernel
+
+    seqs = [[1, 2], [2, 1], [1, 2], [], [1, 2, 0], [], [1 << 50, -1], [1 << 50, -1]]
+    ids = kernel.intern_sequences(np.asarray([x for s in seqs for x in s], dtype=np.int64),
+                                  offsets([len(s) for s in seqs]))
+    for i in range(len(seqs)):
+        for j in range(len(seqs)):
+            assert (ids[i] == ids[j]) == (seqs[i] == seqs[j])
+
+
+# ---- files
+
+KEY = """#begin document (t); part 000
+t 0 0 The DT (TOP(S(NP(NP* - - - - * (1
+t 0 1 man NN *) - - - - * -
+t 0 2 with IN (PP* - - - - * -
+t 0 3 the DT (NP* - - - - * (2
+t 0 4 hat NN *))) - - - - * 1)|2)
+t 0 5 saw VBD (VP* - - - - * -
+t 0 6 him PRP (NP*) - - - - * (1)
+t 0 7 , , * - - - - * -
+t 0 8 John NNP (NP(NP*) - - - - * (3)|(1
+t 0 9 and CC * - - - - * -
+t 0 10 Mary NNP (NP*))) - - - - * 1)
+t 0 11 . . *)) - - - - * -
+
+t 0 0 He PRP (TOP(S(NP*) - - - - * (1)
+t 0 1 left VBD (VP*))) - - - - * (4)
+#end document
+"""
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _response(key: str, column: list[str]) -> str:
+    lines, k = [], 0
+    for line in key.splitlines():
+        if line and not line.startswith("#"):
+            parts = line.split()
+            parts[5] = "-"
+            parts[-1] = column[k]
+            k += 1
+            line = " ".join(parts)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_identical_files_score_one(tmp_path):
+    # (no mention in two clusters: coval's last-cluster lookups make such a file score below 1 against itself)
+    key = _write(tmp_path, "k.conll", KEY)
+    result = fastscore.score_coref(key, key, match="mina")
+    for m in ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc"):
+        assert result.f1(m) == pytest.approx(1.0), m
+
+
+def test_mina_forgives_a_trailing_pp_and_exact_does_not(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    # cluster 1's first mention without "with the hat": the same minimum span ("The man" at 1)
+    column = ["(1", "1)", "-", "(2", "2)", "-", "(1)", "-", "(3)|(1", "-", "1)", "-", "(1)", "(4)"]
+    resp = _write(tmp_path, "r.conll", _response(KEY, column))
+    mina = fastscore.score_coref(key, resp, match="mina")
+    exact = fastscore.score_coref(key, resp)
+    assert mina.f1("muc") == pytest.approx(1.0)
+    assert exact.f1("muc") < 1.0
+    assert mina.to_dict()["signature"].startswith("coref|match:mina|mina-variant:coval|singletons:keep")
+
+
+def test_np_only_drops_verbal_mentions(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY.replace("(VP*))) - - - - * (4)", "(VP*))) - - - - * (1)"))
+    plain = fastscore.score_coref(key, key, match="mina")
+    np_only = fastscore.score_coref(key, key, match="mina", np_only=True)
+    assert np_only.scores()["mentions"]["recall_den"] == plain.scores()["mentions"]["recall_den"] - 1
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda t: t.replace("(TOP(S(NP(NP*", "-"), "bad parse bit '-'"),
+    (lambda t: t.replace("*)) - - - - * -", "*) - - - - * -"), "not balanced"),
+    (lambda t: t.replace("t 0 5 saw VBD (VP* - - - - * -", "t 0 5 saw (VP* -"), "columns: minimum spans"),
+])
+def test_bad_key_parse(tmp_path, edit, problem):
+    key = _write(tmp_path, "k.conll", edit(KEY))
+    resp = _write(tmp_path, "r.conll", KEY)
+    with pytest.raises(ParseError, match=problem) as err:
+        fastscore.score_coref(key, resp, match="mina")
+    assert "k.conll" in str(err.value) and "(t); part 000" in str(err.value)
+
+
+def test_response_mention_across_sentences(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    column = ["-"] * 11 + ["(1", "-", "1)"]
+    resp = _write(tmp_path, "r.conll", _response(KEY, column))
+    with pytest.raises(ParseError, match="crosses a sentence boundary") as err:
+        fastscore.score_coref(key, resp, match="mina")
+    assert "r.conll:13" in str(err.value)
+
+
+def test_response_sentences_must_be_the_keys(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    resp = _write(tmp_path, "r.conll", KEY.replace("t 0 11 . . *)) - - - - * -\n\n", "t 0 11 . . *)) - - - - * -\n"))
+    with pytest.raises(InputError, match="must have the key's sentences"):
+        fastscore.score_coref(key, resp, match="mina")
+
+
+def test_options_that_do_not_apply(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    with pytest.raises(UsageError, match="--mina-variant"):
+        fastscore.score_coref(key, key, mina_variant="paper")
+    with pytest.raises(UsageError, match="--allow-repeated"):
+        fastscore.score_coref(key, key, match="mina", allow_repeated=True)
+    table = fastscore.read_conll(key)
+    with pytest.raises(UsageError, match="give paths"):
+        fastscore.score_coref(table, table, match="mina")
+
+
+def test_cli_match_mina(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    out = subprocess.run([sys.executable, "-m", "fastscore", "coref", str(key), str(key), "--match", "mina",
+                          "--np-only", "--remove-nested", "--singletons", "drop", "--output", "json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["metrics"]["conll"]["f1"] == pytest.approx(1.0)
+    assert "np-only:True" in data["signature"] and "remove-nested:True" in data["signature"]
+    bad = subprocess.run([sys.executable, "-m", "fastscore", "coref", str(key), str(key), "--match", "mina",
+                          "--mina-variant", "exact"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
