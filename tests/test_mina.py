@@ -283,6 +283,8 @@ def test_options_that_do_not_apply(tmp_path):
     with pytest.raises(UsageError, match="--allow-repeated"):
         fastscore.score_coref(key, key, match="mina", allow_repeated=True)
     table = fastscore.read_conll(key)
+    assert fastscore.score_coref(table, table, match="mina").f1("muc") == 1.0  # read again from its file
+    table.path = str(tmp_path / "gone.conll")
     with pytest.raises(UsageError, match="give paths"):
         fastscore.score_coref(table, table, match="mina")
 

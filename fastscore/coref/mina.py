@@ -46,12 +46,8 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     """Per-document statistics of ``response`` against ``key`` (CoNLL-2012 paths), coval's way."""
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
-    for source in (key, response):
-        if isinstance(source, MentionTable):
-            raise UsageError("minimum spans (--match mina, --np-only, --remove-nested) need the CoNLL-2012 files, "
-                             "not tables already read: give paths")
-    k_table, k_tok = read_conll_columns(os.fspath(key))
-    r_table, r_tok = read_conll_columns(os.fspath(response))
+    k_table, k_tok = _read(key)
+    r_table, r_tok = _read(response)
     needs_tree = options.min_span or options.np_only
     if needs_tree:
         _check_parse(k_tok, k_table)
@@ -113,6 +109,25 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
         key.ident = ident[:len(key.rows)]
         resp.ident = ident[len(key.rows):]
     return root_vp
+
+
+_CACHE: dict[tuple, tuple[MentionTable, TokenColumns]] = {}
+
+
+def _read(source) -> tuple[MentionTable, TokenColumns]:
+    """The mention table and token columns of a file (a table already read is read again from its file, so
+    compare and sweep can hand tables over); the last files read are kept, by path, size and time."""
+    path = source.path if isinstance(source, MentionTable) else os.fspath(source)
+    if path == "-" or not os.path.isfile(path):
+        raise UsageError("minimum spans (--match mina, --np-only, --remove-nested) read the CoNLL-2012 files "
+                         f"themselves: give paths{'' if path == '-' else f' ({path} is not a file)'}")
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        if len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = read_conll_columns(path)
+    return _CACHE[key]
 
 
 # ---- checks

@@ -117,13 +117,14 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
         if not isinstance(path, MentionTable) and detect_format(path) != "conll2012":
             raise UsageError(f"{os.fspath(path)}: --match mina, --np-only and --remove-nested read CoNLL-2012 files "
                              f"(with the key's parse bits), not {detect_format(path)}")
+    key_path, resp_path = (x.path if isinstance(x, MentionTable) else os.fspath(x) for x in (key, response))
     options = Options(min_span=match == "mina", variant=mina_variant or "coval",
                       keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested)
     stats, aligned, warnings = score_mina(key, response, options, doc)
     names = resolve(metrics, COVAL_METRICS)
     missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
     if missing:
-        warnings.append(f"{os.fspath(response)}: {len(missing)} key document(s) missing from the response, scored "
+        warnings.append(f"{resp_path}: {len(missing)} key document(s) missing from the response, scored "
                         "as empty: " + few(missing))
     shown = {"match": match or "exact"}
     if options.min_span:
@@ -135,7 +136,7 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
         shown["remove-nested"] = True
     if doc is not None:
         shown["doc"] = doc
-    return CorefResult(stats, names, os.fspath(key), os.fspath(response), shown, warnings, missing, tables=None,
+    return CorefResult(stats, names, key_path, resp_path, shown, warnings, missing, tables=None,
                        asked=tuple(named(metrics)))
 
 
@@ -229,7 +230,7 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     import numpy as np
 
     from ..formats.conllu import check_alignment
-    from .corefud import Matching, match as match_mentions, mention_overlap, prepare, zero_score
+    from .corefud import Matching, lookup_statistics, match as match_mentions, mention_overlap, prepare, zero_score
 
     matching = Matching(match, zero_match)
     check_alignment(k, r)
@@ -252,15 +253,12 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     for name, counts in (("mor", mor), ("zero", zero)):  # (pn, pd, rn, rd) as the scorer counts them
         extra.update({f"{name}_precision_num": counts[:, 0], f"{name}_precision_den": counts[:, 1],
                       f"{name}_recall_num": counts[:, 2], f"{name}_recall_den": counts[:, 3]})
-    scored = score_aligned(aligned, allow_repeated=True, response_path=r.path, matched=matched.recall_ids,
+    scored = score_aligned(aligned, allow_repeated=True, response_path=r.path, matched=matched.ids,
                            registry=COREFUD_METRICS, extra=extra)
-    if matched.two_way.any():  # precision of MUC, B-cubed and LEA follows the lookups from the response side
-        other = score_aligned(aligned, allow_repeated=True, response_path=r.path, matched=matched.precision_ids,
-                              registry=COREFUD_METRICS, extra=extra).stats
-        for m in ("muc", "bcub", "lea"):
-            for c in (f"{m}_precision_num", f"{m}_precision_den"):
-                col = scored.stats.column(c)
-                col[matched.two_way] = other.column(c)[matched.two_way]
+    if matched.irregular.any():  # lookups that are not one 1-to-1 alignment: each mention through its own
+        docs, columns = lookup_statistics(aligned, matched)
+        for c, values in columns.items():
+            scored.stats.column(c)[docs] = values
     missing = [name for name, found in zip(aligned.doc_names, aligned.r_found) if not found]
     return scored, missing
 

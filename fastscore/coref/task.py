@@ -74,6 +74,9 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     from ..errors import UsageError
     from ..report import render
 
+    if fmt == "perl" and result.tables is None:
+        raise UsageError("--output perl is v8.01's report of exact spans: with --match mina, --np-only or "
+                         "--remove-nested use --output coval")
     if fmt == "perl" and result.tables[0].words is not None:
         raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
     if fmt == "perl" and result.bootstrap is not None:
@@ -105,7 +108,8 @@ COREF = Task(
     default_metric="conll",
     metric_help=f"{'|'.join(ONE_METRIC)} (default conll)",
     outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"),
-             ("corefud", "the CorefUD scorer's report, CoNLL-U"), ("json", "JSON"), ("csv", "CSV"),
+             ("corefud", "the CorefUD scorer's report, CoNLL-U"),
+             ("coval", "coval's report (--match mina, --np-only, --remove-nested)"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),

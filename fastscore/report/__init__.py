@@ -1,7 +1,7 @@
 """Reports: readable table, v8.01 layout, JSON, CSV, Markdown."""
 from __future__ import annotations
 
-FORMATS = ("text", "perl", "corefud", "json", "csv", "markdown")
+FORMATS = ("text", "perl", "corefud", "coval", "json", "csv", "markdown")
 
 
 def render(result, fmt: str = "text", per_doc: bool = False, totals_only: bool = False) -> str:
@@ -10,6 +10,10 @@ def render(result, fmt: str = "text", per_doc: bool = False, totals_only: bool =
         from . import corefud
 
         return corefud.render(result)
+    if fmt == "coval":
+        from . import coval
+
+        return coval.render(result)
     if fmt == "perl":
         from . import perl
 
