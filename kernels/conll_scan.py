@@ -278,3 +278,46 @@ def token_fields(buf, starts, ends, lines, n_fields):
             p = q
         count[k] = f
     return fs, fe, count
+
+
+@njit(cache=True)
+def _bytes_equal(buf, a, b, n):
+    for k in range(n):
+        if buf[a + k] != buf[b + k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def intern_fields(buf, fs, fe):
+    """An id per byte string ``buf[fs[i]:fe[i]]`` (equal strings, equal ids, numbered by first
+    appearance) and the first field of each id."""
+    n = len(fs)
+    size = 1
+    while size < 2 * n + 2:
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)  # open addressing: the first field holding each string
+    ids = np.empty(n, dtype=np.int64)
+    slot_id = np.empty(size, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    n_ids = 0
+    for i in range(n):
+        s, e = fs[i], fe[i]
+        h = np.uint64(14695981039346656037)
+        for q in range(s, e):
+            h = (h ^ np.uint64(buf[q])) * np.uint64(1099511628211)
+        k = np.int64(h & np.uint64(size - 1))
+        while True:
+            j = slots[k]
+            if j < 0:
+                slots[k] = i
+                slot_id[k] = n_ids
+                ids[i] = n_ids
+                first[n_ids] = i
+                n_ids += 1
+                break
+            if fe[j] - fs[j] == e - s and _bytes_equal(buf, fs[j], s, e - s):
+                ids[i] = slot_id[k]
+                break
+            k = (k + 1) & (size - 1)
+    return ids, first[:n_ids]

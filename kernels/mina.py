@@ -111,10 +111,10 @@ def _keep_run(lo, hi, word, word_keep):
 
 
 @njit(cache=True)
-def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, word_keep, variant, nodes):
-    """The tree of one mention's tokens; returns (root or -1, number of nodes)."""
-    stack = np.empty(nodes.shape[0], dtype=np.int64)
-    roots = np.empty(nodes.shape[0], dtype=np.int64)
+def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, word_keep, variant, nodes, stack,
+               roots):
+    """The tree of one mention's tokens into ``nodes`` (``stack`` and ``roots``: scratch of the same
+    length); returns (root or -1, number of nodes)."""
     sp = 0
     nr = 0
     n = 0
@@ -275,8 +275,9 @@ def _search(nodes, start, tags, adaptive, word, word_ok, pos_bad, found, n_found
 
 
 @njit(cache=True)
-def min_span_nodes(nodes, root, word, word_ok, pos_bad, found):
-    """The terminals of the minimum span (into ``found``); returns how many."""
+def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
+    """The terminals of the minimum span (into ``found``; ``queue`` and ``depth`` are scratch as long as
+    ``nodes``); returns how many."""
     n_found = 0
     tags = _valid_tags(nodes, root)
     if nodes[root, 0] == 1:
@@ -292,8 +293,6 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found):
         child = nodes[child, 8]
     if n_found:
         return n_found
-    queue = np.empty(nodes.shape[0], dtype=np.int64)
-    depth = np.empty(nodes.shape[0], dtype=np.int64)
     # conjunctions and appositions: each top-level phrase of a valid tag is searched on its own
     top = False
     child = nodes[root, 6]
@@ -322,24 +321,27 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
     el_index = np.empty(total, dtype=np.int64)
     root_vp = np.zeros(n_m, dtype=np.bool_)
     no_tree = np.zeros(n_m, dtype=np.bool_)
+    cap = 0  # a node per bracket or star at most, a terminal per flush, the dummy root
+    for m in range(n_m):
+        c = 3
+        for t in range(m_first[m], m_first[m] + m_len[m]):
+            c += 2 * (p_e[t] - p_s[t]) + 1
+        cap = max(cap, c)
+    nodes = np.empty((cap, 9), dtype=np.int64)
+    scratch = np.empty((5, cap), dtype=np.int64)  # stack, roots, found, queue, depth
     k = 0
     for m in range(n_m):
-        first = m_first[m]
-        cap = 3  # a node per bracket or star at most, a terminal per flush, the dummy root
-        for t in range(first, first + m_len[m]):
-            cap += 2 * (p_e[t] - p_s[t]) + 1
-        nodes = np.empty((cap, 9), dtype=np.int64)
-        root, n = build_tree(buf, p_s, p_e, first, m_len[m], m_sent_pos[m], word, word_cat, word_vp, word_keep,
-                             variant, nodes)
+        root, n = build_tree(buf, p_s, p_e, m_first[m], m_len[m], m_sent_pos[m], word, word_cat, word_vp,
+                             word_keep, variant, nodes, scratch[0], scratch[1])
         if root < 0 and variant == COVAL:  # coval then compares the mention by its span
             no_tree[m] = True
             el_off[m + 1] = k
             continue
-        found = np.empty(max(n, 1), dtype=np.int64)
+        found = scratch[2]
         n_found = 0
         if root >= 0:
             root_vp[m] = nodes[root, 2] == 1
-            n_found = min_span_nodes(nodes, root, word, word_ok, pos_bad, found)
+            n_found = min_span_nodes(nodes, root, word, word_ok, pos_bad, found, scratch[3], scratch[4])
         if n_found:
             for f in range(n_found):
                 node = found[f]

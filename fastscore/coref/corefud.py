@@ -226,33 +226,32 @@ def align_document(k: _Side, r: _Side, matching: Matching, path: str) -> list[tu
 class Matched:
     """A CorefUD alignment in the engine's terms (the ``(key ids, response ids, counts)`` contract).
 
-    The scorer looks a mention up in a dictionary of the non-identical pairs kept both ways
-    (key -> response, then response -> key, the second overwriting the first for equal mentions) and
-    then by equality in the other side's mentions.  Normally that is one 1-to-1 alignment; when the
-    zero pass pairs mentions across positions, a key mention can find a response mention other than
-    the one that finds it.  ``recall_ids`` follow the lookups from the key side (recall, CEAF,
-    BLANC), ``precision_ids`` those from the response side (precision of MUC, B-cubed, LEA); they
-    differ only in the documents flagged in ``two_way``."""
+    The scorer finds a mention's counterpart by a lookup: first in a dictionary of the non-identical
+    pairs kept both ways (key -> response, then response -> key, the second overwriting the first for
+    equal mentions), then by equality among the other side's mentions.  Key-side lookups give recall
+    (MUC, B-cubed, LEA), CEAF and BLANC; response-side lookups give precision of MUC, B-cubed and LEA.
+    Normally the lookups are one 1-to-1 alignment, which ``ids`` express for the engine.  When the zero
+    pass pairs equal mentions across positions they need not be: a key mention can find a response
+    mention other than the one that finds it, and two key mentions can find one response mention (or
+    two response mentions one key mention), which ids shared by one key and one response mention
+    cannot say.  Those documents are flagged in ``irregular``; ``key_finds`` and ``resp_finds`` hold
+    their lookups (per document: for each row of one side, the row offset of the mention its lookup
+    finds on the other side, or -1) and :func:`lookup_statistics` scores them."""
 
-    recall_ids: tuple
-    precision_ids: tuple
-    two_way: np.ndarray  # bool per document
+    ids: tuple
+    irregular: np.ndarray  # bool per document
+    key_finds: dict  # document -> int64 array over its key rows
+    resp_finds: dict  # document -> int64 array over its response rows
     counterparts: list  # per document: (key row, response row) the zero score pairs
 
 
-def _ids(n_key: int, rows_r: range, target: dict[int, int], klo: int) -> np.ndarray:
-    """Response ids: the id of the key row whose lookup finds it, else a new id."""
-    found = {}
-    for k_row, r_row in sorted(target.items()):
-        found.setdefault(r_row, k_row)
-    out = np.empty(len(rows_r), dtype=np.int64)
-    next_id = n_key
-    for n, row in enumerate(rows_r):
-        if row in found:
-            out[n] = found[row] - klo
-        else:
-            out[n] = next_id
-            next_id += 1
+def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
+    """Response ids of a 1-to-1 alignment: the id of the key row whose lookup finds it, else a new id."""
+    out = np.full(n_resp, -1, dtype=np.int64)
+    found = np.flatnonzero(key_finds >= 0)
+    out[key_finds[found]] = found
+    new = np.flatnonzero(out < 0)
+    out[new] = n_key + np.arange(len(new))
     return out
 
 
@@ -262,10 +261,11 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     head_mode = matching.mode == "head"
     n_docs = len(a.doc_names)
     k_id = np.empty(len(a.k_chain), dtype=np.int64)
-    r_rec = np.empty(len(a.r_chain), dtype=np.int64)
-    r_prec = np.empty(len(a.r_chain), dtype=np.int64)
+    r_id = np.empty(len(a.r_chain), dtype=np.int64)
     counts = np.zeros((n_docs, 4), dtype=np.int64)
-    two_way = np.zeros(n_docs, dtype=bool)
+    irregular = np.zeros(n_docs, dtype=bool)
+    key_finds: dict[int, np.ndarray] = {}
+    resp_finds: dict[int, np.ndarray] = {}
     counterparts: list[list[tuple[int, int]]] = []
     for d in range(n_docs):
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
@@ -275,25 +275,84 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
         pairs = align_document(k, r, matching, path)
         both_ways = {kv: rv for kv, rv in pairs if kv != rv}
         both_ways.update({rv: kv for kv, rv in pairs if kv != rv})
-        recall = {}  # key row -> the response row its lookup finds
-        for kv, row in k.row_of.items():
-            found = both_ways.get(kv, kv)
-            if found in r.row_of:
-                recall[row] = r.row_of[found]
-        precision = {}  # response row -> key row
-        for rv, row in r.row_of.items():
-            found = both_ways.get(rv, rv)
-            if found in k.row_of:
-                precision[k.row_of[found]] = row
+        kf = _finds(k, r, both_ways, khi - klo, rlo)
+        rf = _finds(r, k, both_ways, rhi - rlo, klo)
+        found = kf[kf >= 0]
+        one_to_one = (len(np.unique(found)) == len(found) and int((rf >= 0).sum()) == len(found)
+                      and bool(np.all(rf[found] == np.flatnonzero(kf >= 0))))
         k_id[klo:khi] = np.arange(khi - klo)
-        r_rec[rlo:rhi] = _ids(khi - klo, range(rlo, rhi), recall, klo)
-        r_prec[rlo:rhi] = _ids(khi - klo, range(rlo, rhi), precision, klo)
-        two_way[d] = recall != precision
+        r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf if one_to_one else np.full(khi - klo, -1))
+        if not one_to_one:
+            irregular[d] = True
+            key_finds[d], resp_finds[d] = kf, rf
         counts[d] = (khi - klo, rhi - rlo, len(pairs), 0)
         # the zero score's counterpart of a key mention: an equal response mention, else its pair
         counterparts.append([(row, r.row_of[v] if v in r.row_of else r.row_of.get(both_ways[v], -1))
                              for v, row in k.row_of.items() if v in r.row_of or v in both_ways])
-    return Matched((k_id, r_rec, counts), (k_id, r_prec, counts), two_way, counterparts)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
+
+
+def _finds(side: _Side, other: _Side, both_ways: dict, n: int, other_lo: int) -> np.ndarray:
+    """For each row of ``side`` (offsets in its document), the other side's row offset its lookup finds
+    (the pairs' dictionary, else the mention itself, then equality on the other side), else -1."""
+    out = np.full(n, -1, dtype=np.int64)
+    lo = int(side.rows[0]) if n else 0
+    for value, row in side.row_of.items():
+        hit = other.row_of.get(both_ways.get(value, value))
+        if hit is not None:
+            out[row - lo] = hit - other_lo
+    return out
+
+
+def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The statistics of the ``irregular`` documents, each mention scored through its own lookup, as the
+    scorer does: the documents, and their columns of MUC, B-cubed, LEA, CEAF and BLANC.
+
+    Each side is given to ``kernels.coval.coval_stats`` with identity ids that encode one side's
+    lookups: the other side's mentions have ids of their own, and a mention takes the id of the mention
+    its lookup finds (mentions that find the same one share it).  The key-side run gives recall, CEAF
+    and BLANC; the response-side run precision of MUC, B-cubed and LEA."""
+    from ..kernels import ceaf, coval
+
+    docs = np.flatnonzero(matched.irregular)
+    k_sizes = np.diff(a.k_off)[docs]
+    r_sizes = np.diff(a.r_off)[docs]
+    k_rows = np.concatenate([np.arange(a.k_off[d], a.k_off[d + 1]) for d in docs])
+    r_rows = np.concatenate([np.arange(a.r_off[d], a.r_off[d + 1]) for d in docs])
+    k_chain, r_chain = a.k_chain[k_rows].astype(np.int64), a.r_chain[r_rows].astype(np.int64)
+    k_nch, r_nch = a.k_nchains[docs].astype(np.int64), a.r_nchains[docs].astype(np.int64)
+    k_off, r_off = offsets(k_sizes), offsets(r_sizes)
+
+    def identities(finds: dict, own: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Ids of the finding side (``finds``) and of the found side, document after document."""
+        finding, found = [], []
+        base = 0
+        for d, n_own, n_other in zip(docs.tolist(), own.tolist(), other.tolist()):
+            f = finds[d]
+            found.append(base + np.arange(n_other))
+            finding.append(base + np.where(f >= 0, f, n_other + np.arange(n_own)))
+            base += n_own + n_other
+        return np.concatenate(finding).astype(np.int64), np.concatenate(found).astype(np.int64)
+
+    k_ids, r_ids = identities(matched.key_finds, k_sizes, r_sizes)
+    n_ids = int(k_sizes.sum() + r_sizes.sum())
+    rec, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids,
+                                                                    r_chain, r_nch, n_ids)
+    r_ids, k_ids = identities(matched.resp_finds, r_sizes, k_sizes)
+    prec = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids, r_chain, r_nch, n_ids)[0]
+    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
+    ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
+    columns = {}
+    for m, at in (("muc", 4), ("bcub", 8), ("lea", 12)):  # recall num, den, precision num, den
+        columns.update({f"{m}_recall_num": rec[:, at], f"{m}_recall_den": rec[:, at + 1],
+                        f"{m}_precision_num": prec[:, at + 2], f"{m}_precision_den": prec[:, at + 3]})
+    blanc = [f"blanc_{kind}_{c}" for kind in ("coref", "noncoref")
+             for c in ("recall_num", "recall_den", "precision_num", "precision_den")]
+    columns.update({c: rec[:, 16 + n] for n, c in enumerate(blanc)})
+    for m, block in (("ceafm", ceaf_stats[:, :4]), ("ceafe", ceaf_stats[:, 4:])):
+        columns.update({f"{m}_{c}": block[:, n]
+                        for n, c in enumerate(("recall_num", "recall_den", "precision_num", "precision_den"))})
+    return docs, columns
 
 
 # ---- statistics only CorefUD has: MOR and the zero score

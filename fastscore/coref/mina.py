@@ -193,14 +193,17 @@ def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_t
 
 def _vocabulary(k_tok: TokenColumns, r_tok: TokenColumns) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Distinct words of both files and each token's word id (key tokens, response tokens)."""
-    ids: dict[bytes, int] = {}
-    out = []
-    for tok in (k_tok, r_tok):
-        data = tok.buf.tobytes()
-        s, e = tok.field_start[:, WORD].tolist(), tok.field_end[:, WORD].tolist()
-        out.append(np.fromiter((ids.setdefault(data[a:b], len(ids)) for a, b in zip(s, e)), dtype=np.int64,
-                               count=len(s)))
-    return [w.decode("utf-8") for w in ids], out[0], out[1]
+    from ..kernels import conll_scan
+
+    buf = np.concatenate([k_tok.buf, r_tok.buf])
+    shift = len(k_tok.buf)
+    fs = np.concatenate([k_tok.field_start[:, WORD], r_tok.field_start[:, WORD] + shift])
+    fe = np.concatenate([k_tok.field_end[:, WORD], r_tok.field_end[:, WORD] + shift])
+    ids, first = conll_scan.intern_fields(buf, fs, fe)
+    data = buf.tobytes()
+    words = [data[a:b].decode("utf-8") for a, b in zip(fs[first].tolist(), fe[first].tolist())]
+    n = len(k_tok.line)
+    return words, ids[:n], ids[n:]
 
 
 def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
@@ -221,11 +224,14 @@ def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
 
 def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
     """The tokens whose part of speech a minimum span skips."""
+    from ..kernels import conll_scan
+
+    ids, first = conll_scan.intern_fields(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS])
     data = tok.buf.tobytes()
     skipped = _SKIPPED_POS[variant]
-    return np.fromiter((data[a:b] in skipped for a, b in zip(tok.field_start[:, POS].tolist(),
-                                                            tok.field_end[:, POS].tolist())),
-                       dtype=np.bool_, count=len(tok.line))
+    tags = np.asarray([data[a:b] in skipped for a, b in zip(tok.field_start[first, POS].tolist(),
+                                                           tok.field_end[first, POS].tolist())], dtype=bool)
+    return tags[ids]
 
 
 # ---- one side's mentions
