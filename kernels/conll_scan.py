@@ -303,10 +303,10 @@ def intern_fields(buf, fs, fe):
     n_ids = 0
     for i in range(n):
         s, e = fs[i], fe[i]
-        h = np.uint64(14695981039346656037)
+        h = e - s  # a polynomial hash modulo 2^31 - 1: no overflow, so the same without the JIT
         for q in range(s, e):
-            h = (h ^ np.uint64(buf[q])) * np.uint64(1099511628211)
-        k = np.int64(h & np.uint64(size - 1))
+            h = (h * 1000003 + buf[q]) % 2147483647
+        k = h & (size - 1)
         while True:
             j = slots[k]
             if j < 0:

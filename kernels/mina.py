@@ -398,11 +398,11 @@ def check_parse_bits(buf, p_s, p_e, sentence_start):
 
 @njit(cache=True)
 def _hash(values, lo, hi):
-    h = np.uint64(14695981039346656037)
+    """A polynomial hash modulo 2^31 - 1 (no overflow in int64, so the same without the JIT)."""
+    h = hi - lo
     for p in range(lo, hi):
-        h = (h ^ np.uint64(values[p] & 0xFFFFFFFFFFFF)) * np.uint64(1099511628211)
-        h = (h ^ np.uint64((values[p] >> 48) & 0xFFFF)) * np.uint64(1099511628211)
-    return (h ^ np.uint64(hi - lo)) * np.uint64(1099511628211)
+        h = (h * 1000003 + values[p] % 2147483647) % 2147483647
+    return h
 
 
 @njit(cache=True)
@@ -419,7 +419,7 @@ def _same(values, off, a, b):
 def intern_sequences(values, off):
     """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full)."""
     n = len(off) - 1
-    h = np.empty(n, dtype=np.uint64)
+    h = np.empty(n, dtype=np.int64)
     for i in range(n):
         h[i] = _hash(values, off[i], off[i + 1])
     order = np.argsort(h, kind="mergesort")
