@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, UsageError
-from .first_run import announce_compilation
+from .first_run import announce_compilation, choose_mode, compile_in_background, use_python_kernels
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
+    mode = _kernel_mode(args, task)
     announce_compilation()
     try:
         with _warnings_on_stderr():
@@ -215,6 +216,24 @@ def main(argv: list[str] | None = None) -> int:
     except FastscoreError as exc:
         print(f"fastscore: error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if mode == "python":
+            sys.stdout.flush()
+            compile_in_background(argv, getattr(task, "kernels", ()))
+
+
+def _kernel_mode(args, task) -> str:
+    """Plain-Python kernels for a small first run (fastscore.first_run), else the JIT."""
+    if args.command == "convert":
+        inputs, heavy = [args.input], False
+    elif args.command in ("compare", "sweep"):
+        inputs, heavy = [], True
+    else:
+        inputs, heavy = [args.gold, args.system], bool(getattr(args, "bootstrap", None))
+    mode = choose_mode([p for p in inputs if p != "example"], getattr(task, "kernels", ()), heavy)
+    if mode == "python":
+        use_python_kernels()
+    return mode
 
 
 @contextmanager

@@ -1,18 +1,32 @@
-"""Saying once, on a terminal, that the first run after installation compiles the kernels.
+"""The first run after installation: scored without compiling, the kernels compiled in the background.
 
-numba caches compiled kernels (``cache=True``) beside their source (``__pycache__``), or
-under ``NUMBA_CACHE_DIR``, or in the user's cache folder when the source folder is read-only.
-No cache index (``*.nbi``) anywhere there means this run compiles.
+numba caches compiled kernels (``cache=True``) beside their source (``__pycache__``), or under
+``NUMBA_CACHE_DIR``, or in the user's cache folder when the source folder is read-only.  No cache index
+(``*.nbi``) anywhere there means a run would compile every kernel it uses (~20 s), where scoring itself
+takes milliseconds to seconds.  So, on the command line, when nothing is cached and the input is small
+enough (``PYTHON_MODE_BYTES``), the kernels run as the plain Python functions they are written as (numba's
+``NUMBA_DISABLE_JIT``: the same code, so the same numbers), and once the command has printed its result a
+background process (``python -m fastscore.first_run``, at low priority) runs the same command with the
+JIT to fill the cache.  Later runs load the compiled kernels.  ``FASTSCORE_JIT=always`` compiles in the
+run itself (the older behaviour), ``FASTSCORE_JIT=never`` never compiles; ``auto`` is the default.
 """
 from __future__ import annotations
 
 import glob
 import importlib.util
 import os
+import subprocess
 import sys
+import tempfile
+import time
+import zlib
 
 NOTE = ("fastscore: compiling the scoring kernels for the first run after installation "
         "(up to ~20 s; later runs reuse them)")
+TINY_BYTES = 256 << 10  # input always scored with the plain-Python kernels
+PYTHON_MODE_BYTES = 24 << 20  # input scored without the JIT when nothing is cached (the plain-Python kernels
+# score ~3 MB/s, compiling costs ~20 s)
+LOCK_SECONDS = 600  # a background compilation older than this is taken to have died
 
 
 def _kernel_sources() -> list[str]:
@@ -20,24 +34,126 @@ def _kernel_sources() -> list[str]:
     return list(spec.submodule_search_locations or []) if spec is not None else []
 
 
-def kernels_cached() -> bool:
-    """Whether a compiled kernel of fastscore is in a cache numba looks in (an index file named after one
-    of the kernel modules: ``ceaf._ceaf-123.py311.nbi``)."""
+def kernels_cached(modules: tuple[str, ...] | None = None) -> bool:
+    """Whether compiled kernels of fastscore are in a cache numba looks in: an index file named after a
+    kernel module (``ceaf._ceaf-123.py311.nbi``), for each of ``modules`` (default: any module)."""
     sources = _kernel_sources()
-    modules = {os.path.splitext(os.path.basename(f))[0] for s in sources for f in glob.glob(os.path.join(s, "*.py"))}
+    known = {os.path.splitext(os.path.basename(f))[0] for s in sources for f in glob.glob(os.path.join(s, "*.py"))}
     if os.environ.get("NUMBA_CACHE_DIR"):  # numba then caches there only
         folders = [os.environ["NUMBA_CACHE_DIR"]]
     else:  # beside the source, or numba's user-wide folder when the source folder is read-only
         folders = [os.path.join(s, "__pycache__") for s in sources]
         folders.append(os.path.join(os.path.expanduser("~"), ".cache", "numba"))
+        folders.append(fallback_cache_dir())
+    found = set()
     for folder in folders:
         for index in glob.glob(os.path.join(glob.escape(folder), "**", "*.nbi"), recursive=True):
-            if os.path.basename(index).split(".", 1)[0] in modules:
-                return True
-    return False
+            found.add(os.path.basename(index).split(".", 1)[0])
+    found &= known
+    return bool(found) if modules is None else set(modules) <= found
+
+
+def fallback_cache_dir() -> str:
+    """Where the kernels are cached when neither their folder nor the user's cache folder can be written."""
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return os.path.join(tempfile.gettempdir(), f"fastscore-numba-cache-{uid}")
+
+
+def _writable(folder: str) -> bool:
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def ensure_cache_location() -> None:
+    """Give numba a folder it can write when it has none (read-only site-packages and home): otherwise
+    ``cache=True`` fails at import.  Called by ``fastscore.kernels`` before any kernel is declared."""
+    from numba.core import config
+
+    if config.CACHE_DIR:
+        return
+    sources = _kernel_sources()
+    if any(_writable(os.path.join(s, "__pycache__")) for s in sources):
+        return
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if _writable(os.path.join(xdg, "numba")):
+        return
+    config.CACHE_DIR = fallback_cache_dir()
+
+
+def lock_path() -> str:
+    from ._version import __version__
+
+    where = "-".join(f"{zlib.crc32(s.encode()):08x}" for s in _kernel_sources()) or "none"
+    return os.path.join(tempfile.gettempdir(), f"fastscore-compiling-{__version__}-{where}.lock")
+
+
+def compiling_in_background() -> bool:
+    try:
+        return time.time() - os.path.getmtime(lock_path()) < LOCK_SECONDS
+    except OSError:
+        return False
+
+
+def _input_bytes(paths: list[str]) -> int | None:
+    """Total size of the inputs (folders walked); None when one cannot be sized (standard input)."""
+    total = 0
+    for p in paths:
+        if p == "-":
+            return None
+        if os.path.isdir(p):
+            for root, _, files in os.walk(p):
+                total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+        elif os.path.exists(p):
+            total += os.path.getsize(p)
+    return total
+
+
+def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = False) -> str:
+    """``python`` (the plain-Python kernels) or ``jit``, for a command-line run that has not imported numba
+    yet.  Tiny inputs always run as Python: loading numba and the cached kernels costs more than scoring
+    them.  Small ones do while ``kernels`` are not cached (compiling would cost ~20 s).  ``heavy``: the run
+    resamples or compares many systems, where compiled kernels pay for themselves at once."""
+    setting = os.environ.get("FASTSCORE_JIT", "auto")
+    if "numba" in sys.modules or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
+    if setting == "never":
+        return "python"
+    if setting == "always" or heavy:
+        return "jit"
+    size = _input_bytes(inputs)
+    if size is None:
+        return "jit"
+    if size <= TINY_BYTES:
+        return "python"
+    if size > PYTHON_MODE_BYTES or (kernels_cached(kernels or None) and not compiling_in_background()):
+        return "jit"
+    return "python"
+
+
+def use_python_kernels() -> None:
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+
+
+def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> None:
+    """Start ``python -m fastscore._warmup ARGV`` detached when ``kernels`` are not cached, unless one
+    is running already."""
+    if (os.environ.get("FASTSCORE_JIT", "auto") == "never" or compiling_in_background()
+            or kernels_cached(kernels or None)):
+        return
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    try:
+        subprocess.Popen([sys.executable, "-m", "fastscore._warmup", *argv], env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                         close_fds=True)
+    except OSError:
+        pass  # nothing lost: the next run compiles in place
 
 
 def announce_compilation() -> None:
-    """Print the note on stderr when it is a terminal and nothing is cached yet."""
-    if sys.stderr.isatty() and not kernels_cached():
+    """Print the note on stderr when it is a terminal, nothing is cached yet and this run compiles."""
+    if sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0") and not kernels_cached():
         print(NOTE, file=sys.stderr, flush=True)

@@ -92,6 +92,7 @@ class Task:
     report: Callable[..., str]  # (result, fmt, per_doc, **report keywords) -> text
     bundled_example: Callable[[], tuple[str, str]] | None = None  # `TASK example example`
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")  # how the task command's help names its two inputs
+    kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

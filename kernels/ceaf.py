@@ -9,7 +9,7 @@ Hungarian method (``max_weight_assignment``; tests check it against
 scipy's linear_sum_assignment).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .order import stable_order, take
 

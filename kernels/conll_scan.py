@@ -9,7 +9,7 @@ per chain) for every document.  Errors come back as codes with the item
 that caused them; the Python reader writes the message.
 """
 import numpy as np
-from numba import njit
+from ._jit import PLAIN_PYTHON, njit  # noqa: F401 (PLAIN_PYTHON: for the reader)
 
 from .order import stable_order, take
 

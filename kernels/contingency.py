@@ -14,7 +14,7 @@ Without repeated ids, which is the normal case, c = d = e = f = |K_i & R_j|.
 Cells are sorted by (j, i), the order v8.01 walks response chains.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .order import lex_order, sorted_pairs, take
 

@@ -17,7 +17,7 @@ coval's order.  Per document and side:
   the CEAF kernel.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .order import lex_order, stable_order, take
 

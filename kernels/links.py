@@ -13,7 +13,7 @@ through ``blanc_with_repeats``, which follows v8.01's pair sets (a chain
 holding id x twice yields the link x-x).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .order import lex_order, sorted_pairs, take
 

@@ -6,7 +6,7 @@ Mentions are sorted sets of word keys (CSR ``(offsets, keys)``) with a head key.
 Rows are key mentions, columns response mentions, in the order given.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .ceaf import max_weight_assignment
 

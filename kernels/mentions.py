@@ -7,7 +7,7 @@ and is dropped as a repeat afterwards; a span not in the key gets a new id,
 shared by its repeats.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from .order import lex_order
 

@@ -24,7 +24,7 @@ own word ``own_word[a]`` at ``index``.  ``root_vp`` tells whether the tree's roo
 (``--np-only``), ``no_tree`` that no tree could be built (the mention is then known by its span).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 # phrase classes of a tag's (or a terminal string's) first two characters
 OTHER, NP, NM, QP, NX, VP = 0, 1, 2, 3, 4, 5

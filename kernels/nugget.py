@@ -15,7 +15,7 @@ NOT_ANNOTATED matches anything).  TP of a mapping = sum of the Dice of its
 pairs, added in the order taken.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 from .ceaf import max_weight_assignment
 from .order import stable_order, take

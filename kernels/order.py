@@ -6,7 +6,7 @@ by construction (ties keep their input order, which the kernels rely on),
 and compiles far faster than numba's general sorts.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 
 @njit(cache=True)

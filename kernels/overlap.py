@@ -11,7 +11,7 @@ key singleton resolved when its mention forms a response singleton;
 precision symmetrically.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 COLUMNS = 8  # bcub r_num r_den p_num p_den, lea r_num r_den p_num p_den
 

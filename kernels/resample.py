@@ -6,7 +6,7 @@ documents inside a ``prange`` over resamples, so results do not depend on
 the number of threads.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 
 @njit(cache=True, parallel=True)

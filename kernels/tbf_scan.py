@@ -6,7 +6,7 @@ EvmEval counts it (a character in two ranges counts twice), or the index
 of the first malformed span.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 NEWLINE, COMMA, SEMICOLON = 10, 44, 59
 

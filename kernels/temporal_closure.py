@@ -15,7 +15,7 @@ Edges are linked lists per point (``head``, ``nxt``, ``dst``, ``strict``).  Sear
 states ``2 * point + (a strict edge seen)`` with stamped marks, so nothing is cleared per search.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 
 @njit(cache=True)

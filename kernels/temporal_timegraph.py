@@ -27,7 +27,7 @@ cp_next, cp_first), ``tgts`` = (tgt_pid, tgt_next), ``work`` = (seen, prev, queu
 (st_p, st_k, st_j).
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 
 @njit(cache=True)

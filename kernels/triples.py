@@ -31,7 +31,7 @@ only triples with an empty first element sharing a second id; one with both empt
 its document.  So the cost is the number of triples sharing ids, not gold x system.
 """
 import numpy as np
-from numba import njit, prange
+from ._jit import njit, prange
 
 MODE_P, MODE_X, MODE_PR, MODE_XR, MODE_PR_DEDUP, MODE_XR_DEDUP, MODE_RP = 0, 1, 2, 3, 4, 5, 6
 PARTICIPANT, KYOTO_ROLE = 1, 2

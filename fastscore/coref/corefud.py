@@ -16,7 +16,9 @@ scorer's order: mentions sorted by (first word, last word, length), ties in the 
 the Python sets the scorer keeps them in — reproduced here by building the same sets of values with
 the same hashes (a mention hashes as the frozenset of its words' (sentence, ord) pairs, with its head
 in head matching).  The result is the ``(key ids, response ids, counts)`` contract of
-``kernels.mentions.align_exact``: aligned response mentions take their key mention's id.
+``kernels.mentions.align_exact``: aligned response mentions take their key mention's id; documents whose
+lookups of counterparts are not one 1-to-1 alignment (see :class:`Matched`) are scored by
+:func:`lookup_statistics` instead.
 """
 from __future__ import annotations
 

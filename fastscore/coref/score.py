@@ -230,7 +230,8 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     import numpy as np
 
     from ..formats.conllu import check_alignment
-    from .corefud import Matching, lookup_statistics, match as match_mentions, mention_overlap, prepare, zero_score
+    from .corefud import Matching, lookup_statistics, mention_overlap, prepare, zero_score
+    from .corefud import match as match_mentions
 
     matching = Matching(match, zero_match)
     check_alignment(k, r)

@@ -118,4 +118,5 @@ COREF = Task(
     report=_report,
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
+    kernels=("conll_scan", "mentions", "contingency", "links", "overlap", "ceaf"),
 )

@@ -90,4 +90,5 @@ NUGGET = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
+    kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf"),
 )

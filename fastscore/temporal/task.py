@@ -61,4 +61,5 @@ TEMPORAL = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.temporal.score", "score_temporal"),
     report=_report,
+    kernels=("temporal_timegraph",),
 )

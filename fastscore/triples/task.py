@@ -93,4 +93,5 @@ TRIPLES = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.triples.score", "score_triples"),
     report=_report,
+    kernels=("triples",),
 )
