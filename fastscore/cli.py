@@ -13,7 +13,8 @@ from contextlib import contextmanager
 
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, UsageError
-from .first_run import announce_compilation, choose_mode, compile_in_background, use_python_kernels
+from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
+                        use_python_kernels)
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -233,6 +234,8 @@ def _kernel_mode(args, task) -> str:
     mode = choose_mode([p for p in inputs if p != "example"], getattr(task, "kernels", ()), heavy)
     if mode == "python":
         use_python_kernels()
+    else:
+        skip_blas_check()
     return mode
 
 

@@ -138,6 +138,27 @@ def use_python_kernels() -> None:
     os.environ["NUMBA_DISABLE_JIT"] = "1"
 
 
+def skip_blas_check() -> None:
+    """Load numba's array functions without its BLAS probe, which imports scipy.linalg (~0.4 s) to find
+    BLAS for ``np.dot`` and friends; no kernel of fastscore uses BLAS.  Only for the command line's own
+    process (a user's program keeps numba's BLAS: this is never called from the API)."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    name = "scipy.linalg.cython_blas"
+    missing = object()
+    before = sys.modules.get(name, missing)
+    sys.modules[name] = None  # an import of it fails at once, without importing scipy.linalg
+    try:
+        import numba.np.arraymath  # noqa: F401
+    except ImportError:
+        pass
+    finally:
+        if before is missing:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = before
+
+
 def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> None:
     """Start ``python -m fastscore._warmup ARGV`` detached when ``kernels`` are not cached, unless one
     is running already."""
