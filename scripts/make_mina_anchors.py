@@ -25,8 +25,8 @@ Writes ``tests/data/mina_anchors/``:
   (``stdout_head``), with its exit code and last line of stderr when it failed.  Edge and bad cases
   also keep both sides' clusters with coval's minimum spans (``clusters``).
 
-coval is ns-moosavi/coval (commit 87071a6); the driver is not part of fastscore
-(scripts/coval_driver.py: it imports coval and calls its reader and evaluator).  With a Python that has numpy and scipy:
+coval is ns-moosavi/coval (commit 87071a6); the driver, scripts/coval_driver.py, imports coval and
+calls its reader and evaluator.  With a Python that has numpy and scipy:
 
     python scripts/make_mina_anchors.py --coval DIR --python VENV/bin/python --driver scripts/coval_driver.py [--check]
 
