@@ -200,8 +200,7 @@ def _vocabulary(k_tok: TokenColumns, r_tok: TokenColumns) -> tuple[list[str], np
     fs = np.concatenate([k_tok.field_start[:, WORD], r_tok.field_start[:, WORD] + shift])
     fe = np.concatenate([k_tok.field_end[:, WORD], r_tok.field_end[:, WORD] + shift])
     ids, first = conll_scan.intern_fields(buf, fs, fe)
-    data = buf.tobytes()
-    words = [data[a:b].decode("utf-8") for a, b in zip(fs[first].tolist(), fe[first].tolist())]
+    words = [buf[a:b].tobytes().decode("utf-8") for a, b in zip(fs[first].tolist(), fe[first].tolist())]
     n = len(k_tok.line)
     return words, ids[:n], ids[n:]
 
@@ -227,10 +226,10 @@ def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
     from ..kernels import conll_scan
 
     ids, first = conll_scan.intern_fields(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS])
-    data = tok.buf.tobytes()
     skipped = _SKIPPED_POS[variant]
-    tags = np.asarray([data[a:b] in skipped for a, b in zip(tok.field_start[first, POS].tolist(),
-                                                           tok.field_end[first, POS].tolist())], dtype=bool)
+    tags = np.asarray([tok.buf[a:b].tobytes() in skipped for a, b in zip(tok.field_start[first, POS].tolist(),
+                                                                          tok.field_end[first, POS].tolist())],
+                      dtype=bool)
     return tags[ids]
 
 
@@ -318,23 +317,20 @@ class _Side:
 
 
 def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Chains renumbered in the order their first mention is completed (coval's cluster order)."""
-    chain = np.empty(len(raw_chain), dtype=np.int64)
-    n_chains = np.zeros(len(off) - 1, dtype=np.int64)
-    never = np.iinfo(np.int64).max
-    for d in range(len(off) - 1):
-        lo, hi = int(off[d]), int(off[d + 1])
-        if lo == hi:
-            continue
-        chains = raw_chain[lo:hi]
-        first = np.full(int(chains.max()) + 1, never)
-        np.minimum.at(first, chains, completion[lo:hi])
-        present = np.flatnonzero(first < never)
-        rank = np.empty_like(first)
-        rank[present[np.argsort(first[present], kind="stable")]] = np.arange(len(present))
-        chain[lo:hi] = rank[chains]
-        n_chains[d] = len(present)
-    return chain, n_chains
+    """Chains renumbered, per document, in the order their first mention is completed (coval's cluster
+    order)."""
+    n_docs = len(off) - 1
+    doc = np.repeat(np.arange(n_docs), np.diff(off))
+    width = int(raw_chain.max()) + 1 if len(raw_chain) else 1
+    uniq, inverse = np.unique(doc * width + raw_chain, return_inverse=True)  # chains present, by document
+    first = np.full(len(uniq), np.iinfo(np.int64).max)
+    np.minimum.at(first, inverse.reshape(-1), completion)
+    chain_doc = uniq // width
+    order = np.lexsort((first, chain_doc))  # by document, then by first completion
+    n_chains = np.bincount(chain_doc, minlength=n_docs).astype(np.int64)
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[order] = np.arange(len(uniq)) - offsets(n_chains)[chain_doc[order]]
+    return rank[inverse.reshape(-1)], n_chains
 
 
 def _span_identities(key: _Side, resp: _Side) -> None:
