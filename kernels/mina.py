@@ -76,6 +76,13 @@ def _new_node(nodes, n, term, cat, vp, index, lo, hi):
 
 
 @njit(cache=True)
+def _tag_node(nodes, n, t0, t1, tag_len, index):
+    """Append a constituent whose tag has ``tag_len`` letters, the first two ``t0``, ``t1``."""
+    vp = 1 if (tag_len == 2 and t0 == 86 and t1 == 80) else 0  # exactly "VP"
+    return _new_node(nodes, n, 0, _cat2(t0, t1) if tag_len >= 2 else OTHER, vp, index, -1, -1)
+
+
+@njit(cache=True)
 def _attach(nodes, child, parent):
     if nodes[parent, 6] < 0:
         nodes[parent, 6] = child
@@ -100,6 +107,25 @@ def _place(nodes, node, stack, sp):
         return sp
     stack[sp] = node
     return sp + 1
+
+
+@njit(cache=True)
+def _flush(nodes, n, lo, hi, index, word, word_cat, word_vp, stack, sp):
+    """The run [lo, hi) becomes a terminal; returns (number of nodes, stack depth)."""
+    node = n
+    n = _run_node(nodes, n, lo, hi, index, word, word_cat, word_vp)
+    return n, _place(nodes, node, stack, sp)
+
+
+@njit(cache=True)
+def _pop(stack, sp, roots, nr):
+    """Close the innermost open constituent (a root when nothing encloses it); returns (stack depth,
+    number of roots, the closed node)."""
+    sp -= 1
+    if sp == 0:
+        roots[nr] = stack[sp]
+        nr += 1
+    return sp, nr, stack[sp]
 
 
 @njit(cache=True)
@@ -133,8 +159,7 @@ def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, 
             if c == _OPEN:
                 if started:
                     node = n
-                    n = _new_node(nodes, n, 0, _cat2(t0, t1) if tag_len >= 2 else OTHER,
-                                  1 if (tag_len == 2 and t0 == 86 and t1 == 80) else 0, pos, -1, -1)
+                    n = _tag_node(nodes, n, t0, t1, tag_len, pos)
                     if sp > 0:
                         _attach(nodes, node, stack[sp - 1])
                     stack[sp] = node
@@ -142,9 +167,7 @@ def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, 
                     tag_len = 0
                 if run_lo >= 0:
                     if _keep_run(run_lo, run_hi, word, word_keep):
-                        node = n
-                        n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
-                        sp = _place(nodes, node, stack, sp)
+                        n, sp = _flush(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp, stack, sp)
                     run_lo = -1
                 started = True
             elif c == _STAR:
@@ -153,8 +176,7 @@ def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, 
                 run_hi = tok + 1
                 if started or tag_len > 0:
                     node = n
-                    n = _new_node(nodes, n, 0, _cat2(t0, t1) if tag_len >= 2 else OTHER,
-                                  1 if (tag_len == 2 and t0 == 86 and t1 == 80) else 0, pos, -1, -1)
+                    n = _tag_node(nodes, n, t0, t1, tag_len, pos)
                     if started:
                         if sp > 0:
                             _attach(nodes, node, stack[sp - 1])
@@ -167,16 +189,10 @@ def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, 
                         nr += 1
             elif c == _CLOSE:
                 if run_lo >= 0 and (variant == COVAL or _keep_run(run_lo, run_hi, word, word_keep)):
-                    node = n
-                    n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
-                    sp = _place(nodes, node, stack, sp)
+                    n, sp = _flush(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp, stack, sp)
                 run_lo = -1
                 if sp > 0:
-                    sp -= 1
-                    last_popped = stack[sp]
-                    if sp == 0:
-                        roots[nr] = last_popped
-                        nr += 1
+                    sp, nr, last_popped = _pop(stack, sp, roots, nr)
                 started = False
             elif (65 <= c <= 90) or (97 <= c <= 122):
                 if tag_len == 0:
@@ -186,16 +202,10 @@ def build_tree(buf, p_s, p_e, first, length, sent_pos, word, word_cat, word_vp, 
                 tag_len += 1
             if i == length - 1 and q == p_e[tok] - 1 and run_lo >= 0 and (
                     variant == COVAL or _keep_run(run_lo, run_hi, word, word_keep)):
-                node = n
-                n = _run_node(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp)
-                sp = _place(nodes, node, stack, sp)
+                n, sp = _flush(nodes, n, run_lo, run_hi, pos, word, word_cat, word_vp, stack, sp)
                 run_lo = -1
     while sp > 0:
-        sp -= 1
-        last_popped = stack[sp]
-        if sp == 0:
-            roots[nr] = last_popped
-            nr += 1
+        sp, nr, last_popped = _pop(stack, sp, roots, nr)
     if nr > 1:  # not one constituent: a dummy NP over the pieces
         root = n
         n = _new_node(nodes, n, 0, NP, 0, sent_pos, -1, -1)
