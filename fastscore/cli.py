@@ -152,7 +152,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     v.add_argument("input", metavar="INPUT", help="a CoNLL-2012, CoNLL-U or jsonlines file")
     v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
     v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl", "triples"),
-                   help="the target format (triples: from NAF/KAF layers or KYOTO tuples)")
+                   help="the target format (triples: from NAF/KAF layers, KYOTO tuples or Kybot output)")
     v.add_argument("--from", dest="source_format", choices=("auto", "conll2012", "conllu", "jsonl"),
                    default="auto", help="the input's format (default auto: from the content)")
     v.add_argument("--template", metavar="FILE",
@@ -162,6 +162,10 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    "(entity, srl, opinion, property, sentiment; default all)")
     v.add_argument("--intersect", action="store_true", help="with --to triples: opinions as the module's "
                    "--intersect option converts them")
+    v.add_argument("--kaf", metavar="FILE", help="with --to triples and KYOTO Kybot output: the KAF file the "
+                   "Kybots read (a folder: NAME for NAME.kybot.xml; default: NAME beside the input)")
+    v.add_argument("--threshold", metavar="N", type=int, default=0, help="with --to triples and KYOTO Kybot "
+                   "output: the WSD threshold, percent of the top rank on a term (default 0: keep everything)")
     commands["convert"] = v
     return p, commands
 
@@ -282,14 +286,15 @@ def _convert(args) -> int:
         from .triples.convert import convert as to_triples
 
         if args.template or args.source_format != "auto":
-            raise UsageError("--to triples reads NAF/KAF or KYOTO tuple files: --template and --from do not apply")
+            raise UsageError("--to triples reads NAF/KAF, KYOTO tuple or Kybot output files: --template and --from do not apply")
         layers = [x.strip() for x in args.layers.split(",")] if args.layers else None
-        messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect)
+        messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect,
+                              kaf=args.kaf, threshold=args.threshold)
     else:
         from .convert import convert
 
-        if args.layers or args.intersect:
-            raise UsageError("--layers and --intersect apply to --to triples")
+        if args.layers or args.intersect or args.kaf or args.threshold:
+            raise UsageError("--layers, --intersect, --kaf and --threshold apply to --to triples")
         messages = convert(args.input, args.output, args.to, source_format=args.source_format,
                            template=args.template)
     for message in messages:

@@ -4,10 +4,11 @@
 
 Entry point of the future ``fastscore convert IN OUT --to triples [--layers ...]``::
 
-    convert(in_path, out_path, to="triples", layers=None, intersect=False, first_element="event") -> list[str]
+    convert(in_path, out_path, to="triples", layers=None, intersect=False, first_element="event",
+            kaf=None, threshold=0) -> list[str]
 
-(warnings; ``in_path`` a NAF/KAF file, a KYOTO tuple file, or a folder of them; ``out_path`` a file or a
-folder).  In memory, :func:`naf_to_triples` and :func:`tuples_to_triples` return a
+(warnings; ``in_path`` a NAF/KAF file, a KYOTO tuple file, a KYOTO Kybot output file, or a folder of them;
+``out_path`` a file or a folder).  In memory, :func:`naf_to_triples` and :func:`tuples_to_triples` return a
 :class:`~fastscore.formats.triples.TripleDoc` and the scorer uses them for ``--layers``.
 
 NAF/KAF layers, as the module converts them (a layer's triples after the previous layer's, in the
@@ -29,15 +30,21 @@ module's order: term sentiment, opinions, entities, properties; then semantic ro
 Term ids become token ids through the terms layer; comments are the words of the tokens.  What a layer
 cannot express is reported: annotations without spans, targets naming no term, triples left without a
 relation, tokens without a word form, requested layers missing from a file.
+
+KYOTO Kybot output (``<kybotOut><doc><event eid target lemma rank profile_id/><role rid event target lemma
+rtype rank profile_id/>...``, the module's ``KybotOutputToTriples``, see :func:`kybot_output_to_triples`)
+needs the KAF file the Kybots read (its terms layer maps term ids to tokens) and a WSD ``threshold``.
 """
 from __future__ import annotations
 
+import math
 import os
+import re
 from typing import Iterable
 
 from ..errors import ParseError, UsageError
 from ..formats.files import read_bytes, source_name
-from ..formats.naf import NafDocument, is_naf, parse_naf
+from ..formats.naf import NafDocument, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
@@ -278,15 +285,338 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event") -> 
     return doc
 
 
+# ---- KYOTO Kybot output (KybotOutputToTriples)
+
+KYBOT_SUFFIX = ".kybot.xml"
+_JAVA_DOUBLE = re.compile(r"[+-]?(NaN|Infinity|(?P<dec>([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)[fFdD]?"
+                          r"|(?P<hex>0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?)")
+
+
+def java_double(text: str) -> float | None:
+    """``Double.parseDouble`` of a trimmed value (``None`` where Java throws ``NumberFormatException``):
+    signs, ``NaN``, ``Infinity``, exponents, hexadecimal, a trailing ``f``/``d`` type letter."""
+    text = trim(text)
+    m = _JAVA_DOUBLE.fullmatch(text)
+    if m is None:
+        return None
+    sign = -1.0 if text.startswith("-") else 1.0
+    if m.group(1) == "NaN":
+        return math.nan
+    if m.group(1) == "Infinity":
+        return sign * math.inf
+    if m.group("hex") is not None:
+        return sign * float.fromhex(m.group("hex"))
+    return sign * float(m.group("dec"))
+
+
+def _d2i(x: float) -> int:
+    """Java's ``(int)`` of a double: NaN 0, saturated at the int range, else truncated toward zero."""
+    if math.isnan(x):
+        return 0
+    if x >= 2147483647:
+        return 2147483647
+    if x <= -2147483648:
+        return -2147483648
+    return int(x)
+
+
+def is_kybot_output(data: bytes) -> bool:
+    """Does this XML start with a ``<kybotOut>`` root element (KYOTO Kybot output)?"""
+    head = data[:4096].lstrip()
+    head = re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.DOTALL).lstrip()
+    return bool(re.match(rb"<kybotOut[\s>/]", head, flags=re.IGNORECASE))
+
+
+class _Event:
+    __slots__ = ("countries", "dates", "id", "lemma", "line", "locs", "profile", "roles", "score", "target")
+
+    def __init__(self, line: int):
+        self.id = self.lemma = self.target = self.profile = ""
+        self.score = 0.0
+        self.roles: list[_Role] = []
+        self.locs: list[list[str]] = []
+        self.countries: list[list[str]] = []
+        self.dates: list[list[str]] = []
+        self.line = line
+
+
+class _Role:
+    __slots__ = ("event", "lemma", "line", "profile", "rtype", "score", "target")
+
+    def __init__(self, line: int):
+        self.event = self.lemma = self.target = self.profile = self.rtype = ""
+        self.score = 0.0
+        self.line = line
+
+
+def _rtype(value: str) -> str:
+    """A role type without its ontology prefix (``Kyoto#patient`` -> ``patient``: after the first ``#``)."""
+    return value.split("#", 1)[1] if "#" in value else value
+
+
+class _KybotReader:
+    """The Kybot output as the KYOTO parser the module uses reads it (``KybotOutputSaxParser`` with no short
+    names and every document kept): events by id (a later event with the same id replaces an earlier
+    one, keeping its place), every role attached after the whole file is read to the event its ``event``
+    names; an event without an id is numbered by its position in its ``<doc>`` (from 1), a role without an
+    event takes that number of the last event before it.  Places, countries and dates are the term ids of
+    their ``<span id>`` children; an event gets the places and dates read since it started, and the
+    countries read since the previous event ended."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self.events: dict[str, _Event] = {}
+        self.roles: list[_Role] = []
+        self.fact = _Event(0)
+        self.event_count = 0
+        self.spans: list[str] = []
+        self.locs: list[list[str]] = []
+        self.countries: list[list[str]] = []
+        self.dates: list[list[str]] = []
+        self.holder: list | None = None  # the place, country or date being read: its spans at its end
+
+    def _score(self, value: str, what: str) -> float | None:
+        score = java_double(value)
+        if score is None:
+            self.warnings.append(f"{self.path}:{self.parser.CurrentLineNumber}: {what} rank {value!r} is not a "
+                                 "number: rank 0 (as the module reads it)")
+        return score
+
+    def start(self, name: str, attrs: list[str]) -> None:
+        pairs = [(attrs[k], trim(attrs[k + 1])) for k in range(0, len(attrs), 2)]
+        line = self.parser.CurrentLineNumber
+        if name == "doc":
+            if pairs:
+                self.event_count = 0
+        elif name == "event":
+            fact = self.fact = _Event(line)
+            self.locs, self.dates = [], []
+            self.event_count += 1
+            for key, value in pairs:
+                low = key.lower()
+                if low == "eid":
+                    fact.id = value
+                elif low == "lemma":
+                    fact.lemma = value
+                elif low == "target":
+                    fact.target = value
+                elif low == "profile_id":
+                    fact.profile = value
+                elif low == "rank":
+                    score = self._score(value, "event")
+                    if score is not None:
+                        fact.score = score
+            if not fact.id:
+                fact.id = str(self.event_count)
+        elif name.lower() == "role":
+            role = _Role(line)
+            for key, value in pairs:
+                low = key.lower()
+                if low == "event":
+                    role.event = value
+                elif low == "lemma":
+                    role.lemma = value
+                elif low == "target":
+                    role.target = value
+                elif low == "profile_id":
+                    role.profile = value
+                elif low == "rank":
+                    score = self._score(value, "role")
+                    if score is not None:
+                        role.score = score
+                elif low == "rtype":
+                    role.rtype = _rtype(value)
+            if not role.event:
+                role.event = str(self.event_count)
+            self.roles.append(role)
+        elif name in ("place", "country", "dateInfo"):
+            self.spans = []
+            if name == "place":
+                for key, value in pairs:
+                    if key in ("latitude", "longitude") and java_double(value) is None:
+                        raise ParseError(self.path, line, f"place {key} {value!r} is not a number (the module "
+                                                          "stops with a NumberFormatException)")
+        elif name == "span":
+            for key, value in pairs:
+                if key == "id":
+                    self.spans.append(value)
+
+    def end(self, name: str) -> None:
+        if name == "event":
+            fact = self.fact
+            fact.dates, fact.locs, fact.countries = self.dates, self.locs, self.countries
+            self.events[fact.id] = fact
+            self.locs, self.dates, self.countries = [], [], []
+        elif name == "doc":
+            self.locs, self.dates = [], []
+        elif name in ("place", "country", "dateInfo"):
+            {"place": self.locs, "country": self.countries, "dateInfo": self.dates}[name].append(self.spans)
+            self.spans = []
+
+    def read(self, data: bytes) -> None:
+        import xml.parsers.expat
+
+        self.parser = xml.parsers.expat.ParserCreate()
+        self.parser.ordered_attributes = True
+        self.parser.StartElementHandler = self.start
+        self.parser.EndElementHandler = self.end
+        try:
+            self.parser.Parse(data, True)
+        except xml.parsers.expat.ExpatError as exc:
+            raise ParseError(self.path, exc.lineno,
+                             f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
+        for role in self.roles:
+            if role.event in self.events:
+                self.events[role.event].roles.append(role)
+
+
+def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int) -> list[str]:
+    """The module's WSD threshold (``reduceIdFactsByWsdScore``), in place; returns the event ids in the
+    order the module's ``HashMap`` gives them (removed events left out).
+
+    For every term named by more than one event or role (an event counts once for its own term and once
+    per role on another term), in the order of the module's map of terms: the top rank of the events and
+    roles on that term (events already removed not counted); if it is positive, every role on the term
+    ranking below ``threshold`` percent of the top (``(int) (100 * rank / top)``) is dropped — unless that
+    leaves its event with no role: then the event keeps all its roles — and an event on the term ranking
+    below it is removed."""
+    from .java import hashmap_order
+
+    order = hashmap_order(events)
+    by_term: dict[str, list[str]] = {}
+    for eid in order:
+        event = events[eid]
+        by_term.setdefault(event.target, []).append(eid)
+        for role in event.roles:
+            if role.target != event.target:
+                by_term.setdefault(role.target, []).append(eid)
+    live = dict(events)
+    for term in hashmap_order(by_term):
+        ids = by_term[term]
+        if len(ids) <= 1:
+            continue
+        top = 0.0
+        for eid in ids:
+            event = live.get(eid)
+            if event is None:
+                continue
+            if event.target == term and top < event.score:
+                top = event.score
+            for role in event.roles:
+                if role.target == term and top < role.score:
+                    top = role.score
+        if not top > 0:
+            continue
+        for eid in ids:
+            event = live.get(eid)
+            if event is None:
+                continue
+            kept = [r for r in event.roles if r.target != term or _d2i(100.0 * r.score / top) >= threshold]
+            if kept:
+                event.roles = kept
+            if event.target == term and _d2i(100.0 * event.score / top) < threshold:
+                del live[eid]
+    return [eid for eid in order if eid in live]
+
+
+def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | NafDocument, threshold: int = 0,
+                            name: str | None = None) -> TripleDoc:
+    """KYOTO Kybot output (``<kybotOut><doc><event eid target lemma rank profile_id/><role rid event
+    target lemma rtype rank profile_id/>...``) as the module's ``KybotOutputToTriples`` converts it, with
+    the KAF file the Kybots read (``kaf``: its terms map term ids to token ids) and the WSD ``threshold``
+    (0-100: 0 keeps everything, 100 only the top-ranked reading of each term; see
+    :func:`_reduce_by_wsd_score`).
+
+    Per event (in the order of the module's ``HashMap`` of event ids), when its term has tokens: one triple
+    per role whose term has tokens (id the event id, relation the role's ``rtype`` after its ``#``, profile
+    the role's ``profile_id``, comments the event's and the role's lemmas); then one ``LOCATION`` triple per
+    ``<place>`` and ``<country>`` and one ``TIME`` triple per ``<dateInfo>`` of the event (second element:
+    the tokens of the last of its span terms found in the KAF, comment their words).  Events and roles whose
+    terms have no tokens are left out (reported, as the module prints them); ``<doc>`` elements are not
+    matched to the KAF file (the module's converter reads every document into one map)."""
+    path = os.fspath(path)
+    if not isinstance(kaf, NafDocument):
+        kaf = _read_naf(os.fspath(kaf))
+    reader = _KybotReader(source_name(path))
+    reader.read(read_bytes(path))
+    doc = TripleDoc(name or os.path.basename(path), source_name(path))
+    doc.warnings.extend(reader.warnings)
+    terms = kaf.term_tokens
+    words: dict[str, str] = {}
+    for wid in kaf.word_order:
+        words.setdefault(wid.lower(), kaf.words[wid])
+
+    def word_forms(tokens: list[str], line: int) -> str:
+        text = ""
+        for t in tokens:
+            if t.lower() not in words:
+                raise ParseError(reader.path, line, f'token "{t}" of the KAF file {kaf.path} has no word form '
+                                                    "(the module stops with a NullPointerException)")
+            text += words[t.lower()] + " "
+        return module_comment(trim(text))
+
+    for eid in _reduce_by_wsd_score(reader.events, threshold):
+        event = reader.events[eid]
+        first = terms.get(event.target, [])
+        if not first:
+            doc.warnings.append(f"{reader.path}:{event.line}: event \"{eid}\": term \"{event.target}\" has no "
+                                "tokens in the KAF file: no triples")
+            continue
+        comment = module_comment(event.lemma)
+        for role in event.roles:
+            second = terms.get(role.target, [])
+            if not second:
+                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{eid}\": term \"{role.target}\" "
+                                    "has no tokens in the KAF file: no triple")
+                continue
+            if not role.rtype:
+                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{eid}\" has no rtype: a triple "
+                                    "without a relation")
+            doc.append(eid, role.rtype, first, second, "", "", comment, module_comment(role.lemma), role.profile,
+                       "", role.line)
+        for relation, items in (("LOCATION", event.locs), ("LOCATION", event.countries), ("TIME", event.dates)):
+            for spans in items:
+                tokens: list[str] = []
+                for term in spans:
+                    if term in terms:
+                        tokens = terms[term]
+                lemma = word_forms(tokens, event.line)
+                if tokens:
+                    doc.append(eid, relation, first, tokens, "", "", comment, lemma, "", "", event.line)
+    return doc
+
+
+def kybot_kaf_path(kybot_path: str, kaf: str | None) -> str:
+    """The KAF file of a Kybot output file: ``kaf`` (a file, or a folder holding ``NAME`` for
+    ``NAME.kybot.xml``), else ``NAME`` beside it."""
+    base = os.path.basename(kybot_path)
+    stem = base[: -len(KYBOT_SUFFIX)] if base.endswith(KYBOT_SUFFIX) else None
+    if kaf is not None and not os.path.isdir(kaf):
+        return kaf
+    folder = kaf if kaf is not None else os.path.dirname(kybot_path)
+    if stem is None or not os.path.isfile(os.path.join(folder, stem)):
+        where = f"in {folder}" if kaf is not None else "beside it"
+        raise UsageError(f"{kybot_path}: Kybot output needs the KAF file the Kybots read (--kaf FILE); "
+                         f"none found {where} (NAME for NAME{KYBOT_SUFFIX})")
+    return os.path.join(folder, stem)
+
+
 # ---- files
 
 def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "triples",
-            layers: Iterable[str] | None = None, intersect: bool = False, first_element: str = "event") -> list[str]:
-    """Convert a NAF/KAF file or a KYOTO tuple file (or a folder of them) to triple XML; returns warnings.
-    A folder goes to a folder of ``NAME.trp`` files; a file to ``out_path``."""
+            layers: Iterable[str] | None = None, intersect: bool = False, first_element: str = "event",
+            kaf: str | os.PathLike | None = None, threshold: int = 0) -> list[str]:
+    """Convert a NAF/KAF file, a KYOTO tuple file or a KYOTO Kybot output file (or a folder of them) to
+    triple XML; returns warnings.  A folder goes to a folder of ``NAME.trp`` files; a file to ``out_path``.
+    Kybot output needs its KAF file (``kaf``: a file, or a folder with ``NAME`` for ``NAME.kybot.xml``;
+    default: ``NAME`` beside it) and takes the WSD ``threshold`` (the module's third argument)."""
     if to != "triples":
         raise UsageError(f"--to {to!r}: only 'triples' is written")
     in_path, out_path = os.fspath(in_path), os.fspath(out_path)
+    kaf = None if kaf is None else os.fspath(kaf)
+    if isinstance(threshold, bool) or not isinstance(threshold, int):
+        raise UsageError(f"--threshold {threshold!r}: a whole number (0-100: percent of the top WSD rank)")
     layer_names = tuple(layers) if layers else LAYER_ORDER
     warnings: list[str] = []
     if os.path.isdir(in_path):
@@ -299,6 +629,8 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         data = read_bytes(src)
         if is_naf(data):
             doc = naf_to_triples(parse_naf(data, source_name(src)), layer_names, intersect)
+        elif is_kybot_output(data):
+            doc = kybot_output_to_triples(src, kybot_kaf_path(src, kaf), threshold)
         else:
             doc = tuples_to_triples(src, first_element)
         write_triples(doc, dst)
