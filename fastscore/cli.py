@@ -166,6 +166,9 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    "Kybots read (a folder: NAME for NAME.kybot.xml; default: NAME beside the input)")
     v.add_argument("--threshold", metavar="N", type=int, default=0, help="with --to triples and KYOTO Kybot "
                    "output: the WSD threshold, percent of the top rank on a term (default 0: keep everything)")
+    v.add_argument("--strict-threshold", action="store_true", help="with --threshold: drop every role below it "
+                   "(the module keeps all of an event's roles when none would remain, so a higher threshold "
+                   "can keep more)")
     commands["convert"] = v
     return p, commands
 
@@ -289,12 +292,12 @@ def _convert(args) -> int:
             raise UsageError("--to triples reads NAF/KAF, KYOTO tuple or Kybot output files: --template and --from do not apply")
         layers = [x.strip() for x in args.layers.split(",")] if args.layers else None
         messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect,
-                              kaf=args.kaf, threshold=args.threshold)
+                              kaf=args.kaf, threshold=args.threshold, strict_threshold=args.strict_threshold)
     else:
         from .convert import convert
 
-        if args.layers or args.intersect or args.kaf or args.threshold:
-            raise UsageError("--layers, --intersect, --kaf and --threshold apply to --to triples")
+        if args.layers or args.intersect or args.kaf or args.threshold or args.strict_threshold:
+            raise UsageError("--layers, --intersect, --kaf, --threshold and --strict-threshold apply to --to triples")
         messages = convert(args.input, args.output, args.to, source_format=args.source_format,
                            template=args.template)
     for message in messages:

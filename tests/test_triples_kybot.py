@@ -144,3 +144,22 @@ def test_usage_errors(tmp_path):
 def test_java_double(text, value):
     assert java_double(text) == value
     assert java_double("NaN") != java_double("NaN")
+
+
+def test_strict_threshold_drops_what_the_module_keeps():
+    """--strict-threshold (the module's defect corrected): every role below the threshold goes, even when
+    the event would keep none, so the strict conversion is a subset of the module's, smaller somewhere.
+    (Neither is monotonic in the threshold: an event removed on one term no longer competes on the next.)"""
+    smaller = 0
+    for run in RUNS:
+        if run["case"] == "example":
+            continue
+        folder = ANCHORS / run["case"]
+        strict = kybot_output_to_triples(folder / run["kybot"], folder / run["kaf"], run["threshold"],
+                                         strict_threshold=True)
+        module = kybot_output_to_triples(folder / run["kybot"], folder / run["kaf"], run["threshold"])
+        assert set(_blocks(write_triples(strict))) <= set(_blocks(write_triples(module)))
+        smaller += len(strict) < len(module)
+        if run["threshold"] == 0:
+            assert len(strict) == len(module)
+    assert smaller

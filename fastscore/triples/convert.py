@@ -471,7 +471,7 @@ class _KybotReader:
                 self.events[role.event].roles.append(role)
 
 
-def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int) -> list[str]:
+def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int, strict: bool = False) -> list[str]:
     """The module's WSD threshold (``reduceIdFactsByWsdScore``), in place; returns the event ids in the
     order the module's ``HashMap`` gives them (removed events left out).
 
@@ -480,7 +480,8 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int) -> list[str]
     roles on that term (events already removed not counted); if it is positive, every role on the term
     ranking below ``threshold`` percent of the top (``(int) (100 * rank / top)``) is dropped — unless that
     leaves its event with no role: then the event keeps all its roles — and an event on the term ranking
-    below it is removed."""
+    below it is removed.  ``strict`` corrects that defect (a higher threshold could keep more roles): roles
+    below the threshold always go."""
     from .java import hashmap_order
 
     order = hashmap_order(events)
@@ -513,7 +514,7 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int) -> list[str]
             if event is None:
                 continue
             kept = [r for r in event.roles if r.target != term or _d2i(100.0 * r.score / top) >= threshold]
-            if kept:
+            if kept or strict:
                 event.roles = kept
             if event.target == term and _d2i(100.0 * event.score / top) < threshold:
                 del live[eid]
@@ -521,7 +522,7 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int) -> list[str]
 
 
 def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | NafDocument, threshold: int = 0,
-                            name: str | None = None) -> TripleDoc:
+                            name: str | None = None, strict_threshold: bool = False) -> TripleDoc:
     """KYOTO Kybot output (``<kybotOut><doc><event eid target lemma rank profile_id/><role rid event
     target lemma rtype rank profile_id/>...``) as the module's ``KybotOutputToTriples`` converts it, with
     the KAF file the Kybots read (``kaf``: its terms map term ids to token ids) and the WSD ``threshold``
@@ -556,7 +557,7 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
             text += words[t.lower()] + " "
         return module_comment(trim(text))
 
-    for eid in _reduce_by_wsd_score(reader.events, threshold):
+    for eid in _reduce_by_wsd_score(reader.events, threshold, strict_threshold):
         event = reader.events[eid]
         first = terms.get(event.target, [])
         if not first:
@@ -606,11 +607,12 @@ def kybot_kaf_path(kybot_path: str, kaf: str | None) -> str:
 
 def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "triples",
             layers: Iterable[str] | None = None, intersect: bool = False, first_element: str = "event",
-            kaf: str | os.PathLike | None = None, threshold: int = 0) -> list[str]:
+            kaf: str | os.PathLike | None = None, threshold: int = 0, strict_threshold: bool = False) -> list[str]:
     """Convert a NAF/KAF file, a KYOTO tuple file or a KYOTO Kybot output file (or a folder of them) to
     triple XML; returns warnings.  A folder goes to a folder of ``NAME.trp`` files; a file to ``out_path``.
     Kybot output needs its KAF file (``kaf``: a file, or a folder with ``NAME`` for ``NAME.kybot.xml``;
-    default: ``NAME`` beside it) and takes the WSD ``threshold`` (the module's third argument)."""
+    default: ``NAME`` beside it) and takes the WSD ``threshold`` (the module's third argument;
+    ``strict_threshold``: without the module's defect, see :func:`_reduce_by_wsd_score`)."""
     if to != "triples":
         raise UsageError(f"--to {to!r}: only 'triples' is written")
     in_path, out_path = os.fspath(in_path), os.fspath(out_path)
@@ -630,7 +632,8 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         if is_naf(data):
             doc = naf_to_triples(parse_naf(data, source_name(src)), layer_names, intersect)
         elif is_kybot_output(data):
-            doc = kybot_output_to_triples(src, kybot_kaf_path(src, kaf), threshold)
+            doc = kybot_output_to_triples(src, kybot_kaf_path(src, kaf), threshold,
+                                          strict_threshold=strict_threshold)
         else:
             doc = tuples_to_triples(src, first_element)
         write_triples(doc, dst)
