@@ -301,3 +301,10 @@ def test_cli_match_mina(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "fastscore", "coref", str(key), str(key), "--match", "mina",
                           "--mina-variant", "exact"], capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_response_sharing_no_document(tmp_path):
+    key = _write(tmp_path, "k.conll", KEY)
+    resp = _write(tmp_path, "r.conll", KEY.replace("(t); part 000", "(other); part 000"))
+    with pytest.raises(InputError, match="shares no document with the key"):
+        fastscore.score_coref(key, resp, match="mina")

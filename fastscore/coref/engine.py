@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
-from ..messages import did_you_mean
+from ..messages import did_you_mean, few
 from ..metrics import METRICS
 from ..stats.docstats import DocStats
 
@@ -150,3 +150,17 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.nd
 
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
     return ceaf.ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
+
+
+def check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:
+    """A response that shares no document with the key is a mistake (wrong file, or document names that
+    differ), not a score of 0; response documents the key does not have are ignored, with a warning."""
+    names = set(key.doc_names)
+    extra = [n for n in response.doc_names if n not in names]
+    if doc is None and response.doc_names and len(extra) == len(response.doc_names):
+        raise InputError(f"{response.path}: the response shares no document with the key ({key.path}): key "
+                         f"documents {few(key.doc_names, 3)}; response documents {few(response.doc_names, 3)} "
+                         "(the names after '#begin document', part included, must be the same)")
+    if extra:
+        return [f"{response.path}: {len(extra)} response document(s) not in the key, ignored: {few(extra)}"]
+    return []

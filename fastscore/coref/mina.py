@@ -25,7 +25,7 @@ from ..formats.conll import TokenColumns, read_conll_columns
 from ..formats.table import MentionTable, offsets
 from ..metrics import COVAL_METRICS
 from ..stats.docstats import DocStats
-from .engine import Aligned, align_documents
+from .engine import Aligned, align_documents, check_documents
 
 VARIANTS = ("coval", "paper")
 _SKIPPED_POS = {"coval": (b"CC", b"DT", b"IN"), "paper": (b"CC", b"DT")}
@@ -51,6 +51,7 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     needs_tree = options.min_span or options.np_only
     if needs_tree:
         _check_parse(k_tok, k_table)
+    warnings = [*k_table.warnings, *r_table.warnings, *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
     key_side = _Side(a, k_table, k_tok, True)
@@ -70,7 +71,7 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     if options.remove_nested:
         for side in (key_side, resp_side):
             side.remove_nested(options.keep_singletons)
-    return _statistics(a, key_side, resp_side), a, []
+    return _statistics(a, key_side, resp_side), a, warnings
 
 
 def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: _Side, resp: _Side) -> np.ndarray:

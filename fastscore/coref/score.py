@@ -18,7 +18,7 @@ from ..formats.files import read_bytes, sniff_format
 from ..formats.table import MentionTable
 from ..messages import few
 from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
-from .engine import align_documents, score_aligned
+from .engine import align_documents, check_documents, score_aligned
 from .result import CorefResult
 
 FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf")
@@ -162,7 +162,7 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     if not corefud and match != "exact":
         raise UsageError(f"--match {match} compares heads, which {fmt} files do not have: it needs CoNLL-U input "
                          "(--format conllu)")
-    warnings = [*k.warnings, *r.warnings, *_check_documents(k, r, doc)]
+    warnings = [*k.warnings, *r.warnings, *check_documents(k, r, doc)]
     if corefud:
         scored, missing = _score_corefud(k, r, doc, match, zero_match, singletons == "keep", warnings)
     else:
@@ -262,17 +262,3 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
             scored.stats.column(c)[docs] = values
     missing = [name for name, found in zip(aligned.doc_names, aligned.r_found) if not found]
     return scored, missing
-
-
-def _check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:
-    """A response that shares no document with the key is a mistake (wrong file, or document names that
-    differ), not a score of 0; response documents the key does not have are ignored, with a warning."""
-    names = set(key.doc_names)
-    extra = [n for n in response.doc_names if n not in names]
-    if doc is None and response.doc_names and len(extra) == len(response.doc_names):
-        raise InputError(f"{response.path}: the response shares no document with the key ({key.path}): key "
-                         f"documents {few(key.doc_names, 3)}; response documents {few(response.doc_names, 3)} "
-                         "(the names after '#begin document', part included, must be the same)")
-    if extra:
-        return [f"{response.path}: {len(extra)} response document(s) not in the key, ignored: {few(extra)}"]
-    return []
