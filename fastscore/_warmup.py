@@ -1,5 +1,7 @@
 """``python -m fastscore._warmup ARGV``: the background compilation a first run starts
-(:mod:`fastscore.first_run`)."""
+(:mod:`fastscore.first_run`).  It scores the command's inputs again with the JIT, so that the kernels and
+types the command needs get compiled and cached, and writes nothing but numba's cache: no report, no
+``--diff``/``--timeml``/``--plot`` file, no converted file (a conversion warms up on the bundled example)."""
 from __future__ import annotations
 
 import os
@@ -8,9 +10,29 @@ import sys
 from .first_run import lock_path
 
 
+def _score_again(argv: list[str]) -> None:
+    from .api import score
+    from .cli import _keywords, _parser, _stats_task
+    from .tasks import TASKS
+
+    parser, _ = _parser(_stats_task(argv))
+    args, _ = parser.parse_known_args(argv)
+    task = TASKS.get(args.command) or TASKS["coref"]
+    example = task.bundled_example() if task.bundled_example is not None else None
+    if args.command in TASKS:
+        gold, system = args.gold, args.system
+        if gold == system == "example" and example is not None:
+            gold, system = example
+        try:
+            score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
+            return
+        except Exception:  # noqa: BLE001 - the inputs may be gone: warm up on the bundled example
+            pass
+    if example is not None:
+        score(*example, task=task.name)
+
+
 def _warm(argv: list[str]) -> None:
-    """Run the command with the JIT, its output discarded, to fill numba's cache (the bundled example if
-    the command fails: its inputs may be gone)."""
     lock = lock_path()
     try:
         with open(lock, "w") as fh:
@@ -20,13 +42,8 @@ def _warm(argv: list[str]) -> None:
     try:
         if hasattr(os, "nice"):
             os.nice(10)
-        from .cli import main
-
-        devnull = open(os.devnull, "w")
-        sys.stdout = sys.stderr = devnull
-        os.environ["FASTSCORE_JIT"] = "always"
-        if main(argv) != 0 and argv and argv[0] != "compare" and argv[0] != "sweep":
-            main([argv[0], "example", "example"])
+        sys.stdout = sys.stderr = open(os.devnull, "w")
+        _score_again(argv)
     except BaseException:  # noqa: BLE001 - a background helper: nothing to report to
         pass
     finally:
