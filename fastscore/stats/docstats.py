@@ -78,13 +78,86 @@ class DocStats:
         total = self.total() if weights is None else np.asarray(weights, np.float64) @ self.matrix
         return {c: total[..., k] for k, c in enumerate(self.columns)}
 
-    def to_arrow(self):
-        """The statistics as a ``pyarrow.Table`` (integer columns as int64)."""
+    def to_arrow(self, meta: Mapping[str, object] | None = None):
+        """The statistics as a ``pyarrow.Table``: ``doc``, then one column per statistic (integer columns
+        as int64).  The schema's ``fastscore`` metadata (JSON) holds the fastscore version, the columns, the
+        registry's metrics and ``meta`` (what produced them: task, options), so that statistics can travel
+        (shards, Parquet files, other processes) and be checked when they come back."""
+        import json
+
         import pyarrow as pa
+
+        from .._version import __version__
 
         integral = {c for m in self.registry.values() if m.integral for c in m.columns}
         data = {"doc": pa.array(self.doc_names, pa.string())}
         for k, c in enumerate(self.columns):
             col = self.matrix[:, k]
             data[c] = pa.array(col.astype(np.int64) if c in integral else col)
-        return pa.table(data)
+        info = {"version": __version__, "columns": list(self.columns), "metrics": list(self.registry),
+                **(meta or {})}
+        return pa.table(data).replace_schema_metadata({"fastscore": json.dumps(info)})
+
+    @classmethod
+    def from_arrow(cls, table, registry: dict[str, MetricSpec], source: str = "statistics") -> "DocStats":
+        """Statistics written by :meth:`to_arrow` (or read from Parquet), for ``registry``; they must come
+        from this version of fastscore and have the registry's columns and metrics."""
+        import json
+
+        from .._version import __version__
+        from ..errors import InputError
+
+        raw = (table.schema.metadata or {}).get(b"fastscore")
+        if raw is None:
+            raise InputError(f"{source}: not fastscore statistics (no 'fastscore' metadata in the Arrow schema)")
+        info = json.loads(raw)
+        if info.get("version") != __version__:
+            raise InputError(f"{source}: statistics of fastscore {info.get('version')}, not {__version__}: "
+                             "score again with this version (numbers may differ between versions)")
+        columns = tuple(info.get("columns", ()))
+        if list(info.get("metrics", ())) != list(registry) or set(columns) != set(layout_of(registry)):
+            raise InputError(f"{source}: statistics of the metrics {info.get('metrics')}, not of "
+                             f"{list(registry)} (another task or other options)")
+        if table.column_names != ["doc", *columns]:
+            raise InputError(f"{source}: columns {table.column_names[:4]}... do not match its metadata")
+        matrix = np.empty((table.num_rows, len(columns)), dtype=np.float64)
+        for k, c in enumerate(columns):
+            matrix[:, k] = table.column(c).to_numpy(zero_copy_only=False)
+        return cls(table.column("doc").to_pylist(), matrix, columns, registry)
+
+    def write_parquet(self, path, meta: Mapping[str, object] | None = None) -> None:
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(meta), path)
+
+    @classmethod
+    def read_parquet(cls, path, registry: dict[str, MetricSpec]) -> "DocStats":
+        import pyarrow.parquet as pq
+
+        return cls.from_arrow(pq.read_table(path), registry, str(path))
+
+    @classmethod
+    def concat(cls, parts: list["DocStats"], sources: list[str] | None = None) -> "DocStats":
+        """Statistics of several shards as one: the same columns and registry, documents named once.  The
+        totals are those of one file whatever the partitioning (:meth:`total` sums the documents exactly)."""
+        from ..errors import InputError
+
+        if not parts:
+            raise ValueError("no statistics to concatenate")
+        first = parts[0]
+        seen: dict[str, int] = {}
+        for i, part in enumerate(parts):
+            if part.columns != first.columns or list(part.registry) != list(first.registry):
+                raise InputError(f"{_source(sources, i)}: statistics of other metrics than "
+                                 f"{_source(sources, 0)}'s")
+            for name in part.doc_names:
+                if name in seen:
+                    raise InputError(f'document "{name}" is in two shards: {_source(sources, seen[name])} and '
+                                     f"{_source(sources, i)}")
+                seen[name] = i
+        matrix = np.concatenate([p.matrix for p in parts]) if len(parts) > 1 else first.matrix
+        return cls([n for p in parts for n in p.doc_names], matrix, first.columns, first.registry)
+
+
+def _source(sources: list[str] | None, i: int) -> str:
+    return sources[i] if sources else f"shard {i + 1}"
