@@ -127,3 +127,22 @@ def test_first_run_compiles_in_the_background(tmp_path):
     warm = _run(["coref", "example", "example"], {**env, "FASTSCORE_JIT": "always"})
     assert warm.returncode == 0 and warm.stdout == cold.stdout
     assert {p: p.stat().st_mtime_ns for p in cache.rglob("*.nbi")} == stamps  # nothing compiled again
+
+
+DATA = ROOT / "tests" / "data"
+
+
+@pytest.mark.parametrize("args", [
+    ["nugget", DATA / "nugget_anchors/case-003/gold.char.tbf", DATA / "nugget_anchors/case-003/system.char.tbf",
+     "--char-spans", "--coref"],
+    ["temporal", DATA / "temporal_anchors/chains-0/gold", DATA / "temporal_anchors/chains-0/system"],
+    ["triples", DATA / "triples_anchors/case-003/gold.trp", DATA / "triples_anchors/case-003/system.trp"],
+    ["coref", DATA / "corefud_anchors/cases/gum_news_crane.key.conllu",
+     DATA / "corefud_anchors/cases/gum_news_crane.response.conllu"],
+], ids=["nugget", "temporal", "triples", "corefud"])
+def test_every_task_prints_the_same_without_the_jit(args):
+    """The plain-Python kernels (numba not imported) and the compiled ones give the same report."""
+    plain = _run(args, _env(FASTSCORE_JIT="never"))
+    compiled = _run(args, _env(FASTSCORE_JIT="always"))
+    assert plain.returncode == compiled.returncode == 0, plain.stderr + compiled.stderr
+    assert plain.stdout == compiled.stdout and plain.stdout.strip()
