@@ -100,7 +100,8 @@ COREF = Task(
             "LEA, CoNLL, MOR)",
     description="Score a coreference response against a key, with the numbers of the CoNLL reference scorer "
                 "v8.01 (and coval's LEA) for CoNLL-2011/2012 and jsonlines files, and of the CorefUD scorer 1.2 "
-                "for CoNLL-U files (exact, partial or head matching, zeros, MOR).",
+                "for CoNLL-U files (exact, partial or head matching, zeros, MOR); minimum spans (MINA) as coval scores them "
+                "with --match mina.",
     example=EXAMPLE,
     gold_help="gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)",
     system_help="system file, in the key's format ('example' for the bundled example)",
