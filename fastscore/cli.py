@@ -196,7 +196,9 @@ def _refuse_unknown(parser: argparse.ArgumentParser, extra: list[str], command: 
     parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, own_process: bool = False) -> int:
+    """The command line.  ``own_process`` (the console entry point): the process is this command's alone,
+    so it may choose how the kernels run (fastscore.first_run); a caller's process is left as it is."""
     argv = sys.argv[1:] if argv is None else list(argv)
     stats_task = _stats_task(argv)
     parser, commands = _parser(stats_task)
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
-    mode = _kernel_mode(args, task)
+    mode = _kernel_mode(args, task) if own_process else "jit"
     announce_compilation()
     try:
         with _warnings_on_stderr():
@@ -385,7 +387,7 @@ def run() -> None:
     5,000-document nugget benchmark) freeing objects one by one; the output is
     flushed first, and nothing else needs the orderly shutdown.
     """
-    code = main()
+    code = main(own_process=True)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

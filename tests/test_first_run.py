@@ -57,7 +57,8 @@ def test_mode_choice(tmp_path, monkeypatch):
 
 def test_tiny_runs_do_not_import_numba_and_print_the_same():
     code = ("import sys, contextlib, io\nfrom fastscore.cli import main\nbuf = io.StringIO()\n"
-            "with contextlib.redirect_stdout(buf):\n    rc = main(['coref', sys.argv[1], sys.argv[2], '--output', 'perl'])\n"
+            "with contextlib.redirect_stdout(buf):\n    rc = main(['coref', sys.argv[1], sys.argv[2], '--output', 'perl'], "
+            "own_process=True)\n"
             "print(rc, 'numba' in sys.modules)\nprint(buf.getvalue())")
     key, resp = ANCHOR / "case-000.key", ANCHOR / "case-000.response"
     plain = subprocess.run([sys.executable, "-c", code, str(key), str(resp)], capture_output=True, text=True,
@@ -90,7 +91,7 @@ def test_read_only_installation_compiles_into_the_fallback_folder(tmp_path):
     root, who can write anywhere): the kernels compile into a folder under the temporary directory, and the
     run says nothing but its report."""
     code = ("import sys\nimport fastscore.first_run as f\nf._writable = lambda folder: False\n"
-            "from fastscore.cli import main\nsys.exit(main(['coref', sys.argv[1], sys.argv[2]]))")
+            "from fastscore.cli import main\nsys.exit(main(['coref', sys.argv[1], sys.argv[2]], own_process=True))")
     env = _env(FASTSCORE_JIT="always", TMPDIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code, str(KEY), str(RESPONSE)], capture_output=True, text=True,
                          env=env)
@@ -146,3 +147,14 @@ def test_every_task_prints_the_same_without_the_jit(args):
     compiled = _run(args, _env(FASTSCORE_JIT="always"))
     assert plain.returncode == compiled.returncode == 0, plain.stderr + compiled.stderr
     assert plain.stdout == compiled.stdout and plain.stdout.strip()
+
+
+def test_in_process_main_leaves_the_process_alone(monkeypatch, capsys):
+    """``cli.main`` called from a program (or a test) never switches that process's kernels to plain Python."""
+    from fastscore.cli import main
+
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.delenv("FASTSCORE_JIT", raising=False)
+    monkeypatch.delitem(sys.modules, "numba", raising=False)  # as if nothing had imported numba yet
+    assert main(["coref", str(ANCHOR / "case-000.key"), str(ANCHOR / "case-000.response")]) == 0
+    assert "NUMBA_DISABLE_JIT" not in os.environ
