@@ -19,15 +19,23 @@ in head matching).  The result is the ``(key ids, response ids, counts)`` contra
 ``kernels.mentions.align_exact``: aligned response mentions take their key mention's id; documents whose
 lookups of counterparts are not one 1-to-1 alignment (see :class:`Matched`) are scored by
 :func:`lookup_statistics` instead.
+
+Steps 1-4 run over the whole corpus in ``kernels/corefud_match.py`` (scipy only where a document has
+mentions left on both sides) for every document whose mentions differ in (first word, last word, length)
+on each side: there the sort alone gives the scorer's order.  Documents with such ties are matched on the
+scorer's own values (:func:`align_document`), as are all documents when the kernels run as plain Python;
+:func:`prepare_python` and :func:`match_python` are those paths for every document (the tests' references).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..formats.conllu import SENTENCE_SHIFT, key_ord
+from ..formats.conllu import SENTENCE_SHIFT, jit_disabled, key_ord
 from ..formats.table import MentionTable, Words, offsets
 
 MODES = ("exact", "partial", "head")
@@ -57,8 +65,65 @@ def _identity(words: Words, row: int, head_mode: bool) -> tuple:
     return (w, int(words.head[row])) if head_mode else (w,)
 
 
+def _identities(words: Words, head_mode: bool) -> list[tuple]:
+    """:func:`_identity` of every row (the arrays made lists once)."""
+    keys, off = words.keys.tolist(), words.offsets.tolist()
+    if head_mode:
+        return [(tuple(keys[lo:hi]), h) for (lo, hi), h in zip(pairwise(off), words.head.tolist())]
+    return [(tuple(keys[lo:hi]),) for lo, hi in pairwise(off)]
+
+
 def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
     """The table with each cluster's repeated mentions removed (the first kept), then one-mention clusters
+    (unless ``keep_singletons``); a mention in two clusters stays in the later one (the scorer keeps it in
+    both lists but maps it to the later cluster), with a warning."""
+    if jit_disabled():  # the kernels as plain Python: dictionaries of the scorer's values are faster
+        return prepare_python(table, matching, keep_singletons)
+    return prepare_kernels(table, matching, keep_singletons)
+
+
+def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
+    """:func:`prepare` by ``kernels.corefud_match.identity_groups`` and numpy."""
+    from ..kernels.corefud_match import identity_groups
+
+    words = table.words
+    head_mode = matching.mode == "head"
+    n = len(table.start)
+    warnings: list[str] = []
+    doc = np.repeat(np.arange(table.n_docs), np.diff(table.doc_offsets))
+    sizes = np.diff(words.offsets)
+    first = words.keys[words.offsets[:-1]] if n else np.zeros(0, dtype=np.int64)
+    last = words.keys[words.offsets[1:] - 1] if n else np.zeros(0, dtype=np.int64)
+    order = np.lexsort((words.head if head_mode else np.zeros(n, dtype=np.int64), sizes, last, first, doc))
+    group = identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
+    cluster = table.cluster.astype(np.int64)
+    # a cluster's repeats: the first kept
+    width = int(cluster.max()) + 1 if n else 1
+    keep = np.zeros(n, dtype=bool)
+    keep[np.unique(group * width + cluster, return_index=True)[1]] = True
+    if not keep_singletons:
+        base = offsets([len(x) for x in table.cluster_labels])
+        global_cluster = base[doc] + cluster
+        counts = np.bincount(global_cluster[keep], minlength=int(base[-1]))
+        keep &= counts[global_cluster] > 1
+    # a mention in two clusters: the last one kept
+    kept = np.flatnonzero(keep)
+    g = group[kept]
+    keep[kept] = False
+    keep[kept[::-1][np.unique(g[::-1], return_index=True)[1]]] = True
+    is_first = np.zeros(len(kept), dtype=bool)
+    is_first[np.unique(g, return_index=True)[1]] = True
+    later = kept[~is_first]
+    if len(later):
+        row = int(later[0])
+        where = f"{table.path}:{int(words.lines[row])}: document \"{table.doc_names[int(doc[row])]}\""
+        warnings.append(f"{len(later)} mention(s) belong to two entities: each is scored in the later one (the "
+                        f"CorefUD scorer keeps it in both and maps it to the later one); first: {where}")
+    return _keep_rows(table, keep), warnings
+
+
+def prepare_python(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
+    """:func:`prepare` with the scorer's own values in dictionaries (the reference of the kernel).  The table with each cluster's repeated mentions removed (the first kept), then one-mention clusters
     (unless ``keep_singletons``); a mention in two clusters stays in the later one (the scorer keeps it in
     both lists but maps it to the later cluster), with a warning."""
     words = table.words
@@ -66,11 +131,13 @@ def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> t
     keep = np.ones(len(table.start), dtype=bool)
     warnings: list[str] = []
     twice: list[str] = []
+    idents = _identities(words, head_mode)
+    clusters = table.cluster.tolist()
     for d in range(table.n_docs):
         lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
         seen: dict[tuple, int] = {}
         for row in range(lo, hi):  # rows of a cluster are contiguous: a repeat is seen in its own cluster
-            ident = (int(table.cluster[row]),) + _identity(words, row, head_mode)
+            ident = (clusters[row],) + idents[row]
             if ident in seen:
                 keep[row] = False
             seen[ident] = row
@@ -80,7 +147,7 @@ def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> t
         owner: dict[tuple, int] = {}
         for row in range(lo, hi):
             if keep[row]:
-                ident = _identity(words, row, head_mode)
+                ident = idents[row]
                 if ident in owner:
                     keep[owner[ident]] = False
                     twice.append(f"{table.path}:{int(words.lines[row])}: document \"{table.doc_names[d]}\"")
@@ -128,9 +195,16 @@ class _Side:
         self.rows = rows
         self.values = []
         self.row_of: dict = {}
-        for row in rows.tolist():
-            pairs = frozenset(_pair(k) for k in words.keys[words.offsets[row]:words.offsets[row + 1]].tolist())
-            value = (pairs, frozenset((_pair(int(words.head[row])),))) if head_mode else pairs
+        if not len(rows):
+            return
+        lo, hi = int(words.offsets[rows[0]]), int(words.offsets[rows[-1] + 1])  # rows are consecutive
+        keys = words.keys[lo:hi].tolist()
+        pair = {k: _pair(k) for k in set(keys)}
+        off = (words.offsets[rows[0]:rows[-1] + 2] - lo).tolist()
+        heads = words.head[rows].tolist()
+        for n, row in enumerate(rows.tolist()):
+            pairs = frozenset([pair[k] for k in keys[off[n]:off[n + 1]]])
+            value = (pairs, frozenset((_pair(heads[n]),))) if head_mode else pairs
             self.values.append(value)
             self.row_of[value] = row
 
@@ -144,9 +218,44 @@ class _Side:
         return sorted(values, key=self.first_last_len)
 
 
-def _assign(similarity: np.ndarray) -> list[tuple[int, int]]:
-    from scipy.optimize import linear_sum_assignment
+_LSA = []  # scipy's linear_sum_assignment, once found
 
+
+def linear_sum_assignment(cost: np.ndarray):
+    """scipy's ``linear_sum_assignment``.  It is one compiled function of scipy.optimize, whose package
+    import costs ~0.5 s of a command-line run: the extension is loaded on its own where it is one, else
+    through the package."""
+    if not _LSA:
+        import importlib.machinery
+        import importlib.util
+        import sys
+        import types
+
+        found = None
+        if "scipy.optimize" not in sys.modules:
+            try:
+                import scipy
+
+                folder = os.path.join(os.path.dirname(scipy.__file__), "optimize")
+                for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                    path = os.path.join(folder, "_lsap" + suffix)
+                    if os.path.exists(path):
+                        spec = importlib.util.spec_from_file_location("scipy.optimize._lsap", path)
+                        module = importlib.util.module_from_spec(spec)
+                        spec.loader.exec_module(module)
+                        function = getattr(module, "linear_sum_assignment", None)
+                        if isinstance(function, types.BuiltinFunctionType):
+                            found = function
+                        break
+            except Exception:  # noqa: BLE001 - any surprise: the package's own import below
+                found = None
+        if found is None:
+            from scipy.optimize import linear_sum_assignment as found
+        _LSA.append(found)
+    return _LSA[0](cost)
+
+
+def _assign(similarity: np.ndarray) -> list[tuple[int, int]]:
     rows, cols = linear_sum_assignment(-similarity)
     return [(int(i), int(j)) for i, j in zip(rows, cols) if similarity[i, j] > 0]
 
@@ -259,8 +368,131 @@ def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
 
 def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
     """The alignment of the aligned documents ``a`` (``key_words`` and ``resp_words`` row-aligned with
-    ``a``); counts per document: key mentions, response mentions, aligned pairs, 0."""
+    ``a``); counts per document: key mentions, response mentions, aligned pairs, 0.
+
+    Documents whose mentions differ in (first word, last word, length) on each side are matched by the
+    kernels of ``kernels/corefud_match.py`` (the scorer's order of mentions is then that sort alone);
+    the others by :func:`align_document` on the scorer's own values."""
+    if jit_disabled():  # the kernels as plain Python: the matching on the scorer's values is faster
+        return match_python(a, key_words, resp_words, matching, path)
+    return match_kernels(a, key_words, resp_words, matching, path)
+
+
+def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
+    """:func:`match` by the kernels (documents with ties on the scorer's values)."""
+    from ..kernels import corefud_match as K
+
     head_mode = matching.mode == "head"
+    n_docs = len(a.doc_names)
+    k_ord, k_tie = _sorted_rows(key_words, a.k_off)
+    r_ord, r_tie = _sorted_rows(resp_words, a.r_off)
+    python_docs = k_tie | r_tie
+    eq_k, eq_r = K.equal_rows(a.k_off, k_ord, key_words.offsets, key_words.keys, key_words.head, a.r_off, r_ord,
+                              resp_words.offsets, resp_words.keys, resp_words.head, head_mode)
+    k_taken = np.zeros(len(k_ord), dtype=bool)
+    r_taken = np.zeros(len(r_ord), dtype=bool)
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (document, key rows, response rows)
+    if matching.zeros == "dependent":
+        index = {name: n for n, name in enumerate(key_words.rel_names)}
+        common = np.asarray([index.get(x, len(index) + n) for n, x in enumerate(resp_words.rel_names)] or [0],
+                            dtype=np.int64)
+        kz_off, kz, rz_off, rz, sim_off, sim, bad = K.zero_similarities(
+            a.k_off, k_ord, key_words.zero, key_words.head, key_words.dep_offsets, key_words.dep_parent,
+            key_words.dep_rel.astype(np.int64), a.r_off, r_ord, resp_words.zero, resp_words.head,
+            resp_words.dep_offsets, resp_words.dep_parent, common[resp_words.dep_rel])
+        python_docs |= bad
+        for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~python_docs).tolist():
+            rows, cols = kz[kz_off[d]:kz_off[d + 1]], rz[rz_off[d]:rz_off[d + 1]]
+            i, j = _assign_arrays(sim[sim_off[d]:sim_off[d + 1]].reshape(len(rows), len(cols)))
+            found.append((np.full(len(i), d), rows[i], cols[j]))
+            k_taken[rows[i]] = True
+            r_taken[cols[j]] = True
+    mode = {"exact": 0, "partial": PARTIAL_MODE, "head": HEAD_MODE}[matching.mode]
+    ex_off, ex_k, ex_r, kl_off, kl, rl_off, rl, sim_off, sim = K.leftovers(
+        mode, a.k_off, k_ord, key_words.offsets, key_words.keys, key_words.head, a.r_off, r_ord, resp_words.offsets,
+        resp_words.keys, resp_words.head, eq_k, k_taken, r_taken)
+    found.append((np.repeat(np.arange(n_docs), np.diff(ex_off)), ex_k, ex_r))
+    for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~python_docs).tolist():
+        rows, cols = kl[kl_off[d]:kl_off[d + 1]], rl[rl_off[d]:rl_off[d + 1]]
+        i, j = _assign_arrays(sim[sim_off[d]:sim_off[d + 1]].reshape(len(rows), len(cols)))
+        found.append((np.full(len(i), d), rows[i], cols[j]))
+    p_doc, p_k, p_r = (np.concatenate(x).astype(np.int64) for x in zip(*found))
+    by_doc = np.argsort(p_doc, kind="stable")
+    p_off = offsets(np.bincount(p_doc, minlength=n_docs))
+    kf, rf, regular, r_id, c_off, c_key, c_resp = K.lookups(a.k_off, a.r_off, p_off, p_k[by_doc], p_r[by_doc], eq_k,
+                                                            eq_r)
+    k_sizes = np.diff(a.k_off)
+    k_id = np.arange(len(a.k_chain), dtype=np.int64) - np.repeat(a.k_off[:-1], k_sizes)
+    counts = np.stack([k_sizes, np.diff(a.r_off), np.diff(p_off), np.zeros(n_docs, dtype=np.int64)], axis=1)
+    irregular = ~regular
+    key_finds: dict[int, np.ndarray] = {}
+    resp_finds: dict[int, np.ndarray] = {}
+    c_pairs = list(zip(c_key.tolist(), c_resp.tolist()))
+    c_at = c_off.tolist()
+    counterparts = [c_pairs[c_at[d]:c_at[d + 1]] for d in range(n_docs)]
+    for d in np.flatnonzero(python_docs).tolist():  # in document order: the first error is the scorer's
+        klo, khi, rlo, rhi = int(a.k_off[d]), int(a.k_off[d + 1]), int(a.r_off[d]), int(a.r_off[d + 1])
+        n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d] = _match_document(
+            key_words, resp_words, klo, khi, rlo, rhi, matching, path)
+        r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf[klo:khi] if one_to_one else np.full(khi - klo, -1))
+        irregular[d] = not one_to_one
+        counts[d, 2] = n_pairs
+    for d in np.flatnonzero(irregular).tolist():
+        key_finds[d] = kf[a.k_off[d]:a.k_off[d + 1]].copy()
+        resp_finds[d] = rf[a.r_off[d]:a.r_off[d + 1]].copy()
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
+
+
+PARTIAL_MODE, HEAD_MODE = 1, 2  # kernels.matching.PARTIAL, HEAD (without importing the kernels here)
+
+
+def _sorted_rows(words: Words, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each document's rows sorted by (first word, last word, length), and per document whether two of
+    its rows share those three."""
+    n_docs = len(off) - 1
+    sizes = np.diff(words.offsets)
+    first = words.keys[words.offsets[:-1]] if len(sizes) else np.zeros(0, dtype=np.int64)
+    last = words.keys[words.offsets[1:] - 1] if len(sizes) else np.zeros(0, dtype=np.int64)
+    doc = np.repeat(np.arange(n_docs), np.diff(off))
+    order = np.lexsort((sizes, last, first, doc))
+    tie = np.zeros(n_docs, dtype=bool)
+    if len(order) > 1:
+        f, la, n, dd = first[order], last[order], sizes[order], doc[order]
+        same = (f[1:] == f[:-1]) & (la[1:] == la[:-1]) & (n[1:] == n[:-1]) & (dd[1:] == dd[:-1])
+        tie[dd[1:][same]] = True
+    return order.astype(np.int64), tie
+
+
+def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_assign` as two arrays of row and column indices."""
+    rows, cols = linear_sum_assignment(-similarity)
+    keep = similarity[rows, cols] > 0
+    return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
+
+
+def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo: int, rhi: int,
+                    matching: Matching, path: str) -> tuple:
+    """One document on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
+    the zero score's counterparts)."""
+    head_mode = matching.mode == "head"
+    k = _Side(key_words, np.arange(klo, khi), head_mode)
+    r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
+    pairs = align_document(k, r, matching, path)
+    both_ways = {kv: rv for kv, rv in pairs if kv != rv}
+    both_ways.update({rv: kv for kv, rv in pairs if kv != rv})
+    kf = _finds(k, r, both_ways, khi - klo, rlo)
+    rf = _finds(r, k, both_ways, rhi - rlo, klo)
+    found = kf[kf >= 0]
+    one_to_one = (len(np.unique(found)) == len(found) and int((rf >= 0).sum()) == len(found)
+                  and bool(np.all(rf[found] == np.flatnonzero(kf >= 0))))
+    # the zero score's counterpart of a key mention: an equal response mention, else its pair
+    counterparts = [(row, r.row_of[v] if v in r.row_of else r.row_of.get(both_ways[v], -1))
+                    for v, row in k.row_of.items() if v in r.row_of or v in both_ways]
+    return len(pairs), kf, rf, one_to_one, counterparts
+
+
+def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
+    """:func:`match` with every document on the scorer's own values (the reference of the kernels)."""
     n_docs = len(a.doc_names)
     k_id = np.empty(len(a.k_chain), dtype=np.int64)
     r_id = np.empty(len(a.r_chain), dtype=np.int64)
@@ -272,25 +504,14 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     for d in range(n_docs):
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
         rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
-        k = _Side(key_words, np.arange(klo, khi), head_mode)
-        r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
-        pairs = align_document(k, r, matching, path)
-        both_ways = {kv: rv for kv, rv in pairs if kv != rv}
-        both_ways.update({rv: kv for kv, rv in pairs if kv != rv})
-        kf = _finds(k, r, both_ways, khi - klo, rlo)
-        rf = _finds(r, k, both_ways, rhi - rlo, klo)
-        found = kf[kf >= 0]
-        one_to_one = (len(np.unique(found)) == len(found) and int((rf >= 0).sum()) == len(found)
-                      and bool(np.all(rf[found] == np.flatnonzero(kf >= 0))))
+        n_pairs, kf, rf, one_to_one, cp = _match_document(key_words, resp_words, klo, khi, rlo, rhi, matching, path)
         k_id[klo:khi] = np.arange(khi - klo)
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf if one_to_one else np.full(khi - klo, -1))
         if not one_to_one:
             irregular[d] = True
             key_finds[d], resp_finds[d] = kf, rf
-        counts[d] = (khi - klo, rhi - rlo, len(pairs), 0)
-        # the zero score's counterpart of a key mention: an equal response mention, else its pair
-        counterparts.append([(row, r.row_of[v] if v in r.row_of else r.row_of.get(both_ways[v], -1))
-                             for v, row in k.row_of.items() if v in r.row_of or v in both_ways])
+        counts[d] = (khi - klo, rhi - rlo, n_pairs, 0)
+        counterparts.append(cp)
     return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
 
 
@@ -398,33 +619,43 @@ def zero_score(k_chain: np.ndarray, k_words: Words, k_rows: np.ndarray, r_chain:
         lo, hi = words.offsets[rows], words.offsets[rows + 1]
         return np.lexsort((hi - lo, words.keys[hi - 1], words.keys[lo]))
 
+    k_zero = k_words.zero[k_rows]
+    r_zero_rows = r_rows[r_words.zero[r_rows]]
+    if not k_zero.any() and not len(r_zero_rows):
+        return 0, 0, 0, 0
     counterpart = {k: r for k, r in pairs if r >= 0}
     r_cluster = dict(zip(r_rows.tolist(), r_chain.tolist()))
-    first_of_cluster: dict[int, int] = {}
-    for i in order(r_words, r_rows).tolist():
-        first_of_cluster.setdefault(int(r_chain[i]), int(r_rows[i]))
-    firsts = set(first_of_cluster.values())
+    r_order = order(r_words, r_rows)
+    _, at = np.unique(r_chain[r_order], return_index=True)  # each cluster's first mention
+    firsts = set(r_rows[r_order][at].tolist())
     tp = fp = fn = wl = 0
     covered: set[int] = set()
-    k_zero = k_words.zero[k_rows]
-    for c in np.unique(k_chain[k_zero]).tolist():  # only clusters with a zero can count
-        members = np.flatnonzero(k_chain == c)
-        members = members[order(k_words, k_rows[members])]
-        previous: set[int] = set()
-        for n, i in enumerate(members.tolist()):
-            partner = counterpart.get(int(k_rows[i]))
-            if n and k_zero[i]:
-                if partner is None or partner in firsts:
-                    fn += 1
-                elif r_cluster[partner] not in previous:
-                    wl += 1
-                else:
-                    tp += 1
-                if partner is not None:
-                    covered.add(partner)
+    # only clusters with a zero can count; each cluster's mentions in the scorer's order
+    members = np.flatnonzero(np.isin(k_chain, k_chain[k_zero]))
+    lo, hi = k_words.offsets[k_rows[members]], k_words.offsets[k_rows[members] + 1]
+    members = members[np.lexsort((members, hi - lo, k_words.keys[hi - 1], k_words.keys[lo], k_chain[members]))]
+    chain_of, row_of, zero_of = k_chain[members].tolist(), k_rows[members].tolist(), k_zero[members].tolist()
+    previous: set[int] = set()
+    n = 0
+    for t in range(len(members)):
+        if t == 0 or chain_of[t] != chain_of[t - 1]:
+            previous = set()
+            n = 0
+        else:
+            n += 1
+        partner = counterpart.get(row_of[t])
+        if n and zero_of[t]:
+            if partner is None or partner in firsts:
+                fn += 1
+            elif r_cluster[partner] not in previous:
+                wl += 1
+            else:
+                tp += 1
             if partner is not None:
-                previous.add(r_cluster[partner])
-    for row in r_rows[r_words.zero[r_rows]].tolist():
+                covered.add(partner)
+        if partner is not None:
+            previous.add(r_cluster[partner])
+    for row in r_zero_rows.tolist():
         if row not in firsts and row not in covered:
             fp += 1
     return tp, tp + fp + wl, tp, tp + fn + wl

@@ -20,17 +20,23 @@ Each node gets a *word key*, an int64 ordered as (sentence of the file, ord):
 ``sentence << 24 | int(ord) << 10 | thousandths of an empty node's ord``, so key and
 response keys agree whatever empty nodes each side has.  Mentions are sets of
 word keys (:class:`~fastscore.formats.table.Words`).
+
+A file is first read by the byte scanners of ``kernels/conllu_scan.py`` (:func:`_read_fast`), which read
+regular files only -- canonical IDs in ord order, no problem to report, no mention left open -- and leave
+every other file (and every file when the kernels run as plain Python) to :class:`_Reader`, whose table
+and messages they reproduce exactly.
 """
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import ParseError
-from .files import read_text, reject_other_format, source_name
+from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, offsets
 
 SENTENCE_SHIFT = 24
@@ -87,7 +93,12 @@ def read_conllu(path: str | os.PathLike) -> MentionTable:
     """Read a CoNLL-U file into a :class:`MentionTable` with :class:`Words`, its sentences (for the
     key/response alignment check) and the reader's warnings."""
     path = os.fspath(path)
-    reader = _Reader(source_name(path), read_text(path))
+    name = source_name(path)
+    data = read_bytes(path)
+    table = _read_fast(name, data)
+    if table is not None:
+        return table
+    reader = _Reader(name, decode_utf8(name, data))
     table = reader.read()
     table.sentences = reader.file.sentences
     table.warnings = reader.file.warnings
@@ -99,6 +110,8 @@ def check_alignment(key: MentionTable, response: MentionTable) -> None:
     differ): the first difference is an error (the CorefUD scorer zips the two files and silently scores
     a response with fewer sentences or words)."""
     ks, rs = key.sentences or [], response.sentences or []
+    if isinstance(ks, _Sentences) and isinstance(rs, _Sentences) and ks.same(rs):
+        return
     for k, r in zip(ks, rs):
         if k.newdoc != r.newdoc:
             raise ParseError(response.path, r.line, f"document boundary differs from the key ({key.path}:{k.line}): "
@@ -847,3 +860,290 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
             waiting = found.get((table.cluster_labels[d][int(table.cluster[row])], first))
             out.append(waiting.pop(0) if waiting else {})
     return out
+
+
+# ---- the fast path: the byte scanners of kernels/conllu_scan.py, the regular expressions above for the
+# few comments they leave; any file they do not read as a regular file is read by _Reader instead (which
+# then reports its problem as it always has)
+
+
+class _Sentences(Sequence):
+    """The sentences of a file read by the fast path, as :class:`Sentence` objects made when asked for."""
+
+    def __init__(self, data, sid_s, sid_e, sid_text, lines, newdoc, form_off, form_s, form_e, words):
+        self.data = data  # uint8 array of the file
+        self.sid_s, self.sid_e = sid_s, sid_e  # span of each sentence id (-1: see sid_text, else none)
+        self.sid_text = sid_text  # block -> sentence id the regular expression read
+        self.lines = lines
+        self.newdoc = newdoc  # block -> newdoc value
+        self.form_off, self.form_s, self.form_e = form_off, form_s, form_e
+        self.words = words  # regular words per sentence
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def sent_id(self, b: int) -> str:
+        if b in self.sid_text:
+            return self.sid_text[b]
+        return self.data[self.sid_s[b]:self.sid_e[b]].tobytes().decode() if self.sid_s[b] >= 0 else ""
+
+    def __getitem__(self, b):
+        if isinstance(b, slice):
+            return [self[i] for i in range(*b.indices(len(self)))]
+        if b < 0:
+            b += len(self)
+        if not 0 <= b < len(self):
+            raise IndexError(b)
+        lo, hi = int(self.form_off[b]), int(self.form_off[b + 1])
+        forms = tuple(self.data[s:e].tobytes().decode() for s, e in zip(self.form_s[lo:hi].tolist(),
+                                                                          self.form_e[lo:hi].tolist()))
+        return Sentence(self.sent_id(b), int(self.lines[b]), forms, self.newdoc.get(b))
+
+    def same(self, other: _Sentences) -> bool:
+        """The same sentences (ids, document starts, word forms) as ``other`` (lines aside)."""
+        from ..kernels.conllu_scan import same_spans
+
+        if len(self) != len(other) or self.newdoc != other.newdoc or not np.array_equal(self.words, other.words):
+            return False
+        if not same_spans(self.data, self.form_s, self.form_e, other.data, other.form_s, other.form_e).all():
+            return False
+        special = sorted(set(self.sid_text) | set(other.sid_text))
+        if any(self.sent_id(b) != other.sent_id(b) for b in special):
+            return False
+        plain = np.ones(len(self), dtype=bool)
+        plain[special] = False
+        a_none, b_none = self.sid_s < 0, other.sid_s < 0
+        if not np.array_equal(a_none[plain], b_none[plain]):
+            return False
+        both = plain & ~a_none
+        return bool(same_spans(self.data, self.sid_s[both], self.sid_e[both], other.data, other.sid_s[both],
+                               other.sid_e[both]).all())
+
+
+def _read_fast(path: str, data: bytes) -> MentionTable | None:
+    """The table of a regular CoNLL-U file, or None (the file is for :class:`_Reader`; so is every file
+    when the kernels run as plain Python, where the reader's own Python is faster)."""
+    return None if jit_disabled() else _scan(path, data)
+
+
+def _scan(path: str, data: bytes) -> MentionTable | None:
+    """:func:`_read_fast` whatever runs the kernels."""
+    from ..kernels import conllu_scan as K
+
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    buf = np.frombuffer(data, dtype=np.uint8)
+    (status, ls, le, kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
+     nb) = K.scan_lines(buf, *_WORDS[:3])
+    if status or nb == 0:
+        return None
+    b_first, b_tok, b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
+    b_sid_s, b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
+    newdoc: dict[int, str | bool] = {}
+    sid_text: dict[int, str] = {}
+    fields_at: dict[int, list[str]] = {}
+    for i in np.flatnonzero(kind == K.KIND_PYTHON).tolist():
+        line = data[ls[i]:le[i]].decode()
+        b = int(block[i])
+        m = _NEWDOC.match(line)
+        if m:
+            newdoc[b] = m.group(1).strip() if m.group(1) else True
+            continue
+        m = _SENT_ID.match(line)
+        if m:
+            if i > b_sid_line[b]:
+                sid_text[b] = m.group(1)
+            continue
+        m = _GLOBAL_ENTITY.match(line)
+        if m:
+            fields = m.group(1).split("-")
+            if "eid" not in fields and "GRP" not in fields:
+                return None
+            fields_at[b] = fields
+    if 0 not in newdoc:
+        return None  # a sentence before any document
+    # documents
+    starts = sorted(newdoc)
+    doc_names: list[str] = []
+    for b in starts:
+        name = newdoc[b] if isinstance(newdoc[b], str) else str(len(doc_names) + 1)
+        doc_names.append(name)
+    if len(set(doc_names)) != len(doc_names):
+        return None
+    is_start = np.zeros(nb, dtype=np.int64)
+    is_start[starts] = 1
+    b_doc = np.cumsum(is_start) - 1
+    # sentence ids: the same id twice in a row is an error
+    sid_none = b_sid_s < 0
+    for b in sid_text:
+        sid_none[b] = False
+    if nb > 1:
+        pair = np.flatnonzero(~sid_none[1:] & ~sid_none[:-1])
+        special = np.zeros(nb, dtype=bool)
+        special[list(sid_text)] = True
+        plain = pair[~special[pair] & ~special[pair + 1]]
+        if K.same_spans(buf, b_sid_s[plain], b_sid_e[plain], buf, b_sid_s[plain + 1], b_sid_e[plain + 1]).any():
+            return None
+        odd = pair[special[pair] | special[pair + 1]]
+        sid = lambda b: sid_text[b] if b in sid_text else data[b_sid_s[b]:b_sid_e[b]].decode()
+        if any(sid(b) == sid(b + 1) for b in odd.tolist()):
+            return None
+    # the Entity fields in force in each block
+    b_idpos = np.full(nb, -1, dtype=np.int64)
+    b_headpos = np.full(nb, -1, dtype=np.int64)
+    b_nfields = np.full(nb, -1, dtype=np.int64)
+    b_grp = np.zeros(nb, dtype=bool)
+    at = sorted(fields_at)
+    for n, b in enumerate(at):
+        fields = fields_at[b]
+        ids = [k for k, f in enumerate(fields) if f in ("eid", "GRP")]
+        heads = [k for k, f in enumerate(fields) if f == "head"]
+        if len(ids) != 1 or len(heads) > 1:
+            return None
+        end = at[n + 1] if n + 1 < len(at) else nb
+        b_idpos[b:end] = ids[0]
+        b_headpos[b:end] = heads[0] if heads else -1
+        b_nfields[b:end] = len(fields)
+        b_grp[b:end] = "GRP" in fields
+    (status, _, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt, log_m,
+     log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e,
+     n_lk) = K.parse_tokens(buf, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp,
+                            data.count(b"("), *_WORDS[3:])
+    if status:
+        return None
+    node_key, node_ds, node_de = node_key[:n_nodes], node_ds[:n_nodes], node_de[:n_nodes]
+    form_s, form_e = form_s[:n_forms], form_e[:n_forms]
+    m_eid, m_line, m_ev, m_ev_h, m_ev_cnt = (x[:n_m] for x in (m_eid, m_line, m_ev, m_ev_h, m_ev_cnt))
+    log_m, log_k = log_m[:n_log], log_k[:n_log]
+    values = _texts(data, buf, e_s[:n_e], e_e[:n_e])
+    tags = e_tag[:n_e]
+    names = [f"{t}:{v}" if t else v for v, t in zip(values, tags.tolist())] if tags.any() else values
+    # Bridge and SplitAnte: the entities they name must exist
+    if n_lk:
+        known = set(names)
+        for line, s, e, b in zip(lk_line[:n_lk].tolist(), lk_s[:n_lk].tolist(), lk_e[:n_lk].tolist(),
+                                 lk_b[:n_lk].tolist()):
+            _, _, value = data[s:e].decode().partition("=")
+            for link in value.split(","):
+                ante, sep, this = link.partition("<")
+                if not sep:
+                    return None
+                for eid in (ante, this.split(":", 1)[0]):
+                    if (f"{int(b_doc[b]) + 1}:{eid}" if b_grp[b] else eid) not in known:
+                        return None
+    # each mention's words (sorted, without repeats) and head
+    counts = np.bincount(log_m, minlength=n_m)
+    log_off = offsets(counts)
+    by_m = np.argsort(log_m, kind="stable")
+    order = np.lexsort((log_k, log_m))
+    lm, lk = log_m[order], log_k[order]
+    keep = np.ones(n_log, dtype=bool)
+    keep[1:] = (lm[1:] != lm[:-1]) | (lk[1:] != lk[:-1])
+    w_keys = lk[keep]
+    w_off = offsets(np.bincount(lm[keep], minlength=n_m))
+    first = w_keys[w_off[:-1]] if n_m else np.zeros(0, dtype=np.int64)
+    last = w_keys[w_off[1:] - 1] if n_m else np.zeros(0, dtype=np.int64)
+    size = np.diff(w_off)
+    status, _, heads = K.mention_heads(log_off, log_k[by_m], m_ev, m_ev_h, m_ev_cnt, first)
+    if status:
+        return None
+    # rows: by document, entity (in the order of its first mention, then its id), mention (udapi's order)
+    mention_order = np.lexsort((np.arange(n_m), last, -size, first, m_eid))  # by entity, then udapi's order
+    e_first = np.full(n_e, -1, dtype=np.int64)
+    sorted_eid = m_eid[mention_order]
+    starts_e = np.flatnonzero(np.r_[True, sorted_eid[1:] != sorted_eid[:-1]]) if n_m else np.zeros(0, np.int64)
+    e_first[sorted_eid[starts_e]] = mention_order[starts_e]
+    ef = e_first
+    e_key = (first[ef], -size[ef], last[ef])
+    e_order = np.lexsort(e_key[::-1])
+    same = np.zeros(n_e, dtype=bool)
+    if n_e > 1:
+        same[1:] = ((e_key[0][e_order][1:] == e_key[0][e_order][:-1]) & (e_key[1][e_order][1:] == e_key[1][e_order][:-1])
+                    & (e_key[2][e_order][1:] == e_key[2][e_order][:-1]))
+    if same.any():  # entities whose first mentions are the same: by their ids
+        name_rank = np.empty(n_e, dtype=np.int64)
+        name_rank[sorted(range(n_e), key=names.__getitem__)] = np.arange(n_e)
+        e_order = np.lexsort((name_rank,) + e_key[::-1])
+    e_rank = np.empty(n_e, dtype=np.int64)
+    e_rank[e_order] = np.arange(n_e)
+    m_doc = b_doc[first >> SENTENCE_SHIFT]
+    rows = np.lexsort((np.arange(n_m), last, -size, first, e_rank[m_eid], m_doc))
+    r_doc, r_ent = m_doc[rows], m_eid[rows]
+    new_cluster = np.ones(n_m, dtype=bool)
+    new_cluster[1:] = (r_doc[1:] != r_doc[:-1]) | (r_ent[1:] != r_ent[:-1])
+    n_docs = len(doc_names)
+    doc_rows = np.bincount(r_doc, minlength=n_docs)
+    doc_off = offsets(doc_rows)
+    cum = np.cumsum(new_cluster) - 1
+    cluster = cum - cum[doc_off[:-1][r_doc]] if n_m else cum
+    starts_c = np.flatnonzero(new_cluster)
+    labels: list[list[str]] = [[] for _ in range(n_docs)]
+    for d, x in zip(r_doc[starts_c].tolist(), r_ent[starts_c].tolist()):
+        labels[d].append(values[x])
+    # heads' DEPS
+    r_heads = heads[rows]
+    slots = 64
+    while True:
+        st, _, dep_off, parent, rel, r_s, r_e, n_rel = K.head_deps(buf, r_heads, node_key, node_ds, node_de,
+                                                                   np.full(slots, -1, dtype=np.int64))
+        if st == 0 and 2 * n_rel < slots:
+            break
+        if st:
+            return None
+        slots *= 4
+    rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
+    rel_names = sorted(set(rel_text))
+    code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)
+    n_deps = int(dep_off[-1])
+    at_w, key_off = _gather_rows(w_off, rows)
+    words = Words(offsets=key_off, keys=w_keys[at_w], head=r_heads, zero=(r_heads & ((1 << ORD_SHIFT) - 1)) != 0,
+                  dep_offsets=dep_off, dep_parent=parent[:n_deps].copy(), dep_rel=code[rel[:n_deps]],
+                  rel_names=rel_names, lines=m_line[rows])
+    doc_words = np.bincount(b_doc, weights=b_words, minlength=n_docs).astype(np.int64)
+    table = MentionTable(
+        path=path, doc_names=doc_names, doc_lines=b_first[starts].astype(np.int64), doc_tokens=doc_words,
+        doc_offsets=doc_off, start=first[rows], end=last[rows] + 1, cluster=cluster.astype(np.int32),
+        cluster_labels=labels, words=words)
+    form_off = offsets(b_words)
+    table.sentences = _Sentences(buf, b_sid_s, b_sid_e, sid_text, b_tok, newdoc, form_off, form_s, form_e,
+                                 b_words)
+    table.warnings = []
+    return table
+
+
+def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str]:
+    """The strings data[start[i]:end[i]], decoded at once (joined by NUL bytes, split again)."""
+    if not len(start) or b"\0" in data:
+        return [data[s:e].decode() for s, e in zip(start.tolist(), end.tolist())]
+    sizes = end - start
+    within = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(offsets(sizes)[:-1], sizes)
+    out = np.zeros(int(sizes.sum()) + len(sizes) - 1, dtype=np.uint8)  # NUL between the strings
+    out[np.repeat(offsets(sizes + 1)[:-1], sizes) + within] = buf[np.repeat(start, sizes) + within]
+    return out.tobytes().decode().split("\0")
+
+
+def jit_disabled() -> bool:
+    """Whether the kernels run as plain Python (``NUMBA_DISABLE_JIT``, as a short first run sets it): as
+    ``kernels/_jit.py`` made them, or as numba read the setting when it was imported."""
+    import sys
+
+    jit = sys.modules.get("fastscore.kernels._jit")
+    if jit is not None and jit.PLAIN_PYTHON:
+        return True
+    if "numba" in sys.modules:
+        return bool(sys.modules["numba"].config.DISABLE_JIT)
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def _gather_rows(offs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    sizes = offs[rows + 1] - offs[rows]
+    new = offsets(sizes)
+    return np.repeat(offs[rows] - new[:-1], sizes) + np.arange(new[-1], dtype=np.int64), new
+
+
+_WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
+                                                              b"Bridge=", b"SplitAnte="))
