@@ -381,3 +381,24 @@ def test_matching_kernels_agree_on_the_anchor_cases_in_every_configuration(match
         a, b = _match_both(key, key.with_name(key.name.replace(".key.", ".response.")), match=match,
                            zero_match=zero_match, singletons=singletons)
         assert a == b, key
+
+
+_CONLLU_HEAD = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = s1\n# text = x\n"
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-x-1)\n1\tdo\tdo\tAUX\t_\t_\t0\troot\t_\t_\n"
+     "2\tn't\tnot\tPART\t_\t_\t1\tadvmod\t_\t_\n", "multiword-token line '1-2'"),
+    ("1\tA\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1-x-1\n2\tb\tb\tX\t_\t_\t1\tdep\t_\tEntity=e1[2/2])\n",
+     "is not discontinuous"),
+])
+def test_reader_errors_instead_of_tracebacks(tmp_path, body, problem):
+    """Two inputs the Python reader used to crash on (a KeyError traceback): one clear line now."""
+    from fastscore.errors import ParseError
+    from fastscore.formats.conllu import read_conllu
+
+    path = tmp_path / "bad.conllu"
+    path.write_text(_CONLLU_HEAD + body + "\n")
+    with pytest.raises(ParseError, match=problem) as err:
+        read_conllu(path)
+    assert "bad.conllu:" in str(err.value)

@@ -230,6 +230,10 @@ class _Reader:
         nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
         order = [key for key, _ in nodes]
         position = {k: n for n, (_, k) in enumerate(nodes)}
+        for k in marked:
+            if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
+                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
+                                      "of its words", doc)
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
@@ -379,6 +383,9 @@ class _Reader:
         if head_idx and (part is None or part == parts):
             self.set_head(mention, head_idx, sorted(mention.words), line, eid)
         if part is not None and part == parts:
+            if not self.discontinuous.get(eid):
+                self.fail(line, f"{body!r} closes part {part}/{parts} of a discontinuous mention, but the mention of "
+                                f"{eid!r} opened at line {mention.line} is not discontinuous", doc)
             self.discontinuous[eid].pop()
 
     def set_head(self, mention: _Mention, head_idx: int, words: list[int], line: int, eid: str) -> None:
