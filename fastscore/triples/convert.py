@@ -354,6 +354,10 @@ def _rtype(value: str) -> str:
     return value.split("#", 1)[1] if "#" in value else value
 
 
+_EVENT_FIELDS = {"eid": "id", "lemma": "lemma", "target": "target", "profile_id": "profile"}
+_ROLE_FIELDS = {"event": "event", "lemma": "lemma", "target": "target", "profile_id": "profile", "rtype": "rtype"}
+
+
 class _KybotReader:
     """The Kybot output as the KYOTO parser the module uses reads it (``KybotOutputSaxParser`` with no short
     names and every document kept): events by id (a later event with the same id replaces an earlier
@@ -376,6 +380,17 @@ class _KybotReader:
         self.dates: list[list[str]] = []
         self.holder: list | None = None  # the place, country or date being read: its spans at its end
 
+    def _attributes(self, item, pairs, fields: dict[str, str], what: str) -> None:
+        """An event's or a role's attributes, names compared ignoring case, in the file's order."""
+        for key, value in pairs:
+            low = key.lower()
+            if low in fields:
+                setattr(item, fields[low], _rtype(value) if low == "rtype" else value)
+            elif low == "rank":
+                score = self._score(value, what)
+                if score is not None:
+                    item.score = score
+
     def _score(self, value: str, what: str) -> float | None:
         score = java_double(value)
         if score is None:
@@ -393,40 +408,12 @@ class _KybotReader:
             fact = self.fact = _Event(line)
             self.locs, self.dates = [], []
             self.event_count += 1
-            for key, value in pairs:
-                low = key.lower()
-                if low == "eid":
-                    fact.id = value
-                elif low == "lemma":
-                    fact.lemma = value
-                elif low == "target":
-                    fact.target = value
-                elif low == "profile_id":
-                    fact.profile = value
-                elif low == "rank":
-                    score = self._score(value, "event")
-                    if score is not None:
-                        fact.score = score
+            self._attributes(fact, pairs, _EVENT_FIELDS, "event")
             if not fact.id:
                 fact.id = str(self.event_count)
         elif name.lower() == "role":
             role = _Role(line)
-            for key, value in pairs:
-                low = key.lower()
-                if low == "event":
-                    role.event = value
-                elif low == "lemma":
-                    role.lemma = value
-                elif low == "target":
-                    role.target = value
-                elif low == "profile_id":
-                    role.profile = value
-                elif low == "rank":
-                    score = self._score(value, "role")
-                    if score is not None:
-                        role.score = score
-                elif low == "rtype":
-                    role.rtype = _rtype(value)
+            self._attributes(role, pairs, _ROLE_FIELDS, "role")
             if not role.event:
                 role.event = str(self.event_count)
             self.roles.append(role)
