@@ -1,5 +1,7 @@
 """Hypothesis strategies: random coreference documents with the hard cases
 (repeated spans in key and response, shared spans, singletons, empty sides)."""
+import random
+
 from hypothesis import strategies as st
 
 SPANS = [(s, e) for s in range(6) for e in range(s + 1, min(s + 3, 7))]
@@ -29,3 +31,27 @@ def corpora(draw, chain_strategy=chains, max_docs=4):
     key = {f"d{i}": draw(chain_strategy()) for i in range(n)}
     resp = {name: draw(chain_strategy()) for name in key if draw(st.integers(0, 4)) > 0}
     return key, resp
+
+
+def mutate_lines(text: str, rng: random.Random) -> str:
+    """One to three random edits of a file's lines (brackets, lines, separators, stray characters): fuzzing."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        kind = rng.randrange(7)
+        if kind == 0:
+            lines[i] = lines[i].replace("(", "", 1)
+        elif kind == 1:
+            lines[i] = lines[i].replace(")", "", 1)
+        elif kind == 2:
+            del lines[i]
+        elif kind == 3:
+            lines[i] = lines[i].replace("\t", " ", 1)
+        elif kind == 4:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif kind == 5:
+            lines[i] = lines[i].replace("-", "", 1)
+        else:
+            j = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:j] + rng.choice("()[]-:|=.0 \t#é") + lines[i][j:]
+    return "\n".join(lines)

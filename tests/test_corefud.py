@@ -18,6 +18,7 @@ from fastscore.errors import FastscoreError, FastscoreWarning, ParseError, Usage
 from fastscore.formats.conllu import read_conllu
 from tests import reference_corefud as ref
 from tests.conftest import SHARED, TESTDATA
+from tests.strategies import mutate_lines
 
 ANCHORS = TESTDATA / "corefud_anchors"
 EXPECTED = json.loads((ANCHORS / "expected.json").read_text())
@@ -234,22 +235,9 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
     outcomes = {"scored": 0, "rejected": 0}
     for n in range(150):
         spec = rng.choice(specs)
-        lines = (ANCHORS / spec["response"]).read_text().split("\n")
-        for _ in range(rng.randint(1, 3)):
-            i = rng.randrange(len(lines))
-            kind = rng.randrange(5)
-            if kind == 0:
-                lines[i] = lines[i].replace("(", "", 1)
-            elif kind == 1:
-                lines[i] = lines[i].replace(")", "", 1)
-            elif kind == 2:
-                del lines[i]
-            elif kind == 3:
-                lines[i] = lines[i].replace("\t", " ", 1)
-            else:
-                lines.insert(i, lines[rng.randrange(len(lines))])
+        text = mutate_lines((ANCHORS / spec["response"]).read_text(), rng)
         path = tmp_path / f"m{n}.conllu"
-        path.write_text("\n".join(lines))
+        path.write_text(text)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FastscoreWarning)

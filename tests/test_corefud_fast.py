@@ -16,6 +16,7 @@ from fastscore.errors import FastscoreError, FastscoreWarning
 from fastscore.formats import conllu
 from tests import reference_conllu_scan as ref
 from tests.conftest import TESTDATA
+from tests.strategies import mutate_lines
 
 sys.path.insert(0, str(TESTDATA.parent.parent / "scripts"))
 import gen_conllu as gen
@@ -145,29 +146,6 @@ def _assert_same_table(a, b):
     assert list(a.sentences) == list(b.sentences) and a.warnings == b.warnings
 
 
-def _mutate(text: str, rng: random.Random) -> str:
-    lines = text.split("\n")
-    for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(len(lines))
-        kind = rng.randrange(7)
-        if kind == 0:
-            lines[i] = lines[i].replace("(", "", 1)
-        elif kind == 1:
-            lines[i] = lines[i].replace(")", "", 1)
-        elif kind == 2:
-            del lines[i]
-        elif kind == 3:
-            lines[i] = lines[i].replace("\t", " ", 1)
-        elif kind == 4:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif kind == 5:
-            lines[i] = lines[i].replace("-", "", 1)
-        else:
-            j = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:j] + rng.choice("()[]-:|=.0 \t#é") + lines[i][j:]
-    return "\n".join(lines)
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10 ** 6), st.booleans(), st.booleans())
 def test_fast_reader_reads_what_the_python_reader_reads(tmp_path_factory, seed, mutate, ties):
@@ -178,7 +156,7 @@ def test_fast_reader_reads_what_the_python_reader_reads(tmp_path_factory, seed, 
     rng = random.Random(seed)
     for n, text in enumerate((key, response)):
         if mutate:
-            text = _mutate(text, rng)
+            text = mutate_lines(text, rng)
         path = tmp_path_factory.mktemp("fast") / f"f{n}.conllu"
         path.write_text(text, encoding="utf-8")
         fast = conllu._scan(str(path), text.encode())
