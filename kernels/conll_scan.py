@@ -305,7 +305,7 @@ def intern_fields(buf, fs, fe):
         s, e = fs[i], fe[i]
         h = e - s  # a polynomial hash modulo 2^31 - 1: no overflow, so the same without the JIT
         for q in range(s, e):
-            h = (h * 1000003 + buf[q]) % 2147483647
+            h = (h * 1000003 + int(buf[q])) % 2147483647
         k = h & (size - 1)
         while True:
             j = slots[k]

@@ -17,7 +17,7 @@ def _number(buf, p, end):
     v = 0
     q = p
     while q < end and 48 <= buf[q] <= 57:
-        v = v * 10 + (buf[q] - 48)
+        v = v * 10 + (int(buf[q]) - 48)  # int(): a uint8 sum would wrap in plain Python
         q += 1
     return (v if q > p else -1), q
 
@@ -72,3 +72,95 @@ def parse_char_spans(buf, n_mentions):
         off[k + 1] = n
         p = end + 1
     return off, vals[:n], lengths, -1
+
+
+MAX_DIGITS = 18  # a longer number is left to Python (no overflow, so the same without the JIT)
+HASH_MOD = 2147483647
+
+
+@njit(cache=True)
+def _bounded_number(buf, p, end):
+    """(value, next position) of the digits at p; value -1 when there are none or more than MAX_DIGITS."""
+    v = 0
+    q = p
+    while q < end and 48 <= buf[q] <= 57:
+        if q - p == MAX_DIGITS:
+            return -1, q
+        v = v * 10 + (int(buf[q]) - 48)  # int(): a uint8 sum would wrap in plain Python
+        q += 1
+    return (v if q > p else -1), q
+
+
+@njit(cache=True)
+def span_keys(buf, n_spans):
+    """Per span (spans joined by newlines): whether it is plain ``b,e;b,e`` digits and, if so, a hash of
+    the characters it covers (its ranges sorted and merged, empty ones dropped): two spans covering the
+    same characters have the same hash.  Any other span: ok False, hash 0."""
+    keys = np.zeros(n_spans, dtype=np.int64)
+    ok = np.zeros(n_spans, dtype=np.bool_)
+    cap = 16
+    bs = np.empty(cap, dtype=np.int64)
+    es = np.empty(cap, dtype=np.int64)
+    p = 0
+    for k in range(n_spans):
+        end = p
+        while end < len(buf) and buf[end] != NEWLINE:
+            end += 1
+        n = 0
+        q = p
+        good = True
+        while True:
+            b, q = _bounded_number(buf, q, end)
+            if b < 0 or q >= end or buf[q] != COMMA:
+                good = False
+                break
+            e, q = _bounded_number(buf, q + 1, end)
+            if e < 0:
+                good = False
+                break
+            if n == cap:
+                cap *= 2
+                bs = np.concatenate((bs, np.empty(cap - n, dtype=np.int64)))
+                es = np.concatenate((es, np.empty(cap - n, dtype=np.int64)))
+            bs[n] = b
+            es[n] = e
+            n += 1
+            if q == end:
+                break
+            if buf[q] != SEMICOLON:
+                good = False
+                break
+            q += 1
+        p = end + 1
+        if not good:
+            continue
+        for i in range(1, n):  # insertion sort by (begin, end): few ranges
+            b, e = bs[i], es[i]
+            j = i - 1
+            while j >= 0 and (bs[j] > b or (bs[j] == b and es[j] > e)):
+                bs[j + 1] = bs[j]
+                es[j + 1] = es[j]
+                j -= 1
+            bs[j + 1] = b
+            es[j + 1] = e
+        h = 0
+        last_b = -1
+        last_e = -1
+        for i in range(n):
+            b, e = bs[i], es[i]
+            if b >= e:
+                continue
+            if last_e >= 0 and b <= last_e:
+                last_e = max(last_e, e)
+                continue
+            if last_e >= 0:
+                h = (h * 1000003 + last_b % HASH_MOD) % HASH_MOD
+                h = (h * 1000003 + last_e % HASH_MOD) % HASH_MOD
+            last_b = b
+            last_e = e
+        if last_e >= 0:
+            h = (h * 1000003 + last_b % HASH_MOD) % HASH_MOD
+            h = (h * 1000003 + last_e % HASH_MOD) % HASH_MOD
+        keys[k] = h
+        ok[k] = True
+    return keys, ok

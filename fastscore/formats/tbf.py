@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import ParseError
-from .files import read_text, reject_other_format, source_name
+from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -79,6 +80,8 @@ class TbfFile:
     types: list[str] = field(default_factory=list)
     realis: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    # the byte scan's interning of the ids column: (a code per row, the id of each code), or None
+    id_codes: tuple | None = field(default=None, repr=False, compare=False)
 
 
 def read_tbf(path: str | os.PathLike, allow_empty: bool = False) -> TbfFile:
@@ -86,9 +89,86 @@ def read_tbf(path: str | os.PathLike, allow_empty: bool = False) -> TbfFile:
     anything malformed.  ``allow_empty``: a file with nothing but white space is a file without documents
     (a system that found nothing) instead of an error."""
     path = os.fspath(path)
-    text = read_text(path)
+    name = source_name(path)
+    data = read_bytes(path)
+    text = decode_utf8(name, data)
     with collector_paused():
-        return _parse(source_name(path), text, allow_empty)
+        if len(data) >= SCAN_BYTES and _jit_enabled():
+            tbf = _scan(name, data)
+            if tbf is not None:
+                return tbf
+        return _parse(name, text, allow_empty)
+
+
+SCAN_BYTES = 64 << 10  # smaller files are read line by line (as fast, without loading the scan kernels)
+
+
+def _jit_enabled() -> bool:
+    """Whether the kernels run compiled (as plain Python, the byte scan is slower than the line reader)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    if "numba" in sys.modules:
+        from numba import config
+
+        return not config.DISABLE_JIT
+    return True
+
+
+def _scan(path: str, data: bytes) -> TbfFile | None:
+    """The file read from its bytes (kernels/tbf_read.py): what :func:`_parse` returns, or None when the
+    file has anything irregular (then :func:`_parse` reads it again and writes the message)."""
+    import numpy as np
+
+    from ..kernels import tbf_read as scan
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    status, (m_line, fs, fe), documents, (r_line, r_bounds, r_args) = scan.scan_lines(
+        buf, np.frombuffer(BEGIN.encode(), dtype=np.uint8), np.frombuffer(END.encode(), dtype=np.uint8))
+    if status:
+        return None
+
+    def column(s, e) -> list[str]:
+        return scan.gather(buf, s, e).tobytes().decode("utf-8").split("\n") if len(s) else []
+
+    names = column(r_bounds[0], r_bounds[1])
+    if any(names[i] != "Coreference" for i in np.flatnonzero(r_args < 2).tolist()):
+        return None  # an @After or @Subevent naming one mention
+    relations = list(map(Relation, names, column(r_bounds[2], r_bounds[3]),
+                         [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1).tolist()))
+    docs: dict[str, TbfDocument] = {}
+    doc: TbfDocument | None = None
+    for k, kind, s, e, n_rows, n_rels in zip(*(a.tolist() for a in documents)):
+        if kind == scan.BEGIN:
+            name = data[s:e].decode("utf-8")[len(BEGIN):].strip()
+            if doc is not None or not name or name in docs:
+                return None
+            doc = TbfDocument(name, k + 1, n_rows, n_rows)
+            first_rel = n_rels
+        else:
+            if doc is None:
+                return None
+            doc.end = n_rows
+            doc.relations = relations[first_rel:n_rels]
+            docs[doc.id] = doc
+            doc = None
+    if doc is not None or not docs:
+        return None
+    columns = []
+    interned = {}
+    for k in range(2, MIN_FIELDS):
+        s, e = fs[k], fe[k]
+        if k in (3, 4):  # spans and texts: mostly distinct
+            columns.append(column(s, e))
+        else:  # ids, types, realis: few distinct values
+            codes, first = scan.intern_fields(buf, s, e)
+            distinct = [data[a:b].decode("utf-8") for a, b in zip(s[first].tolist(), e[first].tolist())]
+            columns.append(list(map(distinct.__getitem__, codes.tolist())))
+            interned[k] = (codes, distinct)
+    system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
+    tbf = TbfFile(path, system, docs, *columns, (m_line + 1).tolist(), id_codes=interned[2])
+    for d in docs.values():
+        d.file = tbf
+    return tbf
 
 
 def _parse(path: str, text: str, allow_empty: bool = False) -> TbfFile:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -56,6 +56,19 @@ class Prepared:
     system_corefs: list[list[Relation]]
     warnings: list[str] = field(default_factory=list)
     csr: dict = field(default_factory=dict)  # role -> (offsets, ids, lengths) of all scored mentions (char mode)
+    members: dict = field(default_factory=dict)  # role -> Members of the scored documents (when computed)
+
+
+@dataclass
+class Members:
+    """Every @Coreference member of the scored documents of one file, document by document (scored order)."""
+
+    doc: np.ndarray  # index into the scored documents
+    cluster: np.ndarray  # the cluster's index in its document's @Coreference lines
+    serial: np.ndarray  # the cluster's index among all clusters here
+    row: np.ndarray  # the member's row in the file's columns, -1 for an id no mention of the document has
+    doc_start: np.ndarray  # per scored document, its first row (0 for a document the file lacks)
+    duplicate_ids: np.ndarray  # per scored document, whether two of its mentions share an id
 
 
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
@@ -79,7 +92,12 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     no_table: list[str] = []
     kept: dict[str, list] = {"gold": [], "system": []}
     wanted = opts.coref or opts.sequencing
-    for d in doc_ids:
+    checked = {"gold": None, "system": None}
+    if wanted and not opts.token_mode and _jit_enabled():
+        for role, tbf in (("gold", gold), ("system", system)):
+            out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
+            checked[role] = _valid_clusters(tbf, out.members[role])
+    for i, d in enumerate(doc_ids):
         g_doc = gold.documents[d]
         s_doc = system.documents.get(d) or TbfDocument(d, 0, file=system)
         table_path, table = _token_table(d, opts)
@@ -98,7 +116,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                 if table is not None:
                     _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
             if wanted:
-                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role]))
+                valid = checked[role] is not None and checked[role][i]
+                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role], valid))
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
@@ -283,7 +302,11 @@ def _token_side(tbf: TbfFile, rows, opts: Options, invisible: set[str], token_id
 def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str]]:
     """The file's type and realis columns, normalised once (the functions are memoised)."""
     canon = opts.preset.canonical
-    return list(map(canon, tbf.types)), list(map(canon, tbf.realis))
+    columns = []
+    for column in (tbf.types, tbf.realis):
+        names = {v: canon(v) for v in set(column)}  # few distinct values
+        columns.append(list(map(names.__getitem__, column)))
+    return columns[0], columns[1]
 
 
 def _pick(column: list, rows) -> list:
@@ -296,13 +319,19 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     from ..kernels.tbf_scan import parse_char_spans
 
     types, realis = _canonical_columns(tbf, opts)
-    flat = [r for rows in per_doc for r in rows]
-    buf = np.frombuffer("\n".join([tbf.spans[r] for r in flat]).encode("ascii", "replace"), dtype=np.uint8)
-    off, vals, lengths, bad = parse_char_spans(buf, len(flat))
+    spans = tbf.spans
+    n_flat = sum(map(len, per_doc))
+    joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
+    buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
+    off, vals, lengths, bad = parse_char_spans(buf, n_flat)
     if bad >= 0:
+        flat = [r for rows in per_doc for r in rows]
         row = flat[bad]
         doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
         _chars(tbf, doc, row)  # raises the clear error
+        # else a span Python's int() reads and the kernel does not (' 12', '+12', digits of other scripts):
+        # read them all as EvmEval does
+        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc)
     sides = []
     k = 0
     for rows in per_doc:
@@ -312,6 +341,22 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
                                  _pick(types, rows), _pick(realis, rows)))
         k += n
     return sides, (off, vals, lengths)
+
+
+def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list):
+    """What ``parse_char_spans`` returns, from :func:`_chars`: per mention its sorted distinct characters
+    (CSR offsets and values) and its number of characters with repeats."""
+    off = [0]
+    vals: list[int] = []
+    lengths: list[float] = []
+    for doc, rows in zip(doc_ids, per_doc):
+        for r in rows:
+            chars = _chars(tbf, doc, r)
+            lengths.append(len(chars))
+            vals.extend(sorted(set(chars)))
+            off.append(len(vals))
+    return (np.asarray(off, dtype=np.int64), np.asarray(vals, dtype=np.int64),
+            np.asarray(lengths, dtype=np.float64))
 
 
 def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
@@ -330,17 +375,34 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
     return chars
 
 
-def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str]):
+def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str], valid: bool = False):
     """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does.
+    ``valid``: the document is known to pass the checks and hold no two mentions with the same span in
+    a cluster (:func:`_valid_clusters`): they are skipped.
 
     Two mentions with the same span in one cluster break the specification, but EvmEval
     scores them: they are collected in ``same_span`` and reported as one warning.  The same
     span is the same set of tokens (``t3,t5`` and ``t5,t3``) or characters (``12,18`` and
     ``12,15;15,18``), however it is written.
     """
+    clusters = doc.coreference()
+    if not valid:
+        _check_clusters(tbf, doc, clusters, opts, same_span)
+    if opts.whitelist is None:
+        return clusters
+    remaining = {tbf.ids[r] for r in rows}
+    kept = []
+    for r in clusters:
+        args = [a for a in r.args if a in remaining]
+        if len(args) > 1:  # EvmEval drops clusters left with one mention
+            kept.append(Relation(r.name, r.id, args, r.line))
+    return kept
+
+
+def _check_clusters(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], opts: Options,
+                    same_span: list[str]) -> None:
     path = tbf.path
     defined = {tbf.ids[r]: r for r in doc.rows}
-    clusters = doc.coreference()
     owner: dict[str, Relation] = {}
     for r in clusters:
         spans: dict[object, str] = {}
@@ -362,15 +424,83 @@ def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list
                 same_span.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
                                  f"{other!r} and {a!r} with the same span {same}")
             spans[key] = a
-    if opts.whitelist is None:
-        return clusters
-    remaining = {tbf.ids[r] for r in rows}
-    kept = []
-    for r in clusters:
-        args = [a for a in r.args if a in remaining]
-        if len(args) > 1:  # EvmEval drops clusters left with one mention
-            kept.append(Relation(r.name, r.id, args, r.line))
-    return kept
+
+
+def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
+    """The @Coreference members of ``docs`` (None: a document the file lacks), their mention rows found
+    at once for the file (ids as codes, (document, id code) keys sorted)."""
+    clusters = [(i, c, r.args) for i, doc in enumerate(docs) if doc is not None
+                for c, r in enumerate(doc.coreference())]
+    doc_of, index, arg_lists = zip(*clusters) if clusters else ((), (), ())
+    sizes = np.fromiter(map(len, arg_lists), np.int64, len(clusters))
+    doc = np.repeat(np.asarray(doc_of, dtype=np.int64), sizes)
+    cluster = np.repeat(np.asarray(index, dtype=np.int64), sizes)
+    serial = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
+    doc_start = np.fromiter((d.start if d is not None else 0 for d in docs), np.int64, len(docs))
+    duplicate_ids = np.zeros(len(docs), dtype=bool)
+    row = np.full(len(doc), -1, dtype=np.int64)
+    if clusters:
+        ids = tbf.ids
+        if tbf.id_codes is not None:  # the byte scan's
+            id_code, distinct = tbf.id_codes
+            code = {v: k for k, v in enumerate(distinct)}
+        else:
+            code = {v: k for k, v in enumerate(dict.fromkeys(ids))}
+            id_code = np.fromiter(map(code.__getitem__, ids), np.int64, len(ids))
+        n_codes = len(code) + 1
+        args = list(chain.from_iterable(arg_lists))
+        arg_code = np.fromiter(map(code.get, args, repeat(-1)), np.int64, len(args))
+        row_doc = np.full(len(ids), -1, dtype=np.int64)
+        for i in np.unique(doc).tolist():
+            row_doc[docs[i].start:docs[i].end] = i
+        rows = np.flatnonzero(row_doc >= 0)
+        keys = row_doc[rows] * n_codes + id_code[rows]
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        duplicate_ids[row_doc[rows[order[1:][keys[1:] == keys[:-1]]]]] = True
+        wanted = doc * n_codes + arg_code
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        found = (arg_code >= 0) & (keys[at] == wanted) if len(keys) else np.zeros(len(doc), dtype=bool)
+        row[found] = rows[order[at[found]]]
+    return Members(doc, cluster, serial, row, doc_start, duplicate_ids)
+
+
+def _valid_clusters(tbf: TbfFile, members: Members) -> list[bool]:
+    """Per scored document, whether its coreference clusters certainly pass :func:`_check_clusters`
+    without an error or a warning: mention ids unique, every member defined, no mention in two clusters,
+    every member's span plain ``b,e;b,e`` digits and no two members of a cluster with the same span hash
+    (kernels/tbf_scan.py ``span_keys``).  All at once for the file; the other documents are checked one
+    by one (the messages)."""
+    from ..kernels.tbf_scan import span_keys
+
+    valid = ~members.duplicate_ids
+    if not len(members.row):
+        return valid.tolist()
+    row, cluster, doc_of = members.row, members.serial, members.doc
+    defined = row >= 0
+    valid[doc_of[~defined]] = False  # undefined members
+    row, cluster, doc_of = row[defined], cluster[defined], doc_of[defined]
+    buf = np.frombuffer("\n".join(tbf.spans).encode("utf-8"), dtype=np.uint8)
+    keys, ok = span_keys(buf, len(tbf.spans))
+    valid[doc_of[~ok[row]]] = False  # spans _span_set reads in Python
+    # a mention in two clusters
+    order = np.lexsort((cluster, row))
+    r, c = row[order], cluster[order]
+    twice = (r[1:] == r[:-1]) & (c[1:] != c[:-1])
+    valid[doc_of[order[1:][twice]]] = False
+    # two mentions of a cluster with the same span (hash)
+    key = keys[row]
+    order = np.lexsort((row, key, cluster))
+    r, c, k = row[order], cluster[order], key[order]
+    same = (c[1:] == c[:-1]) & (k[1:] == k[:-1]) & (r[1:] != r[:-1])
+    valid[doc_of[order[1:][same]]] = False
+    return valid.tolist()
+
+
+def _jit_enabled() -> bool:
+    from ..formats.tbf import _jit_enabled as enabled
+
+    return enabled()
 
 
 def _span_set(span: str, token_mode: bool):
@@ -454,8 +584,9 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     sys_doc = np.repeat(np.arange(n_docs), n_sys)
     gold_pos = np.arange(len(gold_doc)) - offsets(n_gold)[gold_doc]
     sys_base = offsets(n_sys)
-    g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc)
-    s_lab = _labels(prep.system, prep.system_corefs, sys_doc)
+    fast = opts.whitelist is None  # then the scored clusters are the files' (the members' positions hold)
+    g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc, prep.members.get("gold") if fast else None)
+    s_lab = _labels(prep.system, prep.system_corefs, sys_doc, prep.members.get("system") if fast else None)
     j = np.concatenate([x[m] for x in al.map_sys]) if n_docs else np.zeros(0, np.int64)
     score = np.concatenate([x[m] for x in al.map_score]) if n_docs else np.zeros(0)
     aligned = (j >= 0) & (score >= opts.coref_threshold)
@@ -473,17 +604,34 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     return key, resp
 
 
-def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np.ndarray) -> np.ndarray:
+def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np.ndarray,
+            members: Members | None = None) -> np.ndarray:
     """Cluster number of every mention of every document: its first cluster, else a new singleton number
-    (after the document's clusters, in mention order)."""
-    labels: list[int] = []
-    for side, rels in zip(sides, clusters):
-        cluster_of: dict[str, int] = {}
-        for c, r in enumerate(rels):
-            for a in r.args:
-                cluster_of.setdefault(a, c)
-        labels.extend([cluster_of.get(mid, -1) for mid in side.mention_ids])
-    lab = np.asarray(labels, dtype=np.int64)
+    (after the document's clusters, in mention order).  ``members``: the clusters' members found already
+    (:func:`_members`; the sides hold every mention of their documents)."""
+    n = len(doc_of)
+    if members is not None:
+        known = members.row >= 0
+        pos = (offsets([len(x) for x in sides])[members.doc] + members.row - members.doc_start[members.doc])[known]
+        member_cluster = members.cluster[known]
+    else:
+        positions: list[int | None] = []  # of every cluster member among all mentions (None: not a mention)
+        found: list[int] = []
+        base = 0
+        for side, rels in zip(sides, clusters):
+            if rels:
+                get = dict(zip(side.mention_ids, range(base, base + len(side)))).get
+                for c, r in enumerate(rels):
+                    positions.extend(map(get, r.args))
+                    found.extend([c] * len(r.args))
+            base += len(side)
+        pos = np.asarray([-1 if p is None else p for p in positions], dtype=np.int64)
+        member_cluster = np.asarray(found, dtype=np.int64)[pos >= 0]
+        pos = pos[pos >= 0]
+    none = np.iinfo(np.int64).max
+    lab = np.full(n, none, dtype=np.int64)
+    np.minimum.at(lab, pos, member_cluster)  # its first cluster
+    lab[lab == none] = -1
     alone = lab < 0
     n_clusters = np.asarray([len(r) for r in clusters], dtype=np.int64)
     rank = np.cumsum(alone) - 1

@@ -90,5 +90,5 @@ NUGGET = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
-    kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf"),
+    kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
 )

@@ -1,0 +1,110 @@
+"""Obviously-correct pure-Python versions of the TBF kernels (``kernels/tbf_read.py`` and
+``span_keys`` in ``kernels/tbf_scan.py``).
+
+The whole reader's reference is its own line-by-line path (``fastscore.formats.tbf._parse``); these are
+the references of single kernels: one line, one field, one span at a time, with ``str`` methods."""
+from __future__ import annotations
+
+import re
+
+BEGIN, END = 2, 3
+N_FIELDS = 7
+_SPACE = "".join(map(chr, [*range(9, 14), *range(28, 33)]))  # the ASCII characters str.strip() removes
+_PLAIN_SPAN = re.compile(r"\d{1,18},\d{1,18}(?:;\d{1,18},\d{1,18})*")
+HASH_MOD = 2147483647
+
+
+def scan_lines(data: bytes):
+    """(status, mentions, documents, relations) as lists: see kernels/tbf_read.scan_lines."""
+    mentions: list[tuple[int, list[int], list[int]]] = []
+    documents: list[tuple[int, int, int, int, int, int]] = []
+    relations: list[tuple[int, list[int], int]] = []
+    in_doc = False
+    pos = 0
+    for k, raw in enumerate(data.split(b"\n")):
+        start = pos
+        pos += len(raw) + 1
+        line = raw.decode("latin-1")  # one character per byte: positions are byte positions
+        stripped = line.strip(_SPACE)
+        if not stripped:
+            continue
+        s = start + len(line) - len(line.lstrip(_SPACE))
+        e = s + len(stripped)
+        if ord(stripped[0]) >= 128 or ord(stripped[-1]) >= 128:
+            return k + 1, mentions, documents, relations
+        if stripped.startswith("#"):
+            for kind, marker, inside in ((BEGIN, "#BeginOfDocument", True), (END, "#EndOfDocument", False)):
+                if stripped.startswith(marker):
+                    in_doc = inside
+                    documents.append((k, kind, s, e, len(mentions), len(relations)))
+                    break
+            continue
+        if not in_doc:
+            return k + 1, mentions, documents, relations
+        if stripped.startswith("@"):
+            rest = stripped[1:].lstrip(_SPACE)
+            parts = rest.split("\t")
+            if not rest or ord(rest[0]) >= 128 or len(parts) != 3 or "" in parts[2].split(","):
+                return k + 1, mentions, documents, relations
+            at = e - len(rest)
+            bounds = []
+            for f in parts:
+                bounds += [at, at + len(f)]
+                at += len(f) + 1
+            relations.append((k, bounds, len(parts[2].split(","))))
+            continue
+        fields = stripped.split("\t")
+        if len(fields) < N_FIELDS:
+            return k + 1, mentions, documents, relations
+        starts, ends = [], []
+        at = s
+        for f in fields[:N_FIELDS]:
+            starts.append(at)
+            ends.append(at + len(f))
+            at += len(f) + 1
+        mentions.append((k, starts, ends))
+    return 0, mentions, documents, relations
+
+
+def gather(data: bytes, starts, ends) -> bytes:
+    return b"\n".join(data[s:e] for s, e in zip(starts, ends))
+
+
+def intern_fields(data: bytes, starts, ends) -> tuple[list[int], list[int]]:
+    ids: list[int] = []
+    first: list[int] = []
+    seen: dict[bytes, int] = {}
+    for i, (s, e) in enumerate(zip(starts, ends)):
+        key = data[s:e]
+        if key not in seen:
+            seen[key] = len(first)
+            first.append(i)
+        ids.append(seen[key])
+    return ids, first
+
+
+def merged_ranges(span: str) -> tuple[tuple[int, int], ...] | None:
+    """The characters of a plain ``b,e;b,e`` span as sorted, merged, non-empty ranges; None otherwise."""
+    if not _PLAIN_SPAN.fullmatch(span):
+        return None
+    merged: list[list[int]] = []
+    for b, e in sorted(tuple(map(int, part.split(","))) for part in span.split(";")):
+        if b >= e:
+            continue
+        if merged and b <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([b, e])
+    return tuple(map(tuple, merged))
+
+
+def span_key(span: str) -> tuple[bool, int]:
+    """(plain, hash) of one span, as kernels/tbf_scan.span_keys computes them."""
+    ranges = merged_ranges(span)
+    if ranges is None:
+        return False, 0
+    h = 0
+    for b, e in ranges:
+        h = (h * 1000003 + b % HASH_MOD) % HASH_MOD
+        h = (h * 1000003 + e % HASH_MOD) % HASH_MOD
+    return True, h

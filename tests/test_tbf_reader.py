@@ -1,0 +1,254 @@
+"""The byte-level TBF reader (kernels/tbf_read.py behind fastscore.formats.tbf) and the vectorised
+coreference checks of the nugget engine (``span_keys`` in kernels/tbf_scan.py): kernels against their
+pure-Python references (tests/reference_tbf.py), the reader against the line-by-line reader (the same
+file, or the same error message), the engine's fast checks against the one-by-one checks."""
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+from fastscore.kernels import tbf_read, tbf_scan
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from fastscore.errors import ParseError
+from fastscore.formats import tbf
+from fastscore.nugget import engine
+from fastscore.nugget.options import resolve_options
+from tests import reference_tbf as ref
+
+BEGIN, END = np.frombuffer(b"#BeginOfDocument", np.uint8), np.frombuffer(b"#EndOfDocument", np.uint8)
+
+# ---- random TBF text: mostly well-formed lines, with the irregular ones the scan hands back
+
+_IDS = st.sampled_from(["E1", "E2", "E3", "E10", "em-7", "E1 "])
+_SPANS = st.sampled_from(["12,18", "12,15;15,18", "3,4", "30,20;5,9", "12, 18", "7", "t1,t2", "0012,18", "", "5,9;"])
+_TEXT = st.text(alphabet="ab é\u201c\t\r", max_size=6)
+_WS_CHOICES = ["", " ", "\t", "\r", "\x0b", "\x1c", "\u00a0", "\u2003"]  # the last two: Unicode white space
+_WS = st.integers(0, 120).map(lambda k: _WS_CHOICES[k] if k < len(_WS_CHOICES) else "")
+
+
+def _rarely(draw, n: int = 30) -> bool:
+    return draw(st.integers(0, n)) == 0
+
+
+@st.composite
+def _mention(draw):
+    fields = ["sys", "D1", draw(_IDS), draw(_SPANS), draw(_TEXT), draw(st.sampled_from(["Life_Die", "Contact_Meet"])),
+              draw(st.sampled_from(["Actual", "Generic", "Other"]))]
+    fields += draw(st.lists(st.sampled_from(["0.5", "", "x"]), max_size=2))
+    if _rarely(draw):
+        fields = fields[:draw(st.integers(1, 6))]
+    return draw(_WS) + "\t".join(fields) + draw(_WS)
+
+
+@st.composite
+def _relation(draw):
+    name = draw(st.sampled_from(["Coreference", "After", "Subevent", "Other"]))
+    args = ",".join(draw(st.lists(_IDS, min_size=1 if _rarely(draw, 8) else 2, max_size=4)))
+    parts = ["@" + draw(_WS) + name, draw(st.sampled_from(["R1", "R2", "C3", ""])), args]
+    if _rarely(draw):
+        parts.append("x")
+    if _rarely(draw):
+        parts[2] = draw(st.sampled_from(["", ",E1", "E1,", "E1,,E2"]))
+    return draw(_WS) + "\t".join(parts) + draw(_WS)
+
+
+@st.composite
+def tbf_texts(draw):
+    lines = []
+    for d in range(draw(st.integers(0, 4))):
+        name = draw(st.sampled_from(["D0", "", "D 9"])) if _rarely(draw, 10) else f"D{d}"
+        lines.append(draw(_WS) + "#BeginOfDocument " + name + draw(_WS))
+        for _ in range(draw(st.integers(0, 5))):
+            kind = draw(st.integers(0, 9))
+            lines.append(draw(_relation()) if kind < 2 else draw(_WS) if kind == 2
+                         else "# a comment" if kind == 3 else draw(_mention()))
+        if not _rarely(draw):
+            lines.append("#EndOfDocument" + draw(_WS))
+        if _rarely(draw):
+            lines.append(draw(st.sampled_from([draw(_mention()), "@After\tR1\tE1,E2", "#EndOfDocument"])))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+def _line_reader(text: str):
+    try:
+        return tbf._parse("f.tbf", text)
+    except ParseError as exc:
+        return str(exc)
+
+
+def _same_file(a: tbf.TbfFile, b: tbf.TbfFile) -> None:
+    for name in ("path", "system", "ids", "spans", "texts", "types", "realis", "lines"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert list(a.documents) == list(b.documents)
+    for k, x in a.documents.items():
+        y = b.documents[k]
+        assert (x.id, x.line, x.start, x.end, x.relations) == (y.id, y.line, y.start, y.end, y.relations)
+        assert x.file is a and y.file is b
+
+
+# ---- kernels against their references
+
+@settings(max_examples=300, deadline=None)
+@given(tbf_texts())
+@example("#BeginOfDocument D\nsys\tD\tE1\t1,2\tx\tT\tR\n#EndOfDocument")
+@example("#BeginOfDocument D\n sys\tD\tE1\t1,2\tx\tT\tR\u00a0\n#EndOfDocument")
+def test_scan_lines_matches_reference(text):
+    data = text.encode("utf-8")
+    status, (m_line, fs, fe), documents, (r_line, r_bounds, r_args) = tbf_read.scan_lines(
+        np.frombuffer(data, np.uint8), BEGIN, END)
+    r_status, r_mentions, r_documents, r_relations = ref.scan_lines(data)
+    assert status == r_status
+    if status:
+        return
+    assert m_line.tolist() == [m[0] for m in r_mentions]
+    assert fs.T.tolist() == [m[1] for m in r_mentions] and fe.T.tolist() == [m[2] for m in r_mentions]
+    assert list(zip(*(a.tolist() for a in documents))) == r_documents
+    assert list(zip(r_line.tolist(), r_bounds.T.tolist(), r_args.tolist())) == r_relations
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab\u00e9\t ", max_size=5), max_size=30))
+def test_gather_and_intern_match_reference(fields):
+    data = "\n".join(fields).encode("utf-8")
+    starts, ends, at = [], [], 0
+    for f in fields:
+        starts.append(at)
+        at += len(f.encode("utf-8"))
+        ends.append(at)
+        at += 1
+    buf = np.frombuffer(data, np.uint8)
+    s, e = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
+    assert tbf_read.gather(buf, s, e).tobytes() == ref.gather(data, starts, ends)
+    ids, first = tbf_read.intern_fields(buf, s, e)
+    assert (ids.tolist(), first.tolist()) == ref.intern_fields(data, starts, ends)
+
+
+_RANGE = st.tuples(st.integers(0, 40), st.integers(0, 40)).map(lambda p: f"{p[0]},{p[1]}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.lists(_RANGE, min_size=1, max_size=4).map(";".join),
+                          st.text(alphabet="0123456789,; +", max_size=12)), max_size=20))
+@example(["12,18", "12,15;15,18", "15,18;12,15", "12,18;13,14", "18,12", "", "1234567890123456789,1234567890123456790",
+          "123456789012345678,123456789012345679", "0012,18"])
+def test_span_keys_match_reference(spans):
+    data = "\n".join(spans).encode("ascii")
+    keys, ok = tbf_scan.span_keys(np.frombuffer(data, np.uint8), len(spans))
+    assert list(zip(ok.tolist(), keys.tolist())) == [ref.span_key(s) for s in spans]
+    for a, b in pairwise(spans):  # the same characters: the same key, however written
+        if ref.merged_ranges(a) is not None and ref.merged_ranges(a) == ref.merged_ranges(b):
+            assert engine._span_set(a, False) == engine._span_set(b, False)
+
+
+def test_kernels_give_the_same_results_as_plain_python():
+    """The plain-Python run (a first run after installation) runs the same functions without numba."""
+    data = b"#BeginOfDocument D\nsys\tD\tE1\t300,304;1000,1002\tx\tT\tR\n@Coreference\tC1\tE1\n#EndOfDocument\n"
+    buf = np.frombuffer(data, np.uint8)
+    for kernel, args in ((tbf_read.scan_lines, (buf, BEGIN, END)),
+                         (tbf_read.intern_fields, (buf, np.array([0, 0, 4]), np.array([3, 3, 8])))):
+        if hasattr(kernel, "py_func"):
+            assert repr(kernel(*args)) == repr(kernel.py_func(*args))
+    spans = np.frombuffer(b"300,304;1000,1002\n999,1001", np.uint8)
+    for kernel in (tbf_scan.span_keys, tbf_scan.parse_char_spans):
+        if hasattr(kernel, "py_func"):  # character offsets past 255: no uint8 arithmetic in Python
+            assert repr(kernel(spans, 2)) == repr(kernel.py_func(spans, 2))
+    _, vals, _, bad = tbf_scan.parse_char_spans(spans, 2)
+    assert bad == -1 and vals.tolist() == [300, 301, 302, 303, 1000, 1001, 999, 1000]
+
+
+# ---- the reader: the byte scan and the line reader agree
+
+@settings(max_examples=400, deadline=None)
+@given(tbf_texts())
+def test_scan_reads_as_the_line_reader(text):
+    scanned = tbf._scan("f.tbf", text.encode("utf-8"))
+    expected = _line_reader(text)
+    if scanned is not None:  # None: the file goes to the line reader, which says what is wrong
+        assert not isinstance(expected, str), expected
+        _same_file(scanned, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tbf_texts())
+def test_read_tbf_gives_the_line_readers_file_or_message(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("tbf") / "f.tbf"
+    path.write_bytes(text.encode("utf-8"))
+    old = tbf.SCAN_BYTES
+    tbf.SCAN_BYTES = 0
+    try:
+        got = tbf.read_tbf(path)
+    except ParseError as exc:
+        got = str(exc)
+    finally:
+        tbf.SCAN_BYTES = old
+    try:
+        expected = tbf._parse(str(path), text)
+    except ParseError as exc:
+        expected = str(exc)
+    if isinstance(expected, str) or isinstance(got, str):
+        assert got == expected
+    else:
+        _same_file(got, expected)
+
+
+def test_a_regular_file_is_read_by_the_scan():
+    text = ("#BeginOfDocument D1\nsys\tD1\tE1\t1,5\tab c\tLife_Die\tActual\n"
+            "sys\tD1\tE2\t7,9;10,12\tx\tLife_Die\tOther\t0.5\n@Coreference\tC1\tE1,E2\n#EndOfDocument\n\n"
+            "# comment\n#BeginOfDocument D2\n#EndOfDocument\n")
+    scanned = tbf._scan("f.tbf", text.encode())
+    assert scanned is not None
+    _same_file(scanned, tbf._parse("f.tbf", text))
+    assert scanned.documents["D2"].rows == range(2, 2)
+
+
+# ---- the engine: documents passed by the fast checks are the ones the one-by-one checks pass silently
+
+@st.composite
+def _cluster_docs(draw):
+    spans = ["1,5", "1,3;3,5", "3,5;1,3", "1,5;2,3", "2,6", "8,9", "8, 9", "x", "9,8;1,5", "1,5;6,6"]
+    lines = []
+    for d in range(draw(st.integers(1, 4))):
+        lines.append(f"#BeginOfDocument D{d}")
+        n = draw(st.integers(1, 5))
+        for m in range(n):
+            lines.append(f"sys\tD{d}\tE{m}\t{draw(st.sampled_from(spans))}\tx\tLife_Die\tActual")
+        for c in range(draw(st.integers(0, 3))):
+            args = draw(st.lists(st.integers(0, n), min_size=1, max_size=3))
+            lines.append(f"@Coreference\tC{c}\t" + ",".join(f"E{a}" for a in args))
+        lines.append("#EndOfDocument")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_cluster_docs())
+def test_valid_clusters_are_checked_clusters(text):
+    f = tbf._parse("f.tbf", text)
+    opts = resolve_options(char_spans=True, coref=True)
+    docs = list(f.documents.values())
+    valid = engine._valid_clusters(f, engine._members(f, docs))
+    for doc, ok in zip(docs, valid):
+        found: list[str] = []
+        try:
+            engine._check_clusters(f, doc, doc.coreference(), opts, found)
+            silent = not found
+        except ParseError:
+            silent = False
+        if ok:
+            assert silent, doc.id
+
+
+def test_spans_python_reads_and_the_kernel_does_not_are_read_as_python_does(tmp_path):
+    """' 974' is a number to Python's int() (EvmEval's reading): the span is scored, not garbled."""
+    def corpus(span):
+        return ("#BeginOfDocument D\n" + f"sys\tD\tE1\t{span}\tx\tLife_Die\tActual\n"
+                + "sys\tD\tE2\t300,310\ty\tLife_Die\tActual\n#EndOfDocument\n")
+    from fastscore import score_nugget
+
+    (tmp_path / "g.tbf").write_text(corpus("971,974"))
+    (tmp_path / "s.tbf").write_text(corpus("971, 974"))
+    (tmp_path / "s2.tbf").write_text(corpus("971,974"))
+    a = score_nugget(tmp_path / "g.tbf", tmp_path / "s.tbf", char_spans=True)
+    b = score_nugget(tmp_path / "g.tbf", tmp_path / "s2.tbf", char_spans=True)
+    assert a.to_dict(per_doc=True) == b.to_dict(per_doc=True)
