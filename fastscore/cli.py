@@ -151,8 +151,9 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                        epilog=CONVERT_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("input", metavar="INPUT", help="a CoNLL-2012, CoNLL-U or jsonlines file")
     v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
-    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl", "triples"),
-                   help="the target format (triples: from NAF/KAF layers, KYOTO tuples or Kybot output)")
+    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl", "triples", "parquet", "arrow"),
+                   help="the target format (triples: from NAF/KAF layers, KYOTO tuples or Kybot output; parquet, "
+                   "arrow: the mention table, read back by fastscore coref without parsing)")
     v.add_argument("--from", dest="source_format", choices=("auto", "conll2012", "conllu", "jsonl"),
                    default="auto", help="the input's format (default auto: from the content)")
     v.add_argument("--template", metavar="FILE",
@@ -295,6 +296,13 @@ def _convert(args) -> int:
         layers = [x.strip() for x in args.layers.split(",")] if args.layers else None
         messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect,
                               kaf=args.kaf, threshold=args.threshold, strict_threshold=args.strict_threshold)
+    elif args.to in ("parquet", "arrow"):
+        from .convert import convert_columnar
+
+        if args.template or args.layers or args.intersect or args.kaf or args.threshold or args.strict_threshold:
+            raise UsageError("--to parquet|arrow writes the mention table: --template, --layers, --intersect, --kaf "
+                             "and --threshold do not apply")
+        messages = convert_columnar(args.input, args.output, args.to, source_format=args.source_format)
     else:
         from .convert import convert
 

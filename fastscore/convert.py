@@ -705,3 +705,23 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
                if to == "conllu" else "")
         report.add(f"{target}: {len(wrong)} document(s) read back with different clusters than written "
                    f"({n} cluster(s) differ){': ' + why if why else ''}; first: \"{wrong[0]}\"")
+
+
+def convert_columnar(source, target, kind: str, source_format: str = "auto") -> list[str]:
+    """``fastscore convert SOURCE TARGET --to parquet|arrow``: the mention table of a coreference file,
+    written, then read back and compared; returns the reader's warnings."""
+    from .coref.score import read
+    from .formats.columnar import read_mention_table, write_mention_table
+
+    if os.fspath(target) == "-":
+        raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
+    table = read(source, source_format)
+    write_mention_table(table, target, kind)
+    back = read_mention_table(target)
+    same = (back.doc_names == table.doc_names and np.array_equal(back.doc_tokens, table.doc_tokens)
+            and np.array_equal(back.doc_offsets, table.doc_offsets) and np.array_equal(back.start, table.start)
+            and np.array_equal(back.end, table.end) and np.array_equal(back.cluster, table.cluster)
+            and back.cluster_labels == table.cluster_labels)
+    if not same:
+        raise InputError(f"{os.fspath(target)}: the written table does not read back as written")
+    return list(table.warnings)

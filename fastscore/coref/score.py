@@ -21,7 +21,7 @@ from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .engine import align_documents, check_documents, score_aligned
 from .result import CorefResult
 
-FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf")
+FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow")
 
 
 @dataclass(frozen=True)
@@ -63,16 +63,29 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
         from ..formats.jsonl import read_jsonl
 
         return read_jsonl(source)
+    if fmt in ("parquet", "arrow"):
+        from ..formats.columnar import read_mention_table
+
+        return read_mention_table(source)
     return read_conll(source)
 
 
 def detect_format(path) -> str:
-    """conllu, jsonl or conll2012 (the default), from the start of the file."""
+    """conllu, jsonl, naf, parquet, arrow or conll2012 (the default), from the start of the file."""
     path = os.fspath(path)
     if path == "-":
         return "conll2012"  # standard input cannot be read twice: say --format for other formats
     if os.path.isdir(path):
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
+    from ..formats.columnar import sniff
+
+    try:
+        with open(path, "rb") as fh:
+            columnar = sniff(fh.read(8))
+    except OSError:
+        columnar = None  # read_bytes says what is wrong with the path
+    if columnar is not None:
+        return columnar  # a mention table written by fastscore convert --to parquet|arrow
     data = read_bytes(path)[:1 << 16]
     from ..formats.naf import is_naf
 

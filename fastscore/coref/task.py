@@ -35,8 +35,9 @@ OPTIONS = (
            "comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
            scope="command"),
     Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
-           "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents)", default="auto",
-           choices=("auto", "conll2012", "conllu", "jsonl", "naf")),
+           "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents), parquet, arrow (mention "
+           "tables written by fastscore convert)", default="auto",
+           choices=("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow")),
     Option(("--cross-document",), "cross_document", "NAF: score each topic (ECB+ style) as one coreference space, "
            "across its documents", switch=True, default=False),
     Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
