@@ -545,11 +545,16 @@ def main():
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--check", action="store_true", help="regenerate into a temporary directory and compare")
     a = ap.parse_args()
-    out = Path(a.out)
+    return write_or_check(Path(a.out), lambda new: build(new, a), a.check)
+
+
+def write_or_check(out: Path, build_into, check: bool) -> int:
+    """Build the data into a temporary folder, then compare it with ``out`` (``check``: exit status 1 if
+    different) or replace ``out`` with it."""
     with tempfile.TemporaryDirectory() as tmp:
-        new = Path(tmp) / "corefud_anchors"
-        build(new, a)
-        if a.check:
+        new = Path(tmp) / out.name
+        build_into(new)
+        if check:
             ok = same_tree(new, out)
             print("identical" if ok else "DIFFERENT", file=sys.stderr)
             return 0 if ok else 1

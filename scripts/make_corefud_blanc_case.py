@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -125,18 +123,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--check", action="store_true", help="regenerate into a temporary directory and compare")
     a = ap.parse_args()
-    out = Path(a.out)
-    with tempfile.TemporaryDirectory() as tmp:
-        new = Path(tmp) / "corefud_blanc"
-        build(new, a.scorer, a.python)
-        if a.check:
-            ok = anchors.same_tree(new, out)
-            print("identical" if ok else "DIFFERENT", file=sys.stderr)
-            return 0 if ok else 1
-        if out.exists():
-            shutil.rmtree(out)
-        shutil.copytree(new, out)
-    return 0
+    return anchors.write_or_check(Path(a.out), lambda new: build(new, a.scorer, a.python), a.check)
 
 
 if __name__ == "__main__":
