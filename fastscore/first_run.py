@@ -2,13 +2,16 @@
 
 numba caches compiled kernels (``cache=True``) beside their source (``__pycache__``), or under
 ``NUMBA_CACHE_DIR``, or in the user's cache folder when the source folder is read-only.  No cache index
-(``*.nbi``) anywhere there means a run would compile every kernel it uses (~20 s), where scoring itself
-takes milliseconds to seconds.  So, on the command line, when nothing is cached and the input is small
-enough (``PYTHON_MODE_BYTES``), the kernels run as the plain Python functions they are written as (numba's
-``NUMBA_DISABLE_JIT``: the same code, so the same numbers), and once the command has printed its result a
-background process (``python -m fastscore.first_run``, at low priority) runs the same command with the
-JIT to fill the cache.  Later runs load the compiled kernels.  ``FASTSCORE_JIT=always`` compiles in the
-run itself (the older behaviour), ``FASTSCORE_JIT=never`` never compiles; ``auto`` is the default.
+(``*.nbi``) there means a run would compile every kernel it uses (~20 s), where scoring itself takes
+milliseconds to seconds.  So a command-line run (the console entry point only: ``cli.main`` called from a
+program leaves its process alone) whose task's kernels are not cached yet, on input of at most
+``PYTHON_MODE_BYTES``, runs the kernels as the plain Python functions they are written as (the same code,
+so the same numbers; ``kernels/_jit.py`` then does not even import numba); once the command has printed
+its result, a background process (``python -m fastscore._warmup``, at low priority) scores the same inputs
+with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
+(``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
+scoring them.  Runs that resample compile at once.  ``FASTSCORE_JIT=always`` compiles in the run itself,
+``FASTSCORE_JIT=never`` never compiles; ``auto`` is the default.
 """
 from __future__ import annotations
 
