@@ -14,7 +14,7 @@ from typing import Iterable
 from .._gc import collector_paused
 from ..errors import InputError, UsageError
 from ..formats.conll import read_conll
-from ..formats.files import read_bytes, sniff_format
+from ..formats.files import read_head, sniff_format
 from ..formats.table import MentionTable
 from ..messages import few
 from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
@@ -79,14 +79,10 @@ def detect_format(path) -> str:
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
     from ..formats.columnar import sniff
 
-    try:
-        with open(path, "rb") as fh:
-            columnar = sniff(fh.read(8))
-    except OSError:
-        columnar = None  # read_bytes says what is wrong with the path
+    data = read_head(path)
+    columnar = sniff(data)
     if columnar is not None:
         return columnar  # a mention table written by fastscore convert --to parquet|arrow
-    data = read_bytes(path)[:1 << 16]
     from ..formats.naf import is_naf
 
     if is_naf(data):
@@ -127,9 +123,10 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
     if format not in ("auto", "conll2012"):
         raise UsageError(f"--match mina, --np-only and --remove-nested read CoNLL-2012 files, not {format}")
     for path in (key, response):
-        if not isinstance(path, MentionTable) and detect_format(path) != "conll2012":
+        found = "conll2012" if isinstance(path, MentionTable) else detect_format(path)
+        if found != "conll2012":
             raise UsageError(f"{os.fspath(path)}: --match mina, --np-only and --remove-nested read CoNLL-2012 files "
-                             f"(with the key's parse bits), not {detect_format(path)}")
+                             f"(with the key's parse bits), not {found}")
     key_path, resp_path = (x.path if isinstance(x, MentionTable) else os.fspath(x) for x in (key, response))
     options = Options(min_span=match == "mina", variant=mina_variant or "coval",
                       keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested)

@@ -32,10 +32,19 @@ def read_bytes(path: str) -> bytes:
     return data[len(BOM):] if data.startswith(BOM) else data
 
 
-def _read_file(path: str) -> bytes:
+def read_head(path: str, size: int = 1 << 16) -> bytes:
+    """The first ``size`` bytes of :func:`read_bytes` (a gzip file is read whole): enough to tell a format
+    without reading a large file twice."""
+    data = _read_file(path, size)
+    if data.startswith(GZIP_MAGIC):
+        return read_bytes(path)[:size]
+    return data[len(BOM):] if data.startswith(BOM) else data
+
+
+def _read_file(path: str, size: int = -1) -> bytes:
     try:
         with open(path, "rb") as fh:
-            return fh.read()
+            return fh.read(size)
     except FileNotFoundError:
         raise ParseError(path, None, "file not found") from None
     except IsADirectoryError:
