@@ -163,3 +163,13 @@ def test_strict_threshold_drops_what_the_module_keeps():
         if run["threshold"] == 0:
             assert len(strict) == len(module)
     assert smaller
+
+
+def test_kybot_options_that_would_do_nothing_are_refused(tmp_path):
+    """--kaf/--threshold on input without Kybot output, --strict-threshold without a threshold: refused."""
+    run = next(r for r in RUNS if r["case"] != "example")
+    folder = ANCHORS / run["case"]
+    with pytest.raises(UsageError, match="changes nothing without --threshold"):
+        convert(folder / run["kybot"], tmp_path / "a.trp", kaf=folder / run["kaf"], strict_threshold=True)
+    with pytest.raises(UsageError, match="apply to KYOTO Kybot output"):
+        convert(folder / run["kaf"], tmp_path / "b.trp", threshold=60)

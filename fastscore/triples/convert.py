@@ -43,7 +43,7 @@ import re
 from typing import Iterable
 
 from ..errors import ParseError, UsageError
-from ..formats.files import read_bytes, source_name
+from ..formats.files import read_bytes, read_head, source_name
 from ..formats.naf import NafDocument, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
 
@@ -614,6 +614,11 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         pairs = [(os.path.join(in_path, n), os.path.join(out_path, n + ".trp")) for n in names]
     else:
         pairs = [(in_path, out_path)]
+    kybot_options = kaf is not None or threshold or strict_threshold
+    if kybot_options and not any(is_kybot_output(read_head(src)) for src, _ in pairs):
+        raise UsageError(f"--kaf, --threshold and --strict-threshold apply to KYOTO Kybot output: {in_path} has none")
+    if strict_threshold and not threshold:
+        raise UsageError("--strict-threshold changes nothing without --threshold N (N > 0)")
     for src, dst in pairs:
         data = read_bytes(src)
         if is_naf(data):
