@@ -210,9 +210,11 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
-    mode = _kernel_mode(args, task) if own_process else "jit"
-    announce_compilation()
+    mode = "jit"
     try:
+        if own_process:
+            mode = _kernel_mode(args, task)
+        announce_compilation()
         with _warnings_on_stderr():
             if args.command == "compare":
                 return _compare(args, task)

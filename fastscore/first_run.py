@@ -121,6 +121,10 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     them.  Small ones do while ``kernels`` are not cached (compiling would cost ~20 s).  ``heavy``: the run
     resamples or compares many systems, where compiled kernels pay for themselves at once."""
     setting = os.environ.get("FASTSCORE_JIT", "auto")
+    if setting not in ("auto", "always", "never"):
+        from .errors import UsageError
+
+        raise UsageError(f"FASTSCORE_JIT={setting!r}: choose auto (default), always or never")
     if "numba" in sys.modules or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
     if setting == "never":

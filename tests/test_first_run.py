@@ -158,3 +158,8 @@ def test_in_process_main_leaves_the_process_alone(monkeypatch, capsys):
     monkeypatch.delitem(sys.modules, "numba", raising=False)  # as if nothing had imported numba yet
     assert main(["coref", str(ANCHOR / "case-000.key"), str(ANCHOR / "case-000.response")]) == 0
     assert "NUMBA_DISABLE_JIT" not in os.environ
+
+
+def test_a_bad_fastscore_jit_is_a_usage_error():
+    out = _run(["coref", "example", "example"], _env(FASTSCORE_JIT="sometimes"))
+    assert out.returncode == 2 and "FASTSCORE_JIT='sometimes'" in out.stderr and "Traceback" not in out.stderr
