@@ -19,7 +19,7 @@ coval's order.  Per document and side:
 import numpy as np
 from ._jit import njit
 
-from .order import lex_order, stable_order, take
+from .order import lex_order
 
 N_COLUMNS = 24  # mentions, muc, bcub, lea (recall num/den, precision num/den each), blanc (coref, noncoref)
 
@@ -140,8 +140,7 @@ def _cells(k_ids, k_chains, nk, r_ids, r_chains, nr, n_ids, by_id_off, by_id_cha
         if q == 0 or r_ids[p] != r_ids[order[q - 1]] or r_chains[p] != r_chains[order[q - 1]]:
             by_id_off[r_ids[p] + 1] += 1
             count += 1
-    # per-id counts -> offsets over the ids that occur (ids are global: only touch those present)
-    pairs_i = np.empty(0, dtype=np.int64)
+    # ids are global: only the entries of the ids present are touched (and reset below)
     n_pairs = 0
     for p in range(len(k_ids)):
         n_pairs += by_id_off[k_ids[p] + 1]

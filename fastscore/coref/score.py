@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .._gc import collector_paused
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..formats.conll import read_conll
 from ..formats.files import read_head, sniff_format
 from ..formats.table import MentionTable
