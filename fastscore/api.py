@@ -6,7 +6,7 @@ import warnings
 from typing import Iterable
 
 from .coref.result import CorefResult
-from .errors import FastscoreWarning
+from .errors import FastscoreWarning, UsageError
 from .formats.table import MentionTable
 from .tasks import get_task
 
@@ -112,6 +112,26 @@ def score(gold, system, *, task: str = "coref", **options):
     t = get_task(task)
     t.check_keywords(options, "score", "command")
     return _warned(t.score(gold, system, **options))
+
+
+def score_corpus(gold, system, *, task: str = "coref", settings=None, jobs: int | None = None,
+                 executor: str = "local", scheduler: str | None = None, batch_size: int | None = None,
+                 skip_bad_shards: bool = False, **options):
+    """Score a corpus: ``gold`` and ``system`` may be folders or glob patterns of shard files (any format the
+    task reads, Parquet too) and files larger than ``batch_size`` bytes are read in batches of whole
+    documents.  ``jobs`` processes (default every core), or Dask workers with ``executor="dask"`` (at
+    ``scheduler``, or a LocalCluster).  The numbers are those of one file holding every document; the
+    result lists skipped shards in ``skipped_shards`` (``skip_bad_shards``).  See :mod:`fastscore.shards`."""
+    from .shards import DEFAULT_BATCH_BYTES, Settings, score_corpus as _score
+
+    t = get_task(task)
+    t.check_keywords(options, "score", "command")
+    if t.merge is None:
+        raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
+    if settings is None:
+        settings = Settings(jobs=jobs, executor=executor, scheduler=scheduler,
+                            batch_bytes=batch_size or DEFAULT_BATCH_BYTES, skip_bad=skip_bad_shards)
+    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings))
 
 
 def _task_scorer(task: str, key, options: dict):

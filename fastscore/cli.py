@@ -88,7 +88,25 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
                    help=_outputs_help(task.outputs))
     _statistics_options(c, "--bootstrap", 0)
+    if task.merge is not None:
+        _corpus_options(c)
     return c
+
+
+def _corpus_options(p: argparse.ArgumentParser) -> None:
+    """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
+    g = p.add_argument_group("large corpora (GOLD and SYSTEM may be folders or quoted glob patterns of shards)")
+    g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and scoring "
+                   "shards and batches (default: every core)")
+    g.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
+                   "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
+    g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
+                   "batches of whole documents (CoNLL-2012; default 256M): memory is bounded by the batches")
+    g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, listed "
+                   "in the warnings and the JSON (default: the run fails, with no partial score)")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
 
 
 def _stats_command(sub, name: str, task: Task, help: str, description: str, example: str) -> argparse.ArgumentParser:
@@ -279,13 +297,42 @@ def _score(args, task: Task) -> int:
     from .api import score
 
     stats = _statistics(args, args.bootstrap)
-    result = score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
+    settings = _corpus_settings(args, task)
+    if settings is not None:
+        from .api import score_corpus
+
+        result = score_corpus(gold, system, task=task.name, settings=settings,
+                              **_keywords(args, task, "score", "command"))
+    else:
+        result = score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
     if args.bootstrap:
         from .api import bootstrap
 
         bootstrap(result, args.bootstrap, **stats)
     sys.stdout.write(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
     return 0
+
+
+def _corpus_settings(args, task: Task):
+    """The sharded path's settings when GOLD or SYSTEM is a corpus of shards or a file to read in batches
+    (None: one pair of files); corpus options given for one pair of files are refused."""
+    if task.merge is None:
+        return None
+    from .shards import Settings, parse_size, uses_shards
+
+    batch = parse_size(args.batch_size)
+    if not uses_shards(args.gold, args.system, task, batch):
+        given = [flag for flag, on in (("--executor dask", args.executor == "dask"), ("--scheduler", args.scheduler),
+                                       ("--skip-bad-shards", args.skip_bad_shards)) if on]
+        if given:
+            raise UsageError(f"{', '.join(given)}: for corpora of shards (folders or glob patterns) or files "
+                             "larger than --batch-size; here GOLD and SYSTEM are one file each")
+        return None
+    from .shards import ProgressBar
+
+    progress = None if args.quiet or not sys.stderr.isatty() else ProgressBar()
+    return Settings(jobs=args.jobs, executor=args.executor, scheduler=args.scheduler, batch_bytes=batch,
+                    skip_bad=args.skip_bad_shards, progress=progress)
 
 
 def _convert(args) -> int:

@@ -112,6 +112,8 @@ def _input_bytes(paths: list[str]) -> int | None:
                 total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
         elif os.path.exists(p):
             total += os.path.getsize(p)
+        elif glob.has_magic(p):  # a corpus of shards
+            total += sum(os.path.getsize(f) for f in glob.glob(p, recursive=True) if os.path.isfile(f))
     return total
 
 

@@ -93,6 +93,11 @@ class Task:
     bundled_example: Callable[[], tuple[str, str]] | None = None  # `TASK example example`
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")  # how the task command's help names its two inputs
     kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
+    # corpora as shards (fastscore.shards): without ``merge`` the task scores one pair of inputs only
+    merge: Callable[[list, str, str], Any] | None = None  # (results of shard pairs, gold, system names) -> result
+    # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents)
+    concat: Callable[[list, str, Any], Any] | None = None
+    batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .._version import __version__
+from ..errors import InputError
 from ..frames import PerDocumentTables
 from ..metrics import METRICS, PRF
 from ..stats.docstats import DocStats
@@ -98,6 +99,26 @@ class CorefResult(PerDocumentTables):
             out["per_doc"] = {n: self._object(self.doc_stats.row(i)) for i, n in enumerate(self.doc_stats.doc_names)}
         out["signature"] = self.signature()
         return out
+
+    @classmethod
+    def merge(cls, results: list["CorefResult"], key_path: str, response_path: str) -> "CorefResult":
+        """The results of a corpus's shards as one result (documents in the shards' order; totals exactly
+        those of one file).  The input tables are joined when every shard kept them (for ``--output perl``)."""
+        from ..formats.table import MentionTable
+
+        first = results[0]
+        for r in results[1:]:
+            if r.options != first.options or r.metrics != first.metrics:
+                raise InputError(f"{r.key_path}: scored as {r.options}, but {first.key_path} as {first.options}: "
+                                 "the shards of a corpus must be of one format")
+        stats = DocStats.concat([r.doc_stats for r in results], [r.key_path for r in results])
+        tables = None
+        if all(r.tables is not None and r.tables[0].words is None for r in results):
+            tables = (MentionTable.concat([r.tables[0] for r in results], key_path),
+                      MentionTable.concat([r.tables[1] for r in results], response_path))
+        return cls(stats, list(first.metrics), key_path, response_path, dict(first.options),
+                   [w for r in results for w in r.warnings], [m for r in results for m in r.missing],
+                   tables=tables, asked=first.asked)
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)

@@ -14,6 +14,7 @@ from typing import Iterable
 from .._gc import collector_paused
 from ..errors import UsageError
 from ..formats.conll import read_conll
+from ..formats.files import Part
 from ..formats.files import read_head, sniff_format
 from ..formats.table import MentionTable
 from ..messages import few
@@ -50,6 +51,8 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`."""
     if isinstance(source, MentionTable):
         return source
+    if isinstance(source, Part):  # a batch of a large CoNLL-2012 file (coref.task cuts only those)
+        return read_conll(source)
     fmt = detect_format(source) if format == "auto" else format
     if fmt == "naf":
         from ..formats.naf import read_naf_coref

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
 from ..task import Option, Task, lazy
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
@@ -89,6 +90,35 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     return render(result, fmt, per_doc=per_doc, totals_only=totals_only)
 
 
+def _merge(results: list, key: str, response: str):
+    from .result import CorefResult
+
+    return CorefResult.merge(results, key, response)
+
+
+def _concat(tables: list, name: str, like):
+    from ..formats.table import MentionTable
+
+    if not tables:  # a key shard none of whose documents is in the response
+        empty = like.select([])
+        empty.path = name
+        return empty
+    if any(t.words is not None for t in tables):
+        raise InputError(f"{name}: the documents of a CoNLL-U shard are spread over several shards of the other "
+                         "side: give key and response shards of the same documents")
+    return MentionTable.concat(tables, name)
+
+
+def _batches(path: str, size: int) -> list:
+    from .score import detect_format
+
+    if detect_format(path) != "conll2012":
+        return []  # read whole (CoNLL-U, jsonlines and Parquet files are not cut yet)
+    from ..formats.conll import conll_batches
+
+    return conll_batches(path, size)
+
+
 def _bundled() -> tuple[str, str]:
     from ..examples import KEY, RESPONSE
 
@@ -121,4 +151,7 @@ COREF = Task(
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan", "mentions", "contingency", "links", "overlap", "ceaf"),
+    merge=_merge,
+    concat=_concat,
+    batches=_batches,
 )

@@ -26,26 +26,38 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
-from .files import decode_utf8, read_bytes, reject_other_format, source_name
+from .files import Part, decode_utf8, document_batches, read_bytes, read_part, reject_other_format, source_name
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
+_BEGIN_LINE = re.compile(rb"^#[ \t\f\v]*begin document", re.MULTILINE)  # where a batch of documents may start
 _END = re.compile(r"#\s*end document")
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
 
 
-def read_conll(path: str | os.PathLike) -> MentionTable:
-    """Read a CoNLL-2011/2012 file into a :class:`MentionTable`.
+def read_conll(path: str | os.PathLike | Part) -> MentionTable:
+    """Read a CoNLL-2011/2012 file (or a :class:`~fastscore.formats.files.Part` of one: a batch of its
+    documents) into a :class:`MentionTable`.
 
     Raises :class:`~fastscore.errors.ParseError` naming the file, line and
     document for anything the format does not allow.  ``-`` reads standard
     input; gzip-compressed files are read as they are.
     """
-    path = os.fspath(path)
-    data = read_bytes(path)
-    name = source_name(path)
-    decode_utf8(name, data)  # the kernels read bytes; the text must be UTF-8 all the same
-    return _Reader(name, data).table()
+    if isinstance(path, Part):
+        data, name, first_line = read_part(path), path.path, path.line
+    else:
+        path = os.fspath(path)
+        data, name, first_line = read_bytes(path), source_name(path), 0
+    try:
+        decode_utf8(name, data)  # the kernels read bytes; the text must be UTF-8 all the same
+    except ParseError as exc:
+        raise ParseError(name, exc.line + first_line, exc.problem) from None
+    return _Reader(name, data, first_line).table()
+
+
+def conll_batches(path: str, batch_bytes: int) -> list[Part]:
+    """A large CoNLL-2012 file as batches of whole documents (``[]``: read it whole)."""
+    return document_batches(path, _BEGIN_LINE, batch_bytes)
 
 
 @dataclass
@@ -99,11 +111,12 @@ def _cluster_key(label: str) -> str | None:
 
 
 class _Reader:
-    def __init__(self, path: str, data: bytes):
+    def __init__(self, path: str, data: bytes, first_line: int = 0):
         from ..kernels import conll_scan as scan
 
         self.scan = scan
         self.path = path
+        self.first_line = first_line  # lines of the file before ``data`` (a batch of a large file)
         self.data = data
         self.buf = np.frombuffer(data, dtype=np.uint8)
         # the scanners index bytes one by one: as plain Python (a small first run) a bytes object does
@@ -122,7 +135,7 @@ class _Reader:
 
     def fail(self, line: int | None, problem: str, doc: int | None = None):
         name = None if doc is None else self.names[doc]
-        raise ParseError(self.path, None if line is None else int(line) + 1, problem, name)
+        raise ParseError(self.path, None if line is None else int(line) + 1 + self.first_line, problem, name)
 
     def documents(self) -> None:
         """Names and line ranges of the documents, from the '#' lines."""
@@ -139,13 +152,13 @@ class _Reader:
                 if open_doc is not None:
                     self.names.append(name)
                     self.fail(line, f'"#begin document" inside document "{self.names[open_doc]}" (begun at '
-                                    f'line {begins[open_doc] + 1}): add the missing "#end document" line',
+                                    f'line {begins[open_doc] + 1 + self.first_line}): add the missing "#end document" line',
                               len(self.names) - 1)
                 if name in seen:
                     self.names.append(name)
                     self.fail(line, f"the same document appears twice (first at line {seen[name]}): "
                                     "document names must be unique in a file", len(self.names) - 1)
-                seen[name] = line + 1
+                seen[name] = line + 1 + self.first_line
                 open_doc = len(self.names)
                 self.names.append(name)
                 begins.append(line)
@@ -261,7 +274,7 @@ class _Reader:
         return MentionTable(
             path=self.path,
             doc_names=self.names,
-            doc_lines=self.begins + 1,
+            doc_lines=self.begins + 1 + self.first_line,
             doc_tokens=self.doc_tokens.astype(np.int64),
             doc_offsets=mention_off.astype(np.int64),
             start=m_start.astype(np.int32),

@@ -3,9 +3,11 @@ standard input as ``-``, and the guess of a file's format that names the command
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import sys
 import zlib
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import ParseError, UsageError
@@ -30,6 +32,55 @@ def read_bytes(path: str) -> bytes:
     if data.startswith(GZIP_MAGIC):
         data = _gunzip(source_name(path), data)
     return data[len(BOM):] if data.startswith(BOM) else data
+
+
+@dataclass(frozen=True)
+class Part:
+    """A batch of whole documents of a large file: bytes ``start`` to ``end`` of ``path``, after ``line`` lines
+    (messages name the file's own lines).  Readers that stream take one in place of a path."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path} (bytes {self.start}-{self.end})"
+
+
+def read_part(part: Part) -> bytes:
+    """The bytes of a batch (a BOM at the start of the file dropped, as :func:`read_bytes` does)."""
+    try:
+        with open(part.path, "rb") as fh:
+            fh.seek(part.start)
+            data = fh.read(part.end - part.start)
+    except OSError as exc:
+        raise ParseError(part.path, None, f"cannot read file: {exc.strerror}") from None
+    return data[len(BOM):] if part.start == 0 and data.startswith(BOM) else data
+
+
+def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes: int) -> list[Part]:
+    """``path`` cut before lines matching ``document_start`` into batches of about ``batch_bytes`` (a batch
+    holds at least one document), or ``[]`` when the file cannot be cut (a compressed file, one batch's worth,
+    standard input): it is then read whole."""
+    if path == STDIN or not os.path.isfile(path) or os.path.getsize(path) <= batch_bytes:
+        return []
+    import mmap
+
+    with open(path, "rb") as fh:
+        if fh.read(2) == GZIP_MAGIC:
+            return []
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            cuts = [0]
+            for m in document_start.finditer(data):
+                if m.start() - cuts[-1] >= batch_bytes:
+                    cuts.append(m.start())
+            size = len(data)
+            lines = [0]
+            for a, b in zip(cuts, cuts[1:]):
+                lines.append(lines[-1] + data[a:b].count(b"\n"))
+    ends = cuts[1:] + [size]
+    return [Part(path, a, b, n) for a, b, n in zip(cuts, ends, lines)]
 
 
 def read_head(path: str, size: int = 1 << 16) -> bytes:

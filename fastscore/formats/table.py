@@ -147,6 +147,28 @@ class MentionTable:
             words=None if self.words is None else self.words.take(idx),
         )
 
+    @classmethod
+    def concat(cls, tables: list["MentionTable"], path: str) -> "MentionTable":
+        """The documents of several tables (shards, batches of a file) as one table, in order.  Spans only:
+        CoNLL-U tables (nodes, heads, sentences) are scored shard by shard."""
+        if any(t.words is not None for t in tables):
+            raise ValueError("CoNLL-U tables are not concatenated")
+        sizes = np.concatenate([np.diff(t.doc_offsets) for t in tables]) if tables else np.zeros(0, np.int64)
+        join = (lambda arrays, dtype: np.concatenate(arrays).astype(dtype, copy=False) if arrays
+                else np.zeros(0, dtype))
+        return cls(
+            path=path,
+            doc_names=[n for t in tables for n in t.doc_names],
+            doc_lines=join([t.doc_lines for t in tables], np.int64),
+            doc_tokens=join([t.doc_tokens for t in tables], np.int64),
+            doc_offsets=offsets(sizes),
+            start=join([t.start for t in tables], np.int32),
+            end=join([t.end for t in tables], np.int32),
+            cluster=join([t.cluster for t in tables], np.int32),
+            cluster_labels=[labels for t in tables for labels in t.cluster_labels],
+            warnings=[w for t in tables for w in t.warnings],
+        )
+
     def without_singletons(self) -> "MentionTable":
         """Drop clusters of one mention, renumbering the rest in order."""
         keep = np.ones(len(self.start), dtype=bool)

@@ -1,0 +1,450 @@
+"""Corpora as sets of shards, large files in batches, and the executors that score them.
+
+GOLD and SYSTEM may be folders or glob patterns of files (any format the task reads, Parquet included);
+a file larger than the batch size is read in batches of whole documents when its format can be cut
+(``Task.batches``), so memory is bounded by the batches in flight, not by the file.  Every shard file or
+batch is a *part*.  Scoring runs in two steps on an executor (in this process, a process pool, or Dask):
+
+1. every part is read (``Task.read``) and its documents listed;
+2. parts are grouped into *units*: the key and response parts linked by shared document names (usually one
+   key shard and the response shard of the same documents); a unit's reads are joined (``Task.concat``) and
+   scored (``Task.score``); the units' results are merged (``Task.merge``: ``DocStats.concat`` and the
+   warnings), in the order of the key's parts.
+
+Corpus totals are exactly rounded sums of the per-document statistics (``DocStats.total``), so a corpus
+prints the same digits as one file, in shards, with any ``--jobs`` and on Dask.  A document in two parts of
+one side is an error; a part that cannot be read fails the run, or with ``skip_bad`` is left out and listed
+(its key documents are not scored; a response part's documents count as missing from the response).
+"""
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .errors import FastscoreError, InputError, UsageError
+from .messages import few
+
+COLUMNAR_EXTENSIONS = (".parquet", ".arrow")
+DEFAULT_BATCH_BYTES = 256 << 20
+
+
+@dataclass
+class Settings:
+    """How a sharded run is carried out (none of it changes a number)."""
+
+    jobs: int | None = None  # None: every core
+    executor: str = "local"  # local (this process or a process pool) or dask
+    scheduler: str | None = None  # dask: a scheduler's address; None starts a LocalCluster
+    batch_bytes: int = DEFAULT_BATCH_BYTES
+    skip_bad: bool = False
+    progress: Callable[[str, int, int], None] | None = None
+
+
+@dataclass
+class Unit:
+    key: list[int]  # indices of key parts
+    response: list[int]  # indices of response parts
+
+
+@dataclass
+class Plan:
+    key_parts: list
+    response_parts: list
+    units: list[Unit]
+    unpaired: list[str] = field(default_factory=list)  # response documents in no key part
+    skipped: list[str] = field(default_factory=list)  # parts left out (skip_bad), with the reason
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def is_corpus(spec: str, task) -> bool:
+    """Whether an input names a set of shards: a glob pattern, or a folder holding files of the task's
+    extensions (another folder, such as NAF documents, is one input the task reads itself)."""
+    if spec == "-" or task.merge is None:
+        return False
+    if glob.has_magic(spec) and not os.path.exists(spec):
+        return True
+    return os.path.isdir(spec) and bool(_folder_files(spec, task))
+
+
+def _folder_files(folder: str, task) -> list[str]:
+    endings = tuple(task.extensions) + COLUMNAR_EXTENSIONS * (task.concat is not None)
+    endings = endings + tuple(e + ".gz" for e in endings)
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.endswith(endings) and os.path.isfile(os.path.join(folder, f)))
+
+
+def shard_files(spec: str, task) -> list[str]:
+    """The files of a folder (those with the task's extensions, Parquet and Arrow, maybe gzipped; sorted) or
+    of a glob pattern (sorted), or the file itself."""
+    if os.path.isdir(spec):
+        files = _folder_files(spec, task)
+        if not files:
+            raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
+        return files
+    if glob.has_magic(spec) and not os.path.exists(spec):
+        files = sorted(f for f in glob.glob(spec, recursive=True) if os.path.isfile(f))
+        if not files:
+            raise UsageError(f"{spec}: the pattern matches no file")
+        return files
+    return [spec]
+
+
+def parts_of(spec: str, task, batch_bytes: int) -> list:
+    """Shard files, each cut into batches of whole documents when it is larger than ``batch_bytes``."""
+    out: list = []
+    for path in shard_files(spec, task):
+        batches = task.batches(path, batch_bytes) if task.batches is not None else []
+        out.extend(batches or [path])
+    return out
+
+
+def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
+    """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
+    if task.merge is None:
+        return False
+    if is_corpus(gold, task) or is_corpus(system, task):
+        return True
+    return task.batches is not None and any(
+        p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes for p in (gold, system))
+
+
+# ---- work done by the executors (module-level functions: processes and Dask workers import them)
+
+def read_part(task_name: str, part) -> tuple[Any, list[str]]:
+    """A part read, with its document names."""
+    from .tasks import get_task
+
+    task = get_task(task_name)
+    read = task.read(part)
+    return read, list(task.doc_names(read))
+
+
+def read_only(task_name: str, part) -> Any:
+    return read_part(task_name, part)[0]
+
+
+def doc_names_of(task_name: str, read) -> list[str]:
+    from .tasks import get_task
+
+    return list(get_task(task_name).doc_names(read))
+
+
+def score_unit(task_name: str, key_reads: list, response_reads: list, names: tuple[str, str], options: dict):
+    """One unit scored: its key parts against its response parts."""
+    from .tasks import get_task
+
+    task = get_task(task_name)
+    gold = _joined(task, key_reads, names[0], key_reads[0])
+    system = _joined(task, response_reads, names[1], key_reads[0])
+    return task.score(gold, system, **options)
+
+
+def _joined(task, reads: list, name: str, like):
+    """One input of the reads (none: an input like ``like`` without documents)."""
+    if len(reads) == 1:
+        return reads[0]
+    if task.concat is None:
+        raise InputError(f"{name}: documents of one shard are spread over several shards of the other side: "
+                         f"task {task.name} needs key and response shards of the same documents")
+    return task.concat(reads, name, like)
+
+
+# ---- planning
+
+def plan_units(key_names: Sequence[list[str] | None], response_names: Sequence[list[str] | None],
+               key_parts: list, response_parts: list) -> tuple[list[Unit], list[str]]:
+    """Units of parts linked by shared documents (key parts in order), and the response documents of no key
+    part.  ``None`` names: a part left out.  A document in two parts of one side is an InputError."""
+    key_at = _owners(key_names, key_parts)
+    response_at = _owners(response_names, response_parts)
+    parent = list(range(len(key_parts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    # key parts joined when one response part holds documents of both
+    response_key: dict[int, int] = {}
+    for name, r in response_at.items():
+        k = key_at.get(name)
+        if k is None:
+            continue
+        first = response_key.setdefault(r, k)
+        a, b = root(first), root(k)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    units: dict[int, Unit] = {}
+    for k, names in enumerate(key_names):
+        if names is not None:
+            units.setdefault(root(k), Unit([], []))
+    for k in range(len(key_parts)):
+        if key_names[k] is not None:
+            units[root(k)].key.append(k)
+    for r, k in sorted(response_key.items()):
+        units[root(k)].response.append(r)
+    unpaired = [name for name, r in response_at.items() if name not in key_at]
+    return [units[k] for k in sorted(units)], unpaired
+
+
+def _owners(names: Sequence[list[str] | None], parts: list) -> dict[str, int]:
+    owner: dict[str, int] = {}
+    for i, docs in enumerate(names):
+        for name in docs or ():
+            j = owner.setdefault(name, i)
+            if j != i:
+                raise InputError(f'document "{name}" is in two shards: {parts[j]} and {parts[i]} '
+                                 "(a document must be in one shard only)")
+    return owner
+
+
+# ---- executors
+
+class LocalExecutor:
+    """This process (one job, or one unit of work), or a pool of processes."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def _pool(self, n_items: int):
+        if self.jobs <= 1 or n_items <= 1:
+            return None
+        if self.pool is None:
+            import multiprocessing
+            import threading
+            from concurrent.futures import ProcessPoolExecutor
+
+            # fork while this process has one thread (workers start at once, with what is imported); else
+            # forkserver, since forking a process with threads (numba's, Dask's) may deadlock
+            method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
+                else "forkserver"
+            self.pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context(method))
+        return self.pool
+
+    def run(self, fn, argument_lists: list[tuple], on_done) -> list:
+        """``fn(*args)`` for each argument tuple; ``on_done(i, value_or_exception)`` as each ends."""
+        pool = self._pool(len(argument_lists))
+        out: list = [None] * len(argument_lists)
+        if pool is None:
+            for i, args in enumerate(argument_lists):
+                out[i] = _call(fn, args)
+                on_done(i, out[i])
+            return out
+        from concurrent.futures import as_completed
+
+        futures = {pool.submit(_packed_call, fn, Packed(args)): i for i, args in enumerate(argument_lists)}
+        for future in as_completed(futures):
+            i = futures[future]
+            out[i] = future.result().unpack()
+            on_done(i, out[i])
+        return out
+
+    def read_parts(self, task_name, parts, on_done):
+        """(read handles, names or exception) of each part."""
+        got = self.run(read_part, [(task_name, p) for p in parts], on_done)
+        return [g if isinstance(g, BaseException) else g[0] for g in got], \
+               [g if isinstance(g, BaseException) else g[1] for g in got]
+
+    def score_units(self, task_name, jobs: list[tuple], on_done):
+        return self.run(score_unit, [(task_name, *j) for j in jobs], on_done)
+
+
+def _call(fn, args):
+    """``fn(*args)``, or the FastscoreError it raised (returned, so that one bad part does not lose the others)."""
+    try:
+        return fn(*args)
+    except FastscoreError as exc:
+        return exc
+
+
+class Packed:
+    """A value pickled with cloudpickle (results carry their metric registry, whose score functions are
+    closures the standard pickle refuses): how values cross the process pool."""
+
+    def __init__(self, value):
+        import cloudpickle
+
+        self.data = cloudpickle.dumps(value)
+
+    def unpack(self):
+        import pickle
+
+        return pickle.loads(self.data)
+
+
+def _packed_call(fn, args: Packed) -> Packed:
+    return Packed(_call(fn, args.unpack()))
+
+
+class DaskExecutor:
+    """Parts read and units scored as Dask tasks; the reads stay on the workers (futures) and only the
+    results (per-document statistics and warnings) come back."""
+
+    def __init__(self, jobs: int, scheduler: str | None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise UsageError("--executor dask needs Dask: pip install 'fastscore-ie[dask]'") from None
+        self.cluster = None
+        if scheduler is None:
+            self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(scheduler, timeout=30)
+            except (OSError, TimeoutError) as exc:
+                raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def _gather(self, futures, on_done) -> list:
+        from dask.distributed import as_completed
+
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list = [None] * len(futures)
+        for future in as_completed(futures):
+            i = index[future.key]
+            out[i] = future.result()
+            on_done(i, out[i])
+        return out
+
+    def read_parts(self, task_name, parts, on_done):
+        reads = self.client.map(lambda p: _call(read_only, (task_name, p)), parts, pure=False)
+        names = self.client.map(lambda r: r if isinstance(r, BaseException) else doc_names_of(task_name, r),
+                                reads, pure=False)
+        return reads, self._gather(names, on_done)
+
+    def score_units(self, task_name, jobs: list[tuple], on_done):
+        futures = [self.client.submit(_call, score_unit, (task_name, *j), pure=False) for j in jobs]
+        return self._gather(futures, on_done)
+
+
+def executor_for(settings: Settings):
+    jobs = settings.jobs or cores()
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs}: give at least 1")
+    if settings.executor == "dask":
+        return DaskExecutor(jobs, settings.scheduler)
+    if settings.scheduler is not None:
+        raise UsageError("--scheduler is the address of a Dask scheduler: give it with --executor dask")
+    return LocalExecutor(jobs)
+
+
+# ---- the run
+
+def score_corpus(task, gold: str, system: str, options: dict, settings: Settings):
+    """Score a corpus given as shards and/or large files; the result of ``task.merge``."""
+    key_parts = parts_of(gold, task, settings.batch_bytes)
+    response_parts = parts_of(system, task, settings.batch_bytes)
+    doc = options.get("doc")
+    with executor_for(settings) as ex:
+        n = len(key_parts) + len(response_parts)
+        tick = _ticker(settings.progress, "reading", n)
+        reads, names = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
+        names, skipped = _check_reads(key_parts + response_parts, names, settings.skip_bad)
+        k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
+        units, unpaired = plan_units(k_names, r_names, key_parts, response_parts)
+        if doc is not None:
+            units = [u for u in units if any(doc in k_names[k] for k in u.key)]
+            if not units:
+                raise UsageError(f'--doc "{doc}": no such document in the key')
+        if not units:
+            raise InputError(f"{gold}: no key document could be read")
+        jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system),
+                 options) for u in units]
+        tick = _ticker(settings.progress, "scoring", len(jobs))
+        results = ex.score_units(task.name, jobs, lambda i, v: tick())
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    result = task.merge(results, gold, system)
+    notes = []
+    if unpaired:
+        notes.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: {few(unpaired)}")
+    notes += [f"shard skipped: {s}" for s in skipped]
+    result.warnings.extend(notes)
+    result.skipped_shards = skipped
+    return result
+
+
+def _check_reads(parts: list, names: list, skip_bad: bool) -> tuple[list, list[str]]:
+    """Names of the parts read; a part that failed raises (or, with ``skip_bad``, gets None and is listed)."""
+    out, skipped = [], []
+    for part, got in zip(parts, names):
+        if isinstance(got, BaseException):
+            if not skip_bad:
+                raise got
+            skipped.append(str(got))
+            out.append(None)
+        else:
+            out.append(got)
+    if skipped and all(n is None for n in out):
+        raise InputError("every shard failed; the first: " + skipped[0])
+    return out, skipped
+
+
+def _ticker(progress, what: str, total: int):
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(what, done[0], total)
+
+    return tick
+
+
+class ProgressBar:
+    """``reading 12/32 shards  3.1/s  ETA 6 s`` on one line of stderr (a terminal only)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.started: dict[str, float] = {}
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        start = self.started.setdefault(what, now)
+        rate = done / (now - start) if now > start else 0.0
+        eta = f"  ETA {(total - done) / rate:.0f} s" if rate and done < total else ""
+        end = "\n" if done == total else ""
+        print(f"\r{what} {done}/{total} parts  {rate:.1f}/s{eta}   ", end=end, file=self.stream, flush=True)
+
+
+def parse_size(text: str) -> int:
+    """``64M``, ``1G``, ``500000`` -> bytes."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    unit = t[-1:] if t[-1:] in "KMG" else ""
+    try:
+        value = float(t[:len(t) - len(unit)])
+    except ValueError:
+        raise UsageError(f"--batch-size {text!r}: give bytes, e.g. 64M or 1G") from None
+    if value <= 0:
+        raise UsageError(f"--batch-size {text!r}: must be positive")
+    return int(value * units[unit])
