@@ -31,6 +31,9 @@ class ParseError(InputError):
         doc = "" if document is None else f' document "{document}":'
         super().__init__(f"{where}:{doc} {problem}")
 
+    def __reduce__(self):  # pickled as its parts (errors cross process pools and Dask workers)
+        return ParseError, (self.path, self.line, self.problem, self.document)
+
 
 class FastscoreWarning(UserWarning):
     """What the reference scorers only warn about (and what fastscore adds): the API emits result

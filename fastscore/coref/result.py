@@ -57,6 +57,7 @@ class CorefResult(PerDocumentTables):
     missing: list[str] = field(default_factory=list)  # key documents absent from the response
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
     tables: tuple | None = field(default=None, repr=False)  # (key, response) MentionTables, for the v8.01 report
+    skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     asked: tuple[str, ...] = ("all",)  # the metric names as the user gave them (the v8.01 report shows LEA only if named)
 
     @property
@@ -97,6 +98,8 @@ class CorefResult(PerDocumentTables):
         out = {"task": "coref", "documents": len(self.doc_stats), **self.scores()}
         if per_doc:
             out["per_doc"] = {n: self._object(self.doc_stats.row(i)) for i, n in enumerate(self.doc_stats.doc_names)}
+        if self.skipped_shards:
+            out["skipped_shards"] = list(self.skipped_shards)
         out["signature"] = self.signature()
         return out
 

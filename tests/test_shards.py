@@ -1,0 +1,269 @@
+"""Corpora as shards, large files in batches, --jobs and Dask (issue 13): the same numbers as one file."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastscore
+from fastscore.api import score_corpus
+from fastscore.errors import InputError
+from fastscore.shards import Settings, parse_size, plan_units
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+FASTSCORE = [sys.executable, "-m", "fastscore"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> dict[str, Path]:
+    """A generated key and response (60 documents) as one file each, as 4 key shards with 3 response shards of
+    other boundaries, as aligned Parquet shards."""
+    from gen_corpus import generate
+
+    out = tmp_path_factory.mktemp("corpus")
+    key, response = generate(out, docs=60, tokens=30_000, mentions=3_500, clusters=900, seed=7)
+    paths = {"key": key, "response": response}
+    for side, path, n in (("key", key, 4), ("response", response, 3)):
+        docs = _documents(path)
+        folder = out / f"{side}-shards"
+        folder.mkdir()
+        per = -(-len(docs) // n)
+        for i in range(n):
+            (folder / f"part-{i:02d}.conll").write_text("".join(docs[i * per:(i + 1) * per]))
+        paths[f"{side}-shards"] = folder
+        pq = out / f"{side}-parquet"
+        pq.mkdir()
+        for i in range(3):  # aligned: the same 3 splits on both sides
+            third = -(-len(docs) // 3)
+            src = out / f"{side}-{i}.conll"
+            src.write_text("".join(docs[i * third:(i + 1) * third]))
+            subprocess.run([*FASTSCORE, "convert", str(src), str(pq / f"part-{i}.parquet"), "--to", "parquet"],
+                           check=True, capture_output=True)
+        paths[f"{side}-parquet"] = pq
+    return paths
+
+
+def _documents(path: Path) -> list[str]:
+    return [d for d in re.split(r"(?m)^(?=#begin document)", path.read_text()) if d.strip()]
+
+
+def _numbers(result) -> dict:
+    out = result.to_dict(per_doc=True)
+    out.pop("signature")
+    return out
+
+
+@pytest.fixture(scope="module")
+def one_file(corpus) -> dict:
+    return _numbers(fastscore.score_coref(corpus["key"], corpus["response"]))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_shards_score_as_one_file(corpus, one_file, jobs):
+    result = score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=jobs)
+    assert _numbers(result) == one_file
+    assert result.doc_stats.doc_names == fastscore.read_conll(corpus["key"]).doc_names  # the key's order
+
+
+def test_parquet_shards_and_globs(corpus, one_file):
+    assert _numbers(score_corpus(corpus["key-parquet"], corpus["response-parquet"], jobs=2)) == one_file
+    pattern = str(corpus["key-shards"] / "part-*.conll")
+    assert _numbers(score_corpus(pattern, corpus["response"], jobs=1)) == one_file
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_large_files_in_batches(corpus, one_file, jobs):
+    size = corpus["key"].stat().st_size
+    result = score_corpus(corpus["key"], corpus["response"], jobs=jobs, batch_size=size // 7)
+    assert _numbers(result) == one_file
+
+
+def test_batches_cut_before_documents_and_keep_line_numbers(corpus, tmp_path):
+    from fastscore.formats.conll import conll_batches
+
+    key = corpus["key"]
+    data = key.read_bytes()
+    parts = conll_batches(str(key), len(data) // 5)
+    assert len(parts) >= 5 and parts[0].start == 0 and parts[-1].end == len(data)
+    assert all(a.end == b.start for a, b in zip(parts, parts[1:]))
+    for p in parts:
+        assert data[p.start:p.end].startswith(b"#begin document")
+        assert p.line == data[:p.start].count(b"\n")
+    # a broken bracket in the last batch: the message of the whole file, its line included
+    lines = data.decode().split("\n")
+    bad = next(i for i in range(len(lines) - 1, 0, -1) if lines[i].rstrip().endswith(")") and "(" not in lines[i]
+               and not lines[i].startswith("#"))
+    lines[bad] = re.sub(r"\S+$", "-", lines[bad].rstrip())  # a cluster opened and never closed
+    broken = tmp_path / "broken.conll"
+    broken.write_text("\n".join(lines))
+    with pytest.raises(InputError) as whole:
+        fastscore.read_conll(broken)
+    with pytest.raises(InputError) as batched:
+        score_corpus(broken, corpus["response"], jobs=1, batch_size=len(data) // 5)
+    assert str(batched.value) == str(whole.value) and "never closed" in str(whole.value)
+
+
+def test_cli_prints_the_same_report(corpus, tmp_path):
+    one = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "-o", "perl", "-m", "all"],
+                         capture_output=True, text=True, check=True).stdout
+    sharded = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
+                              "-o", "perl", "-m", "all", "--jobs", "2", "--quiet"],
+                             capture_output=True, text=True, check=True)
+    assert sharded.stdout.replace(str(corpus["key-shards"]), str(corpus["key"])).replace(
+        str(corpus["response-shards"]), str(corpus["response"])) == one
+    assert sharded.stderr == ""  # no progress bar without a terminal
+
+
+def test_a_document_in_two_shards_is_an_error(corpus, tmp_path):
+    folder = tmp_path / "dup"
+    folder.mkdir()
+    docs = _documents(corpus["response"])
+    (folder / "a.conll").write_text("".join(docs[:10]))
+    (folder / "b.conll").write_text("".join(docs[9:]))
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(folder), "--jobs", "1"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert re.fullmatch(r'fastscore: error: document ".+" is in two shards: .*a\.conll and .*b\.conll .*\n', run.stderr)
+
+
+def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    docs = _documents(corpus["response"])
+    (folder / "a.conll").write_text("".join(docs[:30]))
+    (folder / "b.conll").write_text("".join(docs[30:]).replace("#end document", "", 1))
+    args = [*FASTSCORE, "coref", str(corpus["key"]), str(folder), "--jobs", "2", "-o", "json"]
+    run = subprocess.run(args, capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert re.fullmatch(r"fastscore: error: .*b\.conll:\d+: document \".+\": .*\n", run.stderr)
+    run = subprocess.run([*args, "--skip-bad-shards"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert len(out["skipped_shards"]) == 1 and "b.conll" in out["skipped_shards"][0]
+    assert "shard skipped" in run.stderr and "30 key document(s) missing from the response" in run.stderr
+    alone = fastscore.score_coref(corpus["key"], folder / "a.conll")
+    assert out["metrics"] == json.loads(json.dumps(alone.to_dict()))["metrics"]
+
+
+def test_one_pair_of_files_refuses_corpus_options(corpus):
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "--skip-bad-shards"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "--skip-bad-shards: for corpora of shards" in run.stderr
+
+
+def test_sizes():
+    assert parse_size("64M") == 64 << 20 and parse_size("1g") == 1 << 30 and parse_size("500") == 500
+    with pytest.raises(fastscore.errors.UsageError):
+        parse_size("lots")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.booleans()), min_size=1, max_size=30))
+def test_units_link_the_parts_of_shared_documents(docs):
+    """Each document's key part and response part are in one unit; units are the connected parts (a
+    reference: merge until nothing changes)."""
+    key_names = [[] for _ in range(5)]
+    response_names = [[] for _ in range(5)]
+    for d, (k, r, in_response) in enumerate(docs):
+        key_names[k].append(f"d{d}")
+        if in_response:
+            response_names[r].append(f"d{d}")
+    units, unpaired = plan_units(key_names, response_names, list("ABCDE"), list("vwxyz"))
+    assert unpaired == []
+    groups = [({("k", k)} | {("r", r) for rr, (k2, r, inr) in enumerate(docs) if k2 == k and inr}) for k in range(5)]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                if groups[i] & groups[j]:
+                    groups[i] |= groups.pop(j)
+                    changed = True
+                    break
+            if changed:
+                break
+    expected = sorted(sorted(g) for g in groups)
+    got = sorted(sorted({("k", k) for k in u.key} | {("r", r) for r in u.response}) for u in units)
+    assert got == expected
+
+
+def test_dask_local_cluster(corpus, one_file):
+    pytest.importorskip("dask.distributed")
+    result = score_corpus(corpus["key-shards"], corpus["response-shards"], executor="dask", jobs=2)
+    assert _numbers(result) == one_file
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dask_deployment():
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, as users start them; stopped after."""
+    pytest.importorskip("dask.distributed")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+              "--dashboard-address", ":0"]
+    try:
+        procs += [subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+        from dask.distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address, procs[1:]
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_dask_deployment_and_a_killed_worker(corpus, one_file, dask_deployment, tmp_path):
+    address, workers = dask_deployment
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
+                          "--executor", "dask", "--scheduler", address, "-o", "json", "--per-doc"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    out.pop("signature")
+    assert out == json.loads(json.dumps(one_file))
+    # many small parts; one worker is killed once the first part is read: Dask runs its tasks again
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i, doc in enumerate(_documents(corpus["key"])):
+        (folder / f"k{i:03d}.conll").write_text(doc)
+    killed = []
+
+    def kill_once(what, done, total):
+        if not killed:
+            workers[0].send_signal(signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    result = fastscore.shards.score_corpus(fastscore.tasks.get_task("coref"), str(folder), str(corpus["response"]),
+                                           {}, Settings(executor="dask", scheduler=address, progress=kill_once))
+    assert killed and workers[0].wait(timeout=10) is not None
+    assert _numbers(result) == one_file
+
+
+def test_dask_unreachable_scheduler_is_a_usage_error(corpus):
+    pytest.importorskip("dask.distributed")
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
+                          "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{_free_port()}"],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    assert run.returncode == 2 and "cannot reach the Dask scheduler" in run.stderr, run.stderr
