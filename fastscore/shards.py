@@ -111,6 +111,10 @@ def parts_of(spec: str, task, batch_bytes: int) -> list:
 def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
     if task.merge is None:
+        patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
+        if patterns:
+            raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
+                             "reads itself); corpora of shards are read by fastscore coref so far")
         return False
     if is_corpus(gold, task) or is_corpus(system, task):
         return True
@@ -310,8 +314,10 @@ class DaskExecutor:
                                         dashboard_address=None)
             self.client = Client(self.cluster)
         else:
-            try:
-                self.client = Client(scheduler, timeout=30)
+            import dask
+
+            try:  # Dask's connect timeout (distributed.comm.timeouts.connect, default 30 s)
+                self.client = Client(scheduler, timeout=dask.config.get("distributed.comm.timeouts.connect"))
             except (OSError, TimeoutError) as exc:
                 raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
 

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -152,7 +153,9 @@ def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
     out = json.loads(run.stdout)
     assert len(out["skipped_shards"]) == 1 and "b.conll" in out["skipped_shards"][0]
     assert "shard skipped" in run.stderr and "30 key document(s) missing from the response" in run.stderr
-    alone = fastscore.score_coref(corpus["key"], folder / "a.conll")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alone = fastscore.score_coref(corpus["key"], folder / "a.conll")
     assert out["metrics"] == json.loads(json.dumps(alone.to_dict()))["metrics"]
 
 
@@ -160,6 +163,25 @@ def test_one_pair_of_files_refuses_corpus_options(corpus):
     run = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "--skip-bad-shards"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "--skip-bad-shards: for corpora of shards" in run.stderr
+
+
+def test_other_tasks_refuse_glob_patterns(tmp_path):
+    run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "*.tbf"), str(tmp_path / "*.tbf")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "task nugget scores one pair of inputs" in run.stderr
+
+
+def test_progress_bar():
+    import io
+
+    from fastscore.shards import ProgressBar
+
+    out = io.StringIO()
+    bar = ProgressBar(out)
+    for done in range(1, 4):
+        bar("reading", done, 3)
+    lines = out.getvalue()
+    assert lines.startswith("\rreading 1/3 parts") and lines.endswith("\n") and "reading 3/3 parts" in lines
 
 
 def test_sizes():
@@ -267,3 +289,27 @@ def test_dask_unreachable_scheduler_is_a_usage_error(corpus):
                           "--executor", "dask", "--scheduler", f"tcp://127.0.0.1:{_free_port()}"],
                          capture_output=True, text=True, timeout=120, env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
     assert run.returncode == 2 and "cannot reach the Dask scheduler" in run.stderr, run.stderr
+
+
+def _peak_kb(args: list[str]) -> int:
+    """Peak resident memory (KB) of a fastscore run in a process of its own."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    return int(subprocess.run([sys.executable, "-c", probe, *FASTSCORE, *args], capture_output=True, text=True,
+                              check=True).stdout)
+
+
+@pytest.mark.slow
+def test_streaming_memory_is_bounded_by_the_batch(corpus, tmp_path):
+    """A file of ~60 MB read in batches of 4 MB: the peak stays well below reading it whole."""
+    docs = _documents(corpus["key"])
+    big = tmp_path / "big.conll"
+    with big.open("w") as out:
+        for copy in range(20):
+            for doc in docs:
+                out.write(doc.replace("#begin document (", f"#begin document (c{copy}/", 1))
+    size_kb = big.stat().st_size // 1024
+    args = ["coref", str(big), str(big), "-o", "json", "--jobs", "1", "-m", "muc"]
+    whole = _peak_kb([*args, "--batch-size", "1G"])
+    streamed = _peak_kb([*args, "--batch-size", "4M"])
+    assert streamed < whole - size_kb, (streamed, whole, size_kb)
