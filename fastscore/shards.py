@@ -114,7 +114,7 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
         patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
         if patterns:
             raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
-                             "reads itself); corpora of shards are read by fastscore coref so far")
+                             "reads itself); corpora of shards are read by fastscore coref and nugget so far")
         return False
     if is_corpus(gold, task) or is_corpus(system, task):
         return True

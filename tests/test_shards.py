@@ -165,10 +165,36 @@ def test_one_pair_of_files_refuses_corpus_options(corpus):
     assert run.returncode == 2 and "--skip-bad-shards: for corpora of shards" in run.stderr
 
 
-def test_other_tasks_refuse_glob_patterns(tmp_path):
-    run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "*.tbf"), str(tmp_path / "*.tbf")],
+def test_tasks_without_shards_refuse_glob_patterns(tmp_path):
+    run = subprocess.run([*FASTSCORE, "temporal", str(tmp_path / "*.tml"), str(tmp_path / "*.tml")],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "task nugget scores one pair of inputs" in run.stderr
+    assert run.returncode == 2 and "task temporal scores one pair of inputs" in run.stderr
+
+
+def test_event_nugget_shards(tmp_path):
+    """The nugget task through the same shape: the official report and every JSON number as one file."""
+    from gen_nuggets import generate
+
+    generate(tmp_path, docs=40, seed=3)
+    for side in ("gold", "system"):
+        docs = [d for d in re.split(r"(?m)^(?=#BeginOfDocument)", (tmp_path / f"{side}.tbf").read_text()) if d.strip()]
+        (tmp_path / side).mkdir()
+        for i in range(3):
+            (tmp_path / side / f"p{i}.tbf").write_text("".join(docs[i * 14:(i + 1) * 14]))
+    common = ["--coref", "--char-spans", "--quiet", "--jobs", "2"]
+    outputs = []
+    for gold, system in (("gold.tbf", "system.tbf"), ("gold", "system")):
+        for fmt in ("evmeval", "json"):
+            run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
+                                  "--per-doc", *common], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            outputs.append(run.stdout)
+    assert outputs[0] == outputs[2]
+    one, sharded = json.loads(outputs[1]), json.loads(outputs[3])
+    assert one.pop("signature") == sharded.pop("signature") and one == sharded
+    run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "gold"), str(tmp_path / "system"), "--sequencing",
+                          "--preset", "kbp2016", *common], capture_output=True, text=True)
+    assert run.returncode == 2 and "--sequencing scores one pair of files" in run.stderr
 
 
 def test_progress_bar():

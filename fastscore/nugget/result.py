@@ -157,7 +157,36 @@ class NuggetResult(PerDocumentTables):
         out["signature"] = self.signature()
         return out
 
+    @classmethod
+    def merge(cls, results: list["NuggetResult"], gold: str, system: str) -> "NuggetResult":
+        """The results of a corpus's shards as one (documents in the shards' order: the report is that of one
+        file holding them in this order).  Sequencing links are scored file by file only."""
+        from types import SimpleNamespace
+
+        from ..errors import UsageError
+
+        first = results[0]
+        if any(r.sequencing is not None for r in results):
+            raise UsageError("--sequencing scores one pair of files: give the gold and system as one file each")
+        for r in results[1:]:
+            if r.options != first.options:
+                raise UsageError(f"{r.gold.path}: scored with other options than {first.gold.path}")
+        lists = lambda name: [x for r in results for x in getattr(r.prepared, name)]
+        prepared = Prepared(lists("doc_ids"), lists("gold"), lists("system"), lists("gold_corefs"),
+                            lists("system_corefs"), lists("warnings"))
+        aligned = Aligned(*(np.concatenate([getattr(r.aligned, k) for r in results]) for k in ("tp", "n_gold", "n_sys")),
+                          [m for r in results for m in r.aligned.map_sys],
+                          [m for r in results for m in r.aligned.map_score])
+        stats = DocStats.concat([r.doc_stats for r in results], [r.gold.path for r in results])
+        return cls(SimpleNamespace(path=gold, system=first.gold.system),
+                   SimpleNamespace(path=system, system=first.system.system), first.options, prepared, aligned, stats)
+
     def __repr__(self) -> str:
         f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))
         return (f"NuggetResult({len(self.documents)} documents, {self.gold.path!r} vs {self.system.path!r}: "
                 f"micro F1 {f1})")
+
+
+def merge_results(results: list[NuggetResult], gold: str, system: str) -> NuggetResult:
+    """``Task.merge`` of the nugget task."""
+    return NuggetResult.merge(results, gold, system)

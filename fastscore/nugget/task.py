@@ -91,4 +91,5 @@ NUGGET = Task(
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
+    merge=lazy("fastscore.nugget.result", "merge_results"),
 )
