@@ -72,9 +72,11 @@ def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes
             return []
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
             cuts = [0]
-            for m in document_start.finditer(data):
-                if m.start() - cuts[-1] >= batch_bytes:
-                    cuts.append(m.start())
+            while True:  # the first document start past each batch's size: only that much is searched
+                m = document_start.search(data, cuts[-1] + batch_bytes)
+                if m is None:
+                    break
+                cuts.append(m.start())
             size = len(data)
             lines = [0]
             for a, b in zip(cuts, cuts[1:]):
