@@ -50,15 +50,6 @@ class Unit:
     response: list[int]  # indices of response parts
 
 
-@dataclass
-class Plan:
-    key_parts: list
-    response_parts: list
-    units: list[Unit]
-    unpaired: list[str] = field(default_factory=list)  # response documents in no key part
-    skipped: list[str] = field(default_factory=list)  # parts left out (skip_bad), with the reason
-
-
 def cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -151,6 +142,20 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
     gold = _joined(task, key_reads, names[0], key_reads[0])
     system = _joined(task, response_reads, names[1], key_reads[0])
     return task.score(gold, system, **options)
+
+
+def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], options: dict):
+    """A key shard and the response shard of its name read and scored in one go: (result, key document names,
+    response document names); the result is None when the response shares no document with the key (the
+    shards are then paired otherwise)."""
+    from .tasks import get_task
+
+    task = get_task(task_name)
+    gold, system = task.read(key_part), task.read(response_part)
+    k, r = list(task.doc_names(gold)), list(task.doc_names(system))
+    if r and not set(k) & set(r):
+        return None, k, r
+    return task.score(gold, system, **options), k, r
 
 
 def _joined(task, reads: list, name: str, like):
@@ -271,6 +276,9 @@ class LocalExecutor:
     def score_units(self, task_name, jobs: list[tuple], on_done):
         return self.run(score_unit, [(task_name, *j) for j in jobs], on_done)
 
+    def score_pairs(self, task_name, jobs: list[tuple], on_done):
+        return self.run(score_pair, [(task_name, *j) for j in jobs], on_done)
+
 
 def _call(fn, args):
     """``fn(*args)``, or the FastscoreError it raised (returned, so that one bad part does not lose the others)."""
@@ -347,7 +355,13 @@ class DaskExecutor:
         return reads, self._gather(names, on_done)
 
     def score_units(self, task_name, jobs: list[tuple], on_done):
-        futures = [self.client.submit(_call, score_unit, (task_name, *j), pure=False) for j in jobs]
+        return self._submit(score_unit, task_name, jobs, on_done)
+
+    def score_pairs(self, task_name, jobs: list[tuple], on_done):
+        return self._submit(score_pair, task_name, jobs, on_done)
+
+    def _submit(self, fn, task_name, jobs: list[tuple], on_done):
+        futures = [self.client.submit(_call, fn, (task_name, *j), pure=False) for j in jobs]
         return self._gather(futures, on_done)
 
 
@@ -370,6 +384,10 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
     response_parts = parts_of(system, task, settings.batch_bytes)
     doc = options.get("doc")
     with executor_for(settings) as ex:
+        paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
+                                                             options, settings.progress)
+        if paired is not None:
+            return _merged(task, *paired, gold, system, [])
         n = len(key_parts) + len(response_parts)
         tick = _ticker(settings.progress, "reading", n)
         reads, names = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
@@ -386,6 +404,10 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
                  options) for u in units]
         tick = _ticker(settings.progress, "scoring", len(jobs))
         results = ex.score_units(task.name, jobs, lambda i, v: tick())
+    return _merged(task, results, unpaired, gold, system, skipped)
+
+
+def _merged(task, results: list, unpaired: list[str], gold: str, system: str, skipped: list[str]):
     for r in results:
         if isinstance(r, BaseException):
             raise r
@@ -397,6 +419,26 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
     result.warnings.extend(notes)
     result.skipped_shards = skipped
     return result
+
+
+def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[str, str], options: dict,
+                 progress) -> list | None:
+    """The common case in one step: key and response shards of the same file names, each pair holding the
+    same documents, read and scored together (no read crosses processes).  None when the shards are not so
+    paired (or a shard failed): the two-step path then decides, and reports, everything."""
+    stem = lambda p: os.path.splitext(os.path.basename(p))[0] if isinstance(p, str) else None
+    if len(key_parts) != len(response_parts) or len(key_parts) < 2 or any(
+            stem(k) is None or stem(k) != stem(r) for k, r in zip(key_parts, response_parts)):
+        return None
+    tick = _ticker(progress, "scoring", len(key_parts))
+    got = ex.score_pairs(task.name, [(k, r, names, options) for k, r in zip(key_parts, response_parts)],
+                         lambda i, v: tick())
+    if any(isinstance(g, BaseException) or g[0] is None for g in got):
+        return None
+    units, unpaired = plan_units([g[1] for g in got], [g[2] for g in got], key_parts, response_parts)
+    if any(u.key != [i] or u.response not in ([i], []) for i, u in enumerate(units)) or len(units) != len(got):
+        return None
+    return [g[0] for g in got], unpaired
 
 
 def _check_reads(parts: list, names: list, skip_bad: bool) -> tuple[list, list[str]]:

@@ -77,6 +77,24 @@ def test_shards_score_as_one_file(corpus, one_file, jobs):
     assert result.doc_stats.doc_names == fastscore.read_conll(corpus["key"]).doc_names  # the key's order
 
 
+def test_shards_of_the_same_names_are_scored_in_pairs(corpus, one_file, monkeypatch):
+    """Key and response shards named alike and holding the same documents: one step, no read crossing
+    processes; shards named alike but holding other documents: the two-step path, the same numbers."""
+    from fastscore import shards
+
+    calls = []
+    monkeypatch.setattr(shards, "score_unit", lambda *a: calls.append(a) or pytest.fail("two-step path"))
+    assert _numbers(score_corpus(corpus["key-parquet"], corpus["response-parquet"], jobs=1)) == one_file
+    monkeypatch.undo()
+    renamed = corpus["key-shards"].parent / "response-as-key-names"
+    renamed.mkdir(exist_ok=True)
+    docs = _documents(corpus["response"])
+    cuts = [0, 10, 25, 40, len(docs)]  # the key's shards hold 15 documents each
+    for i in range(4):
+        (renamed / f"part-{i:02d}.conll").write_text("".join(docs[cuts[i]:cuts[i + 1]]))
+    assert _numbers(score_corpus(corpus["key-shards"], renamed, jobs=1)) == one_file
+
+
 def test_parquet_shards_and_globs(corpus, one_file):
     assert _numbers(score_corpus(corpus["key-parquet"], corpus["response-parquet"], jobs=2)) == one_file
     pattern = str(corpus["key-shards"] / "part-*.conll")
@@ -250,6 +268,8 @@ def test_dask_local_cluster(corpus, one_file):
     pytest.importorskip("dask.distributed")
     result = score_corpus(corpus["key-shards"], corpus["response-shards"], executor="dask", jobs=2)
     assert _numbers(result) == one_file
+    paired = score_corpus(corpus["key-parquet"], corpus["response-parquet"], executor="dask", jobs=2)
+    assert _numbers(paired) == one_file
 
 
 def _free_port() -> int:
