@@ -316,10 +316,10 @@ def _score(args, task: Task) -> int:
 def _corpus_settings(args, task: Task):
     """The sharded path's settings when GOLD or SYSTEM is a corpus of shards or a file to read in batches
     (None: one pair of files); corpus options given for one pair of files are refused."""
-    from .shards import Settings, parse_size, uses_shards
+    from .shards import Settings, parse_size, refuse_patterns, uses_shards
 
+    refuse_patterns(args.gold, args.system, task)
     if task.merge is None:
-        uses_shards(args.gold, args.system, task, 0)  # a glob pattern is refused with a reason
         return None
 
     batch = parse_size(args.batch_size)

@@ -68,6 +68,7 @@ def is_corpus(spec: str, task) -> bool:
 
 
 def _folder_files(folder: str, task) -> list[str]:
+    # tasks that join mention tables (coreference) also read them from Parquet and Arrow files
     endings = tuple(task.extensions) + COLUMNAR_EXTENSIONS * (task.concat is not None)
     endings = endings + tuple(e + ".gz" for e in endings)
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
@@ -99,13 +100,17 @@ def parts_of(spec: str, task, batch_bytes: int) -> list:
     return out
 
 
+def refuse_patterns(gold: str, system: str, task) -> None:
+    """A glob pattern given to a task that reads no corpora of shards: a UsageError saying so."""
+    patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
+    if task.merge is None and patterns:
+        raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
+                         "reads itself); corpora of shards are read by fastscore coref and nugget so far")
+
+
 def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
     if task.merge is None:
-        patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
-        if patterns:
-            raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
-                             "reads itself); corpora of shards are read by fastscore coref and nugget so far")
         return False
     if is_corpus(gold, task) or is_corpus(system, task):
         return True
