@@ -217,6 +217,10 @@ def _owners(names: Sequence[list[str] | None], parts: list) -> dict[str, int]:
     for i, docs in enumerate(names):
         for name in docs or ():
             j = owner.setdefault(name, i)
+            if j != i and not name:
+                raise InputError(f"{parts[j]} and {parts[i]} both hold a document without a name (a bare "
+                                 '"#begin document" line): name the documents to score the files as one corpus, '
+                                 "or score them one pair of files at a time")
             if j != i:
                 raise InputError(f'document "{name}" is in two shards: {parts[j]} and {parts[i]} '
                                  "(a document must be in one shard only)")

@@ -156,6 +156,19 @@ def test_a_document_in_two_shards_is_an_error(corpus, tmp_path):
     assert re.fullmatch(r'fastscore: error: document ".+" is in two shards: .*a\.conll and .*b\.conll .*\n', run.stderr)
 
 
+def test_unnamed_documents_in_two_shards_are_an_error_that_says_so(shared_data, tmp_path):
+    """OntoGUM's CoNLL files hold one document each, all without a name."""
+    source = shared_data / "gum" / "coref" / "ontogum" / "conll"
+    for side in ("k", "r"):
+        (tmp_path / side).mkdir()
+        for f in sorted(source.glob("*.conll"))[:2]:
+            (tmp_path / side / f.name).write_bytes(f.read_bytes())
+    run = subprocess.run([*FASTSCORE, "coref", str(tmp_path / "k"), str(tmp_path / "r"), "--jobs", "1"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert "both hold a document without a name" in run.stderr and run.stderr.count("\n") == 1
+
+
 def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
     folder = tmp_path / "bad"
     folder.mkdir()
