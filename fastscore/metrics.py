@@ -143,6 +143,9 @@ COREFUD_METRICS: dict[str, MetricSpec] = {
 
 # MINA (coval's evaluator): v8.01's metrics with the Universal Anaphora scorer's BLANC, the coval family's
 COVAL_METRICS: dict[str, MetricSpec] = {**METRICS, "blanc": COREFUD_METRICS["blanc"]}
+# registries that reports recognise by identity: statistics sent to other processes name them (DocStats pickling)
+NAMED_REGISTRIES: dict[str, dict[str, MetricSpec]] = {
+    "METRICS": METRICS, "COREFUD_METRICS": COREFUD_METRICS, "COVAL_METRICS": COVAL_METRICS}
 
 SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
 

@@ -169,6 +169,25 @@ def test_unnamed_documents_in_two_shards_are_an_error_that_says_so(shared_data, 
     assert "both hold a document without a name" in run.stderr and run.stderr.count("\n") == 1
 
 
+def test_conllu_shards_of_real_data(shared_data, tmp_path):
+    """OntoGUM's CoNLL-U files as shards: the CorefUD report and every JSON number of the files joined in one."""
+    files = sorted((shared_data / "gum" / "coref" / "ontogum" / "conllu").glob("*.conllu"))[:3]
+    (tmp_path / "shards").mkdir()
+    for f in files:
+        (tmp_path / "shards" / f.name).write_bytes(f.read_bytes())
+    (tmp_path / "one.conllu").write_bytes(b"".join(f.read_bytes() for f in files))
+    outputs = {}
+    for inputs in (("one.conllu", "one.conllu"), ("shards", "shards")):
+        for fmt in ("corefud", "json", "perl"):
+            run = subprocess.run([*FASTSCORE, "coref", *(str(tmp_path / x) for x in inputs), "-o", fmt, "--per-doc",
+                                  "--jobs", "2"], capture_output=True, text=True)
+            outputs[inputs[0], fmt] = (run.returncode, run.stdout, run.stderr)
+    assert outputs["one.conllu", "corefud"] == outputs["shards", "corefud"] and outputs["shards", "corefud"][0] == 0
+    one, sharded = json.loads(outputs["one.conllu", "json"][1]), json.loads(outputs["shards", "json"][1])
+    assert one.pop("signature") == sharded.pop("signature") and one == sharded
+    assert outputs["shards", "perl"][0] == 2 and "for CoNLL-U use --output corefud" in outputs["shards", "perl"][2]
+
+
 def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
     folder = tmp_path / "bad"
     folder.mkdir()

@@ -76,11 +76,11 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     from ..errors import UsageError
     from ..report import render
 
+    if fmt == "perl" and result.options.get("format") == "conllu":
+        raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
     if fmt == "perl" and result.tables is None:
         raise UsageError("--output perl is v8.01's report of exact spans: with --match mina, --np-only or "
                          "--remove-nested use --output coval")
-    if fmt == "perl" and result.tables[0].words is not None:
-        raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
     if fmt == "perl" and result.bootstrap is not None:
         raise UsageError("--output perl is v8.01's report, which has no place for intervals: use --bootstrap "
                          "with --output text, json, csv or markdown")

@@ -10,7 +10,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..metrics import COLUMNS, METRICS, MetricSpec, f1_of, layout_of
+from ..metrics import COLUMNS, METRICS, NAMED_REGISTRIES, MetricSpec, f1_of, layout_of
 
 
 @dataclass
@@ -39,6 +39,10 @@ class DocStats:
         for k, name in enumerate(layout):
             matrix[:, k] = columns[name]
         return cls(list(doc_names), matrix, tuple(layout), registry)
+
+    def __reduce__(self):  # a named registry travels as its name, so that it is the same object where it lands
+        name = next((n for n, r in NAMED_REGISTRIES.items() if r is self.registry), None)
+        return _unpickle, (self.doc_names, self.matrix, self.columns, name or self.registry)
 
     def column(self, name: str) -> np.ndarray:
         """One statistics column (a view), by name."""
@@ -157,6 +161,10 @@ class DocStats:
                 seen[name] = i
         matrix = np.concatenate([p.matrix for p in parts]) if len(parts) > 1 else first.matrix
         return cls([n for p in parts for n in p.doc_names], matrix, first.columns, first.registry)
+
+
+def _unpickle(doc_names, matrix, columns, registry) -> DocStats:
+    return DocStats(doc_names, matrix, columns, NAMED_REGISTRIES[registry] if isinstance(registry, str) else registry)
 
 
 def _source(sources: list[str] | None, i: int) -> str:
