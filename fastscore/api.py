@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from contextlib import contextmanager
 from typing import Iterable
 
 from .coref.result import CorefResult
@@ -122,39 +123,63 @@ def score_corpus(gold, system, *, task: str = "coref", settings=None, jobs: int 
     documents.  ``jobs`` processes (default every core), or Dask workers with ``executor="dask"`` (at
     ``scheduler``, or a LocalCluster).  The numbers are those of one file holding every document; the
     result lists skipped shards in ``skipped_shards`` (``skip_bad_shards``).  See :mod:`fastscore.shards`."""
-    from .shards import DEFAULT_BATCH_BYTES, Settings, score_corpus as _score
+    from .shards import score_corpus as _score
 
     t = get_task(task)
     t.check_keywords(options, "score", "command")
     if t.merge is None:
         raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
-    if settings is None:
-        settings = Settings(jobs=jobs, executor=executor, scheduler=scheduler,
-                            batch_bytes=batch_size or DEFAULT_BATCH_BYTES, skip_bad=skip_bad_shards)
+    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size, skip_bad_shards)
     return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings))
 
 
-def _task_scorer(task: str, key, options: dict):
-    """A function system -> result for a task, with the key read once; every system must cover
-    exactly the key's documents."""
+def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str | None, batch_size: int | None,
+                     skip_bad_shards: bool = False):
+    from .shards import DEFAULT_BATCH_BYTES, Settings
+
+    if settings is not None:
+        return settings
+    return Settings(jobs=jobs, executor=executor, scheduler=scheduler,
+                    batch_bytes=batch_size or DEFAULT_BATCH_BYTES, skip_bad=skip_bad_shards)
+
+
+@contextmanager
+def _task_scorer(task: str, key, systems: list, options: dict, settings):
+    """A function system -> result for a task, with the key read once; every system must cover exactly the
+    key's documents.  Key or systems that are corpora of shards (folders, glob patterns, files to read in
+    batches) are scored on one executor (``settings``), opened only when one is."""
+    from .shards import executor_for, score_corpus_on, uses_shards
     from .stats.compare import check_same_documents
 
     t = get_task(task)
     t.check_keywords(options, "score")
-    gold = t.read(key)
-    names = t.doc_names(gold)
+    is_path = lambda x: isinstance(x, (str, os.PathLike))
+    sharded = lambda s: is_path(key) and is_path(s) and uses_shards(os.fspath(key), os.fspath(s), t,
+                                                                    settings.batch_bytes)
+    read_key: list = []
 
-    def scored(system):
+    def scored(system, ex=None):
+        if ex is not None and sharded(system):
+            return score_corpus_on(ex, t, os.fspath(key), os.fspath(system), options, settings, same_documents=True)
+        if not read_key:
+            gold = t.read(key)
+            read_key.append((gold, t.doc_names(gold)))
+        gold, names = read_key[0]
         read = t.read(system)
         check_same_documents(names, read.path, t.doc_names(read))
         return t.score(gold, read, **options)
 
-    return t, scored
+    if not any(sharded(s) for s in systems):
+        yield t, scored
+        return
+    with executor_for(settings) as ex:
+        yield t, lambda system: scored(system, ex)
 
 
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = "coref", test: str = "bootstrap",
             resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
-            **options):
+            settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
+            batch_size: int | None = None, **options):
     """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
 
     ``task`` is any registered task (``coref``: CoNLL files, options ``singletons``,
@@ -162,37 +187,43 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = "c
     are the task's scoring options.  Every system must cover exactly the key's documents.
     ``test`` is ``bootstrap`` (paired bootstrap, Koehn 2004, p-value after Berg-Kirkpatrick
     et al. 2012) or ``permutation`` (approximate randomization); p-values are Holm-Bonferroni
-    adjusted over the systems.  See :mod:`fastscore.stats.significance`.
+    adjusted over the systems.  See :mod:`fastscore.stats.significance`.  Key and systems may be corpora of
+    shards (see :func:`score_corpus`: ``settings``, or ``jobs``, ``executor``, ``scheduler``, ``batch_size``).
     """
     from .stats.compare import compare_stats
 
-    t, scored = _task_scorer(task, key, options)
-    metric = metric or t.default_metric
-    base = (_name(baseline), scored(baseline).doc_stats)
-    base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
-    others = [(_name(s), scored(s).doc_stats) for s in systems]
+    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
+    with _task_scorer(task, key, [baseline, *systems], options, settings) as (t, scored):
+        metric = metric or t.default_metric
+        base = (_name(baseline), scored(baseline).doc_stats)
+        base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
+        others = [(_name(s), scored(s).doc_stats) for s in systems]
     return _warned(compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name,
                                  options=_signature_options(t, options)))
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
-          seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None, **options):
+          seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None,
+          settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
+          batch_size: int | None = None, **options):
     """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0.
-    Every metric the task reports is shown beside the ranking metric."""
+    Every metric the task reports is shown beside the ranking metric.  Key and systems may be corpora of
+    shards (see :func:`compare`)."""
     from .stats.compare import sweep_stats
 
-    t, scored = _task_scorer(task, key, options)
-    metric = metric or t.default_metric
+    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
     rows = []
     shown: list[str] = []
-    for n, s in enumerate(systems):
-        result = scored(s)
-        if n == 0:
-            result.doc_stats.f1(metric, result.doc_stats.total())  # an unknown metric fails at once
-            shown = list(result.metrics)
-        rows.append((_name(s), result.doc_stats))
-        if progress is not None:
-            progress(n + 1, len(systems))
+    with _task_scorer(task, key, list(systems), options, settings) as (t, scored):
+        metric = metric or t.default_metric
+        for n, s in enumerate(systems):
+            result = scored(s)
+            if n == 0:
+                result.doc_stats.f1(metric, result.doc_stats.total())  # an unknown metric fails at once
+                shown = list(result.metrics)
+            rows.append((_name(s), result.doc_stats))
+            if progress is not None:
+                progress(n + 1, len(systems))
     return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name,
                                options=_signature_options(t, options)))
 

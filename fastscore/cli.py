@@ -93,9 +93,9 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     return c
 
 
-def _corpus_options(p: argparse.ArgumentParser) -> None:
+def _corpus_options(p: argparse.ArgumentParser, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
-    g = p.add_argument_group("large corpora (GOLD and SYSTEM may be folders or quoted glob patterns of shards)")
+    g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
     g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and scoring "
                    "shards and batches (default: every core)")
     g.add_argument("--executor", choices=("local", "dask"), default="local",
@@ -104,8 +104,9 @@ def _corpus_options(p: argparse.ArgumentParser) -> None:
                    "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
     g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
                    "batches of whole documents (CoNLL-2012; default 256M): memory is bounded by the batches")
-    g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, listed "
-                   "in the warnings and the JSON (default: the run fails, with no partial score)")
+    if skip_bad:
+        g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
+                       "listed in the warnings and the JSON (default: the run fails, with no partial score)")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
 
 
@@ -148,6 +149,8 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    help="text (default), json, markdown, latex")
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
     _task_group(m, stats_task, "score")
+    if stats_task.merge is not None:
+        _corpus_options(m, "the systems", skip_bad=False)
     commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
@@ -160,6 +163,8 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text",
                    help="text (default), csv, json, markdown, latex")
     _task_group(w, stats_task, "score")
+    if stats_task.merge is not None:
+        _corpus_options(w, "each SYSTEM", skip_bad=False)
     commands["sweep"] = w
 
     v = sub.add_parser("convert", help="convert coreference files between CoNLL-2012, CoNLL-U and jsonlines",
@@ -313,19 +318,22 @@ def _score(args, task: Task) -> int:
     return 0
 
 
-def _corpus_settings(args, task: Task):
-    """The sharded path's settings when GOLD or SYSTEM is a corpus of shards or a file to read in batches
-    (None: one pair of files); corpus options given for one pair of files are refused."""
+def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None):
+    """The sharded path's settings when GOLD or a SYSTEM is a corpus of shards or a file to read in batches
+    (None: pairs of files only); corpus options given for pairs of files are refused."""
     from .shards import Settings, parse_size, refuse_patterns, uses_shards
 
-    refuse_patterns(args.gold, args.system, task)
+    gold = args.gold if gold is None else gold
+    systems = [args.system] if systems is None else systems
+    for system in systems:
+        refuse_patterns(gold, system, task)
     if task.merge is None:
         return None
 
     batch = parse_size(args.batch_size)
-    if not uses_shards(args.gold, args.system, task, batch):
+    if not any(uses_shards(gold, system, task, batch) for system in systems):
         given = [flag for flag, on in (("--executor dask", args.executor == "dask"), ("--scheduler", args.scheduler),
-                                       ("--skip-bad-shards", args.skip_bad_shards)) if on]
+                                       ("--skip-bad-shards", getattr(args, "skip_bad_shards", False))) if on]
         if given:
             raise UsageError(f"{', '.join(given)}: for corpora of shards (folders or glob patterns) or files "
                              "larger than --batch-size; here GOLD and SYSTEM are one file each")
@@ -334,7 +342,7 @@ def _corpus_settings(args, task: Task):
 
     progress = None if args.quiet or not sys.stderr.isatty() else ProgressBar()
     return Settings(jobs=args.jobs, executor=args.executor, scheduler=args.scheduler, batch_bytes=batch,
-                    skip_bad=args.skip_bad_shards, progress=progress)
+                    skip_bad=getattr(args, "skip_bad_shards", False), progress=progress)
 
 
 def _convert(args) -> int:
@@ -370,8 +378,10 @@ def _compare(args, task: Task) -> int:
     from .api import compare
     from .report import stats_tables
 
+    settings = _corpus_settings(args, task, args.key, [args.baseline, *args.systems])
     result = compare(args.key, args.baseline, args.systems, args.metric, task=task.name, test=args.test,
-                     resamples=args.resamples, **_statistics(args, args.resamples), **_keywords(args, task, "score"))
+                     resamples=args.resamples, settings=settings, **_statistics(args, args.resamples),
+                     **_keywords(args, task, "score"))
     if args.plot:
         from .report.plot import plot_deltas
 
@@ -380,15 +390,20 @@ def _compare(args, task: Task) -> int:
     return 0
 
 
-def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",)) -> list[str]:
-    """Files as given; folders -> their files with one of the extensions (sorted); glob patterns ->
-    their matches (sorted)."""
+def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), task: Task | None = None) -> list[str]:
+    """Files as given; folders -> their files with one of the extensions (sorted), or, for a ``task`` that
+    reads corpora of shards, a folder of none but with subfolders of shards -> those subfolders (each a
+    system); glob patterns -> their matches (sorted)."""
     import glob
 
     out: list[str] = []
     for item in items:
         if os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
+            if not found and task is not None:
+                from .shards import is_corpus
+
+                found = sorted(d for d in glob.glob(os.path.join(glob.escape(item), "*")) if is_corpus(d, task))
             if not found:
                 raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
                                  + _other_files_hint(item))
@@ -419,10 +434,13 @@ def _sweep(args, task: Task) -> int:
     from .api import sweep
     from .report import stats_tables
 
-    systems = expand_systems(args.systems, task.extensions)
+    systems = expand_systems(args.systems, task.extensions, task)
     stats = _statistics(args, args.bootstrap)
+    settings = _corpus_settings(args, task, args.key, systems)
+    if settings is not None:
+        settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
-                   progress=_progress("scoring"), **_keywords(args, task, "score"))
+                   progress=_progress("scoring"), settings=settings, **_keywords(args, task, "score"))
     sys.stdout.write(stats_tables.sweep(result, args.output))
     return 0
 

@@ -387,32 +387,44 @@ def executor_for(settings: Settings):
 
 # ---- the run
 
-def score_corpus(task, gold: str, system: str, options: dict, settings: Settings):
-    """Score a corpus given as shards and/or large files; the result of ``task.merge``."""
+def score_corpus(task, gold: str, system: str, options: dict, settings: Settings, same_documents: bool = False):
+    """Score a corpus given as shards and/or large files; the result of ``task.merge``.  With
+    ``same_documents`` (compare, sweep) the response must hold exactly the key's documents."""
+    with executor_for(settings) as ex:
+        return score_corpus_on(ex, task, gold, system, options, settings, same_documents)
+
+
+def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: Settings,
+                    same_documents: bool = False):
+    """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
     key_parts = parts_of(gold, task, settings.batch_bytes)
     response_parts = parts_of(system, task, settings.batch_bytes)
     doc = options.get("doc")
-    with executor_for(settings) as ex:
-        paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
-                                                             options, settings.progress)
-        if paired is not None:
-            return _merged(task, *paired, gold, system, [])
-        n = len(key_parts) + len(response_parts)
-        tick = _ticker(settings.progress, "reading", n)
-        reads, names = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
-        names, skipped = _check_reads(key_parts + response_parts, names, settings.skip_bad)
-        k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
-        units, unpaired = plan_units(k_names, r_names, key_parts, response_parts)
-        if doc is not None:
-            units = [u for u in units if any(doc in k_names[k] for k in u.key)]
-            if not units:
-                raise UsageError(f'--doc "{doc}": no such document in the key')
+    paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
+                                                         options, settings.progress)
+    if paired is not None:
+        results, unpaired, k_names, r_names = paired
+        if same_documents:
+            _check_same_documents(k_names, r_names, system)
+        return _merged(task, results, unpaired, gold, system, [])
+    n = len(key_parts) + len(response_parts)
+    tick = _ticker(settings.progress, "reading", n)
+    reads, names = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
+    names, skipped = _check_reads(key_parts + response_parts, names, settings.skip_bad)
+    k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
+    units, unpaired = plan_units(k_names, r_names, key_parts, response_parts)
+    if same_documents:
+        _check_same_documents(k_names, r_names, system)
+    if doc is not None:
+        units = [u for u in units if any(doc in k_names[k] for k in u.key)]
         if not units:
-            raise InputError(f"{gold}: no key document could be read")
-        jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system),
-                 options) for u in units]
-        tick = _ticker(settings.progress, "scoring", len(jobs))
-        results = ex.score_units(task.name, jobs, lambda i, v: tick())
+            raise UsageError(f'--doc "{doc}": no such document in the key')
+    if not units:
+        raise InputError(f"{gold}: no key document could be read")
+    jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system),
+             options) for u in units]
+    tick = _ticker(settings.progress, "scoring", len(jobs))
+    results = ex.score_units(task.name, jobs, lambda i, v: tick())
     return _merged(task, results, unpaired, gold, system, skipped)
 
 
@@ -431,10 +443,11 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
 
 
 def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[str, str], options: dict,
-                 progress) -> list | None:
+                 progress) -> tuple | None:
     """The common case in one step: key and response shards of the same file names, each pair holding the
     same documents, read and scored together (no read crosses processes).  None when the shards are not so
-    paired (or a shard failed): the two-step path then decides, and reports, everything."""
+    paired (or a shard failed): the two-step path then decides, and reports, everything.  Else the results,
+    the unpaired response documents and the document names of each key and response shard."""
     stem = lambda p: os.path.splitext(os.path.basename(p))[0] if isinstance(p, str) else None
     if len(key_parts) != len(response_parts) or len(key_parts) < 2 or any(
             stem(k) is None or stem(k) != stem(r) for k, r in zip(key_parts, response_parts)):
@@ -447,7 +460,14 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
     units, unpaired = plan_units([g[1] for g in got], [g[2] for g in got], key_parts, response_parts)
     if any(u.key != [i] or u.response not in ([i], []) for i, u in enumerate(units)) or len(units) != len(got):
         return None
-    return [g[0] for g in got], unpaired
+    return [g[0] for g in got], unpaired, [g[1] for g in got], [g[2] for g in got]
+
+
+def _check_same_documents(key_names: list, response_names: list, system: str) -> None:
+    from .stats.compare import check_same_documents
+
+    flat = lambda names: [n for part in names if part is not None for n in part]
+    check_same_documents(flat(key_names), system, flat(response_names))
 
 
 def _check_reads(parts: list, names: list, skip_bad: bool) -> tuple[list, list[str]]:

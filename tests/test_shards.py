@@ -391,3 +391,63 @@ def test_streaming_memory_is_bounded_by_the_batch(corpus, tmp_path):
     whole = _peak_kb([*args, "--batch-size", "1G"])
     streamed = _peak_kb([*args, "--batch-size", "4M"])
     assert streamed < whole - size_kb, (streamed, whole, size_kb)
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory) -> dict[str, Path]:
+    """A key and two responses as files, and each as a folder of 3 shards (under runs/ for the responses)."""
+    from gen_corpus import generate
+
+    out = tmp_path_factory.mktemp("systems")
+    key, a, b = generate(out, docs=24, tokens=9_000, mentions=1_000, clusters=250, seed=11, responses=2)
+    paths = {"key": key, "a": a, "b": b}
+    for name, path in (("key", key), ("a", a), ("b", b)):
+        docs = _documents(path)
+        folder = out / ("runs" if name != "key" else "") / f"{name}-shards"
+        folder.mkdir(parents=True)
+        for i in range(3):
+            (folder / f"part-{i}.conll").write_text("".join(docs[i::3]))  # interleaved: not the key's order
+        paths[f"{name}-shards"] = folder
+    paths["runs"] = out / "runs"
+    return paths
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_compare_and_sweep_over_shards(systems, jobs):
+    """Key and systems as shards: the same comparison and sweep as one file each (documents in the key's
+    order), every system scored on one executor."""
+    one = fastscore.compare(systems["key"], systems["a"], [systems["b"]], resamples=300).to_dict()
+    sharded = fastscore.compare(systems["key"], systems["a-shards"], [systems["b-shards"]], resamples=300,
+                                jobs=jobs).to_dict()
+    for d in (one, sharded):
+        d.pop("signature")
+        d["baseline"]["name"] = "a"
+        d["systems"][0]["name"] = "b"
+    assert sharded == one
+    swept = fastscore.sweep(systems["key-shards"], [systems["a-shards"], systems["b"]], jobs=jobs).to_dict()
+    plain = fastscore.sweep(systems["key"], [systems["a"], systems["b"]]).to_dict()
+    assert [r["metrics"] for r in swept["systems"]] == [r["metrics"] for r in plain["systems"]]
+
+
+def test_sweep_a_folder_of_sharded_systems(systems):
+    """A folder of no system files but subfolders of shards: each subfolder is a system."""
+    run = subprocess.run([*FASTSCORE, "sweep", str(systems["key"]), str(systems["runs"]), "-o", "json", "-j", "1"],
+                         capture_output=True, text=True, check=True)
+    names = sorted(r["name"] for r in json.loads(run.stdout)["systems"])
+    assert names == [str(systems["a-shards"]), str(systems["b-shards"])]
+    plain = subprocess.run([*FASTSCORE, "sweep", str(systems["key"]), str(systems["a"]), str(systems["b"]), "-o",
+                            "json"], capture_output=True, text=True, check=True)
+    scores = lambda out: sorted(r["score"] for r in json.loads(out)["systems"])
+    assert scores(run.stdout) == scores(plain.stdout)
+
+
+def test_compare_refuses_a_system_without_every_key_document(systems, tmp_path):
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    for f in sorted(systems["a-shards"].iterdir())[:2]:
+        (partial / f.name).write_text(f.read_text())
+    run = subprocess.run([*FASTSCORE, "compare", str(systems["key"]), str(systems["a"]), str(partial), "-j", "1"],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert re.fullmatch(r"fastscore: error: .*partial: 8 gold document\(s\) missing \(first: .*\): systems must be "
+                        r"scored on the gold's documents\n", run.stderr)
