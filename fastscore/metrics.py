@@ -7,6 +7,7 @@ scalars or arrays of sums (one per bootstrap resample) alike.
 """
 from __future__ import annotations
 
+import importlib
 import math
 from dataclasses import dataclass
 from typing import Callable, Mapping
@@ -143,9 +144,24 @@ COREFUD_METRICS: dict[str, MetricSpec] = {
 
 # MINA (coval's evaluator): v8.01's metrics with the Universal Anaphora scorer's BLANC, the coval family's
 COVAL_METRICS: dict[str, MetricSpec] = {**METRICS, "blanc": COREFUD_METRICS["blanc"]}
-# registries that reports recognise by identity: statistics sent to other processes name them (DocStats pickling)
-NAMED_REGISTRIES: dict[str, dict[str, MetricSpec]] = {
-    "METRICS": METRICS, "COREFUD_METRICS": COREFUD_METRICS, "COVAL_METRICS": COVAL_METRICS}
+# registries by "module:name": statistics sent to other processes carry the name, not the registry (DocStats
+# pickling), so that reports recognise the registry by identity where they land and no closure is pickled
+NAMED_REGISTRIES: dict[str, dict[str, MetricSpec]] = {}
+
+
+def name_registries(module: str, registries: Mapping[str, dict[str, MetricSpec]]) -> None:
+    """Register a module's registries under ``module:key`` (looked up by :func:`named_registry`)."""
+    NAMED_REGISTRIES.update({f"{module}:{key}": r for key, r in registries.items()})
+
+
+def named_registry(name: str) -> dict[str, MetricSpec]:
+    """A registry by its ``module:key`` name (the module imported first: it registers its registries)."""
+    if name not in NAMED_REGISTRIES:
+        importlib.import_module(name.partition(":")[0])
+    return NAMED_REGISTRIES[name]
+
+
+name_registries(__name__, {"METRICS": METRICS, "COREFUD_METRICS": COREFUD_METRICS, "COVAL_METRICS": COVAL_METRICS})
 
 SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
 

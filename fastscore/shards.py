@@ -28,7 +28,6 @@ from typing import Any, Callable, Sequence
 from .errors import FastscoreError, InputError, UsageError
 from .messages import few
 
-COLUMNAR_EXTENSIONS = (".parquet", ".arrow")
 DEFAULT_BATCH_BYTES = 256 << 20
 
 
@@ -68,15 +67,15 @@ def is_corpus(spec: str, task) -> bool:
 
 
 def _folder_files(folder: str, task) -> list[str]:
-    # tasks that join mention tables (coreference) also read them from Parquet and Arrow files
-    endings = tuple(task.extensions) + COLUMNAR_EXTENSIONS * (task.concat is not None)
-    endings = endings + tuple(e + ".gz" for e in endings)
+    if task.folder_files is not None:
+        return task.folder_files(folder)
+    endings = tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
                   if f.endswith(endings) and os.path.isfile(os.path.join(folder, f)))
 
 
 def shard_files(spec: str, task) -> list[str]:
-    """The files of a folder (those with the task's extensions, Parquet and Arrow, maybe gzipped; sorted) or
+    """The files of a folder (those with the task's extensions, maybe gzipped; sorted) or
     of a glob pattern (sorted), or the file itself."""
     if os.path.isdir(spec):
         files = _folder_files(spec, task)
@@ -105,7 +104,7 @@ def refuse_patterns(gold: str, system: str, task) -> None:
     patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
     if task.merge is None and patterns:
         raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
-                         "reads itself); corpora of shards are read by fastscore coref and nugget so far")
+                         "reads itself), not corpora of shards given as glob patterns")
 
 
 def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
@@ -397,6 +396,7 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
 def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: Settings,
                     same_documents: bool = False):
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
+    same_documents = same_documents or task.same_documents
     key_parts = parts_of(gold, task, settings.batch_bytes)
     response_parts = parts_of(system, task, settings.batch_bytes)
     doc = options.get("doc")

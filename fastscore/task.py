@@ -81,7 +81,7 @@ class Task:
     example: str  # the task command's epilog
     gold_help: str  # e.g. "gold CoNLL file"
     system_help: str
-    extensions: tuple[str, ...]  # a folder given to `sweep` holds files ending so
+    extensions: tuple[str, ...]  # a folder given to `sweep`, or of shards, holds files ending so
     default_metric: str
     metric_help: str  # what `compare/sweep --metric` accepts
     outputs: tuple[tuple[str, str], ...]  # (format, what it is) of the task command's --output; text first
@@ -98,6 +98,9 @@ class Task:
     # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents)
     concat: Callable[[list, str, Any], Any] | None = None
     batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
+    # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
+    folder_files: Callable[[str], list[str]] | None = None
+    same_documents: bool = False  # the system must hold exactly the gold's documents, shards or not
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -216,9 +216,61 @@ def test_one_pair_of_files_refuses_corpus_options(corpus):
 
 
 def test_tasks_without_shards_refuse_glob_patterns(tmp_path):
-    run = subprocess.run([*FASTSCORE, "temporal", str(tmp_path / "*.tml"), str(tmp_path / "*.tml")],
+    run = subprocess.run([*FASTSCORE, "triples", str(tmp_path / "*.trp"), str(tmp_path / "*.trp")],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "task temporal scores one pair of inputs" in run.stderr
+    assert run.returncode == 2 and "task triples scores one pair of inputs" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def timeml(tmp_path_factory) -> Path:
+    """12 generated TimeML documents (gold/, system/), two attribute values outside TimeML's in two files
+    (one warning counts them over every shard), one file without the .tml ending (read all the same)."""
+    from gen_timeml import make_corpus, write_corpus
+
+    out = tmp_path_factory.mktemp("timeml")
+    write_corpus(out, make_corpus(seed=5, docs=12))
+    for name in ("doc003.tml", "doc008.tml"):
+        f = out / "system" / name
+        f.write_text(f.read_text().replace('class="OCCURRENCE"', 'class="HAPPENING"', 1))
+    for side in ("gold", "system"):
+        (out / side / "doc011.tml").rename(out / side / "doc011.xml")
+    return out
+
+
+def test_temporal_folders_as_shards(timeml):
+    """A TimeML folder, each file a shard: --jobs 1, --jobs 2 and Dask-free glob patterns give the numbers and
+    the warning of the folder read whole (fastscore.score, the path without shards)."""
+    whole = fastscore.score(timeml / "gold", timeml / "system", task="temporal")
+    assert len(whole.documents) == 12 and len(whole.warnings) == 1 and whole.warnings[0].startswith("2 attribute")
+    expected = _numbers(whole)
+    for jobs in (1, 2):
+        sharded = score_corpus(timeml / "gold", timeml / "system", task="temporal", jobs=jobs)
+        assert _numbers(sharded) == expected
+        assert sharded.warnings == whole.warnings
+    pattern = score_corpus(str(timeml / "gold" / "doc*"), timeml / "system", task="temporal", jobs=1,
+                           evaluation_method="acl11")
+    assert _numbers(pattern) == _numbers(fastscore.score(timeml / "gold", timeml / "system", task="temporal",
+                                                         evaluation_method="acl11"))
+    run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "-o", "te3",
+                          "-j", "2"], capture_output=True, text=True, check=True)
+    assert run.stdout == fastscore.tasks.get_task("temporal").report(whole, "te3")
+
+
+def test_temporal_shards_need_the_same_documents(timeml, tmp_path):
+    """The toolkit scores a system folder of exactly the gold's files: a missing or an extra file is an error
+    with shards too (not a warning, as for coreference)."""
+    import shutil
+
+    for what, change in (("missing", lambda d: (d / "doc004.tml").unlink()),
+                         ("not in the gold", lambda d: shutil.copy(d / "doc004.tml", d / "extra.tml"))):
+        system = tmp_path / what.replace(" ", "-")
+        shutil.copytree(timeml / "system", system)
+        change(system)
+        run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(system), "-j", "1"],
+                             capture_output=True, text=True)
+        assert run.returncode == 1 and run.stdout == "", run.stderr
+        assert re.fullmatch(rf"fastscore: error: {re.escape(str(system))}: 1 (gold )?document\(s\) {what} "
+                            r"\(first: \"(doc004|extra)\.tml\"\): .*\n", run.stderr)
 
 
 def test_event_nugget_shards(tmp_path):
@@ -239,12 +291,42 @@ def test_event_nugget_shards(tmp_path):
                                   "--per-doc", *common], capture_output=True, text=True)
             assert run.returncode == 0, run.stderr
             outputs.append(run.stdout)
-    assert outputs[0] == outputs[2]
-    one, sharded = json.loads(outputs[1]), json.loads(outputs[3])
-    assert one.pop("signature") == sharded.pop("signature") and one == sharded
+    # shards cut otherwise, in reverse document order: joined with the key's (concat), or scored in pairs;
+    # either way the documents are in one file's order (sorted)
+    for side in ("gold", "system"):
+        docs = [d for d in re.split(r"(?m)^(?=#BeginOfDocument)", (tmp_path / f"{side}.tbf").read_text()) if d.strip()]
+        (tmp_path / f"{side}-reversed").mkdir()
+        (tmp_path / f"{side}-reversed" / "a.tbf").write_text("".join(docs[25:]))
+        (tmp_path / f"{side}-reversed" / "b.tbf").write_text("".join(docs[:25]))
+    for gold, system in (("gold", "system-reversed"), ("gold-reversed", "system-reversed")):
+        for fmt in ("evmeval", "json"):
+            run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
+                                  "--per-doc", *common], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            outputs.append(run.stdout)
+    assert outputs[0] == outputs[2] == outputs[4] == outputs[6]
+    one, *others = (json.loads(outputs[k]) for k in (1, 3, 5, 7))
+    signature = one.pop("signature")
+    for other in others:
+        assert other.pop("signature") == signature and other == one
+        assert list(other["per_doc"]) == list(one["per_doc"])
+    sharded = others[0]
     run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "gold"), str(tmp_path / "system"), "--sequencing",
                           "--preset", "kbp2016", *common], capture_output=True, text=True)
     assert run.returncode == 2 and "--sequencing scores one pair of files" in run.stderr
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for i in range(3):
+        text = (tmp_path / "system" / f"p{i}.tbf").read_text()
+        (bad / f"p{i}.tbf").write_text(text if i else text.replace("\t", " ", 1))
+    args = [*FASTSCORE, "nugget", str(tmp_path / "gold"), str(bad), "-o", "json", *common]
+    run = subprocess.run(args, capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == "" and re.fullmatch(r"fastscore: error: .*p0\.tbf:\d+: .*\n", run.stderr)
+    run = subprocess.run([*args, "--skip-bad-shards"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    skipped = json.loads(run.stdout)
+    assert len(skipped["skipped_shards"]) == 1 and "p0.tbf" in skipped["skipped_shards"][0]
+    assert skipped["documents"] == 40 and skipped["metrics"] != sharded["metrics"]
 
 
 def test_progress_bar():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from .._gc import collector_paused
@@ -82,6 +82,19 @@ class TbfFile:
     lines: list[int] = field(default_factory=list)
     # the byte scan's interning of the ids column: (a code per row, the id of each code), or None
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
+
+
+def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
+    """Several TBF files as one holding their documents in order (``Task.concat`` of shards); none: a file
+    without documents, of ``like``'s run."""
+    out = TbfFile(name, reads[0].system if reads else like.system, {})
+    for read in reads:
+        base = len(out.ids)
+        for column in ("ids", "spans", "texts", "types", "realis", "lines"):
+            getattr(out, column).extend(getattr(read, column))
+        for doc_id, doc in read.documents.items():
+            out.documents[doc_id] = replace(doc, start=doc.start + base, end=doc.end + base, file=out)
+    return out
 
 
 def read_tbf(path: str | os.PathLike, allow_empty: bool = False) -> TbfFile:

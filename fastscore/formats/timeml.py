@@ -103,12 +103,26 @@ def read_timeml(path: str | os.PathLike) -> TimemlInput:
     """Read a TimeML file or a folder of TimeML files."""
     path = os.fspath(path)
     if os.path.isdir(path):
-        names = sorted(n for n in os.listdir(path) if not n.startswith(".")
-                       and os.path.isfile(os.path.join(path, n)))
-        if not names:
+        files = timeml_files(path)
+        if not files:
             raise InputError(f"{path}: folder has no TimeML file")
-        return TimemlInput(path, {n: parse_timeml(os.path.join(path, n), n) for n in names}, True)
+        return TimemlInput(path, {os.path.basename(f): parse_timeml(f) for f in files}, True)
     return TimemlInput(path, {os.path.basename(path): parse_timeml(path, os.path.basename(path))})
+
+
+def timeml_files(folder: str) -> list[str]:
+    """The documents of a folder: every file whose name does not start with ``.`` (sorted), as the toolkit
+    takes them."""
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                  if not n.startswith(".") and os.path.isfile(os.path.join(folder, n)))
+
+
+def concat_timeml(reads: list[TimemlInput], name: str, like=None) -> TimemlInput:
+    """Several inputs as one folder of their documents (``Task.concat`` of shards)."""
+    documents: dict[str, TimemlDoc] = {}
+    for read in reads:
+        documents.update(read.documents)
+    return TimemlInput(name, documents, True)
 
 
 def parse_timeml(path: str, name: str | None = None) -> TimemlDoc:

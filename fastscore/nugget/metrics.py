@@ -29,7 +29,7 @@ import numpy as np
 
 from ..metrics import COLUMNS as COREF_COLUMNS
 from ..metrics import METRICS as COREF_REGISTRY
-from ..metrics import MetricSpec, ratio_score, truncated_percent_value
+from ..metrics import MetricSpec, name_registries, ratio_score, truncated_percent_value
 from ..stats.docstats import DocStats
 from ..temporal.awareness import prf
 from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
@@ -69,6 +69,12 @@ SEQUENCING_METRICS = {
     for k in SEQ_KINDS}
 
 
+# the registry of a run, by (coreference scored, sequencing scored)
+REGISTRIES = {(coref, seq): {**(WITH_COREF if coref else NUGGET_METRICS), **(SEQUENCING_METRICS if seq else {})}
+              for coref in (False, True) for seq in (False, True)}
+name_registries(__name__, {f"coref={int(c)},sequencing={int(q)}": r for (c, q), r in REGISTRIES.items()})
+
+
 def nugget_doc_stats(doc_ids: list[str], aligned, coref_stats: DocStats | None = None,
                      sequencing=None) -> DocStats:
     """The per-document statistics of a nugget run (with coreference and sequencing columns when scored)."""
@@ -83,11 +89,10 @@ def nugget_doc_stats(doc_ids: list[str], aligned, coref_stats: DocStats | None =
             columns[f"{name}_r"] = np.where(valid > 0, tp / np.where(n_gold > 0, n_gold, 1), 0.0)
         columns[f"{name}_tp"] = tp * valid
     columns.update(gold=n_gold * valid, system=n_sys * valid, valid=valid, system_mentions=n_sys)
-    layout, registry = NUGGET_COLUMNS, dict(NUGGET_METRICS)
+    layout = NUGGET_COLUMNS
     if coref_stats is not None:
         columns.update({c: coref_stats.column(c) for c in COREF_COLUMNS})
         layout += COREF_COLUMNS
-        registry = dict(WITH_COREF)
     if sequencing is not None:
         for kind in REPORTED:
             counts = sequencing.counts[kind]
@@ -97,8 +102,7 @@ def nugget_doc_stats(doc_ids: list[str], aligned, coref_stats: DocStats | None =
                      np.asarray([c.gold for c in counts], np.float64))
             columns.update({f"seq_{kind.lower()}_{p}": v for p, v in zip(SEQ_PARTS, parts)})
         layout += SEQUENCING_COLUMNS
-        registry.update(SEQUENCING_METRICS)
-    return DocStats.from_columns(doc_ids, columns, registry, layout)
+    return DocStats.from_columns(doc_ids, columns, REGISTRIES[coref_stats is not None, sequencing is not None], layout)
 
 
 def _nan_div(n: float, d: float) -> float:

@@ -49,6 +49,7 @@ class NuggetResult(PerDocumentTables):
     doc_stats: DocStats
     sequencing: object = None  # fastscore.nugget.sequencing.Sequencing (intervals and links), with sequencing=True
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+    skipped_shards: list = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     _doc_scores: dict = field(default_factory=dict, repr=False)  # (attribute, percent) -> rows of (P, R, F1)
 
     @property
@@ -141,6 +142,8 @@ class NuggetResult(PerDocumentTables):
                 if f"sequencing-{k}" in intervals:
                     obj["ci"] = list(intervals[f"sequencing-{k}"])
         out["per_type"] = {t: {k: _json(v) for k, v in obj.items()} for t, obj in self.per_type().items()}
+        if self.skipped_shards:
+            out["skipped_shards"] = list(self.skipped_shards)
         if per_doc:
             out["per_doc"] = {}
             for d, doc_id in enumerate(self.documents):
@@ -159,8 +162,8 @@ class NuggetResult(PerDocumentTables):
 
     @classmethod
     def merge(cls, results: list["NuggetResult"], gold: str, system: str) -> "NuggetResult":
-        """The results of a corpus's shards as one (documents in the shards' order: the report is that of one
-        file holding them in this order).  Sequencing links are scored file by file only."""
+        """The results of a corpus's shards as one, documents sorted by id as one file's are (EvmEval adds
+        per-document numbers in that order).  Sequencing links are scored file by file only."""
         from types import SimpleNamespace
 
         from ..errors import UsageError
@@ -178,8 +181,17 @@ class NuggetResult(PerDocumentTables):
                           [m for r in results for m in r.aligned.map_sys],
                           [m for r in results for m in r.aligned.map_score])
         stats = DocStats.concat([r.doc_stats for r in results], [r.gold.path for r in results])
+        order = sorted(range(len(stats)), key=stats.doc_names.__getitem__)
+        if order != list(range(len(stats))):  # shards not in document order (or interleaved)
+            pick = lambda xs: [xs[i] for i in order]
+            prepared = Prepared(*(pick(getattr(prepared, k)) for k in ("doc_ids", "gold", "system", "gold_corefs",
+                                                                      "system_corefs")), prepared.warnings)
+            aligned = Aligned(aligned.tp[order], aligned.n_gold[order], aligned.n_sys[order], pick(aligned.map_sys),
+                              pick(aligned.map_score))
+            stats = DocStats(pick(stats.doc_names), stats.matrix[order], stats.columns, stats.registry)
+        run = next((r.system.system for r in results if r.system.documents), first.system.system)
         return cls(SimpleNamespace(path=gold, system=first.gold.system),
-                   SimpleNamespace(path=system, system=first.system.system), first.options, prepared, aligned, stats)
+                   SimpleNamespace(path=system, system=run), first.options, prepared, aligned, stats)
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))

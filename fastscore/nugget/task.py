@@ -92,4 +92,5 @@ NUGGET = Task(
     report=_report,
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
     merge=lazy("fastscore.nugget.result", "merge_results"),
+    concat=lazy("fastscore.formats.tbf", "concat_tbf"),
 )

@@ -10,7 +10,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..metrics import COLUMNS, METRICS, NAMED_REGISTRIES, MetricSpec, f1_of, layout_of
+from ..metrics import COLUMNS, METRICS, NAMED_REGISTRIES, MetricSpec, f1_of, layout_of, named_registry
 
 
 @dataclass
@@ -164,7 +164,7 @@ class DocStats:
 
 
 def _unpickle(doc_names, matrix, columns, registry) -> DocStats:
-    return DocStats(doc_names, matrix, columns, NAMED_REGISTRIES[registry] if isinstance(registry, str) else registry)
+    return DocStats(doc_names, matrix, columns, named_registry(registry) if isinstance(registry, str) else registry)
 
 
 def _source(sources: list[str] | None, i: int) -> str:

@@ -18,7 +18,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..metrics import MetricSpec, f1, ratio_score
+from ..metrics import MetricSpec, f1, name_registries, ratio_score
 from .entities import KINDS, columns
 
 REL_COLUMNS = ("rel_system_verified", "rel_system_total", "rel_gold_verified", "rel_gold_total")
@@ -72,3 +72,5 @@ for _k, _attrs in KINDS.items():
         TEMPORAL_METRICS[f"{_k}-{_a}"] = MetricSpec(
             f"{_k}-{_a}", f"{_k} {_a}", _columns_of(_k, "relaxed_p", "relaxed_r", _a), _attribute(_k, _a),
             f"{_k} {_a}: accuracy on relaxed matches x relaxed F1 (the toolkit's attribute F1)")
+
+name_registries(__name__, {"TEMPORAL_METRICS": TEMPORAL_METRICS})

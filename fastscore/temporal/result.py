@@ -10,6 +10,21 @@ from .entities import KINDS
 from .metrics import ENTITY_METRICS, TEMPORAL_METRICS
 
 
+@dataclass(frozen=True)
+class _Paths:
+    """What a merged or pickled result keeps of an input: its path."""
+
+    path: str
+
+
+def schema_warnings(issues: list[str]) -> list[str]:
+    """The one warning for attribute values outside TimeML's (none without)."""
+    if not issues:
+        return []
+    return [f"{len(issues)} attribute value(s) outside TimeML's (the toolkit's normaliser checks files against "
+            f"its schema and scores nothing when one fails; fastscore scores them); first: {issues[0]}"]
+
+
 def _number(x) -> float | int:
     x = float(x)
     return int(x) if x.is_integer() else x
@@ -25,6 +40,29 @@ class TemporalResult:
     doc_stats: DocStats
     warnings: list[str] = field(default_factory=list)
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+    schema_issues: list[str] = field(default_factory=list)  # values outside TimeML's ("file:line: what")
+    skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
+
+    def __getstate__(self):  # pickled (sent back by a worker), the inputs keep their paths, not their documents
+        state = dict(self.__dict__)
+        state.update(gold=_Paths(self.gold.path), system=_Paths(self.system.path))
+        return state
+
+    @classmethod
+    def merge(cls, results: list["TemporalResult"], gold: str, system: str) -> "TemporalResult":
+        """The results of a corpus's shards as one (``Task.merge``): documents in the shards' order, the
+        schema warning counted over every shard."""
+        from ..errors import UsageError
+
+        first = results[0]
+        for r in results[1:]:
+            if (r.method, r.fix_toolkit_quirks, r.parts) != (first.method, first.fix_toolkit_quirks, first.parts):
+                raise UsageError(f"{r.gold.path}: scored with other options than {first.gold.path}")
+        issues = [i for r in results for i in r.schema_issues]
+        others = [w for r in results for w in r.warnings if w not in schema_warnings(r.schema_issues)]
+        stats = DocStats.concat([r.doc_stats for r in results], [r.gold.path for r in results])
+        return cls(_Paths(gold), _Paths(system), first.method, first.fix_toolkit_quirks,
+                   first.parts, stats, schema_warnings(issues) + others, schema_issues=issues)
 
     @property
     def documents(self) -> list[str]:
@@ -77,6 +115,8 @@ class TemporalResult:
         out: dict = {"task": "temporal", "method": self.method, "fix_toolkit_quirks": self.fix_toolkit_quirks,
                      "documents": len(self.documents)}
         out.update(self._scores(None, intervals))
+        if self.skipped_shards:
+            out["skipped_shards"] = list(self.skipped_shards)
         out["per_doc"] = {name: self._scores(self.doc_stats.row(d), {}) for d, name in enumerate(self.documents)}
         out["signature"] = self.signature()
         return out
@@ -114,3 +154,8 @@ class TemporalResult:
                         f"{100 * e['timex']['strict']['f1']:.2f} (strict)")
         return (f"TemporalResult({len(self.documents)} documents, {self.method}, {self.gold.path!r} vs "
                 f"{self.system.path!r}: {'; '.join(what)})")
+
+
+def merge_results(results: list[TemporalResult], gold: str, system: str) -> TemporalResult:
+    """``Task.merge`` of the temporal task."""
+    return TemporalResult.merge(results, gold, system)

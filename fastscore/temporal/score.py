@@ -19,7 +19,7 @@ from .entities import entity_counts
 from .metrics import REL_COLUMNS, TEMPORAL_COLUMNS, TEMPORAL_METRICS
 from .normalize import normalise
 from .relations import METHODS, ZeroWeightError, score_relations
-from .result import TemporalResult
+from .result import TemporalResult, schema_warnings
 
 
 def read(source) -> TimemlInput:
@@ -82,13 +82,9 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
         for col, v in zip(REL_COLUMNS, rel):
             cols[col].append(v)
     issues = [i for _, gd, sd in docs for d in (gd, sd) for i in (d.schema_issues or ())]
-    warnings = []
-    if issues:
-        warnings.append(f"{len(issues)} attribute value(s) outside TimeML's (the toolkit's normaliser checks files "
-                        f"against its schema and scores nothing when one fails; fastscore scores them); first: "
-                        f"{issues[0]}")
     names = [n for n, _, _ in docs]
     stats = DocStats.from_columns(names, {c: np.asarray(v, np.float64) for c, v in cols.items()}, TEMPORAL_METRICS,
                                   TEMPORAL_COLUMNS)
     parts = ("relations",) if relations_only else ("entities",) if entities_only else ("relations", "entities")
-    return TemporalResult(g, s, method, fix_toolkit_quirks, parts, stats, warnings)
+    return TemporalResult(g, s, method, fix_toolkit_quirks, parts, stats, schema_warnings(issues),
+                          schema_issues=issues)

@@ -62,4 +62,8 @@ TEMPORAL = Task(
     score=lazy("fastscore.temporal.score", "score_temporal"),
     report=_report,
     kernels=("temporal_timegraph",),
+    merge=lazy("fastscore.temporal.result", "merge_results"),
+    concat=lazy("fastscore.formats.timeml", "concat_timeml"),
+    folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
+    same_documents=True,
 )

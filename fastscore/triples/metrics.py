@@ -24,7 +24,7 @@ from itertools import chain
 
 import numpy as np
 
-from ..metrics import MetricSpec, ratio_score
+from ..metrics import MetricSpec, name_registries, ratio_score
 from ..stats.docstats import DocStats
 
 SHORT = {"partial": "pr", "partial-any-relation": "p", "exact": "xr", "exact-any-relation": "x"}
@@ -59,6 +59,7 @@ def registry(variant: str) -> dict[str, MetricSpec]:
 
 
 REGISTRIES = {v: registry(v) for v in SHORT}
+name_registries(__name__, REGISTRIES)
 METRIC_NAMES = tuple(REGISTRIES["partial"])
 
 
