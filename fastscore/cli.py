@@ -103,7 +103,7 @@ def _corpus_options(p: argparse.ArgumentParser, systems: str = "SYSTEM", skip_ba
     g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
                    "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
     g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
-                   "batches of whole documents (CoNLL-2012; default 256M): memory is bounded by the batches")
+                   "batches of whole documents (CoNLL-2012, jsonlines; default 256M): memory is bounded by the batches")
     if skip_bad:
         g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
                        "listed in the warnings and the JSON (default: the run fails, with no partial score)")

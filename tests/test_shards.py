@@ -133,6 +133,35 @@ def test_batches_cut_before_documents_and_keep_line_numbers(corpus, tmp_path):
     assert str(batched.value) == str(whole.value) and "never closed" in str(whole.value)
 
 
+def test_jsonlines_files_in_batches(corpus, tmp_path):
+    """A jsonlines file larger than the batch size is read in batches of whole lines: the numbers of the file
+    read whole, and a bad line's message (its line number included) as reading the whole file gives."""
+    from fastscore.formats.jsonl import jsonl_batches
+
+    paths = {}
+    for side in ("key", "response"):
+        paths[side] = tmp_path / f"{side}.jsonl"
+        subprocess.run([*FASTSCORE, "convert", str(corpus[side]), str(paths[side]), "--to", "jsonl"], check=True,
+                       capture_output=True)
+    data = paths["key"].read_bytes()
+    parts = jsonl_batches(str(paths["key"]), len(data) // 6)
+    assert len(parts) >= 6 and all(data[p.start - 1:p.start] == b"\n" for p in parts[1:])
+    assert parts[-1].end == len(data) and all(p.line == data[:p.start].count(b"\n") for p in parts)
+    whole = fastscore.score_coref(paths["key"], paths["response"])
+    for jobs in (1, 2):
+        batched = score_corpus(paths["key"], paths["response"], jobs=jobs, batch_size=len(data) // 6)
+        assert _numbers(batched) == _numbers(whole)
+    lines = data.decode().split("\n")
+    lines[-3] = lines[-3].replace('"clusters"', '"klusters"')
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines))
+    with pytest.raises(InputError) as one:
+        fastscore.score_coref(broken, paths["response"])
+    with pytest.raises(InputError) as cut:
+        score_corpus(broken, paths["response"], jobs=1, batch_size=len(data) // 6)
+    assert str(cut.value) == str(one.value) and f":{len(lines) - 2}:" in str(one.value)
+
+
 def test_cli_prints_the_same_report(corpus, tmp_path):
     one = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "-o", "perl", "-m", "all"],
                          capture_output=True, text=True, check=True).stdout

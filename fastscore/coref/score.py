@@ -51,9 +51,13 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`."""
     if isinstance(source, MentionTable):
         return source
-    if isinstance(source, Part):  # a batch of a large CoNLL-2012 file (coref.task cuts only those)
+    fmt = detect_format(source.path if isinstance(source, Part) else source) if format == "auto" else format
+    if isinstance(source, Part):  # a batch of a large CoNLL-2012 or jsonlines file (coref.task cuts those)
+        if fmt == "jsonl":
+            from ..formats.jsonl import read_jsonl
+
+            return read_jsonl(source)
         return read_conll(source)
-    fmt = detect_format(source) if format == "auto" else format
     if fmt == "naf":
         from ..formats.naf import read_naf_coref
 

@@ -112,8 +112,13 @@ def _concat(tables: list, name: str, like):
 def _batches(path: str, size: int) -> list:
     from .score import detect_format
 
-    if detect_format(path) != "conll2012":
-        return []  # read whole (CoNLL-U, jsonlines and Parquet files are not cut yet)
+    fmt = detect_format(path)
+    if fmt == "jsonl":
+        from ..formats.jsonl import jsonl_batches
+
+        return jsonl_batches(path, size)
+    if fmt != "conll2012":
+        return []  # read whole (CoNLL-U and Parquet files are not cut yet)
     from ..formats.conll import conll_batches
 
     return conll_batches(path, size)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
-from .files import Part, decode_utf8, document_batches, read_bytes, read_part, reject_other_format, source_name
+from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
@@ -43,15 +43,8 @@ def read_conll(path: str | os.PathLike | Part) -> MentionTable:
     document for anything the format does not allow.  ``-`` reads standard
     input; gzip-compressed files are read as they are.
     """
-    if isinstance(path, Part):
-        data, name, first_line = read_part(path), path.path, path.line
-    else:
-        path = os.fspath(path)
-        data, name, first_line = read_bytes(path), source_name(path), 0
-    try:
-        decode_utf8(name, data)  # the kernels read bytes; the text must be UTF-8 all the same
-    except ParseError as exc:
-        raise ParseError(name, exc.line + first_line, exc.problem) from None
+    data, name, first_line = source_bytes(path)
+    decode_utf8(name, data, first_line)  # the kernels read bytes; the text must be UTF-8 all the same
     return _Reader(name, data, first_line).table()
 
 

@@ -59,6 +59,14 @@ def read_part(part: Part) -> bytes:
     return data[len(BOM):] if part.start == 0 and data.startswith(BOM) else data
 
 
+def source_bytes(source: "str | os.PathLike | Part") -> tuple[bytes, str, int]:
+    """(bytes, the name messages give, lines before them) of a file (:func:`read_bytes`) or of a batch."""
+    if isinstance(source, Part):
+        return read_part(source), source.path, source.line
+    path = os.fspath(source)
+    return read_bytes(path), source_name(path), 0
+
+
 def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes: int) -> list[Part]:
     """``path`` cut before lines matching ``document_start`` into batches of about ``batch_bytes`` (a batch
     holds at least one document), or ``[]`` when the file cannot be cut (a compressed file, one batch's worth,
@@ -132,12 +140,13 @@ def _gunzip(name: str, data: bytes) -> bytes:
                                      "uncompressed file") from None
 
 
-def decode_utf8(path: str, data: bytes) -> str:
-    """The text of a file; a ParseError naming the line of the first invalid byte."""
+def decode_utf8(path: str, data: bytes, before: int = 0) -> str:
+    """The text of a file (or of a batch after ``before`` lines); a ParseError naming the line of the first
+    invalid byte."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = before + data.count(b"\n", 0, exc.start) + 1
         raise ParseError(path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8") from None
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import ParseError
-from .files import read_text, reject_other_format, source_name
+from .files import Part, decode_utf8, document_batches, reject_other_format, source_bytes, source_name
 from .table import MentionTable, _numbers, offsets
 
 
@@ -32,8 +33,17 @@ class JsonlDocument:
     fields: dict = field(default_factory=dict)  # the whole object (other fields kept by conversion)
 
 
-def read_jsonl(path: str | os.PathLike) -> MentionTable:
-    """Read a jsonlines coreference file into a :class:`MentionTable` (spans half-open).
+JSONL_LINE = re.compile(rb"(?m)^[ \t]*\{")  # a line holding a JSON object: a document
+
+
+def jsonl_batches(path: str, batch_bytes: int) -> list[Part]:
+    """A large jsonlines file as batches of whole lines (documents); ``[]``: read it whole."""
+    return document_batches(path, JSONL_LINE, batch_bytes)
+
+
+def read_jsonl(path: str | os.PathLike | Part) -> MentionTable:
+    """Read a jsonlines coreference file (or a :class:`~fastscore.formats.files.Part`: a batch of its lines)
+    into a :class:`MentionTable` (spans half-open).
 
     Raises :class:`~fastscore.errors.ParseError` naming the file, line and document for a line that is
     not a JSON object, a missing field, a mention that is not ``[start, end]`` inside the document, or a
@@ -46,7 +56,7 @@ def read_jsonl(path: str | os.PathLike) -> MentionTable:
     clusters: list[int] = []
     sizes: list[int] = []
     labels: list[list[str]] = []
-    name = source_name(os.fspath(path))
+    name = path.path if isinstance(path, Part) else source_name(os.fspath(path))
     for number, obj, doc_key, sentences, spans in _objects(path):
         names.append(doc_key)
         lines.append(number)
@@ -81,11 +91,10 @@ def read_jsonl_documents(path: str | os.PathLike) -> list[JsonlDocument]:
 
 def _objects(path) -> Iterator[tuple[int, dict, str, list, list]]:
     """(line, object, doc_key, sentences, clusters (inclusive)) of every non-blank line, checked."""
-    path = os.fspath(path)
-    name = source_name(path)
-    text = read_text(path)
+    data, name, before = source_bytes(path)
+    text = decode_utf8(name, data, before)
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(text.split("\n"), before + 1):
         if not line.strip():
             continue
         try:
