@@ -307,27 +307,19 @@ def test_event_nugget_shards(tmp_path):
     from gen_nuggets import generate
 
     generate(tmp_path, docs=40, seed=3)
+    # 3 shards a side; and 2 cut otherwise, in reverse document order: joined with the key's (concat), or scored
+    # in pairs; either way the documents come in one file's order (sorted)
     for side in ("gold", "system"):
         docs = [d for d in re.split(r"(?m)^(?=#BeginOfDocument)", (tmp_path / f"{side}.tbf").read_text()) if d.strip()]
-        (tmp_path / side).mkdir()
-        for i in range(3):
-            (tmp_path / side / f"p{i}.tbf").write_text("".join(docs[i * 14:(i + 1) * 14]))
+        cuts = {side: {"p0": (0, 14), "p1": (14, 28), "p2": (28, 40)}, f"{side}-reversed": {"a": (25, 40), "b": (0, 25)}}
+        for folder, shards in cuts.items():
+            (tmp_path / folder).mkdir()
+            for name, (a, b) in shards.items():
+                (tmp_path / folder / f"{name}.tbf").write_text("".join(docs[a:b]))
     common = ["--coref", "--char-spans", "--quiet", "--jobs", "2"]
     outputs = []
-    for gold, system in (("gold.tbf", "system.tbf"), ("gold", "system")):
-        for fmt in ("evmeval", "json"):
-            run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
-                                  "--per-doc", *common], capture_output=True, text=True)
-            assert run.returncode == 0, run.stderr
-            outputs.append(run.stdout)
-    # shards cut otherwise, in reverse document order: joined with the key's (concat), or scored in pairs;
-    # either way the documents are in one file's order (sorted)
-    for side in ("gold", "system"):
-        docs = [d for d in re.split(r"(?m)^(?=#BeginOfDocument)", (tmp_path / f"{side}.tbf").read_text()) if d.strip()]
-        (tmp_path / f"{side}-reversed").mkdir()
-        (tmp_path / f"{side}-reversed" / "a.tbf").write_text("".join(docs[25:]))
-        (tmp_path / f"{side}-reversed" / "b.tbf").write_text("".join(docs[:25]))
-    for gold, system in (("gold", "system-reversed"), ("gold-reversed", "system-reversed")):
+    for gold, system in (("gold.tbf", "system.tbf"), ("gold", "system"), ("gold", "system-reversed"),
+                         ("gold-reversed", "system-reversed")):
         for fmt in ("evmeval", "json"):
             run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
                                   "--per-doc", *common], capture_output=True, text=True)
