@@ -89,11 +89,11 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
                    help=_outputs_help(task.outputs))
     _statistics_options(c, "--bootstrap", 0)
     if task.merge is not None:
-        _corpus_options(c)
+        _corpus_options(c, task)
     return c
 
 
-def _corpus_options(p: argparse.ArgumentParser, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
+def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
     g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
     g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and scoring "
@@ -102,8 +102,10 @@ def _corpus_options(p: argparse.ArgumentParser, systems: str = "SYSTEM", skip_ba
                    help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
     g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
                    "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
-    g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
-                   "batches of whole documents (CoNLL-2012, jsonlines; default 256M): memory is bounded by the batches")
+    if task.batches is not None:  # the tasks whose files can be cut
+        g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
+                       "batches of whole documents (CoNLL-2012, jsonlines; default 256M): memory is bounded by "
+                       "the batches")
     if skip_bad:
         g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
                        "listed in the warnings and the JSON (default: the run fails, with no partial score)")
@@ -150,7 +152,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
     _task_group(m, stats_task, "score")
     if stats_task.merge is not None:
-        _corpus_options(m, "the systems", skip_bad=False)
+        _corpus_options(m, stats_task, "the systems", skip_bad=False)
     commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
@@ -164,7 +166,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    help="text (default), csv, json, markdown, latex")
     _task_group(w, stats_task, "score")
     if stats_task.merge is not None:
-        _corpus_options(w, "each SYSTEM", skip_bad=False)
+        _corpus_options(w, stats_task, "each SYSTEM", skip_bad=False)
     commands["sweep"] = w
 
     v = sub.add_parser("convert", help="convert coreference files between CoNLL-2012, CoNLL-U and jsonlines",
@@ -321,7 +323,7 @@ def _score(args, task: Task) -> int:
 def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None):
     """The sharded path's settings when GOLD or a SYSTEM is a corpus of shards or a file to read in batches
     (None: pairs of files only); corpus options given for pairs of files are refused."""
-    from .shards import Settings, parse_size, refuse_patterns, uses_shards
+    from .shards import DEFAULT_BATCH_BYTES, Settings, parse_size, refuse_patterns, uses_shards
 
     gold = args.gold if gold is None else gold
     systems = [args.system] if systems is None else systems
@@ -330,7 +332,7 @@ def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[st
     if task.merge is None:
         return None
 
-    batch = parse_size(args.batch_size)
+    batch = parse_size(args.batch_size) if task.batches is not None else DEFAULT_BATCH_BYTES
     if not any(uses_shards(gold, system, task, batch) for system in systems):
         given = [flag for flag, on in (("--executor dask", args.executor == "dask"), ("--scheduler", args.scheduler),
                                        ("--skip-bad-shards", getattr(args, "skip_bad_shards", False))) if on]

@@ -374,7 +374,7 @@ class DaskExecutor:
 
 
 def executor_for(settings: Settings):
-    jobs = settings.jobs or cores()
+    jobs = cores() if settings.jobs is None else settings.jobs
     if jobs < 1:
         raise UsageError(f"--jobs {jobs}: give at least 1")
     if settings.executor == "dask":

@@ -244,6 +244,16 @@ def test_one_pair_of_files_refuses_corpus_options(corpus):
     assert run.returncode == 2 and "--skip-bad-shards: for corpora of shards" in run.stderr
 
 
+def test_options_that_cannot_apply_are_refused(corpus, timeml):
+    """--jobs 0 (it meant every core before: a falsy number); --batch-size for a task whose files are not cut."""
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]), "-j", "0"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "--jobs 0: give at least 1" in run.stderr
+    run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "--batch-size", "1M"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "unrecognized arguments: --batch-size" in run.stderr
+
+
 def test_tasks_without_shards_refuse_glob_patterns(tmp_path):
     run = subprocess.run([*FASTSCORE, "triples", str(tmp_path / "*.trp"), str(tmp_path / "*.trp")],
                          capture_output=True, text=True)
