@@ -658,6 +658,9 @@ def mention_heads(log_off, log_k, ev, ev_h, ev_cnt, first):
     return 0, -1, out
 
 
+TABLE_FULL = 5  # a status of head_deps: call again with a larger relation table
+
+
 @njit(cache=True)
 def head_deps(data, heads, node_key, node_ds, node_de, rel_slots):
     """The DEPS of each head node (``PARENT:RELATION|...``, ``_`` none): (status, failing head index, offsets,
@@ -704,6 +707,8 @@ def head_deps(data, heads, node_key, node_ds, node_de, rel_slots):
                 at = _find(data, colon + 1, q, 0, rel_slots, r_s, r_e, r_tag)
                 x = rel_slots[at]
                 if x < 0:
+                    if 2 * (n_rel + 1) > len(rel_slots):  # half full: the caller grows the table (a full one
+                        return TABLE_FULL, m, off, parent, rel, r_s, r_e, n_rel  # would make _find loop forever)
                     x = n_rel
                     n_rel += 1
                     rel_slots[at] = x

@@ -304,6 +304,22 @@ def test_identity_groups_match_equality(rows, head_mode):
 ANCHOR_CASES = sorted((TESTDATA / "corefud_anchors" / "cases").glob("*.key.conllu"))
 
 
+def test_fast_reader_grows_its_relation_table(tmp_path):
+    """Heads with more distinct DEPS relations than the first table has slots (64): the table grows (a full
+    one made the kernel's lookup loop forever)."""
+    from fastscore.formats import conllu
+
+    lines = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other"]
+    for s in range(80):
+        lines += [f"# sent_id = s{s}", "# text = a b", f"1\ta\ta\tNOUN\t_\t_\t2\tnsubj\t2:rel{s}\tEntity=(e{s}-person-1)",
+                  "2\tb\tb\tVERB\t_\t_\t0\troot\t0:root\t_", ""]
+    path = tmp_path / "relations.conllu"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fast = conllu._scan(str(path), path.read_bytes())
+    assert fast is not None and len(fast.words.rel_names) == 80
+    _assert_same_table(fast, _python_read(path))
+
+
 def test_fast_reader_reads_every_anchor_and_ontogum_file_as_the_python_reader():
     from tests.conftest import SHARED
 

@@ -1097,11 +1097,11 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
     while True:
         st, _, dep_off, parent, rel, r_s, r_e, n_rel = K.head_deps(buf, r_heads, node_key, node_ds, node_de,
                                                                    np.full(slots, -1, dtype=np.int64))
-        if st == 0 and 2 * n_rel < slots:
+        if st != K.TABLE_FULL:
             break
-        if st:
-            return None
         slots *= 4
+    if st:
+        return None
     rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
     rel_names = sorted(set(rel_text))
     code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)
