@@ -113,8 +113,9 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
         return False
     if is_corpus(gold, task) or is_corpus(system, task):
         return True
-    return task.batches is not None and any(
-        p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes for p in (gold, system))
+    return task.batches is not None and any(  # a large file its task can cut (not gzip, not CoNLL-U)
+        p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes and task.batches(p, batch_bytes)
+        for p in (gold, system))
 
 
 # ---- work done by the executors (module-level functions: processes and Dask workers import them)
@@ -254,7 +255,8 @@ class LocalExecutor:
             # forkserver, since forking a process with threads (numba's, Dask's) may deadlock
             method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
                 else "forkserver"
-            self.pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context(method))
+            # no more processes than parts: a fork pool starts them all at the first task
+            self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method))
         return self.pool
 
     def run(self, fn, argument_lists: list[tuple], on_done) -> list:

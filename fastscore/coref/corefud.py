@@ -59,14 +59,8 @@ class Matching:
 # ---- preparing each side: repeated mentions, singletons, mentions in two clusters
 
 
-def _identity(words: Words, row: int, head_mode: bool) -> tuple:
-    """What makes two mentions the same mention: their words (and head, in head matching)."""
-    w = tuple(words.keys[words.offsets[row]:words.offsets[row + 1]].tolist())
-    return (w, int(words.head[row])) if head_mode else (w,)
-
-
 def _identities(words: Words, head_mode: bool) -> list[tuple]:
-    """:func:`_identity` of every row (the arrays made lists once)."""
+    """What makes two mentions the same mention, for every row: their words (and head, in head matching)."""
     keys, off = words.keys.tolist(), words.offsets.tolist()
     if head_mode:
         return [(tuple(keys[lo:hi]), h) for (lo, hi), h in zip(pairwise(off), words.head.tolist())]
@@ -381,6 +375,7 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
 def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
     """:func:`match` by the kernels (documents with ties on the scorer's values)."""
     from ..kernels import corefud_match as K
+    from ..kernels.matching import HEAD, PARTIAL
 
     head_mode = matching.mode == "head"
     n_docs = len(a.doc_names)
@@ -407,7 +402,7 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
             found.append((np.full(len(i), d), rows[i], cols[j]))
             k_taken[rows[i]] = True
             r_taken[cols[j]] = True
-    mode = {"exact": 0, "partial": PARTIAL_MODE, "head": HEAD_MODE}[matching.mode]
+    mode = {"exact": 0, "partial": PARTIAL, "head": HEAD}[matching.mode]
     ex_off, ex_k, ex_r, kl_off, kl, rl_off, rl, sim_off, sim = K.leftovers(
         mode, a.k_off, k_ord, key_words.offsets, key_words.keys, key_words.head, a.r_off, r_ord, resp_words.offsets,
         resp_words.keys, resp_words.head, eq_k, k_taken, r_taken)
@@ -441,9 +436,6 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
         key_finds[d] = kf[a.k_off[d]:a.k_off[d + 1]].copy()
         resp_finds[d] = rf[a.r_off[d]:a.r_off[d + 1]].copy()
     return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
-
-
-PARTIAL_MODE, HEAD_MODE = 1, 2  # kernels.matching.PARTIAL, HEAD (without importing the kernels here)
 
 
 def _sorted_rows(words: Words, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import ParseError
 from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
-from .table import MentionTable, Words, offsets
+from .table import MentionTable, Words, gather_csr, offsets
 
 SENTENCE_SHIFT = 24
 ORD_SHIFT = 10
@@ -1106,7 +1106,7 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
     rel_names = sorted(set(rel_text))
     code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)
     n_deps = int(dep_off[-1])
-    at_w, key_off = _gather_rows(w_off, rows)
+    at_w, key_off = gather_csr(w_off, rows)
     words = Words(offsets=key_off, keys=w_keys[at_w], head=r_heads, zero=(r_heads & ((1 << ORD_SHIFT) - 1)) != 0,
                   dep_offsets=dep_off, dep_parent=parent[:n_deps].copy(), dep_rel=code[rel[:n_deps]],
                   rel_names=rel_names, lines=m_line[rows])
@@ -1145,11 +1145,6 @@ def jit_disabled() -> bool:
         return bool(sys.modules["numba"].config.DISABLE_JIT)
     return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
-
-def _gather_rows(offs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    sizes = offs[rows + 1] - offs[rows]
-    new = offsets(sizes)
-    return np.repeat(offs[rows] - new[:-1], sizes) + np.arange(new[-1], dtype=np.int64), new
 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",

@@ -49,13 +49,13 @@ class Words:
     def take(self, rows: np.ndarray) -> "Words":
         """The rows ``rows`` (in that order)."""
         rows = np.asarray(rows, dtype=np.int64)
-        keys_at, key_off = _gather(self.offsets, rows)
-        deps_at, dep_off = _gather(self.dep_offsets, rows)
+        keys_at, key_off = gather_csr(self.offsets, rows)
+        deps_at, dep_off = gather_csr(self.dep_offsets, rows)
         return Words(key_off, self.keys[keys_at], self.head[rows], self.zero[rows], dep_off,
                      self.dep_parent[deps_at], self.dep_rel[deps_at], self.rel_names, self.lines[rows])
 
 
-def _gather(offs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def gather_csr(offs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of the values of CSR rows ``rows`` and the new offsets."""
     sizes = offs[rows + 1] - offs[rows]
     new = offsets(sizes)
