@@ -46,6 +46,7 @@ from ..errors import ParseError, UsageError
 from ..formats.files import read_bytes, read_head, source_name
 from ..formats.naf import NafDocument, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
+from .java import d2i
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
 _LABEL_KEYS = ("polarity", "strength", "sentiment_semantic_type", "factual", "subjectivity", "sentiment_modifier",
@@ -309,17 +310,6 @@ def java_double(text: str) -> float | None:
     return sign * float(m.group("dec"))
 
 
-def _d2i(x: float) -> int:
-    """Java's ``(int)`` of a double: NaN 0, saturated at the int range, else truncated toward zero."""
-    if math.isnan(x):
-        return 0
-    if x >= 2147483647:
-        return 2147483647
-    if x <= -2147483648:
-        return -2147483648
-    return int(x)
-
-
 def is_kybot_output(data: bytes) -> bool:
     """Does this XML start with a ``<kybotOut>`` root element (KYOTO Kybot output)?"""
     head = data[:4096].lstrip()
@@ -500,10 +490,10 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int, strict: bool
             event = live.get(eid)
             if event is None:
                 continue
-            kept = [r for r in event.roles if r.target != term or _d2i(100.0 * r.score / top) >= threshold]
+            kept = [r for r in event.roles if r.target != term or d2i(100.0 * r.score / top) >= threshold]
             if kept or strict:
                 event.roles = kept
-            if event.target == term and _d2i(100.0 * event.score / top) < threshold:
+            if event.target == term and d2i(100.0 * event.score / top) < threshold:
                 del live[eid]
     return [eid for eid in order if eid in live]
 

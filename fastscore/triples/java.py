@@ -67,14 +67,21 @@ def ddiv(a: float, b: float) -> float:
     return a / b
 
 
-def percent_int(count: int, total: int) -> int:
-    """``new Double(100 * (double) count / (double) total).intValue()`` (NaN -> 0, capped like Java)."""
-    value = ddiv(100.0 * count, float(total))
-    if math.isnan(value):
+def d2i(x: float) -> int:
+    """Java's ``(int)`` of a double (and ``Double.intValue``): NaN 0, saturated at the int range, else
+    truncated toward zero."""
+    if math.isnan(x):
         return 0
-    if math.isinf(value):
-        return 2147483647 if value > 0 else -2147483648
-    return int(value)
+    if x >= 2147483647:
+        return 2147483647
+    if x <= -2147483648:
+        return -2147483648
+    return int(x)
+
+
+def percent_int(count: int, total: int) -> int:
+    """``new Double(100 * (double) count / (double) total).intValue()``."""
+    return d2i(ddiv(100.0 * count, float(total)))
 
 
 def double_str(x: float) -> str:
