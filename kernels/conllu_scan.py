@@ -300,8 +300,8 @@ def _plain_ascii(data, s, e):
 
 
 @njit(cache=True)
-def _grow(a, n):
-    out = np.empty(max(2 * len(a), n, 16), dtype=a.dtype)
+def _grow(a):
+    out = np.empty(max(2 * len(a), 16), dtype=a.dtype)
     out[:len(a)] = a
     return out
 
@@ -425,10 +425,10 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                 q += 1
             if _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
                 if n_lk == len(lk_line):
-                    lk_line = _grow(lk_line, 0)
-                    lk_s = _grow(lk_s, 0)
-                    lk_e = _grow(lk_e, 0)
-                    lk_b = _grow(lk_b, 0)
+                    lk_line = _grow(lk_line)
+                    lk_s = _grow(lk_s)
+                    lk_e = _grow(lk_e)
+                    lk_b = _grow(lk_b)
                 lk_line[n_lk] = line_no
                 lk_s[n_lk] = p
                 lk_e[n_lk] = q
@@ -518,8 +518,8 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                     m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
                                     lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                             if n_log == len(log_m):
-                                log_m = _grow(log_m, 0)
-                                log_k = _grow(log_k, 0)
+                                log_m = _grow(log_m)
+                                log_k = _grow(log_k)
                             log_m[n_log] = m
                             log_k[n_log] = key
                             n_log += 1
@@ -548,8 +548,8 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                             m_cnt[m] = 1
                             m_max[m] = key
                             if n_log == len(log_m):
-                                log_m = _grow(log_m, 0)
-                                log_k = _grow(log_k, 0)
+                                log_m = _grow(log_m)
+                                log_k = _grow(log_k)
                             log_m[n_log] = m
                             log_k[n_log] = key
                             n_log += 1
@@ -608,8 +608,8 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                         for t in range(b_start, n_nodes):
                             if node_key[t] > last:
                                 if n_log == len(log_m):
-                                    log_m = _grow(log_m, 0)
-                                    log_k = _grow(log_k, 0)
+                                    log_m = _grow(log_m)
+                                    log_k = _grow(log_k)
                                 log_m[n_log] = m
                                 log_k[n_log] = node_key[t]
                                 n_log += 1
@@ -715,8 +715,8 @@ def head_deps(data, heads, node_key, node_ds, node_de, rel_slots):
                     r_s[x] = colon + 1
                     r_e[x] = q
                 if k == len(parent):
-                    parent = _grow(parent, 0)
-                    rel = _grow(rel, 0)
+                    parent = _grow(parent)
+                    rel = _grow(rel)
                 parent[k] = key
                 rel[k] = x
                 k += 1
