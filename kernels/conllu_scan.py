@@ -34,6 +34,7 @@ HEAD_SORTED = 1  # set when a mention closes: index into its words sorted (repea
 HEAD_AS_ADDED = 2  # set by the one-node last part of a discontinuous mention: words in the order added
 
 OK = 0
+FULL = 99  # a status of parse_tokens and head_deps: call again with larger arrays
 MOD = 2147483647
 
 
@@ -300,18 +301,14 @@ def _plain_ascii(data, s, e):
 
 
 @njit(cache=True)
-def _grow(a):
-    out = np.empty(max(2 * len(a), 16), dtype=a.dtype)
-    out[:len(a)] = a
-    return out
-
-
-@njit(cache=True)
-def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open,
-                 entity_w, bridge_w, split_w):
+def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open, n_links,
+                 log_cap, entity_w, bridge_w, split_w):
     """Token lines and their ``Entity=`` brackets.  ``b_*``: per block its document (0-based), and the
     ``global.Entity`` fields in force (position of the id and of the head field, -1 if none; number of
-    fields, -1: no header yet; GRP ids).  ``n_open``: an upper bound of bracket openings (the ``(``s).
+    fields, -1: no header yet; GRP ids).  ``n_open``, ``n_links``: upper bounds of bracket openings (the
+    ``(``s) and of Bridge/SplitAnte items; ``log_cap``: the word log's size (status FULL: call again with a
+    larger one).  The arrays are sized up front, never regrown: an array variable assigned inside the loop
+    costs reference counting on every line (2.6x the time of the whole scan).
 
     Returns (status, fail line, nodes: key, DEPS start, end; word forms: start, end; words per block;
     mentions: entity, line, head event kind, index, word count at the event; the word log: mention, key;
@@ -356,13 +353,13 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
     n_e = 0
     n_m = 0
     n_unf = 0
-    log_m = np.empty(max(4 * cap, 16), dtype=np.int64)
-    log_k = np.empty(max(4 * cap, 16), dtype=np.int64)
+    log_m = np.empty(log_cap, dtype=np.int64)
+    log_k = np.empty(log_cap, dtype=np.int64)
     n_log = 0
-    lk_line = np.empty(16, dtype=np.int64)
-    lk_s = np.empty(16, dtype=np.int64)
-    lk_e = np.empty(16, dtype=np.int64)
-    lk_b = np.empty(16, dtype=np.int64)
+    lk_line = np.empty(n_links, dtype=np.int64)
+    lk_s = np.empty(n_links, dtype=np.int64)
+    lk_e = np.empty(n_links, dtype=np.int64)
+    lk_b = np.empty(n_links, dtype=np.int64)
     n_lk = 0
     n_nodes = 0
     n_forms = 0
@@ -424,11 +421,6 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
             while q < e and data[q] != 124:  # '|'
                 q += 1
             if _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
-                if n_lk == len(lk_line):
-                    lk_line = _grow(lk_line)
-                    lk_s = _grow(lk_s)
-                    lk_e = _grow(lk_e)
-                    lk_b = _grow(lk_b)
                 lk_line[n_lk] = line_no
                 lk_s[n_lk] = p
                 lk_e[n_lk] = q
@@ -517,9 +509,10 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                 return 11, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
                                     m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
                                     lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            if n_log == len(log_m):
-                                log_m = _grow(log_m)
-                                log_k = _grow(log_k)
+                            if n_log == log_cap:
+                                return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
+                                    m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
+                                    n_m, n_log, n_e, n_lk
                             log_m[n_log] = m
                             log_k[n_log] = key
                             n_log += 1
@@ -547,9 +540,10 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                             m_line[m] = line_no
                             m_cnt[m] = 1
                             m_max[m] = key
-                            if n_log == len(log_m):
-                                log_m = _grow(log_m)
-                                log_k = _grow(log_k)
+                            if n_log == log_cap:
+                                return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
+                                    m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
+                                    n_m, n_log, n_e, n_lk
                             log_m[n_log] = m
                             log_k[n_log] = key
                             n_log += 1
@@ -607,9 +601,10 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                 lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                         for t in range(b_start, n_nodes):
                             if node_key[t] > last:
-                                if n_log == len(log_m):
-                                    log_m = _grow(log_m)
-                                    log_k = _grow(log_k)
+                                if n_log == log_cap:
+                                    return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
+                                        m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
+                                        n_m, n_log, n_e, n_lk
                                 log_m[n_log] = m
                                 log_k[n_log] = node_key[t]
                                 n_log += 1
@@ -658,17 +653,14 @@ def mention_heads(log_off, log_k, ev, ev_h, ev_cnt, first):
     return 0, -1, out
 
 
-TABLE_FULL = 5  # a status of head_deps: call again with a larger relation table
-
-
 @njit(cache=True)
-def head_deps(data, heads, node_key, node_ds, node_de, rel_slots):
+def head_deps(data, heads, node_key, node_ds, node_de, rel_slots, cap):
     """The DEPS of each head node (``PARENT:RELATION|...``, ``_`` none): (status, failing head index, offsets,
     parent keys, relation ids, relation starts, ends (the first occurrence of each id)).  Parents must be
-    canonical IDs of the sentence's nodes (or 0)."""
+    canonical IDs of the sentence's nodes (or 0).  Status FULL: call again with a larger relation table
+    (``rel_slots``) and output size (``cap``)."""
     n = len(heads)
     off = np.zeros(n + 1, dtype=np.int64)
-    cap = 2 * n + 16
     parent = np.empty(cap, dtype=np.int64)
     rel = np.empty(cap, dtype=np.int32)
     r_s = np.empty(len(rel_slots), dtype=np.int64)
@@ -708,15 +700,14 @@ def head_deps(data, heads, node_key, node_ds, node_de, rel_slots):
                 x = rel_slots[at]
                 if x < 0:
                     if 2 * (n_rel + 1) > len(rel_slots):  # half full: the caller grows the table (a full one
-                        return TABLE_FULL, m, off, parent, rel, r_s, r_e, n_rel  # would make _find loop forever)
+                        return FULL, m, off, parent, rel, r_s, r_e, n_rel  # would make _find loop forever)
                     x = n_rel
                     n_rel += 1
                     rel_slots[at] = x
                     r_s[x] = colon + 1
                     r_e[x] = q
-                if k == len(parent):
-                    parent = _grow(parent)
-                    rel = _grow(rel)
+                if k == cap:
+                    return FULL, m, off, parent, rel, r_s, r_e, n_rel
                 parent[k] = key
                 rel[k] = x
                 k += 1

@@ -319,6 +319,28 @@ def test_fast_reader_grows_its_relation_table(tmp_path):
     assert fast is not None and len(fast.words.rel_names) == 80
     _assert_same_table(fast, _python_read(path))
 
+def test_fast_reader_grows_its_word_log_and_deps_arrays(tmp_path):
+    """One mention over 300 words (its word log outgrows the first guess, 4 per opening bracket) and a head
+    with 40 DEPS items (more than the first guess, 2 per head): both kernels ask again with larger arrays
+    and read what the Python reader reads."""
+    from fastscore.formats import conllu
+
+    n = 300
+    deps = "|".join(f"{k}:r{k}" for k in range(2, 42))
+    rows = []
+    for k in range(1, n + 1):
+        misc = "Entity=(e1-person-1" if k == 1 else ("Entity=e1)" if k == n else "_")
+        rows.append(f"{k}\tw{k}\tw\tNOUN\t_\t_\t{0 if k == 1 else 1}\tdep\t{deps if k == 1 else '1:dep'}\t{misc}")
+    lines = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other", "# sent_id = s1", "# text = long",
+             *rows, ""]
+    path = tmp_path / "long.conllu"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fast = conllu._scan(str(path), path.read_bytes())
+    assert fast is not None
+    assert len(fast.words.keys) == n and len(fast.words.dep_parent) == 40
+    _assert_same_table(fast, _python_read(path))
+
+
 
 def test_fast_reader_reads_every_anchor_and_ontogum_file_as_the_python_reader():
     from tests.conftest import SHARED

@@ -1016,10 +1016,17 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
         b_headpos[b:end] = heads[0] if heads else -1
         b_nfields[b:end] = len(fields)
         b_grp[b:end] = "GRP" in fields
-    (status, _, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt, log_m,
-     log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e,
-     n_lk) = K.parse_tokens(buf, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp,
-                            data.count(b"("), *_WORDS[3:])
+    n_open = data.count(b"(")
+    n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
+    log_cap = 4 * n_open + 16
+    while True:
+        (status, _, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt,
+         log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e,
+         n_lk) = K.parse_tokens(buf, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open,
+                                n_links, log_cap, *_WORDS[3:])
+        if status != K.FULL:
+            break
+        log_cap *= 4
     if status:
         return None
     node_key, node_ds, node_de = node_key[:n_nodes], node_ds[:n_nodes], node_de[:n_nodes]
@@ -1093,13 +1100,13 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
         labels[d].append(values[x])
     # heads' DEPS
     r_heads = heads[rows]
-    slots = 64
+    slots, cap = 64, 2 * len(r_heads) + 16
     while True:
         st, _, dep_off, parent, rel, r_s, r_e, n_rel = K.head_deps(buf, r_heads, node_key, node_ds, node_de,
-                                                                   np.full(slots, -1, dtype=np.int64))
-        if st != K.TABLE_FULL:
+                                                                   np.full(slots, -1, dtype=np.int64), cap)
+        if st != K.FULL:
             break
-        slots *= 4
+        slots, cap = 4 * slots, 4 * cap
     if st:
         return None
     rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
