@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
-                        use_python_kernels)
+                        use_compiled_kernels, use_python_kernels)
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -261,7 +261,8 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
 
 
 def _kernel_mode(args, task) -> str:
-    """Plain-Python kernels for a small first run (fastscore.first_run), else the JIT."""
+    """Plain-Python kernels for a tiny run or a small first run, else the kernels compiled at installation
+    when there are, else the JIT (fastscore.first_run)."""
     if args.command == "convert":
         inputs, heavy = [args.input], False
     elif args.command in ("compare", "sweep"):
@@ -271,6 +272,8 @@ def _kernel_mode(args, task) -> str:
     mode = choose_mode([p for p in inputs if p != "example"], getattr(task, "kernels", ()), heavy)
     if mode == "python":
         use_python_kernels()
+    elif mode == "aot":
+        use_compiled_kernels()
     else:
         skip_blas_check()
     return mode

@@ -56,6 +56,44 @@ def kernels_cached(modules: tuple[str, ...] | None = None) -> bool:
     return bool(found) if modules is None else set(modules) <= found
 
 
+def source_stamp() -> int:
+    """A checksum of the kernels' sources (every ``.py`` file of the kernels' folder, by name), compiled into
+    the ahead-of-time module when it is built (kernels/_aot_build.py)."""
+    crc = 0
+    for folder in _kernel_sources():
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as fh:
+                    crc = zlib.crc32(name.encode() + b"\0" + fh.read(), crc)
+    return crc
+
+
+def compiled_kernels():
+    """The kernels compiled ahead of time (``fastscore.kernels._aot``) when installed and built from the
+    kernels' current sources (an editable checkout whose kernels changed since has a stale one), else None.
+    Loaded from its file without importing ``fastscore.kernels`` (which would choose the kernels' mode)."""
+    name = "fastscore.kernels._aot"
+    module = sys.modules.get(name)
+    if module is None:
+        from importlib.machinery import EXTENSION_SUFFIXES
+
+        paths = [os.path.join(f, "_aot" + x) for f in _kernel_sources() for x in EXTENSION_SUFFIXES]
+        path = next((p for p in paths if os.path.isfile(p)), None)
+        if path is None:
+            return None
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        except (ImportError, OSError):
+            return None
+        sys.modules[name] = module
+    try:
+        return module if module._stamp() == source_stamp() else None
+    except AttributeError:
+        return None
+
+
 def fallback_cache_dir() -> str:
     """Where the kernels are cached when neither their folder nor the user's cache folder can be written."""
     uid = os.getuid() if hasattr(os, "getuid") else "user"
@@ -118,10 +156,12 @@ def _input_bytes(paths: list[str]) -> int | None:
 
 
 def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = False) -> str:
-    """``python`` (the plain-Python kernels) or ``jit``, for a command-line run that has not imported numba
-    yet.  Tiny inputs always run as Python: loading numba and the cached kernels costs more than scoring
-    them.  Small ones do while ``kernels`` are not cached (compiling would cost ~20 s).  ``heavy``: the run
-    resamples or compares many systems, where compiled kernels pay for themselves at once."""
+    """``python`` (the plain-Python kernels), ``aot`` (the kernels compiled at installation) or ``jit``, for
+    a command-line run that has not imported numba yet.  Tiny inputs always run as Python: loading the
+    compiled kernels costs more than scoring them.  Others use the kernels compiled ahead of time when they
+    are there (kernels/_jit.py); else small ones run as Python while ``kernels`` are not cached (compiling
+    would cost ~20 s).  ``heavy``: the run resamples or compares many systems, where numba's parallel
+    kernels pay for themselves at once."""
     setting = os.environ.get("FASTSCORE_JIT", "auto")
     if setting not in ("auto", "always", "never"):
         from .errors import UsageError
@@ -134,10 +174,12 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     if setting == "always" or heavy:
         return "jit"
     size = _input_bytes(inputs)
+    if size is not None and size <= TINY_BYTES:
+        return "python"
+    if compiled_kernels() is not None:
+        return "aot"
     if size is None:
         return "jit"
-    if size <= TINY_BYTES:
-        return "python"
     if size > PYTHON_MODE_BYTES or (kernels_cached(kernels or None) and not compiling_in_background()):
         return "jit"
     return "python"
@@ -145,6 +187,10 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
 
 def use_python_kernels() -> None:
     os.environ["NUMBA_DISABLE_JIT"] = "1"
+
+
+def use_compiled_kernels() -> None:
+    os.environ["FASTSCORE_AOT"] = "1"
 
 
 def skip_blas_check() -> None:
@@ -185,5 +231,6 @@ def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> Non
 
 def announce_compilation() -> None:
     """Print the note on stderr when it is a terminal, nothing is cached yet and this run compiles."""
-    if sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0") and not kernels_cached():
+    if (sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+            and os.environ.get("FASTSCORE_AOT") != "1" and not kernels_cached()):
         print(NOTE, file=sys.stderr, flush=True)

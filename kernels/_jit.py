@@ -1,18 +1,126 @@
-"""``njit`` and ``prange`` for the kernels: numba's, or, when the JIT is disabled and numba is not loaded
-yet, plain Python without importing numba at all (numba's own ``NUMBA_DISABLE_JIT`` returns the functions
-unchanged too, but only after a 0.3 s import).  A short command-line run uses this (``fastscore.first_run``):
-the same code runs, so the numbers are the same."""
+"""``njit`` and ``prange`` for the kernels, in one of three modes (``MODE``), chosen when this module is first
+imported:
+
+- ``python``: the JIT disabled (``NUMBA_DISABLE_JIT``) and numba not loaded yet: the kernels stay the plain
+  Python functions they are written as, without importing numba at all (numba's own ``NUMBA_DISABLE_JIT``
+  returns the functions unchanged too, but only after a 0.3 s import).  A short first run uses this
+  (``fastscore.first_run``): the same code runs, so the numbers are the same.
+- ``aot``: ``FASTSCORE_AOT=1`` (set by the command line, ``fastscore.first_run``), numba not loaded yet, and
+  the kernels compiled ahead of time at installation (``fastscore.kernels._aot``, built by
+  ``kernels/_aot_build.py``) from these very sources (``fastscore.first_run.compiled_kernels``).  Each kernel is
+  a :class:`Kernel`: its compiled versions when the arguments have the types they were compiled for
+  (``aot_signatures.py``), else numba's JIT, imported then.  A warm run so skips importing numba (~0.3 s),
+  numba's start-up (~0.15 s) and loading each cached kernel (~10 ms each).
+- ``numba``: numba's ``njit`` and ``prange``.
+"""
+from __future__ import annotations
+
 import os
 import sys
+import types
+
+import numpy as _np
 
 PLAIN_PYTHON = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") and "numba" not in sys.modules
+COMPILED = None
+if not PLAIN_PYTHON and os.environ.get("FASTSCORE_AOT") == "1" and "numba" not in sys.modules:
+    from fastscore.first_run import compiled_kernels
 
-if PLAIN_PYTHON:
+    COMPILED = compiled_kernels()
+MODE = "python" if PLAIN_PYTHON else ("aot" if COMPILED is not None else "numba")
+
+
+def _array_fits(a, dtype: str, ndim: int, layout: str, readonly: bool) -> bool:
+    return (type(a) is _np.ndarray and a.dtype.name == dtype and a.ndim == ndim and a.flags.aligned
+            and (layout == "A" or a.flags.c_contiguous) and a.flags.writeable != readonly)
+
+
+_SCALARS = {"int64": (int,), "float64": (float,), "bool": (bool,)}
+
+
+def fits(args: tuple, spec: tuple) -> bool:
+    """Whether ``args`` have the numba types of ``spec`` (``aot_signatures.py``): ("array", dtype, ndim,
+    layout, readonly) or ("scalar", name).  Anything else would crash the compiled code, not fail."""
+    if len(args) != len(spec):
+        return False
+    for a, s in zip(args, spec):
+        if s[0] == "array":
+            if not _array_fits(a, *s[1:]):
+                return False
+        else:
+            name = s[1]
+            t = type(a)
+            if name == "bool":
+                if t is not bool and t is not _np.bool_:
+                    return False
+            elif t is bool or not (t in _SCALARS[name] or t is getattr(_np, name)):
+                return False
+    return True
+
+
+class Kernel:
+    """A kernel in ``aot`` mode: called like numba's dispatcher, it runs the first compiled version whose
+    argument types fit, else the JIT's (:meth:`dispatcher`)."""
+
+    def __init__(self, func, options: dict):
+        from .aot_signatures import SIGNATURES
+
+        self.py_func = func
+        self.options = options
+        module = func.__module__.rsplit(".", 1)[-1]
+        self.compiled = [(getattr(COMPILED, exported_name(module, func.__name__, i)), spec)
+                         for i, (spec, _, _) in enumerate(SIGNATURES.get(f"{module}.{func.__name__}", ()))]
+        self._dispatcher = None
+        self.__name__, self.__doc__, self.__module__ = func.__name__, func.__doc__, func.__module__
+
+    def __call__(self, *args):
+        for compiled, spec in self.compiled:
+            if fits(args, spec):
+                return compiled(*args)
+        return self.dispatcher()(*args)
+
+    def dispatcher(self):
+        """numba's dispatcher of this kernel (numba imported now), its globals' kernels dispatchers too: numba
+        compiles a call only to a dispatcher.  A copy of the function gets these globals, so the module
+        keeps its Kernels; the cache is numba's usual one (same source, same name)."""
+        if self._dispatcher is None:
+            from fastscore.first_run import ensure_cache_location, skip_blas_check
+
+            skip_blas_check()  # only the command line uses this mode
+            import numba
+
+            ensure_cache_location()
+            f = self.py_func
+            env = dict(f.__globals__)
+            copy = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+            copy.__qualname__, copy.__module__, copy.__doc__ = f.__qualname__, f.__module__, f.__doc__
+            self._dispatcher = numba.njit(**self.options)(copy)
+            for name, value in env.items():
+                if isinstance(value, Kernel):
+                    env[name] = value.dispatcher()
+                elif name == "prange" and value is range:
+                    env[name] = numba.prange
+        return self._dispatcher
+
+
+def exported_name(module: str, function: str, i: int) -> str:
+    """The name of a kernel's ``i``-th compiled version in the ahead-of-time module."""
+    return f"{module}__{function}__{i}"
+
+
+if MODE == "python":
     prange = range
 
     def njit(*args, **kwargs):
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         return lambda func: func
+elif MODE == "aot":
+    prange = range  # a kernel falling back to the JIT gets numba's (Kernel.dispatcher)
+
+    def njit(*args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:
+            return Kernel(args[0], {})
+        return lambda func: Kernel(func, kwargs)
 else:
     from numba import njit, prange  # noqa: F401

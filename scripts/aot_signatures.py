@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Write kernels/aot_signatures.py: the argument types with which the command line calls each kernel, to be
+compiled ahead of time at installation (kernels/_aot_build.py).
+
+    python scripts/aot_signatures.py
+
+Runs every task's command on small bundled inputs in this process, with numba's JIT, and records the
+numba types of the arguments of every kernel called from Python.  Rerun it after changing a kernel's arguments: a call
+whose types are not listed still works, through the JIT (``kernels/_jit.py``), only slower to start.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+D = ROOT / "tests" / "data"
+CONLLU = D / "corefud_anchors" / "cases" / "gum_news_crane"
+NUGGET = D / "nugget_anchors" / "case-003"
+SEQUENCING = D / "sequencing_anchors" / "case-000"
+
+
+def commands(tmp: Path) -> list[list[str]]:
+    key, response = f"{CONLLU}.key.conllu", f"{CONLLU}.response.conllu"
+    jsonl = [str(tmp / "key.jsonl"), str(tmp / "response.jsonl")]
+    from fastscore.examples import KEY, RESPONSE
+
+    out = [
+        ["convert", str(KEY), jsonl[0], "--to", "jsonl"],
+        ["convert", str(RESPONSE), jsonl[1], "--to", "jsonl"],
+        ["coref", "example", "example", "-m", "all"],
+        ["coref", "example", "example", "--output", "perl"],
+        ["coref", "example", "example", "--singletons", "drop", "--per-doc"],
+        ["coref", *jsonl],
+        ["coref", str(D / "mina_anchors" / "case-000.key.gz"), str(D / "mina_anchors" / "case-000.response.gz"),
+         "--match", "mina"],
+        ["nugget", str(NUGGET / "gold.char.tbf"), str(NUGGET / "system.char.tbf"), "--char-spans", "--coref"],
+        ["nugget", str(NUGGET / "gold.token.tbf"), str(NUGGET / "system.token.tbf"), "--tokens", str(NUGGET / "tkn"),
+         "--coref"],
+        ["nugget", str(NUGGET / "gold.char.tbf"), str(NUGGET / "system.char.tbf"), "--char-spans", "--mapping",
+         "optimal"],
+        ["nugget", str(SEQUENCING / "gold.char.tbf"), str(SEQUENCING / "system.char.tbf"), "--char-spans",
+         "--sequencing", "--preset", "kbp2017", "--coref"],
+        ["temporal", str(D / "temporal_anchors" / "chains-0" / "gold"), str(D / "temporal_anchors" / "chains-0" / "system")],
+        ["triples", str(D / "triples_anchors" / "case-003" / "gold.trp"),
+         str(D / "triples_anchors" / "case-003" / "system.trp")],
+    ]
+    # generated corpora: the readers' byte scanners and the matchers' tie paths need regular, larger input
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gen_conllu
+    import gen_nuggets
+
+    gen_nuggets.generate(tmp / "nuggets", docs=40, links=True)
+    gen_conllu.main(["--seed", "3", "--docs", "10", "--sentences", "1500", "--out", str(tmp), "--name", "g", "--ties",
+                     "--twin-heads", "0.2"])
+    nuggets = [str(tmp / "nuggets" / "gold.tbf"), str(tmp / "nuggets" / "system.tbf")]
+    out.append(["nugget", *nuggets, "--char-spans", "--coref"])
+    out.append(["nugget", *nuggets, "--char-spans", "--sequencing", "--preset", "kbp2017", "--no-script-validation"])
+    for k, r in ((key, response), (str(tmp / "g.key.conllu"), str(tmp / "g.response.conllu"))):
+        for match in ("head", "partial", "exact"):
+            out.append(["coref", k, r, "--match", match, "-m", "all", "-m", "mor", "-m", "zero"])
+        out.append(["coref", k, r, "--zero-match", "linear", "--singletons", "keep"])
+    return out
+
+
+def spec(ty) -> tuple | None:
+    """The compact form of a numba type that _jit.fits checks without numba, or None (not exported)."""
+    from numba.core import types
+    from numba.np.numpy_support import as_dtype
+
+    if isinstance(ty, types.Array) and ty.layout in ("C", "A") and ty.aligned:
+        return ("array", as_dtype(ty.dtype).name, ty.ndim, ty.layout, not ty.mutable)
+    for name, t in (("int64", types.int64), ("float64", types.float64), ("bool", types.boolean)):
+        if ty == t:
+            return ("scalar", name)
+    return None
+
+
+def record() -> dict[str, list]:
+    import numba
+    from numba.core.dispatcher import Dispatcher
+
+    calls: dict[str, list] = {}
+    base_call = Dispatcher.__call__  # numba's C dispatch; calls from compiled code do not come here
+
+    def recording(self, *args, **kws):
+        module = self.py_func.__module__
+        if module.startswith("fastscore.kernels."):
+            argtys = tuple(self.typeof_pyval(a) for a in args)
+            key = f"{module.rsplit('.', 1)[-1]}.{self.py_func.__name__}"
+            calls.setdefault(key, [])
+            if argtys not in calls[key]:
+                calls[key].append(argtys)
+        return base_call(self, *args, **kws)
+
+    Dispatcher.__call__ = recording
+    from fastscore.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for cmd in commands(Path(tmp)):
+            err = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                    code = main(cmd)
+            except SystemExit as exc:  # a usage error
+                code = exc.code
+            if code:
+                raise SystemExit(f"failed ({code}): fastscore {' '.join(cmd)}\n{err.getvalue()}")
+    Dispatcher.__call__ = base_call
+    out = {}
+    for key, sigs in sorted(calls.items()):
+        module, name = key.split(".")
+        dispatcher = getattr(sys.modules[f"fastscore.kernels.{module}"], name)
+        entries = []
+        for argtys in sigs:
+            specs = [spec(t) for t in argtys]
+            if None in specs:
+                continue
+            ret = dispatcher.overloads[argtys].signature.return_type
+            entries.append((tuple(specs), tuple(repr(t) for t in argtys), repr(ret)))
+        if entries:
+            out[key] = entries
+    assert numba  # imported: the JIT ran
+    return out
+
+
+HEADER = '''"""Generated by scripts/aot_signatures.py: the argument types of the kernels the command line calls, compiled
+ahead of time at installation (kernels/_aot_build.py).  Per kernel, each signature: the compact argument
+types checked before a call (kernels/_jit.fits), numba's argument types and return type.  Do not edit."""
+
+SIGNATURES = {
+'''
+
+
+def main() -> None:
+    os.environ.pop("NUMBA_DISABLE_JIT", None)
+    os.environ.pop("FASTSCORE_AOT", None)
+    signatures = record()
+    lines = [HEADER]
+    for key, entries in signatures.items():
+        lines.append(f"    {key!r}: [\n")
+        for specs, args, ret in entries:
+            lines.append(f"        ({specs!r},\n         {args!r},\n         {ret!r}),\n")
+        lines.append("    ],\n")
+    lines.append("}\n")
+    target = ROOT / "kernels" / "aot_signatures.py"
+    target.write_text("".join(lines), encoding="utf-8")
+    n = sum(len(e) for e in signatures.values())
+    print(f"{target}: {len(signatures)} kernels, {n} signatures")
+
+
+if __name__ == "__main__":
+    main()
