@@ -12,7 +12,9 @@ before anything else is timed):
 - the same example compiling in the run itself (``FASTSCORE_JIT=always``, the behaviour before), for
   reference;
 - the CoNLL-2012-test-sized corpus (bench/conftest.py), all metrics: v8.01 ``all``, fastscore cold
-  (plain-Python kernels, compiled in the background afterwards) and warm;
+  (the kernels compiled at installation, or else plain-Python kernels, compiled in the background
+  afterwards) and warm, and warm with numba's JIT (``FASTSCORE_JIT=always``, as without the compiled
+  kernels);
 - a small event nugget corpus (50 documents, scripts/gen_nuggets.py): cold and warm (target: cold <= 2x
   warm).
 
@@ -76,6 +78,9 @@ def main() -> None:
     ap.add_argument("--perl-scorer", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    from fastscore.first_run import compiled_kernels
+
+    print("kernels compiled ahead of time:", "installed, current" if compiled_kernels() else "no (numba's JIT)")
     rows = []
     cold, warm = cold_and_warm(["coref", "example", "example"], a.repeat)
     rows.append(("example: cold (empty cache)", cold))
@@ -96,6 +101,9 @@ def main() -> None:
     print(f"test-sized corpus: cold {c_cold:.2f} s, warm {c_warm:.2f} s", flush=True)
     rows.append(("test-sized corpus: fastscore cold (empty cache)", c_cold))
     rows.append(("test-sized corpus: fastscore warm", c_warm))
+    jit_warm = min(run([PY, "-m", "fastscore", "coref", key, resp], clean_env(FASTSCORE_JIT="always"))
+                   for _ in range(a.repeat))
+    rows.append(("test-sized corpus: fastscore warm, numba's JIT", jit_warm))
 
     from gen_nuggets import generate
 

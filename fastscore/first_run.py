@@ -10,8 +10,11 @@ so the same numbers; ``kernels/_jit.py`` then does not even import numba); once 
 its result, a background process (``python -m fastscore._warmup``, at low priority) scores the same inputs
 with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
 (``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
-scoring them.  Runs that resample compile at once.  ``FASTSCORE_JIT=always`` compiles in the run itself,
-``FASTSCORE_JIT=never`` never compiles; ``auto`` is the default.
+scoring them.  Runs that resample compile at once.  When the kernels were compiled ahead of time at
+installation (setup.py, kernels/_aot_build.py), every other run uses them (kernels/_jit.py): no numba, no
+cache, no compilation.  ``FASTSCORE_JIT=always`` compiles in the run itself, ``FASTSCORE_JIT=never``
+never compiles, ``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size; ``auto`` is the
+default.
 """
 from __future__ import annotations
 
@@ -163,16 +166,18 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     would cost ~20 s).  ``heavy``: the run resamples or compares many systems, where numba's parallel
     kernels pay for themselves at once."""
     setting = os.environ.get("FASTSCORE_JIT", "auto")
-    if setting not in ("auto", "always", "never"):
+    if setting not in ("auto", "always", "never", "aot"):
         from .errors import UsageError
 
-        raise UsageError(f"FASTSCORE_JIT={setting!r}: choose auto (default), always or never")
+        raise UsageError(f"FASTSCORE_JIT={setting!r}: choose auto (default), always, never or aot")
     if "numba" in sys.modules or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
     if setting == "never":
         return "python"
     if setting == "always" or heavy:
         return "jit"
+    if setting == "aot":
+        return "aot" if compiled_kernels() is not None else "jit"
     size = _input_bytes(inputs)
     if size is not None and size <= TINY_BYTES:
         return "python"

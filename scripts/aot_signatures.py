@@ -50,6 +50,8 @@ def commands(tmp: Path) -> list[list[str]]:
         ["triples", str(D / "triples_anchors" / "case-003" / "gold.trp"),
          str(D / "triples_anchors" / "case-003" / "system.trp")],
     ]
+    for k in sorted((D / "anchors").glob("*.key")):  # v8.01's anchors: repeated mentions, singletons, ...
+        out.append(["coref", str(k), str(k.with_suffix(".response")), "-m", "all", "--allow-failure"])
     # generated corpora: the readers' byte scanners and the matchers' tie paths need regular, larger input
     sys.path.insert(0, str(ROOT / "scripts"))
     import gen_conllu
@@ -103,13 +105,15 @@ def record() -> dict[str, list]:
 
     with tempfile.TemporaryDirectory() as tmp:
         for cmd in commands(Path(tmp)):
+            may_fail = "--allow-failure" in cmd  # some anchors are bad input, on purpose
+            cmd = [c for c in cmd if c != "--allow-failure"]
             err = io.StringIO()
             try:
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
                     code = main(cmd)
             except SystemExit as exc:  # a usage error
                 code = exc.code
-            if code:
+            if code and not (may_fail and code == 1):
                 raise SystemExit(f"failed ({code}): fastscore {' '.join(cmd)}\n{err.getvalue()}")
     Dispatcher.__call__ = base_call
     out = {}

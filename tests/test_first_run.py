@@ -33,6 +33,7 @@ def test_mode_choice(tmp_path, monkeypatch):
     monkeypatch.delenv("FASTSCORE_JIT", raising=False)
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.setattr(first_run, "compiling_in_background", lambda: False)
+    monkeypatch.setattr(first_run, "compiled_kernels", lambda: None)  # as installed without them
     small = tmp_path / "small.conll"
     small.write_bytes(b"x" * 1000)
     medium = tmp_path / "medium.conll"
@@ -53,6 +54,24 @@ def test_mode_choice(tmp_path, monkeypatch):
     assert choose([str(medium)], COREF.kernels) == "python"
     monkeypatch.setenv("FASTSCORE_JIT", "always")
     assert choose([str(small)], COREF.kernels) == "jit"
+    monkeypatch.setenv("FASTSCORE_JIT", "aot")
+    assert choose([str(small)], COREF.kernels) == "jit"  # asked for, but not there
+    # with the kernels compiled at installation: every run but tiny and resampling ones uses them
+    monkeypatch.setattr(first_run, "compiled_kernels", lambda: object())
+    monkeypatch.setattr(first_run, "PYTHON_MODE_BYTES", 24 << 20)
+    monkeypatch.setattr(first_run, "TINY_BYTES", 256 << 10)
+    assert choose([str(small)], COREF.kernels) == "aot"
+    monkeypatch.setenv("FASTSCORE_JIT", "auto")
+    for cached in (False, True):
+        monkeypatch.setattr(first_run, "kernels_cached", lambda modules=None, c=cached: c)
+        assert choose([str(small)], COREF.kernels) == "python"
+        assert choose([str(medium)], COREF.kernels) == "aot"
+        assert choose(["-"], COREF.kernels) == "aot"
+        assert choose([str(medium)], COREF.kernels, heavy=True) == "jit"  # numba's parallel kernels
+    monkeypatch.setenv("FASTSCORE_JIT", "never")
+    assert choose([str(medium)], COREF.kernels) == "python"
+    monkeypatch.setenv("FASTSCORE_JIT", "always")
+    assert choose([str(medium)], COREF.kernels) == "jit"
 
 
 def test_tiny_runs_do_not_import_numba_and_print_the_same():

@@ -42,6 +42,17 @@ def test_wheel_installs_kernels_under_fastscore(tmp_path):
     # every module of the source tree is in the wheel (a package missing from pyproject.toml is not)
     source = {str(p.relative_to(ROOT)) for p in (ROOT / "fastscore").rglob("*.py")}
     assert source <= set(names), sorted(source - set(names))
+    assert any(n.startswith("fastscore/kernels/_aot.") for n in names), "kernels not compiled ahead of time"
+
+
+def test_a_wheel_without_the_compiled_kernels_installs_and_runs(tmp_path):
+    """FASTSCORE_NO_AOT=1 (as when they cannot be built): no compiled module, the JIT and plain Python."""
+    env = {**os.environ, "FASTSCORE_NO_AOT": "1"}
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
+                           str(_source_copy(tmp_path))], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
+    assert not any("_aot." in n for n in zipfile.ZipFile(wheel).namelist())
 
 
 def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
@@ -61,6 +72,9 @@ def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
     proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "site-packages/fastscore/kernels/__init__.py" in proc.stdout
+    check = "from fastscore.first_run import compiled_kernels\nassert compiled_kernels() is not None\n"
+    proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr  # built, and its stamp is that of the installed sources
     proc = subprocess.run([str(venv / "bin" / "fastscore"), "coref", "example", "example", "-o", "json"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,130 @@
+"""The kernels compiled ahead of time at installation (issue 15): built from the current sources, used by the
+command line without numba, the same numbers as the JIT, and a call of any other argument types sent to the
+JIT instead of crashing the compiled code."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastscore import first_run
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+NUGGET = DATA / "nugget_anchors" / "case-003"
+CONLLU = DATA / "corefud_anchors" / "cases" / "gum_news_crane"
+
+needs_compiled = pytest.mark.skipif(os.environ.get("FASTSCORE_NO_AOT") == "1",
+                                    reason="installed without the compiled kernels (FASTSCORE_NO_AOT=1)")
+
+
+def _env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT", "NUMBA_CACHE_DIR")}
+    env.update(extra)
+    return env
+
+
+# the console entry point's process, saying on stderr whether numba was imported
+RUN = ("import sys\nfrom fastscore.cli import main\ncode = main(sys.argv[1:], own_process=True)\n"
+       "sys.stdout.flush()\nprint('numba imported:', 'numba' in sys.modules, file=sys.stderr)\nsys.exit(code)")
+
+
+def _run(args, **env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True,
+                          env=_env(**env))
+
+
+@needs_compiled
+def test_the_compiled_kernels_are_installed_and_current():
+    module = first_run.compiled_kernels()
+    assert module is not None, "fastscore.kernels._aot missing or built from other sources: reinstall"
+    from fastscore.kernels.aot_signatures import SIGNATURES
+
+    assert len(SIGNATURES) > 20
+    assert module._stamp() == first_run.source_stamp()
+
+
+def test_a_module_from_other_sources_is_not_used(monkeypatch):
+    monkeypatch.setattr(first_run, "source_stamp", lambda: -1)
+    assert first_run.compiled_kernels() is None
+
+
+@needs_compiled
+@pytest.mark.parametrize("args", [
+    ["coref", DATA / "anchors" / "case-000.key", DATA / "anchors" / "case-000.response", "-m", "all"],
+    ["coref", f"{CONLLU}.key.conllu", f"{CONLLU}.response.conllu", "-m", "all", "-m", "mor", "-m", "zero"],
+    ["coref", f"{CONLLU}.key.conllu", f"{CONLLU}.response.conllu", "--match", "partial", "-o", "corefud"],
+    ["coref", DATA / "mina_anchors" / "case-000.key.gz", DATA / "mina_anchors" / "case-000.response.gz",
+     "--match", "mina"],
+    ["nugget", NUGGET / "gold.char.tbf", NUGGET / "system.char.tbf", "--char-spans", "--coref"],
+    ["temporal", DATA / "temporal_anchors" / "chains-0" / "gold", DATA / "temporal_anchors" / "chains-0" / "system"],
+    ["triples", DATA / "triples_anchors" / "case-003" / "gold.trp", DATA / "triples_anchors" / "case-003" / "system.trp"],
+], ids=["coref", "corefud", "corefud-partial", "mina", "nugget", "temporal", "triples"])
+def test_every_task_prints_the_same_with_the_compiled_kernels_without_numba(args):
+    compiled = _run(args, FASTSCORE_JIT="aot")
+    jit = _run(args, FASTSCORE_JIT="always")
+    assert compiled.returncode == jit.returncode == 0, compiled.stderr + jit.stderr
+    assert compiled.stdout == jit.stdout and compiled.stdout.strip()
+    assert "numba imported: True" in jit.stderr
+    if args[0] != "temporal":  # the temporal closure's kernels are used only for some graphs
+        assert "numba imported: False" in compiled.stderr, compiled.stderr
+
+
+@needs_compiled
+def test_other_argument_types_go_to_the_jit():
+    """The compiled code trusts its argument types (an int32 array where int64 was compiled would crash it):
+    a call that does not fit runs through numba's JIT, which is imported only then."""
+    code = (
+        "import sys\nimport numpy as np\nfrom fastscore.kernels import conllu_scan as K, _jit\n"
+        "assert _jit.MODE == 'aot'\n"
+        "data = np.frombuffer(b'abcabd', dtype=np.uint8)\n"
+        "s, e = np.array([0, 0]), np.array([2, 3])\n"
+        "s2, e2 = np.array([3, 3]), np.array([5, 6])\n"
+        "a = K.same_spans(data, s, e, data, s2, e2)\n"
+        "print(a.tolist(), 'numba' in sys.modules)\n"
+        "b = K.same_spans(data, s.astype(np.int32), e.astype(np.int32), data, s2.astype(np.int32), e2.astype(np.int32))\n"
+        "print(b.tolist(), 'numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(FASTSCORE_AOT="1"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[True, False] False", "[True, False] True"]
+
+
+def test_fits_checks_what_numba_would_type():
+    from fastscore.kernels._jit import fits
+
+    i64 = ("array", "int64", 1, "C", False)
+    u8r = ("array", "uint8", 1, "C", True)
+    a = np.arange(6)
+    ro = np.frombuffer(b"abc", dtype=np.uint8)
+    assert fits((a,), (i64,))
+    assert not fits((a.astype(np.int32),), (i64,))
+    assert not fits((a[::2],), (i64,))  # not contiguous
+    assert fits((a[::2],), (("array", "int64", 1, "A", False),))
+    assert not fits((a.reshape(2, 3),), (i64,))
+    assert fits((ro,), (u8r,)) and not fits((ro.copy(),), (u8r,))  # numba types read-only arrays apart
+    assert not fits((a, a), (i64,))
+    assert not fits(([1, 2],), (i64,))
+    assert fits((3, 2.5, True), (("scalar", "int64"), ("scalar", "float64"), ("scalar", "bool")))
+    assert fits((np.int64(3), np.float64(1), np.bool_(False)),
+                (("scalar", "int64"), ("scalar", "float64"), ("scalar", "bool")))
+    assert not fits((True,), (("scalar", "int64"),))  # numba types a bool as a boolean
+    assert not fits((np.int32(3),), (("scalar", "int64"),))
+    assert not fits((3,), (("scalar", "float64"),))
+    assert not fits((1,), (("scalar", "bool"),))
+
+
+def test_the_signatures_are_those_the_command_line_calls_today():
+    """kernels/aot_signatures.py is what scripts/aot_signatures.py records now (rerun it when a kernel's
+    arguments change: the kernels it misses would start through the JIT)."""
+    code = ("import sys\nsys.path.insert(0, sys.argv[1])\nimport aot_signatures as a\n"
+            "from fastscore.kernels.aot_signatures import SIGNATURES as old\n"
+            "now = a.record()\n"
+            "assert now == old, [k for k in sorted(set(now) | set(old)) if now.get(k) != old.get(k)]\n")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "scripts")], capture_output=True, text=True,
+                         env=_env(), cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-3000:]
