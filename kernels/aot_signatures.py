@@ -170,8 +170,8 @@ SIGNATURES = {
          "Tuple((int64, Tuple((Array(int64, 1, 'C', False, aligned=True), Array(int64, 2, 'A', False, aligned=True), Array(int64, 2, 'A', False, aligned=True))), Tuple((Array(int64, 1, 'C', False, aligned=True), Array(int8, 1, 'C', False, aligned=True), Array(int64, 1, 'C', False, aligned=True), Array(int64, 1, 'C', False, aligned=True), Array(int64, 1, 'C', False, aligned=True), Array(int64, 1, 'C', False, aligned=True))), Tuple((Array(int64, 1, 'C', False, aligned=True), Array(int64, 2, 'A', False, aligned=True), Array(int64, 1, 'C', False, aligned=True)))))"),
     ],
     'tbf_scan.parse_char_spans': [
-        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64')),
-         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64'),
+        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64'), ('scalar', 'int64')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64', 'int64'),
          "Tuple((Array(int64, 1, 'C', False, aligned=True), Array(int64, 1, 'C', False, aligned=True), Array(float64, 1, 'C', False, aligned=True), int64))"),
     ],
     'tbf_scan.span_keys': [

@@ -45,12 +45,30 @@ def _doc_pairs(g_off, g_val, g_len, s_off, s_val, s_len):
     order = stable_order(vals, top)  # ids are small non-negative integers
     vals = take(vals, order)
     owner = take(owner, order)
+    cap = 4 * (n_g + n_s) + 16
+    while True:  # arrays sized up front (regrown inside the loop they would cost reference counting there)
+        dice = np.empty(cap, dtype=np.float64)
+        sys_i = np.empty(cap, dtype=np.int64)
+        gold_i = np.empty(cap, dtype=np.int64)
+        n = _fill_pairs(vals, owner, g_len, s_off, s_val, s_len, dice, sys_i, gold_i)
+        if n >= 0:
+            break
+        cap *= 4
+    dice, sys_i, gold_i = dice[:n], sys_i[:n], gold_i[:n]
+    order = np.argsort(-dice, kind="mergesort")  # stable: (system, gold) order among equal Dice
+    return dice[order], sys_i[order], gold_i[order]
+
+
+@njit(cache=True)
+def _fill_pairs(vals, owner, g_len, s_off, s_val, s_len, dice, sys_i, gold_i):
+    """The overlapping pairs (system order, then gold order) written into ``dice``, ``sys_i``, ``gold_i``:
+    their number, or -1 when they do not fit."""
+    n_g = len(g_len)
+    n_s = len(s_off) - 1
+    n_vals = len(vals)
+    cap = len(dice)
     inter = np.zeros(n_g, dtype=np.int64)
     touched = np.empty(n_g, dtype=np.int64)
-    cap = 16
-    dice = np.empty(cap, dtype=np.float64)
-    sys_i = np.empty(cap, dtype=np.int64)
-    gold_i = np.empty(cap, dtype=np.int64)
     n = 0
     for j in range(n_s):
         n_t = 0
@@ -63,23 +81,17 @@ def _doc_pairs(g_off, g_val, g_len, s_off, s_val, s_len):
                     n_t += 1
                 inter[i] += 1
                 lo += 1
-        t = touched[:n_t].copy()
-        t.sort()
+        touched[:n_t].sort()
+        if n + n_t > cap:
+            return -1
         for q in range(n_t):
-            i = t[q]
-            if n == cap:
-                cap *= 2
-                dice = np.concatenate((dice, np.empty(cap - n, dtype=np.float64)))
-                sys_i = np.concatenate((sys_i, np.empty(cap - n, dtype=np.int64)))
-                gold_i = np.concatenate((gold_i, np.empty(cap - n, dtype=np.int64)))
+            i = touched[q]
             dice[n] = 2.0 * inter[i] / (g_len[i] + s_len[j])
             sys_i[n] = j
             gold_i[n] = i
             n += 1
             inter[i] = 0
-    dice, sys_i, gold_i = dice[:n], sys_i[:n], gold_i[:n]
-    order = np.argsort(-dice, kind="mergesort")  # stable: (system, gold) order among equal Dice
-    return dice[order], sys_i[order], gold_i[order]
+    return n
 
 
 @njit(cache=True)

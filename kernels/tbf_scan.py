@@ -22,11 +22,16 @@ def _number(buf, p, end):
     return (v if q > p else -1), q
 
 
+FULL = -2  # parse_char_spans: call again with a larger ``cap``
+
+
 @njit(cache=True)
-def parse_char_spans(buf, n_mentions):
+def parse_char_spans(buf, n_mentions, cap):
+    """(offsets, characters, lengths, the first malformed mention or -1, or FULL when more than ``cap``
+    characters).  Arrays are sized up front, never regrown in the loop (an array variable assigned there
+    costs reference counting at every step)."""
     off = np.zeros(n_mentions + 1, dtype=np.int64)
     lengths = np.zeros(n_mentions, dtype=np.float64)
-    cap = max(16, len(buf))
     vals = np.empty(cap, dtype=np.int64)
     n = 0
     p = 0
@@ -43,10 +48,9 @@ def parse_char_spans(buf, n_mentions):
             e, q = _number(buf, q + 1, end)
             if e < 0:
                 return off, vals[:0], lengths, k
+            if n + max(e - b, 0) > cap:
+                return off, vals[:0], lengths, FULL
             for c in range(b, e):
-                if n == cap:
-                    cap *= 2
-                    vals = np.concatenate((vals, np.empty(cap - n, dtype=np.int64)))
                 vals[n] = c
                 n += 1
             if q == end:
@@ -98,7 +102,10 @@ def span_keys(buf, n_spans):
     same characters have the same hash.  Any other span: ok False, hash 0."""
     keys = np.zeros(n_spans, dtype=np.int64)
     ok = np.zeros(n_spans, dtype=np.bool_)
-    cap = 16
+    cap = 1  # ranges of one span: at most one more than the semicolons of all
+    for c in buf:
+        if c == SEMICOLON:
+            cap += 1
     bs = np.empty(cap, dtype=np.int64)
     es = np.empty(cap, dtype=np.int64)
     p = 0
@@ -118,10 +125,6 @@ def span_keys(buf, n_spans):
             if e < 0:
                 good = False
                 break
-            if n == cap:
-                cap *= 2
-                bs = np.concatenate((bs, np.empty(cap - n, dtype=np.int64)))
-                es = np.concatenate((es, np.empty(cap - n, dtype=np.int64)))
             bs[n] = b
             es[n] = e
             n += 1

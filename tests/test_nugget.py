@@ -68,6 +68,21 @@ def test_greedy_kernel_matches_oracle(docs):
             assert got == [(j, float(sc)) for j, sc in want_map[m]]
 
 
+def test_greedy_kernel_with_more_pairs_than_its_first_arrays_hold():
+    """30 gold and 30 system mentions that all overlap: 900 pairs, more than the kernel's first guess (4 per
+    mention), so it fills larger arrays again; the mapping is still the oracle's."""
+    rng = random.Random(3)
+    gold = [({0, 1, rng.randrange(2, 6)}, rng.randrange(2), rng.randrange(2)) for _ in range(30)]
+    system = [({0, rng.randrange(1, 6)}, rng.randrange(2), rng.randrange(2)) for _ in range(30)]
+    g, s = _arrays(gold, True), _arrays(system, False)
+    tp, map_sys, map_score = mappings([0, 30], *g, [0, 30], *s[:5])
+    want_tp, want_map = reference_nugget.greedy([(ids, len(ids), t, r) for ids, t, r in gold],
+                                                [(ids, len(ids), t, r) for ids, t, r in system])
+    assert tp[0].tolist() == want_tp
+    for m in range(4):
+        assert [(int(j), float(sc)) for j, sc in zip(map_sys[m], map_score[m])] == [(j, float(sc)) for j, sc in want_map[m]]
+
+
 def _tbf(tmp_path, name, text):
     p = tmp_path / name
     p.write_text(text)

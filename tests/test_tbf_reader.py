@@ -151,11 +151,12 @@ def test_kernels_give_the_same_results_as_plain_python():
         if hasattr(kernel, "py_func"):
             assert repr(kernel(*args)) == repr(kernel.py_func(*args))
     spans = np.frombuffer(b"300,304;1000,1002\n999,1001", np.uint8)
-    for kernel in (tbf_scan.span_keys, tbf_scan.parse_char_spans):
+    for kernel, args in ((tbf_scan.span_keys, (spans, 2)), (tbf_scan.parse_char_spans, (spans, 2, 16))):
         if hasattr(kernel, "py_func"):  # character offsets past 255: no uint8 arithmetic in Python
-            assert repr(kernel(spans, 2)) == repr(kernel.py_func(spans, 2))
-    _, vals, _, bad = tbf_scan.parse_char_spans(spans, 2)
+            assert repr(kernel(*args)) == repr(kernel.py_func(*args))
+    _, vals, _, bad = tbf_scan.parse_char_spans(spans, 2, 16)
     assert bad == -1 and vals.tolist() == [300, 301, 302, 303, 1000, 1001, 999, 1000]
+    assert tbf_scan.parse_char_spans(spans, 2, 7)[3] == tbf_scan.FULL  # 8 characters: call again, larger
 
 
 # ---- the reader: the byte scan and the line reader agree

@@ -316,14 +316,19 @@ def _pick(column: list, rows) -> list:
 def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     """Character spans of every mention of one file, parsed at once (kernels/tbf_scan.py):
     the per-document sides and the whole CSR (offsets, ids, lengths) in the same order."""
-    from ..kernels.tbf_scan import parse_char_spans
+    from ..kernels.tbf_scan import FULL, parse_char_spans
 
     types, realis = _canonical_columns(tbf, opts)
     spans = tbf.spans
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
     buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
-    off, vals, lengths, bad = parse_char_spans(buf, n_flat)
+    cap = max(16, len(buf))
+    while True:
+        off, vals, lengths, bad = parse_char_spans(buf, n_flat, cap)
+        if bad != FULL:
+            break
+        cap *= 4
     if bad >= 0:
         flat = [r for rows in per_doc for r in rows]
         row = flat[bad]
