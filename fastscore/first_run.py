@@ -13,8 +13,8 @@ with the JIT, which fills the cache.  Later runs load the compiled kernels, exce
 scoring them.  Runs that resample compile at once.  When the kernels were compiled ahead of time at
 installation (setup.py, kernels/_aot_build.py), every other run uses them (kernels/_jit.py): no numba, no
 cache, no compilation.  ``FASTSCORE_JIT=always`` compiles in the run itself, ``FASTSCORE_JIT=never``
-never compiles, ``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size; ``auto`` is the
-default.
+never compiles, ``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size (runs that
+resample still take numba's parallel kernels); ``auto`` is the default.
 """
 from __future__ import annotations
 
@@ -234,8 +234,14 @@ def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> Non
         pass  # nothing lost: the next run compiles in place
 
 
+_announced = False
+
+
 def announce_compilation() -> None:
-    """Print the note on stderr when it is a terminal, nothing is cached yet and this run compiles."""
-    if (sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
-            and os.environ.get("FASTSCORE_AOT") != "1" and not kernels_cached()):
+    """Print the note on stderr, once, when it is a terminal, nothing is cached yet and this run compiles
+    (with the kernels compiled at installation: when a kernel falls back to the JIT, kernels/_jit.py)."""
+    global _announced
+    if (not _announced and sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+            and ("numba" in sys.modules or os.environ.get("FASTSCORE_AOT") != "1") and not kernels_cached()):
+        _announced = True
         print(NOTE, file=sys.stderr, flush=True)

@@ -39,8 +39,8 @@ def build(path: str) -> None:
     for key, entries in SIGNATURES.items():
         module, name = key.split(".")
         func = getattr(importlib.import_module(f"{__package__}.{module}"), name).py_func
-        for i, (_, args, ret) in enumerate(entries):
-            signature = eval(ret, namespace)(*(eval(a, namespace) for a in args))  # reprs of numba types
-            cc.export(exported_name(module, name, i), signature)(func)
+        for i, (_, args) in enumerate(entries):
+            argtypes = tuple(eval(a, namespace) for a in args)  # reprs of numba types; the return type inferred
+            cc.export(exported_name(module, name, i), argtypes)(func)
     cc.export("_stamp", types.int64())(_constant(source_stamp()))
     cc.compile()

@@ -31,11 +31,12 @@ MODE = "python" if PLAIN_PYTHON else ("aot" if COMPILED is not None else "numba"
 
 
 def _array_fits(a, dtype: str, ndim: int, layout: str, readonly: bool) -> bool:
-    return (type(a) is _np.ndarray and a.dtype.name == dtype and a.ndim == ndim and a.flags.aligned
-            and (layout == "A" or a.flags.c_contiguous) and a.flags.writeable != readonly)
+    return (type(a) is _np.ndarray and a.dtype.name == dtype and a.dtype.isnative and a.ndim == ndim
+            and a.flags.aligned and (layout == "A" or a.flags.c_contiguous) and a.flags.writeable != readonly)
 
 
 _SCALARS = {"int64": (int,), "float64": (float,), "bool": (bool,)}
+_INT64 = 1 << 63
 
 
 def fits(args: tuple, spec: tuple) -> bool:
@@ -55,6 +56,8 @@ def fits(args: tuple, spec: tuple) -> bool:
                     return False
             elif t is bool or not (t in _SCALARS[name] or t is getattr(_np, name)):
                 return False
+            elif t is int and not -_INT64 <= a < _INT64:  # numba types it uint64 or refuses it
+                return False
     return True
 
 
@@ -69,7 +72,7 @@ class Kernel:
         self.options = options
         module = func.__module__.rsplit(".", 1)[-1]
         self.compiled = [(getattr(COMPILED, exported_name(module, func.__name__, i)), spec)
-                         for i, (spec, _, _) in enumerate(SIGNATURES.get(f"{module}.{func.__name__}", ()))]
+                         for i, (spec, _) in enumerate(SIGNATURES.get(f"{module}.{func.__name__}", ()))]
         self._dispatcher = None
         self.__name__, self.__doc__, self.__module__ = func.__name__, func.__doc__, func.__module__
 
@@ -84,22 +87,27 @@ class Kernel:
         compiles a call only to a dispatcher.  A copy of the function gets these globals, so the module
         keeps its Kernels; the cache is numba's usual one (same source, same name)."""
         if self._dispatcher is None:
-            from fastscore.first_run import ensure_cache_location, skip_blas_check
+            from fastscore.first_run import announce_compilation, ensure_cache_location, skip_blas_check
 
             skip_blas_check()  # only the command line uses this mode
             import numba
 
             ensure_cache_location()
+            announce_compilation()
             f = self.py_func
             env = dict(f.__globals__)
             copy = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
             copy.__qualname__, copy.__module__, copy.__doc__ = f.__qualname__, f.__module__, f.__doc__
-            self._dispatcher = numba.njit(**self.options)(copy)
-            for name, value in env.items():
-                if isinstance(value, Kernel):
-                    env[name] = value.dispatcher()
-                elif name == "prange" and value is range:
-                    env[name] = numba.prange
+            self._dispatcher = numba.njit(**self.options)(copy)  # first: a kernel may call itself
+            try:
+                for name, value in env.items():
+                    if isinstance(value, Kernel):
+                        env[name] = value.dispatcher()
+                    elif name == "prange" and value is range:
+                        env[name] = numba.prange
+            except BaseException:
+                self._dispatcher = None
+                raise
         return self._dispatcher
 
 
