@@ -131,3 +131,46 @@ def test_the_signatures_are_those_the_command_line_calls_today():
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "scripts")], capture_output=True, text=True,
                          env=_env(), cwd=ROOT)
     assert out.returncode == 0, out.stderr[-3000:]
+
+
+def _anchor_commands() -> list[list[str]]:
+    """v8.01's anchors, the CorefUD anchors in three matchings and the nugget anchors with coreference: each
+    command's JSON (bad inputs give their error line instead)."""
+    out = [["coref", str(k), str(k.with_suffix(".response")), "-m", "all", "-o", "json"]
+           for k in sorted((DATA / "anchors").glob("*.key"))]
+    for k in sorted((DATA / "corefud_anchors" / "cases").glob("*.key.conllu")):
+        r = str(k).replace(".key.", ".response.")
+        out += [["coref", str(k), r, "--match", m, "-m", "all", "-m", "mor", "-m", "zero", "-o", "json"]
+                for m in ("head", "partial", "exact")]
+    for case in sorted((DATA / "nugget_anchors").glob("case-*")):
+        if (case / "gold.char.tbf").exists():
+            out.append(["nugget", str(case / "gold.char.tbf"), str(case / "system.char.tbf"), "--char-spans",
+                        "--coref", "-o", "json"])
+    return out
+
+
+# every command's exit code, output and error lines, in a process whose kernels are in the given mode
+ALL_RUNS = ("import contextlib, io, json, sys\nfrom fastscore.cli import main\nfrom fastscore.kernels import _jit\n"
+            "runs = []\nfor cmd in json.loads(sys.stdin.read()):\n"
+            "    out, err = io.StringIO(), io.StringIO()\n"
+            "    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+            "        code = main(cmd)\n"
+            "    runs.append([code, out.getvalue(), err.getvalue()])\n"
+            "print(json.dumps([_jit.MODE, 'numba' in sys.modules, runs]))\n")
+
+
+@needs_compiled
+def test_the_anchors_give_the_same_output_with_the_compiled_kernels():
+    import json
+
+    commands = json.dumps(_anchor_commands())
+    results = {}
+    for name, env in (("aot", _env(FASTSCORE_AOT="1")), ("jit", _env())):
+        proc = subprocess.run([sys.executable, "-c", ALL_RUNS], input=commands, capture_output=True, text=True,
+                              env=env, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        results[name] = json.loads(proc.stdout)
+    assert results["aot"][0] == "aot" and results["jit"][0] == "numba"
+    assert results["aot"][2] == results["jit"][2]
+    assert sum(code == 0 for code, _, _ in results["aot"][2]) > 250
+    assert results["aot"][1] is False  # every kernel these commands call was compiled ahead of time
