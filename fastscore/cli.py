@@ -104,7 +104,7 @@ def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYST
                    "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
     if task.batches is not None:  # the tasks whose files can be cut
         g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
-                       "batches of whole documents (CoNLL-2012, jsonlines; default 256M): memory is bounded by "
+                       f"batches of whole documents ({task.batch_formats}; default 256M): memory is bounded by "
                        "the batches")
     if skip_bad:
         g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "

@@ -98,6 +98,7 @@ class Task:
     # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents)
     concat: Callable[[list, str, Any], Any] | None = None
     batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
+    batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
     # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
     folder_files: Callable[[str], list[str]] | None = None
     same_documents: bool = False  # the system must hold exactly the gold's documents, shards or not

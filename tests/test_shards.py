@@ -344,7 +344,7 @@ def test_event_nugget_shards(tmp_path):
     sharded = others[0]
     run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "gold"), str(tmp_path / "system"), "--sequencing",
                           "--preset", "kbp2016", *common], capture_output=True, text=True)
-    assert run.returncode == 2 and "--sequencing scores one pair of files" in run.stderr
+    assert run.returncode == 2 and "--sequencing scores one pair of whole files" in run.stderr
     bad = tmp_path / "bad"
     bad.mkdir()
     for i in range(3):
@@ -358,6 +358,50 @@ def test_event_nugget_shards(tmp_path):
     skipped = json.loads(run.stdout)
     assert len(skipped["skipped_shards"]) == 1 and "p0.tbf" in skipped["skipped_shards"][0]
     assert skipped["documents"] == 40 and skipped["metrics"] != sharded["metrics"]
+
+
+def test_event_nugget_files_in_batches(tmp_path):
+    """A TBF file larger than the batch size is read in batches of whole documents: every batch's documents,
+    mention lines and relation lines keep the file's own line numbers (on the byte scan's path and the line
+    reader's), the report and JSON are those of the files read whole, and a bad line's message too."""
+    from gen_nuggets import generate
+
+    from fastscore.formats.tbf import SCAN_BYTES, read_tbf, tbf_batches
+
+    generate(tmp_path, docs=300, seed=5)
+    gold, system = tmp_path / "gold.tbf", tmp_path / "system.tbf"
+    data = gold.read_bytes()
+    whole = read_tbf(gold)
+    for size in (len(data) // 5, SCAN_BYTES // 4):  # batches read by the byte scan, and by the line reader
+        parts = tbf_batches(str(gold), size)
+        assert len(parts) >= 5 and all(data[p.start:p.start + 16] == b"#BeginOfDocument" for p in parts[1:])
+        assert parts[0].start == 0 and parts[-1].end == len(data)
+        reads = [read_tbf(p) for p in parts]
+        assert [d.line for r in reads for d in r.documents.values()] == [d.line for d in whole.documents.values()]
+        assert [x for r in reads for x in r.lines] == whole.lines and [x for r in reads for x in r.ids] == whole.ids
+        assert ([x.line for r in reads for d in r.documents.values() for x in d.relations]
+                == [x.line for d in whole.documents.values() for x in d.relations])
+    common = ["--coref", "--char-spans", "--preset", "kbp2016", "--quiet"]
+    outputs = []
+    for extra in ([], ["--batch-size", str(len(data) // 5), "-j", "1"], ["--batch-size", "100K", "-j", "2"]):
+        for fmt in ("evmeval", "json"):
+            run = subprocess.run([*FASTSCORE, "nugget", str(gold), str(system), "-o", fmt, "--per-doc", *common,
+                                  *extra], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            outputs.append((run.stdout, run.stderr))
+    assert outputs[0] == outputs[2] == outputs[4] and outputs[1] == outputs[3] == outputs[5]
+    lines = system.read_text().split("\n")
+    late = next(i for i in range(len(lines) - 1, 0, -1) if lines[i].count("\t") >= 6)
+    lines[late] = lines[late].replace("\t", " ", 1)
+    broken = tmp_path / "broken.tbf"
+    broken.write_text("\n".join(lines))
+    messages = []
+    for extra in ([], ["--batch-size", "100K", "-j", "2"]):
+        run = subprocess.run([*FASTSCORE, "nugget", str(gold), str(broken), *common, *extra], capture_output=True,
+                             text=True)
+        assert run.returncode == 1 and run.stdout == ""
+        messages.append(run.stderr)
+    assert messages[0] == messages[1] and f"broken.tbf:{late + 1}:" in messages[0]
 
 
 def test_progress_bar():

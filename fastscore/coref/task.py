@@ -159,4 +159,5 @@ COREF = Task(
     merge=_merge,
     concat=_concat,
     batches=_batches,
+    batch_formats="CoNLL-2012, jsonlines",
 )

@@ -19,7 +19,7 @@ from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import ParseError
-from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
+from .files import Part, decode_utf8, document_batches, read_text, reject_other_format, source_bytes
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -97,20 +97,27 @@ def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
     return out
 
 
-def read_tbf(path: str | os.PathLike, allow_empty: bool = False) -> TbfFile:
-    """Read a TBF file (``-``: standard input; gzip-compressed or not); a clear :class:`ParseError` for
-    anything malformed.  ``allow_empty``: a file with nothing but white space is a file without documents
-    (a system that found nothing) instead of an error."""
-    path = os.fspath(path)
-    name = source_name(path)
-    data = read_bytes(path)
-    text = decode_utf8(name, data)
+def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> TbfFile:
+    """Read a TBF file (``-``: standard input; gzip-compressed or not), or a :class:`Part` of one (a batch
+    of whole documents: messages name the file's own lines); a clear :class:`ParseError` for anything
+    malformed.  ``allow_empty``: a file with nothing but white space is a file without documents (a system
+    that found nothing) instead of an error."""
+    data, name, before = source_bytes(source)
+    text = decode_utf8(name, data, before)
     with collector_paused():
         if len(data) >= SCAN_BYTES and _jit_enabled():
-            tbf = _scan(name, data)
+            tbf = _scan(name, data, before)
             if tbf is not None:
                 return tbf
-        return _parse(name, text, allow_empty)
+        return _parse(name, text, allow_empty, before)
+
+
+_BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start
+
+
+def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
+    """A large TBF file as batches of whole documents (``[]``: read it whole)."""
+    return document_batches(path, _BEGIN_LINE, batch_bytes)
 
 
 SCAN_BYTES = 64 << 10  # smaller files are read line by line (as fast, without loading the scan kernels)
@@ -127,9 +134,10 @@ def _jit_enabled() -> bool:
     return True
 
 
-def _scan(path: str, data: bytes) -> TbfFile | None:
+def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
     """The file read from its bytes (kernels/tbf_read.py): what :func:`_parse` returns, or None when the
-    file has anything irregular (then :func:`_parse` reads it again and writes the message)."""
+    file has anything irregular (then :func:`_parse` reads it again and writes the message).  ``before``:
+    the lines of the file before ``data`` (a batch)."""
     import numpy as np
 
     from ..kernels import tbf_read as scan
@@ -147,7 +155,7 @@ def _scan(path: str, data: bytes) -> TbfFile | None:
     if any(names[i] != "Coreference" for i in np.flatnonzero(r_args < 2).tolist()):
         return None  # an @After or @Subevent naming one mention
     relations = list(map(Relation, names, column(r_bounds[2], r_bounds[3]),
-                         [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1).tolist()))
+                         [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1 + before).tolist()))
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     for k, kind, s, e, n_rows, n_rels in zip(*(a.tolist() for a in documents)):
@@ -155,7 +163,7 @@ def _scan(path: str, data: bytes) -> TbfFile | None:
             name = data[s:e].decode("utf-8")[len(BEGIN):].strip()
             if doc is not None or not name or name in docs:
                 return None
-            doc = TbfDocument(name, k + 1, n_rows, n_rows)
+            doc = TbfDocument(name, k + 1 + before, n_rows, n_rows)
             first_rel = n_rels
         else:
             if doc is None:
@@ -178,18 +186,18 @@ def _scan(path: str, data: bytes) -> TbfFile | None:
             columns.append(list(map(distinct.__getitem__, codes.tolist())))
             interned[k] = (codes, distinct)
     system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
-    tbf = TbfFile(path, system, docs, *columns, (m_line + 1).tolist(), id_codes=interned[2])
+    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2])
     for d in docs.values():
         d.file = tbf
     return tbf
 
 
-def _parse(path: str, text: str, allow_empty: bool = False) -> TbfFile:
+def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> TbfFile:
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     rows: list[list[str]] = []
     lines: list[int] = []
-    for lineno, raw in enumerate(text.split("\n"), 1):
+    for lineno, raw in enumerate(text.split("\n"), before + 1):
         line = raw.strip()
         if not line:
             continue

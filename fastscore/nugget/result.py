@@ -170,7 +170,8 @@ class NuggetResult(PerDocumentTables):
 
         first = results[0]
         if any(r.sequencing is not None for r in results):
-            raise UsageError("--sequencing scores one pair of files: give the gold and system as one file each")
+            raise UsageError("--sequencing scores one pair of whole files: give the gold and system as one file "
+                             "each (a file larger than --batch-size is read in batches: give a larger one)")
         for r in results[1:]:
             if r.options != first.options:
                 raise UsageError(f"{r.gold.path}: scored with other options than {first.gold.path}")
@@ -189,7 +190,7 @@ class NuggetResult(PerDocumentTables):
             aligned = Aligned(aligned.tp[order], aligned.n_gold[order], aligned.n_sys[order], pick(aligned.map_sys),
                               pick(aligned.map_score))
             stats = DocStats(pick(stats.doc_names), stats.matrix[order], stats.columns, stats.registry)
-        run = next((r.system.system for r in results if r.system.documents), first.system.system)
+        run = next((r.system.system for r in results if r.system.ids), first.system.system)  # a mention line's
         return cls(SimpleNamespace(path=gold, system=first.gold.system),
                    SimpleNamespace(path=system, system=run), first.options, prepared, aligned, stats)
 

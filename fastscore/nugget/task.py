@@ -93,4 +93,6 @@ NUGGET = Task(
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
     merge=lazy("fastscore.nugget.result", "merge_results"),
     concat=lazy("fastscore.formats.tbf", "concat_tbf"),
+    batches=lazy("fastscore.formats.tbf", "tbf_batches"),
+    batch_formats="TBF",
 )
