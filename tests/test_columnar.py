@@ -10,10 +10,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
 
 import fastscore
 from fastscore.errors import InputError, UsageError
 from fastscore.formats.columnar import read_mention_table, write_mention_table
+
+from tests.strategies import corpora
 
 DATA = Path(__file__).parent / "data"
 ANCHORS = DATA / "anchors"
@@ -55,6 +58,78 @@ def test_conllu_tables_are_refused(tmp_path):
 
     with pytest.raises(UsageError, match="CoNLL-U"):
         write_mention_table(read_conllu(conllu), tmp_path / "x.parquet", "parquet")
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora())
+def test_span_tables_to_arrow_and_back(docs):
+    from fastscore.formats.table import MentionTable
+
+    table = MentionTable.from_documents(docs[0])
+    _same(MentionTable.from_arrow(table.to_arrow()), table)
+
+
+def _same_words(a, b) -> None:
+    _same(a, b)
+    assert np.array_equal(a.doc_lines, b.doc_lines)
+    wa, wb = a.words, b.words
+    for name in ("offsets", "keys", "head", "zero", "dep_offsets", "dep_parent", "lines"):
+        assert np.array_equal(getattr(wa, name), getattr(wb, name)), name
+    assert [wa.rel_names[c] for c in wa.dep_rel] == [wb.rel_names[c] for c in wb.dep_rel]
+
+
+CONLLU_CASES = sorted((DATA / "corefud_anchors" / "cases").glob("*.conllu"))
+
+
+@pytest.mark.parametrize("path", CONLLU_CASES[::9], ids=lambda p: p.name)
+def test_conllu_tables_to_arrow_and_back(path):
+    """CoNLL-U tables (word keys past int32, nodes, heads, zeros, DEPS) through Arrow and back, rows in any
+    order; scoring them without their sentences is refused, not silently unchecked."""
+    from fastscore.formats.conllu import read_conllu
+    from fastscore.formats.table import MentionTable
+
+    table = read_conllu(path)
+    arrow = table.to_arrow()
+    assert arrow.column("start").type == pa.int64()
+    _same_words(MentionTable.from_arrow(arrow, "t"), table)
+    # rows in another order (clusters and documents shuffled, each cluster's rows in their order)
+    group = arrow.column("doc").combine_chunks().indices.to_numpy() * 10_000 + arrow.column("cluster").to_numpy()
+    rank = np.random.default_rng(0).permutation(int(group.max()) + 1)[group]
+    shuffled = arrow.take(np.argsort(rank, kind="stable"))
+    _same_words(MentionTable.from_arrow(shuffled, "t"), table)
+    with pytest.raises(InputError, match="without its sentences"):
+        fastscore.score_coref(MentionTable.from_arrow(arrow, "t"), path)
+
+
+def test_conllu_tables_past_int32(shared_data, tmp_path):
+    """A CoNLL-U file of more than 127 sentences: its word keys do not fit int32 (to_arrow raised before)."""
+    from fastscore.formats.conllu import read_conllu
+    from fastscore.formats.table import MentionTable
+
+    files = sorted((shared_data / "gum/coref/ontogum/conllu").glob("*.conllu"))[:4]
+    (tmp_path / "four.conllu").write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
+    table = read_conllu(tmp_path / "four.conllu")
+    assert table.start.max() > np.iinfo(np.int32).max
+    _same_words(MentionTable.from_arrow(table.to_arrow()), table)
+
+
+def test_bad_conllu_tables():
+    from fastscore.formats.conllu import read_conllu
+    from fastscore.formats.table import MentionTable
+
+    arrow = read_conllu(CONLLU_CASES[0]).to_arrow()
+    nodes = arrow.column("nodes").to_pylist()
+    nodes[1] = nodes[1][::-1] if len(nodes[1]) > 1 else [nodes[1][0] + 1]
+    bad = arrow.set_column(arrow.column_names.index("nodes"), "nodes", pa.array(nodes, pa.list_(pa.int64())))
+    with pytest.raises(InputError, match="row 1 .*nodes must be sorted word keys"):
+        MentionTable.from_arrow(bad, "t")
+    with pytest.raises(InputError, match="needs the columns head"):
+        MentionTable.from_arrow(arrow.drop(["head"]), "t")
+    heads = arrow.column("head").to_pylist()
+    heads[2] = None
+    bad = arrow.set_column(arrow.column_names.index("head"), "head", pa.array(heads, pa.int64()))
+    with pytest.raises(InputError, match="row 2 .*no 'head'"):
+        MentionTable.from_arrow(bad, "t")
 
 
 def test_bad_tables(tmp_path):

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ParseError
+from ..errors import InputError, ParseError
 from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, gather_csr, offsets
 
@@ -109,7 +109,12 @@ def check_alignment(key: MentionTable, response: MentionTable) -> None:
     """Key and response must have the same documents, sentence ids and word forms (empty nodes may
     differ): the first difference is an error (the CorefUD scorer zips the two files and silently scores
     a response with fewer sentences or words)."""
-    ks, rs = key.sentences or [], response.sentences or []
+    for table in (key, response):
+        if table.sentences is None:
+            raise InputError(f"{table.path}: a CoNLL-U mention table without its sentences (MentionTable.from_arrow "
+                             "gives such tables): key and response cannot be checked to hold the same words; score "
+                             "the CoNLL-U files")
+    ks, rs = key.sentences, response.sentences
     if isinstance(ks, _Sentences) and isinstance(rs, _Sentences) and ks.same(rs):
         return
     for k, r in zip(ks, rs):

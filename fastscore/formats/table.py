@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTable.to_arrow
+
+
 def offsets(sizes) -> np.ndarray:
     """CSR offsets (int64, one more than ``sizes``) of consecutive groups of the given sizes."""
     return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
@@ -198,19 +201,154 @@ class MentionTable:
         )
 
     def to_arrow(self):
-        """The table as ``pyarrow.Table`` (doc dictionary-encoded, cluster label kept)."""
+        """The table as a ``pyarrow.Table``, one row per mention (:meth:`from_arrow` reads it back):
+
+        ``doc`` (dictionary-encoded; the dictionary lists every document, those without mentions too),
+        ``start`` and ``end`` (token offsets, end exclusive: int32; CoNLL-U word keys: int64), ``cluster``
+        (index in its document), ``label`` (the cluster's label in the source file); CoNLL-U tables add
+        ``nodes`` (list<int64>: the mention's word keys, sorted), ``head`` (int64 word key), ``zero`` (bool:
+        the head is an empty node), ``deps_parent`` (list<int64>) and ``deps_rel`` (list<string>): the
+        head's enhanced dependencies, and ``line`` (int64: where the mention opens).  The schema's
+        ``fastscore.mentions`` metadata (JSON) holds ``version`` (1), ``doc_tokens`` (each document's token
+        count, in dictionary order), ``doc_lines`` and ``source`` (the file read).  CoNLL-U sentences (the
+        words key and response must share) are not part of it."""
+        import json
+
         import pyarrow as pa
 
         sizes = np.diff(self.doc_offsets)
         doc_idx = np.repeat(np.arange(self.n_docs, dtype=np.int32), sizes)
         doc = pa.DictionaryArray.from_arrays(pa.array(doc_idx), pa.array(self.doc_names, pa.string()))
         labels = [self.cluster_labels[d][c] for d, c in zip(doc_idx.tolist(), self.cluster.tolist())]
-        return pa.table(
-            {
-                "doc": doc,
-                "start": pa.array(self.start, pa.int32()),
-                "end": pa.array(self.end, pa.int32()),
-                "cluster": pa.array(self.cluster, pa.int32()),
-                "label": pa.array(labels, pa.string()),
-            }
-        )
+        position = pa.int32() if self.words is None else pa.int64()
+        columns = {
+            "doc": doc,
+            "start": pa.array(self.start, position),
+            "end": pa.array(self.end, position),
+            "cluster": pa.array(self.cluster, pa.int32()),
+            "label": pa.array(labels, pa.string()),
+        }
+        w = self.words
+        if w is not None:
+            rel = pa.DictionaryArray.from_arrays(pa.array(w.dep_rel, pa.int32()), pa.array(w.rel_names, pa.string()))
+            columns.update({
+                "nodes": pa.ListArray.from_arrays(pa.array(w.offsets, pa.int32()), pa.array(w.keys, pa.int64())),
+                "head": pa.array(w.head, pa.int64()),
+                "zero": pa.array(w.zero, pa.bool_()),
+                "deps_parent": pa.ListArray.from_arrays(pa.array(w.dep_offsets, pa.int32()),
+                                                        pa.array(w.dep_parent, pa.int64())),
+                "deps_rel": pa.ListArray.from_arrays(pa.array(w.dep_offsets, pa.int32()), rel.cast(pa.string())),
+                "line": pa.array(w.lines, pa.int64()),
+            })
+        meta = {"version": 1, "doc_tokens": [int(n) for n in self.doc_tokens],
+                "doc_lines": [int(n) for n in self.doc_lines], "source": self.path}
+        return pa.table(columns).replace_schema_metadata({ARROW_METADATA: json.dumps(meta).encode()})
+
+    @classmethod
+    def from_arrow(cls, arrow, path: str = "<arrow>") -> "MentionTable":
+        """The table :meth:`to_arrow` gave (or any table of that schema, rows in any order: they are grouped
+        by document, then cluster, each cluster's rows in their order).  A table that breaks the schema is
+        an :class:`~fastscore.errors.InputError` naming ``path``, the row and the document."""
+        import json
+
+        import pyarrow as pa
+
+        from ..errors import InputError
+
+        missing = [c for c in ("doc", "start", "end", "cluster", "label") if c not in arrow.column_names]
+        if missing:
+            raise InputError(f"{path}: not a fastscore mention table: no column {', '.join(missing)} "
+                             "(see MentionTable.to_arrow for the schema)")
+        raw = (arrow.schema.metadata or {}).get(ARROW_METADATA)
+        if raw is None:
+            raise InputError(f"{path}: no '{ARROW_METADATA.decode()}' metadata (the documents' token counts): "
+                             "write it with fastscore convert --to parquet|arrow")
+        meta = json.loads(raw)
+        doc = arrow.column("doc").combine_chunks()
+        if not pa.types.is_dictionary(doc.type):
+            raise InputError(f"{path}: column 'doc' must be dictionary-encoded (its dictionary lists the documents)")
+        names = [str(x) for x in doc.dictionary.to_pylist()]
+        tokens = np.asarray(meta.get("doc_tokens", []), dtype=np.int64)
+        lines = np.asarray(meta.get("doc_lines") or [0] * len(names), dtype=np.int64)
+        if len(tokens) != len(names) or len(lines) != len(names) or len(set(names)) != len(names):
+            raise InputError(f"{path}: {len(names)} documents (some named twice?) but {len(tokens)} token counts")
+        doc_idx = doc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        start = arrow.column("start").to_numpy().astype(np.int64)
+        end = arrow.column("end").to_numpy().astype(np.int64)
+        cluster = arrow.column("cluster").to_numpy().astype(np.int64)
+        labels = arrow.column("label").to_pylist()
+        words = _words_from_arrow(arrow, path, names, doc_idx, start, end) if "nodes" in arrow.column_names else None
+        outside = (end > tokens[doc_idx]) if words is None and len(doc_idx) else False
+        bad = np.flatnonzero((start < 0) | (end <= start) | outside | (cluster < 0))
+        if len(bad):
+            r = int(bad[0])
+            raise InputError(f"{path}: row {r} (document {names[doc_idx[r]]!r}): span [{start[r]}, {end[r]}) of "
+                             f"cluster {cluster[r]} is not inside the document's {tokens[doc_idx[r]]} tokens")
+        order = np.lexsort((cluster, doc_idx))  # grouped by document, then by cluster, the rows' order kept
+        doc_idx, start, end, cluster = doc_idx[order], start[order], end[order], cluster[order]
+        labels = [labels[i] for i in order.tolist()]
+        off = offsets(np.bincount(doc_idx, minlength=len(names)))
+        cluster_labels, new_cluster = [], np.empty(len(cluster), dtype=np.int32)
+        for d in range(len(names)):
+            lo, hi = int(off[d]), int(off[d + 1])
+            found, index = np.unique(cluster[lo:hi], return_inverse=True)  # clusters renumbered densely
+            new_cluster[lo:hi] = index.reshape(-1)
+            first = np.searchsorted(cluster[lo:hi], found)
+            cluster_labels.append([str(labels[lo + int(f)]) for f in first])
+        dtype = np.int32 if words is None else np.int64
+        return cls(path=path, doc_names=names, doc_lines=lines, doc_tokens=tokens, doc_offsets=off,
+                   start=start.astype(dtype), end=end.astype(dtype), cluster=new_cluster, cluster_labels=cluster_labels,
+                   words=None if words is None else words.take(order))
+
+
+def _words_from_arrow(arrow, path: str, names: list[str], doc_idx, start, end) -> Words:
+    """The :class:`Words` columns of an Arrow mention table, checked against its ``start`` and ``end``."""
+    import pyarrow as pa
+
+    from ..errors import InputError
+
+    missing = [c for c in ("head", "zero", "deps_parent", "deps_rel", "line") if c not in arrow.column_names]
+    if missing:
+        raise InputError(f"{path}: a CoNLL-U mention table (column 'nodes') needs the columns {', '.join(missing)}")
+
+    def csr(name: str):
+        column = arrow.column(name).combine_chunks()
+        if not pa.types.is_list(column.type) and not pa.types.is_large_list(column.type):
+            raise InputError(f"{path}: column {name!r} must be a list column")
+        if column.null_count:
+            r = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+            raise InputError(f"{path}: row {r} (document {names[doc_idx[r]]!r}): no {name!r}")
+        flat = column.flatten()
+        return np.asarray(column.offsets, dtype=np.int64) - int(column.offsets[0].as_py() or 0), flat
+
+    node_off, nodes = csr("nodes")
+    keys = nodes.to_numpy(zero_copy_only=False).astype(np.int64)
+    dep_off, parent = csr("deps_parent")
+    rel_off, rel = csr("deps_rel")
+    rel_text = rel.cast(pa.string()).to_pylist()
+    sizes = np.diff(node_off)
+    row_of = np.repeat(np.arange(len(sizes)), sizes)
+    backwards = row_of[1:][(row_of[1:] == row_of[:-1]) & (np.diff(keys) <= 0)]
+    first = np.where(sizes > 0, keys[np.minimum(node_off[:-1], max(len(keys) - 1, 0))] if len(keys) else -1, -1)
+    last = np.where(sizes > 0, keys[np.maximum(node_off[1:] - 1, 0)] if len(keys) else -1, -1)
+    wrong = (sizes == 0) | (first != start) | (last + 1 != end)
+    wrong[backwards] = True
+    bad = np.flatnonzero(wrong)
+    if len(bad):
+        r = int(bad[0])
+        raise InputError(f"{path}: row {r} (document {names[doc_idx[r]]!r}): its nodes must be sorted word keys "
+                         "from 'start' to 'end' - 1")
+    for name in ("head", "zero", "line"):
+        if arrow.column(name).null_count:
+            r = int(np.flatnonzero(arrow.column(name).is_null().to_numpy())[0])
+            raise InputError(f"{path}: row {r} (document {names[doc_idx[r]]!r}): no {name!r}")
+    if not np.array_equal(dep_off, rel_off):
+        raise InputError(f"{path}: columns 'deps_parent' and 'deps_rel' must have lists of the same lengths")
+    rel_names = sorted(set(rel_text))
+    code = {name: i for i, name in enumerate(rel_names)}
+    head = arrow.column("head").to_numpy().astype(np.int64)
+    zero = arrow.column("zero").to_numpy(zero_copy_only=False).astype(bool)
+    return Words(offsets=node_off, keys=keys, head=head, zero=zero, dep_offsets=dep_off,
+                 dep_parent=parent.to_numpy(zero_copy_only=False).astype(np.int64),
+                 dep_rel=np.fromiter(map(code.__getitem__, rel_text), np.int32, len(rel_text)),
+                 rel_names=rel_names, lines=arrow.column("line").to_numpy().astype(np.int64))
