@@ -276,7 +276,6 @@ class MentionTable:
         start = arrow.column("start").to_numpy().astype(np.int64)
         end = arrow.column("end").to_numpy().astype(np.int64)
         cluster = arrow.column("cluster").to_numpy().astype(np.int64)
-        labels = arrow.column("label").to_pylist()
         words = _words_from_arrow(arrow, path, names, doc_idx, start, end) if "nodes" in arrow.column_names else None
         outside = (end > tokens[doc_idx]) if words is None and len(doc_idx) else False
         bad = np.flatnonzero((start < 0) | (end <= start) | outside | (cluster < 0))
@@ -286,15 +285,16 @@ class MentionTable:
                              f"cluster {cluster[r]} is not inside the document's {tokens[doc_idx[r]]} tokens")
         order = np.lexsort((cluster, doc_idx))  # grouped by document, then by cluster, the rows' order kept
         doc_idx, start, end, cluster = doc_idx[order], start[order], end[order], cluster[order]
-        labels = [labels[i] for i in order.tolist()]
         off = offsets(np.bincount(doc_idx, minlength=len(names)))
-        cluster_labels, new_cluster = [], np.empty(len(cluster), dtype=np.int32)
-        for d in range(len(names)):
-            lo, hi = int(off[d]), int(off[d + 1])
-            found, index = np.unique(cluster[lo:hi], return_inverse=True)  # clusters renumbered densely
-            new_cluster[lo:hi] = index.reshape(-1)
-            first = np.searchsorted(cluster[lo:hi], found)
-            cluster_labels.append([str(labels[lo + int(f)]) for f in first])
+        # clusters renumbered densely in each document, in the order of their numbers
+        starts_cluster = np.ones(len(order), dtype=bool)
+        starts_cluster[1:] = (doc_idx[1:] != doc_idx[:-1]) | (cluster[1:] != cluster[:-1])
+        first_rows = np.flatnonzero(starts_cluster)
+        per_doc = offsets(np.bincount(doc_idx[first_rows], minlength=len(names)))
+        number = np.cumsum(starts_cluster) - 1
+        new_cluster = (number - per_doc[doc_idx]).astype(np.int32)
+        firsts = [str(x) for x in arrow.column("label").take(pa.array(order[first_rows])).to_pylist()]
+        cluster_labels = [firsts[a:b] for a, b in zip(per_doc[:-1].tolist(), per_doc[1:].tolist())]
         dtype = np.int32 if words is None else np.int64
         return cls(path=path, doc_names=names, doc_lines=lines, doc_tokens=tokens, doc_offsets=off,
                    start=start.astype(dtype), end=end.astype(dtype), cluster=new_cluster, cluster_labels=cluster_labels,
