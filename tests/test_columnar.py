@@ -123,6 +123,11 @@ def test_bad_conllu_tables():
     bad = arrow.set_column(arrow.column_names.index("nodes"), "nodes", pa.array(nodes, pa.list_(pa.int64())))
     with pytest.raises(InputError, match="row 1 .*nodes must be sorted word keys"):
         MentionTable.from_arrow(bad, "t")
+    nodes = arrow.column("nodes").to_pylist()
+    nodes[3] = []
+    bad = arrow.set_column(arrow.column_names.index("nodes"), "nodes", pa.array(nodes, pa.list_(pa.int64())))
+    with pytest.raises(InputError, match="row 3 .*nodes must be sorted word keys"):
+        MentionTable.from_arrow(bad, "t")
     with pytest.raises(InputError, match="needs the columns head"):
         MentionTable.from_arrow(arrow.drop(["head"]), "t")
     heads = arrow.column("head").to_pylist()

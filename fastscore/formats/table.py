@@ -327,13 +327,12 @@ def _words_from_arrow(arrow, path: str, names: list[str], doc_idx, start, end) -
     rel_off, rel = csr("deps_rel")
     rel_text = rel.cast(pa.string()).to_pylist()
     sizes = np.diff(node_off)
-    row_of = np.repeat(np.arange(len(sizes)), sizes)
-    backwards = row_of[1:][(row_of[1:] == row_of[:-1]) & (np.diff(keys) <= 0)]
-    first = np.where(sizes > 0, keys[np.minimum(node_off[:-1], max(len(keys) - 1, 0))] if len(keys) else -1, -1)
-    last = np.where(sizes > 0, keys[np.maximum(node_off[1:] - 1, 0)] if len(keys) else -1, -1)
-    wrong = (sizes == 0) | (first != start) | (last + 1 != end)
-    wrong[backwards] = True
-    bad = np.flatnonzero(wrong)
+    bad = np.flatnonzero(sizes == 0)
+    if not len(bad):
+        row_of = np.repeat(np.arange(len(sizes)), sizes)
+        wrong = (keys[node_off[:-1]] != start) | (keys[node_off[1:] - 1] + 1 != end)
+        wrong[row_of[1:][(row_of[1:] == row_of[:-1]) & (np.diff(keys) <= 0)]] = True  # not increasing
+        bad = np.flatnonzero(wrong)
     if len(bad):
         r = int(bad[0])
         raise InputError(f"{path}: row {r} (document {names[doc_idx[r]]!r}): its nodes must be sorted word keys "
@@ -347,7 +346,7 @@ def _words_from_arrow(arrow, path: str, names: list[str], doc_idx, start, end) -
     rel_names = sorted(set(rel_text))
     code = {name: i for i, name in enumerate(rel_names)}
     head = arrow.column("head").to_numpy().astype(np.int64)
-    zero = arrow.column("zero").to_numpy(zero_copy_only=False).astype(bool)
+    zero = arrow.column("zero").to_numpy().astype(bool)
     return Words(offsets=node_off, keys=keys, head=head, zero=zero, dep_offsets=dep_off,
                  dep_parent=parent.to_numpy(zero_copy_only=False).astype(np.int64),
                  dep_rel=np.fromiter(map(code.__getitem__, rel_text), np.int32, len(rel_text)),
