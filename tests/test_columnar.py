@@ -1,6 +1,7 @@
 """Mention tables as Parquet and Arrow files (issue 13: parsed once, read back without parsing)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -52,12 +53,52 @@ def test_documents_without_mentions_are_kept(tmp_path):
     assert back.doc_tokens.tolist() == [5, 7, 3]
 
 
-def test_conllu_tables_are_refused(tmp_path):
-    conllu = sorted((DATA / "corefud_anchors" / "cases").glob("*.key.conllu"))[0]
-    from fastscore.formats.conllu import read_conllu
+COREFUD_EXPECTED = json.loads((DATA / "corefud_anchors" / "expected.json").read_text())["cases"]
 
-    with pytest.raises(UsageError, match="CoNLL-U"):
-        write_mention_table(read_conllu(conllu), tmp_path / "x.parquet", "parquet")
+
+@pytest.mark.parametrize("case", ["gum_news_asylum", "syn03_zeros_heavy", "syn04_ties_heavy", "syn17"])
+def test_conllu_tables_as_files_agree_with_the_corefud_scorer(tmp_path, case):
+    """CoNLL-U files converted to Parquet (key) and Arrow (response): the official report, as the CorefUD
+    scorer printed it for the CoNLL-U files, in all 12 configurations."""
+    spec = COREFUD_EXPECTED[case]
+    key, response = tmp_path / "k.parquet", tmp_path / "r.arrow"
+    for source, target, kind in ((spec["key"], key, "parquet"), (spec["response"], response, "arrow")):
+        run = _cli("convert", DATA / "corefud_anchors" / source, target, "--to", kind)
+        assert run.returncode == 0, run.stderr
+    for config, result in spec["results"].items():
+        mode, singletons, zeros = config.split("-")
+        run = _cli("coref", key, response, "--match", mode, "--singletons", singletons, "--zero-match", zeros,
+                   "-o", "corefud")
+        assert run.returncode == 0 and run.stdout == result["stdout"], (config, run.stderr)
+
+
+def test_conllu_tables_as_files_check_the_sentences(tmp_path, shared_data):
+    """A table file keeps digests of its sentences' words: a response with another word or fewer sentences
+    is refused, naming the lines of the CoNLL-U file; a preset reads the tables; a span preset refuses them."""
+    source = shared_data / "gum/coref/ontogum/conllu/GUM_academic_art.conllu"
+    text = source.read_text(encoding="utf-8")
+    assert _cli("convert", source, tmp_path / "k.parquet", "--to", "parquet").returncode == 0
+    lines = text.split("\n")
+    n = next(i for i, line in enumerate(lines) if line.startswith("1\t") and i > 200)
+    fields = lines[n].split("\t")
+    lines[n] = "\t".join([fields[0], fields[1] + "x", *fields[2:]])
+    (tmp_path / "other-word.conllu").write_text("\n".join(lines), encoding="utf-8")
+    run = _cli("coref", tmp_path / "k.parquet", tmp_path / "other-word.conllu")
+    assert run.returncode == 1 and "its words differ from the key's" in run.stderr
+    assert f"other-word.conllu:{n + 1}: " in run.stderr and f"GUM_academic_art.conllu:{n + 1})" in run.stderr
+    cut = text.index("\n\n", len(text) // 2) + 2
+    (tmp_path / "fewer.conllu").write_text(text[:cut], encoding="utf-8")
+    run = _cli("coref", tmp_path / "k.parquet", tmp_path / "fewer.conllu")
+    assert run.returncode == 1 and "key and response must have the same sentences" in run.stderr
+    same = _cli("coref", tmp_path / "k.parquet", source, "--preset", "crac2022", "-o", "corefud")
+    assert same.returncode == 0 and same.stdout == _cli("coref", source, source, "--preset", "crac2022",
+                                                        "-o", "corefud").stdout
+    run = _cli("coref", tmp_path / "k.parquet", source, "--preset", "conll2012")
+    assert run.returncode == 2 and "a mention table of CoNLL-U, not of conll2012" in run.stderr
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "fastscore", *map(str, args)], capture_output=True, text=True)
 
 
 @settings(max_examples=60, deadline=None)
@@ -156,14 +197,11 @@ def test_bad_tables(tmp_path):
 
 
 def test_command_line(tmp_path):
-    def run(*args):
-        return subprocess.run([sys.executable, "-m", "fastscore", *map(str, args)], capture_output=True, text=True)
-
-    out = run("convert", ANCHORS / "case-003.key", tmp_path / "k.parquet", "--to", "parquet")
+    out = _cli("convert", ANCHORS / "case-003.key", tmp_path / "k.parquet", "--to", "parquet")
     assert out.returncode == 0, out.stderr
-    out = run("convert", ANCHORS / "case-003.response", tmp_path / "r.arrow", "--to", "arrow")
+    out = _cli("convert", ANCHORS / "case-003.response", tmp_path / "r.arrow", "--to", "arrow")
     assert out.returncode == 0, out.stderr
-    columnar = run("coref", tmp_path / "k.parquet", tmp_path / "r.arrow", "--output", "perl")
-    direct = run("coref", ANCHORS / "case-003.key", ANCHORS / "case-003.response", "--output", "perl")
+    columnar = _cli("coref", tmp_path / "k.parquet", tmp_path / "r.arrow", "--output", "perl")
+    direct = _cli("coref", ANCHORS / "case-003.key", ANCHORS / "case-003.response", "--output", "perl")
     assert columnar.returncode == 0 and columnar.stdout == direct.stdout
-    assert run("convert", ANCHORS / "case-003.key", "-", "--to", "parquet").returncode == 2
+    assert _cli("convert", ANCHORS / "case-003.key", "-", "--to", "parquet").returncode == 2

@@ -58,6 +58,8 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
 
             return read_jsonl(source)
         return read_conll(source)
+    if fmt in ("conll2012", "conllu", "jsonl") and _is_columnar(source):  # a preset or --format names the kind
+        return _columnar_of_kind(source, fmt)
     if fmt == "naf":
         from ..formats.naf import read_naf_coref
 
@@ -75,6 +77,24 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
 
         return read_mention_table(source)
     return read_conll(source)
+
+
+def _is_columnar(source) -> bool:
+    from ..formats.columnar import sniff
+
+    path = os.fspath(source)
+    return path != "-" and os.path.isfile(path) and sniff(read_head(path, 8)) is not None
+
+
+def _columnar_of_kind(source, fmt: str) -> MentionTable:
+    """A mention table file read for a format given by name: CoNLL-U tables for conllu, span tables else."""
+    from ..formats.columnar import read_mention_table
+
+    table = read_mention_table(source)
+    if (table.words is not None) != (fmt == "conllu"):
+        kind = "CoNLL-U" if table.words is not None else "spans (CoNLL-2012, jsonlines or NAF)"
+        raise UsageError(f"{os.fspath(source)}: a mention table of {kind}, not of {fmt}")
+    return table
 
 
 def detect_format(path) -> str:

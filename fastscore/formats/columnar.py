@@ -15,17 +15,22 @@ column                type                        meaning
 The schema's ``fastscore.mentions`` metadata (JSON) holds ``version`` (1), ``doc_tokens`` (the number of
 tokens of each document, in dictionary order), ``doc_lines`` and ``source`` (the file it was converted
 from); see :meth:`MentionTable.to_arrow`, which writes it, and :meth:`MentionTable.from_arrow`, which reads
-it.  Only span tables are written to files (CoNLL-2012, jsonlines, NAF): CoNLL-U tables (nodes, heads,
-zeros: ``to_arrow`` has them) would be scored without the sentences that key and response must share.
+it.  CoNLL-U tables (the columns ``nodes``, ``head``, ``zero``, ``deps_parent``, ``deps_rel``, ``line``)
+also keep, in the ``fastscore.sentences`` metadata (JSON), what the check that key and response hold the
+same sentences and words needs: ``ids`` and ``lines`` of the sentences, ``newdoc`` (sentence index ->
+document id, or true for a newdoc without id) and ``digests`` (hexadecimal: an 8-byte BLAKE2b of each
+sentence's forms joined by NUL, in order).
 """
 from __future__ import annotations
 
+import json
 import os
 
 from ..errors import InputError, UsageError
-from .table import MentionTable
+from .table import ARROW_METADATA, MentionTable
 
 KINDS = ("parquet", "arrow")
+SENTENCES = b"fastscore.sentences"  # CoNLL-U tables: their sentences' ids, lines, document starts, form digests
 
 
 def sniff(head: bytes) -> str | None:
@@ -40,13 +45,14 @@ def sniff(head: bytes) -> str | None:
 def write_mention_table(table: MentionTable, path, kind: str) -> None:
     if kind not in KINDS:
         raise UsageError(f"unknown columnar format {kind!r}: choose from {', '.join(KINDS)}")
-    if table.words is not None:
-        raise UsageError("CoNLL-U mentions are not written to Parquet or Arrow files: scoring needs the sentences "
-                         "(key and response must hold the same words), which the table does not carry; convert "
-                         "CoNLL-2012, jsonlines or NAF input")
     import pyarrow as pa
 
     arrow = table.to_arrow()
+    if table.words is not None:  # CoNLL-U: what the key/response check needs of the sentences
+        from .conllu import sentences_to_meta
+
+        sentences = json.dumps(sentences_to_meta(table.sentences or [])).encode()
+        arrow = arrow.replace_schema_metadata({**arrow.schema.metadata, SENTENCES: sentences})
     path = os.fspath(path)
     if kind == "parquet":
         import pyarrow.parquet as pq
@@ -78,7 +84,14 @@ def read_mention_table(path) -> MentionTable:
 
 def _table(arrow, path: str) -> MentionTable:
     try:
-        return MentionTable.from_arrow(arrow, path)
+        table = MentionTable.from_arrow(arrow, path)
+        sentences = (arrow.schema.metadata or {}).get(SENTENCES)
+        if table.words is not None and sentences is not None:
+            from .conllu import sentences_from_meta
+
+            source = json.loads(arrow.schema.metadata[ARROW_METADATA]).get("source")
+            table.sentences = sentences_from_meta(json.loads(sentences), source)
+        return table
     except InputError:
         raise
     except (ValueError, TypeError, KeyError) as exc:  # a column of another type, metadata that is not ours

@@ -72,6 +72,65 @@ class Sentence:
     newdoc: str | bool | None  # the newdoc value on this sentence (True: without id)
 
 
+class SentenceDigests(Sequence):
+    """Sentences as a mention table file keeps them (:func:`sentences_to_meta`): ids, first lines, document
+    starts, and a digest of each sentence's word forms in place of the forms (an 8-byte BLAKE2b of the forms
+    joined by NUL), which is what the key/response check compares."""
+
+    def __init__(self, ids: list[str], lines: list[int], newdoc: dict[int, str | bool], digests: bytes,
+                 source: str | None = None):
+        if len(lines) != len(ids) or len(digests) != DIGEST_BYTES * len(ids):
+            raise ValueError(f"{len(ids)} sentence ids, {len(lines)} lines, {len(digests)} bytes of digests")
+        self.ids, self.lines, self.newdoc, self.digests = ids, lines, newdoc, digests
+        self.source = source  # the CoNLL-U file they were read from (the lines are its lines)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, b):
+        if isinstance(b, slice):
+            return [self[i] for i in range(*b.indices(len(self)))]
+        if b < 0:
+            b += len(self)
+        if not 0 <= b < len(self):
+            raise IndexError(b)
+        return Sentence(self.ids[b], self.lines[b], (self.digests[DIGEST_BYTES * b:DIGEST_BYTES * (b + 1)],),
+                        self.newdoc.get(b))
+
+
+DIGEST_BYTES = 8
+
+
+def as_digests(sentences: Sequence[Sentence]) -> SentenceDigests:
+    """Any sentences (read from a file, or kept by a mention table file) as :class:`SentenceDigests`."""
+    if isinstance(sentences, SentenceDigests):
+        return sentences
+    from hashlib import blake2b
+
+    ids, lines, newdoc, digests = [], [], {}, []
+    for i, s in enumerate(sentences):
+        ids.append(s.sent_id)
+        lines.append(s.line)
+        if s.newdoc is not None:
+            newdoc[i] = s.newdoc
+        digests.append(blake2b("\0".join(s.forms).encode("utf-8"), digest_size=DIGEST_BYTES).digest())
+    return SentenceDigests(ids, lines, newdoc, b"".join(digests))
+
+
+def sentences_to_meta(sentences: Sequence[Sentence]) -> dict:
+    """What a mention table file keeps of a CoNLL-U file's sentences (JSON): ids, lines, document starts,
+    and the digests of their forms (hexadecimal)."""
+    d = as_digests(sentences)
+    return {"ids": d.ids, "lines": [int(x) for x in d.lines], "newdoc": {str(k): v for k, v in d.newdoc.items()},
+            "digests": d.digests.hex()}
+
+
+def sentences_from_meta(meta: dict, source: str | None = None) -> SentenceDigests:
+    """The inverse of :func:`sentences_to_meta` (a ValueError, KeyError or TypeError when it is not that)."""
+    return SentenceDigests([str(x) for x in meta["ids"]], [int(x) for x in meta["lines"]],
+                           {int(k): v for k, v in meta["newdoc"].items()}, bytes.fromhex(meta["digests"]), source)
+
+
 @dataclass
 class _Mention:
     eid: str
@@ -108,35 +167,49 @@ def read_conllu(path: str | os.PathLike) -> MentionTable:
 def check_alignment(key: MentionTable, response: MentionTable) -> None:
     """Key and response must have the same documents, sentence ids and word forms (empty nodes may
     differ): the first difference is an error (the CorefUD scorer zips the two files and silently scores
-    a response with fewer sentences or words)."""
+    a response with fewer sentences or words).  A side read from a mention table file has digests of its
+    forms: messages then name the sentence, not the word, and the lines of the file it was converted from."""
     for table in (key, response):
         if table.sentences is None:
             raise InputError(f"{table.path}: a CoNLL-U mention table without its sentences (MentionTable.from_arrow "
                              "gives such tables): key and response cannot be checked to hold the same words; score "
-                             "the CoNLL-U files")
+                             "the CoNLL-U files, or tables written by fastscore convert --to parquet|arrow")
     ks, rs = key.sentences, response.sentences
     if isinstance(ks, _Sentences) and isinstance(rs, _Sentences) and ks.same(rs):
         return
+    kpath, rpath = _lines_of(key), _lines_of(response)
+    digests = isinstance(ks, SentenceDigests) or isinstance(rs, SentenceDigests)
+    if digests:
+        ks, rs = as_digests(ks), as_digests(rs)
     for k, r in zip(ks, rs):
         if k.newdoc != r.newdoc:
-            raise ParseError(response.path, r.line, f"document boundary differs from the key ({key.path}:{k.line}): "
-                                                    f"newdoc {_newdoc(r.newdoc)} where the key has {_newdoc(k.newdoc)}")
+            raise ParseError(rpath, r.line, f"document boundary differs from the key ({kpath}:{k.line}): "
+                                            f"newdoc {_newdoc(r.newdoc)} where the key has {_newdoc(k.newdoc)}")
         if k.sent_id != r.sent_id:
-            raise ParseError(response.path, r.line, f"sentence id {r.sent_id!r} where the key ({key.path}:{k.line}) "
-                                                    f"has {k.sent_id!r}: key and response must have the same sentences")
+            raise ParseError(rpath, r.line, f"sentence id {r.sent_id!r} where the key ({kpath}:{k.line}) "
+                                            f"has {k.sent_id!r}: key and response must have the same sentences")
+        if k.forms != r.forms and digests:
+            raise ParseError(rpath, r.line, f"sentence {r.sent_id!r}: its words differ from the key's "
+                                            f"({kpath}:{k.line}): key and response must have the same words")
         if k.forms != r.forms:
             n = next((i for i, (a, b) in enumerate(zip(k.forms, r.forms)) if a != b), min(len(k.forms), len(r.forms)))
             got = r.forms[n] if n < len(r.forms) else "(end of sentence)"
             want = k.forms[n] if n < len(k.forms) else "(end of sentence)"
-            raise ParseError(response.path, r.line, f"sentence {r.sent_id!r}: word {n + 1} is {got!r} where "
-                                                    f"the key ({key.path}:{k.line}) has {want!r}: key and response must "
-                                                    "have the same words")
+            raise ParseError(rpath, r.line, f"sentence {r.sent_id!r}: word {n + 1} is {got!r} where "
+                                            f"the key ({kpath}:{k.line}) has {want!r}: key and response must "
+                                            "have the same words")
     if len(ks) != len(rs):
-        more, fewer = (key, response) if len(ks) > len(rs) else (response, key)
+        more, fewer = (kpath, rpath) if len(ks) > len(rs) else (rpath, kpath)
         extra = (ks if len(ks) > len(rs) else rs)[min(len(ks), len(rs))]
-        raise ParseError(fewer.path, None, f"{min(len(ks), len(rs))} sentences, but {more.path} has "
-                                           f"{max(len(ks), len(rs))} (the first one more: {extra.sent_id!r} at line "
-                                           f"{extra.line}): key and response must have the same sentences")
+        raise ParseError(fewer, None, f"{min(len(ks), len(rs))} sentences, but {more} has "
+                                      f"{max(len(ks), len(rs))} (the first one more: {extra.sent_id!r} at line "
+                                      f"{extra.line}): key and response must have the same sentences")
+
+
+def _lines_of(table: MentionTable) -> str:
+    """The file whose lines a table's sentences give (a mention table file's: the CoNLL-U file it was
+    converted from)."""
+    return getattr(table.sentences, "source", None) or table.path
 
 
 def _newdoc(value) -> str:

@@ -172,6 +172,19 @@ class MentionTable:
             warnings=[w for t in tables for w in t.warnings],
         )
 
+    def same_mentions(self, other: "MentionTable") -> bool:
+        """The same documents, mentions, clusters and labels as ``other`` (CoNLL-U: nodes, heads, zeros and
+        DEPS too); paths, lines of documents, sentences and warnings aside."""
+        columns = ("doc_tokens", "doc_offsets", "start", "end", "cluster")
+        if (self.doc_names != other.doc_names or self.cluster_labels != other.cluster_labels
+                or not all(np.array_equal(getattr(self, c), getattr(other, c)) for c in columns)
+                or (self.words is None) != (other.words is None)):
+            return False
+        a, b = self.words, other.words
+        return a is None or (all(np.array_equal(getattr(a, c), getattr(b, c)) for c in
+                                 ("offsets", "keys", "head", "zero", "dep_offsets", "dep_parent", "lines"))
+                             and [a.rel_names[x] for x in a.dep_rel] == [b.rel_names[x] for x in b.dep_rel])
+
     def without_singletons(self) -> "MentionTable":
         """Drop clusters of one mention, renumbering the rest in order."""
         keep = np.ones(len(self.start), dtype=bool)
