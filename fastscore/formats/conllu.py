@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -72,7 +73,24 @@ class Sentence:
     newdoc: str | bool | None  # the newdoc value on this sentence (True: without id)
 
 
-class SentenceDigests(Sequence):
+class _MadeSentences(Sequence):
+    """Sentences kept as columns, made into :class:`Sentence` objects when asked for (``_sentence(b)``)."""
+
+    def __getitem__(self, b):
+        if isinstance(b, slice):
+            return [self[i] for i in range(*b.indices(len(self)))]
+        if b < 0:
+            b += len(self)
+        if not 0 <= b < len(self):
+            raise IndexError(b)
+        return self._sentence(b)
+
+    @abstractmethod
+    def _sentence(self, b: int) -> Sentence:
+        """Sentence ``b`` (0 <= b < len)."""
+
+
+class SentenceDigests(_MadeSentences):
     """Sentences as a mention table file keeps them (:func:`sentences_to_meta`): ids, first lines, document
     starts, and a digest of each sentence's word forms in place of the forms (an 8-byte BLAKE2b of the forms
     joined by NUL), which is what the key/response check compares."""
@@ -87,13 +105,7 @@ class SentenceDigests(Sequence):
     def __len__(self) -> int:
         return len(self.ids)
 
-    def __getitem__(self, b):
-        if isinstance(b, slice):
-            return [self[i] for i in range(*b.indices(len(self)))]
-        if b < 0:
-            b += len(self)
-        if not 0 <= b < len(self):
-            raise IndexError(b)
+    def _sentence(self, b: int) -> Sentence:
         return Sentence(self.ids[b], self.lines[b], (self.digests[DIGEST_BYTES * b:DIGEST_BYTES * (b + 1)],),
                         self.newdoc.get(b))
 
@@ -952,7 +964,7 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
 # then reports its problem as it always has)
 
 
-class _Sentences(Sequence):
+class _Sentences(_MadeSentences):
     """The sentences of a file read by the fast path, as :class:`Sentence` objects made when asked for."""
 
     def __init__(self, data, sid_s, sid_e, sid_text, lines, newdoc, form_off, form_s, form_e, words):
@@ -972,13 +984,7 @@ class _Sentences(Sequence):
             return self.sid_text[b]
         return self.data[self.sid_s[b]:self.sid_e[b]].tobytes().decode() if self.sid_s[b] >= 0 else ""
 
-    def __getitem__(self, b):
-        if isinstance(b, slice):
-            return [self[i] for i in range(*b.indices(len(self)))]
-        if b < 0:
-            b += len(self)
-        if not 0 <= b < len(self):
-            raise IndexError(b)
+    def _sentence(self, b: int) -> Sentence:
         lo, hi = int(self.form_off[b]), int(self.form_off[b + 1])
         forms = tuple(self.data[s:e].tobytes().decode() for s, e in zip(self.form_s[lo:hi].tolist(),
                                                                           self.form_e[lo:hi].tolist()))
