@@ -205,3 +205,41 @@ def test_command_line(tmp_path):
     direct = _cli("coref", ANCHORS / "case-003.key", ANCHORS / "case-003.response", "--output", "perl")
     assert columnar.returncode == 0 and columnar.stdout == direct.stdout
     assert _cli("convert", ANCHORS / "case-003.key", "-", "--to", "parquet").returncode == 2
+
+
+def test_mutated_table_files_give_one_clear_error(tmp_path):
+    """Seeded corruptions of a CoNLL-U table file (columns dropped, retyped or shuffled, metadata cut or
+    changed): read back as a table or refused with an InputError, never another exception."""
+    import random
+
+    from fastscore.formats.conllu import read_conllu
+
+    write_mention_table(read_conllu(CONLLU_CASES[0]), tmp_path / "good.parquet", "parquet")
+    good = pq.read_table(tmp_path / "good.parquet")
+    rng = random.Random(5)
+    refused = 0
+    for n in range(60):
+        table = good
+        for _ in range(rng.randint(1, 3)):
+            name = rng.choice(table.column_names)
+            i = table.column_names.index(name)
+            edit = rng.randrange(5)
+            if edit == 0:
+                table = table.drop([name])
+            elif edit == 1:
+                table = table.set_column(i, name, pa.array([str(x) for x in table.column(name).to_pylist()]))
+            elif edit == 2:
+                table = table.set_column(i, name, table.column(name).take(
+                    pa.array(rng.sample(range(table.num_rows), table.num_rows))))
+            else:
+                meta = dict(table.schema.metadata or {})
+                key = rng.choice(sorted(meta)) if meta else b"x"
+                value = meta.get(key, b"{}")
+                meta[key] = value[: rng.randrange(len(value) + 1)] if edit == 3 else value.replace(b"1", b"7")
+                table = table.replace_schema_metadata(meta)
+        pq.write_table(table, tmp_path / f"m{n}.parquet")
+        try:
+            read_mention_table(tmp_path / f"m{n}.parquet")
+        except InputError:
+            refused += 1
+    assert refused > 10  # the corruptions do reach the checks
