@@ -140,6 +140,8 @@ def test_conllu_tables_to_arrow_and_back(path):
     _same_words(MentionTable.from_arrow(shuffled, "t"), table)
     with pytest.raises(InputError, match="without its sentences"):
         fastscore.score_coref(MentionTable.from_arrow(arrow, "t"), path)
+    with pytest.raises(UsageError, match="without its sentences"):
+        write_mention_table(MentionTable.from_arrow(arrow, "t"), "never-written.parquet", "parquet")
 
 
 def test_conllu_tables_past_int32(shared_data, tmp_path):

@@ -51,7 +51,10 @@ def write_mention_table(table: MentionTable, path, kind: str) -> None:
     if table.words is not None:  # CoNLL-U: what the key/response check needs of the sentences
         from .conllu import sentences_to_meta
 
-        sentences = json.dumps(sentences_to_meta(table.sentences or [])).encode()
+        if table.sentences is None:
+            raise UsageError(f"{table.path}: a CoNLL-U mention table without its sentences (from Arrow) cannot be "
+                             "written: convert the CoNLL-U file")
+        sentences = json.dumps(sentences_to_meta(table.sentences)).encode()
         arrow = arrow.replace_schema_metadata({**arrow.schema.metadata, SENTENCES: sentences})
     path = os.fspath(path)
     if kind == "parquet":
