@@ -93,6 +93,9 @@ def test_conllu_tables_as_files_check_the_sentences(tmp_path, shared_data):
     same = _cli("coref", tmp_path / "k.parquet", source, "--preset", "crac2022", "-o", "corefud")
     assert same.returncode == 0 and same.stdout == _cli("coref", source, source, "--preset", "crac2022",
                                                         "-o", "corefud").stdout
+    other = shared_data / "gum/coref/ontogum/conllu/GUM_court_carpet.conllu"
+    run = _cli("coref", tmp_path / "k.parquet", other)
+    assert run.returncode == 1 and "the '# newdoc id' values must be the same" in run.stderr
     run = _cli("coref", tmp_path / "k.parquet", source, "--preset", "conll2012")
     assert run.returncode == 2 and "a mention table of CoNLL-U, not of conll2012" in run.stderr
 

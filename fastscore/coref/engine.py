@@ -158,9 +158,11 @@ def check_documents(key: MentionTable, response: MentionTable, doc: str | None) 
     names = set(key.doc_names)
     extra = [n for n in response.doc_names if n not in names]
     if doc is None and response.doc_names and len(extra) == len(response.doc_names):
+        names = ("the '# newdoc id' values" if key.words is not None
+                 else "the names after '#begin document', part included,")
         raise InputError(f"{response.path}: the response shares no document with the key ({key.path}): key "
                          f"documents {few(key.doc_names, 3)}; response documents {few(response.doc_names, 3)} "
-                         "(the names after '#begin document', part included, must be the same)")
+                         f"({names} must be the same)")
     if extra:
         return [f"{response.path}: {len(extra)} response document(s) not in the key, ignored: {few(extra)}"]
     return []
