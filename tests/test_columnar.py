@@ -16,6 +16,8 @@ from hypothesis import given, settings
 import fastscore
 from fastscore.errors import InputError, UsageError
 from fastscore.formats.columnar import read_mention_table, write_mention_table
+from fastscore.formats.conllu import read_conllu
+from fastscore.formats.table import MentionTable
 
 from tests.strategies import corpora
 
@@ -107,8 +109,6 @@ def _cli(*args):
 @settings(max_examples=60, deadline=None)
 @given(corpora())
 def test_span_tables_to_arrow_and_back(docs):
-    from fastscore.formats.table import MentionTable
-
     table = MentionTable.from_documents(docs[0])
     _same(MentionTable.from_arrow(table.to_arrow()), table)
 
@@ -126,12 +126,9 @@ CONLLU_CASES = sorted((DATA / "corefud_anchors" / "cases").glob("*.conllu"))
 
 
 @pytest.mark.parametrize("path", CONLLU_CASES[::9], ids=lambda p: p.name)
-def test_conllu_tables_to_arrow_and_back(path):
+def test_conllu_tables_to_arrow_and_back(path, tmp_path):
     """CoNLL-U tables (word keys past int32, nodes, heads, zeros, DEPS) through Arrow and back, rows in any
     order; scoring them without their sentences is refused, not silently unchecked."""
-    from fastscore.formats.conllu import read_conllu
-    from fastscore.formats.table import MentionTable
-
     table = read_conllu(path)
     arrow = table.to_arrow()
     assert arrow.column("start").type == pa.int64()
@@ -144,14 +141,11 @@ def test_conllu_tables_to_arrow_and_back(path):
     with pytest.raises(InputError, match="without its sentences"):
         fastscore.score_coref(MentionTable.from_arrow(arrow, "t"), path)
     with pytest.raises(UsageError, match="without its sentences"):
-        write_mention_table(MentionTable.from_arrow(arrow, "t"), "never-written.parquet", "parquet")
+        write_mention_table(MentionTable.from_arrow(arrow, "t"), tmp_path / "never-written.parquet", "parquet")
 
 
 def test_conllu_tables_past_int32(shared_data, tmp_path):
     """A CoNLL-U file of more than 127 sentences: its word keys do not fit int32 (to_arrow raised before)."""
-    from fastscore.formats.conllu import read_conllu
-    from fastscore.formats.table import MentionTable
-
     files = sorted((shared_data / "gum/coref/ontogum/conllu").glob("*.conllu"))[:4]
     (tmp_path / "four.conllu").write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
     table = read_conllu(tmp_path / "four.conllu")
@@ -160,9 +154,6 @@ def test_conllu_tables_past_int32(shared_data, tmp_path):
 
 
 def test_bad_conllu_tables():
-    from fastscore.formats.conllu import read_conllu
-    from fastscore.formats.table import MentionTable
-
     arrow = read_conllu(CONLLU_CASES[0]).to_arrow()
     nodes = arrow.column("nodes").to_pylist()
     nodes[1] = nodes[1][::-1] if len(nodes[1]) > 1 else [nodes[1][0] + 1]
@@ -216,8 +207,6 @@ def test_mutated_table_files_give_one_clear_error(tmp_path):
     """Seeded corruptions of a CoNLL-U table file (columns dropped, retyped or shuffled, metadata cut or
     changed): read back as a table or refused with an InputError, never another exception."""
     import random
-
-    from fastscore.formats.conllu import read_conllu
 
     write_mention_table(read_conllu(CONLLU_CASES[0]), tmp_path / "good.parquet", "parquet")
     good = pq.read_table(tmp_path / "good.parquet")
