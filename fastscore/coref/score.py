@@ -58,8 +58,11 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
 
             return read_jsonl(source)
         return read_conll(source)
-    if fmt in ("conll2012", "conllu", "jsonl") and _is_columnar(source):  # a preset or --format names the kind
-        return _columnar_of_kind(source, fmt)
+    if fmt in ("conll2012", "conllu", "jsonl"):  # a preset or --format names the kind
+        from ..formats.columnar import table_file_kind
+
+        if table_file_kind(source) is not None:
+            return _columnar_of_kind(source, fmt)
     if fmt == "naf":
         from ..formats.naf import read_naf_coref
 
@@ -77,13 +80,6 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
 
         return read_mention_table(source)
     return read_conll(source)
-
-
-def _is_columnar(source) -> bool:
-    from ..formats.columnar import sniff
-
-    path = os.fspath(source)
-    return path != "-" and os.path.isfile(path) and sniff(read_head(path, 8)) is not None
 
 
 def _columnar_of_kind(source, fmt: str) -> MentionTable:

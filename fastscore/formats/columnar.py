@@ -42,6 +42,16 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
+def table_file_kind(path) -> str | None:
+    """``parquet`` or ``arrow`` when ``path`` is a file of that kind (its first bytes; a compressed file is
+    not opened further), else None."""
+    path = os.fspath(path)
+    if path == "-" or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as fh:
+        return sniff(fh.read(8))
+
+
 def write_mention_table(table: MentionTable, path, kind: str) -> None:
     if kind not in KINDS:
         raise UsageError(f"unknown columnar format {kind!r}: choose from {', '.join(KINDS)}")
@@ -73,9 +83,7 @@ def read_mention_table(path) -> MentionTable:
 
     path = os.fspath(path)
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(8)
-        if sniff(head) == "parquet":
+        if table_file_kind(path) == "parquet":
             import pyarrow.parquet as pq
 
             return _table(pq.read_table(path), path)
