@@ -461,6 +461,35 @@ def test_dask_local_cluster(corpus, one_file):
     assert _numbers(paired) == one_file
 
 
+def test_dask_local_cluster_from_the_command_line(corpus, one_file):
+    """The command a user types: a LocalCluster whose workers are forked (fastscore already loaded)."""
+    pytest.importorskip("dask.distributed")
+    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
+                          "--executor", "dask", "--jobs", "2", "-o", "json", "--per-doc"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    out.pop("signature")
+    assert out == json.loads(json.dumps(one_file))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_local_cluster_forks_its_workers_unless_told_otherwise(monkeypatch):
+    dask = pytest.importorskip("dask")
+    from fastscore import shards
+
+    key = "distributed.worker.multiprocessing-method"
+    monkeypatch.setattr(shards, "_PROBE", "set in the parent", raising=False)  # a forked worker has it
+    with shards.DaskExecutor(1, None) as ex:
+        assert dask.config.get(key) == "fork"
+        seen = ex.client.run(lambda: getattr(__import__("fastscore.shards").shards, "_PROBE", None))
+        assert list(seen.values()) == ["set in the parent"]
+    assert dask.config.get(key) == "spawn"  # restored when the cluster closes
+    with dask.config.set({key: "forkserver"}):
+        with shards.DaskExecutor(1, None):
+            assert dask.config.get(key) == "forkserver"  # the user's choice is kept
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
