@@ -18,6 +18,7 @@ one side is an error; a part that cannot be read fails the run, or with ``skip_b
 """
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import sys
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .errors import FastscoreError, InputError, UsageError
+from .formats.files import Part
 from .messages import few
 
 DEFAULT_BATCH_BYTES = 256 << 20
@@ -94,7 +96,7 @@ def parts_of(spec: str, task, batch_bytes: int) -> list:
     """Shard files, each cut into batches of whole documents when it is larger than ``batch_bytes``."""
     out: list = []
     for path in shard_files(spec, task):
-        batches = task.batches(path, batch_bytes) if task.batches is not None else []
+        batches = _batches(task, path, batch_bytes)
         out.extend(batches or [path])
     return out
 
@@ -113,37 +115,60 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
         return False
     if is_corpus(gold, task) or is_corpus(system, task):
         return True
-    return task.batches is not None and any(  # a large file its task can cut (not gzip, not CoNLL-U)
-        p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes and task.batches(p, batch_bytes)
+    return task.batches is not None and any(  # a large file its task can cut (not gzip)
+        p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes and _batches(task, p, batch_bytes)
         for p in (gold, system))
+
+
+def _batches(task, path: str, batch_bytes: int) -> list:
+    """``task.batches`` of a file, found once per run (deciding on shards and listing parts both ask)."""
+    if task.batches is None:
+        return []
+    stat = os.stat(path)
+    return list(_cut(task.name, path, batch_bytes, stat.st_size, stat.st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=16)
+def _cut(task_name: str, path: str, batch_bytes: int, size: int, mtime_ns: int) -> tuple:
+    from .tasks import get_task
+
+    return tuple(get_task(task_name).batches(path, batch_bytes))
 
 
 # ---- work done by the executors (module-level functions: processes and Dask workers import them)
 
-def read_part(task_name: str, part) -> tuple[Any, list[str]]:
-    """A part read, with its document names."""
-    from .tasks import get_task
-
-    task = get_task(task_name)
-    read = task.read(part)
-    return read, list(task.doc_names(read))
+def read_part(task_name: str, part) -> tuple[Any, tuple[list[str], Any]]:
+    """A part read (or the part itself, when it is to be read again where it is scored: ``read_again``), with
+    what it tells of itself (:func:`described`)."""
+    read = read_only(task_name, part)
+    return part if getattr(part, "read_again", False) else read, described(task_name, read)
 
 
 def read_only(task_name: str, part) -> Any:
-    return read_part(task_name, part)[0]
-
-
-def doc_names_of(task_name: str, read) -> list[str]:
     from .tasks import get_task
 
-    return list(get_task(task_name).doc_names(read))
+    return get_task(task_name).read(part)
 
 
-def score_unit(task_name: str, key_reads: list, response_reads: list, names: tuple[str, str], options: dict):
-    """One unit scored: its key parts against its response parts."""
+def described(task_name: str, read) -> tuple[list[str], Any]:
+    """The document names of a read part, and its summary for the other parts (``Task.part_summary``)."""
     from .tasks import get_task
 
     task = get_task(task_name)
+    return list(task.doc_names(read)), task.part_summary(read) if task.part_summary is not None else None
+
+
+def score_unit(task_name: str, key_reads: list, response_reads: list, names: tuple[str, str], options: dict,
+               contexts: tuple[list, list] | None = None):
+    """One unit scored: its key parts against its response parts (each in its context, when it has one)."""
+    from .tasks import get_task
+
+    task = get_task(task_name)
+    key_reads, response_reads = ([task.read(r) if isinstance(r, Part) else r for r in reads]
+                                 for reads in (key_reads, response_reads))
+    if contexts is not None:
+        key_reads, response_reads = ([r if c is None else task.in_context(r, c) for r, c in zip(reads, ctx)]
+                                     for reads, ctx in ((key_reads, contexts[0]), (response_reads, contexts[1])))
     gold = _joined(task, key_reads, names[0], key_reads[0])
     system = _joined(task, response_reads, names[1], key_reads[0])
     return task.score(gold, system, **options)
@@ -278,7 +303,7 @@ class LocalExecutor:
         return out
 
     def read_parts(self, task_name, parts, on_done):
-        """(read handles, names or exception) of each part."""
+        """(read handles, (names, summary) or exception) of each part."""
         got = self.run(read_part, [(task_name, p) for p in parts], on_done)
         return [g if isinstance(g, BaseException) else g[0] for g in got], \
                [g if isinstance(g, BaseException) else g[1] for g in got]
@@ -364,7 +389,7 @@ class DaskExecutor:
 
     def read_parts(self, task_name, parts, on_done):
         reads = self.client.map(lambda p: _call(read_only, (task_name, p)), parts, pure=False)
-        names = self.client.map(lambda r: r if isinstance(r, BaseException) else doc_names_of(task_name, r),
+        names = self.client.map(lambda r: r if isinstance(r, BaseException) else described(task_name, r),
                                 reads, pure=False)
         return reads, self._gather(names, on_done)
 
@@ -428,9 +453,11 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
         return _merged(task, results, unpaired, gold, system, [])
     n = len(key_parts) + len(response_parts)
     tick = _ticker(settings.progress, "reading", n)
-    reads, names = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
-    names, skipped = _check_reads(key_parts + response_parts, names, settings.skip_bad)
+    reads, infos = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
+    infos, skipped = _check_reads(key_parts + response_parts, infos, settings.skip_bad)
+    names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
+    contexts = _contexts(task, key_parts, response_parts, [None if d is None else d[1] for d in infos])
     units, unpaired = plan_units(k_names, r_names, key_parts, response_parts)
     if same_documents:
         _check_same_documents(k_names, r_names, system)
@@ -440,11 +467,22 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
             raise UsageError(f'--doc "{doc}": no such document in the key')
     if not units:
         raise InputError(f"{gold}: no key document could be read")
-    jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system),
-             options) for u in units]
+    jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system), options,
+             None if contexts is None else ([contexts[k] for k in u.key],
+                                            [contexts[len(key_parts) + r] for r in u.response]))
+            for u in units]
     tick = _ticker(settings.progress, "scoring", len(jobs))
     results = ex.score_units(task.name, jobs, lambda i, v: tick())
     return _merged(task, results, unpaired, gold, system, skipped)
+
+
+def _contexts(task, key_parts: list, response_parts: list, summaries: list) -> list | None:
+    """Each part's context (``Task.part_contexts``, each side's parts together), or None: none has one."""
+    if task.part_contexts is None or all(s is None for s in summaries):
+        return None
+    n = len(key_parts)
+    contexts = task.part_contexts(key_parts, summaries[:n]) + task.part_contexts(response_parts, summaries[n:])
+    return contexts if any(c is not None for c in contexts) else None
 
 
 def _merged(task, results: list, unpaired: list[str], gold: str, system: str, skipped: list[str]):
@@ -489,10 +527,11 @@ def _check_same_documents(key_names: list, response_names: list, system: str) ->
     check_same_documents(flat(key_names), system, flat(response_names))
 
 
-def _check_reads(parts: list, names: list, skip_bad: bool) -> tuple[list, list[str]]:
-    """Names of the parts read; a part that failed raises (or, with ``skip_bad``, gets None and is listed)."""
+def _check_reads(parts: list, infos: list, skip_bad: bool) -> tuple[list, list[str]]:
+    """What each part read tells (names, summary); a part that failed raises (or, with ``skip_bad``, gets None
+    and is listed)."""
     out, skipped = [], []
-    for part, got in zip(parts, names):
+    for part, got in zip(parts, infos):
         if isinstance(got, BaseException):
             if not skip_bad:
                 raise got

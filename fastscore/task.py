@@ -98,6 +98,11 @@ class Task:
     # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents)
     concat: Callable[[list, str, Any], Any] | None = None
     batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
+    # batches that need each other (a CoNLL-U file's entity ids): what a read part tells the others (small,
+    # or None), each part's context made from every part's (None: the read as it is), a read in its context
+    part_summary: Callable[[Any], Any] | None = None
+    part_contexts: Callable[[list, list], list] | None = None  # (parts of a side, their summaries) -> contexts
+    in_context: Callable[[Any, Any], Any] | None = None
     batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
     # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
     folder_files: Callable[[str], list[str]] | None = None

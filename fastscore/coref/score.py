@@ -52,11 +52,15 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
     if isinstance(source, MentionTable):
         return source
     fmt = detect_format(source.path if isinstance(source, Part) else source) if format == "auto" else format
-    if isinstance(source, Part):  # a batch of a large CoNLL-2012 or jsonlines file (coref.task cuts those)
+    if isinstance(source, Part):  # a batch of a large CoNLL-2012, jsonlines or CoNLL-U file (coref.task cuts those)
         if fmt == "jsonl":
             from ..formats.jsonl import read_jsonl
 
             return read_jsonl(source)
+        if fmt == "conllu":
+            from ..formats.conllu import read_conllu
+
+            return read_conllu(source)
         return read_conll(source)
     if fmt in ("conll2012", "conllu", "jsonl"):  # a preset or --format names the kind
         from ..formats.columnar import table_file_kind

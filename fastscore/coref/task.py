@@ -104,6 +104,9 @@ def _concat(tables: list, name: str, like):
         empty.path = name
         return empty
     if any(t.words is not None for t in tables):
+        if any(t.batch is not None for t in tables):  # batches are cut before the same documents on both sides
+            raise InputError(f"{name}: the batches of the key and of the response hold other documents (their "
+                             "sentences differ): score the two files without --batch-size to see where")
         raise InputError(f"{name}: the documents of a CoNLL-U shard are spread over several shards of the other "
                          "side: give key and response shards of the same documents")
     return MentionTable.concat(tables, name)
@@ -117,8 +120,12 @@ def _batches(path: str, size: int) -> list:
         from ..formats.jsonl import jsonl_batches
 
         return jsonl_batches(path, size)
+    if fmt == "conllu":
+        from ..formats.conllu_batches import conllu_batches
+
+        return conllu_batches(path, size)
     if fmt != "conll2012":
-        return []  # read whole (CoNLL-U and Parquet files are not cut yet)
+        return []  # read whole (Parquet and Arrow files are memory-mapped; NAF is a file or folder per document)
     from ..formats.conll import conll_batches
 
     return conll_batches(path, size)
@@ -159,5 +166,8 @@ COREF = Task(
     merge=_merge,
     concat=_concat,
     batches=_batches,
-    batch_formats="CoNLL-2012, jsonlines",
+    batch_formats="CoNLL-2012, jsonlines, CoNLL-U",
+    part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
+    part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
+    in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
 )

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, ParseError
-from .files import decode_utf8, read_bytes, read_text, reject_other_format, source_name
+from .files import Part, decode_utf8, read_bytes, read_part, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, gather_csr, offsets
 
 SENTENCE_SHIFT = 24
@@ -160,20 +160,60 @@ class ConlluFile:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_conllu(path: str | os.PathLike) -> MentionTable:
+def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
     """Read a CoNLL-U file into a :class:`MentionTable` with :class:`Words`, its sentences (for the
-    key/response alignment check) and the reader's warnings."""
-    path = os.fspath(path)
-    name = source_name(path)
-    data = read_bytes(path)
-    table = _read_fast(name, data)
-    if table is not None:
-        return table
-    reader = _Reader(name, decode_utf8(name, data))
-    table = reader.read()
-    table.sentences = reader.file.sentences
-    table.warnings = reader.file.warnings
+    key/response alignment check) and the reader's warnings.  A batch of a large file
+    (:class:`~fastscore.formats.conllu_batches.ConlluPart`) is read as the file's reader would read those
+    documents: sentences numbered, id-less documents named and the ``# global.Entity`` header in force as
+    the lines before it make them (the order of entities first used in earlier batches is set afterwards,
+    by :func:`~fastscore.formats.conllu_batches.in_context`)."""
+    start = path if isinstance(path, Part) else None
+    if start is not None:
+        name, data = start.path, read_part(start)
+    else:
+        name = source_name(os.fspath(path))
+        data = read_bytes(os.fspath(path))
+    table = _read_fast(name, data, start)
+    if table is None:
+        reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
+        table = reader.read()
+        table.sentences = reader.file.sentences
+        table.warnings = reader.file.warnings
+        if start is not None:
+            table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+    if start is not None:
+        _shift_sentences(table, start.sentences_before)
     return table
+
+
+@dataclass
+class BatchFacts:
+    """What the reader of a batch found that only the whole file can settle: the documents whose entity ids
+    are per document (``GRP``), and Bridge/SplitAnte links to entities without a mention in the batch
+    (entity, line, document, attribute), which may have mentions in another batch."""
+
+    grp: list[bool]
+    docs_before: int  # the documents of the file before the batch
+    unresolved: list[tuple[str, int, str, str]] = field(default_factory=list)
+
+
+def _shift_sentences(table: MentionTable, sentences_before: int) -> None:
+    """Word keys of a batch made the file's: its sentences come after ``sentences_before`` others."""
+    if not sentences_before:
+        return
+    shift = np.int64(sentences_before) << SENTENCE_SHIFT
+    words = table.words
+    table.start, table.end = table.start + shift, table.end + shift
+    words.keys, words.head, words.dep_parent = words.keys + shift, words.head + shift, words.dep_parent + shift
+
+
+def repeated_sentence_id(sent_id: str, previous_line: int) -> str:
+    return (f"sentence id {sent_id!r} again (as at line {previous_line}): sentence ids must differ (the CorefUD "
+            "scorer stops here)")
+
+
+def entity_without_mention(attribute: str, eid: str) -> str:
+    return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
 
 
 def check_alignment(key: MentionTable, response: MentionTable) -> None:
@@ -229,9 +269,11 @@ def _newdoc(value) -> str:
 
 
 class _Reader:
-    def __init__(self, path: str, text: str):
+    def __init__(self, path: str, text: str, start: Part | None = None):
         self.path = path
         self.text = text
+        self.start = start  # a batch of a large file (ConlluPart), or None
+        self.docs_before = start.docs_before if start is not None else 0
         self.file = ConlluFile(path)
         self.fields: list[str] | None = None  # global.Entity field names
         self.entities: dict[str, list[_Mention]] = {}  # eid -> mentions, in creation order
@@ -246,6 +288,10 @@ class _Reader:
         self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
         self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
+        self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        if start is not None and start.entity_fields is not None:
+            self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, line, problem, doc)
@@ -254,7 +300,7 @@ class _Reader:
 
     def read(self) -> MentionTable:
         text = self.text.replace("\r\n", "\n") if "\r" in self.text else self.text
-        line = 1
+        line = 1 + (self.start.line if self.start is not None else 0)
         pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
         for n, piece in enumerate(pieces):
             if n % 2 == 0 and piece.strip():
@@ -308,8 +354,7 @@ class _Reader:
         forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
         previous = self.file.sentences[-1] if self.file.sentences else None
         if sent_id and previous is not None and previous.sent_id == sent_id:
-            self.fail(block_line, f"sentence id {sent_id!r} again (as at line {previous.line}): sentence ids must "
-                                  "differ (the CorefUD scorer stops here)", doc)
+            self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
         self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
         self.node_doc[s] = len(self.doc_names) - 1
         self.doc_words[-1] += len(forms)
@@ -381,7 +426,7 @@ class _Reader:
 
     def start_document(self, newdoc, line: int) -> None:
         self.close_mentions()
-        name = newdoc if isinstance(newdoc, str) else str(len(self.doc_names) + 1)
+        name = newdoc if isinstance(newdoc, str) else str(self.docs_before + len(self.doc_names) + 1)
         if name in self.doc_names:  # the CorefUD scorer merges the two silently
             first = self.doc_lines[self.doc_names.index(name)]
             self.fail(line, f"the same document appears twice (first at line {first}): document names must be "
@@ -389,11 +434,12 @@ class _Reader:
         self.doc_names.append(name)
         self.doc_lines.append(line)
         self.doc_words.append(0)
+        self.grp_docs.append(bool(self.fields) and "GRP" in self.fields)
 
     # ---- brackets
 
     def eid_of(self, value: str) -> str:
-        return f"{len(self.doc_names)}:{value}" if self.fields and "GRP" in self.fields else value
+        return f"{self.docs_before + len(self.doc_names)}:{value}" if self.fields and "GRP" in self.fields else value
 
     def brackets(self, value: str, key: int, line: int, order: list[int], index: int) -> None:
         doc = self.doc_names[-1]
@@ -497,9 +543,12 @@ class _Reader:
         self.close_mentions()
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, (line, doc, name) in self.linked.items():
-            if eid not in self.entities:
-                self.fail(line, f"{name} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD "
-                                "scorer stops here)", doc)
+            if eid in self.entities:
+                continue
+            if self.start is not None:  # a batch: the entity may have mentions in another batch of the file
+                self.unresolved.append((eid, line, doc, name))
+            else:
+                self.fail(line, entity_without_mention(name, eid), doc)
 
     # ---- the table
 
@@ -1011,13 +1060,13 @@ class _Sentences(_MadeSentences):
                                other.sid_e[both]).all())
 
 
-def _read_fast(path: str, data: bytes) -> MentionTable | None:
-    """The table of a regular CoNLL-U file, or None (the file is for :class:`_Reader`; so is every file
-    when the kernels run as plain Python, where the reader's own Python is faster)."""
-    return None if jit_disabled() else _scan(path, data)
+def _read_fast(path: str, data: bytes, start: Part | None = None) -> MentionTable | None:
+    """The table of a regular CoNLL-U file (or batch of one), or None (the file is for :class:`_Reader`; so
+    is every file when the kernels run as plain Python, where the reader's own Python is faster)."""
+    return None if jit_disabled() else _scan(path, data, start)
 
 
-def _scan(path: str, data: bytes) -> MentionTable | None:
+def _scan(path: str, data: bytes, start: Part | None = None) -> MentionTable | None:
     """:func:`_read_fast` whatever runs the kernels."""
     from ..kernels import conllu_scan as K
 
@@ -1057,11 +1106,17 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
             fields_at[b] = fields
     if 0 not in newdoc:
         return None  # a sentence before any document
+    docs_before, line0 = (start.docs_before, start.line) if start is not None else (0, 0)
+    if start is not None and start.entity_fields is not None and 0 not in fields_at:
+        fields = start.entity_fields[0].split("-")  # the header in force where the batch starts
+        if "eid" not in fields and "GRP" not in fields:
+            return None
+        fields_at[0] = fields
     # documents
     starts = sorted(newdoc)
     doc_names: list[str] = []
     for b in starts:
-        name = newdoc[b] if isinstance(newdoc[b], str) else str(len(doc_names) + 1)
+        name = newdoc[b] if isinstance(newdoc[b], str) else str(docs_before + len(doc_names) + 1)
         doc_names.append(name)
     if len(set(doc_names)) != len(doc_names):
         return None
@@ -1119,7 +1174,7 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
     log_m, log_k = log_m[:n_log], log_k[:n_log]
     values = _texts(data, buf, e_s[:n_e], e_e[:n_e])
     tags = e_tag[:n_e]
-    names = [f"{t}:{v}" if t else v for v, t in zip(values, tags.tolist())] if tags.any() else values
+    names = [f"{t + docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())] if tags.any() else values
     # Bridge and SplitAnte: the entities they name must exist
     if n_lk:
         known = set(names)
@@ -1131,8 +1186,8 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
                 if not sep:
                     return None
                 for eid in (ante, this.split(":", 1)[0]):
-                    if (f"{int(b_doc[b]) + 1}:{eid}" if b_grp[b] else eid) not in known:
-                        return None
+                    if (f"{int(b_doc[b]) + 1 + docs_before}:{eid}" if b_grp[b] else eid) not in known:
+                        return None  # the reader says so (or, for a batch, leaves it to the whole file)
     # each mention's words (sorted, without repeats) and head
     counts = np.bincount(log_m, minlength=n_m)
     log_off = offsets(counts)
@@ -1202,6 +1257,8 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
                   dep_offsets=dep_off, dep_parent=parent[:n_deps].copy(), dep_rel=code[rel[:n_deps]],
                   rel_names=rel_names, lines=m_line[rows])
     doc_words = np.bincount(b_doc, weights=b_words, minlength=n_docs).astype(np.int64)
+    if line0:  # a batch: lines of the file
+        b_first, b_tok, words.lines = b_first + line0, b_tok + line0, words.lines + line0
     table = MentionTable(
         path=path, doc_names=doc_names, doc_lines=b_first[starts].astype(np.int64), doc_tokens=doc_words,
         doc_offsets=doc_off, start=first[rows], end=last[rows] + 1, cluster=cluster.astype(np.int32),
@@ -1210,6 +1267,8 @@ def _scan(path: str, data: bytes) -> MentionTable | None:
     table.sentences = _Sentences(buf, b_sid_s, b_sid_e, sid_text, b_tok, newdoc, form_off, form_s, form_e,
                                  b_words)
     table.warnings = []
+    if start is not None:
+        table.batch = BatchFacts(b_grp[starts].tolist(), docs_before)
     return table
 
 

@@ -80,6 +80,7 @@ class MentionTable:
     words: Words | None = None  # CoNLL-U: mention nodes, heads, zeros (start/end are then word keys)
     sentences: list | None = field(default=None, repr=False)  # CoNLL-U: the file's sentences (alignment check)
     warnings: list[str] = field(default_factory=list)  # what the reader let pass with a warning
+    batch: object = field(default=None, repr=False)  # a batch of a large CoNLL-U file: formats.conllu.BatchFacts
 
     @classmethod
     def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,
