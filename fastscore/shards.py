@@ -113,6 +113,8 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
     if task.merge is None:
         return False
+    if any(os.path.isdir(s) and not is_corpus(s, task) for s in (gold, system)):
+        return False  # a folder the task reads itself (NAF documents...): the pair is the task's to score
     if is_corpus(gold, task) or is_corpus(system, task):
         return True
     return task.batches is not None and any(  # a large file its task can cut (not gzip)
@@ -144,10 +146,27 @@ def read_part(task_name: str, part) -> tuple[Any, tuple[list[str], Any]]:
     return part if getattr(part, "read_again", False) else read, described(task_name, read)
 
 
+def _read(task, part):
+    """A part of a corpus read (``Task.read_shard``, else ``Task.read``)."""
+    return (task.read_shard or task.read)(part)
+
+
+def _pair_key(task, name: str, options: dict) -> str:
+    """The key a document pairs by with the other side's documents (``Task.pair_name``; else its name)."""
+    return name if task.pair_name is None else task.pair_name(name, options)
+
+
+def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[str] | None]:
+    """Per part, the pairing keys of its documents (None: a part left out)."""
+    if task.pair_name is None:
+        return list(names)
+    return [None if docs is None else [_pair_key(task, n, options) for n in docs] for docs in names]
+
+
 def read_only(task_name: str, part) -> Any:
     from .tasks import get_task
 
-    return get_task(task_name).read(part)
+    return _read(get_task(task_name), part)
 
 
 def described(task_name: str, read) -> tuple[list[str], Any]:
@@ -164,7 +183,7 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
     from .tasks import get_task
 
     task = get_task(task_name)
-    key_reads, response_reads = ([task.read(r) if isinstance(r, Part) else r for r in reads]
+    key_reads, response_reads = ([_read(task, r) if isinstance(r, Part) else r for r in reads]
                                  for reads in (key_reads, response_reads))
     if contexts is not None:
         key_reads, response_reads = ([r if c is None else task.in_context(r, c) for r, c in zip(reads, ctx)]
@@ -181,9 +200,9 @@ def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], 
     from .tasks import get_task
 
     task = get_task(task_name)
-    gold, system = task.read(key_part), task.read(response_part)
+    gold, system = _read(task, key_part), _read(task, response_part)
     k, r = list(task.doc_names(gold)), list(task.doc_names(system))
-    if r and not set(k) & set(r):
+    if r and not {_pair_key(task, n, options) for n in k} & {_pair_key(task, n, options) for n in r}:
         return None, k, r
     return task.score(gold, system, **options), k, r
 
@@ -447,9 +466,8 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
                                                          options, settings.progress)
     if paired is not None:
-        results, unpaired, k_names, r_names = paired
-        if same_documents:
-            _check_same_documents(k_names, r_names, system)
+        results, unpaired, k_keys, r_keys = paired
+        _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system, options, same_documents, [])
         return _merged(task, results, unpaired, gold, system, [])
     n = len(key_parts) + len(response_parts)
     tick = _ticker(settings.progress, "reading", n)
@@ -458,9 +476,9 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
     contexts = _contexts(task, key_parts, response_parts, [None if d is None else d[1] for d in infos])
-    units, unpaired = plan_units(k_names, r_names, key_parts, response_parts)
-    if same_documents:
-        _check_same_documents(k_names, r_names, system)
+    k_keys, r_keys = _keys(task, k_names, options), _keys(task, r_names, options)
+    units, unpaired = plan_units(k_keys, r_keys, key_parts, response_parts)
+    _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system, options, same_documents, skipped)
     if doc is not None:
         units = [u for u in units if any(doc in k_names[k] for k in u.key)]
         if not units:
@@ -504,8 +522,13 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
     """The common case in one step: key and response shards of the same file names, each pair holding the
     same documents, read and scored together (no read crosses processes).  None when the shards are not so
     paired (or a shard failed): the two-step path then decides, and reports, everything.  Else the results,
-    the unpaired response documents and the document names of each key and response shard."""
-    stem = lambda p: os.path.splitext(os.path.basename(p))[0] if isinstance(p, str) else None
+    the unpaired response documents and the documents' pairing keys of each key and response shard."""
+    def stem(p) -> str | None:  # a file's name as its documents pair (Task.pair_name), without its ending
+        try:
+            return os.path.splitext(_pair_key(task, os.path.basename(p), options))[0] if isinstance(p, str) else None
+        except FastscoreError:
+            return None
+
     if len(key_parts) != len(response_parts) or len(key_parts) < 2 or any(
             stem(k) is None or stem(k) != stem(r) for k, r in zip(key_parts, response_parts)):
         return None
@@ -514,10 +537,31 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
                          lambda i, v: tick())
     if any(isinstance(g, BaseException) or g[0] is None for g in got):
         return None
-    units, unpaired = plan_units([g[1] for g in got], [g[2] for g in got], key_parts, response_parts)
+    k_keys, r_keys = _keys(task, [g[1] for g in got], options), _keys(task, [g[2] for g in got], options)
+    units, unpaired = plan_units(k_keys, r_keys, key_parts, response_parts)
     if any(u.key != [i] or u.response not in ([i], []) for i, u in enumerate(units)) or len(units) != len(got):
         return None
-    return [g[0] for g in got], unpaired, [g[1] for g in got], [g[2] for g in got]
+    return [g[0] for g in got], unpaired, k_keys, r_keys
+
+
+def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, system: str,
+                   options: dict, same_documents: bool, skipped: list[str]) -> None:
+    """Documents of one side without the other's: an error with ``same_documents``; the task's error for a task
+    pairing every document (``Task.unpaired_error``), unless shards were skipped (their documents are unknown:
+    a key document without a response then meets an empty one, as the task's ``concat`` makes it)."""
+    if same_documents:
+        _check_same_documents(key_keys, response_keys, system)
+    if task.unpaired_error is None or skipped:
+        return
+    missing, extra = _unpaired(key_keys, response_keys, key_parts), _unpaired(response_keys, key_keys, response_parts)
+    if missing or extra:
+        raise task.unpaired_error(missing, extra, options)
+
+
+def _unpaired(keys: list, other: list, parts: list) -> list[tuple[str, Any]]:
+    """(document key, part) of one side's documents that none of the other side's pairs with."""
+    there = {k for docs in other if docs is not None for k in docs}
+    return [(k, parts[i]) for i, docs in enumerate(keys) if docs is not None for k in docs if k not in there]
 
 
 def _check_same_documents(key_names: list, response_names: list, system: str) -> None:

@@ -107,6 +107,14 @@ class Task:
     # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
     folder_files: Callable[[str], list[str]] | None = None
     same_documents: bool = False  # the system must hold exactly the gold's documents, shards or not
+    # a shard file of a corpus -> the read input (None: read; a task whose single file is read otherwise, e.g.
+    # as one unnamed document, names a shard's documents here)
+    read_shard: Callable[[Any], Any] | None = None
+    # (document name, scoring options) -> the key it pairs by with the other side's documents (None: its name)
+    pair_name: Callable[[str, dict], str] | None = None
+    # a task pairing every document of a corpus: ([(name, part)] of gold documents without a system one, of system
+    # documents without a gold one, scoring options) -> the error to raise (None: unpaired ones are warned about)
+    unpaired_error: Callable[[list, list, dict], Exception] | None = None
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -254,12 +254,6 @@ def test_options_that_cannot_apply_are_refused(corpus, timeml):
     assert run.returncode == 2 and "unrecognized arguments: --batch-size" in run.stderr
 
 
-def test_tasks_without_shards_refuse_glob_patterns(tmp_path):
-    run = subprocess.run([*FASTSCORE, "triples", str(tmp_path / "*.trp"), str(tmp_path / "*.trp")],
-                         capture_output=True, text=True)
-    assert run.returncode == 2 and "task triples scores one pair of inputs" in run.stderr
-
-
 @pytest.fixture(scope="module")
 def timeml(tmp_path_factory) -> Path:
     """12 generated TimeML documents (gold/, system/), two attribute values outside TimeML's in two files

@@ -120,6 +120,12 @@ def test_toy_task_compare_sweep_bootstrap_through_the_api(toy):
     assert lo <= result.doc_stats.f1("items", result.doc_stats.total())[0] <= hi
 
 
+def test_a_task_without_shards_refuses_glob_patterns(toy, capsys, tmp_path):
+    gold, _ = toy
+    assert main(["toy", gold, str(tmp_path / "*.toy")]) == 2
+    assert "task toy scores one pair of inputs" in capsys.readouterr().err
+
+
 def test_toy_task_on_the_command_line(toy, capsys, tmp_path):
     gold, systems = toy
     assert main(["toy", gold, systems[0], "--bootstrap", "50", "--output", "json", "--shout"]) == 0

@@ -252,6 +252,38 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
     return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT)})
 
 
+def trp_files(folder: str) -> list[str]:
+    """The shards of a folder of triple files: its ``.trp`` files (sorted by name, as a folder read takes
+    them; none for a folder of NAF/KAF documents, which is one input)."""
+    try:
+        return [os.path.join(folder, n) for n in folder_files(folder)]
+    except ParseError:  # none, or an unreadable folder (read whole, it gets its message)
+        return []
+
+
+def read_triple_shard(path) -> TripleSet:
+    """A shard of a corpus: one triple file as a document of a folder, named by its file name (a single file
+    scored against another is one document named ``document``)."""
+    if isinstance(path, TripleSet):
+        return path
+    path = os.fspath(path)
+    name = os.path.basename(path)
+    return TripleSet(os.path.dirname(path), {name: read_triple_file(path, name)}, folder=True)
+
+
+def concat_triples(reads: list[TripleSet], name: str, like: TripleSet | None = None) -> TripleSet:
+    """Shards as one folder of their documents (``Task.concat``).  No shard: an empty document for each of
+    ``like``'s (a gold document whose system shard was skipped is scored against no triples)."""
+    if reads:
+        return TripleSet(name, {n: d for r in reads for n, d in r.documents.items()}, folder=True)
+    docs = {}
+    for n in (like.documents if like is not None else {}):
+        docs[n] = TripleDoc(n, "")
+        docs[n].warnings.append(f"{os.path.join(like.path, n)}: no system file to pair with: scored against no "
+                                "system triples")
+    return TripleSet(name, docs, folder=True)
+
+
 def write_triples(doc: TripleDoc, path: str | os.PathLike | None = None) -> str:
     """Triple XML as the module writes it (``Triple.toString``); written to ``path`` when given."""
     out = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n']

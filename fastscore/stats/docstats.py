@@ -141,9 +141,12 @@ class DocStats:
         return cls.from_arrow(pq.read_table(path), registry, str(path))
 
     @classmethod
-    def concat(cls, parts: list["DocStats"], sources: list[str] | None = None) -> "DocStats":
-        """Statistics of several shards as one: the same columns and registry, documents named once.  The
-        totals are those of one file whatever the partitioning (:meth:`total` sums the documents exactly)."""
+    def concat(cls, parts: list["DocStats"], sources: list[str] | None = None,
+               layout: tuple[str, ...] | None = None) -> "DocStats":
+        """Statistics of several shards as one: the same registry, documents named once.  The totals are those
+        of one file whatever the partitioning (:meth:`total` sums the documents exactly).  Parts have the same
+        columns, or, given a ``layout`` (for columns made per name, which a shard may lack), columns among
+        its own: a column a part lacks is zero for its documents."""
         from ..errors import InputError
 
         if not parts:
@@ -151,7 +154,8 @@ class DocStats:
         first = parts[0]
         seen: dict[str, int] = {}
         for i, part in enumerate(parts):
-            if part.columns != first.columns or list(part.registry) != list(first.registry):
+            same = part.columns == first.columns if layout is None else set(part.columns) <= set(layout)
+            if not same or list(part.registry) != list(first.registry):
                 raise InputError(f"{_source(sources, i)}: statistics of other metrics than "
                                  f"{_source(sources, 0)}'s")
             for name in part.doc_names:
@@ -159,8 +163,19 @@ class DocStats:
                     raise InputError(f'document "{name}" is in two shards: {_source(sources, seen[name])} and '
                                      f"{_source(sources, i)}")
                 seen[name] = i
-        matrix = np.concatenate([p.matrix for p in parts]) if len(parts) > 1 else first.matrix
-        return cls([n for p in parts for n in p.doc_names], matrix, first.columns, first.registry)
+        if layout is not None:
+            parts = [p._laid_out(tuple(layout)) for p in parts]
+        matrix = np.concatenate([p.matrix for p in parts]) if len(parts) > 1 else parts[0].matrix
+        return cls([n for p in parts for n in p.doc_names], matrix, parts[0].columns, first.registry)
+
+    def _laid_out(self, layout: tuple[str, ...]) -> "DocStats":
+        """These statistics in the columns of ``layout`` (a superset of this one's), zeros where they have none."""
+        if layout == self.columns:
+            return self
+        matrix = np.zeros((len(self.doc_names), len(layout)), dtype=np.float64)
+        at = {c: k for k, c in enumerate(layout)}
+        matrix[:, [at[c] for c in self.columns]] = self.matrix
+        return DocStats(list(self.doc_names), matrix, layout, self.registry)
 
 
 def _unpickle(doc_names, matrix, columns, registry) -> DocStats:

@@ -1,5 +1,6 @@
-"""Triple scoring steps: pair the documents, filter each side as the module's parser does, lay the
-triples out as arrays, run the kernels, and gather per-document statistics.
+"""Triple scoring steps: read the inputs (NAF/KAF layers converted), pair the documents, filter each side as the
+module's parser does, lay the triples out as arrays, run the kernels, and gather per-document statistics; what a
+result keeps of its inputs (``Inputs``), and its run prepared again from them.
 
 Filtering, per triple (``TripleSaxParser.endElement``): ``TIME``/``LOCATION`` dropped with
 ``skip_time_and_location`` (``LOCATION`` always with ``location_defect``, the module's operator-precedence
@@ -14,8 +15,8 @@ from itertools import chain
 
 import numpy as np
 
-from ..errors import InputError, ParseError
-from ..formats.triples import TripleDoc, TripleSet
+from ..errors import InputError, ParseError, UsageError
+from ..formats.triples import TripleDoc, TripleSet, concat_triples, read_triple_shard, read_triples
 from .java import fold
 from .options import Options
 
@@ -47,7 +48,6 @@ class Prepared:
     folder: bool
     gold_path: str
     system_path: str
-    warnings: list[str] = field(default_factory=list)
     # filled by run()
     offsets: dict = field(default_factory=dict)  # "gold"/"system"/"out" -> document CSR over store rows
     store: dict = field(default_factory=dict)  # the arrays handed to the kernels
@@ -77,6 +77,75 @@ class Prepared:
         return self._mismatches
 
 
+def read(source) -> TripleSet:
+    """A triple file or folder, read once (an already-read input is returned as it is)."""
+    if isinstance(source, TripleSet):
+        return source
+    return read_triples(os.fspath(source))
+
+
+def converted(ts: TripleSet, opts: Options) -> TripleSet:
+    """Triples of a NAF/KAF input (its layers converted in memory); triple input as it is."""
+    if ts.naf is None:
+        return ts
+    if not opts.layers:
+        raise UsageError(f"{ts.path}: NAF/KAF input: choose the layers that become triples with --layers "
+                         f"(e.g. --layers entity,opinion)")
+    from .convert import naf_to_triples
+
+    docs = {name: naf_to_triples(doc, _module_order(opts.layers), opts.intersect, name=name)
+            for name, doc in ts.naf.items()}
+    return TripleSet(ts.path, docs, folder=ts.folder)
+
+
+def _module_order(layers):
+    return [layer for layer in ("sentiment", "opinion", "entity", "property", "srl") if layer in layers]
+
+
+@dataclass(frozen=True)
+class DocSource:
+    """A scored document's files, and what reading them warned about."""
+
+    gold_file: str
+    system_file: str  # "": none (a gold file whose system shard was skipped, scored against no triples)
+    gold_warnings: tuple[str, ...] = ()
+    system_warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a result keeps of its inputs (light, and all a result carries across processes): their names, the
+    options, each document's files; enough for every report, and to read the inputs again for the module's."""
+
+    gold_path: str
+    system_path: str
+    folder: bool
+    options: Options
+    documents: tuple[DocSource, ...]
+    naf: bool = False  # an input was NAF/KAF (converted with --layers)
+    shards: bool = False  # a corpus of shards: read again file by file (else the two inputs whole)
+
+
+def inputs_of(prep: Prepared, naf: bool) -> Inputs:
+    """What a result keeps of a run's inputs."""
+    documents = tuple(DocSource(g.path, s.path, tuple(g.warnings), tuple(s.warnings))
+                      for g, s in zip(prep.gold_docs, prep.system_docs))
+    return Inputs(prep.gold_path, prep.system_path, prep.folder, prep.options, documents, naf)
+
+
+def prepare_again(inputs: Inputs) -> Prepared:
+    """A result's run prepared and matched again from its inputs, read again: a corpus of shards file by file,
+    as one folder of them (a gold file without a system file against an empty one), else the two inputs whole."""
+    if inputs.shards:
+        golds = [read_triple_shard(d.gold_file) for d in inputs.documents]
+        systems = [read_triple_shard(d.system_file) if d.system_file else concat_triples([], "", g)
+                   for d, g in zip(inputs.documents, golds)]
+        gold, system = concat_triples(golds, inputs.gold_path), concat_triples(systems, inputs.system_path)
+    else:
+        gold, system = (converted(read(p), inputs.options) for p in (inputs.gold_path, inputs.system_path))
+    return run(prepare(gold, system, inputs.options))
+
+
 def pair_documents(gold: TripleSet, system: TripleSet, suffix: int) -> list[tuple[str, TripleDoc, TripleDoc]]:
     """(name, gold document, system document): one pair for two files; for two folders, files paired by
     name (``suffix`` characters cut from the end of each name first), every file paired exactly once."""
@@ -89,10 +158,7 @@ def pair_documents(gold: TripleSet, system: TripleSet, suffix: int) -> list[tupl
     def keyed(ts: TripleSet) -> dict[str, TripleDoc]:
         out: dict[str, TripleDoc] = {}
         for name, doc in ts.documents.items():
-            if suffix and len(name) <= suffix:
-                raise ParseError(os.path.join(ts.path, name), None, f"file name has {len(name)} characters: "
-                                 f"--ignore-file-suffix {suffix} would leave nothing to pair it by")
-            key = name[: len(name) - suffix] if suffix else name
+            key = pair_key(name, suffix, os.path.join(ts.path, name))
             if key in out:
                 raise InputError(f"{ts.path}: files {out[key].name!r} and {name!r} both pair as {key!r}"
                                  + (f" once {suffix} characters are cut" if suffix else ""))
@@ -100,20 +166,43 @@ def pair_documents(gold: TripleSet, system: TripleSet, suffix: int) -> list[tupl
         return out
 
     g_keys, s_keys = keyed(gold), keyed(system)
-    missing = [k for k in g_keys if k not in s_keys]
-    extra = [k for k in s_keys if k not in g_keys]
+    missing = [os.path.join(gold.path, g_keys[k].name) for k in g_keys if k not in s_keys]
+    extra = [os.path.join(system.path, s_keys[k].name) for k in s_keys if k not in g_keys]
     if missing or extra:
-        cut = f" (names compared without their last {suffix} characters)" if suffix else \
-            " (names compared whole; --ignore-file-suffix N cuts N characters off each name)"
-        what = []
-        if missing:
-            what.append(f"gold file {os.path.join(gold.path, g_keys[missing[0]].name)} has no system file"
-                        + (f" ({len(missing)} unpaired)" if len(missing) > 1 else ""))
-        if extra:
-            what.append(f"system file {os.path.join(system.path, s_keys[extra[0]].name)} has no gold file"
-                        + (f" ({len(extra)} unpaired)" if len(extra) > 1 else ""))
-        raise InputError("; ".join(what) + cut)
+        raise unpaired_files(missing, extra, suffix)
     return [(k, g_keys[k], s_keys[k]) for k in g_keys]
+
+
+def pair_key(name: str, suffix: int, path: str) -> str:
+    """The key a file pairs by: its name without the last ``suffix`` characters."""
+    if suffix and len(name) <= suffix:
+        raise ParseError(path, None, f"file name has {len(name)} characters: --ignore-file-suffix {suffix} would "
+                         "leave nothing to pair it by")
+    return name[: len(name) - suffix] if suffix else name
+
+
+def unpaired_files(missing: list[str], extra: list[str], suffix: int) -> InputError:
+    """The error for gold files without a system file (``missing``) and system files without a gold one."""
+    cut = f" (names compared without their last {suffix} characters)" if suffix else \
+        " (names compared whole; --ignore-file-suffix N cuts N characters off each name)"
+    count = lambda files: f" ({len(files)} unpaired)" if len(files) > 1 else ""
+    what = [f"gold file {missing[0]} has no system file{count(missing)}"] if missing else []
+    if extra:
+        what.append(f"system file {extra[0]} has no gold file{count(extra)}")
+    return InputError("; ".join(what) + cut)
+
+
+# ---- corpora of shards (fastscore.shards): a shard is a file, its one document named by the file
+
+def pair_name(name: str, options: dict) -> str:
+    """``Task.pair_name``: a file's key with the ``ignore_file_suffix`` of the scoring options."""
+    return pair_key(name, options.get("ignore_file_suffix") or 0, name)
+
+
+def unpaired_error(missing: list[tuple[str, str]], extra: list[tuple[str, str]], options: dict) -> InputError:
+    """``Task.unpaired_error``: gold and system files without a counterpart, as a folder's pairing says it."""
+    return unpaired_files([str(part) for _, part in missing], [str(part) for _, part in extra],
+                          options.get("ignore_file_suffix") or 0)
 
 
 def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tuple[Side, Side]:
@@ -165,8 +254,7 @@ def prepare(gold: TripleSet, system: TripleSet, opts: Options) -> Prepared:
         s_sides.append(kept)
         o_sides.append(out)
     prep = Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], _concat(g_sides),
-                    _concat(s_sides), _concat(o_sides), opts, gold.folder, gold.path, system.path,
-                    warnings=list(opts.warnings) + gold.warnings + system.warnings)
+                    _concat(s_sides), _concat(o_sides), opts, gold.folder, gold.path, system.path)
     return prep
 
 

@@ -34,6 +34,9 @@ BASE = ("gold", "system", "out_of_range", *(f"{c}_{v}" for v in ("pr", "p", "xr"
         "second_gold", "second_system", "second_correct", "second_system_out",
         "gold_triple_ids", "system_triple_ids")
 SEP = "\t"
+RELATION_STATS = ("gold", "system", "all", "correct_pr", "correct_p", "correct_xr", "correct_x")
+PROFILE_STATS = ("total", "pr", "p", "xr", "x")
+LABEL_TABLES = ("first_label_match", "first_label_mismatch", "second_label_match", "second_label_mismatch")
 
 
 def _variant_metric(name: str, variant: str, description: str) -> MetricSpec:
@@ -130,11 +133,10 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
     for r, name in enumerate(names):
         if not present[r]:
             continue
-        out[f"relation{SEP}{name}{SEP}gold"] = gold_t[:, r]
-        out[f"relation{SEP}{name}{SEP}system"] = sys_t[:, r]
-        out[f"relation{SEP}{name}{SEP}all"] = all_t[:, r]
-        for v in ("pr", "p", "xr", "x"):
-            out[f"relation{SEP}{name}{SEP}correct_{v}"] = counted[v][:, r]
+        values = {"gold": gold_t[:, r], "system": sys_t[:, r], "all": all_t[:, r],
+                  **{f"correct_{v}": counted[v][:, r] for v in ("pr", "p", "xr", "x")}}
+        for stat in RELATION_STATS:
+            out[f"relation{SEP}{name}{SEP}{stat}"] = values[stat]
     # profiles of the in-range system triples (EvaluateTriplesDebug's table)
     profile_codes: dict[str, int] = {}
     for d in range(n_docs):
@@ -153,9 +155,9 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
     found = {v: ptable((prep.match[row] >= 0).astype(np.float64)) for v, row in (("p", P), ("x", X), ("pr", PR),
                                                                                  ("xr", XR))}
     for p, name in enumerate(profile_codes):
-        out[f"profile{SEP}{name}{SEP}total"] = total[:, p]
-        for v in ("pr", "p", "xr", "x"):
-            out[f"profile{SEP}{name}{SEP}{v}"] = found[v][:, p]
+        values = {"total": total[:, p], **{v: found[v][:, p] for v in ("pr", "p", "xr", "x")}}
+        for stat in PROFILE_STATS:
+            out[f"profile{SEP}{name}{SEP}{stat}"] = values[stat]
     # element labels (Util.compareElements' tables), columns in order of the events
     labels = st["label_names"]
     n_lab = len(labels)
@@ -178,3 +180,37 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
             for i in order:
                 out[f"{side}_label_{kind}{SEP}{name_of(int(values[i]))}"] = counts[:, i].astype(np.float64)
     return out
+
+
+# ---- shards: the columns of several runs as one run over their documents lays them out
+
+def merged_layout(parts: list[DocStats]) -> tuple[str, ...]:
+    """The columns of runs over consecutive documents (a corpus's shards, in order) as :func:`doc_stats` lays out
+    one run over all of them: the base columns; relations in the order the run codes them — the gold triples,
+    document by document, then the in-range system triples — (only those with gold or in-range system triples
+    have columns, and those are coded before any out-of-range triple could code them); profiles of the system
+    triples, document by document; the label tables, each in order of first use, document by document."""
+    offsets = np.cumsum([0] + [len(p) for p in parts])
+    first_use: dict[str, tuple[int, int, int]] = {}  # relation -> (gold 0 | system 1, document, place in its run)
+    singles: dict[str, dict[str, None]] = {kind: {} for kind in ("profile", *LABEL_TABLES)}
+    for part, offset in zip(parts, offsets):
+        for place, name in enumerate(_names_of(part, "relation")):
+            for side, stat in enumerate(("gold", "all")):
+                used = np.flatnonzero(part.column(f"relation{SEP}{name}{SEP}{stat}"))
+                if len(used):
+                    key = (side, int(offset + used[0]), place)
+                    first_use[name] = min(first_use.get(name, key), key)
+        # one pass over the documents: the first use in a part is the first use after the earlier parts'
+        singles["profile"].update(dict.fromkeys(_names_of(part, "profile")))
+        for table in LABEL_TABLES:
+            singles[table].update(dict.fromkeys(c for c in part.columns if c.startswith(table + SEP)))
+    relations = sorted(first_use, key=first_use.__getitem__)
+    return (BASE + tuple(f"relation{SEP}{r}{SEP}{s}" for r in relations for s in RELATION_STATS)
+            + tuple(f"profile{SEP}{p}{SEP}{s}" for p in singles["profile"] for s in PROFILE_STATS)
+            + tuple(c for table in LABEL_TABLES for c in singles[table]))
+
+
+def _names_of(stats: DocStats, kind: str) -> list[str]:
+    """The relation (or profile) names of ``kind<TAB>NAME<TAB>STAT`` columns, in column order."""
+    return list(dict.fromkeys(c[len(kind) + 1:].rsplit(SEP, 1)[0] for c in stats.columns
+                              if c.startswith(kind + SEP)))

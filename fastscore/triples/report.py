@@ -50,7 +50,7 @@ def text(result, per_doc: bool = False) -> str:
     s = result.scores()
     st = s["statistics"]
     m = s["metrics"]["triples"]
-    lines = [f"gold:   {result.prepared.gold_path}", f"system: {result.prepared.system_path}",
+    lines = [f"gold:   {result.inputs.gold_path}", f"system: {result.inputs.system_path}",
              f"documents: {st['documents']}   counting: {st['variant_title'].lower()}; gold triples counted once "
              f"({st['dedup']} duplicates)", ""]
     ci = result.bootstrap is not None
@@ -143,10 +143,10 @@ def markdown(result, per_doc: bool = False) -> str:
 # ---- the module's report
 
 def module_report(result) -> str:
-    prep = result.prepared
-    if prep.folder:
+    inputs = result.inputs
+    if inputs.folder:
         return _folders(result)
-    if prep.options.exact_ids or prep.options.dedup_exact(False):
+    if inputs.options.exact_ids or inputs.options.dedup_exact(False):
         return _debug(result)
     return _single(result)
 
@@ -166,8 +166,7 @@ def _range_head(opts) -> str:
 
 
 def _names(result) -> tuple[str, str]:
-    prep = result.prepared
-    return os.path.basename(prep.gold_path), os.path.basename(prep.system_path)
+    return os.path.basename(result.inputs.gold_path), os.path.basename(result.inputs.system_path)
 
 
 def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str) -> str:
@@ -359,7 +358,8 @@ def _folders(result) -> str:
     t = _t(result)
     ds = result.doc_stats
     date = time.strftime("%a %Y.%m.%d at %I:%M:%S %p %Z")
-    s = f"goldStandardTripleFolder\t{prep.gold_path}\nsystemTripleFolder\t{prep.system_path}\n\nDate\t{date}\n\n"
+    s = (f"goldStandardTripleFolder\t{result.inputs.gold_path}\nsystemTripleFolder\t{result.inputs.system_path}\n\n"
+         f"Date\t{date}\n\n")
     # the per-relation map: each file's map in its order, new keys appended to the total map
     total_keys: list[str] = []
     for keys in _relation_keys(prep):

@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 
 from .._version import __version__
 from ..stats.docstats import DocStats
-from .metrics import SEP, SHORT
-from .options import VARIANT_TITLES
+from .engine import Inputs
+from .metrics import SEP, SHORT, merged_layout
+from .options import VARIANT_TITLES, Options
+
+LAYERS_IGNORED = "--layers and --intersect convert NAF/KAF input; both inputs are triple files: ignored"
 
 
 def _frac(num: float, den: float) -> float:
@@ -21,17 +24,32 @@ def _f1(p: float, r: float) -> float:
 
 @dataclass
 class TriplesResult:
-    """Triple scores of a gold/system pair (files or folders)."""
+    """Triple scores of a gold/system pair (files or folders, or a corpus of shards merged)."""
 
     doc_stats: DocStats
-    prepared: object  # engine.Prepared: what the module's report layout needs beyond the numbers
+    inputs: Inputs
     warnings: list[str] = field(default_factory=list)
     bootstrap: object = None
     metrics: list[str] = field(default_factory=lambda: ["triples"])
+    skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
+    _prepared: object = field(default=None, repr=False, compare=False)  # engine.Prepared, when at hand
 
     @property
-    def options(self):
-        return self.prepared.options
+    def prepared(self):
+        """``engine.Prepared``: what the module's report layout needs beyond the numbers (the stored triples
+        and the kernels' matches).  A merged or unpickled result reads its inputs again the first time."""
+        if self._prepared is None:
+            from .engine import prepare_again
+
+            self._prepared = prepare_again(self.inputs)
+        return self._prepared
+
+    def __getstate__(self):  # pickled (sent back by a worker): the inputs' names and files, not their triples
+        return {**self.__dict__, "_prepared": None}
+
+    @property
+    def options(self) -> Options:
+        return self.inputs.options
 
     @property
     def variant(self) -> str:
@@ -45,7 +63,7 @@ class TriplesResult:
         return {c: float(v) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
 
     def signature(self) -> str:
-        items = self.options.signature_items(self.prepared.folder)
+        items = self.options.signature_items(self.inputs.folder)
         text = "|".join(f"{k}:{v}" for k, v in items.items())
         if self.bootstrap is not None:
             text += "|" + self.bootstrap.signature()
@@ -71,7 +89,7 @@ class TriplesResult:
         stats = {
             "variant": self.variant,
             "variant_title": VARIANT_TITLES[self.variant],
-            "dedup": "exact" if self.options.dedup_exact(self.prepared.folder) else "overlap",
+            "dedup": "exact" if self.options.dedup_exact(self.inputs.folder) else "overlap",
             "documents": len(self.doc_stats),
             "gold": {"triples": int(t["gold"]),
                      "average_first_ids": _frac(t["gold_first_ids"], t["gold"]),
@@ -112,8 +130,10 @@ class TriplesResult:
                 "variants": {v: self._variant(row, v) for v in SHORT}}
 
     def to_dict(self, per_doc: bool = False) -> dict:
-        out = {"task": "triples", "gold": self.prepared.gold_path, "system": self.prepared.system_path,
+        out = {"task": "triples", "gold": self.inputs.gold_path, "system": self.inputs.system_path,
                **self.scores()}
+        if self.skipped_shards:
+            out["skipped_shards"] = list(self.skipped_shards)
         if per_doc:
             out["per_doc"] = {n: self.document(n) for n in self.documents}
         out["warnings"] = list(self.warnings)
@@ -132,6 +152,31 @@ class TriplesResult:
         m = self.scores()["metrics"]["triples"]
         return (f"TriplesResult({self.variant}: P={m['precision']:.4f} R={m['recall']:.4f} F1={m['f1']:.4f}, "
                 f"{len(self.doc_stats)} documents)")
+
+
+def run_warnings(result: TriplesResult, gold_warnings: list[str], system_warnings: list[str]) -> list[str]:
+    """A run's warnings in the order one run gives them: the options' files, reading the gold documents, then the
+    system documents, --layers without NAF/KAF input, precision above one."""
+    inputs = result.inputs
+    out = [*inputs.options.warnings, *gold_warnings, *system_warnings]
+    if inputs.options.layers and not inputs.naf:
+        out.append(LAYERS_IGNORED)
+    return out + precision_above_one(result)
+
+
+def merge_results(results: list[TriplesResult], gold: str, system: str) -> TriplesResult:
+    """``Task.merge``: the results of a corpus's shards as the result of the one folder they make — documents
+    in the key shards' order, statistics columns as one run lays them out, warnings in one run's order (the
+    system files' in their order).  The module's report reads the files again (:attr:`TriplesResult.prepared`)."""
+    documents = tuple(d for r in results for d in r.inputs.documents)
+    inputs = Inputs(gold, system, True, results[0].inputs.options, documents, shards=True)
+    parts = [r.doc_stats for r in results]
+    sources = [", ".join(d.gold_file for d in r.inputs.documents) for r in results]
+    merged = TriplesResult(DocStats.concat(parts, sources, merged_layout(parts)), inputs)
+    in_system_order = sorted(documents, key=lambda d: d.system_file)
+    merged.warnings = run_warnings(merged, [w for d in documents for w in d.gold_warnings],
+                                   [w for d in in_system_order for w in d.system_warnings])
+    return merged
 
 
 def precision_above_one(result: TriplesResult) -> list[str]:

@@ -1,40 +1,13 @@
 """Reading and scoring a triple pair: the engine's steps in order, then the result."""
 from __future__ import annotations
 
-import os
-
 from .._gc import collector_paused
-from ..errors import UsageError
-from ..formats.triples import TripleSet, read_triples
-from .engine import prepare, run
+from .engine import converted, inputs_of, prepare, read, run
 from .metrics import doc_stats
 from .options import resolve_options
-from .result import TriplesResult, precision_above_one
+from .result import TriplesResult, run_warnings
 
-
-def read(source) -> TripleSet:
-    """A triple file or folder, read once (an already-read input is returned as it is)."""
-    if isinstance(source, TripleSet):
-        return source
-    return read_triples(os.fspath(source))
-
-
-def _converted(ts: TripleSet, opts) -> TripleSet:
-    """Triples of a NAF/KAF input (its layers converted in memory); triple input as it is."""
-    if ts.naf is None:
-        return ts
-    if not opts.layers:
-        raise UsageError(f"{ts.path}: NAF/KAF input: choose the layers that become triples with --layers "
-                         f"(e.g. --layers entity,opinion)")
-    from .convert import naf_to_triples
-
-    docs = {name: naf_to_triples(doc, _module_order(opts.layers), opts.intersect, name=name)
-            for name, doc in ts.naf.items()}
-    return TripleSet(ts.path, docs, folder=ts.folder)
-
-
-def _module_order(layers):
-    return [layer for layer in ("sentiment", "opinion", "entity", "property", "srl") if layer in layers]
+__all__ = ["read", "score_triples"]
 
 
 def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bool = False,
@@ -69,11 +42,9 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
                                skip_time_and_location=skip_time_and_location, location_defect=location_defect,
                                layers=layers, intersect=intersect)
         g0, s0 = read(gold), read(system)
-        g, s = _converted(g0, opts), _converted(s0, opts)
+        g, s = converted(g0, opts), converted(s0, opts)
         prep = run(prepare(g, s, opts))
-        result = TriplesResult(doc_stats(prep), prep, warnings=list(prep.warnings))
-        if opts.layers and g0.naf is None and s0.naf is None:
-            result.warnings.append("--layers and --intersect convert NAF/KAF input; both inputs are triple files: "
-                                   "ignored")
-        result.warnings.extend(precision_above_one(result))
+        naf = g0.naf is not None or s0.naf is not None
+        result = TriplesResult(doc_stats(prep), inputs_of(prep, naf), _prepared=prep)
+        result.warnings = run_warnings(result, g.warnings, s.warnings)
         return result

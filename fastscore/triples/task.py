@@ -14,6 +14,7 @@ examples:
   fastscore triples gold.trp system.trp                       # partial ids, same relation (EvaluateTriples)
   fastscore triples gold.trp system.trp --exact-ids --output module   # EvaluateTriplesDebug's report file
   fastscore triples gold/ system/ --ignore-file-suffix 8      # folders: x.tag.trp pairs with x.kaf.trp
+  fastscore triples gold/ 'system/*.trp' --jobs 4             # corpora of shards (folders, glob patterns)
   fastscore triples gold.trp system.trp --token-range scope.txt --relation-map roles.tsv --output json
   fastscore triples gold.naf system.naf --layers opinion --intersect   # NAF/KAF layers, converted in memory
 """
@@ -40,8 +41,8 @@ OPTIONS = (
            "triples with one of them are scored, on both sides", metavar="FILE"),
     Option(("--relation-map",), "relation_map", "file of FROM<TAB>TO relation translations applied to both "
            "sides after the filter (the module's TripleRelationConversion)", metavar="FILE"),
-    Option(("--ignore-file-suffix",), "ignore_file_suffix", "folders: pair files by their names without the "
-           "last N characters (x.tag.trp with x.kaf.trp: 8)", default=0, type=_suffix, metavar="N",
+    Option(("--ignore-file-suffix",), "ignore_file_suffix", "folders and glob patterns: pair files by their names "
+           "without the last N characters (x.tag.trp with x.kaf.trp: 8)", default=0, type=_suffix, metavar="N",
            scope="command"),
     Option(("--dedup",), "dedup", "a matched gold triple is counted once: overlap — not again when it overlaps "
            "one counted before (EvaluateTriples); exact — not again when identical to one (EvaluateTriplesDebug, "
@@ -80,8 +81,8 @@ TRIPLES = Task(
                 "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
                 "and a per-relation table.",
     example=EXAMPLE,
-    gold_help="gold triple file or folder (or NAF/KAF with --layers)",
-    system_help="system triple file or folder (or NAF/KAF with --layers)",
+    gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
+    system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
     extensions=(".trp",),
     default_metric="triples",
     metric_help="triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
@@ -94,4 +95,12 @@ TRIPLES = Task(
     score=lazy("fastscore.triples.score", "score_triples"),
     report=_report,
     kernels=("triples",),
+    # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
+    # its file name (a single file scored against another is one document); a NAF/KAF folder is one input
+    merge=lazy("fastscore.triples.result", "merge_results"),
+    concat=lazy("fastscore.formats.triples", "concat_triples"),
+    folder_files=lazy("fastscore.formats.triples", "trp_files"),
+    read_shard=lazy("fastscore.formats.triples", "read_triple_shard"),
+    pair_name=lazy("fastscore.triples.engine", "pair_name"),
+    unpaired_error=lazy("fastscore.triples.engine", "unpaired_error"),
 )
