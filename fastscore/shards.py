@@ -433,6 +433,10 @@ def _fork_workers():
     key = "distributed.worker.multiprocessing-method"
     if not sys.platform.startswith("linux") or dask.config.get(key, "spawn") != "spawn":
         return None
+    import warnings
+
+    # Python 3.12+ warns of any fork of a process with threads (Dask's event loop runs in one): chosen knowingly
+    warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks", category=DeprecationWarning)
     return dask.config.set({key: "fork"})
 
 

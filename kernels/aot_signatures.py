@@ -172,4 +172,8 @@ SIGNATURES = {
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64'), ('scalar', 'bool')),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64', 'bool')),
     ],
+    'triples.relation_mismatches': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64')),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64', 'int64', 'int64', 'int64')),
+    ],
 }

@@ -52,12 +52,12 @@ def commands(tmp: Path) -> list[list[str]]:
     timeml = [str(D / "temporal_anchors" / "chains-0" / "gold"), str(D / "temporal_anchors" / "chains-0" / "system")]
     out += [["temporal", *timeml, "--jobs", "1"], ["temporal", *timeml, "--fix-toolkit-quirks", "--jobs", "1"]]
     trp = D / "triples_anchors" / "case-003"
-    for side in ("gold", "system"):  # folders of two documents (the parallel matching: PARALLEL_FROM below)
-        (tmp / f"trp-{side}").mkdir()
+    for side in ("gold", "system"):  # folders of two documents: shards of one document each, and the module's
+        (tmp / f"trp-{side}").mkdir()  # report matches the whole corpus again (the parallel matching: PARALLEL_FROM)
         for name in ("a", "b"):
             (tmp / f"trp-{side}" / f"{name}.trp").write_bytes((trp / f"{side}.trp").read_bytes())
     out += [["triples", str(trp / "gold.trp"), str(trp / "system.trp")],
-            ["triples", str(tmp / "trp-gold"), str(tmp / "trp-system")]]
+            ["triples", str(tmp / "trp-gold"), str(tmp / "trp-system"), "--jobs", "1", "--output", "module"]]
     for k in sorted((D / "anchors").glob("*.key")):  # v8.01's anchors: repeated mentions, singletons, ...
         out.append(["coref", str(k), str(k.with_suffix(".response")), "-m", "all", MAY_FAIL])
     # generated corpora: the readers' byte scanners and the matchers' tie paths need regular, larger input

@@ -21,8 +21,6 @@ the same documents and each key batch is scored with the response batch of its d
 """
 from __future__ import annotations
 
-import mmap
-import os
 import re
 from dataclasses import dataclass
 
@@ -30,7 +28,7 @@ import numpy as np
 
 from ..errors import ParseError
 from .conllu import _GLOBAL_ENTITY, _NEWDOC, entity_without_mention, repeated_sentence_id
-from .files import GZIP_MAGIC, STDIN, Part
+from .files import Part, mapped_for_batches
 from .table import MentionTable
 
 BYTES_PER_SENTENCE = 1024  # how --batch-size becomes a number of sentences
@@ -54,13 +52,8 @@ class ConlluPart(Part):
 def conllu_batches(path: str, batch_bytes: int) -> list[ConlluPart]:
     """A large CoNLL-U file as batches of whole documents (``[]``: read it whole: a small or compressed
     file, standard input, or one batch's worth of sentences)."""
-    if path == STDIN or not os.path.isfile(path) or os.path.getsize(path) <= batch_bytes:
-        return []
-    with open(path, "rb") as fh:
-        if fh.read(2) == GZIP_MAGIC:
-            return []
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return _cut(path, data, max(1, batch_bytes // BYTES_PER_SENTENCE))
+    with mapped_for_batches(path, batch_bytes) as data:
+        return [] if data is None else _cut(path, data, max(1, batch_bytes // BYTES_PER_SENTENCE))
 
 
 def _cut(path: str, data, sentences_per_batch: int) -> list[ConlluPart]:

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -71,26 +72,38 @@ def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes
     """``path`` cut before lines matching ``document_start`` into batches of about ``batch_bytes`` (a batch
     holds at least one document), or ``[]`` when the file cannot be cut (a compressed file, one batch's worth,
     standard input): it is then read whole."""
+    with mapped_for_batches(path, batch_bytes) as data:
+        if data is None:
+            return []
+        cuts = [0]
+        while True:  # the first document start past each batch's size: only that much is searched
+            m = document_start.search(data, cuts[-1] + batch_bytes)
+            if m is None:
+                break
+            cuts.append(m.start())
+        size = len(data)
+        lines = [0]
+        for a, b in zip(cuts, cuts[1:]):
+            lines.append(lines[-1] + data[a:b].count(b"\n"))
+    ends = cuts[1:] + [size]
+    return [Part(path, a, b, n) for a, b, n in zip(cuts, ends, lines)]
+
+
+@contextmanager
+def mapped_for_batches(path: str, batch_bytes: int):
+    """The memory-mapped bytes of a file to cut into batches, or None when it is read whole (standard input,
+    a compressed file, a file of ``batch_bytes`` or less)."""
     if path == STDIN or not os.path.isfile(path) or os.path.getsize(path) <= batch_bytes:
-        return []
+        yield None
+        return
     import mmap
 
     with open(path, "rb") as fh:
         if fh.read(2) == GZIP_MAGIC:
-            return []
+            yield None
+            return
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            cuts = [0]
-            while True:  # the first document start past each batch's size: only that much is searched
-                m = document_start.search(data, cuts[-1] + batch_bytes)
-                if m is None:
-                    break
-                cuts.append(m.start())
-            size = len(data)
-            lines = [0]
-            for a, b in zip(cuts, cuts[1:]):
-                lines.append(lines[-1] + data[a:b].count(b"\n"))
-    ends = cuts[1:] + [size]
-    return [Part(path, a, b, n) for a, b, n in zip(cuts, ends, lines)]
+            yield data
 
 
 def read_head(path: str, size: int = 1 << 16) -> bytes:
