@@ -84,8 +84,7 @@ def _in_force(data, byte: int, lines_before: int) -> tuple[str, int] | None:
         if at < 0:
             return None
         start = data.rfind(b"\n", 0, at) + 1
-        stop = data.find(b"\n", at)
-        line = data[start:stop].decode("utf-8", "replace").rstrip("\r")
+        line = _line_at(data, start)
         found = _GLOBAL_ENTITY.match(line) if line.startswith("#") else None
         if found:
             return found.group(1), lines_before - data[start:byte].count(b"\n") + 1
@@ -97,13 +96,18 @@ def _document_starts(data) -> list[int]:
     out: list[int] = []
     for m in _NEWDOC_WORD.finditer(data):
         start = data.rfind(b"\n", 0, m.start()) + 1
-        end = data.find(b"\n", m.start())
-        line = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace").rstrip("\r")
+        line = _line_at(data, start)
         if line.startswith("#") and _NEWDOC.match(line):
             block = _block_start(data, start)
             if not out or out[-1] != block:
                 out.append(block)
     return out
+
+
+def _line_at(data, start: int) -> str:
+    """The line starting at byte ``start``, as the reader sees it (without its end of line)."""
+    end = data.find(b"\n", start)
+    return data[start:end if end >= 0 else len(data)].decode("utf-8", "replace").rstrip("\r")
 
 
 def _block_start(data, pos: int) -> int:
