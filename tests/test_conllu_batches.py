@@ -26,6 +26,9 @@ FASTSCORE = [sys.executable, "-m", "fastscore"]
 CASES = ROOT / "tests" / "data" / "corefud_anchors" / "cases"
 EVERY_DOCUMENT = 1  # a batch size of one byte: a batch per document
 HEADER = "# global.Entity = eid-etype-head-other"
+# problems found once every batch (or, for the whole file, every line) is read: which one is reported first may
+# differ between a file and its batches
+LATE_PROBLEMS = ("has no mention", "again (as at line", "appears twice", "DEPS item")
 
 
 def _batches_in_context(path: Path, batch_bytes: int = EVERY_DOCUMENT, context: bool = True) -> list:
@@ -153,6 +156,27 @@ def test_a_sentence_id_repeated_across_a_cut_is_the_whole_files_error(tmp_path):
     assert str(batched.value) == str(whole.value)
 
 
+def test_a_document_in_two_batches_is_the_whole_files_error(tmp_path):
+    text = _sentence("d1", 1, {}, header=True) + _sentence("d2", 1, {}) + _sentence("d1", 2, {})
+    path = _write(tmp_path, "k.conllu", text)
+    with pytest.raises(ParseError) as whole:
+        read_conllu(path)
+    with pytest.raises(ParseError) as batched:
+        _batches_in_context(path)
+    assert str(batched.value) == str(whole.value)
+
+
+@pytest.mark.parametrize("blank_lines", [1, 2, 3, 4])
+def test_blank_lines_between_documents(tmp_path, blank_lines):
+    """The reader takes the newlines between two blocks two at a time: after an even number of blank lines
+    the next document is said to start at the last of them, and a batch cut there says so too."""
+    text = _sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True) + "\n" * (blank_lines - 1) \
+        + _sentence("d2", 1, {1: "Entity=(e1-x-1)"}) + "  \n" * (blank_lines - 1) + _sentence("d3", 1, {})
+    path = _write(tmp_path, "k.conllu", text)
+    whole = read_conllu(path)
+    assert _differences(whole, _batches_in_context(path)) == []
+
+
 def test_links_to_entities_of_another_batch(tmp_path):
     """A Bridge to an entity mentioned only in an earlier document is fine; to none, the whole file's error."""
     first = _sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True)
@@ -165,6 +189,34 @@ def test_links_to_entities_of_another_batch(tmp_path):
     with pytest.raises(ParseError) as batched:
         _batches_in_context(bad)
     assert str(batched.value) == str(whole.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10 ** 6))
+def test_fuzzed_files_in_batches_fail_or_read_as_whole(tmp_path_factory, seed):
+    """Generated files with lines mutated: read in batches, a file gives the whole file's error (the same
+    file, line, document and problem; a problem found across batches -- a link, a sentence id repeated across a
+    cut, a document again -- and one the whole file finds only once every line is read -- a bad DEPS of a head,
+    checked mention by mention in the order of the entities -- may come before or after another), or the whole
+    file's table."""
+    import random
+
+    from fastscore.errors import FastscoreError
+    from tests.strategies import mutate_lines
+
+    key, _ = gen.generate_case(seed, 5, 4, gen.Params(reuse_eids=True))
+    path = _write(tmp_path_factory.mktemp("fuzz"), "k.conllu", mutate_lines(key, random.Random(seed)))
+    if len(conllu_batches(str(path), EVERY_DOCUMENT)) < 2:
+        return  # a mutation left one document: the file is read whole
+    try:
+        whole = read_conllu(path)
+    except FastscoreError as exc:
+        with pytest.raises(FastscoreError) as batched:
+            _batches_in_context(path)
+        if not any(late in str(e) for e in (exc, batched.value) for late in LATE_PROBLEMS):
+            assert str(batched.value) == str(exc)
+        return
+    assert _differences(whole, _batches_in_context(path)) == []
 
 
 # ---- scoring

@@ -207,6 +207,10 @@ def _shift_sentences(table: MentionTable, sentences_before: int) -> None:
     words.keys, words.head, words.dep_parent = words.keys + shift, words.head + shift, words.dep_parent + shift
 
 
+def document_again(first_line: int) -> str:
+    return f"the same document appears twice (first at line {first_line}): document names must be unique"
+
+
 def repeated_sentence_id(sent_id: str, previous_line: int) -> str:
     return (f"sentence id {sent_id!r} again (as at line {previous_line}): sentence ids must differ (the CorefUD "
             "scorer stops here)")
@@ -429,8 +433,7 @@ class _Reader:
         name = newdoc if isinstance(newdoc, str) else str(self.docs_before + len(self.doc_names) + 1)
         if name in self.doc_names:  # the CorefUD scorer merges the two silently
             first = self.doc_lines[self.doc_names.index(name)]
-            self.fail(line, f"the same document appears twice (first at line {first}): document names must be "
-                            "unique", name)
+            self.fail(line, document_again(first), name)
         self.doc_names.append(name)
         self.doc_lines.append(line)
         self.doc_words.append(0)

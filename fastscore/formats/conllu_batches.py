@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
-from .conllu import _GLOBAL_ENTITY, _NEWDOC, entity_without_mention, repeated_sentence_id
+from .conllu import _GLOBAL_ENTITY, _NEWDOC, document_again, entity_without_mention, repeated_sentence_id
 from .files import Part, mapped_for_batches
 from .table import MentionTable
 
@@ -111,13 +111,27 @@ def _line_at(data, start: int) -> str:
 
 
 def _block_start(data, pos: int) -> int:
-    """The start of the block (sentence) holding the line at ``pos``: after the last blank line before it."""
+    """Where the reader's piece of text holding the line at ``pos`` starts: the block's first line, or the
+    blank line before it when an even number of blank lines come before (the reader's separators, a newline
+    and a blank line, take the newlines between two blocks two at a time; a newline left over starts the next
+    piece, whose first line, blank, is the line its document is said to start at)."""
+    blank_lines: list[int] = []  # starts of the blank lines before the block, nearest first
     while pos > 0:
         previous = data.rfind(b"\n", 0, pos - 1) + 1  # the line before starts here
-        if not data[previous:pos - 1].strip(b" \t\r"):
-            return pos
+        if data[previous:pos - 1].strip(b" \t\r"):
+            if blank_lines:
+                break
+        else:
+            blank_lines.append(previous)
         pos = previous
-    return 0
+    else:
+        return 0
+    block = pos if not blank_lines else _line_after(data, blank_lines[0])
+    return blank_lines[0] if len(blank_lines) % 2 == 0 else block
+
+
+def _line_after(data, start: int) -> int:
+    return data.find(b"\n", start) + 1
 
 
 def _sentences(segment: bytes) -> int:
@@ -140,6 +154,7 @@ class BatchSummary:
     unresolved: list[tuple[str, int, str, str]]  # Bridge/SplitAnte links to entities it does not mention
     first_sentence: tuple[str, int, str]  # (id, line, document) of its first sentence
     last_sentence: tuple[str, int]  # (id, line) of its last
+    documents: list[tuple[str, int]]  # (name, line) of each
 
 
 def batch_summary(table: MentionTable) -> BatchSummary | None:
@@ -164,10 +179,10 @@ def batch_summary(table: MentionTable) -> BatchSummary | None:
             key = (int(table.start[r]), -int(sizes[r]), int(table.end[r]) - 1)
             if labels[c] not in firsts or key < firsts[labels[c]]:
                 firsts[labels[c]] = key
-    first, last = table.sentences[0], table.sentences[-1]
-    return BatchSummary(table.path, firsts, names, list(facts.unresolved), (first.sent_id, first.line,
-                                                                              table.doc_names[0]),
-                        (last.sent_id, last.line))
+    first, last = table.sentences[0], table.sentences[-1]  # a batch starts with a document: never empty
+    return BatchSummary(table.path, firsts, names, list(facts.unresolved),
+                        (first.sent_id, first.line, table.doc_names[0]), (last.sent_id, last.line),
+                        list(zip(table.doc_names, table.doc_lines.tolist())))
 
 
 def part_contexts(parts: list, summaries: list) -> list[dict | None]:
@@ -181,11 +196,16 @@ def part_contexts(parts: list, summaries: list) -> list[dict | None]:
     for path, indices in files.items():
         mentioned = set().union(*(summaries[i].names for i in indices))
         seen: dict[str, tuple[int, int, int]] = {}
+        documents: dict[str, int] = {}
         previous = None
         for i in indices:
             s = summaries[i]
             if previous is not None and previous == i - 1:
                 _check_cut(path, summaries[previous], s)
+            for name, line in s.documents:  # the reader's error (the corpus's would name two shards)
+                if name in documents:
+                    raise ParseError(path, line, document_again(documents[name]), name)
+                documents[name] = line
             for eid, line, doc, attribute in s.unresolved:
                 if eid not in mentioned:
                     raise ParseError(path, line, entity_without_mention(attribute, eid), doc)
