@@ -2,6 +2,7 @@
 """CorefUD scoring at scale (issue 10: 1M tokens in <= 3 s and <= 1 GB).
 
     python bench/corefud_scale.py [--docs 400 --sentences 120000 | --double] [--match head ...]
+        [--batch-size 16M ... [--jobs 1 ...]]
         [--scorer DIR/corefud-scorer.py --python VENV/bin/python [--slice-docs 40 --slice-sentences 12000]]
 
 Generates (once, in bench/.corpus/corefud, with scripts/gen_conllu.py: ~8.5 tokens a sentence, so the
@@ -11,7 +12,9 @@ second copy's documents and sentences renamed ``copy-...``: 2 x DOCS documents o
 times the fastscore CLI on them (warm: the numba cache filled first), wall seconds and peak MB, in every matching given with
 --match.  The CorefUD scorer is far too slow for 1M tokens on a shared machine: with --scorer it runs on
 a ~100k-token corpus of documents of the same size (--slice-*), beside fastscore on the same files, for
-the ratio, and the two reports are compared.
+the ratio, and the two reports are compared.  With --batch-size (issue 13), each matching is timed again
+with the files read in batches of that size, for each --jobs (default 1 and 2), and the report compared with
+the files read whole (peak MB: the largest single process, so with --jobs 2 a worker or the parent).
 """
 from __future__ import annotations
 
@@ -70,9 +73,9 @@ def measured(cmd) -> tuple[float, float, float, str]:
     return float(wall), float(cpu), float(mb), out
 
 
-def fastscore(key: Path, response: Path, match: str, runs: int = 3) -> tuple[float, float, float, str]:
+def fastscore(key: Path, response: Path, match: str, runs: int = 3, *flags: str) -> tuple[float, float, float, str]:
     """The best of ``runs`` warm runs (the numba cache filled first)."""
-    cmd = [PY, "-m", "fastscore", "coref", key, response, "--match", match, "-o", "corefud"]
+    cmd = [PY, "-m", "fastscore", "coref", key, response, "--match", match, "-o", "corefud", *flags]
     measured(cmd)
     return min((measured(cmd) for _ in range(runs)), key=lambda m: m[0])
 
@@ -84,6 +87,9 @@ def main() -> None:
     ap.add_argument("--double", action="store_true", help="the corpus of SENTENCES / 2, written twice")
     ap.add_argument("--match", action="append", choices=("exact", "partial", "head"),
                     help="matchings to time (repeat; default head)")
+    ap.add_argument("--batch-size", action="append", metavar="SIZE", help="also time the files read in batches "
+                    "of SIZE (repeat)")
+    ap.add_argument("--jobs", action="append", type=int, help="with --batch-size: processes (repeat; default 1, 2)")
     ap.add_argument("--scorer", help="corefud-scorer.py of ufal/corefud-scorer (run on the slice only)")
     ap.add_argument("--python", default=PY, help="the Python that runs the scorer (with udapi installed)")
     ap.add_argument("--slice-docs", type=int, default=40)
@@ -96,8 +102,13 @@ def main() -> None:
         key, response = corpus(args.docs, args.sentences)
     print(f"corpus: {args.docs * (2 if args.double else 1)} documents, {tokens(key)} tokens ({key.name})")
     for match in matches:
-        wall, cpu, mb, _ = fastscore(key, response, match)
+        wall, cpu, mb, whole = fastscore(key, response, match)
         print(f"fastscore --match {match:<8} {wall:8.2f} s wall {cpu:8.2f} s CPU {mb:8.0f} MB")
+        for size in args.batch_size or []:
+            for jobs in args.jobs or [1, 2]:
+                wall, cpu, mb, out = fastscore(key, response, match, 3, "--batch-size", size, "--jobs", str(jobs))
+                print(f"  --batch-size {size} --jobs {jobs}: {wall:8.2f} s wall {cpu:8.2f} s CPU {mb:8.0f} MB; "
+                      f"report identical to the files read whole: {out == whole}")
     if args.scorer:
         key, response = corpus(args.slice_docs, args.slice_sentences)
         print(f"slice: {args.slice_docs} documents, {tokens(key)} tokens ({key.name})")

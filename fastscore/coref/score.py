@@ -224,8 +224,9 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
         options["cross-document"] = True
     if doc is not None:
         options["doc"] = doc
-    return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing, tables=(k, r),
-                       asked=tuple(named(metrics)))
+    # the tables serve v8.01's report of spans; CoNLL-U tables (which hold their files' bytes) are not kept
+    return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing,
+                       tables=None if corefud else (k, r), asked=tuple(named(metrics)))
 
 
 def _settings(format, match, zero_match, singletons, preset) -> dict:
