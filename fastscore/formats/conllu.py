@@ -183,6 +183,7 @@ def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
             table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
     if start is not None:
         _shift_sentences(table, start.sentences_before)
+        table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
     return table
 
 
@@ -195,6 +196,34 @@ class BatchFacts:
     grp: list[bool]
     docs_before: int  # the documents of the file before the batch
     unresolved: list[tuple[str, int, str, str]] = field(default_factory=list)
+    # discontinuous mentions: ids with one left incomplete at the batch's end (-> the line of its first part),
+    # ids with a later part in the batch (the reader completes the oldest waiting mention of an id, whatever
+    # its document)
+    left_open: dict[str, int] = field(default_factory=dict)
+    continued: set[str] = field(default_factory=set)
+
+
+_PART = re.compile(rb"\[\d+/\d+\]")  # a discontinuous part's marker (searched first: most batches have none)
+_OPENED_PART = re.compile(rb"\(([^()\[\]|\s]+)\[(\d+)/(\d+)\]")
+
+
+def discontinuous_parts(data: bytes, lines_before: int) -> tuple[dict[str, int], set[str]]:
+    """(ids with a discontinuous mention left incomplete -> the line of its first part, ids with a part after
+    the first) of a batch's ``Entity=`` values: a first part opens a mention, the last part completes it."""
+    if not _PART.search(data):
+        return {}, set()
+    waiting: dict[str, list[int]] = {}
+    continued: set[str] = set()
+    for m in _OPENED_PART.finditer(data):
+        eid, part, parts = m.group(1).decode("utf-8", "replace"), int(m.group(2)), int(m.group(3))
+        if part == 1:
+            waiting.setdefault(eid, []).append(m.start())
+            continue
+        continued.add(eid)
+        if part == parts and waiting.get(eid):
+            waiting[eid].pop(0)
+    left = {eid: lines_before + data.count(b"\n", 0, at[0]) + 1 for eid, at in waiting.items() if at}
+    return left, continued
 
 
 def _shift_sentences(table: MentionTable, sentences_before: int) -> None:
@@ -482,8 +511,10 @@ class _Reader:
             opened = [m for m, _ in self.unfinished.get(eid, [])]
             waiting = [m for m in self.discontinuous.get(eid, []) if all(m is not o for o in opened)]
             if not waiting:
-                self.fail(line, f"part {part}/{parts} of a discontinuous mention of {eid!r} without its first part",
-                          doc)
+                self.fail(line, f"part {part}/{parts} of a discontinuous mention of {eid!r} without its first part"
+                          + (" in this batch of the file (an earlier document may have left one incomplete, which "
+                             "the CorefUD scorer would complete: read the file whole, with a larger --batch-size)"
+                             if self.start is not None else ""), doc)
             mention = waiting[0]
             mention.words.append(key)
             if closing and part == parts:

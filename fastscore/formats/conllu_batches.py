@@ -155,6 +155,8 @@ class BatchSummary:
     first_sentence: tuple[str, int, str]  # (id, line, document) of its first sentence
     last_sentence: tuple[str, int]  # (id, line) of its last
     documents: list[tuple[str, int]]  # (name, line) of each
+    left_open: dict[str, int]  # discontinuous mentions left incomplete at its end: id -> line
+    continued: set[str]  # ids with a discontinuous part after the first
 
 
 def batch_summary(table: MentionTable) -> BatchSummary | None:
@@ -182,7 +184,7 @@ def batch_summary(table: MentionTable) -> BatchSummary | None:
     first, last = table.sentences[0], table.sentences[-1]  # a batch starts with a document: never empty
     return BatchSummary(table.path, firsts, names, list(facts.unresolved),
                         (first.sent_id, first.line, table.doc_names[0]), (last.sent_id, last.line),
-                        list(zip(table.doc_names, table.doc_lines.tolist())))
+                        list(zip(table.doc_names, table.doc_lines.tolist())), facts.left_open, facts.continued)
 
 
 def part_contexts(parts: list, summaries: list) -> list[dict | None]:
@@ -197,11 +199,19 @@ def part_contexts(parts: list, summaries: list) -> list[dict | None]:
         mentioned = set().union(*(summaries[i].names for i in indices))
         seen: dict[str, tuple[int, int, int]] = {}
         documents: dict[str, int] = {}
+        left_open: dict[str, int] = {}
         previous = None
         for i in indices:
             s = summaries[i]
             if previous is not None and previous == i - 1:
                 _check_cut(path, summaries[previous], s)
+            clash = sorted(s.continued & left_open.keys())
+            if clash:
+                raise ParseError(path, left_open[clash[0]], f"a discontinuous mention of {clash[0]!r} left incomplete "
+                                 "here is completed by a part in a later batch of the file (the CorefUD scorer "
+                                 "completes the oldest one waiting, whatever its document): read the file whole "
+                                 "(a larger --batch-size), or complete the mention")
+            left_open.update((eid, line) for eid, line in s.left_open.items() if eid not in left_open)
             for name, line in s.documents:  # the reader's error (the corpus's would name two shards)
                 if name in documents:
                     raise ParseError(path, line, document_again(documents[name]), name)
