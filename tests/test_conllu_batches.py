@@ -147,24 +147,23 @@ def test_generated_files_in_batches_read_as_whole(tmp_path_factory, seed, senten
 # ---- what only the whole file settles
 
 
-def test_a_sentence_id_repeated_across_a_cut_is_the_whole_files_error(tmp_path):
-    text = _sentence("d1", 1, {}, header=True, sent_id="s1") + _sentence("d2", 1, {}, sent_id="s1")
-    path = _write(tmp_path, "k.conllu", text)
+def _assert_same_error(path: Path) -> None:
+    """Read whole and in batches, the file gives one error, word for word."""
     with pytest.raises(ParseError) as whole:
         read_conllu(path)
     with pytest.raises(ParseError) as batched:
         _batches_in_context(path)
     assert str(batched.value) == str(whole.value)
+
+
+def test_a_sentence_id_repeated_across_a_cut_is_the_whole_files_error(tmp_path):
+    text = _sentence("d1", 1, {}, header=True, sent_id="s1") + _sentence("d2", 1, {}, sent_id="s1")
+    _assert_same_error(_write(tmp_path, "k.conllu", text))
 
 
 def test_a_document_in_two_batches_is_the_whole_files_error(tmp_path):
     text = _sentence("d1", 1, {}, header=True) + _sentence("d2", 1, {}) + _sentence("d1", 2, {})
-    path = _write(tmp_path, "k.conllu", text)
-    with pytest.raises(ParseError) as whole:
-        read_conllu(path)
-    with pytest.raises(ParseError) as batched:
-        _batches_in_context(path)
-    assert str(batched.value) == str(whole.value)
+    _assert_same_error(_write(tmp_path, "k.conllu", text))
 
 
 @pytest.mark.parametrize("blank_lines", [1, 2, 3, 4])
@@ -200,12 +199,7 @@ def test_links_to_entities_of_another_batch(tmp_path):
     fine = first + _sentence("d2", 1, {2: "Entity=(e2-x-1)|Bridge=e1<e2"})
     path = _write(tmp_path, "fine.conllu", fine)
     assert _differences(read_conllu(path), _batches_in_context(path)) == []
-    bad = _write(tmp_path, "bad.conllu", first + _sentence("d2", 1, {2: "Entity=(e2-x-1)|Bridge=e9<e2"}))
-    with pytest.raises(ParseError) as whole:
-        read_conllu(bad)
-    with pytest.raises(ParseError) as batched:
-        _batches_in_context(bad)
-    assert str(batched.value) == str(whole.value)
+    _assert_same_error(_write(tmp_path, "bad.conllu", first + _sentence("d2", 1, {2: "Entity=(e2-x-1)|Bridge=e9<e2"})))
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)  # the same files in every run
