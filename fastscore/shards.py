@@ -127,11 +127,11 @@ def _batches(task, path: str, batch_bytes: int) -> list:
     if task.batches is None:
         return []
     stat = os.stat(path)
-    return list(_cut(task.name, path, batch_bytes, stat.st_size, stat.st_mtime_ns))
+    return list(_cached_batches(task.name, path, batch_bytes, stat.st_size, stat.st_mtime_ns))
 
 
 @functools.lru_cache(maxsize=16)
-def _cut(task_name: str, path: str, batch_bytes: int, size: int, mtime_ns: int) -> tuple:
+def _cached_batches(task_name: str, path: str, batch_bytes: int, size: int, mtime_ns: int) -> tuple:
     from .tasks import get_task
 
     return tuple(get_task(task_name).batches(path, batch_bytes))
