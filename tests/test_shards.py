@@ -631,3 +631,32 @@ def test_compare_refuses_a_system_without_every_key_document(systems, tmp_path):
     assert run.returncode == 1 and run.stdout == ""
     assert re.fullmatch(r"fastscore: error: .*partial: 8 gold document\(s\) missing \(first: .*\): systems must be "
                         r"scored on the gold's documents\n", run.stderr)
+
+
+def test_minimum_spans_over_shards_paired_by_name(tmp_path):
+    """--match mina reads the CoNLL-2012 files themselves: shards paired by file name score as the files joined;
+    a file in batches is refused with that reason (exit 2, no traceback)."""
+    import gzip
+
+    mina = ROOT / "tests" / "data" / "mina_anchors"
+    joined = {"key": "", "response": ""}
+    for side in joined:
+        (tmp_path / side).mkdir()
+        for i in range(3):
+            text = gzip.decompress((mina / f"case-00{i}.{side}.gz").read_bytes()).decode()
+            (tmp_path / side / f"c{i}.conll").write_text(text)
+            joined[side] += text
+        (tmp_path / f"{side}.conll").write_text(joined[side])
+
+    def scored(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*FASTSCORE, "coref", *args, "--match", "mina", "-o", "json", "--per-doc"],
+                              capture_output=True, text=True, timeout=300)
+
+    whole, shards = scored(str(tmp_path / "key.conll"), str(tmp_path / "response.conll")), \
+        scored(str(tmp_path / "key"), str(tmp_path / "response"), "--jobs", "2")
+    assert whole.returncode == shards.returncode == 0, whole.stderr + shards.stderr
+    drop = lambda out: {k: v for k, v in json.loads(out).items() if k != "signature"}
+    assert drop(shards.stdout) == drop(whole.stdout) and json.loads(whole.stdout)["documents"] == 6
+    batched = scored(str(tmp_path / "key.conll"), str(tmp_path / "response.conll"), "--batch-size", "1")
+    assert batched.returncode == 2 and "as a batch of a large file" in batched.stderr, batched.stderr
+    assert "Traceback" not in batched.stderr
