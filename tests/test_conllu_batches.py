@@ -319,3 +319,15 @@ def test_conllu_streaming_memory_is_bounded_by_the_batch(tmp_path):
         outputs.append({k: v for k, v in json.loads(out).items() if k != "signature"})
     assert outputs[0] == outputs[1]
     assert peaks[1] < peaks[0] - size_kb, (peaks, size_kb)
+
+
+def test_a_response_without_a_batchs_documents(tmp_path):
+    """A key in batches against a response holding only some of its documents: one clear error naming the
+    documents (an empty table would have no sentences to check), as for CoNLL-U shards."""
+    key = "".join(_sentence(f"d{d}", 1, {1: "Entity=(e1-x-1)", 2: "Entity=(e1-x-1)"}, header=d == 0)
+                  for d in range(4))
+    k, r = _write(tmp_path, "k.conllu", key), _write(tmp_path, "r.conllu", _sentence("d3", 1, {}, header=True))
+    run = subprocess.run([*FASTSCORE, "coref", str(k), str(r), "--batch-size", "1"], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+    assert f"{r}: holds none of the documents of {k}" in run.stderr and '"d0"' in run.stderr

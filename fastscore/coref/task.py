@@ -99,6 +99,12 @@ def _merge(results: list, key: str, response: str):
 def _concat(tables: list, name: str, like):
     from ..formats.table import MentionTable
 
+    if not tables and like.words is not None:  # CoNLL-U: the response holds the key's sentences, or nothing scores
+        from ..messages import few
+
+        raise InputError(f"{name}: holds none of the documents of {like.path} ({few(like.doc_names)}): a CoNLL-U "
+                         "response must hold the key's documents and sentences (the CorefUD scorer reads the two "
+                         "files side by side)")
     if not tables:  # a key shard none of whose documents is in the response
         empty = like.select([])
         empty.path = name
