@@ -426,7 +426,7 @@ class DaskExecutor:
 def _fork_workers():
     """Dask's setting that makes a LocalCluster fork its worker processes (Linux, unless the user chose a
     start method other than Dask's default, spawn): a forked worker starts with fastscore and its compiled
-    kernels loaded, where a spawned one imports them again (the cluster's start-up: 0.2 s instead of 1 s).
+    kernels loaded, where a spawned one imports them again.
     The setting is in force while the cluster lives (a worker that dies is forked again)."""
     import dask
 

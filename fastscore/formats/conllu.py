@@ -171,8 +171,7 @@ def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
     if start is not None:
         name, data = start.path, read_part(start)
     else:
-        name = source_name(os.fspath(path))
-        data = read_bytes(os.fspath(path))
+        name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
     table = _read_fast(name, data, start)
     if table is None:
         reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
