@@ -489,6 +489,10 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                     m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
                                     lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                             ee = name_end
+                        if closing and part < 0 and head > 1:  # a head index udapi ignores: the reader warns
+                            return 19, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
+                                m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
+                                lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                         at = _find(data, es, ee, tag, slots, e_s, e_e, e_tag)
                         x = slots[at]
                         if x < 0:

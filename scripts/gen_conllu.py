@@ -219,6 +219,24 @@ def fix_document(doc):
 
 # --------------------------------------------------------------------------- writing
 
+def _written_head(m, head_idx, runs, i):
+    """The head index written on part ``i`` of ``runs``: the mention's, or (``m.attrs['head_outside']``) one
+    outside the mention where udapi ignores or reinterprets it: on a one-node mention, on a part before the
+    last, or 0 on a one-node last part (udapi then takes the part's node, ``_words[-1]``)."""
+    out = m.attrs.get("head_outside")
+    if out is None:
+        return head_idx
+    last = i == len(runs)
+    a, b = runs[i - 1]
+    if len(runs) == 1 and a == b:
+        return out
+    if len(runs) > 1 and not last:
+        return out
+    if len(runs) > 1 and last and a == b:
+        return 0
+    return head_idx
+
+
 def _chunk_fields(eid, etype, head_idx, attrs):
     if head_idx is None:  # without a head index nothing after etype can be written
         return [eid, etype] if etype else [eid]
@@ -248,7 +266,7 @@ def entity_chunks(doc):
                 first_node[id(e)] = key
             for i, (a, b) in enumerate(runs, 1):
                 eid = e.eid if len(runs) == 1 else f"{e.eid}[{i}/{len(runs)}]"
-                opening = "(" + "-".join(_chunk_fields(eid, e.etype, head_idx, m.attrs))
+                opening = "(" + "-".join(_chunk_fields(eid, e.etype, _written_head(m, head_idx, runs, i), m.attrs))
                 first, last = order[a].uid, order[b].uid
                 if a == b:
                     per_node.setdefault(first, []).append((2, (e.eid,), opening + ")"))
@@ -502,6 +520,11 @@ class Params:
         self.strength = 0.3          # response: operations per key mention
         self.ties = False            # response: equal-similarity competitors
         self.node_ops = True         # response: add / drop / move empty nodes
+        # inputs the official scorer reads with surprising semantics (0: off; see ``widen``)
+        self.p_two_entities = 0.0    # per mention: a copy in another entity (key and response)
+        self.p_duplicate = 0.0       # per mention: a copy in its own entity (same or other head)
+        self.p_head_outside = 0.0    # per mention: a head index outside it where the scorer ignores it
+        self.p_empty_doc = 0.0       # per document and side: no mentions at all
         for k, v in kw.items():
             if not hasattr(self, k):
                 raise TypeError(f"unknown parameter {k}")
@@ -996,6 +1019,52 @@ def add_zero_mentions_on_existing_empties(rng, docs, prob=0.5):
                 if n.empty and rng.random() < prob:
                     place(rng, doc, Mention(s, [n], n), alloc, 0.3, taken)
         fix_document(doc)
+
+
+def _copy_mention(rng, m):
+    """The same nodes, with the same head, another head or none."""
+    r = rng.random()
+    if r < 0.4 or len(m.nodes) == 1:
+        head = m.head
+    elif r < 0.85:
+        head = rng.choice(m.nodes)
+    else:
+        head = None
+    return Mention(m.sent, list(m.nodes), head, dict(m.attrs))
+
+
+def _conflicts(entity, m):
+    """Would ``m`` make its entity ambiguous to write (identical spans aside)?"""
+    key = node_key(m)
+    return any(node_key(o) != key and same_entity_conflict(m, o) for o in entity.mentions)
+
+
+def widen(rng, docs, p):
+    """Features our other operations never make, each where the CorefUD scorer reads it (on by ``Params``):
+    a mention listed in two entities (a copy in another entity), the same span twice in one entity (same or
+    another head; continuous only, which brackets can write), head indices outside the mention where the
+    scorer ignores them, and documents without mentions.  Call last: ``fix_document`` would undo it."""
+    for doc in docs:
+        if p.p_empty_doc and rng.random() < p.p_empty_doc:
+            doc.entities, doc.bridges, doc.splits = [], [], []
+            continue
+        for m in all_mentions(doc):
+            src = _entity_of(doc, m)
+            if p.p_two_entities and len(doc.entities) >= 2 and rng.random() < p.p_two_entities:
+                dst = rng.choice([e for e in doc.entities if e is not src])
+                copy = _copy_mention(rng, m)
+                if not any(node_key(o) == node_key(copy) for o in dst.mentions) and not _conflicts(dst, copy):
+                    dst.mentions.append(copy)
+            if p.p_duplicate and len(runs_of(m)) == 1 and rng.random() < p.p_duplicate:
+                copy = _copy_mention(rng, m)
+                if not _conflicts(src, copy):
+                    src.mentions.insert(src.mentions.index(m) + 1, copy)
+            if p.p_head_outside and rng.random() < p.p_head_outside:
+                runs = runs_of(m)
+                if len(runs) > 1 and runs[-1][0] == runs[-1][1]:
+                    m.head = m.sent.order()[runs[-1][0]]  # written as 0: the scorer takes the last node
+                m.attrs["head_outside"] = rng.randint(len(m.nodes) + 1, len(m.nodes) + 6)
+    return docs
 
 
 # --------------------------------------------------------------------------- CLI

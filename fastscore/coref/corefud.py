@@ -67,29 +67,38 @@ def _identities(words: Words, head_mode: bool) -> list[tuple]:
     return [(tuple(keys[lo:hi]),) for lo, hi in pairwise(off)]
 
 
-def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
+def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
     """The table with each cluster's repeated mentions removed (the first kept), then one-mention clusters
-    (unless ``keep_singletons``); a mention in two clusters stays in the later one (the scorer keeps it in
-    both lists but maps it to the later cluster), with a warning."""
+    (unless ``keep_singletons``), as the scorer prepares its clusters.  A mention listed in two clusters stays
+    in both (the scorer keeps it in both clusters' lists and finds its cluster through the later one:
+    :func:`match` sends such documents to :func:`lookup_statistics`); returned with the table: how many rows
+    repeat a mention of another cluster, and where the first is (None: none)."""
     if jit_disabled():  # the kernels as plain Python: dictionaries of the scorer's values are faster
         return prepare_python(table, matching, keep_singletons)
     return prepare_kernels(table, matching, keep_singletons)
 
 
-def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
-    """:func:`prepare` by ``kernels.corefud_match.identity_groups`` and numpy."""
+def _groups(words: Words, doc: np.ndarray, head_mode: bool) -> np.ndarray:
+    """An identity per row: rows of one document with the same words (and head, in head matching) share it."""
     from ..kernels.corefud_match import identity_groups
 
-    words = table.words
-    head_mode = matching.mode == "head"
-    n = len(table.start)
-    warnings: list[str] = []
-    doc = np.repeat(np.arange(table.n_docs), np.diff(table.doc_offsets))
+    n = len(doc)
     sizes = np.diff(words.offsets)
     first = words.keys[words.offsets[:-1]] if n else np.zeros(0, dtype=np.int64)
     last = words.keys[words.offsets[1:] - 1] if n else np.zeros(0, dtype=np.int64)
     order = np.lexsort((words.head if head_mode else np.zeros(n, dtype=np.int64), sizes, last, first, doc))
-    group = identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
+    return identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
+
+
+def _place(table: MentionTable, row: int, doc: int) -> str:
+    return f"{table.path}:{int(table.words.lines[row])}: document \"{table.doc_names[doc]}\""
+
+
+def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
+    """:func:`prepare` by ``kernels.corefud_match.identity_groups`` and numpy."""
+    n = len(table.start)
+    doc = np.repeat(np.arange(table.n_docs), np.diff(table.doc_offsets))
+    group = _groups(table.words, doc, matching.mode == "head")
     cluster = table.cluster.astype(np.int64)
     # a cluster's repeats: the first kept
     width = int(cluster.max()) + 1 if n else 1
@@ -100,30 +109,20 @@ def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bo
         global_cluster = base[doc] + cluster
         counts = np.bincount(global_cluster[keep], minlength=int(base[-1]))
         keep &= counts[global_cluster] > 1
-    # a mention in two clusters: the last one kept
+    # mentions of another cluster repeated: counted for the warning
     kept = np.flatnonzero(keep)
-    g = group[kept]
-    keep[kept] = False
-    keep[kept[::-1][np.unique(g[::-1], return_index=True)[1]]] = True
     is_first = np.zeros(len(kept), dtype=bool)
-    is_first[np.unique(g, return_index=True)[1]] = True
+    is_first[np.unique(group[kept], return_index=True)[1]] = True
     later = kept[~is_first]
-    if len(later):
-        row = int(later[0])
-        where = f"{table.path}:{int(words.lines[row])}: document \"{table.doc_names[int(doc[row])]}\""
-        warnings.append(f"{len(later)} mention(s) belong to two entities: each is scored in the later one (the "
-                        f"CorefUD scorer keeps it in both and maps it to the later one); first: {where}")
-    return _keep_rows(table, keep), warnings
+    twice = (len(later), _place(table, int(later[0]), int(doc[later[0]])) if len(later) else None)
+    return _keep_rows(table, keep), twice
 
 
-def prepare_python(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, list[str]]:
-    """:func:`prepare` with the scorer's own values in dictionaries (the reference of the kernel).  The table with each cluster's repeated mentions removed (the first kept), then one-mention clusters
-    (unless ``keep_singletons``); a mention in two clusters stays in the later one (the scorer keeps it in
-    both lists but maps it to the later cluster), with a warning."""
+def prepare_python(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
+    """:func:`prepare` with the scorer's own values in dictionaries (the reference of the kernel)."""
     words = table.words
     head_mode = matching.mode == "head"
     keep = np.ones(len(table.start), dtype=bool)
-    warnings: list[str] = []
     twice: list[str] = []
     idents = _identities(words, head_mode)
     clusters = table.cluster.tolist()
@@ -138,18 +137,23 @@ def prepare_python(table: MentionTable, matching: Matching, keep_singletons: boo
         sizes = np.bincount(table.cluster[lo:hi][keep[lo:hi]], minlength=len(table.cluster_labels[d]))
         if not keep_singletons:
             keep[lo:hi] &= sizes[table.cluster[lo:hi]] > 1
-        owner: dict[tuple, int] = {}
+        owner: set[tuple] = set()
         for row in range(lo, hi):
             if keep[row]:
-                ident = idents[row]
-                if ident in owner:
-                    keep[owner[ident]] = False
-                    twice.append(f"{table.path}:{int(words.lines[row])}: document \"{table.doc_names[d]}\"")
-                owner[ident] = row
-    if twice:
-        warnings.append(f"{len(twice)} mention(s) belong to two entities: each is scored in the later one (the "
-                        f"CorefUD scorer keeps it in both and maps it to the later one); first: {twice[0]}")
-    return _keep_rows(table, keep), warnings
+                if idents[row] in owner:
+                    twice.append(_place(table, row, d))
+                owner.add(idents[row])
+    return _keep_rows(table, keep), (len(twice), twice[0] if twice else None)
+
+
+def twice_warning(key: tuple, response: tuple) -> list[str]:
+    """One warning for the mentions listed in two entities of both sides (``prepare``'s counts and places)."""
+    n = key[0] + response[0]
+    if not n:
+        return []
+    return [f"{n} mention(s) belong to two entities (key {key[0]}, response {response[0]}): scored as the CorefUD "
+            "scorer does, in both entities' mentions, found through the later entity; first: "
+            f"{key[1] or response[1]}"]
 
 
 def _keep_rows(table: MentionTable, keep: np.ndarray) -> MentionTable:
@@ -188,8 +192,9 @@ class _Side:
         self.words = words
         self.rows = rows
         self.values = []
-        self.row_of: dict = {}
+        self.row_of: dict = {}  # value -> its first row (the member the scorer's sets keep)
         if not len(rows):
+            self.same = np.zeros(0, dtype=np.int64)
             return
         lo, hi = int(words.offsets[rows[0]]), int(words.offsets[rows[-1] + 1])  # rows are consecutive
         keys = words.keys[lo:hi].tolist()
@@ -200,7 +205,14 @@ class _Side:
             pairs = frozenset([pair[k] for k in keys[off[n]:off[n + 1]]])
             value = (pairs, frozenset((_pair(heads[n]),))) if head_mode else pairs
             self.values.append(value)
-            self.row_of[value] = row
+            self.row_of.setdefault(value, row)
+        lo_row = int(rows[0])
+        self.same = np.asarray([self.row_of[v] - lo_row for v in self.values], dtype=np.int64)  # representative
+
+    @property
+    def repeats(self) -> bool:
+        """Is a mention listed twice (in two clusters)?"""
+        return len(self.row_of) < len(self.values)
 
     def first_last_len(self, value) -> tuple:
         row = self.row_of[value]
@@ -341,13 +353,21 @@ class Matched:
     two response mentions one key mention), which ids shared by one key and one response mention
     cannot say.  Those documents are flagged in ``irregular``; ``key_finds`` and ``resp_finds`` hold
     their lookups (per document: for each row of one side, the row offset of the mention its lookup
-    finds on the other side, or -1) and :func:`lookup_statistics` scores them."""
+    finds on the other side, or -1) and :func:`lookup_statistics` scores them.  So are the documents
+    where a mention is listed in two clusters (both lists keep it; its lookups find the later cluster):
+    ``key_same`` and ``resp_same`` say which rows are one mention."""
 
     ids: tuple
     irregular: np.ndarray  # bool per document
     key_finds: dict  # document -> int64 array over its key rows
     resp_finds: dict  # document -> int64 array over its response rows
     counterparts: list  # per document: (key row, response row) the zero score pairs
+    key_same: dict = None  # document -> for each key row offset, the offset of its mention's first row
+    resp_same: dict = None  # (documents whose mentions are listed in two clusters; elsewhere each row's own)
+
+    def __post_init__(self):
+        self.key_same = {} if self.key_same is None else self.key_same
+        self.resp_same = {} if self.resp_same is None else self.resp_same
 
 
 def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
@@ -381,7 +401,8 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
     n_docs = len(a.doc_names)
     k_ord, k_tie = _sorted_rows(key_words, a.k_off)
     r_ord, r_tie = _sorted_rows(resp_words, a.r_off)
-    python_docs = k_tie | r_tie
+    python_docs = k_tie | r_tie | _listed_twice(key_words, a.k_off, head_mode) | _listed_twice(resp_words, a.r_off,
+                                                                                               head_mode)
     eq_k, eq_r = K.equal_rows(a.k_off, k_ord, key_words.offsets, key_words.keys, key_words.head, a.r_off, r_ord,
                               resp_words.offsets, resp_words.keys, resp_words.head, head_mode)
     k_taken = np.zeros(len(k_ord), dtype=bool)
@@ -425,17 +446,29 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
     c_pairs = list(zip(c_key.tolist(), c_resp.tolist()))
     c_at = c_off.tolist()
     counterparts = [c_pairs[c_at[d]:c_at[d + 1]] for d in range(n_docs)]
+    key_same: dict[int, np.ndarray] = {}
+    resp_same: dict[int, np.ndarray] = {}
     for d in np.flatnonzero(python_docs).tolist():  # in document order: the first error is the scorer's
         klo, khi, rlo, rhi = int(a.k_off[d]), int(a.k_off[d + 1]), int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d] = _match_document(
+        n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d], same = _match_document(
             key_words, resp_words, klo, khi, rlo, rhi, matching, path)
+        if same is not None:
+            key_same[d], resp_same[d] = same
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf[klo:khi] if one_to_one else np.full(khi - klo, -1))
         irregular[d] = not one_to_one
         counts[d, 2] = n_pairs
     for d in np.flatnonzero(irregular).tolist():
         key_finds[d] = kf[a.k_off[d]:a.k_off[d + 1]].copy()
         resp_finds[d] = rf[a.r_off[d]:a.r_off[d + 1]].copy()
-    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same)
+
+
+def _listed_twice(words: Words, off: np.ndarray, head_mode: bool) -> np.ndarray:
+    """Per document: is a mention listed twice (in two of its clusters)?"""
+    doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
+    groups = _groups(words, doc, head_mode)
+    distinct = np.bincount(doc[np.unique(groups, return_index=True)[1]], minlength=len(off) - 1)
+    return distinct < np.diff(off)
 
 
 def _sorted_rows(words: Words, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -465,22 +498,23 @@ def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo: int, rhi: int,
                     matching: Matching, path: str) -> tuple:
     """One document on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
-    the zero score's counterparts)."""
+    the zero score's counterparts, each side's representatives (None: no mention listed twice))."""
     head_mode = matching.mode == "head"
     k = _Side(key_words, np.arange(klo, khi), head_mode)
     r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
     pairs = align_document(k, r, matching, path)
     both_ways = {kv: rv for kv, rv in pairs if kv != rv}
     both_ways.update({rv: kv for kv, rv in pairs if kv != rv})
-    kf = _finds(k, r, both_ways, khi - klo, rlo)
-    rf = _finds(r, k, both_ways, rhi - rlo, klo)
+    kf = _finds(k, r, both_ways, rlo)
+    rf = _finds(r, k, both_ways, klo)
     found = kf[kf >= 0]
-    one_to_one = (len(np.unique(found)) == len(found) and int((rf >= 0).sum()) == len(found)
-                  and bool(np.all(rf[found] == np.flatnonzero(kf >= 0))))
+    one_to_one = (not k.repeats and not r.repeats and len(np.unique(found)) == len(found)
+                  and int((rf >= 0).sum()) == len(found) and bool(np.all(rf[found] == np.flatnonzero(kf >= 0))))
     # the zero score's counterpart of a key mention: an equal response mention, else its pair
     counterparts = [(row, r.row_of[v] if v in r.row_of else r.row_of.get(both_ways[v], -1))
-                    for v, row in k.row_of.items() if v in r.row_of or v in both_ways]
-    return len(pairs), kf, rf, one_to_one, counterparts
+                    for v, row in zip(k.values, k.rows.tolist()) if v in r.row_of or v in both_ways]
+    same = (k.same, r.same) if k.repeats or r.repeats else None
+    return len(pairs), kf, rf, one_to_one, counterparts, same
 
 
 def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
@@ -493,10 +527,15 @@ def match_python(a, key_words: Words, resp_words: Words, matching: Matching, pat
     key_finds: dict[int, np.ndarray] = {}
     resp_finds: dict[int, np.ndarray] = {}
     counterparts: list[list[tuple[int, int]]] = []
+    key_same: dict[int, np.ndarray] = {}
+    resp_same: dict[int, np.ndarray] = {}
     for d in range(n_docs):
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
         rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf, rf, one_to_one, cp = _match_document(key_words, resp_words, klo, khi, rlo, rhi, matching, path)
+        n_pairs, kf, rf, one_to_one, cp, same = _match_document(key_words, resp_words, klo, khi, rlo, rhi, matching,
+                                                                path)
+        if same is not None:
+            key_same[d], resp_same[d] = same
         k_id[klo:khi] = np.arange(khi - klo)
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf if one_to_one else np.full(khi - klo, -1))
         if not one_to_one:
@@ -504,18 +543,18 @@ def match_python(a, key_words: Words, resp_words: Words, matching: Matching, pat
             key_finds[d], resp_finds[d] = kf, rf
         counts[d] = (khi - klo, rhi - rlo, n_pairs, 0)
         counterparts.append(cp)
-    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same)
 
 
-def _finds(side: _Side, other: _Side, both_ways: dict, n: int, other_lo: int) -> np.ndarray:
+def _finds(side: _Side, other: _Side, both_ways: dict, other_lo: int) -> np.ndarray:
     """For each row of ``side`` (offsets in its document), the other side's row offset its lookup finds
-    (the pairs' dictionary, else the mention itself, then equality on the other side), else -1."""
-    out = np.full(n, -1, dtype=np.int64)
-    lo = int(side.rows[0]) if n else 0
-    for value, row in side.row_of.items():
+    (the pairs' dictionary, else the mention itself, then equality on the other side: the first row of
+    that mention), else -1."""
+    out = np.full(len(side.values), -1, dtype=np.int64)
+    for n, value in enumerate(side.values):
         hit = other.row_of.get(both_ways.get(value, value))
         if hit is not None:
-            out[row - lo] = hit - other_lo
+            out[n] = hit - other_lo
     return out
 
 
@@ -524,8 +563,9 @@ def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.nda
     scorer does: the documents, and their columns of MUC, B-cubed, LEA, CEAF and BLANC.
 
     Each side is given to ``kernels.coval.coval_stats`` with identity ids that encode one side's
-    lookups: the other side's mentions have ids of their own, and a mention takes the id of the mention
-    its lookup finds (mentions that find the same one share it).  The key-side run gives recall, CEAF
+    lookups: the other side's mentions have ids of their own (rows of one mention listed in two clusters
+    share it: coval's dictionaries then find the later cluster, as the scorer's do), and a mention takes
+    the id of the mention its lookup finds (mentions that find the same one share it).  The key-side run gives recall, CEAF
     and BLANC; the response-side run precision of MUC, B-cubed and LEA."""
     from ..kernels import ceaf, coval
 
@@ -538,22 +578,23 @@ def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.nda
     k_nch, r_nch = a.k_nchains[docs].astype(np.int64), a.r_nchains[docs].astype(np.int64)
     k_off, r_off = offsets(k_sizes), offsets(r_sizes)
 
-    def identities(finds: dict, own: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def identities(finds: dict, own: np.ndarray, other: np.ndarray, own_same: dict,
+                   other_same: dict) -> tuple[np.ndarray, np.ndarray]:
         """Ids of the finding side (``finds``) and of the found side, document after document."""
         finding, found = [], []
         base = 0
         for d, n_own, n_other in zip(docs.tolist(), own.tolist(), other.tolist()):
             f = finds[d]
-            found.append(base + np.arange(n_other))
-            finding.append(base + np.where(f >= 0, f, n_other + np.arange(n_own)))
+            found.append(base + other_same.get(d, np.arange(n_other)))
+            finding.append(base + np.where(f >= 0, f, n_other + own_same.get(d, np.arange(n_own))))
             base += n_own + n_other
         return np.concatenate(finding).astype(np.int64), np.concatenate(found).astype(np.int64)
 
-    k_ids, r_ids = identities(matched.key_finds, k_sizes, r_sizes)
+    k_ids, r_ids = identities(matched.key_finds, k_sizes, r_sizes, matched.key_same, matched.resp_same)
     n_ids = int(k_sizes.sum() + r_sizes.sum())
     rec, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids,
                                                                     r_chain, r_nch, n_ids)
-    r_ids, k_ids = identities(matched.resp_finds, r_sizes, k_sizes)
+    r_ids, k_ids = identities(matched.resp_finds, r_sizes, k_sizes, matched.resp_same, matched.key_same)
     prec = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids, r_chain, r_nch, n_ids)[0]
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
     ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
@@ -604,9 +645,12 @@ def _per_doc(values: np.ndarray, off: np.ndarray) -> np.ndarray:
 
 
 def zero_score(k_chain: np.ndarray, k_words: Words, k_rows: np.ndarray, r_chain: np.ndarray, r_words: Words,
-               r_rows: np.ndarray, pairs: list[tuple[int, int]]) -> tuple:
+               r_rows: np.ndarray, pairs: list[tuple[int, int]], r_same: np.ndarray | None = None) -> tuple:
     """The anaphor-decomposable score of zeros of one document (the scorer's ``als_zeros``):
-    (TP, TP + FP + WL, TP, TP + FN + WL)."""
+    (TP, TP + FP + WL, TP, TP + FN + WL).  ``pairs``: each key row's counterpart (the first row of its
+    response mention); ``r_same``: for each response row offset, the offset of its mention's first row
+    (None: each its own), for a mention listed in two clusters: the scorer compares mentions by equality
+    and finds a mention's cluster through the later one."""
     def order(words, rows):  # the scorer's mention order: first word, last word, length
         lo, hi = words.offsets[rows], words.offsets[rows + 1]
         return np.lexsort((hi - lo, words.keys[hi - 1], words.keys[lo]))
@@ -616,10 +660,13 @@ def zero_score(k_chain: np.ndarray, k_words: Words, k_rows: np.ndarray, r_chain:
     if not k_zero.any() and not len(r_zero_rows):
         return 0, 0, 0, 0
     counterpart = {k: r for k, r in pairs if r >= 0}
-    r_cluster = dict(zip(r_rows.tolist(), r_chain.tolist()))
+    same = r_rows[r_same] if r_same is not None else r_rows  # each response row's mention (its first row)
+    r_cluster = {}
+    for row, chain in zip(same.tolist(), r_chain.tolist()):  # the later cluster of a mention listed twice
+        r_cluster[row] = max(chain, r_cluster.get(row, chain))
     r_order = order(r_words, r_rows)
     _, at = np.unique(r_chain[r_order], return_index=True)  # each cluster's first mention
-    firsts = set(r_rows[r_order][at].tolist())
+    firsts = set(same[r_order][at].tolist())
     tp = fp = fn = wl = 0
     covered: set[int] = set()
     # only clusters with a zero can count; each cluster's mentions in the scorer's order
@@ -647,7 +694,7 @@ def zero_score(k_chain: np.ndarray, k_words: Words, k_rows: np.ndarray, r_chain:
                 covered.add(partner)
         if partner is not None:
             previous.add(r_cluster[partner])
-    for row in r_zero_rows.tolist():
+    for row in same[r_words.zero[r_rows]].tolist():
         if row not in firsts and row not in covered:
             fp += 1
     return tp, tp + fp + wl, tp, tp + fn + wl

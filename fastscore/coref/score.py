@@ -268,14 +268,14 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     import numpy as np
 
     from ..formats.conllu import check_alignment
-    from .corefud import Matching, lookup_statistics, mention_overlap, prepare, zero_score
+    from .corefud import Matching, lookup_statistics, mention_overlap, prepare, twice_warning, zero_score
     from .corefud import match as match_mentions
 
     matching = Matching(match, zero_match)
     check_alignment(k, r)
-    k, kw = prepare(k, matching, keep_singletons)
-    r, rw = prepare(r, matching, keep_singletons)
-    warnings += kw + rw
+    k, k_twice = prepare(k, matching, keep_singletons)
+    r, r_twice = prepare(r, matching, keep_singletons)
+    warnings += twice_warning(k_twice, r_twice)
     aligned = align_documents(k, r, doc)
     key_words, resp_words = k.words.take(aligned.k_rows), r.words.take(aligned.r_rows)
     matched = match_mentions(aligned, key_words, resp_words, matching, r.path)
@@ -287,7 +287,7 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
         k_rows = np.arange(aligned.k_off[d], aligned.k_off[d + 1])
         r_rows = np.arange(aligned.r_off[d], aligned.r_off[d + 1])
         zero[d] = zero_score(aligned.k_chain[k_rows], key_words, k_rows, aligned.r_chain[r_rows], resp_words,
-                             r_rows, counterparts[d])
+                             r_rows, counterparts[d], matched.resp_same.get(d))
     extra = {}
     for name, counts in (("mor", mor), ("zero", zero)):  # (pn, pd, rn, rd) as the scorer counts them
         extra.update({f"{name}_precision_num": counts[:, 0], f"{name}_precision_den": counts[:, 1],

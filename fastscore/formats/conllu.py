@@ -322,6 +322,7 @@ class _Reader:
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
         if start is not None and start.entity_fields is not None:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
@@ -521,8 +522,14 @@ class _Reader:
                 if head_idx is None:
                     self.fail(line, f"the last part of a discontinuous mention of {eid!r} has no head index "
                                     "(the CorefUD scorer crashes here)", doc)
-                self.set_head(mention, head_idx, mention.words, line, eid)
+                if head_idx == 0:  # udapi takes words[-1] here: the node just added
+                    self.heads_outside.append(f"{self.path}:{line}")
+                    mention.head = mention.words[-1]
+                else:
+                    self.set_head(mention, head_idx, mention.words, line, eid)
         else:
+            if closing and part is None and head_idx is not None and head_idx > 1:  # udapi never reads it
+                self.heads_outside.append(f"{self.path}:{line}")
             mention = _Mention(eid, [key], line)
             self.entities.setdefault(eid, []).append(mention)
             if part is not None:
@@ -574,6 +581,11 @@ class _Reader:
 
     def close_file(self) -> None:
         self.close_mentions()
+        if self.heads_outside:
+            self.file.warnings.append(
+                f"{len(self.heads_outside)} head index(es) outside their mention, read as the CorefUD scorer reads "
+                "them: ignored on a one-node mention (its node is its head), 0 on the one-node last part of a "
+                f"discontinuous mention taken as that part's node; first: {self.heads_outside[0]}")
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, (line, doc, name) in self.linked.items():
             if eid in self.entities:
