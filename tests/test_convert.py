@@ -186,7 +186,7 @@ def test_converted_conll_pairs_score_as_the_originals(tmp_path, key, response):
                          zero_match="linear")
     corefud = result.to_dict()["metrics"]
     if any("belong to two entities" in w for w in result.warnings):
-        return  # a span in two clusters: v8.01 scores it in both, the CorefUD scorer in the later one
+        return  # a span in two clusters: v8.01 looks it up in each, the CorefUD scorer in the later one only
     assert _counts(corefud) == pytest.approx(_counts(original), rel=1e-12)
 
 
@@ -235,12 +235,14 @@ def _ontogum_checks(tmp_path, path: Path, seed: int) -> None:
     lost = convert(path, key_jsonl, "jsonl")
     assert not [w for w in lost if re.match(r"\d+ (discontinuous|zero|mention head)", w)]
     convert(key_jsonl, tmp_path / "k.conllu", "conllu", template=path)
+    if _span_in_two_clusters(read_jsonl(key_jsonl)):
+        # a span in two clusters: the CorefUD scorer finds it in the later one from both of them, so even the key
+        # against itself is not 100 (GUM_court_property: MUC 99.45 there as here); v8.01 counts it in both
+        return
     for mode in ("exact", "head"):
         assert _perfect(_metrics(path, tmp_path / "k.conllu", match=mode, singletons="keep")), mode
     _perturb(key_jsonl, resp_jsonl, seed)
     convert(resp_jsonl, tmp_path / "r.conllu", "conllu", template=path)
-    if _span_in_two_clusters(read_jsonl(key_jsonl)):
-        return  # scored differently on purpose (see test_converted_conll_pairs_score_as_the_originals)
     v801 = _metrics(key_jsonl, resp_jsonl)
     corefud = _metrics(path, tmp_path / "r.conllu", match="exact", singletons="keep", zero_match="linear")
     assert _counts(corefud) == pytest.approx(_counts(v801), rel=1e-12)
