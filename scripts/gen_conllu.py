@@ -1072,8 +1072,8 @@ def widen(rng, docs, p):
 def generate_case(seed, docs, sentences, p):
     """(key text, response text) for a seed."""
     rng = random.Random(seed)
-    key = make_key(rng, docs, sentences, p)
-    resp = perturb(rng, key, p)
+    key = widen(rng, make_key(rng, docs, sentences, p), p)
+    resp = widen(rng, perturb(rng, key, p), p)
     return write_documents(key), write_documents(resp)
 
 

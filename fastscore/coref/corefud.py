@@ -565,8 +565,8 @@ def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.nda
     Each side is given to ``kernels.coval.coval_stats`` with identity ids that encode one side's
     lookups: the other side's mentions have ids of their own (rows of one mention listed in two clusters
     share it: coval's dictionaries then find the later cluster, as the scorer's do), and a mention takes
-    the id of the mention its lookup finds (mentions that find the same one share it).  The key-side run gives recall, CEAF
-    and BLANC; the response-side run precision of MUC, B-cubed and LEA."""
+    the id of the mention its lookup finds (mentions that find the same one share it).  The key-side run
+    gives recall, CEAF and BLANC; the response-side run precision of MUC, B-cubed and LEA."""
     from ..kernels import ceaf, coval
 
     docs = np.flatnonzero(matched.irregular)
