@@ -229,6 +229,19 @@ def test_malformed_entity_annotation_gives_one_clear_message(tmp_path, miscs, fr
     assert fragment in str(err.value) and str(path) in str(err.value)
 
 
+def test_head_indices_udapi_ignores_are_read_as_it_reads_them(tmp_path):
+    """A head index on a one-node mention is never read (its node is its head); 0 on the one-node last part of
+    a discontinuous mention is read as udapi's words[-1], that part's node.  One warning, naming file:line."""
+    path = _conllu(tmp_path, ["Entity=(e1-person-7)", "Entity=(e2[1/2]-x-1)", "Entity=(e2[2/2]-x-0)"])
+    table = read_conllu(path)
+    (warning,) = [w for w in table.warnings if "outside their mention" in w]
+    assert warning.startswith("2 head index(es)") and warning.endswith(f"first: {path}:5")
+    words = table.words
+    for row, head_at in ((0, 0), (1, 1)):  # e1: its one node; e2 (nodes 2 and 3): node 3
+        nodes = words.keys[words.offsets[row]:words.offsets[row + 1]]
+        assert words.head[row] == nodes[head_at]
+
+
 def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
     """Random mutations of anchor files: scored, or a FastscoreError — never anything else."""
     rng = random.Random(11)
