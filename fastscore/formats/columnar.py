@@ -53,6 +53,15 @@ def table_file_kind(path) -> str | None:
 
 
 def write_mention_table(table: MentionTable, path, kind: str) -> None:
+    """``table`` as a Parquet or Arrow file at ``path``, put in place only when complete (outputs.output_path)."""
+    from ..outputs import output_path
+
+    with output_path(path) as tmp:
+        write_table_file(table, tmp, kind)
+
+
+def write_table_file(table: MentionTable, path, kind: str) -> None:
+    """``table`` written straight to ``path`` (a temporary file of :func:`fastscore.outputs.output_path`)."""
     if kind not in KINDS:
         raise UsageError(f"unknown columnar format {kind!r}: choose from {', '.join(KINDS)}")
     import pyarrow as pa

@@ -7,7 +7,6 @@ Other fields are kept by :func:`fastscore.convert.convert` when it writes jsonli
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -196,5 +195,7 @@ def write_jsonl(table: MentionTable, path, sentences: list[list[list[str]]] | No
 
 
 def _opened(path):
-    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
-    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
+    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
+    from ..outputs import writable
+
+    return writable(path)

@@ -46,6 +46,7 @@ from ..errors import ParseError, UsageError
 from ..formats.files import read_bytes, read_head, source_name
 from ..formats.naf import NafDocument, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
+from ..outputs import cannot_write, is_hidden, write_output
 from .java import d2i
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
@@ -599,8 +600,11 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
     layer_names = tuple(layers) if layers else LAYER_ORDER
     warnings: list[str] = []
     if os.path.isdir(in_path):
-        names = sorted(n for n in os.listdir(in_path) if os.path.isfile(os.path.join(in_path, n)))
-        os.makedirs(out_path, exist_ok=True)
+        names = sorted(n for n in os.listdir(in_path) if not is_hidden(n) and os.path.isfile(os.path.join(in_path, n)))
+        try:
+            os.makedirs(out_path, exist_ok=True)
+        except OSError as exc:
+            raise cannot_write(out_path, exc) from None
         pairs = [(os.path.join(in_path, n), os.path.join(out_path, n + ".trp")) for n in names]
     else:
         pairs = [(in_path, out_path)]
@@ -618,6 +622,6 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
                                           strict_threshold=strict_threshold)
         else:
             doc = tuples_to_triples(src, first_element)
-        write_triples(doc, dst)
+        write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)
     return warnings
