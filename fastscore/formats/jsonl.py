@@ -98,6 +98,9 @@ def _objects(path) -> Iterator[tuple[int, dict, str, list, list]]:
             continue
         try:
             obj = json.loads(line)
+        except RecursionError:
+            raise ParseError(name, number, "JSON nested too deeply to read (a jsonlines document is an object of "
+                                           "doc_key, sentences, clusters)") from None
         except json.JSONDecodeError as exc:
             if not seen:
                 reject_other_format(name, text, "jsonl")
@@ -118,6 +121,9 @@ def _index(x) -> bool:
 
 def _document(path: str, line: int, doc) -> tuple[str, list, list[list[tuple[int, int]]]]:
     """(doc_key, sentences, clusters of (start, end) inclusive) of one line, checked."""
+    if isinstance(doc, list):
+        raise ParseError(path, line, "a JSON array, not a jsonlines document: each line is one JSON object "
+                                     "(doc_key, sentences, clusters)")
     if not isinstance(doc, dict):
         raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}")
     for name in ("doc_key", "sentences", "clusters"):

@@ -44,7 +44,7 @@ from typing import Iterable
 
 from ..errors import ParseError, UsageError
 from ..formats.files import read_bytes, read_head, source_name
-from ..formats.naf import NafDocument, is_naf, parse_naf, trim
+from ..formats.naf import NafDocument, id_problems, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..outputs import cannot_write, is_hidden, write_output
 from .java import d2i
@@ -186,6 +186,7 @@ def naf_to_triples(source: str | os.PathLike | NafDocument, layers: Iterable[str
     if unknown:
         raise UsageError(f"unknown layer {sorted(unknown)[0]!r}: choose from {', '.join(LAYER_ORDER)}")
     conv = _Converter(naf, name or os.path.basename(naf.path))
+    conv.warnings.extend(id_problems(naf))  # the module scores such files as read: said, not refused
     for layer in LAYER_ORDER:
         if layer not in wanted:
             continue
