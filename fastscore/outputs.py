@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import stat
 import sys
@@ -30,6 +31,9 @@ TEMPORARY_PREFIX = ".fastscore-"
 def cannot_write(path: str, exc: OSError) -> OutputError:
     """``PATH: cannot write: REASON`` (the reason as the system says it)."""
     reason = exc.strerror or str(exc)
+    m = re.search(r"\[errno (\d+)\]", reason)  # pyarrow's: "Error writing bytes to file. Detail: [errno 28] ..."
+    if m:
+        reason = os.strerror(int(m.group(1)))
     return OutputError(f"{path}: cannot write: {reason}")
 
 

@@ -230,6 +230,8 @@ def parse_naf(data: bytes, path: str) -> NafDocument:
     parser.CharacterDataHandler = handler.chars
     try:
         parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}") from None
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})") from None

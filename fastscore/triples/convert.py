@@ -267,6 +267,8 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event") -> 
     parser.EndElementHandler = end
     try:
         parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}") from None
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
     for source in hashmap_order(sources):
@@ -442,6 +444,8 @@ class _KybotReader:
         self.parser.EndElementHandler = self.end
         try:
             self.parser.Parse(data, True)
+        except LookupError as exc:  # the declaration names an encoding Python does not know
+            raise ParseError(self.path, 1, f"XML declaration: {exc}") from None
         except xml.parsers.expat.ExpatError as exc:
             raise ParseError(self.path, exc.lineno,
                              f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
