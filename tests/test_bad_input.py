@@ -152,7 +152,7 @@ def test_utf8_byte_order_mark_is_accepted(tmp_path):
 # line-by-line reference reader (tests/reference_conll.py), for the other formats only for crashes and hangs.
 
 HANG_S = 20
-FUZZ_DEFAULT, FUZZ_SLOW = 30, 500
+FUZZ_DEFAULT, FUZZ_SLOW = 20, 500
 
 
 def _char_mutation(rng, text, alphabet):
@@ -312,3 +312,80 @@ def test_fuzz_every_format(tmp_path, fmt):
 @pytest.mark.parametrize("fmt", sorted(FUZZ))
 def test_fuzz_every_format_long(tmp_path, fmt):
     _fuzz(fmt, tmp_path, FUZZ_SLOW)
+
+
+def _table_mutation(rng, data: bytes, arrow_table, tmp_path, kind: str):
+    """(mutated bytes, harmful?) of a Parquet or Arrow mention table: bytes flipped or cut, or a table with
+    a null cluster, an unknown version, or no metadata (written by pyarrow)."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    choice = rng.random()
+    if choice < 0.7:
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.2:
+                del out[rng.randrange(len(out)):]
+            elif out:
+                out[rng.randrange(len(out))] = rng.randrange(256)
+        return bytes(out), False
+    meta = dict(arrow_table.schema.metadata)
+    if choice < 0.8:
+        column = arrow_table.column("cluster").to_pylist()
+        column[rng.randrange(len(column))] = None
+        table = arrow_table.set_column(arrow_table.schema.get_field_index("cluster"), "cluster",
+                                       pa.array(column, type=arrow_table.schema.field("cluster").type))
+    elif choice < 0.9:
+        info = json.loads(meta[b"fastscore.mentions"])
+        info["version"] = rng.choice([0, 2, "1", None])
+        table = arrow_table.replace_schema_metadata({**meta, b"fastscore.mentions": json.dumps(info).encode()})
+    else:
+        table = arrow_table.replace_schema_metadata({})
+    path = tmp_path / f"made.{kind}"
+    if kind == "parquet":
+        pq.write_table(table, path)
+    else:
+        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table)
+    return path.read_bytes(), True
+
+
+def _fuzz_table(kind, tmp_path, n, seed=26):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from fastscore.convert import convert_columnar
+
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "system").mkdir()
+    gold = tmp_path / "gold" / f"d.{kind}"
+    convert_columnar(TESTDATA / "anchors" / "case-001.key", gold, kind)
+    data = gold.read_bytes()
+    table = pq.read_table(gold) if kind == "parquet" else pa.ipc.open_file(pa.memory_map(str(gold))).read_all()
+    system = tmp_path / "system" / gold.name
+    system.write_bytes(data)
+    valid = _outcome("coref", gold, system, {})
+    rng = random.Random(f"{seed}-{kind}")
+    counts = {"error": 0, "scored": 0, "harmful": 0}
+    for k in range(n):
+        mutated, harmful = _table_mutation(rng, data, table, tmp_path, kind)
+        system.write_bytes(mutated)
+        got = _outcome("coref", gold, system, {})
+        counts[got[0]] += 1
+        counts["harmful"] += harmful
+        assert not (harmful and got[0] == "scored" and got[1] != valid[1] and not got[2] - valid[2]), \
+            f"case {k}: a harmful table scored {got[1]} without a word"
+    assert counts["error"] > n // 10, counts
+
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_tables(tmp_path, kind):
+    _fuzz_table(kind, tmp_path, FUZZ_DEFAULT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_tables_long(tmp_path, kind):
+    _fuzz_table(kind, tmp_path, FUZZ_SLOW)

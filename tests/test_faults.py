@@ -25,6 +25,12 @@ from tests.conftest import ROOT, SHARED, TESTDATA
 KEY = ROOT / "fastscore" / "examples" / "key.conll"
 RESPONSE = ROOT / "fastscore" / "examples" / "response.conll"
 TARGETS = ("jsonl", "conllu", "conll2012", "parquet", "arrow")
+SLOW = pytest.mark.slow  # each case starts fastscore (~1 s): the default run keeps one of a kind
+
+
+def _first_quick(values):
+    """The first value in the default run, the others in the slow run."""
+    return [v if k == 0 else pytest.param(v, marks=SLOW) for k, v in enumerate(values)]
 BIG = SHARED / "litbank" / "coref" / "conll" / "541_the_age_of_innocence_brat.conll"  # 116 KB: > 5 KB in each format
 
 
@@ -50,7 +56,7 @@ def _temporaries(folder: Path) -> list[Path]:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-@pytest.mark.parametrize("to", TARGETS)
+@pytest.mark.parametrize("to", _first_quick(TARGETS))
 def test_a_full_device_is_written_into_not_replaced(to):
     before = os.stat("/dev/full")
     proc = _fastscore("convert", KEY, "/dev/full", "--to", to)
@@ -59,12 +65,14 @@ def test_a_full_device_is_written_into_not_replaced(to):
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
 
 
+@SLOW
 def test_the_null_device_takes_the_output_and_stays(tmp_path):
     proc = _fastscore("convert", KEY, os.devnull, "--to", "parquet")
     assert proc.returncode == 0 and proc.stderr == ""
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
+@SLOW
 def test_a_fifo_is_written_into(tmp_path):
     fifo = tmp_path / "out.jsonl"
     os.mkfifo(fifo)
@@ -97,6 +105,7 @@ def test_a_new_file_gets_the_usual_permissions_and_an_old_one_keeps_its_own(tmp_
     assert stat.S_IMODE(old.stat().st_mode) == 0o640
 
 
+@SLOW
 @pytest.mark.parametrize("to", ["jsonl", "parquet"])
 def test_folders_as_targets_and_missing_folders(tmp_path, to):
     _one_error_line(_fastscore("convert", KEY, tmp_path, "--to", to), "is a folder")
@@ -127,6 +136,7 @@ def _limit_file_size():
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
 
+@SLOW
 @pytest.mark.parametrize("to", TARGETS)
 def test_out_of_space_leaves_the_old_file_and_no_temporary(tmp_path, to):
     target = tmp_path / f"x.{to}"
@@ -138,6 +148,7 @@ def test_out_of_space_leaves_the_old_file_and_no_temporary(tmp_path, to):
     assert target.read_bytes() == b"old" and not _temporaries(tmp_path)
 
 
+@SLOW
 @pytest.mark.parametrize("to", ["jsonl", "arrow", "parquet"])
 def test_a_full_tmpfs_leaves_the_old_file_and_no_temporary(tmp_path, to):
     with _mounted(tmp_path / "small", "size=8k") as small:
@@ -149,6 +160,7 @@ def test_a_full_tmpfs_leaves_the_old_file_and_no_temporary(tmp_path, to):
         assert target.read_bytes() == b"old" and not _temporaries(small)
 
 
+@SLOW
 @pytest.mark.parametrize("to", ["jsonl", "parquet"])
 def test_a_read_only_folder(tmp_path, to):
     folder = tmp_path / "ro"
@@ -227,11 +239,13 @@ def _interrupt_while_reading(args, tmp_path) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
+@SLOW
 def test_ctrl_c_while_scoring_is_one_line_and_130(tmp_path):
     done = _interrupt_while_reading(["coref", KEY, "-"], tmp_path)
     assert done.returncode == 130 and done.stderr == "fastscore: interrupted\n" and done.stdout == ""
 
 
+@SLOW
 def test_ctrl_c_while_converting_is_one_line_and_130(tmp_path):
     """convert reads a FIFO whose writer never writes: interrupted, the old target is kept."""
     target = tmp_path / "x.parquet"
@@ -253,6 +267,7 @@ def test_ctrl_c_while_converting_is_one_line_and_130(tmp_path):
     assert target.read_bytes() == before and not _temporaries(tmp_path)
 
 
+@SLOW
 @pytest.mark.parametrize("to", ["parquet", "arrow", "jsonl"])
 def test_sigkill_during_convert_never_leaves_a_broken_target(tmp_path, to):
     """Killed at different moments, over an existing file: the target is the old file or the new one."""
