@@ -301,6 +301,7 @@ def _fuzz(fmt, tmp_path, n, seed=26):
 
             assert reference(system).same_mentions(read_conll(system)), f"case {k}:\n{mutated}"
     assert counts["error"] > n // 10 and counts["harmful"] >= (n // 10 if harmful else 0), counts
+    return counts
 
 
 @pytest.mark.parametrize("fmt", sorted(FUZZ))
@@ -378,6 +379,7 @@ def _fuzz_table(kind, tmp_path, n, seed=26):
         assert not (harmful and got[0] == "scored" and got[1] != valid[1] and not got[2] - valid[2]), \
             f"case {k}: a harmful table scored {got[1]} without a word"
     assert counts["error"] > n // 10, counts
+    return counts
 
 
 @pytest.mark.parametrize("kind", ["parquet", "arrow"])
