@@ -280,7 +280,7 @@ def _main(argv: list[str], own_process: bool) -> int:
         raise
     finally:
         if mode == "python":
-            sys.stdout.flush()
+            _emit("")
             compile_in_background(argv, getattr(task, "kernels", ()))
 
 
@@ -308,6 +308,20 @@ def _drop_output() -> None:
         pass
     finally:
         os.close(null)
+
+
+def _emit(text: str) -> None:
+    """The report on standard output, flushed: a full device is one line naming it (a reader gone away,
+    BrokenPipeError, is left to main)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .outputs import cannot_write
+
+        raise cannot_write("-", exc) from None
 
 
 def _error_line(text: str) -> None:
@@ -377,7 +391,7 @@ def _score(args, task: Task) -> int:
         from .api import bootstrap
 
         bootstrap(result, args.bootstrap, **stats)
-    sys.stdout.write(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
+    _emit(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
     return 0
 
 
@@ -449,7 +463,7 @@ def _compare(args, task: Task) -> int:
         from .report.plot import plot_deltas
 
         print(f"fastscore: plot written to {plot_deltas(result, args.plot)}", file=sys.stderr)
-    sys.stdout.write(stats_tables.comparison(result, args.output))
+    _emit(stats_tables.comparison(result, args.output))
     return 0
 
 
@@ -504,7 +518,7 @@ def _sweep(args, task: Task) -> int:
         settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
                    progress=_progress("scoring"), settings=settings, **_keywords(args, task, "score"))
-    sys.stdout.write(stats_tables.sweep(result, args.output))
+    _emit(stats_tables.sweep(result, args.output))
     return 0
 
 

@@ -34,7 +34,7 @@ def cannot_write(path: str, exc: OSError) -> OutputError:
     m = re.search(r"\[errno (\d+)\]", reason)  # pyarrow's: "Error writing bytes to file. Detail: [errno 28] ..."
     if m:
         reason = os.strerror(int(m.group(1)))
-    return OutputError(f"{path}: cannot write: {reason}")
+    return OutputError(f"{'standard output' if path == '-' else path}: cannot write: {reason}")
 
 
 def _destination(target: str) -> tuple[str, bool]:

@@ -303,6 +303,17 @@ def test_closed_standard_output_is_quiet():
     _one_error_line(proc, "/nonexistent.conll")
 
 
+@SLOW
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_standard_output_on_a_full_device_is_one_line():
+    for args in (["coref", KEY, RESPONSE], ["convert", KEY, "-", "--to", "jsonl"]):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "fastscore", *map(str, args)], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        proc.stdout = ""
+        _one_error_line(proc, "standard output: cannot write: No space left on device")
+
+
 def test_a_reader_that_goes_away_ends_the_run_quietly_with_0():
     """`fastscore ... | head -1`: the pipe's reader closed before the output is written."""
     proc = subprocess.Popen([sys.executable, "-m", "fastscore", "convert", str(KEY), "-", "--to", "jsonl"],
