@@ -121,11 +121,10 @@ def _index(x) -> bool:
 
 def _document(path: str, line: int, doc) -> tuple[str, list, list[list[tuple[int, int]]]]:
     """(doc_key, sentences, clusters of (start, end) inclusive) of one line, checked."""
-    if isinstance(doc, list):
-        raise ParseError(path, line, "a JSON array, not a jsonlines document: each line is one JSON object "
-                                     "(doc_key, sentences, clusters)")
     if not isinstance(doc, dict):
-        raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}")
+        hint = " (a JSON array: jsonlines has one JSON object per line, with doc_key, sentences, clusters)" \
+            if isinstance(doc, list) else ""
+        raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}{hint}")
     for name in ("doc_key", "sentences", "clusters"):
         if name not in doc:
             raise ParseError(path, line, f'no "{name}" field (expected doc_key, sentences, clusters)')
