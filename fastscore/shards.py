@@ -288,9 +288,10 @@ class LocalExecutor:
         if self.pool is None:
             return
         interrupted = kind is not None and not issubclass(kind, Exception)  # Ctrl-C: do not wait for the workers
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())  # shutdown forgets them
         self.pool.shutdown(wait=not interrupted, cancel_futures=True)
-        if interrupted:
-            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+        if interrupted:  # they ignore Ctrl-C, and this process ends without telling them
+            for process in workers:
                 process.terminate()
 
     def _pool(self, n_items: int):

@@ -246,6 +246,26 @@ def test_ctrl_c_while_scoring_is_one_line_and_130(tmp_path):
 
 
 @SLOW
+def test_ctrl_c_while_scoring_shards_stops_the_workers_too():
+    """A process pool (--jobs 2) interrupted at several moments: one line, 130, and no worker left behind
+    (one would keep the pipes open: communicate would wait for it)."""
+    corpus = SHARED / "litbank" / "coref" / "conll"
+    codes = set()
+    for delay in (0.8, 1.4, 2.0):
+        proc = subprocess.Popen([sys.executable, "-m", "fastscore", "coref", str(corpus), str(corpus), "--jobs", "2",
+                                 "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        codes.add(proc.returncode)
+        assert (proc.returncode, err) in ((130, "fastscore: interrupted\n"), (0, "")), err
+    assert 130 in codes
+
+
+@SLOW
 def test_ctrl_c_while_converting_is_one_line_and_130(tmp_path):
     """convert reads a FIFO whose writer never writes: interrupted, the old target is kept."""
     target = tmp_path / "x.parquet"
