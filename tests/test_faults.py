@@ -20,7 +20,7 @@ import pytest
 from fastscore.convert import convert, convert_columnar
 from fastscore.errors import OutputError
 from fastscore.outputs import TEMPORARY_PREFIX, open_output, output_path
-from tests.conftest import ROOT, SHARED, TESTDATA
+from tests.conftest import ROOT, SHARED
 
 KEY = ROOT / "fastscore" / "examples" / "key.conll"
 RESPONSE = ROOT / "fastscore" / "examples" / "response.conll"
