@@ -224,8 +224,33 @@ def _refuse_unknown(parser: argparse.ArgumentParser, extra: list[str], command: 
 
 def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     """The command line.  ``own_process`` (the console entry point): the process is this command's alone,
-    so it may choose how the kernels run (fastscore.first_run); a caller's process is left as it is."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    so it may choose how the kernels run (fastscore.first_run); a caller's process is left as it is.
+
+    The one place where a run ends: Ctrl-C -> ``fastscore: interrupted``, 130; standard output closed, or
+    its reader gone (``| head``) -> the rest of the output is dropped, quietly, 0; an error -> one line on
+    stderr, 1 (bad usage: 2)."""
+    _ensure_streams()
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv), own_process)
+    except KeyboardInterrupt:
+        _error_line("fastscore: interrupted")
+        return 130
+    except BrokenPipeError:
+        _drop_output()
+        return 0
+    except UsageError as exc:
+        _error_line(f"fastscore: error: {exc}")
+        return 2
+    except FastscoreError as exc:
+        _error_line(f"fastscore: error: {exc}")
+        return 1
+    except OSError as exc:  # one the code did not name (OutputError names what it writes)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _error_line(f"fastscore: error: {where}{exc.strerror or exc}")
+        return 1
+
+
+def _main(argv: list[str], own_process: bool) -> int:
     stats_task = _stats_task(argv)
     parser, commands = _parser(stats_task)
     args, extra = parser.parse_known_args(argv)
@@ -236,10 +261,10 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
     mode = "jit"
+    if own_process:
+        mode = _kernel_mode(args, task)
+    announce_compilation()
     try:
-        if own_process:
-            mode = _kernel_mode(args, task)
-        announce_compilation()
         with _warnings_on_stderr():
             if args.command == "compare":
                 return _compare(args, task)
@@ -248,16 +273,63 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
             if args.command == "convert":
                 return _convert(args)
             return _score(args, task)
-    except UsageError as exc:
-        print(f"fastscore: error: {exc}", file=sys.stderr)
-        return 2
-    except FastscoreError as exc:
-        print(f"fastscore: error: {exc}", file=sys.stderr)
-        return 1
+    except FastscoreError:
+        raise  # an input's error: the kernels still compile for the next run
+    except BaseException:
+        mode = "stopped"  # interrupted, or an output gone: nothing started behind the user's back
+        raise
     finally:
         if mode == "python":
-            sys.stdout.flush()
+            _emit("")
             compile_in_background(argv, getattr(task, "kernels", ()))
+
+
+def _ensure_streams() -> None:
+    """A closed standard stream (``>&-``) becomes the null device: output with nowhere to go is dropped (the
+    run still says what is wrong on stderr, if that is open), and no file opened later takes its number."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))
+
+
+def _drop_output() -> None:
+    """Standard output's reader went away: what is still buffered goes to the null device, not to an error."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (a test's capture)
+        pass
+    finally:
+        os.close(null)
+
+
+def _emit(text: str) -> None:
+    """The report on standard output, flushed: a full device is one line naming it (a reader gone away,
+    BrokenPipeError, is left to main)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from .outputs import cannot_write
+
+        raise cannot_write("-", exc) from None
+
+
+def _error_line(text: str) -> None:
+    try:
+        print(text, file=sys.stderr)
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr gone too: the exit status says it
+        pass
 
 
 def _kernel_mode(args, task) -> str:
@@ -319,7 +391,7 @@ def _score(args, task: Task) -> int:
         from .api import bootstrap
 
         bootstrap(result, args.bootstrap, **stats)
-    sys.stdout.write(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
+    _emit(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
     return 0
 
 
@@ -391,7 +463,7 @@ def _compare(args, task: Task) -> int:
         from .report.plot import plot_deltas
 
         print(f"fastscore: plot written to {plot_deltas(result, args.plot)}", file=sys.stderr)
-    sys.stdout.write(stats_tables.comparison(result, args.output))
+    _emit(stats_tables.comparison(result, args.output))
     return 0
 
 
@@ -446,7 +518,7 @@ def _sweep(args, task: Task) -> int:
         settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
                    progress=_progress("scoring"), settings=settings, **_keywords(args, task, "score"))
-    sys.stdout.write(stats_tables.sweep(result, args.output))
+    _emit(stats_tables.sweep(result, args.output))
     return 0
 
 
@@ -472,9 +544,18 @@ def run() -> None:
     code = main(own_process=True)
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): not an error of ours
+        _drop_output()
+    except KeyboardInterrupt:
+        _error_line("fastscore: interrupted")
+        code = 130
+    except (OSError, ValueError) as exc:  # e.g. the output is a full device
+        _error_line(f"fastscore: error: standard output: {getattr(exc, 'strerror', None) or exc}")
         code = code or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 

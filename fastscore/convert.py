@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -656,34 +653,16 @@ _WRITERS = {"conll2012": _span_writer("conll2012"), "jsonl": _span_writer("jsonl
 
 
 def _write_checked(target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
-    """Write into a temporary file beside the target, read it back, then move it into place (or copy it to
-    standard output): a failed conversion leaves no half-written file."""
+    """Write into a temporary file, read it back, then put it in the target's place (outputs.output_path):
+    a failed or interrupted conversion leaves the target as it was."""
+    from .outputs import output_path
+
     target = os.fspath(target)
-    folder = os.path.dirname(os.path.abspath(target)) if target != "-" else None
-    if target != "-" and os.path.isdir(target):
-        raise InputError(f"{target}: is a folder: give the file to write")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".fastscore-", suffix="." + to, dir=folder)
-    except OSError as exc:
-        raise InputError(f"{target}: cannot write there: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+    with output_path(target) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             write(fh)
         if verify:
             _verify(tmp, to, expected, report, target)
-        if target == "-":
-            with open(tmp, encoding="utf-8") as fh:
-                shutil.copyfileobj(fh, sys.stdout)
-            sys.stdout.flush()
-        else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)  # as open() would create it (mkstemp's is private)
-            os.replace(tmp, target)
-            tmp = None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _verify(path: str, to: str, expected: dict, report: _Report, target: str) -> None:
@@ -711,7 +690,8 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
     """``fastscore convert SOURCE TARGET --to parquet|arrow``: the mention table of a coreference file,
     written, then read back and compared; returns the reader's warnings."""
     from .coref.score import read
-    from .formats.columnar import read_mention_table, write_mention_table
+    from .formats.columnar import read_mention_table, write_table_file
+    from .outputs import output_path
 
     if os.fspath(target) == "-":
         raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
@@ -720,11 +700,12 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
         from .formats.conllu import as_digests
 
         table.sentences = as_digests(table.sentences)  # once: written, then compared with what reads back
-    write_mention_table(table, target, kind)
-    back = read_mention_table(target)
-    same = back.same_mentions(table)
-    if same and table.words is not None:
-        same = back.sentences.digests == table.sentences.digests
-    if not same:
-        raise InputError(f"{os.fspath(target)}: the written table does not read back as written")
+    with output_path(target) as tmp:
+        write_table_file(table, tmp, kind)
+        back = read_mention_table(tmp)
+        same = back.same_mentions(table)
+        if same and table.words is not None:
+            same = back.sentences.digests == table.sentences.digests
+        if not same:
+            raise InputError(f"{os.fspath(target)}: the written table does not read back as written")
     return list(table.warnings)

@@ -19,6 +19,10 @@ class UsageError(FastscoreError, ValueError):
     """An option or argument is invalid (CLI exit code 2)."""
 
 
+class OutputError(FastscoreError):
+    """An output file cannot be written (names the path and the reason; CLI exit code 1)."""
+
+
 class ParseError(InputError):
     """A file could not be parsed; names the path, line and document."""
 

@@ -28,6 +28,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import FastscoreError, InputError, UsageError
 from .formats.files import Part
+from .outputs import is_hidden
 from .messages import few
 
 DEFAULT_BATCH_BYTES = 256 << 20
@@ -73,7 +74,7 @@ def _folder_files(folder: str, task) -> list[str]:
         return task.folder_files(folder)
     endings = tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                  if f.endswith(endings) and os.path.isfile(os.path.join(folder, f)))
+                  if f.endswith(endings) and not is_hidden(f) and os.path.isfile(os.path.join(folder, f)))
 
 
 def shard_files(spec: str, task) -> list[str]:
@@ -85,7 +86,7 @@ def shard_files(spec: str, task) -> list[str]:
             raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
     if glob.has_magic(spec) and not os.path.exists(spec):
-        files = sorted(f for f in glob.glob(spec, recursive=True) if os.path.isfile(f))
+        files = sorted(f for f in glob.glob(spec, recursive=True) if os.path.isfile(f) and not is_hidden(f))
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
         return files
@@ -283,9 +284,15 @@ class LocalExecutor:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+    def __exit__(self, kind, *exc):
+        if self.pool is None:
+            return
+        interrupted = kind is not None and not issubclass(kind, Exception)  # Ctrl-C: do not wait for the workers
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())  # shutdown forgets them
+        self.pool.shutdown(wait=not interrupted, cancel_futures=True)
+        if interrupted:  # they ignore Ctrl-C, and this process ends without telling them
+            for process in workers:
+                process.terminate()
 
     def _pool(self, n_items: int):
         if self.jobs <= 1 or n_items <= 1:
@@ -300,7 +307,8 @@ class LocalExecutor:
             method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
                 else "forkserver"
             # no more processes than parts: a fork pool starts them all at the first task
-            self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method))
+            self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method),
+                                            initializer=_leave_interrupts_to_the_parent)
         return self.pool
 
     def run(self, fn, argument_lists: list[tuple], on_done) -> list:
@@ -332,6 +340,13 @@ class LocalExecutor:
 
     def score_pairs(self, task_name, jobs: list[tuple], on_done):
         return self.run(score_pair, [(task_name, *j) for j in jobs], on_done)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (the whole process group gets it): the parent stops the run, with one line."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(fn, args):

@@ -1,13 +1,15 @@
 """Every kind of bad input gets one clear error naming file, line, document and problem."""
 import random
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from fastscore import FastscoreError, InputError, ParseError, score_coref
 from fastscore.api import read_conll
-from tests.conftest import TESTDATA
+from tests.conftest import SHARED, TESTDATA
 
 GOOD = "#begin document (d); part 000\nd\t0\t0\tA\t(1\nd\t0\t1\tB\t1)\nd\t0\t2\tC\t(1)\nd\t0\t3\tD\t-\n#end document\n"
 
@@ -138,3 +140,254 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
 def test_utf8_byte_order_mark_is_accepted(tmp_path):
     p = _write(tmp_path, b"\xef\xbb\xbf" + GOOD.encode())
     assert read_conll(p).doc_names == ["(d); part 000"]
+
+
+# ---- fuzzing every format: seeded mutations of valid files, scored in this process
+#
+# Each mutated file is scored against the valid file it came from.  A case fails on a traceback (any exception
+# but a FastscoreError), on a hang (more than HANG_S seconds), on an error of more than one line, and on a
+# mutation known to be harmful (an id given twice, a reference to a missing id, a missing field, a table of
+# another version) scored without an error or a warning with a score other than the valid file's.  Mutations
+# of single characters may make valid files with other scores: for CoNLL-2012 those are checked against the
+# line-by-line reference reader (tests/reference_conll.py), for the other formats only for crashes and hangs.
+
+HANG_S = 20
+FUZZ_DEFAULT, FUZZ_SLOW = 20, 500
+
+
+def _char_mutation(rng, text, alphabet):
+    chars = list(text)
+    for _ in range(rng.randint(1, 4)):
+        op, pos = rng.random(), rng.randrange(len(chars) + 1)
+        if op < 0.35 and chars:
+            del chars[min(pos, len(chars) - 1)]
+        elif op < 0.7:
+            chars.insert(pos, rng.choice(alphabet))
+        elif op < 0.85:  # a whole line repeated or dropped
+            lines = "".join(chars).split("\n")
+            k = rng.randrange(len(lines))
+            lines[k:k + 1] = [] if rng.random() < 0.5 else [lines[k], lines[k]]
+            chars = list("\n".join(lines))
+        else:  # truncated
+            chars = chars[:pos]
+    return "".join(chars)
+
+
+def _replace_nth(rng, text, pattern, make):
+    """One match of ``pattern`` (chosen by ``rng``) replaced by ``make(match, all matches)``; None: no match."""
+    found = list(re.finditer(pattern, text))
+    if not found:
+        return None
+    m = rng.choice(found)
+    return text[:m.start()] + make(m, found) + text[m.end():]
+
+
+def _other(rng, m, found, group=1):
+    """Another match's value (an id given twice)."""
+    values = [f.group(group) for f in found if f.group(group) != m.group(group)]
+    return m.group(0).replace(m.group(group), rng.choice(values)) if values else m.group(0) + " "
+
+
+def _missing(m, group=1):
+    return m.group(0).replace(m.group(group), m.group(group) + "x404")
+
+
+def _harmful(rng, text, kinds):
+    """A mutation of a harmful kind (or None when this file has nothing to mutate that way)."""
+    pattern, kind = rng.choice(kinds)
+    if kind == "twice":
+        return _replace_nth(rng, text, pattern, lambda m, found: _other(rng, m, found))
+    return _replace_nth(rng, text, pattern, lambda m, found: _missing(m))
+
+
+def _conll_mutation(rng, text):
+    return _char_mutation(rng, text, list("()|-_#\t\n 0123456789abx\r") + ["\xff", "(7", "7)", "#end document\n"])
+
+
+FUZZ = {
+    # format: (task, source file, file name, options, blind-mutation alphabet, harmful mutations)
+    "conll2012": ("coref", TESTDATA / "anchors" / "case-001.key", "d.conll", {}, None,
+                  [(r"#begin document \(([^)]*)\)", "twice")]),
+    "conllu": ("coref", TESTDATA / "corefud_anchors" / "cases" / "syn37.key.conllu", "d.conllu", {},
+               list("()|-_#\t\n []=.0123456789e") + ["Entity=(e9", "e1)", "# newdoc id = d1\n", "\xff"], []),
+    "jsonl": ("coref", None, "d.jsonl", {}, list('[]{}",:0123456789 \n') + ['"doc_key"', "\xff"],
+              [(r'"(doc_key)"', "missing"), (r'"(clusters)"', "missing")]),
+    "tbf": ("nugget", SHARED / "evmeval-demo" / "gold.tbf", "d.tbf", {"coref": True, "preset": "kbp2017", "sequencing": True},
+            list("\t\n,;E0123456789#@-") + ["@Coreference\tR9\tE1,E2\n", "\xff"],
+            [(r"\t(E\d+)\t", "twice"), (r"@Coreference\tR\d+\t(E\d+)", "missing"), (r",(E\d+)\n", "missing")]),
+    "timeml": ("temporal", TESTDATA / "temporal_anchors" / "cycles-1" / "gold" / "doc000.tml", "d.tml", {},
+               list('<>/="\n et0123456789') + ["</EVENT>", "<TLINK ", "\xff"],
+               [(r'eid="(e\d+)"', "twice"), (r'tid="(t\d+)"', "twice"), (r'eiid="(ei\d+)"', "twice"),
+                (r'lid="(l\d+)"', "twice"), (r'relatedToEventInstance="(ei\d+)"', "missing"),
+                (r'eventID="(e\d+)"', "missing"), (r'relatedToTime="(t\d+)"', "missing")]),
+    "naf": ("coref", TESTDATA / "triples_anchors" / "convert" / "doc-010.naf", "d.naf", {"format": "naf"},
+            list('<>/="\n wt0123456789') + ["</span>", "<target id=\"t1\"/>", "\xff"],
+            [(r'<wf id="(w\d+)"', "twice"), (r'<term id="(t\d+)"', "twice"), (r'<coref id="(co\d+)"', "twice"),
+             (r'<span><target id="(t\d+)"', "missing"), (r'<target id="(w\d+)"', "missing")]),
+}
+
+
+def _fuzz_source(fmt, tmp_path):
+    task, source, name, options, alphabet, harmful = FUZZ[fmt]
+    if fmt == "jsonl":
+        from fastscore.convert import convert
+
+        convert(TESTDATA / "anchors" / "case-001.key", tmp_path / "source.jsonl", "jsonl")
+        source = tmp_path / "source.jsonl"
+    gold = tmp_path / "gold" / name
+    gold.parent.mkdir()
+    gold.write_bytes(source.read_bytes())
+    return task, gold, options, alphabet, harmful
+
+
+def _outcome(task, gold, system, options):
+    """("error", message) | ("scored", totals, warnings); a traceback or a hang fails the test."""
+    import signal
+    import warnings
+
+    import fastscore.api
+    from fastscore.errors import FastscoreWarning
+
+    def hang(*_):
+        raise TimeoutError(f"{system}: still scoring after {HANG_S} s")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(HANG_S)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", FastscoreWarning)
+            result = fastscore.api.score(gold, system, task=task, **options)
+        said = {str(w.message) for w in caught if issubclass(w.category, FastscoreWarning)}
+        said |= set(getattr(result, "warnings", None) or ())
+        warned = {m.replace(str(system), "SYSTEM").replace(str(gold), "GOLD") for m in said}
+        stats = result.doc_stats
+        return "scored", (tuple(stats.doc_names), tuple(np.asarray(stats.total()).tolist())), warned
+    except FastscoreError as exc:
+        assert str(exc) and "\n" not in str(exc), f"{system}: an error of several lines: {exc!r}"
+        return "error", str(exc)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _fuzz(fmt, tmp_path, n, seed=26):
+    task, gold, options, alphabet, harmful = _fuzz_source(fmt, tmp_path)
+    text = gold.read_text(encoding="utf-8")
+    (gold.parent.parent / "system").mkdir()
+    (gold.parent.parent / "system" / gold.name).write_bytes(gold.read_bytes())
+    valid = _outcome(task, gold, gold.parent.parent / "system" / gold.name, options)
+    assert valid[0] == "scored", valid
+    rng = random.Random(f"{seed}-{fmt}")
+    counts = {"error": 0, "scored": 0, "warned": 0, "harmful": 0}
+    system_dir = tmp_path / "system"
+    for k in range(n):
+        kind = "harmful" if harmful and rng.random() < 0.3 else "blind"
+        mutated = _harmful(rng, text, harmful) if kind == "harmful" else None
+        if mutated is None:
+            kind = "blind"
+            mutated = _conll_mutation(rng, text) if alphabet is None else _char_mutation(rng, text, alphabet)
+        system = system_dir / gold.name  # the gold's name: the tasks pairing files by name pair them
+        system.write_bytes(mutated.encode("utf-8").replace("\xff".encode(), b"\xff"))
+        got = _outcome(task, gold, system, options)
+        counts["harmful"] += kind == "harmful"
+        counts[got[0]] += 1
+        warned = got[0] == "scored" and bool(got[2] - valid[2])  # a warning the valid file does not get
+        counts["warned"] += warned
+        if got[0] != "scored" or warned or got[1] == valid[1]:
+            continue
+        assert kind == "blind", f"case {k}: a harmful mutation scored {got[1]} without a word:\n{mutated}"
+        if fmt == "conll2012":  # a valid file with another score: the reference reader reads it the same
+            from tests.reference_conll import read_conll as reference
+
+            assert reference(system).same_mentions(read_conll(system)), f"case {k}:\n{mutated}"
+    assert counts["error"] > n // 10 and counts["harmful"] >= (n // 10 if harmful else 0), counts
+    return counts
+
+
+@pytest.mark.parametrize("fmt", sorted(FUZZ))
+def test_fuzz_every_format(tmp_path, fmt):
+    _fuzz(fmt, tmp_path, FUZZ_DEFAULT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", sorted(FUZZ))
+def test_fuzz_every_format_long(tmp_path, fmt):
+    _fuzz(fmt, tmp_path, FUZZ_SLOW)
+
+
+def _table_mutation(rng, data: bytes, arrow_table, tmp_path, kind: str):
+    """(mutated bytes, harmful?) of a Parquet or Arrow mention table: bytes flipped or cut, or a table with
+    a null cluster, an unknown version, or no metadata (written by pyarrow)."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    choice = rng.random()
+    if choice < 0.7:
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.2:
+                del out[rng.randrange(len(out)):]
+            elif out:
+                out[rng.randrange(len(out))] = rng.randrange(256)
+        return bytes(out), False
+    meta = dict(arrow_table.schema.metadata)
+    if choice < 0.8:
+        column = arrow_table.column("cluster").to_pylist()
+        column[rng.randrange(len(column))] = None
+        table = arrow_table.set_column(arrow_table.schema.get_field_index("cluster"), "cluster",
+                                       pa.array(column, type=arrow_table.schema.field("cluster").type))
+    elif choice < 0.9:
+        info = json.loads(meta[b"fastscore.mentions"])
+        info["version"] = rng.choice([0, 2, "1", None])
+        table = arrow_table.replace_schema_metadata({**meta, b"fastscore.mentions": json.dumps(info).encode()})
+    else:
+        table = arrow_table.replace_schema_metadata({})
+    path = tmp_path / f"made.{kind}"
+    if kind == "parquet":
+        pq.write_table(table, path)
+    else:
+        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table)
+    return path.read_bytes(), True
+
+
+def _fuzz_table(kind, tmp_path, n, seed=26):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from fastscore.convert import convert_columnar
+
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "system").mkdir()
+    gold = tmp_path / "gold" / f"d.{kind}"
+    convert_columnar(TESTDATA / "anchors" / "case-001.key", gold, kind)
+    data = gold.read_bytes()
+    table = pq.read_table(gold) if kind == "parquet" else pa.ipc.open_file(pa.memory_map(str(gold))).read_all()
+    system = tmp_path / "system" / gold.name
+    system.write_bytes(data)
+    valid = _outcome("coref", gold, system, {})
+    rng = random.Random(f"{seed}-{kind}")
+    counts = {"error": 0, "scored": 0, "harmful": 0}
+    for k in range(n):
+        mutated, harmful = _table_mutation(rng, data, table, tmp_path, kind)
+        system.write_bytes(mutated)
+        got = _outcome("coref", gold, system, {})
+        counts[got[0]] += 1
+        counts["harmful"] += harmful
+        assert not (harmful and got[0] == "scored" and got[1] != valid[1] and not got[2] - valid[2]), \
+            f"case {k}: a harmful table scored {got[1]} without a word"
+    assert counts["error"] > n // 10, counts
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_tables(tmp_path, kind):
+    _fuzz_table(kind, tmp_path, FUZZ_DEFAULT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_tables_long(tmp_path, kind):
+    _fuzz_table(kind, tmp_path, FUZZ_SLOW)

@@ -14,7 +14,7 @@ import pytest
 
 from fastscore.convert import convert
 from fastscore.coref.score import read, score_coref
-from fastscore.errors import FastscoreWarning, InputError, ParseError, UsageError
+from fastscore.errors import FastscoreWarning, InputError, OutputError, ParseError, UsageError
 from fastscore.formats.conll import read_conll, write_conll
 from fastscore.formats.conllu import SENTENCE_SHIFT, entity_fields, read_conllu, read_conllu_blocks, write_conllu
 from fastscore.formats.jsonl import read_jsonl, read_jsonl_documents, write_jsonl
@@ -476,9 +476,9 @@ def test_bad_usage_is_a_clear_error(tmp_path):
         convert(EXAMPLE / "key.conll", tmp_path / "x", "jsonl", source_format="tbf")
     with pytest.raises(UsageError, match='give a file, not "-"'):
         convert("-", tmp_path / "x", "jsonl")
-    with pytest.raises(InputError, match="is a folder"):
+    with pytest.raises(OutputError, match="is a folder"):
         convert(EXAMPLE / "key.conll", tmp_path, "jsonl")
-    with pytest.raises(InputError, match="cannot write there"):
+    with pytest.raises(OutputError, match="cannot write: the folder .* does not exist"):
         convert(EXAMPLE / "key.conll", tmp_path / "no" / "such" / "x.jsonl", "jsonl")
     with pytest.raises(ParseError, match="file not found"):
         convert(tmp_path / "missing.conll", tmp_path / "x.jsonl", "jsonl")

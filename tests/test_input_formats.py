@@ -65,7 +65,7 @@ def test_headerless_conll_is_still_recognised_by_its_bracket_column(tmp_path):
 
 
 @pytest.mark.parametrize("reader", [read_conll, read_tbf])
-def test_conllu_is_named_as_corefud_not_read_yet(tmp_path, reader):
+def test_conllu_is_named_as_corefud_with_its_command(tmp_path, reader):
     err = _parse_error(reader, _write(tmp_path, "gum.conllu", CONLLU))
     assert err.line == 1
     assert "CoNLL-U coreference (CorefUD)" in str(err) and "fastscore coref --format conllu" in str(err)
@@ -76,18 +76,22 @@ def test_conllu_token_lines_alone_are_recognised():
 
 
 @pytest.mark.parametrize("reader", [read_conll, read_tbf])
-def test_jsonlines_is_named_not_read_yet(tmp_path, reader):
+def test_jsonlines_is_named_with_its_command(tmp_path, reader):
     err = _parse_error(reader, _write(tmp_path, "dev.jsonl", JSONL))
     assert err.line == 1
     assert "jsonlines coreference" in str(err) and "--format jsonl" in str(err)
 
 
 @pytest.mark.parametrize("reader", [read_conll, read_tbf])
-@pytest.mark.parametrize("text, line", [(TIMEML, 1), ("\n<TimeML>\n", 2), ("<NAF>\n", 1), ("<triples>\n", 1)])
-def test_xml_is_named_not_supported(tmp_path, reader, text, line):
+@pytest.mark.parametrize("text, line, command", [
+    (TIMEML, 2, "fastscore temporal"), ("\n<TimeML>\n", 2, "fastscore temporal"),
+    ("<NAF>\n", 1, "fastscore coref --format naf"),
+    ('<?xml version="1.0"?>\n<!-- c -->\n<KAF>\n', 3, "fastscore triples"), ("<triples>\n", 1, "fastscore triples"),
+    ('<?xml version="1.0"?>\n<other/>\n', 1, "no fastscore command reads it")])
+def test_xml_is_named_with_the_command_that_reads_it(tmp_path, reader, text, line, command):
     err = _parse_error(reader, _write(tmp_path, "doc.tml", text))
     assert err.line == line
-    assert "XML (TimeML, NAF or triples)" in str(err) and "this command does not read XML" in str(err)
+    assert command in str(err)
 
 
 @pytest.mark.parametrize("reader, text, fragment", [

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .._gc import collector_paused
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..formats.conll import read_conll
 from ..formats.files import Part
 from ..formats.files import read_head, sniff_format
@@ -97,12 +97,19 @@ def _columnar_of_kind(source, fmt: str) -> MentionTable:
     return table
 
 
+FILE_ENDINGS = (".conll", ".conllu", ".jsonl", ".jsonlines", ".parquet", ".arrow", ".gz")
+
+
 def detect_format(path) -> str:
     """conllu, jsonl, naf, parquet, arrow or conll2012 (the default), from the start of the file."""
     path = os.fspath(path)
     if path == "-":
         return "conll2012"  # standard input cannot be read twice: say --format for other formats
     if os.path.isdir(path):
+        named = [e for e in FILE_ENDINGS if path.rstrip("/" + os.sep).endswith(e)]
+        if named:  # a folder named like a file (e.g. a failed download): not NAF documents
+            raise InputError(f"{path}: is a folder, not a {named[0]} file (a folder is read as NAF documents, or as "
+                             "a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
     from ..formats.columnar import sniff
 

@@ -53,6 +53,15 @@ def table_file_kind(path) -> str | None:
 
 
 def write_mention_table(table: MentionTable, path, kind: str) -> None:
+    """``table`` as a Parquet or Arrow file at ``path``, put in place only when complete (outputs.output_path)."""
+    from ..outputs import output_path
+
+    with output_path(path) as tmp:
+        write_table_file(table, tmp, kind)
+
+
+def write_table_file(table: MentionTable, path, kind: str) -> None:
+    """``table`` written straight to ``path`` (a temporary file of :func:`fastscore.outputs.output_path`)."""
     if kind not in KINDS:
         raise UsageError(f"unknown columnar format {kind!r}: choose from {', '.join(KINDS)}")
     import pyarrow as pa
@@ -86,11 +95,19 @@ def read_mention_table(path) -> MentionTable:
         if table_file_kind(path) == "parquet":
             import pyarrow.parquet as pq
 
-            return _table(pq.read_table(path), path)
+            return _table(_validated(pq.read_table(path)), path)
         with pa.memory_map(path) as source:  # the columns are copied out before the map is closed
-            return _table(pa.ipc.open_file(source).read_all(), path)
+            return _table(_validated(pa.ipc.open_file(source).read_all()), path)
     except (OSError, pa.ArrowException) as exc:
-        raise InputError(f"{path}: cannot read it as Parquet or Arrow: {exc}") from None
+        reason = " ".join(str(exc).split())  # pyarrow's messages may span lines
+        raise InputError(f"{path}: cannot read it as Parquet or Arrow: {reason}") from None
+
+
+def _validated(arrow):
+    """The table, its buffers checked (a damaged Arrow file is read without checks, and reading its offsets
+    or dictionary indices out of range would crash the process)."""
+    arrow.validate(full=True)
+    return arrow
 
 
 def _table(arrow, path: str) -> MentionTable:

@@ -18,7 +18,6 @@ handles the ``#`` lines, labels that are not plain digits, and the messages.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -386,8 +385,10 @@ def _digit_labels(labels: list[str], n: int) -> list[str]:
 
 
 def _opened(path):
-    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
-    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
+    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
+    from ..outputs import writable
+
+    return writable(path)
 
 
 @dataclass

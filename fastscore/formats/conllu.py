@@ -853,10 +853,10 @@ def write_conllu(table: MentionTable, path, blocks: list[Block] | None = None, *
 
 
 def _opened(path):
-    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
-    import contextlib
+    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
+    from ..outputs import writable
 
-    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
+    return writable(path)
 
 
 def _misc(misc: str, chunks: str | None, links: bool = True) -> str:

@@ -155,10 +155,15 @@ def _gunzip(name: str, data: bytes) -> bytes:
 
 def decode_utf8(path: str, data: bytes, before: int = 0) -> str:
     """The text of a file (or of a batch after ``before`` lines); a ParseError naming the line of the first
-    invalid byte."""
+    invalid byte (or saying that the file is a Parquet or Arrow table, not text)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if not before:
+            sniffed = sniff_format(data[:8])
+            if sniffed is not None and sniffed.format in ("parquet", "arrow"):
+                what, remedy = FORMATS[sniffed.format]
+                raise ParseError(path, None, f"this is {what}, not a text file: {remedy}") from None
         line = before + data.count(b"\n", 0, exc.start) + 1
         raise ParseError(path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8") from None
 
@@ -175,23 +180,29 @@ class Sniffed(NamedTuple):
     cue: str  # the text that gave it away, quoted in messages
 
 
-# format -> (what it is, what to do with it)
+# format -> (what it is, what to do with it: the command that reads it)
 FORMATS = {
     "tbf": ("a TBF event nugget file", 'score it with "fastscore nugget"'),
     "conll": ("a CoNLL-2012 coreference file", 'score it with "fastscore coref"'),
-    "conllu": ("CoNLL-U coreference (CorefUD)",
-               'fastscore does not read CoNLL-U yet (it will be "fastscore coref --format conllu")'),
-    "jsonl": ("jsonlines coreference",
-              'fastscore does not read jsonlines yet (it will be "fastscore coref --format jsonl")'),
-    "xml": ("XML (TimeML, NAF or triples)", "this command does not read XML"),
+    "conllu": ("CoNLL-U coreference (CorefUD)", 'score it with "fastscore coref --format conllu"'),
+    "jsonl": ("jsonlines coreference", 'score it with "fastscore coref --format jsonl"'),
+    "timeml": ("a TimeML document", 'score it with "fastscore temporal"'),
+    "naf": ("a NAF/KAF document", '"fastscore coref --format naf" scores its coreference, "fastscore triples" '
+                                  "its layers"),
+    "triples": ("a triples file", 'score it with "fastscore triples"'),
+    "xml": ("XML of another kind", "no fastscore command reads it (TimeML, NAF/KAF and triples are read)"),
+    "parquet": ("a Parquet mention table", 'score it with "fastscore coref"'),
+    "arrow": ("an Arrow mention table", 'score it with "fastscore coref"'),
 }
 
 # Markers at the start of a (stripped) line, first match wins.
 _MARKERS = re.compile(
-    r"(?P<xml><\?xml|<TimeML|<triples|<NAF)"
+    r"(?P<timeml><TimeML\b)|(?P<naf><(?:NAF|KAF)\b)|(?P<triples><triples\b)|(?P<xml><\?xml)"
     r"|(?P<tbf>#BeginOfDocument|#EndOfDocument|@(?:Coreference|After|Subevent)(?=\s))"
     r"|(?P<conll>#\s*begin document|#\s*end document)"
     r"|(?P<conllu>#\s*(?:newdoc id|sent_id|global\.Entity))")
+_ROOT = re.compile(r"<(?![?!/])([\w:.-]+)")  # an XML document's first element
+_XML_ROOTS = {"TimeML": "timeml", "NAF": "naf", "KAF": "kaf", "triples": "triples"}
 _BRACKETS = re.compile(r"\(?[\w.+-]+\)?(?:\|\(?[\w.+-]+\)?)*")  # a CoNLL-2012 coreference column
 _SNIFF_LINES = 20
 _SNIFF_CHARS = 1 << 16
@@ -201,12 +212,17 @@ def sniff_format(text: str | bytes) -> Sniffed | None:
     """The format the first non-blank lines of a file show (a key of ``FORMATS``), or None."""
     if isinstance(text, bytes):
         text = text[:_SNIFF_CHARS].decode("utf-8", "replace")
+    for magic, kind in (("PAR1", "parquet"), ("ARROW1", "arrow")):
+        if text.startswith(magic):
+            return Sniffed(kind, 1, magic)
     seen = 0
     for lineno, raw in enumerate(text[:_SNIFF_CHARS].split("\n"), 1):
         line = raw.strip()
         if not line:
             continue
         found = _sniff_line(line)
+        if found is not None and found[0] == "xml":  # the declaration: the root element tells the kind
+            return _xml_root(text, lineno) or Sniffed("xml", lineno, found[1])
         if found is not None:
             return Sniffed(found[0], lineno, found[1])
         seen += 1
@@ -215,13 +231,26 @@ def sniff_format(text: str | bytes) -> Sniffed | None:
     return None
 
 
+def _xml_root(text: str, lineno: int) -> Sniffed | None:
+    """TimeML, NAF/KAF or triples from the first element after the XML declaration (comments skipped)."""
+    body = re.sub(r"<!--.*?-->|<!DOCTYPE[^>]*>|<\?.*?\?>", lambda m: "\n" * m.group().count("\n"),
+                  text[:_SNIFF_CHARS], flags=re.S)
+    m = _ROOT.search(body)
+    if m is None or m.group(1) not in _XML_ROOTS:
+        return None
+    kind = _XML_ROOTS[m.group(1)]
+    return Sniffed("naf" if kind == "kaf" else kind, body.count("\n", 0, m.start()) + 1, "<" + m.group(1))
+
+
 def _sniff_line(line: str) -> tuple[str, str] | None:
     """(format, cue) of one non-blank line, or None when the line tells nothing."""
     m = _MARKERS.match(line)
     if m is not None:
         return m.lastgroup, m.group(m.lastgroup)
     if line[0] == "{":  # one JSON document per line; "doc_key" need not come first
-        return ("jsonl", "doc_key") if '"doc_key"' in line else None
+        return ("jsonl", "doc_key") if '"doc_key"' in line else ("jsonl", "{")
+    if line[0] == "[" and line[1:2] in ('[', '{', '"', ']') and "\t" not in line:  # JSON, not jsonlines: its reader says so
+        return "jsonl", "["
     if line[0] in "#@<":
         return None
     tabs = line.split("\t")
@@ -233,14 +262,14 @@ def _sniff_line(line: str) -> tuple[str, str] | None:
     return ("conll", last) if len(cols) >= 3 and (last == "-" or brackets) else None
 
 
-def reject_other_format(path: str, text: str | bytes, expected: str) -> None:
+def reject_other_format(path: str, text: str | bytes, expected: str, allowed: tuple[str, ...] = ()) -> None:
     """Raise a ParseError naming the format and the command that reads it when the file looks like another
     format than the reader's (``expected``); return when it looks like that format or like nothing known.
 
     Readers call this where they fail for want of their document header, so that a file given to the
-    wrong command gets a remedy instead of "add a header line"."""
+    wrong command gets a remedy instead of "add a header line".  ``allowed``: other formats that pass too."""
     sniffed = sniff_format(text)
-    if sniffed is None or sniffed.format == expected:
+    if sniffed is None or sniffed.format == expected or sniffed.format in allowed:
         return
     what, remedy = FORMATS[sniffed.format]
     raise ParseError(path, sniffed.line, f"this looks like {what}, not {FORMATS[expected][0]} "

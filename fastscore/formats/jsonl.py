@@ -7,7 +7,6 @@ Other fields are kept by :func:`fastscore.convert.convert` when it writes jsonli
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -99,6 +98,9 @@ def _objects(path) -> Iterator[tuple[int, dict, str, list, list]]:
             continue
         try:
             obj = json.loads(line)
+        except RecursionError:
+            raise ParseError(name, number, "JSON nested too deeply to read (a jsonlines document is an object of "
+                                           "doc_key, sentences, clusters)") from None
         except json.JSONDecodeError as exc:
             if not seen:
                 reject_other_format(name, text, "jsonl")
@@ -120,7 +122,9 @@ def _index(x) -> bool:
 def _document(path: str, line: int, doc) -> tuple[str, list, list[list[tuple[int, int]]]]:
     """(doc_key, sentences, clusters of (start, end) inclusive) of one line, checked."""
     if not isinstance(doc, dict):
-        raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}")
+        hint = " (a JSON array: jsonlines has one JSON object per line, with doc_key, sentences, clusters)" \
+            if isinstance(doc, list) else ""
+        raise ParseError(path, line, f"expected a JSON object, found {type(doc).__name__}{hint}")
     for name in ("doc_key", "sentences", "clusters"):
         if name not in doc:
             raise ParseError(path, line, f'no "{name}" field (expected doc_key, sentences, clusters)')
@@ -196,5 +200,7 @@ def write_jsonl(table: MentionTable, path, sentences: list[list[list[str]]] | No
 
 
 def _opened(path):
-    """A path opened for writing (UTF-8, "\\n" line ends), or an open text stream used as it is."""
-    return contextlib.nullcontext(path) if hasattr(path, "write") else open(path, "w", encoding="utf-8", newline="\n")
+    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
+    from ..outputs import writable
+
+    return writable(path)

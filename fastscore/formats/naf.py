@@ -81,6 +81,7 @@ class NafDocument:
     corefs: list[Annotation] = field(default_factory=list)
     layers: set[str] = field(default_factory=set)
     doc_id: str = ""  # public/@publicId or fileDesc (when given)
+    repeated: list[tuple[str, str, int, int]] = field(default_factory=list)  # (element, id, line, first line)
 
     def __repr__(self) -> str:
         return (f"NafDocument({self.path!r}, {self.kind}, {len(self.words)} words, {len(self.terms)} terms, "
@@ -119,6 +120,12 @@ class _Handler:
         self.part: str | None = None  # opinion_holder, opinion_target, opinion_expression
         self.span: Span | None = None
         self.in_external = 0
+        self.seen: dict[tuple[str, str], int] = {}  # (element, id) -> line: ids that must be unique
+
+    def _note_id(self, tag: str, ident: str, line: int) -> None:
+        first = self.seen.setdefault((tag, ident), line)
+        if first != line and ident:
+            self.doc.repeated.append((tag, ident, line, first))
 
     def start(self, name: str, attrs: dict) -> None:
         tag = name.lower()
@@ -136,15 +143,19 @@ class _Handler:
         elif tag == "wf":
             self.word = _id("wf", a)
             self.text = []
+            self._note_id(tag, self.word, line)
         elif tag == "term":
             self.term = Term(_id("term", a), [], None, line)
             self.components = []
+            self._note_id(tag, self.term.id, line)
         elif tag == "component" and self.term is not None:
             self.components.append(_id("component", a))
         elif tag == "sentiment" and self.term is not None and not self.in_external and "component" not in self.stack:
             self.term.sentiment = {k: a[k] for k in a if k in SENTIMENT_KEYS or k == "semantic_type"}
         elif tag in ("entity", "property", "opinion", "predicate", "coref"):
             self.owner = Annotation(tag, _id(tag, a), a, line)
+            if tag == "coref":
+                self._note_id(tag, self.owner.id, line)
         elif tag == "role" and self.owner is not None and self.owner.kind == "predicate":
             self.role = Annotation("role", _id("role", a), a, line)
         elif tag in ("opinion_holder", "opinion_target", "opinion_expression") and self.owner is not None:
@@ -219,10 +230,34 @@ def parse_naf(data: bytes, path: str) -> NafDocument:
     parser.CharacterDataHandler = handler.chars
     try:
         parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}") from None
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})") from None
     return doc
+
+
+def id_problems(doc: NafDocument) -> list[str]:
+    """What a reader of ids would silently mis-read, one line per kind (for a warning): a token, term or
+    coreference chain id given twice (the later one is looked up), terms covering tokens the text layer
+    does not have, terms without a text layer."""
+    out = []
+    for tag in ("wf", "term", "coref"):
+        twice = [(ident, line, first) for t, ident, line, first in doc.repeated if t == tag]
+        if twice:
+            ident, line, first = twice[0]
+            out.append(f'{doc.path}:{line}: {len(twice)} {tag} id(s) given twice, first "{ident}" (also at line '
+                       f"{first}): the later one is used")
+    if doc.terms and not doc.words:
+        out.append(f"{doc.path}:{doc.terms[0].line}: no text layer (no <wf> tokens): the terms cover no word")
+    elif doc.words:
+        missing = [(term, tok) for term in doc.terms for tok in term.tokens if tok not in doc.words]
+        if missing:
+            term, tok = missing[0]
+            out.append(f'{doc.path}:{term.line}: {len(missing)} term target(s) name tokens the text layer does '
+                       f'not have, first: term "{term.id}", token "{tok}"')
+    return out
 
 
 def read_naf(path: str | os.PathLike) -> NafDocument:
@@ -245,7 +280,7 @@ _QUALIFIED = re.compile(r"^(?P<doc>.+)[#/:](?P<id>[^#/:]+)$")
 
 def _naf_files(path: str) -> list[str]:
     return sorted(n for n in os.listdir(path)
-                  if n.lower().endswith(EXTENSIONS) and os.path.isfile(os.path.join(path, n)))
+                  if n.lower().endswith(EXTENSIONS) and not n.startswith(".") and os.path.isfile(os.path.join(path, n)))
 
 
 def _topic_of(name: str) -> str:
@@ -262,7 +297,7 @@ def _documents(path: str) -> list[tuple[str, str, str]]:
     out = []
     for name in _naf_files(path):
         out.append((_topic_of(name), name, os.path.join(path, name)))
-    for d in sorted(d for d in os.listdir(path) if os.path.isdir(os.path.join(path, d))):
+    for d in sorted(d for d in os.listdir(path) if not d.startswith(".") and os.path.isdir(os.path.join(path, d))):
         for name in _naf_files(os.path.join(path, d)):
             out.append((d, f"{d}/{name}", os.path.join(path, d, name)))
     if not out:
@@ -301,6 +336,8 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
     by_name: dict[str, tuple[NafDocument, dict[str, int], str]] = {}
     for key, (_, name, file) in zip(keys, files):
         doc = read_naf(file)
+        for tag, ident, line, first in doc.repeated[:1]:  # no official scorer to follow: refused
+            raise ParseError(doc.path, line, f'{tag} id "{ident}" given twice (first at line {first})', name)
         base = tokens_of[key]
         positions = {t: base + k for k, t in enumerate(doc.word_order)}
         tokens_of[key] = base + len(doc.word_order)

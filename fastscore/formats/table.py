@@ -15,6 +15,7 @@ import numpy as np
 
 
 ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTable.to_arrow
+TABLE_VERSION = 1  # the layout of the mention table written by to_arrow (read back only when equal)
 
 
 def offsets(sizes) -> np.ndarray:
@@ -254,7 +255,7 @@ class MentionTable:
                 "deps_rel": pa.ListArray.from_arrays(pa.array(w.dep_offsets, pa.int32()), rel.cast(pa.string())),
                 "line": pa.array(w.lines, pa.int64()),
             })
-        meta = {"version": 1, "doc_tokens": [int(n) for n in self.doc_tokens],
+        meta = {"version": TABLE_VERSION, "doc_tokens": [int(n) for n in self.doc_tokens],
                 "doc_lines": [int(n) for n in self.doc_lines], "source": self.path}
         return pa.table(columns).replace_schema_metadata({ARROW_METADATA: json.dumps(meta).encode()})
 
@@ -277,7 +278,20 @@ class MentionTable:
         if raw is None:
             raise InputError(f"{path}: no '{ARROW_METADATA.decode()}' metadata (the documents' token counts): "
                              "write it with fastscore convert --to parquet|arrow")
-        meta = json.loads(raw)
+        try:
+            meta = json.loads(raw)
+        except (ValueError, RecursionError):
+            meta = None
+        if not isinstance(meta, dict):
+            raise InputError(f"{path}: its '{ARROW_METADATA.decode()}' metadata is not a JSON object")
+        if meta.get("version") != TABLE_VERSION:  # a later layout may mean other things by the same columns
+            raise InputError(f"{path}: a mention table of version {meta.get('version')!r}; this fastscore reads "
+                             f"version {TABLE_VERSION}: write it again with this fastscore's convert")
+        nulls = [c for c in ("doc", "start", "end", "cluster") if arrow.column(c).null_count]
+        if nulls:
+            row = next(i for i, v in enumerate(arrow.column(nulls[0]).is_null().to_pylist()) if v)
+            raise InputError(f"{path}: row {row}: column '{nulls[0]}' is null (every mention needs its document, "
+                             "start, end and cluster)")
         doc = arrow.column("doc").combine_chunks()
         if not pa.types.is_dictionary(doc.type):
             raise InputError(f"{path}: column 'doc' must be dictionary-encoded (its dictionary lists the documents)")

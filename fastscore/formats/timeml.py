@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xml.parsers import expat
 
 from ..errors import InputError, ParseError
-from .files import decode_utf8, read_bytes
+from .files import decode_utf8, read_bytes, reject_other_format
 
 # attribute values the toolkit's schema check (TimeML-Normalizer's tml-min-consistency.xsd) accepts
 _EVENT_VALUES = {
@@ -166,9 +166,11 @@ class _Parser:
         try:
             p.Parse(data, True)
         except expat.ExpatError as exc:
+            reject_other_format(self.path, data, "timeml", allowed=("xml",))  # a file of another task's
             raise self.error(exc.lineno, f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})"
                              ) from None
         if not self.text_seen:
+            reject_other_format(self.path, data, "timeml")
             raise self.error(None, "no TEXT element: a TimeML document's text is inside <TEXT>...</TEXT>")
         if self.dct is None:
             raise self.error(None, "no document creation time: a TimeML document needs <DCT><TIMEX3 tid=... "

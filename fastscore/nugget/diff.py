@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
+from ..outputs import open_output
 from .engine import _chars
 
 
@@ -46,8 +46,5 @@ def write_diff(result, path: str) -> None:
                     members = ",".join(f"{a}:{text[a].replace(',', '')}" for a in r.args)
                     lines.append(f"@coref\t{who}\t{members}\n")
         lines.append("#EndOfDocument \n")
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.writelines(lines)
-    except OSError as exc:
-        raise UsageError(f"--diff {path}: cannot write: {exc.strerror}") from None
+    with open_output(path) as fh:
+        fh.writelines(lines)

@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..errors import InputError, ParseError, UsageError
+from ..errors import InputError, ParseError
 from ..formats.tbf import Relation
 from ..temporal.awareness import Counts, ZeroWeightError, build, score_document
 from .options import COREF_MAPPINGS, LINK_TYPES, REPORTED
@@ -98,18 +98,19 @@ def timeml(side: Side, kind: str) -> str:
 def write_timeml(seq: Sequencing, scores: dict[str, dict], folder: str) -> None:
     """EvmEval's ``-a`` folder: ``TYPE/gold/DOC.tml``, ``TYPE/sys/DOC.tml`` and ``TYPE/seq.out`` for
     Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files)."""
-    try:
-        for kind in REPORTED:
-            for sub in ("gold", "sys"):
-                os.makedirs(os.path.join(folder, kind, sub), exist_ok=True)
-            for doc_id, (gold, system) in zip(seq.doc_ids, seq.sides):
-                for sub, side in (("gold", gold), ("sys", system)):
-                    with open(os.path.join(folder, kind, sub, doc_id + ".tml"), "w", encoding="utf-8") as fh:
-                        fh.write(timeml(side, kind))
-            with open(os.path.join(folder, kind, "seq.out"), "w", encoding="utf-8") as fh:
-                fh.write(seq_out(scores[kind]))
-    except OSError as exc:
-        raise UsageError(f"--timeml {folder}: cannot write {exc.filename}: {exc.strerror}") from None
+    from ..outputs import cannot_write, write_output
+
+    for kind in REPORTED:
+        for sub in ("gold", "sys"):
+            where = os.path.join(folder, kind, sub)
+            try:
+                os.makedirs(where, exist_ok=True)
+            except OSError as exc:
+                raise cannot_write(where, exc) from None
+        for doc_id, (gold, system) in zip(seq.doc_ids, seq.sides):
+            for sub, side in (("gold", gold), ("sys", system)):
+                write_output(os.path.join(folder, kind, sub, doc_id + ".tml"), timeml(side, kind))
+        write_output(os.path.join(folder, kind, "seq.out"), seq_out(scores[kind]))
 
 
 def score_sequencing(prep, al, opts) -> Sequencing:

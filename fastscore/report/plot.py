@@ -53,6 +53,17 @@ def plot_deltas(result, path) -> str:
     axes[-1, 0].set_xlabel(labels["xlabel"], fontsize=8)
     fig.tight_layout()
     path = os.fspath(path)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    from ..outputs import output_path
+
+    try:
+        with output_path(path) as tmp:
+            fig.savefig(tmp, dpi=120, format=_image_format(fig, path))
+    finally:
+        plt.close(fig)
     return path
+
+
+def _image_format(fig, path: str) -> str:
+    """The image format the file name asks for (as savefig reads it; PNG when it has no known ending)."""
+    ending = os.path.splitext(path)[1][1:].lower()
+    return ending if ending in fig.canvas.get_supported_filetypes() else "png"

@@ -132,7 +132,10 @@ class DocStats:
     def write_parquet(self, path, meta: Mapping[str, object] | None = None) -> None:
         import pyarrow.parquet as pq
 
-        pq.write_table(self.to_arrow(meta), path)
+        from ..outputs import output_path
+
+        with output_path(path) as tmp:
+            pq.write_table(self.to_arrow(meta), tmp)
 
     @classmethod
     def read_parquet(cls, path, registry: dict[str, MetricSpec]) -> "DocStats":

@@ -44,8 +44,9 @@ from typing import Iterable
 
 from ..errors import ParseError, UsageError
 from ..formats.files import read_bytes, read_head, source_name
-from ..formats.naf import NafDocument, is_naf, parse_naf, trim
+from ..formats.naf import NafDocument, id_problems, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
+from ..outputs import cannot_write, is_hidden, write_output
 from .java import d2i
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
@@ -185,6 +186,7 @@ def naf_to_triples(source: str | os.PathLike | NafDocument, layers: Iterable[str
     if unknown:
         raise UsageError(f"unknown layer {sorted(unknown)[0]!r}: choose from {', '.join(LAYER_ORDER)}")
     conv = _Converter(naf, name or os.path.basename(naf.path))
+    conv.warnings.extend(id_problems(naf))  # the module scores such files as read: said, not refused
     for layer in LAYER_ORDER:
         if layer not in wanted:
             continue
@@ -265,6 +267,8 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event") -> 
     parser.EndElementHandler = end
     try:
         parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}") from None
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
     for source in hashmap_order(sources):
@@ -440,6 +444,8 @@ class _KybotReader:
         self.parser.EndElementHandler = self.end
         try:
             self.parser.Parse(data, True)
+        except LookupError as exc:  # the declaration names an encoding Python does not know
+            raise ParseError(self.path, 1, f"XML declaration: {exc}") from None
         except xml.parsers.expat.ExpatError as exc:
             raise ParseError(self.path, exc.lineno,
                              f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
@@ -599,8 +605,11 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
     layer_names = tuple(layers) if layers else LAYER_ORDER
     warnings: list[str] = []
     if os.path.isdir(in_path):
-        names = sorted(n for n in os.listdir(in_path) if os.path.isfile(os.path.join(in_path, n)))
-        os.makedirs(out_path, exist_ok=True)
+        names = sorted(n for n in os.listdir(in_path) if not is_hidden(n) and os.path.isfile(os.path.join(in_path, n)))
+        try:
+            os.makedirs(out_path, exist_ok=True)
+        except OSError as exc:
+            raise cannot_write(out_path, exc) from None
         pairs = [(os.path.join(in_path, n), os.path.join(out_path, n + ".trp")) for n in names]
     else:
         pairs = [(in_path, out_path)]
@@ -618,6 +627,6 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
                                           strict_threshold=strict_threshold)
         else:
             doc = tuples_to_triples(src, first_element)
-        write_triples(doc, dst)
+        write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)
     return warnings
