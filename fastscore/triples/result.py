@@ -96,7 +96,11 @@ class TriplesResult:
                      "average_second_ids": _frac(t["gold_second_ids"], t["gold"])},
             "system": {"triples": int(t["system"] + t["out_of_range"]), "in_range": int(t["system"]),
                        "out_of_range": int(t["out_of_range"]),
-                       "unique_in_scope": int(t[f"unique_{SHORT[self.variant]}"]),
+                       # the module's "Number of unique Triples in scope", whatever the variant: no earlier
+                       # such triple shares ids (partially) with the same relation (the variant's own system
+                       # count, its precision's denominator, may differ: --ignore-relations de-duplicates by
+                       # ids alone)
+                       "unique_in_scope": int(t["unique_pr"]),
                        "average_first_ids": _frac(t["system_first_ids"], t["system"]),
                        "average_second_ids": _frac(t["system_second_ids"], t["system"])},
         }
