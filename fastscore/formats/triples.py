@@ -129,12 +129,19 @@ class _Handler:
         self.parser = parser
         self.current: dict | None = None
         self.kinds: dict[str, int] = {}
+        self.root: str | None = None
+        self.triples_seen = False
+        self.no_id: list = []  # elements without an id attribute: [count, line, triple id, element name]
+        self.empty_id: list = []  # the same for ids empty once trimmed
 
     def start(self, name: str, attrs: dict) -> None:
+        if self.root is None:
+            self.root, self.root_line = name, self.parser.CurrentLineNumber
         kind = self.kinds.get(name)
         if kind is None:
             kind = self.kinds[name] = _kind(name)
         if kind == TRIPLE:
+            self.triples_seen = True
             t = {"id": "", "relation": None, "profile": "", "layer": "", "first": [], "second": [],
                  "first_label": "", "second_label": "", "first_comment": "", "second_comment": "",
                  "line": self.parser.CurrentLineNumber}
@@ -157,12 +164,17 @@ class _Handler:
             return
         if kind == FIRST or kind == SECOND:
             ids = t["first"] if kind == FIRST else t["second"]
+            had = len(ids)
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "id":
                     ids.append(trim(value))
+                    if not ids[-1]:
+                        self._note(self.empty_id, t, name)
                 elif k == "comment" and kind == FIRST:
                     t["first_comment"] = module_comment(trim(value))
+            if len(ids) == had:
+                self._note(self.no_id, t, name)
         else:
             side = "first" if kind == FIRST_IDS else "second"
             for key, value in attrs.items():
@@ -171,6 +183,25 @@ class _Handler:
                     t[side + "_comment"] = module_comment(trim(value))
                 elif k == "label":
                     t[side + "_label"] = trim(value)
+
+    def _note(self, seen: list, t: dict, name: str) -> None:
+        if seen:
+            seen[0] += 1
+        else:
+            seen.extend((1, self.parser.CurrentLineNumber, t["id"], name))
+
+    def id_warnings(self) -> list[str]:
+        """What the module reads quietly: elements without an id (it ignores them) and empty ids (it keeps
+        them: two triples with empty ids share an id)."""
+        out = []
+        for seen, what in ((self.no_id, "has no id: ignored, as the module ignores it"),
+                           (self.empty_id, 'has an empty id (id=""): kept as an id, as the module keeps it (the '
+                                           "empty ids of two triples match each other)")):
+            if seen:
+                n, line, tid, name = seen
+                more = f" ({n} such elements in the file)" if n > 1 else ""
+                out.append(f'{self.doc.path}:{line}: triple "{tid}": <{name}> {what}{more}')
+        return out
 
     def end(self, name: str) -> None:
         t = self.current
@@ -208,7 +239,26 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
+    if not handler.triples_seen and (handler.root or "").lower() != "triples":
+        raise ParseError(path, handler.root_line if handler.root else 1, wrong_kind(handler.root or ""), name)
+    doc.warnings.extend(handler.id_warnings())
     return doc
+
+
+# root elements of the files other tasks (or converters) read: what to say when one is given as triples
+_OTHER_KINDS = {
+    "timeml": "a TimeML file: fastscore temporal reads it",
+    "kybotout": "KYOTO Kybot output: fastscore convert FILE OUT.trp --to triples converts it (with its KAF file)",
+    "kafkybot-results": "a KYOTO tuple file: fastscore.triples.convert.tuples_to_triples converts it",
+}
+
+
+def wrong_kind(root: str) -> str:
+    """The message for an XML file with no triple in it whose root element is not ``<triples>``."""
+    known = _OTHER_KINDS.get(root.lower())
+    head = f"root element <{root}> and no <triple>: not a triple file" + (f" ({known})" if known else "")
+    return (f"{head}; fastscore triples reads triple XML (<triples><triple ...>) and NAF/KAF "
+            "documents (with --layers)")
 
 
 def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:
