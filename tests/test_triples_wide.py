@@ -47,7 +47,7 @@ def _relation_rows(report: str) -> dict[str, tuple[int, int, int]]:
             if f[0] != "Total"}
 
 
-def _same_numbers(result, report: str) -> None:
+def same_numbers(result, report: str) -> None:
     """The API's numbers (what ``--output json`` prints) are those the module printed (EvaluateTriples)."""
     figures = _printed(report)
     s = result.scores()
@@ -72,7 +72,7 @@ def test_wide_case_as_the_module(run, cases, monkeypatch):
     result = score_triples(f"{case}/gold.trp", f"{case}/system.trp", location_defect=True, **run["keywords"])
     assert render(result, "module") == run["report"]
     if run["class"] == "DriverE":
-        _same_numbers(result, run["report"])
+        same_numbers(result, run["report"])
 
 
 def test_wide_anchors_cover_every_file_run():
