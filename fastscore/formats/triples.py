@@ -10,8 +10,9 @@
   double quotes and with ``&`` written ``&amp;`` (what the module prints);
 - a unary triple has an empty (or no) second element; ids may repeat inside an element.
 
-A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML and
-triples without a relation are errors naming the file and line.
+A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML,
+triples without a relation and XML of another kind (no triple, root not ``<triples>``) are errors naming the
+file and line; elements without an id (ignored) and empty ids (kept), as the module reads them, are warned.
 """
 from __future__ import annotations
 
@@ -130,6 +131,7 @@ class _Handler:
         self.current: dict | None = None
         self.kinds: dict[str, int] = {}
         self.root: str | None = None
+        self.root_line = 1
         self.triples_seen = False
         self.no_id: list = []  # elements without an id attribute: [count, line, triple id, element name]
         self.empty_id: list = []  # the same for ids empty once trimmed
@@ -240,7 +242,7 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
-        raise ParseError(path, handler.root_line if handler.root else 1, wrong_kind(handler.root or ""), name)
+        raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
     doc.warnings.extend(handler.id_warnings())
     return doc
 

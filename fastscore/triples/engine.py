@@ -56,7 +56,7 @@ class Prepared:
     counted: np.ndarray | None = None  # (4, n_gold)
     elements: dict = field(default_factory=dict)  # "first"/"second" -> kernel outputs
     _mismatches: np.ndarray | None = None
-    gold_repeats: np.ndarray | None = None  # (n_gold,) 1 where a gold triple duplicates an earlier one
+    gold_repeats: np.ndarray | None = None  # (n_gold,) 1: not counted were the gold file the system
 
     @property
     def n_gold(self) -> int:

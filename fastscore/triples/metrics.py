@@ -11,8 +11,8 @@ Per document (a file pair), the module's counts:
                        label (``Util.compareElements``); first_system_out those of out-of-range triples;
                        second_* the same for second elements
   gold_triple_ids, system_triple_ids  distinct triple ids
-  gold_repeats         gold triples that duplicate an earlier one as the run counts them (at most one of a
-                       group is counted: recall stays below 1 even for the gold file against itself)
+  gold_repeats         gold triples the run would not count were the gold file the system (duplicates and
+                       overlaps of other gold triples: recall stays below 1 even for the gold file itself)
 Variant V: ``pr`` partial ids and same relation, ``p`` partial ids, ``xr`` exact ids and same relation,
 ``x`` exact ids.  Precision = correct_V / unique_V, recall = correct_V / gold, F1 = 2PR / (P + R).
 

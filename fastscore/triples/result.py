@@ -168,10 +168,9 @@ def run_warnings(result: TriplesResult, gold_warnings: list[str], system_warning
     return out + precision_above_one(result) + gold_repeats(result) + nothing_in_common(result)
 
 
-_COUNTED_ONCE = {  # how a gold triple duplicates one counted before: dedup exact | the variant's, overlap
-    True: "equal ids and relation", "partial-any-relation": "ids meeting in both elements",
-    "partial": "ids meeting in both elements, same relation", "exact": "equal ids and relation",
-    "exact-any-relation": "equal ids and relation"}
+_DUPLICATE_RULES = {  # how a gold triple duplicates one counted before (dedup overlap), per variant
+    "partial-any-relation": "ids meeting in both elements", "partial": "ids meeting in both elements, same relation",
+    "exact": "equal ids and relation", "exact-any-relation": "equal ids and relation"}
 
 
 def gold_repeats(result: TriplesResult) -> list[str]:
@@ -182,7 +181,7 @@ def gold_repeats(result: TriplesResult) -> list[str]:
     if not n:
         return []
     exact = result.options.dedup_exact(result.inputs.folder)
-    rule = _COUNTED_ONCE[True] if exact else _COUNTED_ONCE[result.variant]
+    rule = "equal ids and relation" if exact else _DUPLICATE_RULES[result.variant]
     hint = "" if exact else "; --dedup exact merges only identical ones"
     return [f"{n} of {gold} gold triples are merged as duplicates: the gold file scored against itself has "
             f"recall {100 * (gold - n) / gold:.2f}, not 100, because the module counts for each system triple "
