@@ -213,7 +213,8 @@ def generate_wide_case(seed: int) -> dict[str, str]:
     """A case with, beside :func:`generate_case`'s features: duplicate and near-duplicate triples with other
     relations on both sides (gold duplicates among them), chains of partially overlapping triples, elements
     with no id or an empty one, token ids no token has (also in the token range, which may name no id of
-    the files at all), empty files (either side, or both) and files of only unary or element-less triples."""
+    the files at all), empty files (either side, or both), files of only unary or element-less triples, and
+    elements after a triple's end."""
     rng = random.Random(seed)
     n_tokens = rng.randint(8, 40)  # few tokens: many overlaps
     gold = _gold(rng, n_tokens, rng.randint(2, 8))
@@ -251,7 +252,23 @@ def generate_wide_case(seed: int) -> dict[str, str]:
         "system.trp": triple_xml(system, rng),
         "range.txt": "\n".join(f"w{k}" for k in in_range) + "\n",
     })
+    strays = random.Random(seed + 7_000_003)  # its own draws: the files above stay as they were without it
+    for name in ("gold.trp", "system.trp"):
+        if strays.random() < 0.15:
+            files[name] = _with_stray(files[name], strays, n_tokens)
     return files
+
+
+def _with_stray(xml: str, rng: random.Random, n_tokens: int) -> str:
+    """An element after a triple's end (between two triples): the module's parser adds it to that triple."""
+    lines = xml.split("\n")
+    ends = [k for k, line in enumerate(lines) if line in ("</triple>", "</triplet>")]
+    if not ends:
+        return xml
+    stray = rng.choice((f'<elementSecond id="w{rng.randint(1, n_tokens)}"/>',
+                        f'<elementFirst id="w{rng.randint(1, n_tokens)}"/>', '<elementSecondIds label="target"/>'))
+    lines.insert(rng.choice(ends) + 1, stray)
+    return "\n".join(lines)
 
 
 def write_case(folder: str, files: dict[str, str]) -> None:

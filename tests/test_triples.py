@@ -308,3 +308,20 @@ def test_nothing_correct_says_why(tmp_path, pair):
     (warning,) = score_triples(pair[0], other_rel).warnings
     assert "never with the same relation" in warning and "system relations: theme" in warning
     assert not score_triples(pair[0], other_rel, ignore_relations=True).warnings
+
+
+def test_an_element_after_a_triple_end_fills_that_triple_as_in_the_module(tmp_path):
+    """The module's parser keeps adding to the triple it stored: the stray id matches, but the token range and
+    the average ids were taken when the triple ended."""
+    gold = write(tmp_path / "g.trp", triple("g1", "a", ["w1"], ["w2"]), triple("g2", "a", ["w5"], ["w9"]))
+    system = tmp_path / "s.trp"
+    system.write_text(HEAD + triple("s1", "a", ["w1"], ["w2"]) + triple("s2", "a", ["w5"]) + '<elementSecond id="w9"/>'
+                      + '<elementFirst id="w7"/>\n</triples>\n', encoding="utf-8")
+    result = score_triples(gold, str(system))
+    assert result.to_dict()["metrics"]["triples"]["correct"] == 2
+    (warning,) = [w for w in result.warnings if "after the triple's end" in w]
+    assert f"{system}:5: " in warning and 'triple "s2"' in warning and "(2 such elements in the file)" in warning
+    assert result.to_dict()["statistics"]["system"]["average_second_ids"] == 0.5  # w9 came after the end
+    (tmp_path / "range.txt").write_text("w1\nw7\n", encoding="utf-8")  # w7 came after s2's end: out of range
+    stats = score_triples(gold, str(system), token_range=str(tmp_path / "range.txt")).to_dict()["statistics"]
+    assert (stats["system"]["in_range"], stats["system"]["out_of_range"]) == (1, 1)

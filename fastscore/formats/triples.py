@@ -12,7 +12,8 @@
 
 A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML,
 triples without a relation and XML of another kind (no triple, root not ``<triples>``) are errors naming the
-file and line; elements without an id (ignored) and empty ids (kept), as the module reads them, are warned.
+file and line; elements without an id (ignored), empty ids (kept) and elements after a triple's end (added to
+it), as the module reads them, are warned.
 """
 from __future__ import annotations
 
@@ -58,6 +59,14 @@ class TripleDoc:
     lines: list[int] = field(default_factory=list)
     confidences: list[int] = field(default_factory=list)  # profile_confidence (0: none)
     warnings: list[str] = field(default_factory=list)
+    # row -> [first, second] ids added after the triple's end (the module matches with them, but its token range
+    # and its average ids were taken when the triple ended)
+    late: dict[int, list[int]] = field(default_factory=dict)
+
+    def ids_at_end(self, k: int, side: int = 0) -> int:
+        """How many ids element ``side`` (0 first, 1 second) of triple ``k`` had when the triple ended."""
+        n = len(self.first[k] if side == 0 else self.second[k])
+        return n - self.late[k][side] if k in self.late else n
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -133,6 +142,8 @@ class _Handler:
         self.root: str | None = None
         self.root_line = 1
         self.triples_seen = False
+        self.stored: int | None = None  # the row of doc the current triple was stored as, once closed
+        self.strays: list = []  # elements after a stored triple: [count, line, triple id, element name]
         self.no_id: list = []  # elements without an id attribute: [count, line, triple id, element name]
         self.empty_id: list = []  # the same for ids empty once trimmed
 
@@ -159,11 +170,13 @@ class _Handler:
                     t["confidence"] = trim(value)
                 elif k == "relation":
                     t["relation"] = trim(value)
-            self.current = t
+            self.current, self.stored = t, None
             return
         t = self.current
         if t is None or kind == OTHER:
             return
+        if self.stored is not None:  # the module's parser keeps filling the triple it has stored
+            self._note(self.strays, t, name)
         if kind == FIRST or kind == SECOND:
             ids = t["first"] if kind == FIRST else t["second"]
             had = len(ids)
@@ -171,10 +184,12 @@ class _Handler:
                 k = key.lower()
                 if k == "id":
                     ids.append(trim(value))
+                    if self.stored is not None:
+                        self.doc.late.setdefault(self.stored, [0, 0])[kind == SECOND] += 1
                     if not ids[-1]:
                         self._note(self.empty_id, t, name)
                 elif k == "comment" and kind == FIRST:
-                    t["first_comment"] = module_comment(trim(value))
+                    self._set(t, "first_comment", module_comment(trim(value)))
             if len(ids) == had:
                 self._note(self.no_id, t, name)
         else:
@@ -182,9 +197,14 @@ class _Handler:
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "comment":
-                    t[side + "_comment"] = module_comment(trim(value))
+                    self._set(t, side + "_comment", module_comment(trim(value)))
                 elif k == "label":
-                    t[side + "_label"] = trim(value)
+                    self._set(t, side + "_label", trim(value))
+
+    def _set(self, t: dict, key: str, value: str) -> None:
+        t[key] = value
+        if self.stored is not None:
+            getattr(self.doc, key + "s")[self.stored] = value
 
     def _note(self, seen: list, t: dict, name: str) -> None:
         if seen:
@@ -196,7 +216,8 @@ class _Handler:
         """What the module reads quietly: elements without an id (it ignores them) and empty ids (it keeps
         them: two triples with empty ids share an id)."""
         out = []
-        for seen, what in ((self.no_id, "has no id: ignored, as the module ignores it"),
+        for seen, what in ((self.strays, "after the triple's end: added to that triple, as the module adds it"),
+                           (self.no_id, "has no id: ignored, as the module ignores it"),
                            (self.empty_id, 'has an empty id (id=""): kept as an id, as the module keeps it (the '
                                            "empty ids of two triples match each other)")):
             if seen:
@@ -215,6 +236,9 @@ class _Handler:
                                  "needs relation=\"...\")", self.doc.name)
             self.doc.append(t["id"], t["relation"], t["first"], t["second"], t["first_label"], t["second_label"],
                             t["first_comment"], t["second_comment"], t["profile"], t["layer"], t["line"])
+            # elements that follow go on filling the stored triple, as in the module's parser
+            self.stored = len(self.doc) - 1
+            t["first"], t["second"] = self.doc.first[-1], self.doc.second[-1]
             confidence = t.get("confidence")
             if confidence:
                 try:

@@ -229,7 +229,9 @@ def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tupl
     out_rels: list[str] = []
     if token_range is not None:
         first = doc.first
-        inside = [any(i in token_range for i in first[k]) for k in rows]
+        late = doc.late
+        inside = [any(i in token_range for i in (first[k][: doc.ids_at_end(k)] if k in late else first[k]))
+                  for k in rows]
         out_rows = [k for k, ok in zip(rows, inside) if not ok]
         out_rels = [r for r, ok in zip(kept_rels, inside) if not ok]
         rows = [k for k, ok in zip(rows, inside) if ok]

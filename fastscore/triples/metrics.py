@@ -102,6 +102,14 @@ def doc_stats(prep) -> DocStats:
         cols[f"{side}_system"] = per_doc(sdoc, el["system_new"][:n_sys])
         cols[f"{side}_correct"] = per_doc(sdoc, el["system_matched"][:n_sys])
         cols[f"{side}_system_out"] = per_doc(odoc, el["system_new"][n_sys:])
+    for side, docs_of, rows_of in (("gold", prep.gold_docs, prep.gold.rows), ("system", prep.system_docs,
+                                                                            prep.system.rows)):
+        for d, doc in enumerate(docs_of):  # ids added after a triple's end: not in the module's averages
+            if doc.late:
+                for k in rows_of[d]:
+                    if k in doc.late:
+                        cols[f"{side}_first_ids"][d] -= doc.late[k][0]
+                        cols[f"{side}_second_ids"][d] -= doc.late[k][1]
     cols["gold_triple_ids"] = np.array([len({prep.gold_docs[d].ids[k] for k in prep.gold.rows[d]})
                                         for d in range(n_docs)], dtype=np.float64)
     cols["system_triple_ids"] = np.array([len({prep.system_docs[d].ids[k] for k in prep.system.rows[d]})
