@@ -134,7 +134,7 @@ def triple_xml(triples: list[Triple], rng: random.Random | None = None) -> str:
                 lines.append(f"\t<{ids_tag}{attrs}/>")
                 continue
             lines.append(f"\t<{ids_tag}{attrs}>")
-            lines.extend(f"\t\t<{el_tag} id={quoteattr(pad(i))}/>" for i in ids)
+            lines.extend(f"\t\t<{el_tag}/>" if i is None else f"\t\t<{el_tag} id={quoteattr(pad(i))}/>" for i in ids)
             lines.append(f"\t</{ids_tag}>")
         lines.append(f"</{tag}>")
     lines.append("</triples>")
@@ -159,6 +159,116 @@ def generate_case(seed: int) -> dict[str, str]:
         "filter.txt": "\n".join(kept) + "\n\n",
         "map.txt": "\n".join(f"{a}\t{b}" for a, b in mapping) + "\n",
     }
+
+
+KYOTO = ("patient", "done-by", "instrument")
+
+
+def _relation_twins(rng: random.Random, triples: list[Triple], n_tokens: int, tag: str) -> list[Triple]:
+    """Duplicates and near-duplicates with another relation: a copy with another relation (``participant``
+    beside a KYOTO role among them), a copy whose ids are shifted by one (partial overlap) with another
+    relation, a copy with one id more and the relation in other case."""
+    out = []
+    for k, t in enumerate(triples):
+        out.append(t)
+        roll = rng.random()
+        if roll < 0.15:
+            other = "participant" if t.relation in KYOTO and rng.random() < 0.6 else rng.choice(RELATIONS)
+            out.append(t.copy(tid=f"{t.tid}{tag}r", relation=other))
+        elif roll < 0.25 and t.second:
+            shifted = [f"w{min(n_tokens + 2, int(i[1:]) + 1)}" if i and i[0] == "w" and i[1:].isdigit() else i
+                       for i in t.second]
+            out.append(t.copy(tid=f"{t.tid}{tag}n", relation=rng.choice(RELATIONS), second=t.second[:1] + shifted))
+        elif roll < 0.32 and t.first:
+            out.append(t.copy(tid=f"{t.tid}{tag}c", relation=t.relation.swapcase(),
+                              first=t.first + [f"w{rng.randint(1, n_tokens)}"]))
+    return out
+
+
+def _chain(rng: random.Random, n_tokens: int, tag: str) -> list[Triple]:
+    """Triples overlapping their neighbours only (a-b, b-c, c-d: a and c share nothing), with one event,
+    some with another relation: which of them are duplicates depends on the ones kept before."""
+    event = [f"w{rng.randint(1, n_tokens)}"]
+    start = rng.randint(1, n_tokens)
+    relation = rng.choice(RELATIONS)
+    return [Triple(f"{tag}{k}", relation if rng.random() < 0.7 else rng.choice(RELATIONS), event,
+                   [f"w{start + k}", f"w{start + k + 1}"]) for k in range(rng.randint(2, 5))]
+
+
+def _odd_ids(rng: random.Random, triples: list[Triple], n_tokens: int) -> None:
+    """In place: elements with no id (``<elementFirst/>``, None here) or an empty one, and token ids no
+    token has (beyond the document's)."""
+    for t in triples:
+        roll = rng.random()
+        side = t.first if rng.random() < 0.5 else t.second
+        if roll < 0.06:
+            side.insert(rng.randint(0, len(side)), None)
+        elif roll < 0.09:
+            side.append(rng.choice(("", " ")))
+        elif roll < 0.15:
+            side.append(f"w{n_tokens + rng.randint(1, 50)}")
+
+
+def generate_wide_case(seed: int) -> dict[str, str]:
+    """A case with, beside :func:`generate_case`'s features: duplicate and near-duplicate triples with other
+    relations on both sides (gold duplicates among them), chains of partially overlapping triples, elements
+    with no id or an empty one, token ids no token has (also in the token range, which may name no id of
+    the files at all), empty files (either side, or both), files of only unary or element-less triples, and
+    elements after a triple's end."""
+    rng = random.Random(seed)
+    n_tokens = rng.randint(8, 40)  # few tokens: many overlaps
+    gold = _gold(rng, n_tokens, rng.randint(2, 8))
+    system = _system(rng, gold, n_tokens)
+    gold = _relation_twins(rng, gold, n_tokens, "g")
+    system = _relation_twins(rng, system, n_tokens, "s")
+    for _ in range(rng.randint(0, 2)):
+        links = _chain(rng, n_tokens, f"c{len(gold)}_")
+        gold += links
+        system += [t.copy(tid="s" + t.tid) for t in links if rng.random() < 0.8]
+    if rng.random() < 0.5:
+        system += _chain(rng, n_tokens, f"sc{len(system)}_")
+    _odd_ids(rng, gold, n_tokens)
+    _odd_ids(rng, system, n_tokens)
+    shape = rng.random()
+    if shape < 0.05:
+        gold = []
+    elif shape < 0.10:
+        system = []
+    elif shape < 0.12:
+        gold, system = [], []
+    elif shape < 0.15:
+        system = [t.copy(second=[]) for t in system]  # only unary triples
+    elif shape < 0.17:
+        system = [t.copy(first=[], second=[]) for t in system[:3]]  # no ids at all
+    used = sorted({int(i[1:]) for t in gold + system for i in t.first + t.second
+                   if i and i[0] == "w" and i[1:].isdigit()}) or [1]
+    if rng.random() < 0.1:
+        in_range = [n_tokens + 100 + k for k in range(3)]  # names no id of the files
+    else:
+        in_range = sorted(set(rng.sample(used, max(1, len(used) // 2))) | {n_tokens + 60, n_tokens + 61})
+    files = generate_case(seed)
+    files.update({
+        "gold.trp": triple_xml(gold, rng),
+        "system.trp": triple_xml(system, rng),
+        "range.txt": "\n".join(f"w{k}" for k in in_range) + "\n",
+    })
+    strays = random.Random(seed + 7_000_003)  # its own draws: the files above stay as they were without it
+    for name in ("gold.trp", "system.trp"):
+        if strays.random() < 0.15:
+            files[name] = _with_stray(files[name], strays, n_tokens)
+    return files
+
+
+def _with_stray(xml: str, rng: random.Random, n_tokens: int) -> str:
+    """An element after a triple's end (between two triples): the module's parser adds it to that triple."""
+    lines = xml.split("\n")
+    ends = [k for k, line in enumerate(lines) if line in ("</triple>", "</triplet>")]
+    if not ends:
+        return xml
+    stray = rng.choice((f'<elementSecond id="w{rng.randint(1, n_tokens)}"/>',
+                        f'<elementFirst id="w{rng.randint(1, n_tokens)}"/>', '<elementSecondIds label="target"/>'))
+    lines.insert(rng.choice(ends) + 1, stray)
+    return "\n".join(lines)
 
 
 def write_case(folder: str, files: dict[str, str]) -> None:
@@ -199,14 +309,17 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--big", type=int, default=0, help="write gold/ and system/ folders of this many triples")
     ap.add_argument("--per-doc", type=int, default=500, help="with --big: triples per document")
+    ap.add_argument("--wide", action="store_true", help="cases of generate_wide_case (duplicates with other "
+                    "relations, overlap chains, missing ids, empty files...)")
     args = ap.parse_args(argv)
     if args.big:
         for name, gold, system in big_corpus(args.big, args.seed, args.per_doc):
             write_case(os.path.join(args.out, "gold"), {f"{name}.trp": triple_xml(gold)})
             write_case(os.path.join(args.out, "system"), {f"{name}.trp": triple_xml(system)})
         return
+    make = generate_wide_case if args.wide else generate_case
     for k in range(args.cases):
-        write_case(os.path.join(args.out, f"case-{k:03d}"), generate_case(args.seed * 1000 + k))
+        write_case(os.path.join(args.out, f"case-{k:03d}"), make(args.seed * 1000 + k))
 
 
 if __name__ == "__main__":

@@ -24,10 +24,22 @@ date).  Build (Java 17):
 
 Every run is made twice and must give the same report (the module has no randomness; a difference would
 be a hash-order dependence worth knowing).
+
+``wide.json.gz``: the module's reports for every run of FILE_RUNS on ``--wide`` pairs of
+``gen_triples.generate_wide_case`` (duplicates and near-duplicates with other relations, overlap chains,
+elements without ids, token ids no token has, empty files...).  The inputs are not stored: the seeded
+generator makes them again (``tests/test_triples_wide.py``).  These runs go through a fourth driver,
+``DriverB`` (one JVM for many runs: each line of its job file is ``REPORT<TAB>DriverE|DriverD<TAB>ARGS...``, the
+report file the run writes moved to ``REPORT``), from a folder holding every case, so the token range is named
+``wide-NNN/range.txt`` in the reports.
+
+``--check`` makes everything again in a temporary folder and compares it with the stored files byte for byte.
 """
 from __future__ import annotations
 
 import argparse
+import filecmp
+import gzip
 import json
 import os
 import shutil
@@ -38,9 +50,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_naf import generate, generate_tuples  # noqa: E402
-from gen_triples import generate_case, write_case  # noqa: E402
+from gen_triples import generate_case, generate_wide_case, write_case  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "triples_anchors"
+WIDE = "wide.json.gz"
 
 # (name, class, module arguments, fastscore keywords); every run also has location_defect=True (the module
 # drops LOCATION triples whatever its options)
@@ -127,10 +140,10 @@ def convert_run(classpath: str, cls: str, source: Path, args: list[str], out_nam
         return (work / out_name).read_text(encoding="utf-8")
 
 
-def convert_anchors(classpath: str, n_docs: int, seed: int) -> list[dict]:
+def convert_anchors(classpath: str, n_docs: int, seed: int, out: Path) -> list[dict]:
     """KAF files through ConvertKafToTriples (every layer flag), KYOTO tuple files through
     ConvertTuplesToTriples (first element event and participant); NAF twins of the KAF files beside them."""
-    folder = OUT / "convert"
+    folder = out / "convert"
     folder.mkdir()
     runs = []
     for k in range(n_docs):
@@ -152,6 +165,58 @@ def convert_anchors(classpath: str, n_docs: int, seed: int) -> list[dict]:
     return runs
 
 
+def wide_job(name: str, cls: str, margs: list[str]) -> list[str]:
+    """A FILE_RUNS run's module arguments for the case folder ``name`` (paths relative to its parent)."""
+    return ["--gold-standard-triples", f"{name}/gold.trp", "--system-triples", f"{name}/system.trp",
+            *(f"{name}/{a}" if a.endswith(".txt") else a for a in margs)]
+
+
+def wide_keywords(name: str, keywords: dict) -> dict:
+    return {k: f"{name}/{v}" if isinstance(v, str) and v.endswith(".txt") else v for k, v in keywords.items()}
+
+
+def wide_anchors(classpath: str, n_cases: int, seed: int) -> list[dict]:
+    """Every FILE_RUNS run on ``n_cases`` wide cases, through DriverB (each run twice)."""
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "reports").mkdir()
+        jobs = []
+        for k in range(n_cases):
+            name = f"wide-{k:03d}"
+            write_case(str(root / name), generate_wide_case(seed * 1000 + k))
+            for run, cls, margs, keywords in FILE_RUNS:
+                for rep in (0, 1):
+                    jobs.append("\t".join([f"reports/{name}.{run}.{rep}", cls, *wide_job(name, cls, margs)]))
+                runs.append({"case": name, "run": run, "class": cls, "args": wide_job(name, cls, margs),
+                             "keywords": wide_keywords(name, keywords)})
+        (root / "jobs.txt").write_text("\n".join(jobs) + "\n", encoding="utf-8")
+        java(classpath, "DriverB", ["jobs.txt"], root)
+        for r in runs:
+            first, second = (root / "reports" / f"{r['case']}.{r['run']}.{rep}" for rep in (0, 1))
+            if first.read_bytes() != second.read_bytes():
+                raise SystemExit(f"{r['case']} {r['run']}: two runs differ")
+            r["report"] = first.read_text(encoding="utf-8")
+    return runs
+
+
+def write_wide(out: Path, runs: list[dict], n_cases: int, seed: int) -> None:
+    data = json.dumps({"generator": "scripts/gen_triples.py generate_wide_case", "seed": seed, "cases": n_cases,
+                       "runs": runs}, indent=1, sort_keys=True) + "\n"
+    (out / WIDE).write_bytes(gzip.compress(data.encode("utf-8"), compresslevel=9, mtime=0))
+
+
+def compare_trees(made: Path, stored: Path) -> list[str]:
+    """Files that differ between two trees (or are in one only)."""
+    bad = []
+    cmp = filecmp.dircmp(made, stored)
+    bad += [str(stored / n) for n in cmp.left_only + cmp.right_only + cmp.funny_files]
+    bad += [str(stored / n) for n in cmp.common_files if not filecmp.cmp(made / n, stored / n, shallow=False)]
+    for sub in cmp.common_dirs:
+        bad += compare_trees(made / sub, stored / sub)
+    return bad
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--classpath", required=True, help="drivers, the module's classes, its jar (':'-separated)")
@@ -159,20 +224,46 @@ def main(argv=None) -> None:
     ap.add_argument("--folders", type=int, default=4)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--convert-docs", type=int, default=20, help="KAF/NAF twins and tuple files converted")
+    ap.add_argument("--wide", type=int, default=220, help="wide cases (every FILE_RUNS run on each)")
+    ap.add_argument("--wide-seed", type=int, default=24)
+    ap.add_argument("--only-wide", action="store_true", help="make (or check) wide.json.gz only")
+    ap.add_argument("--check", action="store_true", help="make everything in a temporary folder and compare it "
+                    "with the stored files (exit 1 on a difference)")
     args = ap.parse_args(argv)
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
+    if args.check:
+        with tempfile.TemporaryDirectory() as tmp:
+            made = Path(tmp) / "triples_anchors"
+            build(args, made)
+            if args.only_wide:
+                bad = [] if (made / WIDE).read_bytes() == (OUT / WIDE).read_bytes() else [str(OUT / WIDE)]
+            else:
+                bad = compare_trees(made, OUT)
+        if bad:
+            raise SystemExit("differ from what the module writes now: " + ", ".join(bad[:10]))
+        print(f"{os.path.relpath(OUT)}: identical to what the module writes now")
+        return
+    build(args, OUT)
+
+
+def build(args, out: Path) -> None:
+    if args.only_wide:
+        out.mkdir(parents=True, exist_ok=True)
+        write_wide(out, wide_anchors(args.classpath, args.wide, args.wide_seed), args.wide, args.wide_seed)
+        print(f"{args.wide * len(FILE_RUNS)} runs of the module on {args.wide} wide cases, written to {out / WIDE}")
+        return
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
     expected = []
     for k in range(args.cases):
-        case = OUT / f"case-{k:03d}"
+        case = out / f"case-{k:03d}"
         write_case(str(case), generate_case(args.seed * 1000 + k))
         for name, cls, margs, keywords in FILE_RUNS:
             report = file_run(args.classpath, case, cls, margs)
             expected.append({"case": case.name, "run": name, "class": cls, "args": margs,
                              "keywords": keywords, "report": report})
     for k in range(args.folders):
-        folder = OUT / f"folder-{k}"
+        folder = out / f"folder-{k}"
         n_files = 2 + k % 4
         for i in range(n_files):
             files = generate_case(args.seed * 100000 + 100 * k + i)
@@ -184,18 +275,20 @@ def main(argv=None) -> None:
             report = folder_run(args.classpath, folder, margs)
             expected.append({"case": folder.name, "run": name, "class": "DriverF", "args": margs,
                              "keywords": keywords, "report": report})
-    convert = convert_anchors(args.classpath, args.convert_docs, args.seed)
-    with open(OUT / "expected_convert.json", "w", encoding="utf-8", newline="\n") as fh:
+    convert = convert_anchors(args.classpath, args.convert_docs, args.seed, out)
+    with open(out / "expected_convert.json", "w", encoding="utf-8", newline="\n") as fh:
         json.dump({"generator": "scripts/gen_naf.py", "seed": args.seed, "runs": convert}, fh, indent=1,
                   sort_keys=True)
         fh.write("\n")
-    with open(OUT / "expected.json", "w", encoding="utf-8", newline="\n") as fh:
+    with open(out / "expected.json", "w", encoding="utf-8", newline="\n") as fh:
         json.dump({"generator": "scripts/gen_triples.py", "seed": args.seed, "runs": expected}, fh, indent=1,
                   sort_keys=True)
         fh.write("\n")
     print(f"{len(expected)} runs of the module on {args.cases} file cases and {args.folders} folder cases, "
           f"{len(convert)} converter runs on {args.convert_docs} KAF and tuple files, written to "
-          f"{os.path.relpath(OUT)}")
+          f"{out}")
+    write_wide(out, wide_anchors(args.classpath, args.wide, args.wide_seed), args.wide, args.wide_seed)
+    print(f"{args.wide * len(FILE_RUNS)} runs of the module on {args.wide} wide cases, written to {out / WIDE}")
 
 
 if __name__ == "__main__":

@@ -236,3 +236,92 @@ def test_the_command_line_with_the_task_is_built_without_numba():
             "assert 'numba' not in sys.modules, 'numba imported'\nprint('ok')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+# ---- input the module reads quietly (issue 26): errors where it is not a triple file, else warnings
+
+@pytest.mark.parametrize("text, kind", [
+    ('<?xml version="1.0"?>\n<TimeML>\n<TEXT>He <EVENT eid="e1">left</EVENT>.</TEXT>\n</TimeML>\n',
+     "fastscore temporal reads it"),
+    ('<?xml version="1.0"?>\n<kybotOut>\n<doc shortname="x"/>\n</kybotOut>\n', "fastscore convert"),
+    ('<?xml version="1.0"?>\n<catalog>\n<book id="b1"/>\n</catalog>\n', "not a triple file;"),
+])
+def test_xml_of_another_kind_is_refused_naming_the_task(tmp_path, pair, registered, capsys, text, kind):
+    other = tmp_path / "other.xml"
+    other.write_text(text, encoding="utf-8")
+    for args in ([pair[0], other], [other, pair[1]]):
+        assert main(["triples", *map(str, args)]) == 1
+        err = capsys.readouterr().err.strip().split("\n")
+        assert len(err) == 1 and f"{other}:2: " in err[0] and kind in err[0], err
+
+
+def test_an_empty_triple_file_is_scored(tmp_path, pair):
+    empty = tmp_path / "empty.trp"
+    empty.write_text('<?xml version="1.0"?>\n<triples>\n</triples>\n', encoding="utf-8")
+    m = score_triples(pair[0], empty).to_dict()["metrics"]["triples"]
+    assert (m["correct"], m["system"], m["gold"]) == (0, 0, 4)
+
+
+def test_elements_without_ids_are_ignored_with_a_warning(tmp_path):
+    gold = write(tmp_path / "g.trp", triple("g1", "a", ["w1"], ["w2"]), triple("g2", "a", ["w5"], ["w6"]))
+    plain = write(tmp_path / "plain.trp", triple("s1", "a", ["w1"], ["w2"]), triple("s2", "a", ["w5"]))
+    odd = tmp_path / "odd.trp"
+    odd.write_text(Path(plain).read_text(encoding="utf-8").replace(
+        '<elementFirst id="w5"/>', '<elementFirst id="w5"/><elementFirst/>').replace(
+        '<elementFirstIds><elementFirst id="w1"/>', '<elementFirstIds><elementFirst/><elementFirst id="w1"/>'),
+        encoding="utf-8")
+    result = score_triples(gold, str(odd))
+    assert result.to_dict()["metrics"] == score_triples(gold, plain).to_dict()["metrics"]  # as the module: ignored
+    (warning,) = [w for w in result.warnings if "has no id" in w]
+    assert f"{odd}:3: " in warning and 'triple "s1"' in warning and "(2 such elements in the file)" in warning
+    empty = write(tmp_path / "e.trp", triple("s1", "a", ["w1"], [" "]), triple("s2", "a", ["w1"], [""]))
+    result = score_triples(gold, empty)
+    assert any('e.trp:3: triple "s1": <elementSecond> has an empty id' in w for w in result.warnings)
+    assert result.to_dict()["statistics"]["variants"]["partial"]["system"] == 1  # "" met "": one duplicate
+
+
+def test_token_range_ids_no_triple_names_are_warned(tmp_path, pair):
+    (tmp_path / "range.txt").write_text("w1\nw404\nw405\n", encoding="utf-8")
+    result = score_triples(*pair, token_range=str(tmp_path / "range.txt"))
+    (warning,) = [w for w in result.warnings if "range.txt" in w]
+    assert "2 of 3 token ids occur in no triple" in warning and "'w404'" in warning
+    (tmp_path / "inside.txt").write_text("w1\nw9\n", encoding="utf-8")
+    assert not score_triples(*pair, token_range=str(tmp_path / "inside.txt")).warnings
+
+
+@pytest.mark.parametrize("options", [{}, {"ignore_relations": True}, {"exact_ids": True}, {"dedup": "exact"}])
+def test_gold_against_itself_says_how_many_gold_triples_were_merged(options):
+    gold = str(ANCHORS / "case-006" / "gold.trp")  # duplicates and overlaps for every variant
+    result = score_triples(gold, gold, **options)
+    m = result.to_dict()["metrics"]["triples"]
+    assert m["recall"] < 1
+    (warning,) = [w for w in result.warnings if "merged as duplicates" in w]
+    assert warning.startswith(f"{m['gold'] - m['correct']} of {m['gold']} gold triples are merged")
+    assert f"recall {100 * m['recall']:.2f}, not 100" in warning
+
+
+def test_nothing_correct_says_why(tmp_path, pair):
+    other_ids = write(tmp_path / "ids.trp", triple("s1", "agent", ["w70"], ["w71"]))
+    (warning,) = score_triples(pair[0], other_ids).warnings
+    assert "nothing correct" in warning and "no system triple has ids in both elements in common" in warning
+    other_rel = write(tmp_path / "rel.trp", triple("s1", "theme", ["w1"], ["w2"]))
+    (warning,) = score_triples(pair[0], other_rel).warnings
+    assert "never with the same relation" in warning and "system relations: theme" in warning
+    assert not score_triples(pair[0], other_rel, ignore_relations=True).warnings
+
+
+def test_an_element_after_a_triple_end_fills_that_triple_as_in_the_module(tmp_path):
+    """The module's parser keeps adding to the triple it stored: the stray id matches, but the token range and
+    the average ids were taken when the triple ended."""
+    gold = write(tmp_path / "g.trp", triple("g1", "a", ["w1"], ["w2"]), triple("g2", "a", ["w5"], ["w9"]))
+    system = tmp_path / "s.trp"
+    system.write_text(HEAD + triple("s1", "a", ["w1"], ["w2"]) + triple("s2", "a", ["w5"]) + '<elementSecond id="w9"/>'
+                      + '<elementFirst id="w7"/>\n</triples>\n', encoding="utf-8")
+    result = score_triples(gold, str(system))
+    assert result.to_dict()["metrics"]["triples"]["correct"] == 2
+    (warning,) = [w for w in result.warnings if "after the triple's end" in w]
+    assert f"{system}:5: " in warning and 'triple "s2"' in warning and "(2 such elements in the file)" in warning
+    assert result.to_dict()["statistics"]["system"]["average_second_ids"] == 0.5  # w9 came after the end
+    (tmp_path / "range.txt").write_text("w1\nw7\n", encoding="utf-8")  # w7 came after s2's end: out of range
+    stats = score_triples(gold, str(system), token_range=str(tmp_path / "range.txt")).to_dict()["statistics"]
+    assert (stats["system"]["in_range"], stats["system"]["out_of_range"]) == (1, 1)

@@ -10,8 +10,10 @@
   double quotes and with ``&`` written ``&amp;`` (what the module prints);
 - a unary triple has an empty (or no) second element; ids may repeat inside an element.
 
-A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML and
-triples without a relation are errors naming the file and line.
+A file is one document; a folder is one document per ``.trp`` file (sorted by name).  Malformed XML,
+triples without a relation and XML of another kind (no triple, root not ``<triples>``) are errors naming the
+file and line; elements without an id (ignored), empty ids (kept) and elements after a triple's end (added to
+it), as the module reads them, are warned.
 """
 from __future__ import annotations
 
@@ -57,6 +59,14 @@ class TripleDoc:
     lines: list[int] = field(default_factory=list)
     confidences: list[int] = field(default_factory=list)  # profile_confidence (0: none)
     warnings: list[str] = field(default_factory=list)
+    # row -> [first, second] ids added after the triple's end (the module matches with them, but its token range
+    # and its average ids were taken when the triple ended)
+    late: dict[int, list[int]] = field(default_factory=dict)
+
+    def ids_at_end(self, k: int, side: int = 0) -> int:
+        """How many ids element ``side`` (0 first, 1 second) of triple ``k`` had when the triple ended."""
+        n = len(self.first[k] if side == 0 else self.second[k])
+        return n - self.late[k][side] if k in self.late else n
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -129,12 +139,22 @@ class _Handler:
         self.parser = parser
         self.current: dict | None = None
         self.kinds: dict[str, int] = {}
+        self.root: str | None = None
+        self.root_line = 1
+        self.triples_seen = False
+        self.stored: int | None = None  # the row of doc the current triple was stored as, once closed
+        self.strays: list = []  # elements after a stored triple: [count, line, triple id, element name]
+        self.no_id: list = []  # elements without an id attribute: [count, line, triple id, element name]
+        self.empty_id: list = []  # the same for ids empty once trimmed
 
     def start(self, name: str, attrs: dict) -> None:
+        if self.root is None:
+            self.root, self.root_line = name, self.parser.CurrentLineNumber
         kind = self.kinds.get(name)
         if kind is None:
             kind = self.kinds[name] = _kind(name)
         if kind == TRIPLE:
+            self.triples_seen = True
             t = {"id": "", "relation": None, "profile": "", "layer": "", "first": [], "second": [],
                  "first_label": "", "second_label": "", "first_comment": "", "second_comment": "",
                  "line": self.parser.CurrentLineNumber}
@@ -150,27 +170,61 @@ class _Handler:
                     t["confidence"] = trim(value)
                 elif k == "relation":
                     t["relation"] = trim(value)
-            self.current = t
+            self.current, self.stored = t, None
             return
         t = self.current
         if t is None or kind == OTHER:
             return
+        if self.stored is not None:  # the module's parser keeps filling the triple it has stored
+            self._note(self.strays, t, name)
         if kind == FIRST or kind == SECOND:
             ids = t["first"] if kind == FIRST else t["second"]
+            had = len(ids)
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "id":
                     ids.append(trim(value))
+                    if self.stored is not None:
+                        self.doc.late.setdefault(self.stored, [0, 0])[kind == SECOND] += 1
+                    if not ids[-1]:
+                        self._note(self.empty_id, t, name)
                 elif k == "comment" and kind == FIRST:
-                    t["first_comment"] = module_comment(trim(value))
+                    self._set(t, "first_comment", module_comment(trim(value)))
+            if len(ids) == had:
+                self._note(self.no_id, t, name)
         else:
             side = "first" if kind == FIRST_IDS else "second"
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "comment":
-                    t[side + "_comment"] = module_comment(trim(value))
+                    self._set(t, side + "_comment", module_comment(trim(value)))
                 elif k == "label":
-                    t[side + "_label"] = trim(value)
+                    self._set(t, side + "_label", trim(value))
+
+    def _set(self, t: dict, key: str, value: str) -> None:
+        t[key] = value
+        if self.stored is not None:
+            getattr(self.doc, key + "s")[self.stored] = value
+
+    def _note(self, seen: list, t: dict, name: str) -> None:
+        if seen:
+            seen[0] += 1
+        else:
+            seen.extend((1, self.parser.CurrentLineNumber, t["id"], name))
+
+    def id_warnings(self) -> list[str]:
+        """What the module reads quietly: elements without an id (it ignores them) and empty ids (it keeps
+        them: two triples with empty ids share an id)."""
+        out = []
+        for seen, what in ((self.strays, "after the triple's end: added to that triple, as the module adds it"),
+                           (self.no_id, "has no id: ignored, as the module ignores it"),
+                           (self.empty_id, 'has an empty id (id=""): kept as an id, as the module keeps it (the '
+                                           "empty ids of two triples match each other)")):
+            if seen:
+                n, line, tid, name = seen
+                more = f" ({n} such elements in the file)" if n > 1 else ""
+                out.append(f'{self.doc.path}:{line}: triple "{tid}": <{name}> {what}{more}')
+        return out
 
     def end(self, name: str) -> None:
         t = self.current
@@ -182,6 +236,9 @@ class _Handler:
                                  "needs relation=\"...\")", self.doc.name)
             self.doc.append(t["id"], t["relation"], t["first"], t["second"], t["first_label"], t["second_label"],
                             t["first_comment"], t["second_comment"], t["profile"], t["layer"], t["line"])
+            # elements that follow go on filling the stored triple, as in the module's parser
+            self.stored = len(self.doc) - 1
+            t["first"], t["second"] = self.doc.first[-1], self.doc.second[-1]
             confidence = t.get("confidence")
             if confidence:
                 try:
@@ -208,7 +265,26 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
+    if not handler.triples_seen and (handler.root or "").lower() != "triples":
+        raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
+    doc.warnings.extend(handler.id_warnings())
     return doc
+
+
+# root elements of the files other tasks (or converters) read: what to say when one is given as triples
+_OTHER_KINDS = {
+    "timeml": "a TimeML file: fastscore temporal reads it",
+    "kybotout": "KYOTO Kybot output: fastscore convert FILE OUT.trp --to triples converts it (with its KAF file)",
+    "kafkybot-results": "a KYOTO tuple file: fastscore.triples.convert.tuples_to_triples converts it",
+}
+
+
+def wrong_kind(root: str) -> str:
+    """The message for an XML file with no triple in it whose root element is not ``<triples>``."""
+    known = _OTHER_KINDS.get(root.lower())
+    head = f"root element <{root}> and no <triple>: not a triple file" + (f" ({known})" if known else "")
+    return (f"{head}; fastscore triples reads triple XML (<triples><triple ...>) and NAF/KAF "
+            "documents (with --layers)")
 
 
 def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:

@@ -56,6 +56,7 @@ class Prepared:
     counted: np.ndarray | None = None  # (4, n_gold)
     elements: dict = field(default_factory=dict)  # "first"/"second" -> kernel outputs
     _mismatches: np.ndarray | None = None
+    gold_repeats: np.ndarray | None = None  # (n_gold,) 1: not counted were the gold file the system
 
     @property
     def n_gold(self) -> int:
@@ -228,7 +229,9 @@ def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tupl
     out_rels: list[str] = []
     if token_range is not None:
         first = doc.first
-        inside = [any(i in token_range for i in first[k]) for k in rows]
+        late = doc.late
+        inside = [any(i in token_range for i in (first[k][: doc.ids_at_end(k)] if k in late else first[k]))
+                  for k in rows]
         out_rows = [k for k, ok in zip(rows, inside) if not ok]
         out_rels = [r for r, ok in zip(kept_rels, inside) if not ok]
         rows = [k for k, ok in zip(rows, inside) if ok]
@@ -339,9 +342,54 @@ def run(prep: Prepared) -> Prepared:
     prep.match, prep.unique, prep.counted = kernel(
         st["f_off"], st["f_ids"], st["s_off"], st["s_ids"], st["fold"], st["rel"], st["flags"], st["doc"],
         prep.offsets["gold"], prep.offsets["system"], st["n_keys"], prep.options.dedup_exact(prep.folder))
+    prep.gold_repeats = gold_repeats(prep)
     for side, off, ids, label in (("first", "f_off", "f_ids", "f_label"), ("second", "s_off", "s_ids", "s_label")):
         gold_new, gold_match, pairs, system_new, system_matched = element_stats(
             st[off], st[ids], st[label], n_gold, n_gold + n_sys, st["n_keys"])
         prep.elements[side] = {"gold_new": gold_new, "gold_match": gold_match, "pairs": pairs,
                                "system_new": system_new, "system_matched": system_matched}
     return prep
+
+
+def gold_repeats(prep: Prepared) -> np.ndarray:
+    """1 for each gold triple the module would not count if the gold file were the system: a system triple
+    counts only the first gold triple it matches, and not one that duplicates a gold triple counted before,
+    so duplicate and overlapping gold triples keep even the gold file against itself below recall 1.  The
+    matching kernel run on the gold triples against themselves."""
+    from ..kernels.triples import match_triples
+
+    st, n_gold = prep.store, prep.n_gold
+    if n_gold == 0:
+        return np.zeros(0, dtype=np.uint8)
+
+    def twice(off, ids):
+        lens = np.diff(off[: n_gold + 1])
+        return (np.concatenate([[0], np.cumsum(np.concatenate([lens, lens]))]).astype(np.int64),
+                np.concatenate([ids[: off[n_gold]], ids[: off[n_gold]]]))
+
+    f_off, f_ids = twice(st["f_off"], st["f_ids"])
+    s_off, s_ids = twice(st["s_off"], st["s_ids"])
+    cols = [np.concatenate([st[k][:n_gold], st[k][:n_gold]]) for k in ("fold", "rel", "flags", "doc")]
+    g_docs = prep.offsets["gold"]
+    _, _, counted = match_triples(f_off, f_ids, s_off, s_ids, *cols, g_docs, g_docs + n_gold, st["n_keys"],
+                                  prep.options.dedup_exact(prep.folder))
+    row = {"partial-any-relation": P, "exact-any-relation": X, "partial": PR, "exact": XR}[prep.options.variant]
+    return (1 - counted[row]).astype(np.uint8)
+
+
+def range_warnings(prep: Prepared) -> list[str]:
+    """Token-range ids that no triple of either input names (the module reads them and puts no triple in
+    range with them): how many, and the first."""
+    opts = prep.options
+    if not opts.range_tokens:
+        return []
+    used: set[str] = set()
+    for doc in chain(prep.gold_docs, prep.system_docs):
+        for element in chain(doc.first, doc.second):
+            used.update(element)
+    unknown = [t for t in opts.range_tokens if t not in used]
+    if not unknown:
+        return []
+    return [f"{opts.token_range}: {len(unknown)} of {len(opts.range_tokens)} token ids occur in no triple of "
+            f"{prep.gold_path} or {prep.system_path} (first: {unknown[0]!r}): they put no system triple in range "
+            "(a system triple is in range when one of its first-element ids is listed)"]

@@ -11,6 +11,8 @@ Per document (a file pair), the module's counts:
                        label (``Util.compareElements``); first_system_out those of out-of-range triples;
                        second_* the same for second elements
   gold_triple_ids, system_triple_ids  distinct triple ids
+  gold_repeats         gold triples the run would not count were the gold file the system (duplicates and
+                       overlaps of other gold triples: recall stays below 1 even for the gold file itself)
 Variant V: ``pr`` partial ids and same relation, ``p`` partial ids, ``xr`` exact ids and same relation,
 ``x`` exact ids.  Precision = correct_V / unique_V, recall = correct_V / gold, F1 = 2PR / (P + R).
 
@@ -32,7 +34,7 @@ BASE = ("gold", "system", "out_of_range", *(f"{c}_{v}" for v in ("pr", "p", "xr"
         "gold_first_ids", "gold_second_ids", "system_first_ids", "system_second_ids",
         "first_gold", "first_system", "first_correct", "first_system_out",
         "second_gold", "second_system", "second_correct", "second_system_out",
-        "gold_triple_ids", "system_triple_ids")
+        "gold_triple_ids", "system_triple_ids", "gold_repeats")
 SEP = "\t"
 RELATION_STATS = ("gold", "system", "all", "correct_pr", "correct_p", "correct_xr", "correct_x")
 PROFILE_STATS = ("total", "pr", "p", "xr", "x")
@@ -100,10 +102,19 @@ def doc_stats(prep) -> DocStats:
         cols[f"{side}_system"] = per_doc(sdoc, el["system_new"][:n_sys])
         cols[f"{side}_correct"] = per_doc(sdoc, el["system_matched"][:n_sys])
         cols[f"{side}_system_out"] = per_doc(odoc, el["system_new"][n_sys:])
+    for side, docs_of, rows_of in (("gold", prep.gold_docs, prep.gold.rows), ("system", prep.system_docs,
+                                                                            prep.system.rows)):
+        for d, doc in enumerate(docs_of):  # ids added after a triple's end: not in the module's averages
+            if doc.late:
+                for k in rows_of[d]:
+                    if k in doc.late:
+                        cols[f"{side}_first_ids"][d] -= doc.late[k][0]
+                        cols[f"{side}_second_ids"][d] -= doc.late[k][1]
     cols["gold_triple_ids"] = np.array([len({prep.gold_docs[d].ids[k] for k in prep.gold.rows[d]})
                                         for d in range(n_docs)], dtype=np.float64)
     cols["system_triple_ids"] = np.array([len({prep.system_docs[d].ids[k] for k in prep.system.rows[d]})
                                           for d in range(n_docs)], dtype=np.float64)
+    cols["gold_repeats"] = per_doc(gdoc, prep.gold_repeats)
     extras = _extras(prep, gdoc, sdoc, n_docs, (P, X, PR, XR, REL))
     cols.update(extras)
     reg = REGISTRIES[prep.options.variant]

@@ -96,7 +96,11 @@ class TriplesResult:
                      "average_second_ids": _frac(t["gold_second_ids"], t["gold"])},
             "system": {"triples": int(t["system"] + t["out_of_range"]), "in_range": int(t["system"]),
                        "out_of_range": int(t["out_of_range"]),
-                       "unique_in_scope": int(t[f"unique_{SHORT[self.variant]}"]),
+                       # the module's "Number of unique Triples in scope", whatever the variant: no earlier
+                       # such triple shares ids (partially) with the same relation (the variant's own system
+                       # count, its precision's denominator, may differ: --ignore-relations de-duplicates by
+                       # ids alone)
+                       "unique_in_scope": int(t["unique_pr"]),
                        "average_first_ids": _frac(t["system_first_ids"], t["system"]),
                        "average_second_ids": _frac(t["system_second_ids"], t["system"])},
         }
@@ -161,7 +165,47 @@ def run_warnings(result: TriplesResult, gold_warnings: list[str], system_warning
     out = [*inputs.options.warnings, *gold_warnings, *system_warnings]
     if inputs.options.layers and not inputs.naf:
         out.append(LAYERS_IGNORED)
-    return out + precision_above_one(result)
+    return out + precision_above_one(result) + gold_repeats(result) + nothing_in_common(result)
+
+
+_DUPLICATE_RULES = {  # how a gold triple duplicates one counted before (dedup overlap), per variant
+    "partial-any-relation": "ids meeting in both elements", "partial": "ids meeting in both elements, same relation",
+    "exact": "equal ids and relation", "exact-any-relation": "equal ids and relation"}
+
+
+def gold_repeats(result: TriplesResult) -> list[str]:
+    """Gold triples that even the gold file as the system would not get counted (duplicates and overlaps of
+    other gold triples): a warning says how many and why recall stays below 100."""
+    t = result.totals()
+    n, gold = int(t.get("gold_repeats", 0)), int(t["gold"])
+    if not n:
+        return []
+    exact = result.options.dedup_exact(result.inputs.folder)
+    rule = "equal ids and relation" if exact else _DUPLICATE_RULES[result.variant]
+    hint = "" if exact else "; --dedup exact merges only identical ones"
+    return [f"{n} of {gold} gold triples are merged as duplicates: the gold file scored against itself has "
+            f"recall {100 * (gold - n) / gold:.2f}, not 100, because the module counts for each system triple "
+            f"only the first gold triple it matches, and not one that duplicates a gold triple counted before "
+            f"({rule}){hint}"]
+
+
+def nothing_in_common(result: TriplesResult) -> list[str]:
+    """Gold and system triples, and not one correct: say why (no ids in common, or ids but no relation)."""
+    t = result.totals()
+    short = SHORT[result.variant]
+    if not t["gold"] or not t["system"] or t[f"correct_{short}"]:
+        return []
+    naf = " (NAF/KAF input converted with --layers " + ",".join(result.options.layers) + ")" \
+        if result.inputs.naf else ""
+    if not t["correct_p"]:
+        why = "no system triple has ids in both elements in common with a gold triple: are both of the same text?"
+    else:
+        rel = result.per_relation(t)
+        gold = [k for k, v in rel.items() if v["gold"]][:4]
+        system = [k for k, v in rel.items() if v["system"]][:4]
+        why = (f"system triples meet gold triples by their ids, never with the same relation (gold relations: "
+               f"{', '.join(gold)}; system relations: {', '.join(system)}); --ignore-relations matches ids only")
+    return [f"{result.inputs.system_path} against {result.inputs.gold_path}: nothing correct{naf}: {why}"]
 
 
 def merge_results(results: list[TriplesResult], gold: str, system: str) -> TriplesResult:

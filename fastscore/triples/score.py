@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .._gc import collector_paused
-from .engine import converted, inputs_of, prepare, read, run
+from .engine import converted, inputs_of, prepare, range_warnings, read, run
 from .metrics import doc_stats
 from .options import resolve_options
 from .result import TriplesResult, run_warnings
@@ -46,5 +46,5 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
         prep = run(prepare(g, s, opts))
         naf = g0.naf is not None or s0.naf is not None
         result = TriplesResult(doc_stats(prep), inputs_of(prep, naf), _prepared=prep)
-        result.warnings = run_warnings(result, g.warnings, s.warnings)
+        result.warnings = run_warnings(result, g.warnings, s.warnings) + range_warnings(prep)
         return result
