@@ -363,3 +363,26 @@ def test_hidden_files_in_a_corpus_folder_are_skipped(tmp_path):
     import json
 
     assert json.loads(proc.stdout)["metrics"]["muc"]["recall"] == 1.0
+
+
+def test_hidden_files_in_a_triples_folder_are_skipped(tmp_path):
+    """A hidden ``.trp`` (an interrupted write's temporary file) is not a document of a triples folder."""
+    case = ROOT / "tests" / "data" / "triples_anchors" / "case-000"
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    for folder, name in ((gold, "gold.trp"), (system, "system.trp")):
+        folder.mkdir()
+        (folder / "doc.trp").write_bytes((case / name).read_bytes())
+    (system / ".doc.trp").write_bytes((case / "gold.trp").read_bytes())
+    hidden = _fastscore("triples", gold, system, "--output", "json")
+    (system / ".doc.trp").unlink()
+    plain = _fastscore("triples", gold, system, "--output", "json")
+    assert hidden.returncode == plain.returncode == 0, hidden.stderr
+    assert hidden.stdout == plain.stdout and hidden.stderr == plain.stderr
+
+
+def test_a_triple_file_declaring_an_unknown_encoding_is_one_line(tmp_path):
+    bad = tmp_path / "bad.trp"
+    bad.write_bytes(b'<?xml version="1.0" encoding="no-such-encoding"?>\n<triples></triples>\n')
+    proc = _fastscore("triples", bad, bad)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "bad.trp:1" in proc.stderr and "encoding" in proc.stderr

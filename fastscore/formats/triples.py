@@ -22,6 +22,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..outputs import is_hidden
 from .files import read_bytes, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
 
@@ -262,6 +263,8 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     parser.EndElementHandler = handler.end
     try:
         parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}", name) from None
     except xml.parsers.expat.ExpatError as exc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
@@ -292,9 +295,10 @@ def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:
 
 
 def folder_files(path: str, extensions: tuple[str, ...] = (EXTENSION,)) -> list[str]:
-    """The file names of a folder ending in one of ``extensions``, sorted."""
+    """The file names of a folder ending in one of ``extensions``, sorted; hidden files (``.name``:
+    editors' and interrupted writes' temporary files) are left out, as in every corpus folder."""
     try:
-        names = sorted(n for n in os.listdir(path) if n.endswith(extensions)
+        names = sorted(n for n in os.listdir(path) if n.endswith(extensions) and not is_hidden(n)
                        and os.path.isfile(os.path.join(path, n)))
     except OSError as exc:
         raise ParseError(path, None, f"cannot read folder: {exc.strerror}") from None
@@ -313,7 +317,7 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
     path = os.fspath(path)
     if os.path.isdir(path):
         try:
-            has_trp = any(n.endswith(EXTENSION) for n in os.listdir(path))
+            has_trp = any(n.endswith(EXTENSION) and not is_hidden(n) for n in os.listdir(path))
         except OSError:
             has_trp = True  # folder_files names the problem
         if not has_trp and any(n.lower().endswith(NAF_EXTENSIONS) for n in os.listdir(path)):
