@@ -1,0 +1,141 @@
+"""The ``coval`` metric of Hugging Face ``evaluate``, computed by fastscore: ``compute(predictions, references)``.
+
+``evaluate``'s coval metric takes lists of CoNLL-2012 lines, one list per example, and hands all the examples of
+a call to coval as **one document**, each example being one **sentence** of it: a mention is known by (example,
+first token, last token), token numbers count the lines of its example, and a cluster label names the same
+entity in every example.  Scoring files differs: there every ``#begin document`` starts a document, blank lines
+end sentences, and labels name entities within their document.  This module builds that one document
+(``dummy_doc``, as evaluate names it) and scores it coval's way (``coref/mina.py`` and ``kernels/coval.py``,
+what ``fastscore coref --np-only/--remove-nested/--match mina`` runs), with coval's options.
+"""
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import shutil
+import tempfile
+from typing import Sequence
+
+from .errors import UsageError
+
+DOCUMENT = "dummy_doc"  # the document name evaluate gives coval
+REPORTED = ("mentions", "muc", "bcub", "ceafe", "lea")  # evaluate's metrics, in its order
+PLACEHOLDER = "-"  # a token line with no mention
+_FOLDER: list[str] = []  # one temporary folder per process (making and removing one per call costs more than scoring)
+_CALLS = itertools.count()
+
+
+def _folder() -> str:
+    if not _FOLDER:
+        _FOLDER.append(tempfile.mkdtemp(prefix="fastscore-coval-"))
+        atexit.register(shutil.rmtree, _FOLDER[0], True)
+    return _FOLDER[0]
+
+
+def _lines(examples, side: str) -> list[list[str]]:
+    if isinstance(examples, (str, bytes)) or not hasattr(examples, "__iter__"):
+        raise UsageError(f"{side}: a list of examples, each a list of CoNLL-2012 lines, not {type(examples).__name__}")
+    out = []
+    for i, example in enumerate(examples):
+        if isinstance(example, (str, bytes)) or not hasattr(example, "__iter__"):
+            raise UsageError(f"{side}[{i}]: each example is a list of CoNLL-2012 lines (one per token), "
+                             f"not {type(example).__name__}")
+        lines = []
+        for j, line in enumerate(example):
+            if not isinstance(line, str):
+                raise UsageError(f"{side}[{i}][{j}]: a line is a string, not {type(line).__name__}")
+            line = line.rstrip("\r\n")
+            if "\n" in line:
+                raise UsageError(f"{side}[{i}][{j}]: one line per token, not a block of lines")
+            if not line.split():
+                raise UsageError(f"{side}[{i}][{j}]: a blank line (coval reads every line of an example as a token "
+                                 "and fails on blank ones: give each sentence as its own example)")
+            lines.append(line)
+        out.append(lines)
+    return out
+
+
+def _comment_lines(examples: list[list[str]]) -> set[tuple[int, int]]:
+    return {(i, j) for i, ex in enumerate(examples) for j, line in enumerate(ex) if line.startswith("#")}
+
+
+def _document(examples: list[list[str]], lengths: list[int]) -> str:
+    """The one CoNLL-2012 document of the examples: each example a sentence padded to ``lengths`` tokens;
+    ``#`` lines (tokens to coval) become tokens without mentions."""
+    out = [f"#begin document ({DOCUMENT}); part 000\n"]
+    for i, n in enumerate(lengths):
+        ex = examples[i] if i < len(examples) else []
+        out.extend((PLACEHOLDER if line.startswith("#") else line) + "\n" for line in ex)
+        out.extend(PLACEHOLDER + "\n" for _ in range(n - len(ex)))
+        out.append("\n")
+    out.append("#end document\n")
+    return "".join(out)
+
+
+def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
+          NP_only: bool = False, min_span: bool = False, remove_nested: bool = False):
+    """The :class:`~fastscore.coref.result.CorefResult` of ``evaluate``'s coval inputs (see :func:`compute`);
+    metrics registry ``COVAL_METRICS`` (v8.01's metrics with coval's evaluator semantics)."""
+    from ._gc import collector_paused
+    from .coref.mina import Options, score_mina
+    from .coref.result import CorefResult
+    from .metrics import COVAL_METRICS, resolve
+
+    keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
+    needs_tree = min_span or NP_only
+    if needs_tree and (_comment_lines(keys) or _comment_lines(responses)):
+        raise UsageError("min_span and NP_only read the references' parse bits, which '#' lines do not have: give "
+                         "examples without them (coval would read a '#' line as a token of the sentence)")
+    if _comment_lines(keys) != _comment_lines(responses):
+        raise UsageError("the '#' lines of predictions and references are at different places: coval reads them as "
+                         "tokens, so they must be the same lines in both")
+    lengths = [max((len(ex[i]) if i < len(ex) else 0) for ex in (keys, responses))
+               for i in range(max(len(keys), len(responses)))]
+    if needs_tree and [len(ex) for ex in keys] != lengths:
+        raise UsageError("min_span and NP_only need every prediction example to have no more lines than its reference "
+                         "(the reference's parse bits cover its tokens only)")
+    call = next(_CALLS)  # a new name each call: mina's reader keeps the last files read by path
+    paths = [os.path.join(_folder(), f"{os.getpid()}-{call}-{side}.conll") for side in ("references", "predictions")]
+    try:
+        for path, examples in zip(paths, (keys, responses)):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(_document(examples, lengths))
+        options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
+                          remove_nested=remove_nested)
+        with collector_paused():
+            stats, _, warnings = score_mina(paths[0], paths[1], options)
+    finally:
+        for path in paths:
+            if os.path.exists(path):
+                os.remove(path)
+    shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",
+             "format": "evaluate"}
+    if NP_only:
+        shown["np-only"] = True
+    if remove_nested:
+        shown["remove-nested"] = True
+    warnings = [w.replace(paths[0], "references").replace(paths[1], "predictions") for w in warnings]
+    return CorefResult(stats, resolve(None, COVAL_METRICS), "references", "predictions", shown, warnings, [],
+                       tables=None)
+
+
+def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
+            NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> dict[str, float]:
+    """``evaluate.load("coval").compute(...)``'s output, with coval's numbers: ``{"mentions/recall": ...,
+    "mentions/precision": ..., "mentions/f1": ..., "muc/recall": ..., ..., "lea/f1": ..., "conll_score": ...}``
+    (fractions; ``conll_score`` in percent).  ``predictions`` and ``references``: lists of examples, each a list
+    of CoNLL-2012 lines (one token per line, coreference in the last column; the references' 6th column holds
+    the parse bits ``min_span`` and ``NP_only`` read).  All examples form one document, each a sentence."""
+    result = score(predictions, references, keep_singletons, NP_only, min_span, remove_nested)
+    sums = result.doc_stats.sums()
+    out: dict[str, float] = {}
+    conll = 0.0
+    for name in REPORTED:
+        s = result.doc_stats.registry[name].score(sums)
+        out.update({f"{name}/recall": float(s["recall"]), f"{name}/precision": float(s["precision"]),
+                    f"{name}/f1": float(s["f1"])})
+        if name in ("muc", "bcub", "ceafe"):
+            conll += float(s["f1"])  # added in coval's order, then averaged and scaled as it does
+    out["conll_score"] = conll / 3 * 100
+    return out
