@@ -10,7 +10,7 @@ def to_pandas(table):
         import pandas  # noqa: F401  (pyarrow needs it to convert)
     except ImportError:
         raise UsageError("to_pandas() needs pandas, which is not installed: pip install pandas "
-                         "(or pip install fastscore[pandas]; or use to_arrow() / to_dict())") from None
+                         "(or pip install fastscore-ie[pandas]; or use to_arrow() / to_dict())") from None
     return table.to_pandas()
 
 
