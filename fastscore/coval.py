@@ -60,47 +60,57 @@ def _comment_lines(examples: list[list[str]]) -> set[tuple[int, int]]:
     return {(i, j) for i, ex in enumerate(examples) for j, line in enumerate(ex) if line.startswith("#")}
 
 
-def _document(examples: list[list[str]], lengths: list[int]) -> str:
-    """The one CoNLL-2012 document of the examples: each example a sentence padded to ``lengths`` tokens;
+def _document(name: str, examples: list[list[str]], lengths: list[int]) -> list[str]:
+    """One CoNLL-2012 document of the examples: each example a sentence padded to ``lengths`` tokens;
     ``#`` lines (tokens to coval) become tokens without mentions."""
-    out = [f"#begin document ({DOCUMENT}); part 000\n"]
+    out = [f"#begin document ({name}); part 000\n"]
     for i, n in enumerate(lengths):
         ex = examples[i] if i < len(examples) else []
         out.extend((PLACEHOLDER if line.startswith("#") else line) + "\n" for line in ex)
         out.extend(PLACEHOLDER + "\n" for _ in range(n - len(ex)))
         out.append("\n")
     out.append("#end document\n")
-    return "".join(out)
+    return out
 
 
-def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
-          NP_only: bool = False, min_span: bool = False, remove_nested: bool = False):
-    """The :class:`~fastscore.coref.result.CorefResult` of ``evaluate``'s coval inputs (see :func:`compute`);
-    metrics registry ``COVAL_METRICS`` (v8.01's metrics with coval's evaluator semantics)."""
+def _checked(keys: list[list[str]], responses: list[list[str]], needs_tree: bool, where: str) -> list[int]:
+    """The sentence lengths both sides are written with (the longer side's), after coval's limits."""
+    if needs_tree and (_comment_lines(keys) or _comment_lines(responses)):
+        raise UsageError(f"{where}min_span and NP_only read the references' parse bits, which '#' lines do not "
+                         "have: give examples without them (coval would read a '#' line as a token of the sentence)")
+    if _comment_lines(keys) != _comment_lines(responses):
+        raise UsageError(f"{where}the '#' lines of predictions and references are at different places: coval reads "
+                         "them as tokens, so they must be the same lines in both")
+    lengths = [max((len(ex[i]) if i < len(ex) else 0) for ex in (keys, responses))
+               for i in range(max(len(keys), len(responses)))]
+    if needs_tree and [len(ex) for ex in keys] != lengths:
+        raise UsageError(f"{where}min_span and NP_only need every prediction example to have no more lines than "
+                         "its reference (the reference's parse bits cover its tokens only)")
+    return lengths
+
+
+def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons: bool, NP_only: bool,
+           min_span: bool, remove_nested: bool):
+    """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from ._gc import collector_paused
     from .coref.mina import Options, score_mina
     from .coref.result import CorefResult
     from .metrics import COVAL_METRICS, resolve
 
-    keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
     needs_tree = min_span or NP_only
-    if needs_tree and (_comment_lines(keys) or _comment_lines(responses)):
-        raise UsageError("min_span and NP_only read the references' parse bits, which '#' lines do not have: give "
-                         "examples without them (coval would read a '#' line as a token of the sentence)")
-    if _comment_lines(keys) != _comment_lines(responses):
-        raise UsageError("the '#' lines of predictions and references are at different places: coval reads them as "
-                         "tokens, so they must be the same lines in both")
-    lengths = [max((len(ex[i]) if i < len(ex) else 0) for ex in (keys, responses))
-               for i in range(max(len(keys), len(responses)))]
-    if needs_tree and [len(ex) for ex in keys] != lengths:
-        raise UsageError("min_span and NP_only need every prediction example to have no more lines than its reference "
-                         "(the reference's parse bits cover its tokens only)")
+    texts: tuple[list[str], list[str]] = ([], [])
+    for d, (references, predictions) in enumerate(documents):
+        where = "" if len(documents) == 1 else f"document {d}: "
+        keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
+        lengths = _checked(keys, responses, needs_tree, where)
+        texts[0].extend(_document(names[d], keys, lengths))
+        texts[1].extend(_document(names[d], responses, lengths))
     call = next(_CALLS)  # a new name each call: mina's reader keeps the last files read by path
     paths = [os.path.join(_folder(), f"{os.getpid()}-{call}-{side}.conll") for side in ("references", "predictions")]
     try:
-        for path, examples in zip(paths, (keys, responses)):
+        for path, text in zip(paths, texts):
             with open(path, "w", encoding="utf-8") as f:
-                f.write(_document(examples, lengths))
+                f.write("".join(text))
         options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                           remove_nested=remove_nested)
         with collector_paused():
@@ -120,6 +130,37 @@ def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[st
                        tables=None)
 
 
+def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
+          NP_only: bool = False, min_span: bool = False, remove_nested: bool = False):
+    """The :class:`~fastscore.coref.result.CorefResult` of ``evaluate``'s coval inputs (see :func:`compute`):
+    one document; metrics registry ``COVAL_METRICS`` (v8.01's metrics with coval's evaluator semantics)."""
+    return _score([(references, predictions)], [DOCUMENT], keep_singletons, NP_only, min_span, remove_nested)
+
+
+def score_documents(predictions: Sequence, references: Sequence, keep_singletons: bool = True, NP_only: bool = False,
+                    min_span: bool = False, remove_nested: bool = False):
+    """Many ``compute`` calls in one: ``predictions[d]`` and ``references[d]`` are the examples of document ``d``
+    (what one ``compute`` call takes); the result has one row per document, named ``doc-D``."""
+    if len(predictions) != len(references):
+        raise UsageError(f"{len(predictions)} prediction documents but {len(references)} reference documents")
+    names = [f"doc-{d}" for d in range(len(references))]
+    return _score(list(zip(references, predictions)), names, keep_singletons, NP_only, min_span, remove_nested)
+
+
+def _flat(registry, sums) -> dict[str, float]:
+    """evaluate's output from summed statistics."""
+    out: dict[str, float] = {}
+    conll = 0.0
+    for name in REPORTED:
+        s = registry[name].score(sums)
+        out.update({f"{name}/recall": float(s["recall"]), f"{name}/precision": float(s["precision"]),
+                    f"{name}/f1": float(s["f1"])})
+        if name in ("muc", "bcub", "ceafe"):
+            conll += float(s["f1"])  # added in coval's order, then averaged and scaled as it does
+    out["conll_score"] = conll / 3 * 100
+    return out
+
+
 def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
             NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> dict[str, float]:
     """``evaluate.load("coval").compute(...)``'s output, with coval's numbers: ``{"mentions/recall": ...,
@@ -128,14 +169,12 @@ def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[
     of CoNLL-2012 lines (one token per line, coreference in the last column; the references' 6th column holds
     the parse bits ``min_span`` and ``NP_only`` read).  All examples form one document, each a sentence."""
     result = score(predictions, references, keep_singletons, NP_only, min_span, remove_nested)
-    sums = result.doc_stats.sums()
-    out: dict[str, float] = {}
-    conll = 0.0
-    for name in REPORTED:
-        s = result.doc_stats.registry[name].score(sums)
-        out.update({f"{name}/recall": float(s["recall"]), f"{name}/precision": float(s["precision"]),
-                    f"{name}/f1": float(s["f1"])})
-        if name in ("muc", "bcub", "ceafe"):
-            conll += float(s["f1"])  # added in coval's order, then averaged and scaled as it does
-    out["conll_score"] = conll / 3 * 100
-    return out
+    return _flat(result.doc_stats.registry, result.doc_stats.sums())
+
+
+def compute_documents(predictions: Sequence, references: Sequence, keep_singletons: bool = True,
+                      NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> list[dict]:
+    """:func:`compute` of each document, in one call (read and scored together): ``predictions[d]`` and
+    ``references[d]`` are what one ``compute`` call takes; one output dict per document."""
+    stats = score_documents(predictions, references, keep_singletons, NP_only, min_span, remove_nested).doc_stats
+    return [_flat(stats.registry, stats.row(i)) for i in range(len(stats))]

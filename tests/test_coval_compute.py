@@ -123,3 +123,13 @@ def test_result_is_a_coref_result():
     result = fastscore.coval.score(case["predictions"], case["references"])
     assert result.f1("muc") == pytest.approx(case["results"]["plain"]["muc/f1"], rel=1e-12)
     assert result.score_table().column("metric").to_pylist()[:3] == ["muc", "bcub", "ceafm"]
+
+
+def test_compute_documents_is_compute_of_each_document():
+    cases = CASES["cases"]
+    got = fastscore.coval.compute_documents([c["predictions"] for c in cases], [c["references"] for c in cases],
+                                            keep_singletons=False)
+    assert len(got) == len(cases)
+    for case, mine in zip(cases, got):
+        expected = case["results"]["drop_singletons"]
+        assert mine == pytest.approx(expected, rel=1e-12, abs=1e-12), case["name"]
