@@ -59,8 +59,8 @@ def dev_set(n_docs: int, seed: int) -> list[tuple[list, list, list[int]]]:
                 continue  # missed
             if r < 0.2:
                 c = int(rng.integers(0, len(spans)))  # another cluster
-            elif r < 0.25 and (a, b + 1) not in spans:
-                b += 1  # a boundary error
+            elif r < 0.25 and a < b and (a + 1, b) not in spans:
+                a += 1  # a boundary error
             predicted_spans.append((a, b))
             predicted_ids.append(int(c))
         docs.append((_clusters(predicted_spans, np.asarray(predicted_ids)), gold, lengths))

@@ -10,6 +10,7 @@ asked for.  Adding a document is plain Python (no numba is imported until a scor
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import Sequence
 
 import numpy as np
@@ -18,6 +19,7 @@ from .errors import UsageError
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
+_chain = chain.from_iterable
 
 
 class _Side:
@@ -28,25 +30,30 @@ class _Side:
         self.cluster_sizes: list[int] = []  # mentions of every cluster
         self.doc_clusters: list[int] = []  # clusters of every document
 
-    def add(self, clusters, what: str) -> None:
-        if _is_arrays(clusters):
-            spans, ids = _checked_arrays(clusters, what)
+    def add(self, clusters, side: str, n: int) -> None:
+        """Add document ``n``'s clusters (``side`` names the argument in messages)."""
+        if type(clusters) is tuple and len(clusters) == 2 and isinstance(clusters[0], np.ndarray):
+            spans, ids = _checked_arrays(clusters, f"{side} (document {n})")
             order, sizes = _clusters_of_ids(ids)
             self.coords.extend(spans[order].ravel().tolist())
             self.cluster_sizes.extend(sizes.tolist())
             self.doc_clusters.append(len(sizes))
             return
-        if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
-            raise UsageError(f"{what}: clusters must be a sequence of clusters of (start, end) mentions, or a pair "
-                             f"(spans array of shape (n, 2), cluster ids), not {type(clusters).__name__}")
-        clusters = list(clusters)
-        sizes = [len(c) for c in clusters]
-        coords = [x for c in clusters for m in c for x in m]
+        if not isinstance(clusters, (list, tuple)):
+            if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
+                raise UsageError(f"{side} (document {n}): clusters must be a sequence of clusters of (start, end) mentions, or a "
+                                 f"pair (spans array of shape (n, 2), cluster ids), not {type(clusters).__name__}")
+            clusters = list(clusters)
+        try:  # C-level loops: this is what a training loop pays per document
+            sizes = list(map(len, clusters))
+            coords = list(_chain(_chain(clusters)))
+        except TypeError:
+            raise UsageError(f"{side} (document {n}): every cluster must be a sequence of (start, end) mentions") from None
         if len(coords) != 2 * sum(sizes):
-            raise UsageError(f"{what}: every mention must be a (start, end) pair of token offsets")
-        self.coords.extend(coords)
-        self.cluster_sizes.extend(sizes)
-        self.doc_clusters.append(len(clusters))
+            raise UsageError(f"{side} (document {n}): every mention must be a (start, end) pair of token offsets")
+        self.coords += coords
+        self.cluster_sizes += sizes
+        self.doc_clusters.append(len(sizes))
 
     def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(start, end exclusive, cluster index in its document) per mention, and the mentions per document."""
@@ -69,11 +76,6 @@ class _Side:
             raise UsageError(f"{what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span of "
                              "token offsets (0 <= start <= end, end inclusive)")
         return start, end + 1, cluster, doc_mentions
-
-
-def _is_arrays(value) -> bool:
-    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], np.ndarray)
-            and value[0].ndim == 2)
 
 
 def _checked_arrays(value, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -105,8 +107,8 @@ class MetricScore:
         self.name = name
 
     def _scores(self) -> dict:
-        stats = self._evaluator._doc_stats()
-        return {k: float(v) for k, v in stats.registry[self.name].score(stats.sums()).items()}
+        stats, sums = self._evaluator._doc_stats(), self._evaluator._sums()
+        return {k: float(v) for k, v in stats.registry[self.name].score(sums).items()}
 
     def get_f1(self) -> float:
         return self._scores()["f1"]
@@ -125,7 +127,7 @@ class MetricScore:
         if self.name == "blanc":
             raise UsageError("BLANC is the mean of two link scores: its counts are those of blanc_coref_* and "
                              "blanc_noncoref_* in result().doc_stats")
-        sums = self._evaluator._doc_stats().sums()
+        sums = self._evaluator._sums()
         return tuple(float(sums[f"{self.name}_{c}"]) for c in
                      ("precision_num", "precision_den", "recall_num", "recall_den"))
 
@@ -159,57 +161,74 @@ class CorefEvaluator:
     def update(self, predicted, gold, mention_to_predicted: dict | None = None, mention_to_gold: dict | None = None,
                *, doc: str | None = None) -> None:
         """Add one document (``doc``: its name in results; default its number, from 0)."""
-        for what, mapping in (("mention_to_predicted", mention_to_predicted), ("mention_to_gold", mention_to_gold)):
-            if mapping is not None and not hasattr(mapping, "get"):
-                raise UsageError(f"{what} must be a dict (mention -> cluster), not {type(mapping).__name__}")
+        if not (mention_to_predicted is None or isinstance(mention_to_predicted, dict)) or not (
+                mention_to_gold is None or isinstance(mention_to_gold, dict)):
+            raise UsageError("mention_to_predicted and mention_to_gold are dicts (mention -> cluster), or None")
         n = len(self._names)
-        self._predicted.add(predicted, f"predicted (document {n})")
-        self._gold.add(gold, f"gold (document {n})")
-        self._names.append(str(n) if doc is None else str(doc))
+        self._predicted.add(predicted, "predicted", n)
+        self._gold.add(gold, "gold", n)
+        self._names.append(doc)
         self._cached = None
 
     def __len__(self) -> int:
         return len(self._names)
 
-    def _tables(self):
-        """(gold, predicted) mention tables of every document added."""
-        from .formats.table import MentionTable, _numbers, offsets
-
-        if len(set(self._names)) != len(self._names):
+    def _doc_names(self) -> list[str]:
+        names = [str(i) if name is None else str(name) for i, name in enumerate(self._names)]
+        if len(set(names)) != len(names):
             raise UsageError("CorefEvaluator: two documents have the same name (update(..., doc=NAME))")
-        sides = [side.arrays(what) for side, what in ((self._gold, "gold"), (self._predicted, "predicted"))]
-        n = len(self._names)
-        tokens = np.zeros(n, dtype=np.int64)  # both sides get the same count: the engine checks they agree
-        for start, end, _, doc_mentions in sides:
-            doc = np.repeat(np.arange(n), doc_mentions)
-            np.maximum.at(tokens, doc, end)
-        tables = []
-        for (start, end, cluster, doc_mentions), side, name in zip(sides, (self._gold, self._predicted),
-                                                                   ("<gold>", "<predicted>")):
-            tables.append(MentionTable(
-                path=name, doc_names=list(self._names), doc_lines=np.zeros(n, dtype=np.int64), doc_tokens=tokens,
-                doc_offsets=offsets(doc_mentions), start=start.astype(np.int32), end=end.astype(np.int32),
-                cluster=cluster.astype(np.int32), cluster_labels=[_numbers(c) for c in side.doc_clusters]))
-        return tables
+        return names
+
+    def _aligned(self):
+        """The documents as the engine's :class:`~fastscore.coref.engine.Aligned` (gold as key): both sides
+        hold the same documents in the same order, so no alignment by name is needed."""
+        from .coref.engine import Aligned
+        from .formats.table import offsets
+
+        (ks, ke, kc, kn), (rs, re, rc, rn) = (side.arrays(what) for side, what in
+                                              ((self._gold, "gold"), (self._predicted, "predicted")))
+        k_off, r_off = offsets(kn), offsets(rn)
+        return Aligned(self._doc_names(), k_off, ks.astype(np.int32), ke.astype(np.int32), kc.astype(np.int32),
+                       np.asarray(self._gold.doc_clusters, dtype=np.int64), r_off, rs.astype(np.int32),
+                       re.astype(np.int32), rc.astype(np.int32), np.asarray(self._predicted.doc_clusters, np.int64),
+                       np.ones(len(self._names), dtype=bool), np.arange(k_off[-1]), np.arange(r_off[-1]))
 
     def _scored(self):
+        """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
-            from .coref.engine import align_documents, score_aligned
+            from .coref.engine import score_aligned
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
-            gold, predicted = self._tables()
-            scored = score_aligned(align_documents(gold, predicted), allow_repeated=True,
-                                   response_path=predicted.path)
-            self._cached = (scored, gold, predicted)
+            aligned = self._aligned()
+            scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
+            self._cached = (scored, aligned, scored.stats.sums())
         return self._cached
 
     def _doc_stats(self):
         return self._scored()[0].stats
 
+    def _sums(self):
+        return self._scored()[2]
+
+    def _tables(self, aligned):
+        """(gold, predicted) mention tables of the documents (for v8.01's report of spans)."""
+        from .formats.table import MentionTable, _numbers
+
+        n = len(aligned.doc_names)
+        tokens = np.zeros(n, dtype=np.int64)  # as many tokens as the last mention needs, the same on both sides
+        for off, end in ((aligned.k_off, aligned.k_end), (aligned.r_off, aligned.r_end)):
+            np.maximum.at(tokens, np.repeat(np.arange(n), np.diff(off)), end)
+        return tuple(MentionTable(path=path, doc_names=list(aligned.doc_names), doc_lines=np.zeros(n, np.int64),
+                                  doc_tokens=tokens, doc_offsets=off, start=start, end=end, cluster=chain_,
+                                  cluster_labels=[_numbers(int(c)) for c in nchains])
+                     for path, off, start, end, chain_, nchains in (
+                         ("<gold>", aligned.k_off, aligned.k_start, aligned.k_end, aligned.k_chain, aligned.k_nchains),
+                         ("<predicted>", aligned.r_off, aligned.r_start, aligned.r_end, aligned.r_chain,
+                          aligned.r_nchains)))
+
     def _mean(self, which: str) -> float:
-        stats = self._doc_stats()
-        sums = stats.sums()
+        stats, sums = self._doc_stats(), self._sums()
         return sum(float(stats.registry[m].score(sums)[which]) for m in CONLL_PARTS) / len(CONLL_PARTS)
 
     def get_f1(self) -> float:
@@ -230,7 +249,8 @@ class CorefEvaluator:
         from .coref.result import CorefResult
         from .metrics import METRICS, named, resolve
 
-        scored, gold, predicted = self._scored()
+        scored, aligned, _ = self._scored()
+        gold, predicted = self._tables(aligned)
         warnings = []
         if scored.repeated:
             warnings.append(f"{predicted.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
