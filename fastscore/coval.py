@@ -13,9 +13,12 @@ from __future__ import annotations
 import atexit
 import itertools
 import os
+import re
 import shutil
 import tempfile
 from typing import Sequence
+
+import numpy as np
 
 from .errors import UsageError
 
@@ -31,6 +34,48 @@ def _folder() -> str:
         _FOLDER.append(tempfile.mkdtemp(prefix="fastscore-coval-"))
         atexit.register(shutil.rmtree, _FOLDER[0], True)
     return _FOLDER[0]
+
+
+_BLANK = re.compile(r"\n[ \t\f\v]*\n")  # a blank line (in "\n" + lines + "\n")
+
+
+def _bodies(examples) -> list[tuple[str, int]] | None:
+    """Each example's lines joined, and their number, when every example is a list of one-line strings with no
+    blank or '#' line (what evaluate is given); None otherwise (the line-by-line path checks and says why)."""
+    if not isinstance(examples, list):
+        return None
+    out = []
+    for example in examples:
+        if not isinstance(example, list):
+            return None
+        try:
+            body = "\n".join(example)
+        except TypeError:
+            return None
+        if example and (body.count("\n") != len(example) - 1 or "\r" in body or body[0] == "#" or "\n#" in body
+                        or _BLANK.search(f"\n{body}\n")):
+            return None
+        out.append((body, len(example)))
+    return out
+
+
+def _fast_document(name: str, references, predictions, needs_tree: bool) -> tuple[str, str] | None:
+    """Both sides' CoNLL-2012 text of one document without reading line by line (None: not such input)."""
+    keys, responses = _bodies(references), _bodies(predictions)
+    if keys is None or responses is None:
+        return None
+    lengths = [max(side[i][1] if i < len(side) else 0 for side in (keys, responses))
+               for i in range(max(len(keys), len(responses)))]
+    if needs_tree and [n for _, n in keys] != lengths:
+        return None  # the line-by-line path says why
+    texts = []
+    for side in (keys, responses):
+        sentences = []
+        for i, length in enumerate(lengths):
+            body, n = side[i] if i < len(side) else ("", 0)
+            sentences.append("\n".join(([body] if n else []) + [PLACEHOLDER] * (length - n)))
+        texts.append(f"#begin document ({name}); part 000\n" + "\n\n".join(sentences) + "\n\n#end document\n")
+    return texts[0], texts[1]
 
 
 def _lines(examples, side: str) -> list[list[str]]:
@@ -100,6 +145,11 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     needs_tree = min_span or NP_only
     texts: tuple[list[str], list[str]] = ([], [])
     for d, (references, predictions) in enumerate(documents):
+        fast = _fast_document(names[d], references, predictions, needs_tree)
+        if fast is not None:
+            texts[0].append(fast[0])
+            texts[1].append(fast[1])
+            continue
         where = "" if len(documents) == 1 else f"document {d}: "
         keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
         lengths = _checked(keys, responses, needs_tree, where)
@@ -147,18 +197,20 @@ def score_documents(predictions: Sequence, references: Sequence, keep_singletons
     return _score(list(zip(references, predictions)), names, keep_singletons, NP_only, min_span, remove_nested)
 
 
-def _flat(registry, sums) -> dict[str, float]:
-    """evaluate's output from summed statistics."""
-    out: dict[str, float] = {}
+def _flat(registry, sums) -> dict[str, float] | list[dict[str, float]]:
+    """evaluate's output from summed statistics (scalars: one dict; a column per statistic: one per row)."""
+    columns = {}
     conll = 0.0
     for name in REPORTED:
         s = registry[name].score(sums)
-        out.update({f"{name}/recall": float(s["recall"]), f"{name}/precision": float(s["precision"]),
-                    f"{name}/f1": float(s["f1"])})
+        for k in ("recall", "precision", "f1"):
+            columns[f"{name}/{k}"] = np.asarray(s[k], dtype=np.float64).tolist()
         if name in ("muc", "bcub", "ceafe"):
-            conll += float(s["f1"])  # added in coval's order, then averaged and scaled as it does
-    out["conll_score"] = conll / 3 * 100
-    return out
+            conll = conll + np.asarray(s["f1"], dtype=np.float64)  # added in coval's order, averaged, scaled
+    columns["conll_score"] = (conll / 3 * 100).tolist()
+    if not isinstance(columns["conll_score"], list):
+        return columns
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
 
 def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
@@ -177,4 +229,4 @@ def compute_documents(predictions: Sequence, references: Sequence, keep_singleto
     """:func:`compute` of each document, in one call (read and scored together): ``predictions[d]`` and
     ``references[d]`` are what one ``compute`` call takes; one output dict per document."""
     stats = score_documents(predictions, references, keep_singletons, NP_only, min_span, remove_nested).doc_stats
-    return [_flat(stats.registry, stats.row(i)) for i in range(len(stats))]
+    return _flat(stats.registry, {c: stats.matrix[:, k] for k, c in enumerate(stats.columns)})
