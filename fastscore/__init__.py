@@ -10,7 +10,8 @@ from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, Us
 
 _API = ("score", "score_coref", "score_nugget", "score_temporal", "score_triples", "read_conll", "read_tbf",
         "read_timeml", "read_triples", "bootstrap", "compare", "sweep", "MentionTable")
-__all__ = ["__version__", *_API, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
+_MODULES = {"CorefEvaluator": "evaluator", "coval": None}  # loaded on first use (no numba at import either)
+__all__ = ["__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
 
 
 def _kernels_beside_the_source_tree() -> None:
@@ -33,4 +34,9 @@ def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
         from . import api
 
         return getattr(api, name)
+    if name in _MODULES:
+        import importlib
+
+        module = importlib.import_module(f".{_MODULES[name] or name}", __name__)
+        return module if _MODULES[name] is None else getattr(module, name)
     raise AttributeError(f"module 'fastscore' has no attribute {name!r}")

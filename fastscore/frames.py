@@ -1,4 +1,4 @@
-"""Results as pandas data frames, for those who have pandas (an optional dependency)."""
+"""Results as tables: per-document statistics as Arrow, and tidy score tables (pandas is an optional dependency)."""
 from __future__ import annotations
 
 from .errors import UsageError
@@ -10,17 +10,59 @@ def to_pandas(table):
         import pandas  # noqa: F401  (pyarrow needs it to convert)
     except ImportError:
         raise UsageError("to_pandas() needs pandas, which is not installed: pip install pandas "
-                         "(or use to_arrow() / to_dict())") from None
+                         "(or pip install fastscore-ie[pandas]; or use to_arrow() / to_dict())") from None
     return table.to_pandas()
 
 
+def score_table(result, per_doc: bool = False):
+    """A result's scores as a tidy ``pyarrow.Table``: one row per metric (``per_doc``: then one per document and
+    metric), columns ``document`` (with ``per_doc``: None on the corpus rows), ``metric``, ``recall``,
+    ``precision``, ``f1`` (null where a metric has only an F1, as the CoNLL average) and, after a bootstrap,
+    ``ci_low`` and ``ci_high`` (the F1 interval; null on document rows).  Every number comes from the
+    result's ``doc_stats`` sums through its metric registry (the raw numerators and denominators stay in
+    ``doc_stats``)."""
+    import numpy as np
+    import pyarrow as pa
+
+    stats = result.doc_stats
+    names = list(result.metrics)
+    rows: list[tuple] = []
+    sums = [(None, stats.sums())]
+    if per_doc:
+        sums += [(name, stats.row(i)) for i, name in enumerate(stats.doc_names)]
+    for doc, s in sums:
+        for m in names:
+            score = stats.registry[m].score(s)
+            value = (lambda k: float(np.asarray(score[k])) if k in score else None)
+            rows.append((doc, m, value("recall"), value("precision"), value("f1")))
+    columns = {"metric": pa.array([r[1] for r in rows], pa.string()),
+               "recall": pa.array([r[2] for r in rows], pa.float64()),
+               "precision": pa.array([r[3] for r in rows], pa.float64()),
+               "f1": pa.array([r[4] for r in rows], pa.float64())}
+    if per_doc:
+        columns = {"document": pa.array([r[0] for r in rows], pa.string()), **columns}
+    boot = getattr(result, "bootstrap", None)
+    if boot is not None:
+        ends = [boot.intervals.get(r[1]) if r[0] is None else None for r in rows]
+        columns["ci_low"] = pa.array([None if e is None else float(e[0]) for e in ends], pa.float64())
+        columns["ci_high"] = pa.array([None if e is None else float(e[1]) for e in ends], pa.float64())
+    return pa.table(columns)
+
+
 class PerDocumentTables:
-    """``to_arrow`` / ``to_pandas`` of a result's per-document statistics (its ``doc_stats``)."""
+    """``to_arrow`` (per-document statistics: its ``doc_stats``), ``score_table`` and ``to_pandas`` (tidy scores)
+    of a result."""
 
     def to_arrow(self):
-        """Per-document statistics as a ``pyarrow.Table``."""
+        """Per-document statistics (numerators and denominators) as a ``pyarrow.Table``."""
         return self.doc_stats.to_arrow()
 
-    def to_pandas(self):
-        """Per-document statistics as a ``pandas.DataFrame`` (needs pandas)."""
-        return to_pandas(self.to_arrow())
+    def score_table(self, per_doc: bool = False):
+        """Scores as a tidy ``pyarrow.Table`` (see :func:`fastscore.frames.score_table`)."""
+        return score_table(self, per_doc)
+
+    def to_pandas(self, per_doc: bool = False):
+        """Scores as a tidy ``pandas.DataFrame``: one row per metric (and per document with ``per_doc``), with
+        recall, precision, f1 and, after a bootstrap, ``ci_low`` and ``ci_high`` (needs pandas; the per-document
+        numerators and denominators: ``doc_stats.to_pandas()``)."""
+        return to_pandas(score_table(self, per_doc))

@@ -12,9 +12,16 @@ from .sequencing import score_sequencing
 
 
 def read(source, allow_empty: bool = False) -> TbfFile:
-    """A TBF file, read once (an already-read :class:`TbfFile` is returned as it is); ``allow_empty``:
+    """A TBF file, read once (an already-read :class:`TbfFile` is returned as it is; a list of mention records
+    is read as the TBF file it would be written as); ``allow_empty``:
     a blank file is a file without documents (a system that found nothing)."""
-    return source if isinstance(source, TbfFile) else read_tbf(source, allow_empty)
+    if isinstance(source, TbfFile):
+        return source
+    if isinstance(source, (list, tuple)):  # mention records in memory (formats/records.py)
+        from ..formats.records import read_records
+
+        return read_records(source, "<gold records>" if not allow_empty else "<system records>")
+    return read_tbf(source, allow_empty)
 
 
 def score_nugget(gold, system, *, doc: str | None = None, **options) -> NuggetResult:

@@ -102,6 +102,12 @@ class DocStats:
                 **(meta or {})}
         return pa.table(data).replace_schema_metadata({"fastscore": json.dumps(info)})
 
+    def to_pandas(self):
+        """:meth:`to_arrow` as a ``pandas.DataFrame`` (needs pandas): the raw numerators and denominators."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
     @classmethod
     def from_arrow(cls, table, registry: dict[str, MetricSpec], source: str = "statistics") -> "DocStats":
         """Statistics written by :meth:`to_arrow` (or read from Parquet), for ``registry``; they must come

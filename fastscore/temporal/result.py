@@ -139,10 +139,16 @@ class TemporalResult:
     def to_arrow(self):
         return self.doc_stats.to_arrow()
 
-    def to_pandas(self):
-        from ..frames import to_pandas
+    def score_table(self, per_doc: bool = False):
+        from ..frames import score_table
 
-        return to_pandas(self.to_arrow())
+        return score_table(self, per_doc)
+
+    def to_pandas(self, per_doc: bool = False):
+        """Scores as a tidy ``pandas.DataFrame`` (see :meth:`fastscore.frames.PerDocumentTables.to_pandas`)."""
+        from ..frames import score_table, to_pandas
+
+        return to_pandas(score_table(self, per_doc))
 
     def __repr__(self) -> str:
         what = []

@@ -1,0 +1,264 @@
+"""Scores from memory: a drop-in ``CorefEvaluator`` for coreference training loops.
+
+The interface is e2e-coref's (``metrics.py``, copied by many neural coreference repositories): documents are
+added one by one with ``update(predicted, gold, mention_to_predicted, mention_to_gold)``, clusters being
+sequences of ``(start, end)`` mentions with inclusive token offsets, and ``get_f1()`` gives the mean F1 of
+MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the same clusters (singletons kept),
+LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
+response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
+asked for.  Adding a document is plain Python (no numba is imported until a score is asked for).
+"""
+from __future__ import annotations
+
+from itertools import chain
+from typing import Sequence
+
+import numpy as np
+
+from .errors import UsageError
+
+METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
+CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
+_chain = chain.from_iterable
+
+
+class _Side:
+    """One side's documents, kept as flat Python lists until scored (appending is what a training loop pays)."""
+
+    def __init__(self) -> None:
+        self.coords: list[int] = []  # start, end (inclusive), start, end, ... of every mention
+        self.cluster_sizes: list[int] = []  # mentions of every cluster
+        self.doc_clusters: list[int] = []  # clusters of every document
+
+    def add(self, clusters, side: str, n: int) -> None:
+        """Add document ``n``'s clusters (``side`` names the argument in messages)."""
+        if type(clusters) is tuple and len(clusters) == 2 and isinstance(clusters[0], np.ndarray):
+            spans, ids = _checked_arrays(clusters, f"{side} (document {n})")
+            order, sizes = _clusters_of_ids(ids)
+            self.coords.extend(spans[order].ravel().tolist())
+            self.cluster_sizes.extend(sizes.tolist())
+            self.doc_clusters.append(len(sizes))
+            return
+        if not isinstance(clusters, (list, tuple)):
+            if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
+                raise UsageError(f"{side} (document {n}): clusters must be a sequence of clusters of (start, end) mentions, or a "
+                                 f"pair (spans array of shape (n, 2), cluster ids), not {type(clusters).__name__}")
+            clusters = list(clusters)
+        try:  # C-level loops: this is what a training loop pays per document
+            sizes = list(map(len, clusters))
+            coords = list(_chain(_chain(clusters)))
+        except TypeError:
+            raise UsageError(f"{side} (document {n}): every cluster must be a sequence of (start, end) mentions") from None
+        if len(coords) != 2 * sum(sizes):
+            raise UsageError(f"{side} (document {n}): every mention must be a (start, end) pair of token offsets")
+        self.coords += coords
+        self.cluster_sizes += sizes
+        self.doc_clusters.append(len(sizes))
+
+    def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(start, end exclusive, cluster index in its document) per mention, and the mentions per document."""
+        try:
+            coords = np.array(self.coords, dtype=np.int64).reshape(-1, 2)
+        except (TypeError, ValueError, OverflowError):
+            raise UsageError(f"{what}: mention offsets must be integers") from None
+        sizes = np.asarray(self.cluster_sizes, dtype=np.int64)
+        doc_clusters = np.asarray(self.doc_clusters, dtype=np.int64)
+        first_cluster = np.repeat(np.cumsum(doc_clusters) - doc_clusters, doc_clusters)
+        index_in_doc = np.arange(len(sizes), dtype=np.int64) - first_cluster
+        cluster = np.repeat(index_in_doc, sizes)
+        cluster_doc = np.repeat(np.arange(len(doc_clusters)), doc_clusters)
+        doc_mentions = np.bincount(cluster_doc, weights=sizes, minlength=len(doc_clusters)).astype(np.int64)
+        start, end = coords[:, 0], coords[:, 1]
+        bad = np.flatnonzero((start < 0) | (end < start))
+        if len(bad):
+            m = int(bad[0])
+            doc = int(np.searchsorted(np.cumsum(doc_mentions), m, side="right"))
+            raise UsageError(f"{what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span of "
+                             "token offsets (0 <= start <= end, end inclusive)")
+        return start, end + 1, cluster, doc_mentions
+
+
+def _checked_arrays(value, what: str) -> tuple[np.ndarray, np.ndarray]:
+    spans, ids = np.asarray(value[0]), np.asarray(value[1])
+    if spans.shape[1:] != (2,) or ids.shape != (len(spans),) or not (
+            np.issubdtype(spans.dtype, np.integer) and np.issubdtype(ids.dtype, np.integer)):
+        raise UsageError(f"{what}: arrays must be integer spans of shape (n, 2) (start, end inclusive) and n "
+                         f"integer cluster ids, not shapes {spans.shape} and {ids.shape}")
+    return spans.astype(np.int64), ids
+
+
+def _clusters_of_ids(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mention order grouping equal ids (clusters in order of first appearance, mentions in given order), and
+    each cluster's size."""
+    _, first, inverse, sizes = np.unique(ids, return_index=True, return_inverse=True, return_counts=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    order = np.argsort(rank[inverse.ravel()], kind="stable")
+    return order, sizes[np.argsort(first, kind="stable")]
+
+
+class MetricScore:
+    """One metric of a :class:`CorefEvaluator` (``evaluator.metrics["muc"]``), with e2e-coref's ``Evaluator``
+    methods: ``get_prf()`` -> (precision, recall, f1), ``get_f1()``, ``get_recall()``, ``get_precision()``,
+    ``get_counts()`` -> (precision numerator, its denominator, recall numerator, its denominator)."""
+
+    def __init__(self, evaluator: "CorefEvaluator", name: str) -> None:
+        self._evaluator = evaluator
+        self.name = name
+
+    def _scores(self) -> dict:
+        stats, sums = self._evaluator._doc_stats(), self._evaluator._sums()
+        return {k: float(v) for k, v in stats.registry[self.name].score(sums).items()}
+
+    def get_f1(self) -> float:
+        return self._scores()["f1"]
+
+    def get_recall(self) -> float:
+        return self._scores()["recall"]
+
+    def get_precision(self) -> float:
+        return self._scores()["precision"]
+
+    def get_prf(self) -> tuple[float, float, float]:
+        s = self._scores()
+        return s["precision"], s["recall"], s["f1"]
+
+    def get_counts(self) -> tuple[float, float, float, float]:
+        if self.name == "blanc":
+            raise UsageError("BLANC is the mean of two link scores: its counts are those of blanc_coref_* and "
+                             "blanc_noncoref_* in result().doc_stats")
+        sums = self._evaluator._sums()
+        return tuple(float(sums[f"{self.name}_{c}"]) for c in
+                     ("precision_num", "precision_den", "recall_num", "recall_den"))
+
+    def __repr__(self) -> str:
+        p, r, f = self.get_prf()
+        return f"MetricScore({self.name}: P {100 * p:.2f}, R {100 * r:.2f}, F1 {100 * f:.2f})"
+
+
+class CorefEvaluator:
+    """e2e-coref's ``CorefEvaluator`` with the reference scorer's numbers.
+
+    ``update(predicted, gold[, mention_to_predicted, mention_to_gold])`` adds one document: ``predicted`` and
+    ``gold`` are sequences of clusters, each a sequence of ``(start, end)`` mentions (inclusive token offsets),
+    or pairs ``(spans, cluster_ids)`` of numpy arrays (shape (n, 2) and (n,)).  The two dicts e2e-coref passes
+    are accepted and not needed (they follow from the clusters).  ``get_f1()``, ``get_prf()``,
+    ``get_precision()`` and ``get_recall()`` average MUC, B-cubed and CEAFe as e2e-coref does;
+    ``metrics[name]`` scores one of ``muc, bcub, ceafe, ceafm, lea, blanc, mentions``; ``result()`` is the
+    :class:`fastscore.coref.result.CorefResult` of every document added (for ``bootstrap``, ``to_pandas``, ...).
+    """
+
+    def __init__(self) -> None:
+        self.metrics = {name: MetricScore(self, name) for name in METRIC_NAMES}
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every document added."""
+        self._predicted, self._gold = _Side(), _Side()
+        self._names: list[str] = []
+        self._cached = None
+
+    def update(self, predicted, gold, mention_to_predicted: dict | None = None, mention_to_gold: dict | None = None,
+               *, doc: str | None = None) -> None:
+        """Add one document (``doc``: its name in results; default its number, from 0)."""
+        if not (mention_to_predicted is None or isinstance(mention_to_predicted, dict)) or not (
+                mention_to_gold is None or isinstance(mention_to_gold, dict)):
+            raise UsageError("mention_to_predicted and mention_to_gold are dicts (mention -> cluster), or None")
+        n = len(self._names)
+        self._predicted.add(predicted, "predicted", n)
+        self._gold.add(gold, "gold", n)
+        self._names.append(doc)
+        self._cached = None
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def _doc_names(self) -> list[str]:
+        names = [str(i) if name is None else str(name) for i, name in enumerate(self._names)]
+        if len(set(names)) != len(names):
+            raise UsageError("CorefEvaluator: two documents have the same name (update(..., doc=NAME))")
+        return names
+
+    def _aligned(self):
+        """The documents as the engine's :class:`~fastscore.coref.engine.Aligned` (gold as key): both sides
+        hold the same documents in the same order, so no alignment by name is needed."""
+        from .coref.engine import Aligned
+        from .formats.table import offsets
+
+        (ks, ke, kc, kn), (rs, re, rc, rn) = (side.arrays(what) for side, what in
+                                              ((self._gold, "gold"), (self._predicted, "predicted")))
+        k_off, r_off = offsets(kn), offsets(rn)
+        return Aligned(self._doc_names(), k_off, ks.astype(np.int32), ke.astype(np.int32), kc.astype(np.int32),
+                       np.asarray(self._gold.doc_clusters, dtype=np.int64), r_off, rs.astype(np.int32),
+                       re.astype(np.int32), rc.astype(np.int32), np.asarray(self._predicted.doc_clusters, np.int64),
+                       np.ones(len(self._names), dtype=bool), np.arange(k_off[-1]), np.arange(r_off[-1]))
+
+    def _scored(self):
+        """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
+        if self._cached is None:
+            from .coref.engine import score_aligned
+
+            if not self._names:
+                raise UsageError("CorefEvaluator: no document added yet (update)")
+            aligned = self._aligned()
+            scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
+            self._cached = (scored, aligned, scored.stats.sums())
+        return self._cached
+
+    def _doc_stats(self):
+        return self._scored()[0].stats
+
+    def _sums(self):
+        return self._scored()[2]
+
+    def _tables(self, aligned):
+        """(gold, predicted) mention tables of the documents (for v8.01's report of spans)."""
+        from .formats.table import MentionTable, _numbers
+
+        n = len(aligned.doc_names)
+        tokens = np.zeros(n, dtype=np.int64)  # as many tokens as the last mention needs, the same on both sides
+        for off, end in ((aligned.k_off, aligned.k_end), (aligned.r_off, aligned.r_end)):
+            np.maximum.at(tokens, np.repeat(np.arange(n), np.diff(off)), end)
+        return tuple(MentionTable(path=path, doc_names=list(aligned.doc_names), doc_lines=np.zeros(n, np.int64),
+                                  doc_tokens=tokens, doc_offsets=off, start=start, end=end, cluster=chain_,
+                                  cluster_labels=[_numbers(int(c)) for c in nchains])
+                     for path, off, start, end, chain_, nchains in (
+                         ("<gold>", aligned.k_off, aligned.k_start, aligned.k_end, aligned.k_chain, aligned.k_nchains),
+                         ("<predicted>", aligned.r_off, aligned.r_start, aligned.r_end, aligned.r_chain,
+                          aligned.r_nchains)))
+
+    def _mean(self, which: str) -> float:
+        stats, sums = self._doc_stats(), self._sums()
+        return sum(float(stats.registry[m].score(sums)[which]) for m in CONLL_PARTS) / len(CONLL_PARTS)
+
+    def get_f1(self) -> float:
+        """The CoNLL-2012 score as a fraction: the mean F1 of MUC, B-cubed and CEAFe."""
+        return self._mean("f1")
+
+    def get_recall(self) -> float:
+        return self._mean("recall")
+
+    def get_precision(self) -> float:
+        return self._mean("precision")
+
+    def get_prf(self) -> tuple[float, float, float]:
+        return self.get_precision(), self.get_recall(), self.get_f1()
+
+    def result(self, metrics: Sequence[str] | str | None = None):
+        """The :class:`~fastscore.coref.result.CorefResult` of the documents added (gold as key)."""
+        from .coref.result import CorefResult
+        from .metrics import METRICS, named, resolve
+
+        scored, aligned, _ = self._scored()
+        gold, predicted = self._tables(aligned)
+        warnings = []
+        if scored.repeated:
+            warnings.append(f"{predicted.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
+        options = {"match": "exact", "singletons": "keep", "format": "memory"}
+        return CorefResult(scored.stats, resolve(metrics, METRICS), gold.path, predicted.path, options, warnings,
+                           [], tables=(gold, predicted), asked=tuple(named(metrics)))
+
+    def __repr__(self) -> str:
+        if not self._names:
+            return "CorefEvaluator(0 documents)"
+        return f"CorefEvaluator({len(self._names)} documents: CoNLL F1 {100 * self.get_f1():.2f})"
