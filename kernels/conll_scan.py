@@ -218,7 +218,7 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
 
     ``label``: dense cluster-label numbers (0 .. n_labels-1).  Returns (chain per
     item, n_chains per doc, mention chain, start, end, error per doc, error
-    item per doc).  ``m_seq``: each mention's place in completion order inside its document.
+    item per doc; a document with an error keeps unordered mentions).  ``m_seq``: each mention's place in completion order inside its document.
     """
     n_docs = len(doc_item_off) - 1
     chain = np.empty(len(kind), dtype=np.int64)
@@ -238,10 +238,10 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
         nc, err, at = _pair_doc(kind[a:b], label[a:b], token[a:b], chain_of, chain[a:b],
                                 m_chain[ma:mb], m_start[ma:mb], m_end[ma:mb], prev[a:b])
         n_chains[d] = nc
-        if err:
+        if err:  # the caller refuses the file, or only a document it scores (v8.01 reads no other)
             error[d] = err
             error_item[d] = a + at
-            return chain, n_chains, m_chain, m_start, m_end, m_seq, error, error_item
+            continue
         # v8.01 chain order: by chain, mentions in completion order (stable)
         order = stable_order(m_chain[ma:mb], nc)
         m_seq[ma:mb] = order
