@@ -4,6 +4,7 @@
 ``bracket_items``: the bracket items of the coreference columns, in v8.01's
 processing order per token (one-token mentions, openings, closings), with a
 numeric code per label (exact for digit labels, leading zeros included).
+``v801_read_lines``: the lines whose column v8.01 reads otherwise than item by item.
 ``pair_brackets``: chains by first appearance and mentions (LIFO pairing
 per chain) for every document.  Errors come back as codes with the item
 that caused them; the Python reader writes the message.
@@ -167,6 +168,28 @@ def bracket_items(buf, lines, col_s, col_e):
                     code[n] = _label_code(buf, ls[t], le[t])
                     n += 1
     return item_line[:n], item_kind[:n], lab_s[:n], lab_e[:n], code[:n], 0, -1
+
+
+@njit(cache=True)
+def v801_read_lines(buf, lines, col_s, col_e):
+    """Per line, whether v8.01 may read its column otherwise than item by item (the reader then reads it
+    as v8.01 does): only digits, brackets, '|' and '+', with a '+' or two items back to back."""
+    out = np.zeros(len(lines), dtype=np.bool_)
+    for k in range(len(lines)):
+        s, e = col_s[lines[k]], col_e[lines[k]]
+        plain = True
+        joined = False
+        for p in range(s, e):
+            b = buf[p]
+            digit = b >= 48 and b <= 57
+            if not (digit or b == 40 or b == 41 or b == 124 or b == 43):
+                plain = False
+                break
+            if b == 43 or (p > s and ((b == 40 and (buf[p - 1] == 41 or (buf[p - 1] >= 48 and buf[p - 1] <= 57)))
+                                      or (digit and buf[p - 1] == 41))):
+                joined = True
+        out[k] = plain and joined
+    return out
 
 
 @njit(cache=True)

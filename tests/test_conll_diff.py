@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from fastscore import InputError, score_coref
+from fastscore import InputError, read_conll, score_coref
+from fastscore.formats.conll import v801_column_items
 from fastscore.metrics import PRF
 from fastscore.report import perl
 from tests.conftest import TESTDATA
@@ -142,3 +143,37 @@ def test_every_case_matches_v801(case, tmp_path):
 @pytest.mark.parametrize("case", sorted(CASES)[::16])
 def test_some_cases_match_v801(case, tmp_path):
     assert differences(case, tmp_path) == []
+
+
+# ---- what the differences found, one by one (each checked against v8.01 on the generated cases) ----
+
+def _doc(name: str, columns: list[str]) -> str:
+    return "\n".join([f"#begin document {name}", *(f"d\t0\t{t}\tw\t{c}" for t, c in enumerate(columns)),
+                      "#end document", ""])
+
+
+def test_columns_read_as_v801_substitutes_items(tmp_path):
+    """v8.01 removes each item it finds and searches again, so items written back to back can join:
+    (7(12+2)07) loses (12+2), then reads (707); (1+23) is an opening of 1 and a closing of 23."""
+    assert v801_column_items("(7(12+2)07)") == ([("single", "707")], ["12+2"])
+    assert v801_column_items("(1)|(2|3)") == ([("single", "1"), ("open", "2"), ("close", "3")], [])
+    # v8.01 (verbose) reads this document as Entity 0: (0,2); 1: (0,2); 2: (1,1); 3: (2,3), "Discarded (12+2)"
+    path = tmp_path / "key"
+    path.write_text(_doc("(a); part 000", ["(3|(23", "(7(12+2)07)", "3)|(1+23)", "1)"]))
+    table = read_conll(path)
+    assert table.document(0) == [[(0, 3)], [(0, 3)], [(1, 2)], [(2, 4)]]
+    assert table.cluster_labels[0] == ["3", "23", "707", "1"]
+    assert table.discarded == {"(a); part 000": ["12+2"]}
+
+
+def test_broken_documents_refused_only_when_scored(tmp_path):
+    """v8.01 reads only the key's documents (with --doc, only that one) and their namesakes in the response."""
+    key = tmp_path / "key"
+    key.write_text(_doc("(a); part 000", ["(1", "1)", "(1)"]) + _doc("(b); part 000", ["(2", "-", "-"]))
+    resp = tmp_path / "response"
+    resp.write_text(_doc("(a); part 000", ["(1", "1)", "(1)"]) + _doc("(x); part 000", ["4)", "-", "-"]))
+    with pytest.raises(InputError, match=r'key:\d+: document "\(b\); part 000": unbalanced bracket'):
+        score_coref(key, resp, ["muc"])
+    assert score_coref(key, resp, ["muc"], doc="(a); part 000").scores()["metrics"]["muc"]["recall_num"] == 1
+    with pytest.raises(InputError, match="unbalanced bracket"):
+        read_conll(resp)  # read on its own, the file is refused as before

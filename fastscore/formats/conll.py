@@ -93,6 +93,25 @@ def read_conll_columns(path: str | os.PathLike) -> tuple[MentionTable, TokenColu
     return reader.table(), reader.token_columns()
 
 
+_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
+                  (re.compile(r"\((\d+)"), "open"), (re.compile(r"(\d+)\)"), "close"))
+
+
+def v801_column_items(column: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """A coreference column read as v8.01 reads it: split antecedents ``(N+D)`` removed, then one-token
+    mentions, openings and closings, each pattern searched from the start again after every removal.
+    Returns the items ``(single|open|close, label)`` and the discarded split antecedents."""
+    items, discarded = [], []
+    for pattern, what in _V801_PATTERNS:
+        while (m := pattern.search(column)) is not None:
+            column = column[:m.start()] + column[m.end():]
+            if what == "discard":
+                discarded.append(m.group(1))
+            else:
+                items.append((what, m.group(1)))
+    return items, discarded
+
+
 def _cluster_key(label: str) -> str | None:
     """The cluster a label names; None for v8.01's discarded split antecedents ``(1+2)``."""
     if label.isdigit() and label.isascii():
@@ -195,14 +214,19 @@ class _Reader:
         """Bracket items with resolved cluster codes (split antecedents dropped)."""
         scan = self.scan
         lines = np.flatnonzero(self.kind == scan.TOKEN_BRACKETS)
+        self.label_of_code: dict[int, str] = {}
+        self.long_codes: dict[str, int] = {}
+        self.discarded: dict[str, list[str]] = {}
+        substituted = self._substituted_lines(lines)
+        if len(substituted):
+            lines = np.setdiff1d(lines, substituted)
         line, kind, ls, le, code, err, at = scan.bracket_items(self.scan_buf, lines, self.col_s, self.col_e)
         if err:
             bad = lines[at]
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
             self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
-        self.label_of_code: dict[int, str] = {}
-        self.long_codes: dict[str, int] = {}
-        self.discarded: dict[str, list[str]] = {}
+        if len(substituted):
+            line, kind, ls, le, code = self._with_substituted(substituted, line, kind, ls, le, code)
         unresolved = np.flatnonzero(code < 0)
         if len(unresolved):
             keep = np.ones(len(code), dtype=bool)
@@ -227,6 +251,30 @@ class _Reader:
             line, kind, code = line[keep], kind[keep], code[keep]
             ls, le = ls[keep], le[keep]
         return line, kind, code, ls, le
+
+    def _substituted_lines(self, lines: np.ndarray) -> np.ndarray:
+        """Lines whose digit-only column v8.01 reads otherwise than item by item: items written back to back
+        (``(7(12+2)07)``: each removal joins its neighbours, here into ``(707)``) or a ``+`` (only
+        ``(N+D)``, one digit after the ``+``, is a discarded split antecedent)."""
+        return lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+
+    def _with_substituted(self, substituted: np.ndarray, line, kind, ls, le, code):
+        """The kernel's items with those of ``substituted`` lines, read as v8.01 reads them, in line order."""
+        kinds = {"single": self.scan.SINGLE, "open": self.scan.OPEN, "close": self.scan.CLOSE}
+        rows = []
+        for t in substituted.tolist():
+            items, discarded = v801_column_items(self.column(t))
+            if discarded:
+                self.discarded.setdefault(self.names[self._doc_of(t)], []).extend(discarded)
+            for what, label in items:
+                c = self._key_code(label)
+                self.label_of_code[c] = label
+                rows.append((t, kinds[what], self.col_s[t], self.col_e[t], c))
+        extra = np.asarray(rows, dtype=np.int64).reshape(-1, 5)
+        order = np.argsort(np.concatenate([line, extra[:, 0]]), kind="stable")
+        join = lambda a, b: np.concatenate([a, b.astype(a.dtype)])[order]
+        return (join(line, extra[:, 0]), join(kind, extra[:, 1]), join(ls, extra[:, 2]), join(le, extra[:, 3]),
+                join(code, extra[:, 4]))
 
     def _key_code(self, key: str) -> int:
         if len(key) <= self.scan.MAX_DIGITS:
