@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 
 from fastscore import InputError, read_conll, score_coref
+from fastscore.convert import convert
+from fastscore.errors import FastscoreError
 from fastscore.formats.conll import v801_column_items
 from fastscore.metrics import PRF
 from fastscore.report import perl
@@ -77,7 +79,7 @@ def _in_some_order(result, metric: str, section: str) -> bool:
         for i in order:
             for k, c in enumerate(PRF):
                 values[k] += float(rows[i][f"{metric}_{c}"])
-        if ident + "Coreference: " + perl.rpf_line(*values) == section:
+        if ident + "Coreference: " + perl.rpf_line(*values) == section.rstrip("\n") + "\n":
             return True
     return False
 
@@ -134,15 +136,40 @@ def differences(case: str, folder: Path) -> list[str]:
     return out
 
 
+def jsonl_differences(case: str, folder: Path) -> list[str] | None:
+    """The pair converted to jsonlines (``fastscore convert``), scored metric by metric: what differs from
+    v8.01's totals on the CoNLL files (None: v8.01 refuses the pair, or jsonlines cannot hold it)."""
+    spec = CASES[case]
+    if any(spec["runs"][m]["rc"] != 0 for m in perl.PERL_METRICS):
+        return None
+    key, resp = _files(case, folder)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            convert(key, folder / "key.jsonl", "jsonl")
+            convert(resp, folder / "response.jsonl", "jsonl")
+    except FastscoreError:
+        return None
+    out = []
+    for metric in perl.PERL_METRICS:
+        result = _score(folder / "key.jsonl", folder / "response.jsonl", [metric])
+        if result is None or not _totals_match(result, [metric], _totals(_report(result)),
+                                               spec["runs"][metric]["totals"]):
+            out.append(f"jsonlines {metric}: {'refused' if result is None else _totals(_report(result))}")
+    return out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_every_case_matches_v801(case, tmp_path):
     assert differences(case, tmp_path) == []
+    assert jsonl_differences(case, tmp_path) in (None, [])
 
 
 @pytest.mark.parametrize("case", sorted(CASES)[::16])
 def test_some_cases_match_v801(case, tmp_path):
     assert differences(case, tmp_path) == []
+    assert jsonl_differences(case, tmp_path) in (None, [])
 
 
 # ---- what the differences found, one by one (each checked against v8.01 on the generated cases) ----
