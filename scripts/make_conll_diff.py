@@ -12,15 +12,16 @@ more than 10 repeated mentions (v8.01 refuses those).
 For every pair v8.01 is run with each metric and ``all`` (``perl scorer.pl METRIC KEY RESPONSE none``),
 and with one document's name as its 4th argument (``--doc NAME``: the whole verbose report).  v8.01 adds
 documents in Perl's hash order, so its last digit can depend on that order: it is run with
-``PERL_HASH_SEED`` 0, and for documents of several documents also 1 to 3; every distinct TOTALS section
-is kept.  coval's LEA counts are kept where coval reads the pair as v8.01 does (no repeated span, no
-key document missing from the response).
+``PERL_HASH_SEED`` 0 (and ``PERL_PERTURB_KEYS`` 0), and for pairs of several documents also with seeds 1
+to 3; every distinct TOTALS reading is kept.  coval's LEA counts are kept where coval reads the pair as
+v8.01 does: no span twice on a side (about two pairs in three are made so), key documents missing from
+the response given to coval as documents without mentions (it crashes on missing ones).
 
 Written to ``tests/data/conll_diff/cases.json.gz`` (the inputs and the outputs; ``--check`` regenerates
 and compares the bytes).  The reference scorers are not part of fastscore: fetch them yourself
 (conll/reference-coreference-scorers, ns-moosavi/coval) and point to them:
 
-    python scripts/make_conll_diff.py --perl-scorer DIR/scorer.pl --coval DIR/coval [--cases 240] [--seed 24] [--check]
+    python scripts/make_conll_diff.py --perl-scorer DIR/scorer.pl --coval DIR/coval [--cases 360] [--seed 24] [--check]
 """
 from __future__ import annotations
 
@@ -103,10 +104,19 @@ def perturb(rng: random.Random, key: dict, n_tokens: int, many_repeats: bool) ->
 
 
 def without_repeats(entities: dict) -> dict:
-    """The entities with each span kept once (its first place), emptied entities dropped."""
+    """The entities with each span kept once (its first place) and no two spans of one entity sharing a
+    token (brackets of one entity pair last-opened first: nested ones can read as one span twice)."""
     seen: set = set()
-    kept = {label: [sp for sp in spans if not (sp in seen or seen.add(sp))] for label, spans in entities.items()}
-    return {label: spans for label, spans in kept.items() if spans}
+    kept = {}
+    for label, spans in entities.items():
+        mine: list[tuple[int, int]] = []
+        for s, e in spans:
+            if (s, e) not in seen and not any(a < e and s < b for a, b in mine):
+                seen.add((s, e))
+                mine.append((s, e))
+        if mine:
+            kept[label] = mine
+    return kept
 
 
 def coref_column(entities: dict, n_tokens: int, rng: random.Random, back_to_back: float) -> list[str]:
@@ -157,7 +167,7 @@ def make_case(rng: random.Random) -> tuple[str, str, list[str]]:
     if rng.random() < 0.2:  # a document the key lacks
         tokens["(extra); part 000"] = rng.randint(0, 6)
         resp["(extra); part 000"] = random_entities(rng, tokens["(extra); part 000"])
-    if rng.random() < 0.5:  # half the pairs without a span twice on a side (coval's LEA reads them as v8.01)
+    if rng.random() < 0.65:  # pairs without a span twice on a side (coval's LEA reads them as v8.01)
         key, resp = ({name: without_repeats(entities) for name, entities in side.items()} for side in (key, resp))
     back_to_back = 0.3 if rng.random() < 0.1 else 0.0  # v8.01 reads "(12" + "3)" as "(123)"
     key_lines = [ln for name in names for ln in document_text(name, tokens[name], key[name], rng, back_to_back)]
@@ -288,7 +298,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--perl-scorer", type=Path, required=True, help="path of v8.01 scorer.pl")
     ap.add_argument("--coval", type=Path, help="path of coval's 'coval' package folder (for LEA)")
-    ap.add_argument("--cases", type=int, default=240)
+    ap.add_argument("--cases", type=int, default=360)
     ap.add_argument("--seed", type=int, default=24)
     ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     args = ap.parse_args()

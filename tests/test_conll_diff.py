@@ -4,11 +4,14 @@ tests/data/conll_diff/cases.json.gz holds key/response pairs made by scripts/mak
 in two entities, repeats, nested and crossing brackets, split antecedents, empty, one-sided and
 multi-part documents, more than 10 repeats, items back to back) and what v8.01 printed for each metric,
 for ``all`` and for one document named (``--doc``), and coval's LEA counts.  Where v8.01 refuses or dies,
-fastscore must refuse with an input error; elsewhere every TOTALS section must be one v8.01 printed (its
-last digit can follow Perl's hash order: the generator keeps each reading seen under four hash seeds),
-and the ``--doc`` report must be v8.01's, line for line.
+fastscore must refuse with an input error; elsewhere every TOTALS section must be one v8.01 printed.
+v8.01 adds documents in Perl's hash order, so a fractional numerator's 15th digit can follow that order:
+the generator keeps the reading of each of four hash seeds, and a section also agrees when v8.01's
+reading is what adding fastscore's per-document numbers in some order prints (fastscore adds them
+exactly).  The ``--doc`` report (one document: no order) must be v8.01's, line for line.
 
-The whole comparison is slow (``-m slow``); the default run checks every 16th case.
+Every pair v8.01 scores is also converted to jsonlines (``fastscore convert``) and scored metric by
+metric: the same totals.  The whole comparison is slow (``-m slow``); the default run checks every 30th case.
 """
 from __future__ import annotations
 
@@ -166,7 +169,7 @@ def test_every_case_matches_v801(case, tmp_path):
     assert jsonl_differences(case, tmp_path) in (None, [])
 
 
-@pytest.mark.parametrize("case", sorted(CASES)[::16])
+@pytest.mark.parametrize("case", sorted(CASES)[::30])
 def test_some_cases_match_v801(case, tmp_path):
     assert differences(case, tmp_path) == []
     assert jsonl_differences(case, tmp_path) in (None, [])
