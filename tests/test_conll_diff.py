@@ -207,3 +207,5 @@ def test_broken_documents_refused_only_when_scored(tmp_path):
     assert score_coref(key, resp, ["muc"], doc="(a); part 000").scores()["metrics"]["muc"]["recall_num"] == 1
     with pytest.raises(InputError, match="unbalanced bracket"):
         read_conll(resp)  # read on its own, the file is refused as before
+    with pytest.raises(InputError, match="unbalanced bracket"):
+        convert(resp, tmp_path / "r.jsonl", "jsonl")  # and converted

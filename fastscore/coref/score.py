@@ -47,9 +47,12 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto", cross_document: bool = False) -> MentionTable:
+def read(source, format: str = "auto", cross_document: bool = False,
+         defer_bracket_errors: bool = True) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
-    files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`."""
+    files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
+    ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
+    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`)."""
     if isinstance(source, MentionTable):
         return source
     fmt = detect_format(source.path if isinstance(source, Part) else source) if format == "auto" else format
@@ -62,7 +65,7 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
             from ..formats.conllu import read_conllu
 
             return read_conllu(source)
-        return read_conll(source, defer_bracket_errors=True)  # v8.01 refuses only documents it scores
+        return read_conll(source, defer_bracket_errors)
     if fmt in ("conll2012", "conllu", "jsonl"):  # a preset or --format names the kind
         from ..formats.columnar import table_file_kind
 
@@ -84,7 +87,7 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
         from ..formats.columnar import read_mention_table
 
         return read_mention_table(source)
-    return read_conll(source, defer_bracket_errors=True)  # v8.01 refuses only documents it scores
+    return read_conll(source, defer_bracket_errors)
 
 
 def _columnar_of_kind(source, fmt: str) -> MentionTable:
