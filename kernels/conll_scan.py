@@ -241,7 +241,8 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
 
     ``label``: dense cluster-label numbers (0 .. n_labels-1).  Returns (chain per
     item, n_chains per doc, mention chain, start, end, error per doc, error
-    item per doc; a document with an error keeps unordered mentions).  ``m_seq``: each mention's place in completion order inside its document.
+    item per doc; a document with an error keeps unordered mentions).  ``m_seq``: each mention's place in
+    completion order inside its document.
     """
     n_docs = len(doc_item_off) - 1
     chain = np.empty(len(kind), dtype=np.int64)
