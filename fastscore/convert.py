@@ -68,7 +68,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     if source == "-":
         raise UsageError('convert reads its input twice (mentions, then words): give a file, not "-"')
     fmt = detect_format(source) if source_format == "auto" else source_format
-    table = read(source, fmt)
+    table = read(source, fmt, defer_bracket_errors=False)
     report = _Report(fmt, to)
     report.warnings.extend(table.warnings)
     text = _read_text(source, fmt, table, report, own=True)
@@ -81,7 +81,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
         if fmt_t != to:
             raise UsageError(f"{template}: the template must be a {TITLES[to]} file (the target format), "
                              f"this looks like {TITLES[fmt_t]}")
-        out_text = _read_text(template, to, read(template, to), report, own=False)
+        out_text = _read_text(template, to, read(template, to, defer_bracket_errors=False), report, own=False)
         mentions = _onto_template(mentions, text, out_text, report)
     else:
         out_text = text
@@ -670,7 +670,7 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
     from .errors import FastscoreError
 
     try:
-        table = read(path, to)
+        table = read(path, to, defer_bracket_errors=False)
     except FastscoreError as exc:  # a writer's bug: say so rather than leave an unreadable file
         raise InputError(f"{target}: the written {TITLES[to]} file does not read back ({exc}): please report "
                          "this as a fastscore bug") from None
@@ -695,7 +695,7 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
 
     if os.fspath(target) == "-":
         raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
-    table = read(source, source_format)
+    table = read(source, source_format, defer_bracket_errors=False)
     if table.words is not None and table.sentences is not None:
         from .formats.conllu import as_digests
 

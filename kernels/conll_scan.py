@@ -4,6 +4,7 @@
 ``bracket_items``: the bracket items of the coreference columns, in v8.01's
 processing order per token (one-token mentions, openings, closings), with a
 numeric code per label (exact for digit labels, leading zeros included).
+``v801_read_lines``: the lines whose column v8.01 reads otherwise than item by item.
 ``pair_brackets``: chains by first appearance and mentions (LIFO pairing
 per chain) for every document.  Errors come back as codes with the item
 that caused them; the Python reader writes the message.
@@ -170,6 +171,28 @@ def bracket_items(buf, lines, col_s, col_e):
 
 
 @njit(cache=True)
+def v801_read_lines(buf, lines, col_s, col_e):
+    """Per line, whether v8.01 may read its column otherwise than item by item (the reader then reads it
+    as v8.01 does): only digits, brackets, '|' and '+', with a '+' or two items back to back."""
+    out = np.zeros(len(lines), dtype=np.bool_)
+    for k in range(len(lines)):
+        s, e = col_s[lines[k]], col_e[lines[k]]
+        plain = True
+        joined = False
+        for p in range(s, e):
+            b = buf[p]
+            digit = b >= 48 and b <= 57
+            if not (digit or b == 40 or b == 41 or b == 124 or b == 43):
+                plain = False
+                break
+            if b == 43 or (p > s and ((b == 40 and (buf[p - 1] == 41 or (buf[p - 1] >= 48 and buf[p - 1] <= 57)))
+                                      or (digit and buf[p - 1] == 41))):
+                joined = True
+        out[k] = plain and joined
+    return out
+
+
+@njit(cache=True)
 def _pair_doc(kind, label, token, chain_of, chain, m_chain, m_start, m_end, prev):
     """One document: chain index per item (labels numbered by first appearance) and its mentions.
 
@@ -218,7 +241,8 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
 
     ``label``: dense cluster-label numbers (0 .. n_labels-1).  Returns (chain per
     item, n_chains per doc, mention chain, start, end, error per doc, error
-    item per doc).  ``m_seq``: each mention's place in completion order inside its document.
+    item per doc; a document with an error keeps unordered mentions).  ``m_seq``: each mention's place in
+    completion order inside its document.
     """
     n_docs = len(doc_item_off) - 1
     chain = np.empty(len(kind), dtype=np.int64)
@@ -238,10 +262,10 @@ def pair_brackets(doc_item_off, doc_mention_off, kind, label, n_labels, token):
         nc, err, at = _pair_doc(kind[a:b], label[a:b], token[a:b], chain_of, chain[a:b],
                                 m_chain[ma:mb], m_start[ma:mb], m_end[ma:mb], prev[a:b])
         n_chains[d] = nc
-        if err:
+        if err:  # the caller refuses the file, or only a document it scores (v8.01 reads no other)
             error[d] = err
             error_item[d] = a + at
-            return chain, n_chains, m_chain, m_start, m_end, m_seq, error, error_item
+            continue
         # v8.01 chain order: by chain, mentions in completion order (stable)
         order = stable_order(m_chain[ma:mb], nc)
         m_seq[ma:mb] = order

@@ -193,10 +193,29 @@ def _items(col: str):
                 raise ValueError(f"unexpected text {col[i:j]!r}")
 
 
+def _v801_items(col: str):
+    """v8.01's own reading of a column: remove the first match of each pattern in turn, searching again from
+    the start each time (split antecedents (N+D) dropped)."""
+    out = []
+    for kind, pattern in (("+", r"\((\d+\+\d)\)"), ("()", r"\((\d+)\)"), ("(", r"\((\d+)"), (")", r"(\d+)\)")):
+        m = re.search(pattern, col)
+        while m:
+            col = col[:m.start()] + col[m.end():]
+            if kind != "+":
+                out.append((kind, m.group(1)))
+            m = re.search(pattern, col)
+    return out
+
+
+def _read_as_v801(col: str) -> bool:
+    """Digit columns whose items are back to back or hold a '+': item-by-item reading would differ from v8.01's."""
+    return bool(re.fullmatch(r"[\d()|+]*", col)) and ("+" in col or re.search(r"[\d)]\(|\)\d", col) is not None)
+
+
 def _token(path: str, lineno: int, col: str, doc: _DocBuilder) -> None:
     t = doc.tokens
     try:
-        items = list(_items(col))
+        items = _v801_items(col) if _read_as_v801(col) else list(_items(col))
         singles, opens, closes = [], [], []
         for kind, label in items:
             if not label:

@@ -56,7 +56,8 @@ def test_a_module_from_other_sources_is_not_used(monkeypatch):
 
 @needs_compiled
 @pytest.mark.parametrize("args", [
-    ["coref", DATA / "anchors" / "case-000.key", DATA / "anchors" / "case-000.response", "-m", "all"],
+    ["coref", DATA / "anchors" / "case-000.key", DATA / "anchors" / "case-000.response", "-m", "all",
+     "--allow-repeated"],
     ["coref", f"{CONLLU}.key.conllu", f"{CONLLU}.response.conllu", "-m", "all", "-m", "mor", "-m", "zero"],
     ["coref", f"{CONLLU}.key.conllu", f"{CONLLU}.response.conllu", "--match", "partial", "-o", "corefud"],
     ["coref", DATA / "mina_anchors" / "case-000.key.gz", DATA / "mina_anchors" / "case-000.response.gz",
@@ -136,7 +137,7 @@ def test_the_signatures_are_those_the_command_line_calls_today():
 def _anchor_commands() -> list[list[str]]:
     """v8.01's anchors, the CorefUD anchors in three matchings and the nugget anchors with coreference: each
     command's JSON (bad inputs give their error line instead)."""
-    out = [["coref", str(k), str(k.with_suffix(".response")), "-m", "all", "-o", "json"]
+    out = [["coref", str(k), str(k.with_suffix(".response")), "-m", "all", "-o", "json", "--allow-repeated"]
            for k in sorted((DATA / "anchors").glob("*.key"))]
     for k in sorted((DATA / "corefud_anchors" / "cases").glob("*.key.conllu")):
         r = str(k).replace(".key.", ".response.")

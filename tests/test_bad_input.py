@@ -92,7 +92,22 @@ def test_more_than_ten_repeated_mentions_refused_like_v801(tmp_path):
     assert scores["mentions"]["precision_den"] == 11
     ten_key = _write(tmp_path, _repeated_response(10).replace("|(2)", ""), "key10.conll")
     ten = _write(tmp_path, _repeated_response(10), "resp10.conll")
-    assert score_coref(ten_key, ten).scores()["mentions"]["recall"] == 1.0
+    assert score_coref(ten_key, ten, ["muc"]).scores()["mentions"]["recall"] == 1.0
+
+
+def test_repeats_counted_once_per_metric_as_v801_all_mode(tmp_path):
+    """v8.01 counts a repeat once per metric it scores, across its `all` mode's five runs: 3 repeats
+    refuse `all` (15 > 10), 2 do not (10); a run of three metrics refuses 4 repeats (12)."""
+    for n, metrics, refused in ((3, None, True), (2, None, False), (4, ["conll"], True), (3, ["conll"], False),
+                                (3, ["muc", "lea"], False)):
+        key = _write(tmp_path, _repeated_response(n).replace("|(2)", ""), f"key{n}.conll")
+        resp = _write(tmp_path, _repeated_response(n), f"resp{n}.conll")
+        if refused:
+            with pytest.raises(InputError, match=f"{n} repeated mentions.*counted once per metric"):
+                score_coref(key, resp, metrics)
+            assert score_coref(key, resp, metrics, allow_repeated=True).scores()["mentions"]["recall"] == 1.0
+        else:
+            assert score_coref(key, resp, metrics).scores()["mentions"]["recall"] == 1.0
 
 
 def test_cli_bad_input_one_line_exit_1(tmp_path):

@@ -76,8 +76,8 @@ def test_mode_choice(tmp_path, monkeypatch):
 
 def test_tiny_runs_do_not_import_numba_and_print_the_same():
     code = ("import sys, contextlib, io\nfrom fastscore.cli import main\nbuf = io.StringIO()\n"
-            "with contextlib.redirect_stdout(buf):\n    rc = main(['coref', sys.argv[1], sys.argv[2], '--output', 'perl'], "
-            "own_process=True)\n"
+            "with contextlib.redirect_stdout(buf):\n"
+            "    rc = main(['coref', sys.argv[1], sys.argv[2], '--output', 'perl', '--allow-repeated'], own_process=True)\n"
             "print(rc, 'numba' in sys.modules)\nprint(buf.getvalue())")
     key, resp = ANCHOR / "case-000.key", ANCHOR / "case-000.response"
     plain = subprocess.run([sys.executable, "-c", code, str(key), str(resp)], capture_output=True, text=True,
@@ -175,7 +175,7 @@ def test_in_process_main_leaves_the_process_alone(monkeypatch, capsys):
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     monkeypatch.delenv("FASTSCORE_JIT", raising=False)
     monkeypatch.delitem(sys.modules, "numba", raising=False)  # as if nothing had imported numba yet
-    assert main(["coref", str(ANCHOR / "case-000.key"), str(ANCHOR / "case-000.response")]) == 0
+    assert main(["coref", str(ANCHOR / "case-000.key"), str(ANCHOR / "case-000.response"), "--allow-repeated"]) == 0
     assert "NUMBA_DISABLE_JIT" not in os.environ
 
 

@@ -21,9 +21,9 @@ def _close(a, b):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_official_case(case):
     spec = CASES[case]
-    result = score_coref(CASES_DIR / spec["key"], CASES_DIR / spec["response"])
-    scores = result.scores()
     for metric, expected in spec["perl_v8.01_totals"].items():
+        # one metric per run, as v8.01's tests run it (its `all` mode refuses 3 repeats: 3 x 5 metrics > 10)
+        scores = score_coref(CASES_DIR / spec["key"], CASES_DIR / spec["response"], [metric]).scores()
         m = expected["mentions"]
         got = scores["mentions"]
         assert [got["recall_num"], got["recall_den"]] == m["recall"]
@@ -50,8 +50,7 @@ def test_official_case(case):
 def test_published_values(case):
     """The R, P, F the reference scorer's own test configuration asserts."""
     spec = CASES[case]
-    scores = score_coref(CASES_DIR / spec["key"], CASES_DIR / spec["response"]).scores()["metrics"]
     for metric, (r, p, f) in spec["published_rpf"].items():
-        got = scores[metric]
+        got = score_coref(CASES_DIR / spec["key"], CASES_DIR / spec["response"], [metric]).scores()["metrics"][metric]
         for value, want in ((got["recall"], r), (got["precision"], p), (got["f1"], f)):
             assert abs(value - want) <= 1e-5 + 1e-9, (metric, value, want)

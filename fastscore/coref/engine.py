@@ -40,6 +40,13 @@ class Aligned:
     r_rows: np.ndarray  # the response table's rows
 
 
+def refuse_unread(table: MentionTable, names: list[str]) -> None:
+    """Raise the reading error of the first of ``names`` the table could not read (v8.01 dies on it)."""
+    for name in names:
+        if name in table.unread:
+            raise table.unread[name]
+
+
 def align_documents(key: MentionTable, response: MentionTable, doc: str | None = None) -> Aligned:
     """Pair each key document with the response document of the same name."""
     if doc is None:
@@ -51,6 +58,8 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
         docs = [index[doc]]
     r_index = response.doc_index()
     r_docs = [r_index.get(key.doc_names[d]) for d in docs]
+    refuse_unread(key, [key.doc_names[d] for d in docs])
+    refuse_unread(response, [response.doc_names[r] for r in r_docs if r is not None])
     for d, r in zip(docs, r_docs):
         if r is not None and response.doc_tokens[r] != key.doc_tokens[d]:
             raise InputError(
@@ -95,8 +104,11 @@ class Scored:
 
 
 def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: str = "response", matched=None,
-                  registry: dict = METRICS, extra: dict | None = None) -> Scored:
+                  registry: dict = METRICS, extra: dict | None = None, metric_runs: int = 1) -> Scored:
     """Compute every metric's per-document statistics for aligned documents.
+
+    ``metric_runs``: how many of v8.01's metrics the run reports; v8.01 counts each repeated mention once
+    per metric it scores (its ``all`` mode: five times) and refuses the response past ``MAX_REPEATED``.
 
     ``matched``: the mention alignment ``(key ids, response ids, counts)`` of another matching (the
     contract of ``kernels.mentions.align_exact``, which gives the exact-span one by default);
@@ -109,10 +121,12 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     else:
         k_id, r_id, counts = matched
     repeated = int(counts[:, 3].sum())
-    if repeated > MAX_REPEATED and not allow_repeated:
+    if repeated * metric_runs > MAX_REPEATED and not allow_repeated:
+        times = "" if metric_runs == 1 else (f", counted once per metric as v8.01 counts them: {repeated} x "
+                                             f"{metric_runs} metrics = {repeated * metric_runs}")
         raise InputError(
             f"{response_path}: {repeated} repeated mentions (the same span twice in the response, "
-            f"matching a key mention); the reference scorer refuses more than {MAX_REPEATED}: "
+            f"matching a key mention{times}); the reference scorer refuses more than {MAX_REPEATED}: "
             "fix the output, or pass --allow-repeated to score it anyway (repeats are dropped)"
         )
     (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, repeats) = (

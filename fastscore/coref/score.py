@@ -22,6 +22,7 @@ from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .engine import align_documents, check_documents, score_aligned
 from .result import CorefResult
 
+V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # what v8.01 scores, one run each
 FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow")
 
 
@@ -46,9 +47,12 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto", cross_document: bool = False) -> MentionTable:
+def read(source, format: str = "auto", cross_document: bool = False,
+         defer_bracket_errors: bool = True) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
-    files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`."""
+    files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
+    ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
+    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`)."""
     if isinstance(source, MentionTable):
         return source
     fmt = detect_format(source.path if isinstance(source, Part) else source) if format == "auto" else format
@@ -61,7 +65,7 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
             from ..formats.conllu import read_conllu
 
             return read_conllu(source)
-        return read_conll(source)
+        return read_conll(source, defer_bracket_errors)
     if fmt in ("conll2012", "conllu", "jsonl"):  # a preset or --format names the kind
         from ..formats.columnar import table_file_kind
 
@@ -83,7 +87,7 @@ def read(source, format: str = "auto", cross_document: bool = False) -> MentionT
         from ..formats.columnar import read_mention_table
 
         return read_mention_table(source)
-    return read_conll(source)
+    return read_conll(source, defer_bracket_errors)
 
 
 def _columnar_of_kind(source, fmt: str) -> MentionTable:
@@ -213,7 +217,8 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
         if singletons == "drop":
             k, r = k.without_singletons(), r.without_singletons()
         aligned = align_documents(k, r, doc)
-        scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path)
+        runs = max(1, len([n for n in names if n in V801_METRICS]))  # v8.01's `all`: its five metrics
+        scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path, metric_runs=runs)
         missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
         if scored.repeated:
             warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")

@@ -34,17 +34,19 @@ _END = re.compile(r"#\s*end document")
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
 
 
-def read_conll(path: str | os.PathLike | Part) -> MentionTable:
+def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = False) -> MentionTable:
     """Read a CoNLL-2011/2012 file (or a :class:`~fastscore.formats.files.Part` of one: a batch of its
     documents) into a :class:`MentionTable`.
 
     Raises :class:`~fastscore.errors.ParseError` naming the file, line and
     document for anything the format does not allow.  ``-`` reads standard
-    input; gzip-compressed files are read as they are.
+    input; gzip-compressed files are read as they are.  ``defer_bracket_errors``: a document whose
+    brackets do not balance is read without mentions and its error kept in ``unread`` (for scoring,
+    which refuses it only when the document is scored, as v8.01 does).
     """
     data, name, first_line = source_bytes(path)
     decode_utf8(name, data, first_line)  # the kernels read bytes; the text must be UTF-8 all the same
-    return _Reader(name, data, first_line).table()
+    return _Reader(name, data, first_line).table(defer_bracket_errors)
 
 
 def conll_batches(path: str, batch_bytes: int) -> list[Part]:
@@ -88,6 +90,25 @@ def read_conll_columns(path: str | os.PathLike) -> tuple[MentionTable, TokenColu
     decode_utf8(name, data)
     reader = _Reader(name, data)
     return reader.table(), reader.token_columns()
+
+
+_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
+                  (re.compile(r"\((\d+)"), "open"), (re.compile(r"(\d+)\)"), "close"))
+
+
+def v801_column_items(column: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """A coreference column read as v8.01 reads it: split antecedents ``(N+D)`` removed, then one-token
+    mentions, openings and closings, each pattern searched from the start again after every removal.
+    Returns the items ``(single|open|close, label)`` and the discarded split antecedents."""
+    items, discarded = [], []
+    for pattern, what in _V801_PATTERNS:
+        while (m := pattern.search(column)) is not None:
+            column = column[:m.start()] + column[m.end():]
+            if what == "discard":
+                discarded.append(m.group(1))
+            else:
+                items.append((what, m.group(1)))
+    return items, discarded
 
 
 def _cluster_key(label: str) -> str | None:
@@ -192,13 +213,19 @@ class _Reader:
         """Bracket items with resolved cluster codes (split antecedents dropped)."""
         scan = self.scan
         lines = np.flatnonzero(self.kind == scan.TOKEN_BRACKETS)
+        self.label_of_code: dict[int, str] = {}
+        self.long_codes: dict[str, int] = {}
+        self.discarded: dict[str, list[str]] = {}
+        substituted = self._substituted_lines(lines)
+        if len(substituted):
+            lines = np.setdiff1d(lines, substituted)
         line, kind, ls, le, code, err, at = scan.bracket_items(self.scan_buf, lines, self.col_s, self.col_e)
         if err:
             bad = lines[at]
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
             self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
-        self.label_of_code: dict[int, str] = {}
-        self.long_codes: dict[str, int] = {}
+        if len(substituted):
+            line, kind, ls, le, code = self._with_substituted(substituted, line, kind, ls, le, code)
         unresolved = np.flatnonzero(code < 0)
         if len(unresolved):
             keep = np.ones(len(code), dtype=bool)
@@ -217,11 +244,36 @@ class _Reader:
                         self.fail(line[t], f"split-antecedent label {raw.decode()!r} must be a one-token "
                                            "mention", self._doc_of(line[t]))
                     keep[t] = False
+                    self.discarded.setdefault(self.names[self._doc_of(line[t])], []).append(raw.decode())
                     continue
                 code[t] = self._key_code(key)
             line, kind, code = line[keep], kind[keep], code[keep]
             ls, le = ls[keep], le[keep]
         return line, kind, code, ls, le
+
+    def _substituted_lines(self, lines: np.ndarray) -> np.ndarray:
+        """Lines whose digit-only column v8.01 reads otherwise than item by item: items written back to back
+        (``(7(12+2)07)``: each removal joins its neighbours, here into ``(707)``) or a ``+`` (only
+        ``(N+D)``, one digit after the ``+``, is a discarded split antecedent)."""
+        return lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+
+    def _with_substituted(self, substituted: np.ndarray, line, kind, ls, le, code):
+        """The kernel's items with those of ``substituted`` lines, read as v8.01 reads them, in line order."""
+        kinds = {"single": self.scan.SINGLE, "open": self.scan.OPEN, "close": self.scan.CLOSE}
+        rows = []
+        for t in substituted.tolist():
+            items, discarded = v801_column_items(self.column(t))
+            if discarded:
+                self.discarded.setdefault(self.names[self._doc_of(t)], []).extend(discarded)
+            for what, label in items:
+                c = self._key_code(label)
+                self.label_of_code[c] = label
+                rows.append((t, kinds[what], self.col_s[t], self.col_e[t], c))
+        extra = np.asarray(rows, dtype=np.int64).reshape(-1, 5)
+        order = np.argsort(np.concatenate([line, extra[:, 0]]), kind="stable")
+        join = lambda a, b: np.concatenate([a, b.astype(a.dtype)])[order]
+        return (join(line, extra[:, 0]), join(kind, extra[:, 1]), join(ls, extra[:, 2]), join(le, extra[:, 3]),
+                join(code, extra[:, 4]))
 
     def _key_code(self, key: str) -> int:
         if len(key) <= self.scan.MAX_DIGITS:
@@ -235,7 +287,7 @@ class _Reader:
     def _doc_of(self, line: int) -> int:
         return int(np.searchsorted(self.begins, line) - 1)
 
-    def table(self) -> MentionTable:
+    def table(self, defer_bracket_errors: bool = False) -> MentionTable:
         scan = self.scan
         self.documents()
         self.tokens()
@@ -249,20 +301,26 @@ class _Reader:
         uniq, label = np.unique(code, return_inverse=True)  # dense label numbers
         chain, n_chains, m_chain, m_start, m_end, self.completion, error, error_item = scan.pair_brackets(
             item_off, mention_off, kind, label.astype(np.int64), len(uniq), token)
-        bad_docs = np.flatnonzero(error)
-        if len(bad_docs):
-            d = int(bad_docs[0])
+        unread = {}
+        for d in np.flatnonzero(error).tolist():
             t = int(error_item[d])
             label = self._label(t, code, ls, le)
             what = (f"closed at token {token[t]} but never opened" if error[d] == scan.ERR_NOT_OPENED
                     else f"opened at token {token[t]} is never closed")
-            self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
+            if not defer_bracket_errors:
+                self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
+            unread[self.names[d]] = ParseError(self.path, int(line[t]) + 1 + self.first_line,
+                                               f"unbalanced bracket: cluster {label} {what}", self.names[d])
         # the label of each chain is that of its first item
         chain_off = offsets(n_chains)
         doc_of_item = np.repeat(np.arange(n_docs), np.diff(item_off))
         _, first = np.unique(chain + chain_off[doc_of_item], return_index=True)
         flat = [self._label(t, code, ls, le) for t in first.tolist()]
         labels = [flat[chain_off[d]:chain_off[d + 1]] for d in range(n_docs)]
+        if unread:  # documents read without mentions
+            m_start, m_end, m_chain, mention_off = _without_documents(
+                error != 0, mention_off, m_start, m_end, m_chain)
+            labels = [[] if error[d] else x for d, x in enumerate(labels)]
         return MentionTable(
             path=self.path,
             doc_names=self.names,
@@ -273,6 +331,8 @@ class _Reader:
             end=m_end.astype(np.int32),
             cluster=m_chain.astype(np.int32),
             cluster_labels=labels,
+            discarded=self.discarded,
+            unread=unread,
         )
 
     def token_columns(self) -> TokenColumns:
@@ -298,6 +358,13 @@ class _Reader:
             return self.label_of_code[int(code[t])]
         raw = self.data[ls[t]:le[t]].decode("utf-8")
         return raw if raw.isdigit() else _cluster_key(raw)
+
+
+def _without_documents(drop: np.ndarray, mention_off: np.ndarray, *columns: np.ndarray):
+    """The mention columns without the mentions of the documents ``drop`` marks, and the new offsets."""
+    sizes = np.where(drop, 0, np.diff(mention_off))
+    keep = np.repeat(~drop, np.diff(mention_off))
+    return (*(c[keep] for c in columns), offsets(sizes))
 
 
 def bracket_items(clusters, n_tokens: int) -> list[list[str]]:

@@ -82,6 +82,11 @@ class MentionTable:
     sentences: list | None = field(default=None, repr=False)  # CoNLL-U: the file's sentences (alignment check)
     warnings: list[str] = field(default_factory=list)  # what the reader let pass with a warning
     batch: object = field(default=None, repr=False)  # a batch of a large CoNLL-U file: formats.conllu.BatchFacts
+    # CoNLL-2012, by document name: split antecedents v8.01 discards (its verbose report names them), and
+    # the error of each document whose brackets do not balance (read without mentions: v8.01 refuses a
+    # file only for the documents it scores)
+    discarded: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    unread: dict[str, Exception] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,
@@ -172,6 +177,8 @@ class MentionTable:
             cluster=join([t.cluster for t in tables], np.int32),
             cluster_labels=[labels for t in tables for labels in t.cluster_labels],
             warnings=[w for t in tables for w in t.warnings],
+            discarded={n: d for t in tables for n, d in t.discarded.items()},
+            unread={n: e for t in tables for n, e in t.unread.items()},
         )
 
     def same_mentions(self, other: "MentionTable") -> bool:
@@ -213,6 +220,8 @@ class MentionTable:
             cluster=new_cluster[keep].astype(np.int32),
             cluster_labels=labels,
             words=None if self.words is None else self.words.take(np.flatnonzero(keep)),
+            discarded=self.discarded,
+            unread=self.unread,
         )
 
     def to_arrow(self):

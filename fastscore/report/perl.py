@@ -38,10 +38,11 @@ def rpf_line(r_num, r_den, p_num, p_den, f=None) -> str:
             f"\tF1: {truncated_percent(f)}%\n{RULE}\n")
 
 
-def _entities(name: str | None, chains) -> str:
-    """v8.01's verbose dump of one side of a document (token offsets inclusive)."""
+def _entities(name: str | None, chains, discarded: list[str]) -> str:
+    """v8.01's verbose dump of one side of a document (token offsets inclusive), with the split
+    antecedents it discarded while reading it."""
     shown = "" if name is None else name
-    lines = [f"====> {shown}:", f"File {shown}:"]
+    lines = [f"====> {shown}:", *(f"Discarded ({label})" for label in discarded), f"File {shown}:"]
     for e, chain in enumerate(chains):
         lines.append(f"Entity {e}:" + "".join(f" ({s},{t - 1})" for s, t in chain))
     return "\n".join(lines) + "\n"
@@ -87,15 +88,19 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
     k_index = key.doc_index()
     parts = []
     if per_doc:
+        named = result.options.get("doc") is not None  # v8.01 prints a named document's name first
         for i, name in enumerate(stats.doc_names):
             row = stats.row(i)
             kc = key.document(k_index[name])
             ri = r_index.get(name)
             rc = resp.document(ri) if ri is not None else []
-            parts.append(_entities(name, kc))
-            parts.append(_entities(name if ri is not None else None, rc))
-            # v8.01's BLANC prints the (undefined) run name instead of the document's
-            parts.append(":\n" if metric == "blanc" else f"{name}:\n")
+            if named:
+                parts.append(f"{name}:\n")
+            parts.append(_entities(name, kc, key.discarded.get(name, [])))
+            parts.append(_entities(name if ri is not None else None, rc,
+                                   resp.discarded.get(name, []) if ri is not None else []))
+            if not named:  # v8.01's BLANC prints the (undefined) run name instead of the document's
+                parts.append(":\n" if metric == "blanc" else f"{name}:\n")
             parts.append(_identification(kc, rc))
             if metric != "blanc":
                 parts.append(rpf_line(*(row[f"{metric}_{c}"] for c in PRF_COLUMNS)))

@@ -1,0 +1,211 @@
+"""Differential test against the CoNLL reference scorer v8.01 and coval's LEA on generated pairs.
+
+tests/data/conll_diff/cases.json.gz holds key/response pairs made by scripts/make_conll_diff.py (mentions
+in two entities, repeats, nested and crossing brackets, split antecedents, empty, one-sided and
+multi-part documents, more than 10 repeats, items back to back) and what v8.01 printed for each metric,
+for ``all`` and for one document named (``--doc``), and coval's LEA counts.  Where v8.01 refuses or dies,
+fastscore must refuse with an input error; elsewhere every TOTALS section must be one v8.01 printed.
+v8.01 adds documents in Perl's hash order, so a fractional numerator's 15th digit can follow that order:
+the generator keeps the reading of each of four hash seeds, and a section also agrees when v8.01's
+reading is what adding fastscore's per-document numbers in some order prints (fastscore adds them
+exactly).  The ``--doc`` report (one document: no order) must be v8.01's, line for line.
+
+Every pair v8.01 scores is also converted to jsonlines (``fastscore convert``) and scored metric by
+metric: the same totals.  The whole comparison is slow (``-m slow``); the default run checks every 30th case.
+"""
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+from fastscore import InputError, read_conll, score_coref
+from fastscore.convert import convert
+from fastscore.errors import FastscoreError
+from fastscore.formats.conll import v801_column_items
+from fastscore.metrics import PRF
+from fastscore.report import perl
+from tests.conftest import TESTDATA
+
+CASES = json.loads(gzip.decompress((TESTDATA / "conll_diff" / "cases.json.gz").read_bytes()))["cases"]
+METRIC_RUNS = {"muc": ["muc"], "bcub": ["bcub"], "ceafm": ["ceafm"], "ceafe": ["ceafe"], "blanc": ["blanc"],
+               "all": None}
+
+
+def _files(case: str, folder: Path) -> tuple[Path, Path]:
+    key, resp = folder / "key", folder / "response"
+    key.write_text(CASES[case]["key"])
+    resp.write_text(CASES[case]["response"])
+    return key, resp
+
+
+def _totals(report: str) -> list[str]:
+    """The TOTALS sections of a report, as make_conll_diff.totals_sections cuts them."""
+    return [part.split("\n\n", 1)[0] if "METRIC" in part else part
+            for part in report.split("====== TOTALS =======\n")[1:]]
+
+
+def _score(key: Path, resp: Path, metrics, doc: str | None = None):
+    """fastscore's result, or None where it refuses the input."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return score_coref(key, resp, metrics, doc=doc)
+    except InputError:
+        return None
+
+
+def _report(result, per_doc: bool = False) -> str:
+    return perl.render(result, per_doc=per_doc).split("\n", 1)[1]
+
+
+def _in_some_order(result, metric: str, section: str) -> bool:
+    """v8.01 adds documents' numerators in Perl's hash order: whether ``section`` (one TOTALS section
+    of v8.01) is what adding fastscore's per-document numbers in some order prints (every order up to 6
+    documents, else 3,000 seeded ones)."""
+    stats = result.doc_stats
+    rows = [stats.row(i) for i in range(len(stats.doc_names))]
+    sums = stats.sums()
+    ident = "Identification of Mentions: " + perl.rpf_line(*(float(sums[f"mentions_{c}"]) for c in PRF))
+    if metric not in ("bcub", "ceafe") or len(rows) < 2:
+        return False  # integer counts, or one document: no order to follow
+    rng = random.Random(0)
+    orders = (itertools.permutations(range(len(rows))) if len(rows) <= 6
+              else (rng.sample(range(len(rows)), len(rows)) for _ in range(3000)))
+    for order in orders:
+        values = [0.0] * 4
+        for i in order:
+            for k, c in enumerate(PRF):
+                values[k] += float(rows[i][f"{metric}_{c}"])
+        if ident + "Coreference: " + perl.rpf_line(*values) == section.rstrip("\n") + "\n":
+            return True
+    return False
+
+
+def _totals_match(result, metrics: list[str], got: list[str], readings: list[list[str]]) -> bool:
+    """Every TOTALS section is one v8.01 printed under some hash seed, or v8.01's is what adding
+    fastscore's per-document numbers in another order prints (fastscore adds them exactly)."""
+    return len(got) == len(readings[0]) and all(
+        any(section == r[i] for r in readings) or _in_some_order(result, metrics[i], readings[0][i])
+        for i, section in enumerate(got))
+
+
+def _lea(key: Path, resp: Path) -> list[float] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lea = score_coref(key, resp, ["lea"]).scores()["metrics"]["lea"]
+    except InputError:
+        return None
+    return [lea["recall_num"], lea["recall_den"], lea["precision_num"], lea["precision_den"]]
+
+
+def differences(case: str, folder: Path) -> list[str]:
+    """What differs from v8.01 and coval on one case (empty: identical)."""
+    spec = CASES[case]
+    key, resp = _files(case, folder)
+    out = []
+    for run, metrics in METRIC_RUNS.items():
+        expected = spec["runs"][run]
+        result = _score(key, resp, metrics)
+        if expected["rc"] != 0 or "TOTALS" not in expected["stdout"]:
+            if result is not None:
+                out.append(f"{run}: v8.01 refuses ({expected['stderr'][:80]!r}), fastscore scores")
+        elif result is None:
+            out.append(f"{run}: fastscore refuses, v8.01 scores")
+        elif not _totals_match(result, metrics or list(perl.PERL_METRICS), _totals(_report(result)),
+                               expected["totals"]):
+            out.append(f"{run}: totals differ:\n{_totals(_report(result))}\nv8.01: {expected['totals'][0]}")
+    expected = spec["runs"]["doc"]
+    result = _score(key, resp, None, spec["doc"])
+    if expected["rc"] != 0 or "TOTALS" not in expected["stdout"]:
+        if result is not None:
+            out.append(f"--doc: v8.01 refuses ({expected['stderr'][:80]!r}), fastscore scores")
+    elif result is None:
+        out.append("--doc: fastscore refuses, v8.01 scores")
+    elif _report(result, per_doc=True) != expected["stdout"]:
+        out.append(f"--doc: report differs:\n{_report(result, per_doc=True)}\nv8.01:\n{expected['stdout']}")
+    if "coval_lea" in spec:
+        got_lea = _lea(key, resp)
+        if got_lea is None:
+            out.append("lea: fastscore refuses, coval scores")
+        elif got_lea != pytest.approx(spec["coval_lea"], rel=1e-12, abs=1e-12):
+            out.append(f"lea: {got_lea} != coval {spec['coval_lea']}")
+    return out
+
+
+def jsonl_differences(case: str, folder: Path) -> list[str] | None:
+    """The pair converted to jsonlines (``fastscore convert``), scored metric by metric: what differs from
+    v8.01's totals on the CoNLL files (None: v8.01 refuses the pair, or jsonlines cannot hold it)."""
+    spec = CASES[case]
+    if any(spec["runs"][m]["rc"] != 0 for m in perl.PERL_METRICS):
+        return None
+    key, resp = _files(case, folder)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            convert(key, folder / "key.jsonl", "jsonl")
+            convert(resp, folder / "response.jsonl", "jsonl")
+    except FastscoreError:
+        return None
+    out = []
+    for metric in perl.PERL_METRICS:
+        result = _score(folder / "key.jsonl", folder / "response.jsonl", [metric])
+        if result is None or not _totals_match(result, [metric], _totals(_report(result)),
+                                               spec["runs"][metric]["totals"]):
+            out.append(f"jsonlines {metric}: {'refused' if result is None else _totals(_report(result))}")
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_case_matches_v801(case, tmp_path):
+    assert differences(case, tmp_path) == []
+    assert jsonl_differences(case, tmp_path) in (None, [])
+
+
+@pytest.mark.parametrize("case", sorted(CASES)[::30])
+def test_some_cases_match_v801(case, tmp_path):
+    assert differences(case, tmp_path) == []
+    assert jsonl_differences(case, tmp_path) in (None, [])
+
+
+# ---- what the differences found, one by one (each checked against v8.01 on the generated cases) ----
+
+def _doc(name: str, columns: list[str]) -> str:
+    return "\n".join([f"#begin document {name}", *(f"d\t0\t{t}\tw\t{c}" for t, c in enumerate(columns)),
+                      "#end document", ""])
+
+
+def test_columns_read_as_v801_substitutes_items(tmp_path):
+    """v8.01 removes each item it finds and searches again, so items written back to back can join:
+    (7(12+2)07) loses (12+2), then reads (707); (1+23) is an opening of 1 and a closing of 23."""
+    assert v801_column_items("(7(12+2)07)") == ([("single", "707")], ["12+2"])
+    assert v801_column_items("(1)|(2|3)") == ([("single", "1"), ("open", "2"), ("close", "3")], [])
+    # v8.01 (verbose) reads this document as Entity 0: (0,2); 1: (0,2); 2: (1,1); 3: (2,3), "Discarded (12+2)"
+    path = tmp_path / "key"
+    path.write_text(_doc("(a); part 000", ["(3|(23", "(7(12+2)07)", "3)|(1+23)", "1)"]))
+    table = read_conll(path)
+    assert table.document(0) == [[(0, 3)], [(0, 3)], [(1, 2)], [(2, 4)]]
+    assert table.cluster_labels[0] == ["3", "23", "707", "1"]
+    assert table.discarded == {"(a); part 000": ["12+2"]}
+
+
+def test_broken_documents_refused_only_when_scored(tmp_path):
+    """v8.01 reads only the key's documents (with --doc, only that one) and their namesakes in the response."""
+    key = tmp_path / "key"
+    key.write_text(_doc("(a); part 000", ["(1", "1)", "(1)"]) + _doc("(b); part 000", ["(2", "-", "-"]))
+    resp = tmp_path / "response"
+    resp.write_text(_doc("(a); part 000", ["(1", "1)", "(1)"]) + _doc("(x); part 000", ["4)", "-", "-"]))
+    with pytest.raises(InputError, match=r'key:\d+: document "\(b\); part 000": unbalanced bracket'):
+        score_coref(key, resp, ["muc"])
+    assert score_coref(key, resp, ["muc"], doc="(a); part 000").scores()["metrics"]["muc"]["recall_num"] == 1
+    with pytest.raises(InputError, match="unbalanced bracket"):
+        read_conll(resp)  # read on its own, the file is refused as before
+    with pytest.raises(InputError, match="unbalanced bracket"):
+        convert(resp, tmp_path / "r.jsonl", "jsonl")  # and converted
