@@ -176,21 +176,23 @@ def test_token_ids_absent_from_the_token_table_warn_once_per_file(tmp_path):
 
 # 5. @Coreference members that name no mention
 
-def test_undefined_coreference_member_warns_unless_coreference_is_scored(tmp_path):
+def test_undefined_coreference_member_is_ignored_with_a_warning(tmp_path):
+    """EvmEval passes over a member no mention defines (its CoNLL lines are made from the mentions):
+    the numbers are those of the clusters without it, in every mode."""
     gold = _tbf(tmp_path, "g.tbf", CHAR_GOLD)
-    system = _tbf(tmp_path, "s.tbf", CHAR_SYSTEM.replace("#EndOfDocument", "@Coreference\tC1\tE1,E7\n#EndOfDocument"))
-    result = score_nugget(gold, system, preset="kbp2016")
-    assert result.warnings == [(
-        f"{system}: 2 @Coreference member(s) name mentions that are not defined in their document, ignored "
-        "(coreference is not scored; with --coref or --sequencing this is an error); first: "
-        f"{system}:4: document \"d1\": cluster 'C1' names mention 'E7'")]
-    for options in ({"coref": True}, {"sequencing": True}):
-        with pytest.raises(ParseError, match="names mention 'E7', which is not defined") as exc:
-            score_nugget(gold, system, preset="kbp2016", **options)
-        assert exc.value.path == str(system)
-        with pytest.raises(ParseError, match="names mention 'E7', which is not defined") as exc:
-            score_nugget(system, gold, preset="kbp2016", **options)
-        assert exc.value.path == str(system)
+    clusters = "@Coreference\tC1\tE1,E7\n@Coreference\tC2\tE2,E8\n#EndOfDocument"
+    system = _tbf(tmp_path, "s.tbf", CHAR_SYSTEM.replace("#EndOfDocument", clusters))
+    without = _tbf(tmp_path, "w.tbf", CHAR_SYSTEM.replace("#EndOfDocument", clusters.replace(",E7", "").replace(
+        ",E8", "")))
+    warning = (f"{system}: 5 @Coreference member(s) name mentions that are not defined in their document, ignored "
+               f"(as EvmEval does); first: {system}:4: document \"d1\": cluster 'C1' names mention 'E7'")
+    for options in ({}, {"coref": True}, {"sequencing": True}):
+        for pair, plain in (((gold, system), (gold, without)), ((system, gold), (without, gold))):
+            result = score_nugget(*pair, preset="kbp2016", **options)
+            assert warning in result.warnings
+            assert result.to_dict()["metrics"] == score_nugget(*plain, preset="kbp2016", **options).to_dict()["metrics"]
+            if options.get("coref"):
+                assert result.to_dict()["coref"] == score_nugget(*plain, preset="kbp2016", coref=True).to_dict()["coref"]
 
 
 # 6. an empty system file
