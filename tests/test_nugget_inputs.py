@@ -235,3 +235,28 @@ def test_system_documents_absent_from_the_gold_warn(tmp_path):
         f'{system}: 1 gold document(s) missing from the system output, scored as empty: "d2"',
         f'{system}: 6 system document(s) not in the gold standard {gold}, not scored: "x0", "x1", "x2", "x3", "x4" ...']
     assert result.documents == ["d1", "d2"]
+
+
+def test_mention_in_two_clusters_that_the_whitelist_removes_is_scored(tmp_path):
+    """EvmEval filters the clusters by the type whitelist before its transitive-closure check: a shared
+    mention of a type left out is no error (without the whitelist it is)."""
+    body = ("#BeginOfDocument d\n"
+            "g\td\tE1\t0,4\tmade\tConflict_Attack\tActual\n"
+            "g\td\tE2\t10,14\tkill\tConflict_Attack\tActual\n"
+            "g\td\tE3\t20,24\tdied\tLife_Die\tActual\n"
+            "g\td\tE4\t30,34\twent\tConflict_Attack\tActual\n"
+            "@Coreference\tR1\tE1,E3\n@Coreference\tR2\tE2,E3,E4\n#EndOfDocument\n")
+    gold = _tbf(tmp_path, "g.tbf", body)
+    plain = _tbf(tmp_path, "p.tbf", body.replace("E1,E3", "E1,E2").replace("E2,E3,E4", "E4,E3"))
+    system = _tbf(tmp_path, "s.tbf", body.replace("R1\tE1,E3\n@Coreference\tR2\tE2,E3,E4", "R1\tE2,E4"))
+    whitelist = tmp_path / "wl.txt"
+    whitelist.write_text("Conflict_Attack\n")
+    with pytest.raises(ParseError, match="mention 'E3' is in clusters 'R1'"):
+        score_nugget(gold, system, preset="kbp2016", coref=True)
+    kept = {"preset": "kbp2016", "coref": True, "type_whitelist": str(whitelist)}
+    scored = score_nugget(gold, system, **kept).to_dict()["coref"]
+    # the whitelist leaves {E1} (dropped: one mention) and {E2, E4}; the plain file leaves {E1, E2} and {E4}
+    assert scored != score_nugget(plain, system, **kept).to_dict()["coref"]
+    alone = _tbf(tmp_path, "a.tbf", body.replace("@Coreference\tR1\tE1,E3\n", "").replace("E2,E3,E4", "E2,E4"))
+    assert scored == score_nugget(alone, system, **kept).to_dict()["coref"]
+    assert scored["muc"]["f1"] == 1.0
