@@ -322,6 +322,21 @@ def test_link_naming_an_undefined_mention_is_skipped(tmp_path):
                for w in res.warnings)
 
 
+def test_mention_in_two_linked_clusters_is_no_link_both_ways(tmp_path):
+    """Without --coref EvmEval does not check clusters; -a puts a shared mention in the later cluster and
+    expands links to it from both, so a link can join it to itself: its own reverse, which EvmEval's
+    validation does not count.  A real pair of links both ways is still refused."""
+    shared = "@Coreference\tR1\tE1,E2\n@Coreference\tR2\tE2,E3\n"
+    gold = _tbf(tmp_path, "g.tbf", MENTIONS + shared + "@Subevent\tS1\tE1,E2\n")
+    res = score_nugget(gold, gold, preset="kbp2016", sequencing=True).to_dict()["sequencing"]["subevent"]
+    assert res["gold"] == res["system"] > 0
+    with pytest.raises(ParseError, match="mention 'E2' is in clusters 'R1'"):
+        score_nugget(gold, gold, preset="kbp2016", sequencing=True, coref=True)
+    both = _tbf(tmp_path, "b.tbf", MENTIONS + shared + "@Subevent\tS1\tE1,E4\n@Subevent\tS2\tE4,E1\n")
+    with pytest.raises(ParseError, match="run both ways"):
+        score_nugget(both, both, preset="kbp2016", sequencing=True)
+
+
 def test_single_mention_link_is_a_parse_error(tmp_path):
     gold = _tbf(tmp_path, "g.tbf", MENTIONS + "@Subevent\tS1\tE1\n")
     with pytest.raises(ParseError, match="names one mention"):
