@@ -70,6 +70,9 @@ class Profile:
     second_instance: float = 0.03  # an event with two MAKEINSTANCEs
     attribute_noise: float = 0.2
     empty_links: bool = False  # some documents without any TLINK
+    conflicting: float = 0.0  # a TLINK repeated with another relation on the same pair
+    dangling: float = 0.0  # chance of a TLINK naming an event instance or time the document lacks (per side)
+    duplicate_ids: float = 0.0  # chance of two EVENTs (or two TIMEX3s) with one id (per side)
 
 
 PROFILES = {
@@ -330,7 +333,26 @@ def make_pair(rng: random.Random, p: Profile) -> tuple[str, str]:
             extra.append((n, n, rng.choice(RELATIONS)))
         side.links = side.links + extra
         side.links = [(b, a, INVERSE[r]) if rng.random() < p.reverse_link else (a, b, r) for a, b, r in side.links]
+        _edge_cases(rng, side, nodes(side), p)
     return render(sentences, gold), render(sentences, system)
+
+
+def _edge_cases(rng: random.Random, side: Side, nodes: list, p: Profile) -> None:
+    """Repeated TLINKs with conflicting relations, a TLINK to an absent entity, ids used twice
+    (each drawn only when its knob is set, so profiles without them keep their documents)."""
+    if p.conflicting:
+        side.links += [(a, b, rng.choice([x for x in RELATIONS if x != r]))
+                       for a, b, r in list(side.links) if rng.random() < p.conflicting]
+    if p.dangling and rng.random() < p.dangling:
+        absent = rng.choice(("ei999", "t999"))
+        link = (absent, rng.choice(nodes), rng.choice(RELATIONS))
+        side.links.insert(rng.randint(0, len(side.links)), link if rng.random() < 0.5 else link[1::-1] + link[2:])
+    if p.duplicate_ids and rng.random() < p.duplicate_ids:
+        for kind in ("event", "timex"):
+            same = [e for e in side.entities if e.kind == kind]
+            if len(same) >= 2 and rng.random() < 0.6:
+                a, b = rng.sample(same, 2)
+                side.ids[b] = side.ids[a]
 
 
 def _side(rng: random.Random, entities: list, p: Profile, shuffle_ids: bool) -> Side:
@@ -391,6 +413,10 @@ def render(sentences, side: Side) -> str:
                        f'aspect="{a["aspect"]}" polarity="{a["polarity"]}" />\n')
     for k, (a, b, r) in enumerate(side.links, 1):
         def ref(n, first):
+            if isinstance(n, str) and n.startswith("ei"):  # an instance no MAKEINSTANCE defines
+                return f'eventInstanceID="{n}"' if first else f'relatedToEventInstance="{n}"'
+            if isinstance(n, str) and n != "t0":  # a time no TIMEX3 defines
+                return f'timeID="{n}"' if first else f'relatedToTime="{n}"'
             if n == "t0" or n.kind == "timex":
                 tid = "t0" if n == "t0" else side.ids[n]
                 return f'timeID="{tid}"' if first else f'relatedToTime="{tid}"'

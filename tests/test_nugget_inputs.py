@@ -176,21 +176,24 @@ def test_token_ids_absent_from_the_token_table_warn_once_per_file(tmp_path):
 
 # 5. @Coreference members that name no mention
 
-def test_undefined_coreference_member_warns_unless_coreference_is_scored(tmp_path):
+def test_undefined_coreference_member_is_ignored_with_a_warning(tmp_path):
+    """EvmEval passes over a member no mention defines (its CoNLL lines are made from the mentions):
+    the numbers are those of the clusters without it, in every mode."""
     gold = _tbf(tmp_path, "g.tbf", CHAR_GOLD)
-    system = _tbf(tmp_path, "s.tbf", CHAR_SYSTEM.replace("#EndOfDocument", "@Coreference\tC1\tE1,E7\n#EndOfDocument"))
-    result = score_nugget(gold, system, preset="kbp2016")
-    assert result.warnings == [(
-        f"{system}: 2 @Coreference member(s) name mentions that are not defined in their document, ignored "
-        "(coreference is not scored; with --coref or --sequencing this is an error); first: "
-        f"{system}:4: document \"d1\": cluster 'C1' names mention 'E7'")]
-    for options in ({"coref": True}, {"sequencing": True}):
-        with pytest.raises(ParseError, match="names mention 'E7', which is not defined") as exc:
-            score_nugget(gold, system, preset="kbp2016", **options)
-        assert exc.value.path == str(system)
-        with pytest.raises(ParseError, match="names mention 'E7', which is not defined") as exc:
-            score_nugget(system, gold, preset="kbp2016", **options)
-        assert exc.value.path == str(system)
+    clusters = "@Coreference\tC1\tE1,E7\n@Coreference\tC2\tE2,E8\n#EndOfDocument"
+    system = _tbf(tmp_path, "s.tbf", CHAR_SYSTEM.replace("#EndOfDocument", clusters))
+    without = _tbf(tmp_path, "w.tbf", CHAR_SYSTEM.replace("#EndOfDocument", clusters.replace(",E7", "").replace(
+        ",E8", "")))
+    warning = (f"{system}: 5 @Coreference member(s) name mentions that are not defined in their document, ignored "
+               f"(as EvmEval does); first: {system}:4: document \"d1\": cluster 'C1' names mention 'E7'")
+    for options in ({}, {"coref": True}, {"sequencing": True}):
+        for pair, plain in (((gold, system), (gold, without)), ((system, gold), (without, gold))):
+            result = score_nugget(*pair, preset="kbp2016", **options)
+            assert warning in result.warnings
+            expected = score_nugget(*plain, preset="kbp2016", **options).to_dict()
+            assert result.to_dict()["metrics"] == expected["metrics"]
+            assert result.to_dict().get("coref") == expected.get("coref")
+            assert result.to_dict().get("sequencing") == expected.get("sequencing")
 
 
 # 6. an empty system file
@@ -233,3 +236,28 @@ def test_system_documents_absent_from_the_gold_warn(tmp_path):
         f'{system}: 1 gold document(s) missing from the system output, scored as empty: "d2"',
         f'{system}: 6 system document(s) not in the gold standard {gold}, not scored: "x0", "x1", "x2", "x3", "x4" ...']
     assert result.documents == ["d1", "d2"]
+
+
+def test_mention_in_two_clusters_that_the_whitelist_removes_is_scored(tmp_path):
+    """EvmEval filters the clusters by the type whitelist before its transitive-closure check: a shared
+    mention of a type left out is no error (without the whitelist it is)."""
+    body = ("#BeginOfDocument d\n"
+            "g\td\tE1\t0,4\tmade\tConflict_Attack\tActual\n"
+            "g\td\tE2\t10,14\tkill\tConflict_Attack\tActual\n"
+            "g\td\tE3\t20,24\tdied\tLife_Die\tActual\n"
+            "g\td\tE4\t30,34\twent\tConflict_Attack\tActual\n"
+            "@Coreference\tR1\tE1,E3\n@Coreference\tR2\tE2,E3,E4\n#EndOfDocument\n")
+    gold = _tbf(tmp_path, "g.tbf", body)
+    plain = _tbf(tmp_path, "p.tbf", body.replace("E1,E3", "E1,E2").replace("E2,E3,E4", "E4,E3"))
+    system = _tbf(tmp_path, "s.tbf", body.replace("R1\tE1,E3\n@Coreference\tR2\tE2,E3,E4", "R1\tE2,E4"))
+    whitelist = tmp_path / "wl.txt"
+    whitelist.write_text("Conflict_Attack\n")
+    with pytest.raises(ParseError, match="mention 'E3' is in clusters 'R1'"):
+        score_nugget(gold, system, preset="kbp2016", coref=True)
+    kept = {"preset": "kbp2016", "coref": True, "type_whitelist": str(whitelist)}
+    scored = score_nugget(gold, system, **kept).to_dict()["coref"]
+    # the whitelist leaves {E1} (dropped: one mention) and {E2, E4}; the plain file leaves {E1, E2} and {E4}
+    assert scored != score_nugget(plain, system, **kept).to_dict()["coref"]
+    alone = _tbf(tmp_path, "a.tbf", body.replace("@Coreference\tR1\tE1,E3\n", "").replace("E2,E3,E4", "E2,E4"))
+    assert scored == score_nugget(alone, system, **kept).to_dict()["coref"]
+    assert scored["muc"]["f1"] == 1.0

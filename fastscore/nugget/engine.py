@@ -117,7 +117,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                     _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
             if wanted:
                 valid = checked[role] is not None and checked[role][i]
-                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role], valid))
+                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role], undefined[role], valid))
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
@@ -135,8 +135,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         found = undefined[role]
         if found:
             out.warnings.append(f"{tbf.path}: {len(found)} @Coreference member(s) name mentions that are not "
-                                "defined in their document, ignored (coreference is not scored; with --coref or "
-                                f"--sequencing this is an error); first: {found[0]}")
+                                f"defined in their document, ignored (as EvmEval does); first: {found[0]}")
     for found in same_span.values():
         if found:
             out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "
@@ -380,46 +379,50 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
     return chars
 
 
-def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str], valid: bool = False):
-    """Coreference clusters, validated (spec 4.4) and, with a whitelist, filtered as EvmEval does.
-    ``valid``: the document is known to pass the checks and hold no two mentions with the same span in
-    a cluster (:func:`_valid_clusters`): they are skipped.
+def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str], undefined: list[str],
+            valid: bool = False):
+    """Coreference clusters, with a whitelist filtered as EvmEval does, then validated (spec 4.4) as
+    EvmEval validates them.  ``valid``: the document is known to pass the checks and hold no two
+    mentions with the same span in a cluster (:func:`_valid_clusters`): they are skipped.
 
-    Two mentions with the same span in one cluster break the specification, but EvmEval
-    scores them: they are collected in ``same_span`` and reported as one warning.  The same
-    span is the same set of tokens (``t3,t5`` and ``t5,t3``) or characters (``12,18`` and
-    ``12,15;15,18``), however it is written.
+    Members naming no mention of the document are kept (EvmEval's checks see them; every later step
+    passes over them) and collected in ``undefined`` for one warning.  Two mentions with the same span
+    in one cluster break the specification, but EvmEval scores them: they are collected in
+    ``same_span`` and reported as one warning.  The same span is the same set of tokens (``t3,t5`` and
+    ``t5,t3``) or characters (``12,18`` and ``12,15;15,18``), however it is written.
     """
     clusters = doc.coreference()
+    if opts.whitelist is not None:
+        remaining = {tbf.ids[r] for r in rows}
+        kept = []
+        for r in clusters:
+            args = [a for a in r.args if a in remaining]
+            if len(args) > 1:  # EvmEval drops clusters left with one mention
+                kept.append(Relation(r.name, r.id, args, r.line))
+        clusters = kept
     if not valid:
-        _check_clusters(tbf, doc, clusters, opts, same_span)
-    if opts.whitelist is None:
-        return clusters
-    remaining = {tbf.ids[r] for r in rows}
-    kept = []
-    for r in clusters:
-        args = [a for a in r.args if a in remaining]
-        if len(args) > 1:  # EvmEval drops clusters left with one mention
-            kept.append(Relation(r.name, r.id, args, r.line))
-    return kept
+        _check_clusters(tbf, doc, clusters, opts, same_span, undefined)
+    return clusters
 
 
 def _check_clusters(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], opts: Options,
-                    same_span: list[str]) -> None:
+                    same_span: list[str], undefined: list[str]) -> None:
+    """EvmEval's coreference check: with --coref, no id (defined or not) in two clusters (an error, as
+    EvmEval stops); without it EvmEval checks nothing (event sequencing reads such clusters as it does)."""
     path = tbf.path
     defined = {tbf.ids[r]: r for r in doc.rows}
     owner: dict[str, Relation] = {}
     for r in clusters:
         spans: dict[object, str] = {}
         for a in r.args:
-            if a not in defined:
-                raise ParseError(path, r.line, f"coreference cluster {r.id!r} names mention {a!r}, which is not "
-                                               "defined in the document", doc.id)
-            if a in owner and owner[a] is not r:
+            if opts.coref and a in owner and owner[a] is not r:
                 raise ParseError(path, r.line, f"mention {a!r} is in clusters {owner[a].id!r} (line "
                                                f"{owner[a].line}) and {r.id!r}: resolve the transitive closure "
                                                "(merge the clusters)", doc.id)
             owner[a] = r
+            if a not in defined:
+                undefined.append(f'{path}:{r.line}: document "{doc.id}": cluster {r.id!r} names mention {a!r}')
+                continue
             span = tbf.spans[defined[a]]
             key = _span_set(span, opts.token_mode)
             other = spans.get(key)

@@ -119,6 +119,7 @@ def score_sequencing(prep, al, opts) -> Sequencing:
     exact = opts.sequencing_graph == "exact"
     seq = Sequencing(list(prep.doc_ids), {k: [] for k in REPORTED})
     self_links: list[str] = []
+    undefined: list[str] = []
     for d, doc_id in enumerate(prep.doc_ids):
         gold, system = prep.gold[d], prep.system[d]
         g_ids, s_ids = gold.mention_ids, system.mention_ids
@@ -135,7 +136,7 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         sides = []
         for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], g_nodes),
                                                  ("system", system, s_names, prep.system_corefs[d], s_nodes)):
-            links = _expanded_links(side, doc_id, corefs, opts, self_links, role)
+            links = _expanded_links(side, doc_id, corefs, opts, self_links, role, undefined)
             by_type = {k: [(names[a], names[b], TIMEML[k]) for a, b in links[k]] for k in LINK_TYPES}
             by_type["All"] = by_type["Subevent"] + by_type["After"]
             sides.append(Side(nodes, by_type))
@@ -149,6 +150,9 @@ def score_sequencing(prep, al, opts) -> Sequencing:
                                  f"({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) divides by "
                                  f"zero ({exc}); EvmEval stops with ZeroDivisionError here — the links contradict "
                                  "each other (a cycle, or two relations between the same events)") from None
+    if undefined:
+        seq.warnings.append(f"{len(undefined)} event sequencing link(s) name a mention that is not defined in "
+                            f"their document and were skipped (as EvmEval does); first: {undefined[0]}")
     if self_links:
         seq.warnings.append(f"{len(self_links)} event sequencing link(s) join two mentions of one coreference "
                             f"cluster and were ignored (as EvmEval does); first: {self_links[0]}")
@@ -161,10 +165,13 @@ def _doc_relations(side, doc_id: str) -> list[Relation]:
 
 
 def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_links: list[str],
-                    role: str) -> dict[str, list[tuple[str, str]]]:
-    """Mention-level links per type after lifting to clusters, reduction and expansion (in EvmEval's order)."""
+                    role: str, undefined: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Mention-level links per type after lifting to clusters, reduction and expansion (in EvmEval's order).
+    A mention in two clusters belongs to the later one and is expanded in both, as in EvmEval; a link
+    naming no mention or cluster member is skipped (collected in ``undefined``)."""
     path = side.file.path
     mentions = side.mention_ids
+    defined = set(mentions)
     cluster_of: dict[str, int] = {}
     members: list[list[str]] = []
     for c in clusters:
@@ -184,10 +191,10 @@ def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_link
         if len(args) != 2:
             raise ParseError(path, r.line, f"@{r.name} relation {r.id!r} has {len(args)} mentions; a sequencing "
                                            "link joins exactly two (EvmEval stops with a ValueError here)", doc_id)
-        for a in args:
-            if a not in cluster_of:
-                raise ParseError(path, r.line, f"@{r.name} relation {r.id!r} names mention {a!r}, which is not "
-                                               "defined in the document", doc_id)
+        absent = next((a for a in args if a not in cluster_of), None)
+        if absent is not None:  # EvmEval logs an error and skips the link
+            undefined.append(f'{path}:{r.line}: document "{doc_id}": @{r.name} {r.id} names mention {absent!r}')
+            continue
         c1, c2 = cluster_of[args[0]], cluster_of[args[1]]
         if c1 == c2:
             self_links.append(f"{path}:{r.line}: document \"{doc_id}\": @{r.name} {r.id} {args[0]},{args[1]}")
@@ -198,8 +205,9 @@ def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_link
         kept = _reduced(links)
         expanded = set_order([(a, b, kind) for c1, c2, _ in kept for a in members[c1] for b in members[c2]])
         if not opts.no_script_validation:
-            _check_acyclic(expanded, kept, cluster_of, path, doc_id, kind, role)
-        out[kind] = [(a, b) for a, b, _ in expanded]
+            _check_acyclic(expanded, kept, members, path, doc_id, kind, role)
+        # a cluster member no mention defines is validated with the others, then left out of the TimeML (as EvmEval)
+        out[kind] = [(a, b) for a, b, _ in expanded if a in defined and b in defined]
     return out
 
 
@@ -223,12 +231,13 @@ def _reduced(links: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
             if not any(b != c and c in reach.get(b, ()) for b in reach[a] if b != a)]
 
 
-def _check_acyclic(expanded, kept, cluster_of, path: str, doc_id: str, kind: str, role: str) -> None:
-    """EvmEval's script validation: no link both ways between two clusters."""
+def _check_acyclic(expanded, kept, members: list[list[str]], path: str, doc_id: str, kind: str, role: str) -> None:
+    """EvmEval's script validation: no mention-level link whose reverse is also there.  A link from a mention
+    to itself (a mention in two linked clusters) is its own reverse, which EvmEval does not count."""
     present = {(a, b) for a, b, _ in expanded}
     for a, b, _ in expanded:
-        if (b, a) in present:
-            line = next(ln for c1, c2, ln in kept if (c1, c2) == (cluster_of[b], cluster_of[a]))
+        if a != b and (b, a) in present:
+            line = next(ln for c1, c2, ln in kept if b in members[c1] and a in members[c2])
             raise ParseError(path, line, f"the {role} @{kind} links run both ways between the clusters of "
                                          f"{a!r} and {b!r}: not a valid event sequence (EvmEval stops here; "
                                          "--no-script-validation scores it anyway)", doc_id)

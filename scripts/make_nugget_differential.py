@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Differential testing against EvmEval: seeded TBF pairs with the inputs the anchor cases lack, and
+what scorer_v1.8 and scorer_v1.7.1 print for them.
+
+Each case is made from its own seed (``case_inputs(seed, n)``), so a test regenerates any case alone.
+Beside what ``make_nugget_anchors.make_doc`` draws (double annotation, invisible words, NOT_ANNOTATED,
+shifted spans, missing and invented mentions) a case holds, at random: mentions written twice (same
+span, type and realis, another id), the same span again with another type or realis, a mention id
+used twice in a document, @Coreference clusters naming a mention the document lacks or sharing a
+mention with another cluster, empty documents on either side, documents on one side only, and on
+some v1.8 runs @After/@Subevent links (``-a``), with or without validation.
+
+Writes ``tests/data/nugget_differential/expected.json.gz`` (gzip without a time stamp, so the bytes
+are reproducible): per case the SHA-256 of every input file and, per run, EvmEval's arguments, the
+fastscore options alongside, the exit code, the report (log lines removed) and EvmEval's first error.
+
+    python scripts/make_nugget_differential.py --python2 PY27 --v18 DIR/scorer_v1.8.py
+        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check]
+
+``--check`` runs everything again and compares the bytes with the stored file (EvmEval's bundled
+v8.01 adds documents in Perl's hash order: a CoNLL figure on a truncation boundary can move by 0.01
+between runs, as README's agreement section says).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_nugget_anchors import MAPPINGS, RUNS, TYPES, REALIS, clusters, make_doc  # noqa: E402
+from make_sequencing_anchors import first_error, ordered_links, tangled_links  # noqa: E402
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "nugget_differential"
+FEATURES = ("duplicate", "retyped", "repeated_id", "missing_member", "shared_member", "empty", "one_side")
+
+
+def _edit_side(rng: random.Random, mentions: list, features: set[str]) -> list:
+    """One side's mentions with copies: the same mention twice, the same span with another type or realis."""
+    out = list(mentions)
+    if out and "duplicate" in features and rng.random() < 0.5:
+        out.insert(rng.randrange(len(out) + 1), out[rng.randrange(len(out))])
+    if out and "retyped" in features and rng.random() < 0.5:
+        span, typ, realis = out[rng.randrange(len(out))]
+        if rng.random() < 0.5:
+            typ = rng.choice([t for t in TYPES if t != typ])
+        else:
+            realis = rng.choice([r for r in REALIS + ["NOT_ANNOTATED"] if r != realis])
+        out.insert(rng.randrange(len(out) + 1), (span, typ, realis))
+    return out
+
+
+def _ids(rng: random.Random, n: int, features: set[str]) -> list[str]:
+    ids = [f"E{k + 1}" for k in range(n)]
+    if n >= 2 and "repeated_id" in features and rng.random() < 0.5:
+        i, j = rng.sample(range(n), 2)
+        ids[j] = ids[i]
+    return ids
+
+
+def _clusters(rng: random.Random, ids: list[str], features: set[str]) -> list[list[str]]:
+    """Coreference clusters of mention ids, sometimes naming an absent id or sharing a member."""
+    out = [[ids[k] for k in c] for c in clusters(rng, len(ids))]
+    if "missing_member" in features and rng.random() < 0.5:
+        absent = f"E{len(ids) + rng.randint(1, 9)}"
+        if out and rng.random() < 0.7:
+            out[rng.randrange(len(out))].append(absent)
+        elif ids:
+            out.append([rng.choice(ids), absent])
+        else:
+            out.append([absent, f"E{len(ids) + 10}"])
+    if "shared_member" in features and len(out) >= 2 and rng.random() < 0.5:
+        a, b = rng.sample(range(len(out)), 2)
+        out[b].append(rng.choice(out[a]))
+    return out
+
+
+def _links(rng: random.Random, ids: list[str], corefs: list[list[str]], tangled: bool) -> list[str]:
+    """@After / @Subevent lines between the mentions, sometimes naming an absent mention."""
+    index = {m: k for k, m in enumerate(ids)}
+    groups = [[index[m] for m in c if m in index] for c in corefs]
+    drawn = tangled_links(rng, len(ids)) if tangled else ordered_links(rng, len(ids), [g for g in groups if g])
+    out = [(name, ids[a], ids[b]) for name, a, b in drawn]
+    if out and rng.random() < 0.1:
+        name, a, _ = out[rng.randrange(len(out))]
+        out.append((name, a, f"E{len(ids) + 20}"))
+    return [f"@{name}\t{name[0]}{k + 1}\t{a},{b}" for k, (name, a, b) in enumerate(out)]
+
+
+def _field(doc: dict, span: list[int], mode: str, k: int) -> str:
+    if mode == "token":
+        return ",".join(f"t{t}" for t in span)
+    if len(span) > 1 and k % 3 == 0:  # contiguous tokens as separate ranges
+        return ";".join(f"{doc['offsets'][t][0]},{doc['offsets'][t][1]}" for t in span)
+    return f"{doc['offsets'][span[0]][0]},{doc['offsets'][span[-1]][1]}"
+
+
+def _tbf(docs: list[dict], side: str, mode: str, run: str) -> str:
+    lines = []
+    for doc in docs:
+        lines.append(f"#BeginOfDocument {doc['id']}")
+        for k, ((span, typ, realis), mid) in enumerate(zip(doc[side], doc[side + "_ids"])):
+            text = " ".join(doc["words"][t] for t in span)
+            lines.append(f"{run}\t{doc['id']}\t{mid}\t{_field(doc, span, mode, k)}\t{text}\t{typ}\t{realis}")
+        lines += [f"@Coreference\tR{c + 1}\t" + ",".join(m) for c, m in enumerate(doc[side + "_corefs"])]
+        lines += doc.get(side + "_links", [])
+        lines.append("#EndOfDocument")
+    return "\n".join(lines) + "\n"
+
+
+def case_features(rng: random.Random) -> set[str]:
+    return {f for f in FEATURES if rng.random() < (0.15 if f in ("repeated_id", "shared_member") else 0.5)}
+
+
+def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
+    """Case ``n``'s input files (name -> text) and its runs (EvmEval's and fastscore's arguments)."""
+    rng = random.Random(seed * 100003 + n)
+    features = case_features(rng)
+    tangled = rng.random() < 0.4
+    docs = [make_doc(rng, f"doc_{rng.randint(0, 99):02d}_{d}") for d in range(rng.randint(1, 4))]
+    for d in docs:
+        for side in ("gold", "system"):
+            if "empty" in features and rng.random() < 0.25:
+                d[side] = []
+            d[side] = _edit_side(rng, d[side], features)
+            d[side + "_ids"] = _ids(rng, len(d[side]), features)
+            d[side + "_corefs"] = _clusters(rng, d[side + "_ids"], features)
+            d[side + "_links"] = _links(rng, d[side + "_ids"], d[side + "_corefs"], tangled)
+    gold_docs, sys_docs = list(docs), [d for d in docs if rng.random() > 0.15]
+    if "one_side" in features and len(docs) > 1:
+        extra = docs[-1]
+        gold_docs.remove(extra)
+        if extra not in sys_docs:
+            sys_docs.append(extra)
+    if not any(d in gold_docs for d in sys_docs):  # a system sharing no document is refused (README)
+        sys_docs.append(gold_docs[0])
+    files = {}
+    for d in docs:
+        rows = [f"t{t}\t{w}\t{b}\t{e}" for t, (w, (b, e)) in enumerate(zip(d["words"], d["offsets"]))]
+        files[f"tkn/{d['id']}.tab"] = "\n".join(rows) + "\n"
+    for mode in ("token", "char"):
+        files[f"gold.{mode}.tbf"] = _tbf(gold_docs, "gold", mode, "gold_run")
+        files[f"system.{mode}.tbf"] = _tbf(sys_docs, "system", mode, "sysA")
+    runs = []
+    for version, mode, evm_args, our_args in RUNS:
+        evm_args, our_args = list(evm_args), list(our_args)
+        if rng.random() < 0.25:  # no coreference: undefined and shared members are only warned
+            k = evm_args.index("-c")
+            del evm_args[k:k + 2]
+            our_args.remove("--coref")
+        if version == "v18" and rng.random() < 0.35:
+            evm_args += ["-a", "SEQ"]
+            our_args.append("--sequencing")
+            if tangled or rng.random() < 0.3:
+                evm_args.append("-nv")
+                our_args.append("--no-script-validation")
+        mapped = "--coref" in our_args or "--sequencing" in our_args  # fastscore refuses a mapping unused
+        if mapped and rng.random() < 0.35:
+            m = rng.randrange(4)
+            evm_args += ["-m", str(m)]
+            our_args += ["--coref-mapping", MAPPINGS[m]]
+        if mapped and rng.random() < 0.2:
+            evm_args += ["-ct", "0.5"]
+            our_args += ["--coref-threshold", "0.5"]
+        if version == "v18" and rng.random() < 0.15:
+            name = f"whitelist-{len(runs)}.txt"
+            files[name] = "\n".join(rng.sample(TYPES, 4)) + "\n"
+            evm_args += ["-wl", name]
+            our_args += ["--type-whitelist", name]
+        runs.append({"scorer": version, "mode": mode, "evmeval_args": evm_args, "args": our_args})
+    return files, runs
+
+
+def repeated_ids(tbf: str) -> bool:
+    """Whether a document of a TBF text uses a mention id twice (issue 26: the readers' checks)."""
+    seen: set[tuple[str, str]] = set()
+    for line in tbf.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 7 and not line.startswith(("#", "@")):
+            if (fields[1], fields[2]) in seen:
+                return True
+            seen.add((fields[1], fields[2]))
+    return False
+
+
+def write_inputs(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def report(stdout: str) -> str:
+    return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("["))
+
+
+def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        subst = {"TOKENS": str(folder / "tkn"), "COREF": str(Path(tmp) / "coref.out"), "SEQ": str(Path(tmp) / "seq")}
+        cmd = [python2, str(scorer), "-g", str(folder / f"gold.{run['mode']}.tbf"),
+               "-s", str(folder / f"system.{run['mode']}.tbf")]
+        cmd += [subst.get(a, str(folder / a) if a.startswith("whitelist-") else a) for a in run["evmeval_args"]]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=scorer.parent)
+    return {"exit": proc.returncode, "report": report(proc.stdout) if proc.returncode == 0 else "",
+            "error": first_error(proc) if proc.returncode else ""}
+
+
+def build(args: argparse.Namespace) -> bytes:
+    scorers = {"v18": args.v18.resolve(), "v171": args.v171.resolve()}
+    expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}",
+                "seed": args.seed,
+                "scorers": {"v18": "EvmEval scorer_v1.8.py (head)", "v171": "EvmEval scorer_v1.7.py @1bd96c9"},
+                "cases": {}}
+    for n in range(args.cases):
+        files, runs = case_inputs(args.seed, n)
+        with tempfile.TemporaryDirectory() as tmp:
+            write_inputs(Path(tmp), files)
+            for run in runs:
+                run.update(run_evmeval(args.python2, scorers[run["scorer"]], Path(tmp), run))
+        expected["cases"][f"case-{n:03d}"] = {"inputs": {k: digest(v) for k, v in sorted(files.items())},
+                                              "runs": runs}
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as f:
+        f.write((json.dumps(expected, indent=1, sort_keys=True) + "\n").encode())
+    return buf.getvalue()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
+    ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
+    ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=2424)
+    ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
+    args = ap.parse_args()
+    data = build(args)
+    target = OUT / "expected.json.gz"
+    if args.check:
+        same = target.exists() and target.read_bytes() == data
+        print(f"{target}: {'reproduced' if same else 'DIFFERS'}")
+        sys.exit(0 if same else 1)
+    OUT.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    cases = json.loads(gzip.decompress(data))["cases"]
+    failed = sum(r["exit"] != 0 for c in cases.values() for r in c["runs"])
+    print(f"{len(cases)} cases ({sum(len(c['runs']) for c in cases.values())} runs) written to {target}; "
+          f"{failed} runs exited non-zero")
+
+
+if __name__ == "__main__":
+    main()
