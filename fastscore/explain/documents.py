@@ -1,0 +1,140 @@
+"""CoNLL-2012 key and response read into what the error analysis needs, per document.
+
+A mention is ``(sentence, start, end)``: the sentence's number in its document, token positions in the
+sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+
+Mention = tuple  # (sentence, start, end)
+
+# the Analyser's part-of-speech tags of pronouns (one-token mentions only) and of proper names
+PRONOUN_TAGS = frozenset(("PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT"))
+NAME_TAGS = frozenset(("NNP", "NNPS"))
+NO_TAG = frozenset(("_", "-", ""))
+
+
+@dataclass
+class Side:
+    """One side (key or response) of a document: mention -> entity label, entity label -> its mentions."""
+
+    entity_of: dict = field(default_factory=dict)  # Mention -> label
+    entities: dict = field(default_factory=dict)  # label -> [Mention] (in the order they were completed)
+    lines: dict = field(default_factory=dict)  # Mention -> 1-based file line where it opens
+
+
+@dataclass
+class Document:
+    name: str
+    words: list  # per sentence, its words
+    tags: list | None  # per sentence, its parts of speech (None: the file has none)
+    key: Side
+    response: Side
+    key_line: int  # 1-based line of the key's "#begin document"
+
+
+def read_sides(key_path: str, response_path: str) -> tuple[list[Document], list[str]]:
+    """Key documents (in key order) with their response; warnings (response documents not in the key)."""
+    from ..formats.conll import read_conll_columns
+
+    try:
+        key_table, key_tokens = read_conll_columns(key_path)
+        resp_table, resp_tokens = read_conll_columns(response_path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
+    responses = {name: d for d, name in enumerate(resp_table.doc_names)}
+    docs = []
+    for d, name in enumerate(key_table.doc_names):
+        words, tags = _sentences(key_tokens, d)
+        key = _side(key_table, key_tokens, d)
+        r = responses.get(name)
+        response = Side() if r is None else _side(resp_table, resp_tokens, r)
+        docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1))
+    extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
+    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
+    return docs, warnings
+
+
+def _sentences(tokens, d: int) -> tuple[list, list | None]:
+    lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
+    words: list[list[str]] = []
+    tags: list[list[str]] = []
+    for t in range(lo, hi):
+        if tokens.position[t] == 0:
+            words.append([])
+            tags.append([])
+        words[-1].append(tokens.field(t, 3))
+        tags[-1].append(tokens.field(t, 4) if tokens.n_fields[t] > 4 else "_")
+    has_tags = any(tag not in NO_TAG for sentence in tags for tag in sentence)
+    return words, (tags if has_tags else None)
+
+
+def _side(table, tokens, d: int) -> Side:
+    """Mentions of a document in the order they are completed; a span read twice keeps its first entity and
+    a mention across a sentence boundary is left out (both as the Analyser reads them)."""
+    side = Side()
+    lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
+    first = int(tokens.doc_offsets[d])
+    labels = table.cluster_labels[d]
+    rows = np.arange(lo, hi)
+    rows = rows[np.argsort(tokens.completion[lo:hi], kind="stable")]
+    for row in rows:
+        s, e = first + int(table.start[row]), first + int(table.end[row]) - 1
+        if tokens.sentence[s] != tokens.sentence[e]:
+            continue
+        mention = (int(tokens.sentence[s]), int(tokens.position[s]), int(tokens.position[e]) + 1)
+        if mention in side.entity_of:
+            continue
+        label = labels[int(table.cluster[row])]
+        side.entity_of[mention] = label
+        side.entities.setdefault(label, []).append(mention)
+        side.lines[mention] = int(tokens.line[s]) + 1
+    return side
+
+
+def drop_singletons(side: Side) -> Side:
+    """The side without its one-mention entities (the Analyser's default for the response)."""
+    out = Side()
+    for label, mentions in side.entities.items():
+        if len(mentions) > 1:
+            out.entities[label] = list(mentions)
+            for m in mentions:
+                out.entity_of[m] = label
+                out.lines[m] = side.lines[m]
+    return out
+
+
+class Types:
+    """Mention types of a document: the Analyser's pronoun test (a one-token mention tagged as a pronoun or in
+    its pronoun list) drives the classification; reported types are proper, nominal, pronoun from the tags,
+    or unknown where the file has none.  The head of a mention is its last token (see docs/explain.md)."""
+
+    def __init__(self, doc: Document):
+        self.words, self.tags = doc.words, doc.tags
+
+    def is_pronoun(self, m: Mention) -> bool:
+        s, a, e = m
+        if e - a != 1:
+            return False
+        tag = self.tags[s][a] if self.tags is not None else "_"
+        return tag in PRONOUN_TAGS or self.words[s][a].lower() in PRONOUN_WORDS
+
+    def of(self, m: Mention) -> str:
+        if self.tags is None:
+            return "unknown"
+        if self.is_pronoun(m):
+            return "pronoun"
+        return "proper" if self.tags[m[0]][m[2] - 1] in NAME_TAGS else "nominal"
+
+
+# the words the Analyser takes for pronouns whatever their tag (nlp_util/coreference.py's list)
+PRONOUN_WORDS = frozenset("""
+her hers herself she he him himself his our ours yours ourselves yourselves they their theirs them 'em em
+themselves us we whoever whomever whose i me mine my myself one thyself ya you your yourself it its itself what
+when where which how everybody everyone anybody anyone somebody someone nobody all few several some many most
+none noone that this these those whatever who whom something nothing everything""".split())

@@ -1,0 +1,58 @@
+"""The explain task: coreference error analysis (Kummerfeld & Klein's error types, cort's errors) whose counts are
+per-document statistics, so `compare --task explain --metric divided_entity` tests a change in an error type."""
+from __future__ import annotations
+
+from ..task import Option, Task, lazy
+
+EXAMPLE = """\
+examples:
+  fastscore explain key.conll response.conll                     # the seven error types, cort's errors
+  fastscore explain key.conll response.conll --output json --per-doc
+  fastscore explain key.conll response.conll --output html report.html
+  fastscore compare key.conll base.conll new.conll --metric divided_entity   # is the drop significant?
+"""
+
+OPTIONS = (
+    Option(("--format",), "format", "input format: auto (default) or conll2012", default="auto",
+           choices=("auto", "conll2012")),
+    Option(("--singletons",), "singletons", "drop (default, as the Analyser) or keep the response's one-mention "
+           "entities", default="drop", choices=("keep", "drop")),
+    Option(("--doc",), "doc", "explain only this key document (its full name, part included)", metavar="NAME",
+           scope="command"),
+)
+
+
+def _read(source):
+    return source  # the two files are read side by side when scored
+
+
+def _doc_names(source) -> list[str]:
+    from ..formats.conll import read_conll
+
+    return list(read_conll(str(source)).doc_names)
+
+
+EXPLAIN = Task(
+    name="explain",
+    summary="coreference error analysis: Kummerfeld & Klein's error types and cort's errors, per document",
+    description="Explain a coreference response's errors: the seven error types of the Berkeley Coreference "
+                "Analyser (Kummerfeld & Klein 2013), cort's recall and precision errors (Martschat & Strube "
+                "2014), by mention type and per document; --output html writes a page to read them.",
+    example=EXAMPLE,
+    gold_help="key file (CoNLL-2012)",
+    system_help="response file (CoNLL-2012)",
+    extensions=(".conll",),
+    default_metric="divided_entity",
+    metric_help="span_error|conflated_entities|extra_entity|extra_mention|divided_entity|missing_mention|"
+                "missing_entity|cort_recall_errors|cort_precision_errors (default divided_entity; error counts)",
+    outputs=(("text", "readable tables, default"), ("json", "JSON"), ("html", "a self-contained page: --output html FILE")),
+    options=OPTIONS,
+    read=_read,
+    doc_names=_doc_names,
+    score=lazy("fastscore.explain.result", "score_explain"),
+    report=lazy("fastscore.explain.report", "render"),
+    input_names=("KEY", "RESPONSE"),
+    output_file=True,
+    metric_names=("span_error", "conflated_entities", "extra_entity", "extra_mention", "divided_entity",
+                  "missing_mention", "missing_entity", "cort_recall_errors", "cort_precision_errors"),
+)
