@@ -20,7 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain_anchors"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's fastscore (its reader numbers LitBank's documents)
+OUT = ROOT / "tests" / "data" / "explain_anchors"
 NAMES = ["Alice", "Bob", "Carol", "Dmitri", "Elena", "Farid", "Grace", "Hiro"]
 PRONOUNS = ["he", "she", "it", "they", "him", "her", "them", "his"]
 NOUNS = ["dog", "house", "letter", "river", "doctor", "city", "ship", "garden"]
@@ -213,7 +215,7 @@ def generated_cases(seed: int = 29, docs_per_case: int = 6):
 
 
 def with_flat_parse(text: str) -> list[str]:
-    """A CoNLL-2012 file's lines with a flat parse in the parse column (the rest as it is)."""
+    """A CoNLL-2012 file's lines with a flat parse in the parse column (the rest as it is, but brackets)."""
     lines = text.splitlines()
     out = []
     for i, line in enumerate(lines):
@@ -222,6 +224,9 @@ def with_flat_parse(text: str) -> list[str]:
             first = i == 0 or not lines[i - 1].strip() or lines[i - 1].startswith("#")
             last = i + 1 == len(lines) or not lines[i + 1].strip() or lines[i + 1].startswith("#")
             fields[5] = ("(TOP*" if first else "*") + (")" if last else "")
+            # its tree reader takes a bracket in a word for the tree's: "[" and "]" are, for its rules as
+            # for fastscore's, the same one-character non-letters
+            fields[3] = fields[3].replace("(", "[").replace(")", "]")
             line = "\t".join(fields)
         out.append(line)
     return out
@@ -230,7 +235,6 @@ def with_flat_parse(text: str) -> list[str]:
 def litbank_response(key_path: str, seed: int) -> str:
     """A perturbed response of a LitBank file: coreference column changed by seeded perturbations."""
     rng = random.Random(seed)
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from fastscore.explain.documents import read_sides
 
     (doc,), _ = read_sides(key_path, key_path)

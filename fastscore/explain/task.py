@@ -2,6 +2,8 @@
 per-document statistics, so `compare --task explain --metric divided_entity` tests a change in an error type."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..task import Option, Task, lazy
 
 EXAMPLE = """\
@@ -22,14 +24,21 @@ OPTIONS = (
 )
 
 
-def _read(source):
-    return source  # the two files are read side by side when scored
+@dataclass(frozen=True)
+class ExplainInput:
+    """A file to explain: read with its pair when scored (the analysis needs both sides' tokens)."""
+
+    path: str
 
 
-def _doc_names(source) -> list[str]:
+def _read(source) -> ExplainInput:
+    return source if isinstance(source, ExplainInput) else ExplainInput(str(source))
+
+
+def _doc_names(source: ExplainInput) -> list[str]:
     from ..formats.conll import read_conll
 
-    return list(read_conll(str(source)).doc_names)
+    return list(read_conll(source.path).doc_names)
 
 
 EXPLAIN = Task(

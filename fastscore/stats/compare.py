@@ -59,6 +59,7 @@ class Comparison:
     method: str = "percentile"  # of the intervals
     options: dict = field(default_factory=dict)  # the task's scoring options, for the signature
     warnings: list[str] = field(default_factory=list)  # intervals and p-values that mean little
+    count: bool = False  # the metric is a count (an error type of explain), not an F1
 
     def signature(self) -> str:
         return (f"compare|task:{self.task}|metric:{self.metric}|test:{self.test}|resamples:{self.resamples}"
@@ -121,7 +122,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
                      interval(scores[0], point[0], jack, level, method), method=method, options=dict(options or {}),
-                     warnings=resampling_warnings(len(base), resamples, p_values=True))
+                     warnings=resampling_warnings(len(base), resamples, p_values=True),
+                     count=getattr(base.registry.get(metric), "count", False))
     for k, (name, st) in enumerate(systems, start=1):
         delta = point[k] - point[0]
         jk = jackknife_f1(st, metric) if method == "bca" else None
