@@ -178,8 +178,10 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
             merges = [mg for mg in merges if not (mg[1] == g and mg[0] in gone)]
             introduced -= set(missing)
     # nothing moves for the part holding the entity's earliest non-pronoun mention
-    splits = [s for s in splits if not _holds_first(s[0], auto_group[s[1]], types)]
-    merges = [mg for mg in merges if not _holds_first(mg[0], key_group[mg[1]], types)]
+    auto_first = {a: _first(c, types) for a, c in auto_group.items()}
+    key_first = {g: _first(c, types) for g, c in key_group.items()}
+    splits = [s for s in splits if not _holds_first(s[0], auto_first[s[1]], types)]
+    merges = [mg for mg in merges if not _holds_first(mg[0], key_first[mg[1]], types)]
     # Extra Mention: a single mention split off to go nowhere
     for part, a, goes_nowhere in splits:
         if len(part) == 1 and goes_nowhere:
@@ -191,7 +193,7 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
     kept = []
     for part, g in merges:
         (m,) = part if len(part) == 1 else (None,)
-        if (m is not None and part not in split_singles and m != _min_non_pronoun(key_group[g], types)
+        if (m is not None and part not in split_singles and m != key_first[g][0]
                 and m in introduced):
             errors.append(Error("missing_mention", (m,), (g,), ()))
         else:
@@ -205,10 +207,15 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
     return errors
 
 
-def _holds_first(part, cluster, types: Types) -> bool:
+def _first(cluster, types: Types) -> tuple:
+    """(earliest non-pronoun mention or None, earliest mention) of an entity."""
+    return _min_non_pronoun(cluster, types), min(cluster)
+
+
+def _holds_first(part, cluster_first: tuple, types: Types) -> bool:
     """The Analyser's test: the part's earliest non-pronoun mention is the entity's (with only pronouns on both
     sides, the part's earliest mention is the entity's)."""
     first = _min_non_pronoun(part, types)
-    if first != _min_non_pronoun(cluster, types):
+    if first != cluster_first[0]:
         return False
-    return first is not None or min(part) == min(cluster)
+    return first is not None or min(part) == cluster_first[1]

@@ -62,16 +62,28 @@ def read_sides(key_path: str, response_path: str) -> tuple[list[Document], list[
 
 def _sentences(tokens, d: int) -> tuple[list, list | None]:
     lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
-    words: list[list[str]] = []
-    tags: list[list[str]] = []
-    for t in range(lo, hi):
-        if tokens.position[t] == 0:
-            words.append([])
-            tags.append([])
-        words[-1].append(tokens.field(t, 3))
-        tags[-1].append(tokens.field(t, 4) if tokens.n_fields[t] > 4 else "_")
-    has_tags = any(tag not in NO_TAG for sentence in tags for tag in sentence)
-    return words, (tags if has_tags else None)
+    words = _field(tokens, lo, hi, 3)
+    has_tag = tokens.n_fields[lo:hi] > 4
+    tags = _field(tokens, lo, hi, 4)
+    if not has_tag.all():
+        tags = [t if ok else "_" for t, ok in zip(tags, has_tag.tolist())]
+    cuts = (np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo])
+    by_sentence = [words[a:b] for a, b in zip(cuts, cuts[1:])]
+    if all(t in NO_TAG for t in set(tags)):
+        return by_sentence, None
+    return by_sentence, [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _field(tokens, lo: int, hi: int, k: int) -> list[str]:
+    """Field ``k`` of tokens lo..hi, gathered as one byte string (newline between fields) and decoded once."""
+    if hi == lo:
+        return []
+    starts = tokens.field_start[lo:hi, k].astype(np.int64)
+    sizes = tokens.field_end[lo:hi, k].astype(np.int64) - starts + 1  # + the separator
+    at = np.repeat(starts - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes) + np.arange(int(sizes.sum()))
+    gathered = tokens.buf[at]
+    gathered[np.cumsum(sizes) - 1] = 10  # "\n" in the separators' places
+    return gathered[:-1].tobytes().decode("utf-8").split("\n")
 
 
 def _side(table, tokens, d: int) -> Side:
@@ -81,19 +93,21 @@ def _side(table, tokens, d: int) -> Side:
     lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
     first = int(tokens.doc_offsets[d])
     labels = table.cluster_labels[d]
-    rows = np.arange(lo, hi)
-    rows = rows[np.argsort(tokens.completion[lo:hi], kind="stable")]
-    for row in rows:
-        s, e = first + int(table.start[row]), first + int(table.end[row]) - 1
-        if tokens.sentence[s] != tokens.sentence[e]:
+    rows = lo + np.argsort(tokens.completion[lo:hi], kind="stable")
+    starts = first + table.start[rows].astype(np.int64)
+    lasts = first + table.end[rows].astype(np.int64) - 1
+    same = (tokens.sentence[starts] == tokens.sentence[lasts]).tolist()
+    sentence = tokens.sentence[starts].tolist()
+    start, end = tokens.position[starts].tolist(), (tokens.position[lasts] + 1).tolist()
+    lines = (tokens.line[starts] + 1).tolist()
+    for k, cluster in enumerate(table.cluster[rows].tolist()):
+        mention = (sentence[k], start[k], end[k])
+        if not same[k] or mention in side.entity_of:
             continue
-        mention = (int(tokens.sentence[s]), int(tokens.position[s]), int(tokens.position[e]) + 1)
-        if mention in side.entity_of:
-            continue
-        label = labels[int(table.cluster[row])]
+        label = labels[cluster]
         side.entity_of[mention] = label
         side.entities.setdefault(label, []).append(mention)
-        side.lines[mention] = int(tokens.line[s]) + 1
+        side.lines[mention] = lines[k]
     return side
 
 
@@ -116,13 +130,17 @@ class Types:
 
     def __init__(self, doc: Document):
         self.words, self.tags = doc.words, doc.tags
+        self._pronouns: dict = {}
 
     def is_pronoun(self, m: Mention) -> bool:
         s, a, e = m
         if e - a != 1:
             return False
-        tag = self.tags[s][a] if self.tags is not None else "_"
-        return tag in PRONOUN_TAGS or self.words[s][a].lower() in PRONOUN_WORDS
+        known = self._pronouns.get(m)
+        if known is None:
+            tag = self.tags[s][a] if self.tags is not None else "_"
+            known = self._pronouns[m] = tag in PRONOUN_TAGS or self.words[s][a].lower() in PRONOUN_WORDS
+        return known
 
     def of(self, m: Mention) -> str:
         if self.tags is None:

@@ -102,13 +102,14 @@ def sweep(result, fmt: str) -> str:
             lo, hi = r.ci if r.ci is not None else ("", "")
             w.writerow([i, r.name, repr(r.score), lo, hi, *(repr(r.metrics[m]) for m in metrics)])
         return buf.getvalue()
-    head = ["#", "system", f"{result.metric} F1"] + ([f"{level_percent(result.level)} CI"] if result.resamples else [])
+    what, value, _ = _scale(result)
+    head = ["#", "system", f"{result.metric} {what}"] + ([f"{level_percent(result.level)} CI"] if result.resamples else [])
     head += [m for m in metrics if m != result.metric]
     rows = []
     for i, r in enumerate(result.systems, 1):
-        row = [str(i), r.name, _pct(r.score)] + ([_ci(r.ci)] if result.resamples else [])
-        rows.append(row + [_pct(r.metrics[m]) for m in metrics if m != result.metric])
-    note = [f"{len(result.systems)} systems, F1 in %"]
+        row = [str(i), r.name, value(r.score)] + ([_ci(r.ci, value)] if result.resamples else [])
+        rows.append(row + [value(r.metrics[m]) for m in metrics if m != result.metric])
+    note = [f"{len(result.systems)} systems, " + ("error counts" if what == "count" else "F1 in %")]
     if result.resamples:
         note.append(intervals_note(result.method, result.level, result.resamples,
                                    result.seed))
