@@ -166,3 +166,49 @@ def test_every_code_block_of_the_docs_runs(tmp_path, monkeypatch, capsys):
             assert line.startswith("$ fastscore ")
             assert main(shlex.split(line)[2:]) == 0, line
     assert (tmp_path / "errors.html").exists() and "divided_entity count" in capsys.readouterr().out
+
+
+def test_jsonlines_explain_as_conll(tmp_path):
+    """The same documents as jsonlines (fastscore convert): the same errors (the tags are lost; the pronoun words
+    decide there)."""
+    sides = []
+    for side in ("key", "response"):
+        out = tmp_path / f"{side}.jsonl"
+        from fastscore.convert import convert
+
+        assert convert(str(DATA / f"mixture.{side}.conll"), str(out), "jsonl")  # (POS columns not written)
+        sides.append(out)
+    as_jsonl = score_explain(*sides)
+    as_conll = score_explain(DATA / "mixture.key.conll", DATA / "mixture.response.conll")
+    assert as_jsonl.doc_stats.doc_names == as_conll.doc_stats.doc_names
+    assert (as_jsonl.doc_stats.matrix == as_conll.doc_stats.matrix).all()
+
+
+def test_conllu_is_refused_with_one_line(capsys):
+    conllu = next(iter(sorted((SHARED / "gum" / "coref" / "ontogum" / "conllu").glob("*.conllu"))))
+    assert main(["explain", str(conllu), str(conllu)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "explain reads CoNLL-2012 and jsonlines files, not conllu" in err
+
+
+@pytest.mark.slow
+def test_html_page_renders_in_headless_chromium(tmp_path):
+    """The page as Chromium lays it out: the documents, the marks and the error list are in the rendered DOM, and
+    the screenshot is a real picture (the Debian package `chromium`; skipped without it)."""
+    import shutil
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    page = tmp_path / "errors.html"
+    assert main(["explain", str(DATA / "mixture.key.conll"), str(DATA / "mixture.response.conll"), "--doc",
+                 "(mixture_01); part 0", "--output", "html", str(page)]) == 0
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1366,1500"]
+    shot = tmp_path / "errors.png"
+    subprocess.run(flags + [f"--screenshot={shot}", page.as_uri()], check=True, capture_output=True, timeout=120)
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000  # not a blank page
+    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
+                         text=True).stdout
+    assert "(mixture_01); part 0" in dom and dom.count('class="m') > 10 and dom.count("<li><strong>") >= 4

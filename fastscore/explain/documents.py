@@ -38,8 +38,21 @@ class Document:
     key_line: int  # 1-based line of the key's "#begin document"
 
 
-def read_sides(key_path: str, response_path: str) -> tuple[list[Document], list[str]]:
-    """Key documents (in key order) with their response; warnings (response documents not in the key)."""
+def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
+    """Key documents (in key order) with their response; warnings (response documents not in the key).
+    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content)."""
+    from ..coref.score import detect_format
+    from ..errors import UsageError
+
+    try:
+        fmt = detect_format(key_path) if format == "auto" else format
+    except OSError as exc:
+        raise InputError(f"cannot read {key_path}: {exc.strerror}") from None
+    if fmt == "jsonl":
+        return _read_jsonl_sides(key_path, response_path)
+    if fmt != "conll2012":
+        raise UsageError(f"{key_path}: explain reads CoNLL-2012 and jsonlines files, not {fmt} (convert it with "
+                         "fastscore convert)")
     from ..formats.conll import read_conll_columns
 
     try:
@@ -58,6 +71,42 @@ def read_sides(key_path: str, response_path: str) -> tuple[list[Document], list[
     extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
     warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
     return docs, warnings
+
+
+def _read_jsonl_sides(key_path: str, response_path: str) -> tuple[list[Document], list[str]]:
+    from ..formats.jsonl import read_jsonl_documents
+
+    keys = read_jsonl_documents(key_path)
+    responses = {d.doc_key: d for d in read_jsonl_documents(response_path)}
+    docs = []
+    for k in keys:
+        r = responses.get(k.doc_key)
+        docs.append(Document(k.doc_key, k.sentences, None, _jsonl_side(k),
+                             Side() if r is None else _jsonl_side(r, k.sentences), k.line))
+    known = {k.doc_key for k in keys}
+    extra = [n for n in responses if n not in known]
+    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
+    return docs, warnings
+
+
+def _jsonl_side(doc, sentences: list | None = None) -> Side:
+    """A jsonlines document's clusters as a side (tokens numbered over the document, inclusive ends; the
+    sentences of the key when given); a span in two clusters keeps its first, a mention across sentences is
+    left out, as for CoNLL-2012.  Every mention's line is the document's."""
+    sentences = doc.sentences if sentences is None else sentences
+    where = [(s, t) for s, words in enumerate(sentences) for t in range(len(words))]
+    side = Side()
+    for c, cluster in enumerate(doc.clusters):
+        for start, end in cluster:
+            if end >= len(where) or where[start][0] != where[end][0]:
+                continue
+            mention = (where[start][0], where[start][1], where[end][1] + 1)
+            if mention in side.entity_of:
+                continue
+            side.entity_of[mention] = str(c)
+            side.entities.setdefault(str(c), []).append(mention)
+            side.lines[mention] = doc.line
+    return side
 
 
 def _sentences(tokens, d: int) -> tuple[list, list | None]:

@@ -123,16 +123,16 @@ def error_dict(d: DocumentErrors, err: Error) -> dict:
 
 def score_explain(key, response, *, singletons: str = "drop", doc: str | None = None,
                   format: str = "auto") -> ExplainResult:
-    """Error analysis of a CoNLL-2012 response against its key (``singletons``: drop the response's one-mention
+    """Error analysis of a CoNLL-2012 or jsonlines response against its key (``singletons``: drop the response's one-mention
     entities first, as the Analyser does by default, or keep them)."""
     from ..errors import UsageError
 
     if singletons not in ("keep", "drop"):
         raise UsageError(f"--singletons must be keep or drop, not {singletons!r}")
-    if format not in ("auto", "conll2012"):
-        raise UsageError(f"explain reads CoNLL-2012 files (--format conll2012), not {format}")
+    if format not in ("auto", "conll2012", "jsonl"):
+        raise UsageError(f"explain reads CoNLL-2012 and jsonlines files (--format conll2012|jsonl), not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
-    docs, warnings = read_sides(key_path, response_path)
+    docs, warnings = read_sides(key_path, response_path, format)
     if doc is not None:
         docs = [d for d in docs if d.name == doc]
         if not docs:

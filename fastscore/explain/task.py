@@ -15,8 +15,8 @@ examples:
 """
 
 OPTIONS = (
-    Option(("--format",), "format", "input format: auto (default) or conll2012", default="auto",
-           choices=("auto", "conll2012")),
+    Option(("--format",), "format", "input format: auto (from the key's content, default), conll2012 or jsonl",
+           default="auto", choices=("auto", "conll2012", "jsonl")),
     Option(("--singletons",), "singletons", "drop (default, as the Analyser) or keep the response's one-mention "
            "entities", default="drop", choices=("keep", "drop")),
     Option(("--doc",), "doc", "explain only this key document (its full name, part included)", metavar="NAME",
@@ -36,9 +36,9 @@ def _read(source) -> ExplainInput:
 
 
 def _doc_names(source: ExplainInput) -> list[str]:
-    from ..formats.conll import read_conll
+    from ..coref.score import read
 
-    return list(read_conll(source.path).doc_names)
+    return list(read(source.path).doc_names)
 
 
 EXPLAIN = Task(
@@ -48,9 +48,9 @@ EXPLAIN = Task(
                 "Analyser (Kummerfeld & Klein 2013), cort's recall and precision errors (Martschat & Strube "
                 "2014), by mention type and per document; --output html writes a page to read them.",
     example=EXAMPLE,
-    gold_help="key file (CoNLL-2012)",
-    system_help="response file (CoNLL-2012)",
-    extensions=(".conll",),
+    gold_help="key file (CoNLL-2012 or jsonlines)",
+    system_help="response file, in the key's format",
+    extensions=(".conll", ".jsonl"),
     default_metric="divided_entity",
     metric_help="span_error|conflated_entities|extra_entity|extra_mention|divided_entity|missing_mention|"
                 "missing_entity|cort_recall_errors|cort_precision_errors (default divided_entity; error counts)",
