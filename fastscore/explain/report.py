@@ -57,6 +57,10 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
         for k, d in enumerate(result.documents):
             lines.append(d.doc.name + ": " + " ".join(str(int(result.doc_stats.matrix[k, i]))
                                                         for i in range(len(ERRORS))))
+            for err in d.errors:
+                info = error_dict(d, err)
+                where = "; ".join(f"\"{m['text']}\" ({m['side']} line {m['line']})" for m in info["mentions"])
+                lines.append(f"  {TITLES[err.kind]}: {where}")
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
