@@ -61,6 +61,7 @@ EXPLAIN = Task(
     score=lazy("fastscore.explain.result", "score_explain"),
     report=lazy("fastscore.explain.report", "render"),
     input_names=("KEY", "RESPONSE"),
+    kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
     output_file=True,
     metric_names=("span_error", "conflated_entities", "extra_entity", "extra_mention", "divided_entity",
                   "missing_mention", "missing_entity", "cort_recall_errors", "cort_precision_errors"),
