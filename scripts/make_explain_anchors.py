@@ -51,6 +51,8 @@ def make_document(rng: random.Random, n_sentences: int):
                 tokens.append((rng.choice(PRONOUNS), "PRP"))
             else:
                 tokens += [("the", "DT"), (rng.choice(NOUNS), "NN")]
+                if rng.random() < 0.2:  # a nested mention sharing the head
+                    mentions[(s, start + 1, len(tokens))] = str(rng.randrange(entity_count))
             if rng.random() < 0.8:
                 mentions[(s, start, len(tokens))] = str(rng.randrange(entity_count))
             tokens.append(rng.choice(FILLER if rng.random() < 0.7 else PUNCT))
@@ -204,7 +206,7 @@ def generated_cases(seed: int = 29, docs_per_case: int = 6):
     cases = []
     for how in PERTURBATIONS:
         key_docs, resp_docs = [], []
-        for k in range(docs_per_case):
+        for k in range(docs_per_case * (5 if how == "mixture" else 1)):
             name = f"{how}_{k:02d}"
             sentences, key = make_document(rng, rng.randint(3, 6))
             resp = perturb(rng, sentences, key, how)
