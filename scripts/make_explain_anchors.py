@@ -2,7 +2,8 @@
 
 Seeded perturbations of generated key documents (each perturbation one error type, and mixtures) and of LitBank
 documents (shared data) are classified by the Analyser, run from a checkout given on the command line; its
-per-document error counts are stored as JSON beside the generated files.
+per-document error counts are stored as JSON beside the generated files; so are its counts on its own example
+(four OntoNotes WSJ documents with full parses and Stanford's output, in its checkout: not stored here).
 
     python scripts/make_explain_anchors.py --analyser /work/tools/explain [--litbank DIR] [--check]
 
@@ -276,6 +277,11 @@ def main() -> int:
         stored = json.loads((OUT / "expected.json").read_text())
         if "litbank" in stored:
             expected["litbank"] = stored["litbank"]
+    # the Analyser's own example (OntoNotes WSJ with full parses, Stanford's output): counts only are stored
+    gold = sorted(Path(args.analyser, "data", "gold", "nw", "wsj", "00").glob("*gold_conll"))
+    output = Path(args.analyser, "data", "homogenised", "stanford.homogenised.out")
+    expected["analyser_example"] = run_analyser(analyser, [(f.name, f.read_text().splitlines()) for f in gold],
+                                                output.read_text())
     files["expected.json"] = json.dumps(expected, indent=1, sort_keys=True) + "\n"
     bad = []
     for name, text in files.items():

@@ -3,6 +3,7 @@ scripts/make_explain_anchors.py), cort's tree errors against MUC, the JSON contr
 HTML page."""
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from tests.conftest import ROOT, SHARED
 
 DATA = ROOT / "tests" / "data" / "explain_anchors"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
-CASES = sorted(k for k in EXPECTED if k != "litbank")
+CASES = sorted(k for k in EXPECTED if k not in ("litbank", "analyser_example"))
 LITBANK = SHARED / "litbank" / "coref" / "conll"
 # what each single perturbation is, as the Analyser classified it (end_over_word: an extra and a missing mention,
 # and with them a conflated or a divided entity where the moved mention leaves or joins an entity part)
@@ -217,3 +218,58 @@ def test_html_page_renders_in_headless_chromium(tmp_path):
     dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
                          text=True).stdout
     assert "(mixture_01); part 0" in dom and dom.count('class="m') > 10 and dom.count("<li><strong>") == sum(EXPECTED["mixture"]["(mixture_01); part 0"].values()) > 0
+
+
+@pytest.mark.slow
+def test_the_analysers_own_example_with_full_parses():
+    """Heads from the key's parse (Collins' rules): the Analyser's bundled example (OntoNotes WSJ, Stanford's
+    output), read from its checkout (FASTSCORE_ANALYSER; skipped without it)."""
+    import os
+
+    checkout = os.environ.get("FASTSCORE_ANALYSER")
+    if not checkout:
+        pytest.skip("set FASTSCORE_ANALYSER to a checkout of berkeley-coreference-analyser")
+    gold = sorted(Path(checkout, "data", "gold", "nw", "wsj", "00").glob("*gold_conll"))
+    key = Path(__import__("tempfile").mkdtemp()) / "gold.conll"
+    key.write_text("".join(f.read_text() for f in gold))
+    result = score_explain(key, Path(checkout, "data", "homogenised", "stanford.homogenised.out"))
+    expected = EXPECTED["analyser_example"]
+    assert len(result.doc_stats) == len(expected) == 4
+    for k, name in enumerate(result.doc_stats.doc_names):
+        assert counts(result, k) == expected[name], name
+
+
+def _conll(tokens, name="d"):
+    """A one-document CoNLL-2012 file from (word, tag, parse bit, coreference) rows (None: sentence break)."""
+    lines = [f"#begin document ({name}); part 0"]
+    position = 0
+    for row in tokens:
+        if row is None:
+            lines.append("")
+            position = 0
+            continue
+        word, tag, bit, coref = row
+        lines.append(f"{name}\t0\t{position}\t{word}\t{tag}\t{bit}\t-\t-\t-\t-\t*\t{coref}")
+        position += 1
+    return "\n".join(lines + ["", "#end document", ""])
+
+
+def test_a_head_from_the_parse_pairs_a_span_error(tmp_path):
+    """(NP (NP the dog) (PP of (NP Bob))): the head of "the dog of Bob" is "dog" by Collins' NP rules, so a
+    response "the dog" is one span error; without the parse (last words: Bob, dog) the two mentions are not
+    paired, and as the Analyser classifies it (each side's earliest non-pronoun mention stays put), "It" is split
+    off the response entity and merged into the key's: a conflated and a divided entity."""
+    rows = [("the", "DT", "(TOP(S(NP(NP*", "(1"), ("dog", "NN", "*)", ""), ("of", "IN", "(PP*", ""),
+            ("Bob", "NNP", "(NP*)))", "1)"), ("barked", "VBD", "(VP*)", ""), (".", ".", "*))", ""), None,
+            ("It", "PRP", "(TOP(S(NP*)", "(1)"), ("slept", "VBD", "(VP*)", ""), (".", ".", "*))", "")]
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(_conll(rows))
+    moved = [r if r is None or r[0] not in ("dog", "the", "Bob") else
+             (r[0], r[1], r[2], {"the": "(1", "dog": "1)", "Bob": ""}[r[0]]) for r in rows]
+    response.write_text(_conll(moved))
+    totals = score_explain(key, response).totals()
+    assert {e: totals[e] for e in ERRORS if totals[e]} == {"span_error": 1}
+    flat = [r if r is None else (r[0], r[1], "-", r[3]) for r in rows]
+    key.write_text(_conll(flat))
+    totals = score_explain(key, response).totals()
+    assert {e: totals[e] for e in ERRORS if totals[e]} == {"conflated_entities": 1, "divided_entity": 1}

@@ -5,8 +5,8 @@ Per document, the response is turned into the key by operations, in this order:
 1. span errors: a response mention not in the key takes the place of a key mention not in the response whose
    span is the same once a leading "the" or one-character non-letter token and a trailing "'s" or
    one-character non-letter token are stripped (one key mention each; pairs in span order); then, among
-   the mentions still unmatched, a response and a key mention that are alone to share a head (here: the last
-   token, the Analyser's head of a mention that is not a constituent) are paired;
+   the mentions still unmatched, a response and a key mention that are alone to share a head (heads.py: from
+   the key's parse, else the last word) are paired;
 2. per confusion group (key and response entities linked by shared mentions) that differs: response entities
    are split into their parts in each key entity (Split; a mention in no key entity goes nowhere: Remove),
    key mentions absent from the response are introduced (Introduce), parts are merged into key entities (Merge);
@@ -46,7 +46,7 @@ def classify(doc: Document, response: Side) -> list[Error]:
     key = doc.key
     auto = {m: e for m, e in response.entity_of.items()}  # mention -> response label, after span corrections
     errors = [Error("span_error", (r, k), (key.entity_of[k],), (response.entity_of[r],))
-              for r, k in _span_corrections(doc.words, set(key.entity_of), auto)]
+              for r, k in _span_corrections(doc, set(key.entity_of), auto)]
     auto_entities: dict = {}
     for m, e in auto.items():
         auto_entities.setdefault(e, set()).add(m)
@@ -69,10 +69,11 @@ def _trim(words: list, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _span_corrections(words: list, key_mentions: set, auto: dict) -> list[tuple[Mention, Mention]]:
+def _span_corrections(doc: Document, key_mentions: set, auto: dict) -> list[tuple[Mention, Mention]]:
     """(response mention, key mention) pairs; ``auto`` is updated in place (the key span replaces the
     response's)."""
     pairs = []
+    words = doc.words
     only_auto = sorted(set(auto) - key_mentions)
     only_key = sorted(key_mentions - set(auto))
     by_trim: dict = {}
@@ -85,9 +86,9 @@ def _span_corrections(words: list, key_mentions: set, auto: dict) -> list[tuple[
     _move(auto, pairs)
     heads: dict = {}
     for r in sorted(set(auto) - key_mentions):
-        heads.setdefault((r[0], r[2] - 1), ([], []))[0].append(r)
+        heads.setdefault((r[0], doc.head(r)), ([], []))[0].append(r)
     for k in sorted(key_mentions - set(auto)):
-        heads.setdefault((k[0], k[2] - 1), ([], []))[1].append(k)
+        heads.setdefault((k[0], doc.head(k)), ([], []))[1].append(k)
     by_head = [(rs[0], ks[0]) for rs, ks in heads.values() if len(rs) == 1 and len(ks) == 1]
     _move(auto, by_head)
     return pairs + by_head

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from .heads import mention_head, parse_sentence
 
 Mention = tuple  # (sentence, start, end)
 
@@ -36,6 +37,12 @@ class Document:
     key: Side
     response: Side
     key_line: int  # 1-based line of the key's "#begin document"
+    trees: list | None = None  # per sentence, its parse tree from the key's parse bits (heads.Node or None)
+
+    def head(self, m: Mention) -> int:
+        """The position of a mention's head word (heads.mention_head: its last word without a parse)."""
+        tree = self.trees[m[0]] if self.trees is not None else None
+        return m[2] - 1 if tree is None else mention_head(tree, m[1], m[2])
 
 
 def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
@@ -63,11 +70,11 @@ def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple
     responses = {name: d for d, name in enumerate(resp_table.doc_names)}
     docs = []
     for d, name in enumerate(key_table.doc_names):
-        words, tags = _sentences(key_tokens, d)
+        words, tags, trees = _sentences(key_tokens, d)
         key = _side(key_table, key_tokens, d)
         r = responses.get(name)
         response = Side() if r is None else _side(resp_table, resp_tokens, r)
-        docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1))
+        docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
     extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
     warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
     return docs, warnings
@@ -109,18 +116,27 @@ def _jsonl_side(doc, sentences: list | None = None) -> Side:
     return side
 
 
-def _sentences(tokens, d: int) -> tuple[list, list | None]:
+def _sentences(tokens, d: int) -> tuple[list, list | None, list | None]:
+    """Words, tags (None without) and parse trees (None without) per sentence of a document."""
     lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
     words = _field(tokens, lo, hi, 3)
-    has_tag = tokens.n_fields[lo:hi] > 4
-    tags = _field(tokens, lo, hi, 4)
-    if not has_tag.all():
-        tags = [t if ok else "_" for t, ok in zip(tags, has_tag.tolist())]
+    tags = _optional_field(tokens, lo, hi, 4)
     cuts = (np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo])
     by_sentence = [words[a:b] for a, b in zip(cuts, cuts[1:])]
     if all(t in NO_TAG for t in set(tags)):
-        return by_sentence, None
-    return by_sentence, [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+        return by_sentence, None, None
+    tags_by_sentence = [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+    bits = _optional_field(tokens, lo, hi, 5)
+    if all(b in NO_TAG for b in set(bits)):
+        return by_sentence, tags_by_sentence, None
+    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return by_sentence, tags_by_sentence, trees
+
+
+def _optional_field(tokens, lo: int, hi: int, k: int) -> list[str]:
+    present = tokens.n_fields[lo:hi] > k
+    values = _field(tokens, lo, hi, k)
+    return values if present.all() else [v if ok else "_" for v, ok in zip(values, present.tolist())]
 
 
 def _field(tokens, lo: int, hi: int, k: int) -> list[str]:
@@ -175,10 +191,10 @@ def drop_singletons(side: Side) -> Side:
 class Types:
     """Mention types of a document: the Analyser's pronoun test (a one-token mention tagged as a pronoun or in
     its pronoun list) drives the classification; reported types are proper, nominal, pronoun from the tags,
-    or unknown where the file has none.  The head of a mention is its last token (see docs/explain.md)."""
+    or unknown where the file has none (proper: the head tagged NNP or NNPS)."""
 
     def __init__(self, doc: Document):
-        self.words, self.tags = doc.words, doc.tags
+        self.doc, self.words, self.tags = doc, doc.words, doc.tags
         self._pronouns: dict = {}
 
     def is_pronoun(self, m: Mention) -> bool:
@@ -196,7 +212,7 @@ class Types:
             return "unknown"
         if self.is_pronoun(m):
             return "pronoun"
-        return "proper" if self.tags[m[0]][m[2] - 1] in NAME_TAGS else "nominal"
+        return "proper" if self.tags[m[0]][self.doc.head(m)] in NAME_TAGS else "nominal"
 
 
 # the words the Analyser takes for pronouns whatever their tag (nlp_util/coreference.py's list)
