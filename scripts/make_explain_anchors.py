@@ -235,6 +235,39 @@ def with_flat_parse(text: str) -> list[str]:
     return out
 
 
+def gum_key(conllu_path: str) -> str:
+    """A GUM (OntoGUM) CoNLL-U file as a CoNLL-2012 key with its parts of speech (XPOS, Penn tags) and a flat
+    parse: the words and coreference as fastscore convert writes them, the tags from the CoNLL-U words."""
+    from fastscore.convert import convert
+
+    tags = [line.split("\t")[4] for line in Path(conllu_path).read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#") and line.split("\t")[0].isdigit()]
+    with tempfile.TemporaryDirectory() as tmp:
+        converted = Path(tmp) / "key.conll"
+        convert(conllu_path, str(converted), "conll2012")
+        lines = converted.read_text(encoding="utf-8").splitlines()
+    out, k = [], 0
+    for line in lines:
+        fields = line.split("\t")
+        if line.startswith("#begin document ") and ";" not in line:  # the name the Analyser reads: (NAME); part 0
+            line = f"#begin document ({line.split(' ', 2)[2]}); part 0"
+        if line.startswith("#end document") and out and out[-1]:
+            out.append("")  # its tree reader ends a sentence only at a blank line
+        if len(fields) >= 5 and not line.startswith("#"):
+            word = fields[3].replace("(", "[").replace(")", "]")  # (for the Analyser's tree reader, as above)
+            line = "\t".join(fields[:3] + [word, tags[k], "*", "-", "-", "-", "-", "*", fields[-1]])
+            k += 1
+        out.append(line)
+    if k != len(tags):
+        raise SystemExit(f"{conllu_path}: {k} words converted, {len(tags)} in the file")
+    return "\n".join(with_flat_parse("\n".join(out))) + "\n"
+
+
+def perturbed_response(key_path: str, seed: int) -> str:
+    """A perturbed response of a one-document key file: its coreference changed by seeded perturbations."""
+    return litbank_response(key_path, seed)
+
+
 def litbank_response(key_path: str, seed: int) -> str:
     """A perturbed response of a LitBank file: coreference column changed by seeded perturbations."""
     rng = random.Random(seed)
@@ -253,6 +286,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--analyser", required=True, help="a checkout of berkeley-coreference-analyser")
     p.add_argument("--litbank", help="LitBank's coref/conll folder (shared data): also its expectations")
+    p.add_argument("--gum", help="OntoGUM's coref/ontogum/conllu folder (shared data): also its expectations")
     p.add_argument("--check", action="store_true", help="check the stored files instead of writing them")
     args = p.parse_args()
     analyser = load_analyser(args.analyser)
@@ -273,10 +307,21 @@ def main() -> int:
             key_lines = with_flat_parse(path.read_text(encoding="utf-8"))
             counts = run_analyser(analyser, [(name, key_lines)], litbank_response(str(path), k))
             expected.setdefault("litbank", {}).update(counts)
-    elif (OUT / "expected.json").exists():  # LitBank's counts kept as stored (made and checked with --litbank)
-        stored = json.loads((OUT / "expected.json").read_text())
-        if "litbank" in stored:
-            expected["litbank"] = stored["litbank"]
+    if args.gum:
+        with tempfile.TemporaryDirectory() as tmp:
+            for k, path in enumerate(sorted(Path(args.gum).glob("*.conllu"))):
+                key = Path(tmp) / f"{path.stem}.conll"
+                key.write_text(gum_key(str(path)), encoding="utf-8")
+                try:
+                    counts = run_analyser(analyser, [(path.stem, key.read_text(encoding="utf-8").splitlines())],
+                                          perturbed_response(str(key), 1000 + k))
+                except Exception as exc:  # the Analyser stops on this document: recorded, not compared
+                    counts = {f"({path.stem}); part 0": f"the Analyser fails: {type(exc).__name__}: {exc}"}
+                expected.setdefault("gum", {}).update(counts)
+    stored = json.loads((OUT / "expected.json").read_text()) if (OUT / "expected.json").exists() else {}
+    for corpus, given in (("litbank", args.litbank), ("gum", args.gum)):
+        if not given and corpus in stored:  # kept as stored (made and checked with --litbank, --gum)
+            expected[corpus] = stored[corpus]
     # the Analyser's own example (OntoNotes WSJ with full parses, Stanford's output): counts only are stored
     gold = sorted(Path(args.analyser, "data", "gold", "nw", "wsj", "00").glob("*gold_conll"))
     output = Path(args.analyser, "data", "homogenised", "stanford.homogenised.out")

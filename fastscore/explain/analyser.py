@@ -101,30 +101,26 @@ def _move(auto: dict, pairs: list) -> None:
 
 def _confusion_groups(key_of: dict, auto_of: dict, key_entities: dict, auto_entities: dict):
     """Connected components of key and response entities sharing mentions: ({label: set}, {label: set})."""
-    seen_key: set = set()
-    seen_auto: set = set()
-    for start_key in list(key_entities) + [None]:
-        starts = [(True, start_key)] if start_key is not None else [(False, e) for e in auto_entities]
-        for is_key, label in starts:
-            if label in (seen_key if is_key else seen_auto):
-                continue
-            group_key, group_auto = {}, {}
-            stack = [(is_key, label)]
-            (seen_key if is_key else seen_auto).add(label)
-            while stack:
-                k, lab = stack.pop()
-                if k:
-                    group_key[lab] = key_entities[lab]
-                    links = [(False, auto_of[m]) for m in key_entities[lab] if m in auto_of]
-                else:
-                    group_auto[lab] = auto_entities[lab]
-                    links = [(True, key_of[m]) for m in auto_entities[lab] if m in key_of]
-                for other in links:
-                    seen = seen_key if other[0] else seen_auto
-                    if other[1] not in seen:
-                        seen.add(other[1])
-                        stack.append(other)
-            yield group_auto, group_key
+    seen: set = set()  # (is_key, label)
+    for start in [(True, g) for g in key_entities] + [(False, a) for a in auto_entities]:
+        if start in seen:
+            continue
+        group_key, group_auto = {}, {}
+        seen.add(start)
+        stack = [start]
+        while stack:
+            is_key, label = stack.pop()
+            if is_key:
+                group_key[label] = key_entities[label]
+                links = [(False, auto_of[m]) for m in key_entities[label] if m in auto_of]
+            else:
+                group_auto[label] = auto_entities[label]
+                links = [(True, key_of[m]) for m in auto_entities[label] if m in key_of]
+            for other in links:
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        yield group_auto, group_key
 
 
 def _min_non_pronoun(mentions, types: Types):
