@@ -128,8 +128,9 @@ def _min_non_pronoun(mentions, types: Types):
     return min(candidates) if candidates else None
 
 
-def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict, types: Types) -> list[Error]:
-    # operations: splits (part, auto label, goes nowhere), introduced mentions, merges (part, key label)
+def _operations(auto_group: dict, key_group: dict, auto_of: dict) -> tuple[list, list, set]:
+    """The response made the key: splits (part, response label, goes nowhere), merges (part, key label) and the
+    key mentions introduced."""
     splits, merges, introduced = [], [], set()
     pieces = []
     for a, acluster in auto_group.items():
@@ -152,7 +153,12 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
         for part in pieces:
             if part != gcluster and part <= gcluster:
                 merges.append((frozenset(part), g))
+    return splits, merges, introduced
 
+
+def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict, types: Types) -> list[Error]:
+    """The operations of a confusion group, named in the Analyser's order."""
+    splits, merges, introduced = _operations(auto_group, key_group, auto_of)
     errors = []
     # Extra Entity: removed mentions of a response entity with no key mention but pronouns
     nowhere: dict = {}
@@ -189,9 +195,8 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
     split_singles = {s[0] for s in splits if len(s[0]) == 1}
     kept = []
     for part, g in merges:
-        (m,) = part if len(part) == 1 else (None,)
-        if (m is not None and part not in split_singles and m != key_first[g][0]
-                and m in introduced):
+        m = next(iter(part)) if len(part) == 1 else None
+        if m is not None and part not in split_singles and m != key_first[g][0] and m in introduced:
             errors.append(Error("missing_mention", (m,), (g,), ()))
         else:
             kept.append((part, g))
