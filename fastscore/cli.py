@@ -85,8 +85,12 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c.add_argument("system", metavar=system, help=task.system_help)
     _task_group(c, task, "score", "command", "report")
     c.add_argument("--per-doc", action="store_true", help="also report every document")
-    c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
-                   help=_outputs_help(task.outputs))
+    if task.output_file:  # a format, and for some formats the file to write: --output html FILE
+        c.add_argument("--output", "-o", nargs="+", metavar=("FORMAT", "FILE"), default=[task.outputs[0][0]],
+                       help=_outputs_help(task.outputs))
+    else:
+        c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
+                       help=_outputs_help(task.outputs))
     _statistics_options(c, "--bootstrap", 0)
     if task.merge is not None:
         _corpus_options(c, task)
@@ -205,7 +209,11 @@ def _stats_task(argv: list[str]) -> Task:
         return TASKS[DEFAULT_TASK]
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--task")
+    pre.add_argument("--metric")
     known, _ = pre.parse_known_args(argv[1:])
+    if known.task is None:  # a metric only one task has (an error count of explain) names that task
+        owners = [t for t in TASKS.values() if known.metric in t.metric_names]
+        return owners[0] if len(owners) == 1 else TASKS[DEFAULT_TASK]
     return TASKS.get(known.task, TASKS[DEFAULT_TASK])  # an unknown name: the full parser says so
 
 
@@ -391,8 +399,19 @@ def _score(args, task: Task) -> int:
         from .api import bootstrap
 
         bootstrap(result, args.bootstrap, **stats)
-    _emit(task.report(result, args.output, args.per_doc, **_keywords(args, task, "report")))
+    fmt, file = args.output, None
+    if task.output_file:
+        fmt, file = _output_file(args.output, task)
+    _emit(task.report(result, fmt, args.per_doc, **_keywords(args, task, "report"), **({"file": file} if file else {})))
     return 0
+
+
+def _output_file(values: list[str], task: Task) -> tuple[str, str | None]:
+    """``--output FORMAT [FILE]`` of a task that writes files."""
+    formats = [name for name, _ in task.outputs]
+    if values[0] not in formats or len(values) > 2:
+        raise UsageError(f"--output {' '.join(values)}: give a format ({', '.join(formats)}) and at most a file")
+    return values[0], (values[1] if len(values) == 2 else None)
 
 
 def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None):

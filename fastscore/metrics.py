@@ -100,6 +100,7 @@ class MetricSpec:
     score: Callable[[Mapping[str, object]], dict]
     description: str
     integral: bool = True  # numerators are counts (False: sums of fractions)
+    count: bool = False  # the "f1" it gives is a count (error analysis), printed as a number, not a percentage
 
 
 def _prf_metric(name: str, title: str, description: str, integral: bool = True) -> MetricSpec:

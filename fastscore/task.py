@@ -115,6 +115,8 @@ class Task:
     # a task pairing every document of a corpus: ([(name, part)] of gold documents without a system one, of system
     # documents without a gold one, scoring options) -> the error to raise (None: unpaired ones are warned about)
     unpaired_error: Callable[[list, list, dict], Exception] | None = None
+    output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
+    metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

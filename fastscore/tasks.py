@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from .coref.task import COREF
 from .errors import UsageError
+from .explain.task import EXPLAIN
 from .nugget.task import NUGGET
 from .task import Task
 from .temporal.task import TEMPORAL
 from .triples.task import TRIPLES
 
-TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TEMPORAL, TRIPLES)}
+TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TEMPORAL, TRIPLES, EXPLAIN)}
 DEFAULT_TASK = "coref"  # of `compare` and `sweep`
 
 

@@ -34,8 +34,19 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}"
 
 
-def _ci(ci) -> str:
-    return "" if ci is None else f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+def _ci(ci, value=_pct) -> str:
+    return "" if ci is None else f"[{value(ci[0])}, {value(ci[1])}]"
+
+
+def _number(x: float) -> str:  # an error count (explain) or an interval end of one
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _scale(result) -> tuple:
+    """(what the score is, how a value prints, how a difference prints): F1 in percent, or a count."""
+    if getattr(result, "count", False):
+        return "count", _number, lambda d: ("+" if d >= 0 else "") + _number(d)
+    return "F1", _pct, lambda d: f"{100 * d:+.2f}"
 
 
 def _latex_escape(s: str) -> str:
@@ -63,12 +74,13 @@ def significance_note(result) -> str:
 def comparison(result, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(result.to_dict(), indent=2) + "\n"
-    head = ["system", f"{result.metric} F1", f"{level_percent(result.level)} CI", "delta", "delta CI",
+    what, value, diff = _scale(result)
+    head = ["system", f"{result.metric} {what}", f"{level_percent(result.level)} CI", "delta", "delta CI",
             "p", "p (Holm)", ""]
-    rows = [[result.baseline_name + " (baseline)", _pct(result.baseline_score), _ci(result.baseline_ci),
+    rows = [[result.baseline_name + " (baseline)", value(result.baseline_score), _ci(result.baseline_ci, value),
              "", "", "", "", ""]]
     for s in result.systems:
-        rows.append([s.name, _pct(s.score), _ci(s.ci), f"{100 * s.delta:+.2f}", _ci(s.delta_ci),
+        rows.append([s.name, value(s.score), _ci(s.ci, value), diff(s.delta), _ci(s.delta_ci, value),
                      p_value(s.p_value), p_value(s.p_adjusted), mark(s.p_adjusted)])
     n = len(result.systems)
     note = [significance_note(result),
@@ -90,13 +102,14 @@ def sweep(result, fmt: str) -> str:
             lo, hi = r.ci if r.ci is not None else ("", "")
             w.writerow([i, r.name, repr(r.score), lo, hi, *(repr(r.metrics[m]) for m in metrics)])
         return buf.getvalue()
-    head = ["#", "system", f"{result.metric} F1"] + ([f"{level_percent(result.level)} CI"] if result.resamples else [])
+    what, value, _ = _scale(result)
+    head = ["#", "system", f"{result.metric} {what}"] + ([f"{level_percent(result.level)} CI"] if result.resamples else [])
     head += [m for m in metrics if m != result.metric]
     rows = []
     for i, r in enumerate(result.systems, 1):
-        row = [str(i), r.name, _pct(r.score)] + ([_ci(r.ci)] if result.resamples else [])
-        rows.append(row + [_pct(r.metrics[m]) for m in metrics if m != result.metric])
-    note = [f"{len(result.systems)} systems, F1 in %"]
+        row = [str(i), r.name, value(r.score)] + ([_ci(r.ci, value)] if result.resamples else [])
+        rows.append(row + [value(r.metrics[m]) for m in metrics if m != result.metric])
+    note = [f"{len(result.systems)} systems, " + ("error counts" if what == "count" else "F1 in %")]
     if result.resamples:
         note.append(intervals_note(result.method, result.level, result.resamples,
                                    result.seed))

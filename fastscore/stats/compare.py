@@ -59,6 +59,7 @@ class Comparison:
     method: str = "percentile"  # of the intervals
     options: dict = field(default_factory=dict)  # the task's scoring options, for the signature
     warnings: list[str] = field(default_factory=list)  # intervals and p-values that mean little
+    count: bool = False  # the metric is a count (an error type of explain), not an F1
 
     def signature(self) -> str:
         return (f"compare|task:{self.task}|metric:{self.metric}|test:{self.test}|resamples:{self.resamples}"
@@ -121,7 +122,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
                      interval(scores[0], point[0], jack, level, method), method=method, options=dict(options or {}),
-                     warnings=resampling_warnings(len(base), resamples, p_values=True))
+                     warnings=resampling_warnings(len(base), resamples, p_values=True),
+                     count=getattr(base.registry.get(metric), "count", False))
     for k, (name, st) in enumerate(systems, start=1):
         delta = point[k] - point[0]
         jk = jackknife_f1(st, metric) if method == "bca" else None
@@ -164,6 +166,7 @@ class Sweep:
     method: str = "percentile"  # of the intervals
     options: dict = field(default_factory=dict)  # the task's scoring options, for the signature
     warnings: list[str] = field(default_factory=list)  # intervals that mean little
+    count: bool = False  # the metrics are counts (error types of explain), not F1
 
     def signature(self) -> str:
         resampling = (f"|seed:{self.seed}|ci:{self.level}|ci-method:{self.method}" if self.resamples else "")
@@ -202,7 +205,8 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
     the other, each keeping ``resamples`` F1 values (refused beyond ``resample.SAMPLE_BUDGET`` bytes)."""
     check_method(method)
     check_level(level)
-    out = Sweep(task, metric, resamples, seed, level, method=method, options=dict(options or {}))
+    out = Sweep(task, metric, resamples, seed, level, method=method, options=dict(options or {}),
+                count=bool(systems) and getattr(systems[0][1].registry.get(metric), "count", False))
     if resamples:
         check_count(resamples)
         check_budget(resamples, 1, "1 system at a time")
@@ -217,5 +221,5 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
             jack = jackknife_f1(st, metric) if method == "bca" else None
             ci = interval(samples, score, jack, level, method)
         out.systems.append(SweepRow(name, score, ci, {m: float(st.f1(m, total)[0]) for m in metrics}))
-    out.systems.sort(key=lambda r: -r.score)  # stable: equal scores keep the order given
+    out.systems.sort(key=lambda r: r.score if out.count else -r.score)  # best first (fewest errors); stable
     return out

@@ -1,0 +1,223 @@
+"""CoNLL-2012 key and response read into what the error analysis needs, per document.
+
+A mention is ``(sentence, start, end)``: the sentence's number in its document, token positions in the
+sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+from .heads import mention_head, parse_sentence
+
+Mention = tuple  # (sentence, start, end)
+
+# the Analyser's part-of-speech tags of pronouns (one-token mentions only) and of proper names
+PRONOUN_TAGS = frozenset(("PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT"))
+NAME_TAGS = frozenset(("NNP", "NNPS"))
+NO_TAG = frozenset(("_", "-", ""))
+
+
+@dataclass
+class Side:
+    """One side (key or response) of a document: mention -> entity label, entity label -> its mentions."""
+
+    entity_of: dict = field(default_factory=dict)  # Mention -> label
+    entities: dict = field(default_factory=dict)  # label -> [Mention] (in the order they were completed)
+    lines: dict = field(default_factory=dict)  # Mention -> 1-based file line where it opens
+
+
+@dataclass
+class Document:
+    name: str
+    words: list  # per sentence, its words
+    tags: list | None  # per sentence, its parts of speech (None: the file has none)
+    key: Side
+    response: Side
+    key_line: int  # 1-based line of the key's "#begin document"
+    trees: list | None = None  # per sentence, its parse tree from the key's parse bits (heads.Node or None)
+
+    def head(self, m: Mention) -> int:
+        """The position of a mention's head word (heads.mention_head: its last word without a parse)."""
+        tree = self.trees[m[0]] if self.trees is not None else None
+        return m[2] - 1 if tree is None else mention_head(tree, m[1], m[2])
+
+
+def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
+    """Key documents (in key order) with their response; warnings (response documents not in the key).
+    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content)."""
+    from ..coref.score import detect_format
+    from ..errors import UsageError
+
+    try:
+        fmt = detect_format(key_path) if format == "auto" else format
+    except OSError as exc:
+        raise InputError(f"cannot read {key_path}: {exc.strerror}") from None
+    if fmt == "jsonl":
+        return _read_jsonl_sides(key_path, response_path)
+    if fmt != "conll2012":
+        raise UsageError(f"{key_path}: explain reads CoNLL-2012 and jsonlines files, not {fmt} (convert it with "
+                         "fastscore convert)")
+    from ..formats.conll import read_conll_columns
+
+    try:
+        key_table, key_tokens = read_conll_columns(key_path)
+        resp_table, resp_tokens = read_conll_columns(response_path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
+    responses = {name: d for d, name in enumerate(resp_table.doc_names)}
+    docs = []
+    for d, name in enumerate(key_table.doc_names):
+        words, tags, trees = _sentences(key_tokens, d)
+        key = _side(key_table, key_tokens, d)
+        r = responses.get(name)
+        response = Side() if r is None else _side(resp_table, resp_tokens, r)
+        docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
+    extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
+    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
+    return docs, warnings
+
+
+def _read_jsonl_sides(key_path: str, response_path: str) -> tuple[list[Document], list[str]]:
+    from ..formats.jsonl import read_jsonl_documents
+
+    keys = read_jsonl_documents(key_path)
+    responses = {d.doc_key: d for d in read_jsonl_documents(response_path)}
+    docs = []
+    for k in keys:
+        r = responses.get(k.doc_key)
+        docs.append(Document(k.doc_key, k.sentences, None, _jsonl_side(k),
+                             Side() if r is None else _jsonl_side(r, k.sentences), k.line))
+    known = {k.doc_key for k in keys}
+    extra = [n for n in responses if n not in known]
+    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
+    return docs, warnings
+
+
+def _jsonl_side(doc, sentences: list | None = None) -> Side:
+    """A jsonlines document's clusters as a side (tokens numbered over the document, inclusive ends; the
+    sentences of the key when given); a span in two clusters keeps its first, a mention across sentences is
+    left out, as for CoNLL-2012.  Every mention's line is the document's."""
+    sentences = doc.sentences if sentences is None else sentences
+    where = [(s, t) for s, words in enumerate(sentences) for t in range(len(words))]
+    side = Side()
+    for c, cluster in enumerate(doc.clusters):
+        for start, end in cluster:
+            if end >= len(where) or where[start][0] != where[end][0]:
+                continue
+            mention = (where[start][0], where[start][1], where[end][1] + 1)
+            if mention in side.entity_of:
+                continue
+            side.entity_of[mention] = str(c)
+            side.entities.setdefault(str(c), []).append(mention)
+            side.lines[mention] = doc.line
+    return side
+
+
+def _sentences(tokens, d: int) -> tuple[list, list | None, list | None]:
+    """Words, tags (None without) and parse trees (None without) per sentence of a document."""
+    lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
+    words = _field(tokens, lo, hi, 3)
+    tags = _optional_field(tokens, lo, hi, 4)
+    cuts = (np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo])
+    by_sentence = [words[a:b] for a, b in zip(cuts, cuts[1:])]
+    if all(t in NO_TAG for t in set(tags)):
+        return by_sentence, None, None
+    tags_by_sentence = [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+    bits = _optional_field(tokens, lo, hi, 5)
+    if all(b in NO_TAG for b in set(bits)):
+        return by_sentence, tags_by_sentence, None
+    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return by_sentence, tags_by_sentence, trees
+
+
+def _optional_field(tokens, lo: int, hi: int, k: int) -> list[str]:
+    present = tokens.n_fields[lo:hi] > k
+    values = _field(tokens, lo, hi, k)
+    return values if present.all() else [v if ok else "_" for v, ok in zip(values, present.tolist())]
+
+
+def _field(tokens, lo: int, hi: int, k: int) -> list[str]:
+    """Field ``k`` of tokens lo..hi, gathered as one byte string (newline between fields) and decoded once."""
+    if hi == lo:
+        return []
+    starts = tokens.field_start[lo:hi, k].astype(np.int64)
+    sizes = tokens.field_end[lo:hi, k].astype(np.int64) - starts + 1  # + the separator
+    at = np.repeat(starts - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes) + np.arange(int(sizes.sum()))
+    gathered = tokens.buf[at]
+    gathered[np.cumsum(sizes) - 1] = 10  # "\n" in the separators' places
+    return gathered[:-1].tobytes().decode("utf-8").split("\n")
+
+
+def _side(table, tokens, d: int) -> Side:
+    """Mentions of a document in the order they are completed; a span read twice keeps its first entity and
+    a mention across a sentence boundary is left out (both as the Analyser reads them)."""
+    side = Side()
+    lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
+    first = int(tokens.doc_offsets[d])
+    labels = table.cluster_labels[d]
+    rows = lo + np.argsort(tokens.completion[lo:hi], kind="stable")
+    starts = first + table.start[rows].astype(np.int64)
+    lasts = first + table.end[rows].astype(np.int64) - 1
+    same = (tokens.sentence[starts] == tokens.sentence[lasts]).tolist()
+    sentence = tokens.sentence[starts].tolist()
+    start, end = tokens.position[starts].tolist(), (tokens.position[lasts] + 1).tolist()
+    lines = (tokens.line[starts] + 1).tolist()
+    for k, cluster in enumerate(table.cluster[rows].tolist()):
+        mention = (sentence[k], start[k], end[k])
+        if not same[k] or mention in side.entity_of:
+            continue
+        label = labels[cluster]
+        side.entity_of[mention] = label
+        side.entities.setdefault(label, []).append(mention)
+        side.lines[mention] = lines[k]
+    return side
+
+
+def drop_singletons(side: Side) -> Side:
+    """The side without its one-mention entities (the Analyser's default for the response)."""
+    out = Side()
+    for label, mentions in side.entities.items():
+        if len(mentions) > 1:
+            out.entities[label] = list(mentions)
+            for m in mentions:
+                out.entity_of[m] = label
+                out.lines[m] = side.lines[m]
+    return out
+
+
+class Types:
+    """Mention types of a document: the Analyser's pronoun test (a one-token mention tagged as a pronoun or in
+    its pronoun list) drives the classification; reported types are proper, nominal, pronoun from the tags,
+    or unknown where the file has none (proper: the head tagged NNP or NNPS)."""
+
+    def __init__(self, doc: Document):
+        self.doc, self.words, self.tags = doc, doc.words, doc.tags
+        self._pronouns: dict = {}
+
+    def is_pronoun(self, m: Mention) -> bool:
+        s, a, e = m
+        if e - a != 1:
+            return False
+        known = self._pronouns.get(m)
+        if known is None:
+            tag = self.tags[s][a] if self.tags is not None else "_"
+            known = self._pronouns[m] = tag in PRONOUN_TAGS or self.words[s][a].lower() in PRONOUN_WORDS
+        return known
+
+    def of(self, m: Mention) -> str:
+        if self.tags is None:
+            return "unknown"
+        if self.is_pronoun(m):
+            return "pronoun"
+        return "proper" if self.tags[m[0]][self.doc.head(m)] in NAME_TAGS else "nominal"
+
+
+# the words the Analyser takes for pronouns whatever their tag (nlp_util/coreference.py's list)
+PRONOUN_WORDS = frozenset("""
+her hers herself she he him himself his our ours yours ourselves yourselves they their theirs them 'em em
+themselves us we whoever whomever whose i me mine my myself one thyself ya you your yourself it its itself what
+when where which how everybody everyone anybody anyone somebody someone nobody all few several some many most
+none noone that this these those whatever who whom something nothing everything""".split())

@@ -1,0 +1,161 @@
+"""Scoring a key/response pair for error analysis: per-document error counts (DocStats), the errors themselves."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._version import __version__
+from ..metrics import MetricSpec
+from ..stats.docstats import DocStats
+from .analyser import ERRORS, TITLES, Error, classify
+from .cort import Edge, tree_errors
+from .documents import Document, Types, drop_singletons, read_sides
+
+CORT = ("cort_recall_errors", "cort_precision_errors")
+COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
+TYPES = ("proper", "nominal", "pronoun", "unknown")
+
+
+def _count_metric(name: str, title: str, description: str) -> MetricSpec:
+    def score(sums, column=name):
+        return {"f1": sums[column], "count": sums[column]}
+
+    return MetricSpec(name, title, (name,), score, description, count=True)
+
+
+EXPLAIN_METRICS: dict[str, MetricSpec] = {
+    **{e: _count_metric(e, TITLES[e], f"Kummerfeld & Klein error count: {TITLES[e]}") for e in ERRORS},
+    "cort_recall_errors": _count_metric("cort_recall_errors", "cort recall errors",
+                                        "key spanning-tree edges the response does not recover"),
+    "cort_precision_errors": _count_metric("cort_precision_errors", "cort precision errors",
+                                           "response spanning-tree edges the key does not recover"),
+}
+LAYOUT = ERRORS + CORT + COUNTS
+
+
+@dataclass
+class DocumentErrors:
+    doc: Document
+    errors: list  # [Error]
+    recall: list  # [Edge]
+    precision: list  # [Edge]
+    response_lines: dict  # response mention -> its line in the response file
+    response_view: object = None  # the response as analysed (Side: singletons dropped or not)
+
+
+@dataclass
+class ExplainResult:
+    key_path: str
+    response_path: str
+    doc_stats: DocStats
+    documents: list  # [DocumentErrors]
+    options: dict
+    metrics: list = field(default_factory=lambda: list(EXPLAIN_METRICS))
+    warnings: list = field(default_factory=list)
+    bootstrap: object = None
+
+    def signature(self) -> str:
+        opts = "".join(f"|{k}:{v}" for k, v in self.options.items())
+        boot = "|" + self.bootstrap.signature() if self.bootstrap is not None else ""
+        return f"explain|analyser:kummerfeld-klein-2013|cort:closest-preceding{opts}{boot}|version:{__version__}"
+
+    def totals(self) -> dict:
+        return {c: int(round(v)) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
+
+    def by_mention_type(self) -> dict:
+        """Per error type, the mentions involved by type (a span error: its key mention)."""
+        out = {e: {t: 0 for t in TYPES} for e in ERRORS}
+        for d in self.documents:
+            types = Types(d.doc)
+            for err in d.errors:
+                mentions = err.mentions[1:] if err.kind == "span_error" else err.mentions
+                for m in mentions:
+                    out[err.kind][types.of(m)] += 1
+        return out
+
+    def cort(self) -> dict:
+        def table(which: str) -> dict:
+            pairs: Counter = Counter()
+            for d in self.documents:
+                types = Types(d.doc)
+                pairs.update(edge.type_pair(types) for edge in getattr(d, which))
+            return {"total": sum(pairs.values()), "by_type": dict(sorted(pairs.items()))}
+
+        return {"recall_errors": table("recall"), "precision_errors": table("precision")}
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        totals = self.totals()
+        out = {"task": "explain", "documents": len(self.documents), "key": self.key_path,
+               "response": self.response_path, "errors": {e: totals[e] for e in ERRORS},
+               "by_mention_type": self.by_mention_type(), "cort": self.cort(),
+               "counts": {c: totals[c] for c in COUNTS}}
+        if self.bootstrap is not None:
+            out["intervals"] = {m: list(ci) for m, ci in self.bootstrap.intervals.items()}
+        out["per_doc"] = {d.doc.name: document_dict(d) for d in self.documents} if per_doc else {}
+        out["signature"] = self.signature()
+        return out
+
+
+def document_dict(d: DocumentErrors) -> dict:
+    """One document's errors, with the file lines of the mentions involved."""
+    counts = Counter(err.kind for err in d.errors)
+    return {"errors": {e: counts.get(e, 0) for e in ERRORS},
+            "cort": {"recall_errors": len(d.recall), "precision_errors": len(d.precision)},
+            "list": [error_dict(d, err) for err in d.errors]}
+
+
+def mention_dict(d: DocumentErrors, m: tuple, side: str) -> dict:
+    words = d.doc.words[m[0]][m[1]:m[2]]
+    line = (d.doc.key.lines if side == "key" else d.response_lines).get(m)
+    return {"sentence": m[0], "start": m[1], "end": m[2], "text": " ".join(words), "side": side, "line": line}
+
+
+def error_dict(d: DocumentErrors, err: Error) -> dict:
+    if err.kind == "span_error":
+        mentions = [mention_dict(d, err.mentions[0], "response"), mention_dict(d, err.mentions[1], "key")]
+    else:
+        mentions = [mention_dict(d, m, "key" if m in d.doc.key.entity_of else "response") for m in err.mentions]
+    return {"type": err.kind, "mentions": mentions, "key_entities": list(err.key_entities),
+            "response_entities": list(err.response_entities)}
+
+
+def score_explain(key, response, *, singletons: str = "drop", doc: str | None = None,
+                  format: str = "auto") -> ExplainResult:
+    """Error analysis of a CoNLL-2012 or jsonlines response against its key (``singletons``: drop the response's one-mention
+    entities first, as the Analyser does by default, or keep them)."""
+    from ..errors import UsageError
+
+    if singletons not in ("keep", "drop"):
+        raise UsageError(f"--singletons must be keep or drop, not {singletons!r}")
+    if format not in ("auto", "conll2012", "jsonl"):
+        raise UsageError(f"explain reads CoNLL-2012 and jsonlines files (--format conll2012|jsonl), not {format}")
+    key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
+    docs, warnings = read_sides(key_path, response_path, format)
+    if doc is not None:
+        docs = [d for d in docs if d.name == doc]
+        if not docs:
+            raise UsageError(f"{key_path}: no document named {doc!r}")
+    results = [analyse(d, singletons) for d in docs]
+    columns = {c: np.zeros(len(docs)) for c in LAYOUT}
+    for i, r in enumerate(results):
+        for err in r.errors:
+            columns[err.kind][i] += 1
+        columns["cort_recall_errors"][i] = len(r.recall)
+        columns["cort_precision_errors"][i] = len(r.precision)
+        columns["key_mentions"][i] = len(r.doc.key.entity_of)
+        columns["response_mentions"][i] = len(r.doc.response.entity_of)
+        columns["key_entities"][i] = len(r.doc.key.entities)
+        columns["response_entities"][i] = len(r.doc.response.entities)
+    stats = DocStats.from_columns([d.name for d in docs], columns, EXPLAIN_METRICS, LAYOUT)
+    return ExplainResult(key_path, response_path, stats, results, {"singletons": singletons}, warnings=warnings)
+
+
+def analyse(doc: Document, singletons: str = "drop") -> DocumentErrors:
+    response = drop_singletons(doc.response) if singletons == "drop" else doc.response
+    errors = classify(doc, response)
+    errors.sort(key=lambda e: (ERRORS.index(e.kind), e.mentions))
+    recall: list[Edge] = tree_errors(doc.key, response)
+    precision: list[Edge] = tree_errors(response, doc.key)
+    return DocumentErrors(doc, errors, recall, precision, doc.response.lines, response)
