@@ -11,10 +11,9 @@ coval's order.  Per document and side:
 * B-cubed: per chain, the sum over the other side's chains of (mentions mapped there)^2 / size;
 * LEA: per chain, size x (pairs mapped to one chain) / (all pairs), a singleton counting 1 if it is
   found in a singleton;
-* BLANC (coval has none; the Universal Anaphora scorer's link counts, on the mentions the other metrics
-  see): links between distinct identities, each identity in the chain its side's lookup gives it (the
-  last holding it); a key link is found when the response has both identities, in one chain for a
-  coreference link, in two for a non-coreference link;
+* BLANC (the Universal Anaphora scorer's link counts, CorefUD's lookups): key coreference links whose
+  two mentions are found in one response chain, key non-coreference links found in different ones
+  (``distinct_blanc``: the links between distinct identities instead, for minimum spans);
 * CEAF: the cells |{m in K_i : m in R_j}| (key mentions counted with repeats) and the chain sizes, for
   the CEAF kernel.
 """
@@ -42,10 +41,11 @@ def _clear(ids, lo, hi, table, value):
 
 @njit(cache=True)
 def _side(ids, chains, n_chains, n_other, lo, hi, found, other_size):
-    """MUC, B-cubed and LEA (num, den) of one side against the other.
+    """MUC, B-cubed and LEA (num, den) of one side against the other, and the BLANC link counts.
 
     ``found[id]``: the other side's chain of an identity (-1: not there).  Returns
-    (muc_num, muc_den, bcub_num, bcub_den, lea_num, lea_den).
+    (muc_num, muc_den, bcub_num, bcub_den, lea_num, lea_den, coref_links_found, coref_links,
+    noncoref_links_found, noncoref_links).
     """
     n = hi - lo
     own = np.empty(n, dtype=np.int64)
@@ -61,6 +61,12 @@ def _side(ids, chains, n_chains, n_other, lo, hi, found, other_size):
     muc_den = 0
     bcub_num = 0.0
     lea_num = 0.0
+    coref_found = 0
+    coref_all = 0
+    per_other = np.zeros(n_other + 1, dtype=np.int64)  # found mentions mapped to each other chain
+    same_chain_same_other = 0
+    found_total = 0
+    same_chain_found = 0
     q = 0
     for c in range(n_chains):
         s = size[c]
@@ -85,6 +91,7 @@ def _side(ids, chains, n_chains, n_other, lo, hi, found, other_size):
                 squares += k * k
                 pairs += k * (k - 1) // 2
                 n_found += k
+                per_other[t] += k
             q = g
         muc_num += s - missing - linked
         muc_den += s - 1
@@ -94,66 +101,28 @@ def _side(ids, chains, n_chains, n_other, lo, hi, found, other_size):
             lea_num += s * common / 1.0
         else:
             lea_num += s * pairs / (s * (s - 1) / 2.0)
-    out = np.empty(6, dtype=np.float64)
+        coref_found += pairs
+        coref_all += s * (s - 1) // 2
+        same_chain_same_other += pairs
+        found_total += n_found
+        same_chain_found += n_found * (n_found - 1) // 2
+    same_other = 0
+    for t in range(1, n_other + 1):
+        same_other += per_other[t] * (per_other[t] - 1) // 2
+    noncoref_found = (found_total * (found_total - 1) // 2 - same_chain_found) - (same_other - same_chain_same_other)
+    noncoref_all = n * (n - 1) // 2 - coref_all
+    out = np.empty(10, dtype=np.float64)
     out[0] = muc_num
     out[1] = muc_den
     out[2] = bcub_num
     out[3] = n
     out[4] = lea_num
     out[5] = n
+    out[6] = coref_found
+    out[7] = coref_all
+    out[8] = noncoref_found
+    out[9] = noncoref_all
     return out
-
-
-@njit(cache=True)
-def _pairs(n):
-    return n * (n - 1) // 2
-
-
-@njit(cache=True)
-def _blanc_side(ids, lo, hi, own, other, n_own, n_other, mark, stamp):
-    """One side's BLANC link counts over its distinct identities, each in the chain the lookups give it
-    (``own[id]``: the last of this side's chains holding it; ``other[id]``: the other side's, -1 if
-    absent).  Returns (coreference links, non-coreference links, coreference links found, non-coreference
-    links found)."""
-    per_own = np.zeros(n_own, dtype=np.int64)  # distinct identities per own chain
-    both_own = np.zeros(n_own, dtype=np.int64)  # ... of those the other side has
-    both_other = np.zeros(n_other, dtype=np.int64)
-    k_list = np.empty(hi - lo, dtype=np.int64)
-    o_list = np.empty(hi - lo, dtype=np.int64)
-    n = 0
-    n_both = 0
-    for p in range(lo, hi):
-        x = ids[p]
-        if mark[x] == stamp:
-            continue
-        mark[x] = stamp
-        n += 1
-        per_own[own[x]] += 1
-        if other[x] >= 0:
-            both_own[own[x]] += 1
-            both_other[other[x]] += 1
-            k_list[n_both] = own[x]
-            o_list[n_both] = other[x]
-            n_both += 1
-    coref = 0
-    same_own = 0
-    for c in range(n_own):
-        coref += _pairs(per_own[c])
-        same_own += _pairs(both_own[c])
-    same_other = 0
-    for c in range(n_other):
-        same_other += _pairs(both_other[c])
-    order = lex_order(k_list[:n_both], o_list[:n_both], n_own, n_other)
-    same_both = 0
-    q = 0
-    while q < n_both:
-        g = q
-        while g < n_both and k_list[order[g]] == k_list[order[q]] and o_list[order[g]] == o_list[order[q]]:
-            g += 1
-        same_both += _pairs(g - q)
-        q = g
-    noncoref_found = _pairs(n_both) - same_own - same_other + same_both
-    return coref, _pairs(n) - coref, same_both, noncoref_found
 
 
 @njit(cache=True)
@@ -282,19 +251,17 @@ def coval_stats(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch, n_
             out[d, 5 + 4 * m] = rec[2 * m + 1]
             out[d, 6 + 4 * m] = prec[2 * m]
             out[d, 7 + 4 * m] = prec[2 * m + 1]
-        # BLANC: links between distinct identities, each in the chain the lookups give it; the links both
-        # sides have are the recall and precision numerators alike
-        k_coref, k_noncoref, coref_found, noncoref_found = _blanc_side(k_ids, ka, kb, to_key, to_resp, nk, nr,
-                                                                       mark, -3 - 2 * d)
-        r_coref, r_noncoref, _, _ = _blanc_side(r_ids, ra, rb, to_resp, to_key, nr, nk, mark, -4 - 2 * d)
-        out[d, 16] = coref_found
-        out[d, 17] = k_coref
-        out[d, 18] = coref_found
-        out[d, 19] = r_coref
-        out[d, 20] = noncoref_found
-        out[d, 21] = k_noncoref
-        out[d, 22] = noncoref_found
-        out[d, 23] = r_noncoref
+        # BLANC: the key's links found (recall and precision numerators alike), each side's links
+        r_coref_all = prec[7]
+        r_noncoref_all = prec[9]
+        out[d, 16] = rec[6]
+        out[d, 17] = rec[7]
+        out[d, 18] = rec[6]
+        out[d, 19] = r_coref_all
+        out[d, 20] = rec[8]
+        out[d, 21] = rec[9]
+        out[d, 22] = rec[8]
+        out[d, 23] = r_noncoref_all
         ci, cj, ce = _cells(k_ids[ka:kb], k_chains[ka:kb].astype(np.int64), nk, r_ids[ra:rb],
                             r_chains[ra:rb].astype(np.int64), nr, n_ids, by_id_off, by_id_chain)
         all_ci.append(ci)
@@ -312,3 +279,86 @@ def coval_stats(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch, n_
         cj[cell_off[d]:cell_off[d + 1]] = all_cj[d]
         ce[cell_off[d]:cell_off[d + 1]] = all_ce[d]
     return out, cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size
+
+
+@njit(cache=True)
+def _pairs(n):
+    return n * (n - 1) // 2
+
+
+@njit(cache=True)
+def _blanc_side(ids, lo, hi, own, other, n_own, n_other, mark, stamp):
+    """One side's BLANC link counts over its distinct identities, each in the chain the lookups give it
+    (``own[id]``: the last of this side's chains holding it; ``other[id]``: the other side's, -1 if
+    absent).  Returns (coreference links, non-coreference links, coreference links found, non-coreference
+    links found)."""
+    per_own = np.zeros(n_own, dtype=np.int64)  # distinct identities per own chain
+    both_own = np.zeros(n_own, dtype=np.int64)  # ... of those the other side has
+    both_other = np.zeros(n_other, dtype=np.int64)
+    k_list = np.empty(hi - lo, dtype=np.int64)
+    o_list = np.empty(hi - lo, dtype=np.int64)
+    n = 0
+    n_both = 0
+    for p in range(lo, hi):
+        x = ids[p]
+        if mark[x] == stamp:
+            continue
+        mark[x] = stamp
+        n += 1
+        per_own[own[x]] += 1
+        if other[x] >= 0:
+            both_own[own[x]] += 1
+            both_other[other[x]] += 1
+            k_list[n_both] = own[x]
+            o_list[n_both] = other[x]
+            n_both += 1
+    coref = 0
+    same_own = 0
+    for c in range(n_own):
+        coref += _pairs(per_own[c])
+        same_own += _pairs(both_own[c])
+    same_other = 0
+    for c in range(n_other):
+        same_other += _pairs(both_other[c])
+    order = lex_order(k_list[:n_both], o_list[:n_both], n_own, n_other)
+    same_both = 0
+    q = 0
+    while q < n_both:
+        g = q
+        while g < n_both and k_list[order[g]] == k_list[order[q]] and o_list[order[g]] == o_list[order[q]]:
+            g += 1
+        same_both += _pairs(g - q)
+        q = g
+    noncoref_found = _pairs(n_both) - same_own - same_other + same_both
+    return coref, _pairs(n) - coref, same_both, noncoref_found
+
+
+@njit(cache=True)
+def distinct_blanc(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch, n_ids):
+    """BLANC link counts (n_docs, 8: coreference then non-coreference links, each recall num/den, precision
+    num/den) over the mentions coval's lookups see (minimum spans): distinct identities, each in the last
+    chain of its side that holds it; a link both sides have is found (the recall and precision numerator)."""
+    n_docs = len(k_off) - 1
+    out = np.zeros((n_docs, 8), dtype=np.float64)
+    to_resp = np.full(n_ids, -1, dtype=np.int64)
+    to_key = np.full(n_ids, -1, dtype=np.int64)
+    mark = np.full(n_ids, -1, dtype=np.int64)
+    for d in range(n_docs):
+        ka, kb = k_off[d], k_off[d + 1]
+        ra, rb = r_off[d], r_off[d + 1]
+        _last_chain(r_ids, r_chains, ra, rb, to_resp)
+        _last_chain(k_ids, k_chains, ka, kb, to_key)
+        k_coref, k_noncoref, coref_found, noncoref_found = _blanc_side(k_ids, ka, kb, to_key, to_resp, k_nch[d],
+                                                                       r_nch[d], mark, 2 * d)
+        r_coref, r_noncoref, _, _ = _blanc_side(r_ids, ra, rb, to_resp, to_key, r_nch[d], k_nch[d], mark, 2 * d + 1)
+        out[d, 0] = coref_found
+        out[d, 1] = k_coref
+        out[d, 2] = coref_found
+        out[d, 3] = r_coref
+        out[d, 4] = noncoref_found
+        out[d, 5] = k_noncoref
+        out[d, 6] = noncoref_found
+        out[d, 7] = r_noncoref
+        _clear(r_ids, ra, rb, to_resp, -1)
+        _clear(k_ids, ka, kb, to_key, -1)
+    return out

@@ -7,11 +7,13 @@ and its make_key/make_response); beside them every pair may have, chosen by the 
 
 * colliding minimum spans: a mention beside a larger or smaller NP around the same head (the same
   minimum span), in its own cluster or another, on the key side and on the response side;
+* spans that are no constituent: a determiner, a conjunction or a punctuation mark alone, windows of
+  1-4 tokens starting and ending anywhere;
 * a mention repeated in its cluster, and a mention listed in two clusters (key and response);
 * key parse bits that do not balance inside a sentence: closing brackets moved to the next sentence's
   first token (``*))`` closing what an earlier sentence opened), closings dropped (nodes still open at
-  the sentence end) or added, an opening dropped, and missing parse bits (``-``) on some tokens (never
-  the file's first token: coval's scorer.py would then run a parser over the whole key);
+  the sentence end) or added, an opening dropped, and missing parse bits (``-``) on some tokens (never a
+  document's first token: coval's scorer.py runs a parser over a key whose first bit is '-');
 * documents without mentions (on one side or both), documents only the response has, and documents only
   the key has (coval raises KeyError on them; the pair is then also scored with the document present and
   empty in the response, which is what fastscore scores, with a warning).
@@ -84,6 +86,27 @@ def add_collisions(rng, sents, clusters, next_id):
     return next_id
 
 
+def add_odd_spans(rng, sents, clusters, next_id):
+    """Spans that are no constituent: a determiner or a punctuation mark alone, a window of 1-4 tokens
+    anywhere (starting inside a constituent, ending inside another)."""
+    for _ in range(rng.randint(1, 3)):
+        si = rng.randrange(len(sents))
+        tokens = sents[si].tokens
+        r = rng.random()
+        marks = [i for i, (_, p) in enumerate(tokens) if p in ("DT", ",", ".", "``", "''", "-LRB-", "-RRB-", "CC", "IN")]
+        if r < 0.4 and marks:
+            a = b = rng.choice(marks)
+        else:
+            a = rng.randrange(len(tokens))
+            b = min(len(tokens) - 1, a + rng.randint(0, 3))
+        if clusters and rng.random() < 0.6:
+            clusters[rng.choice(list(clusters))].append((si, a, b))
+        else:
+            clusters[next_id] = [(si, a, b)]
+            next_id += 1
+    return next_id
+
+
 def add_repeats(rng, clusters, next_id):
     """A mention twice in its cluster, or listed in two clusters."""
     spans = [(c, sp) for c, sps in clusters.items() for sp in sps]
@@ -125,7 +148,7 @@ def _split_bit(bit):
     return bit[:star], bit[star + 1:]
 
 
-def loosen_parse(rng, sents, first_doc):
+def loosen_parse(rng, sents):
     """Key parse bits that do not balance inside a sentence, or are missing ('-')."""
     for si, sent in enumerate(sents):
         if rng.random() > 0.35:
@@ -156,7 +179,7 @@ def loosen_parse(rng, sents, first_doc):
         else:  # missing parse bits
             for _ in range(rng.randint(1, 3)):
                 t = rng.randrange(n)
-                if not (first_doc and si == 0 and t == 0):
+                if si or t:  # a document's first bit stays: it may be the file's
                     bits[t] = "-"
 
 
@@ -177,12 +200,14 @@ def pair_docs(seed: int, i: int):
             nxt = max(list(doc.key) + list(doc.response) + [0]) + 1
             if rng.random() < 0.5:
                 nxt = add_collisions(rng, sents, clusters, nxt)
+            if rng.random() < 0.4:
+                nxt = add_odd_spans(rng, sents, clusters, nxt)
             if rng.random() < 0.3:
                 add_repeats(rng, clusters, nxt)
             setattr(doc, side, unambiguous(clusters))
         if rng.random() < 0.6:
             doc.sents = copy.deepcopy(sents)
-            loosen_parse(rng, doc.sents, d == 0)
+            loosen_parse(rng, doc.sents)
         r = rng.random()
         if r < 0.06:
             doc.key = {}

@@ -220,7 +220,8 @@ def _links(cluster_of: dict) -> dict:
 
 
 def coval_counts(key: list[list], resp: list[list]) -> dict:
-    """(p_num, p_den, r_num, r_den) per metric for one document; CEAFm with mention denominators."""
+    """(p_num, p_den, r_num, r_den) per metric for one document; CEAFm with mention denominators; BLANC
+    over distinct mentions (MINA's) and with every mention (``ua_blanc_*``, CorefUD's)."""
     to_resp, to_key = _last_cluster(resp), _last_cluster(key)
     k_set = {m for c in key for m in c}
     r_set = {m for c in resp for m in c}
@@ -234,6 +235,18 @@ def coval_counts(key: list[list], resp: list[list]) -> dict:
     phi4 = _ceaf(key, resp, lambda k, r: 2 * len([m for m in k if m in r]) / (len(k) + len(r)))
     out["ceafm"] = (phi3, sum(map(len, resp)), phi3, sum(map(len, key)))
     out["ceafe"] = (phi4, len(resp), phi4, len(key))
+    # the Universal Anaphora scorer's BLANC with these lookups (CorefUD's), every mention counted
+    coref = sum(1 for c in key for i in range(len(c)) for j in range(i + 1, len(c))
+                if c[i] in to_resp and c[j] in to_resp and to_resp[c[i]] == to_resp[c[j]])
+    flat = [(ci, m) for ci, c in enumerate(key) for m in c]
+    noncoref = sum(1 for a in range(len(flat)) for b in range(a + 1, len(flat))
+                   if flat[a][0] != flat[b][0] and flat[a][1] in to_resp and flat[b][1] in to_resp
+                   and to_resp[flat[a][1]] != to_resp[flat[b][1]])
+    n_k, n_r = len(flat), sum(map(len, resp))
+    k_links = sum(len(c) * (len(c) - 1) // 2 for c in key)
+    r_links = sum(len(c) * (len(c) - 1) // 2 for c in resp)
+    out["ua_blanc_coref"] = (coref, r_links, coref, k_links)
+    out["ua_blanc_noncoref"] = (noncoref, n_r * (n_r - 1) // 2 - r_links, noncoref, n_k * (n_k - 1) // 2 - k_links)
     # BLANC over the mentions the lookups see: distinct identities, each in the last cluster of its side
     k_links, r_links = _links(to_key), _links(to_resp)
     for kind, k in (("blanc_coref", True), ("blanc_noncoref", False)):

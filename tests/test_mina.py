@@ -130,12 +130,14 @@ def test_coval_statistics_match_reference(docs):
     k = flat([d[0] for d in docs])
     r = flat([d[1] for d in docs])
     out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*k, *r, 100 * len(docs))
+    blanc = coval.distinct_blanc(*k, *r, 100 * len(docs))
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
     ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
     for d, (key, resp) in enumerate(docs):
         want = coval_counts(key, resp)
         got = {"mentions": out[d, 0:4], "muc": out[d, 4:8], "bcub": out[d, 8:12], "lea": out[d, 12:16],
-               "blanc_coref": out[d, 16:20], "blanc_noncoref": out[d, 20:24],
+               "blanc_coref": blanc[d, 0:4], "blanc_noncoref": blanc[d, 4:8],
+               "ua_blanc_coref": out[d, 16:20], "ua_blanc_noncoref": out[d, 20:24],
                "ceafm": ceaf_stats[d, :4], "ceafe": ceaf_stats[d, 4:]}
         for metric, (pn, pd, rn, rd) in want.items():
             # kernel columns: recall num/den, precision num/den

@@ -79,3 +79,25 @@ def _shares_documents(key: str, resp: str) -> bool:
         return {line.split(None, 2)[2] for line in Path(path).read_text().splitlines()
                 if line.startswith("#begin document")}
     return bool(names(key) & names(resp))
+
+
+@pytest.mark.slow
+def test_generated_pairs_have_the_features():
+    """The seeded pairs hold what they are meant to (counted on the generator's documents)."""
+    seen = dict.fromkeys(("missing bit", "loose brackets", "repeat in a cluster", "in two clusters",
+                          "empty document", "key only", "response only"), 0)
+    for name in PAIRS:
+        key_docs, resp_docs = generator.pair_docs(ABOUT["seed"], int(name.split("-")[1]))
+        k_names, r_names = {d.name for d in key_docs}, {d.name for d in resp_docs}
+        seen["key only"] += bool(k_names - r_names)
+        seen["response only"] += bool(r_names - k_names)
+        for doc in key_docs:
+            bits = [b for s in doc.sents for b in s.bits]
+            seen["missing bit"] += "-" in bits
+            seen["loose brackets"] += any(sum(b.count("(") - b.count(")") for b in s.bits) != 0 for s in doc.sents)
+            for clusters in (doc.key, doc.response):
+                spans = [sp for c in clusters.values() for sp in set(c)]  # each cluster's distinct spans
+                seen["repeat in a cluster"] += any(len(set(c)) < len(c) for c in clusters.values())
+                seen["in two clusters"] += len(set(spans)) < len(spans)
+                seen["empty document"] += not clusters
+    assert min(seen.values()) >= 5, seen

@@ -380,13 +380,13 @@ def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
     k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
     r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
     n_ids = int(max(key.ident.max(initial=-1), resp.ident.max(initial=-1))) + 1
-    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(
-        k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
-        _dense_chains(resp, r_rows), resp.n_chains, n_ids)
+    sides = (k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
+             _dense_chains(resp, r_rows), resp.n_chains, n_ids)
+    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*sides)
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
     ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
     blocks = {"mentions": out[:, 0:4], "muc": out[:, 4:8], "bcub": out[:, 8:12], "lea": out[:, 12:16],
-              "blanc": out[:, 16:24], "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
+              "blanc": coval.distinct_blanc(*sides), "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
     return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
 
