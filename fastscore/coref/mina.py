@@ -108,9 +108,9 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
             first = np.where(terminal, before[np.minimum(el_a, n_key_tokens)], el_a)
             lengths = np.where(terminal, before[np.minimum(el_b, n_key_tokens)] - first, 1)
             at = np.repeat(first - offsets(lengths)[:-1], lengths) + np.arange(int(lengths.sum()))
+            run_words = np.append(k_words[star_words], 0)  # (a spare last entry: never empty)
             own_words = np.concatenate([k_words, r_words])
-            values = np.where(np.repeat(terminal, lengths),
-                              k_words[star_words[np.minimum(at, max(len(star_words) - 1, 0))]] if len(star_words) else 0,
+            values = np.where(np.repeat(terminal, lengths), run_words[np.minimum(at, len(run_words) - 1)],
                               own_words[np.minimum(at, len(own_words) - 1)])
             strings = kernel.intern_sequences(values, offsets(lengths))
             ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
