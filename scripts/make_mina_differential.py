@@ -24,7 +24,8 @@ make_mina_anchors.CONFIGS) coval's ``totals`` and ``per_doc`` [p_num, p_den, r_n
 or its ``error``; with ``scored_as`` the numbers of the pair whose key-only documents are empty in the
 response.
 
-    python scripts/make_mina_differential.py --coval DIR --python VENV/bin/python --driver scripts/coval_driver.py [--check]
+    python scripts/make_mina_differential.py --coval DIR --python VENV/bin/python \
+        --driver scripts/coval_driver.py [--check]
 
 coval is ns-moosavi/coval 87071a6, imported by the driver (scripts/coval_driver.py); the same arguments
 give the same bytes; ``--check`` regenerates into memory and compares.
@@ -86,6 +87,9 @@ def add_collisions(rng, sents, clusters, next_id):
     return next_id
 
 
+ODD_TAGS = ("DT", "CC", "IN", ",", ".", "``", "''", "-LRB-", "-RRB-")  # words that are no minimum span alone
+
+
 def add_odd_spans(rng, sents, clusters, next_id):
     """Spans that are no constituent: a determiner or a punctuation mark alone, a window of 1-4 tokens
     anywhere (starting inside a constituent, ending inside another)."""
@@ -93,7 +97,7 @@ def add_odd_spans(rng, sents, clusters, next_id):
         si = rng.randrange(len(sents))
         tokens = sents[si].tokens
         r = rng.random()
-        marks = [i for i, (_, p) in enumerate(tokens) if p in ("DT", ",", ".", "``", "''", "-LRB-", "-RRB-", "CC", "IN")]
+        marks = [i for i, (_, p) in enumerate(tokens) if p in ODD_TAGS]
         if r < 0.4 and marks:
             a = b = rng.choice(marks)
         else:
@@ -223,9 +227,8 @@ def pair_docs(seed: int, i: int):
         else:
             key_docs.append(doc)
             resp_docs.append(doc)
-    if not key_docs:
+    if not key_docs:  # the response's only document: on both sides then
         key_docs.append(resp_docs[0])
-        resp_docs = resp_docs[1:]  # only the key's then
     return key_docs, resp_docs
 
 

@@ -176,8 +176,8 @@ SCORED_WHERE_CRASH = {"bad-missing-document": "edge-empty-document"}  # coval: K
 SCORED_WITH_WARNING = {"bad-unbalanced-parse"}  # coval reads it quietly; fastscore as coval, with a warning
 
 
-@pytest.mark.parametrize("name", [n for n, i in CASES.items()
-                                  if i["kind"] == "bad" and n not in SCORED_WHERE_CRASH and n not in SCORED_WITH_WARNING])
+@pytest.mark.parametrize("name", [n for n, i in CASES.items() if i["kind"] == "bad"
+                                  and n not in SCORED_WHERE_CRASH and n not in SCORED_WITH_WARNING])
 @pytest.mark.parametrize("config", MINA_CONFIGS)
 def test_refused_inputs(name, config):
     """Inputs coval crashes on or scores quietly (a key without parses, a response mention crossing

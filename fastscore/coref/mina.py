@@ -89,11 +89,12 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     stars = _stars(k_tok)
     # a token whose bit has no '*' (a missing bit '-') gives coval's trees no word: a word id with no features
     tree_words = np.where(stars > 0, k_words, len(words))
+    m_len = np.concatenate([key.length(), resp.length()])
+    m_sent_pos = np.concatenate([key.sentence_position(), resp.sentence_position()])
     el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree = kernel.min_spans(
         k_tok.buf, k_tok.field_start[:, PARSE], k_tok.field_end[:, PARSE], tree_words,
-        _pos_bad(k_tok, options.variant), *_word_features(words, options.variant), m_first,
-        np.concatenate([key.length(), resp.length()]), np.concatenate([key.sentence_position(), resp.sentence_position()]),
-        m_own, variant)
+        _pos_bad(k_tok, options.variant), *_word_features(words, options.variant), m_first, m_len, m_sent_pos, m_own,
+        variant)
     if options.min_span:
         doc = np.concatenate([key.doc, resp.doc])
         sentence = np.concatenate([key.sentence(), resp.sentence()])
