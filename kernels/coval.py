@@ -11,8 +11,9 @@ coval's order.  Per document and side:
 * B-cubed: per chain, the sum over the other side's chains of (mentions mapped there)^2 / size;
 * LEA: per chain, size x (pairs mapped to one chain) / (all pairs), a singleton counting 1 if it is
   found in a singleton;
-* BLANC (the Universal Anaphora scorer's link counts): key coreference links whose two mentions are
-  found in one response chain, key non-coreference links found in different ones;
+* BLANC (the Universal Anaphora scorer's link counts, CorefUD's lookups): key coreference links whose
+  two mentions are found in one response chain, key non-coreference links found in different ones
+  (``distinct_blanc``: the links between distinct identities instead, for minimum spans);
 * CEAF: the cells |{m in K_i : m in R_j}| (key mentions counted with repeats) and the chain sizes, for
   the CEAF kernel.
 """
@@ -278,3 +279,86 @@ def coval_stats(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch, n_
         cj[cell_off[d]:cell_off[d + 1]] = all_cj[d]
         ce[cell_off[d]:cell_off[d + 1]] = all_ce[d]
     return out, cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size
+
+
+@njit(cache=True)
+def _pairs(n):
+    return n * (n - 1) // 2
+
+
+@njit(cache=True)
+def _blanc_side(ids, lo, hi, own, other, n_own, n_other, mark, stamp):
+    """One side's BLANC link counts over its distinct identities, each in the chain the lookups give it
+    (``own[id]``: the last of this side's chains holding it; ``other[id]``: the other side's, -1 if
+    absent).  Returns (coreference links, non-coreference links, coreference links found, non-coreference
+    links found)."""
+    per_own = np.zeros(n_own, dtype=np.int64)  # distinct identities per own chain
+    both_own = np.zeros(n_own, dtype=np.int64)  # ... of those the other side has
+    both_other = np.zeros(n_other, dtype=np.int64)
+    k_list = np.empty(hi - lo, dtype=np.int64)
+    o_list = np.empty(hi - lo, dtype=np.int64)
+    n = 0
+    n_both = 0
+    for p in range(lo, hi):
+        x = ids[p]
+        if mark[x] == stamp:
+            continue
+        mark[x] = stamp
+        n += 1
+        per_own[own[x]] += 1
+        if other[x] >= 0:
+            both_own[own[x]] += 1
+            both_other[other[x]] += 1
+            k_list[n_both] = own[x]
+            o_list[n_both] = other[x]
+            n_both += 1
+    coref = 0
+    same_own = 0
+    for c in range(n_own):
+        coref += _pairs(per_own[c])
+        same_own += _pairs(both_own[c])
+    same_other = 0
+    for c in range(n_other):
+        same_other += _pairs(both_other[c])
+    order = lex_order(k_list[:n_both], o_list[:n_both], n_own, n_other)
+    same_both = 0
+    q = 0
+    while q < n_both:
+        g = q
+        while g < n_both and k_list[order[g]] == k_list[order[q]] and o_list[order[g]] == o_list[order[q]]:
+            g += 1
+        same_both += _pairs(g - q)
+        q = g
+    noncoref_found = _pairs(n_both) - same_own - same_other + same_both
+    return coref, _pairs(n) - coref, same_both, noncoref_found
+
+
+@njit(cache=True)
+def distinct_blanc(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch, n_ids):
+    """BLANC link counts (n_docs, 8: coreference then non-coreference links, each recall num/den, precision
+    num/den) over the mentions coval's lookups see (minimum spans): distinct identities, each in the last
+    chain of its side that holds it; a link both sides have is found (the recall and precision numerator)."""
+    n_docs = len(k_off) - 1
+    out = np.zeros((n_docs, 8), dtype=np.float64)
+    to_resp = np.full(n_ids, -1, dtype=np.int64)
+    to_key = np.full(n_ids, -1, dtype=np.int64)
+    mark = np.full(n_ids, -1, dtype=np.int64)
+    for d in range(n_docs):
+        ka, kb = k_off[d], k_off[d + 1]
+        ra, rb = r_off[d], r_off[d + 1]
+        _last_chain(r_ids, r_chains, ra, rb, to_resp)
+        _last_chain(k_ids, k_chains, ka, kb, to_key)
+        k_coref, k_noncoref, coref_found, noncoref_found = _blanc_side(k_ids, ka, kb, to_key, to_resp, k_nch[d],
+                                                                       r_nch[d], mark, 2 * d)
+        r_coref, r_noncoref, _, _ = _blanc_side(r_ids, ra, rb, to_resp, to_key, r_nch[d], k_nch[d], mark, 2 * d + 1)
+        out[d, 0] = coref_found
+        out[d, 1] = k_coref
+        out[d, 2] = coref_found
+        out[d, 3] = r_coref
+        out[d, 4] = noncoref_found
+        out[d, 5] = k_noncoref
+        out[d, 6] = noncoref_found
+        out[d, 7] = r_noncoref
+        _clear(r_ids, ra, rb, to_resp, -1)
+        _clear(k_ids, ka, kb, to_key, -1)
+    return out

@@ -290,11 +290,11 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
     ``nodes``); returns how many."""
     n_found = 0
     tags = _valid_tags(nodes, root)
-    if nodes[root, 0] == 1:
-        if _valid(nodes, root, word, word_ok, pos_bad):
-            found[0] = root
-            return 1
-        return 0
+    root_terminal = nodes[root, 0] == 1
+    if root_terminal and _valid(nodes, root, word, word_ok, pos_bad):
+        found[0] = root
+        return 1
+    # an invalid terminal root (a run that came before any bracket of the mention) may hold constituents
     child = nodes[root, 6]
     while child >= 0:
         if nodes[child, 0] == 1 and _valid(nodes, child, word, word_ok, pos_bad):
@@ -311,7 +311,7 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
             top = True
             n_found = _search(nodes, child, tags, False, word, word_ok, pos_bad, found, n_found, queue, depth)
         child = nodes[child, 8]
-    if not top:
+    if not top and not root_terminal:  # (a terminal root: the search stops at it)
         n_found = _search(nodes, root, NO_SET, True, word, word_ok, pos_bad, found, n_found, queue, depth)
     return n_found
 
@@ -373,37 +373,53 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
 
 @njit(cache=True)
 def check_parse_bits(buf, p_s, p_e, sentence_start):
-    """The first bad token and why: 0 not '(TAG'... '*' ')'..., 1 a closing with nothing open in the
-    sentence, 2 a sentence left with open brackets (reported at its last token); (-1, -1) if all good."""
+    """Parse bits coval reads but that are not one sentence's tree: returns (the first bad token, why,
+    how many sentences have such bits), why being 0 a bit not '(TAG'... '*' ')'... (a missing bit '-'),
+    1 a closing with nothing open in the sentence, 2 a sentence left with open brackets (reported at its
+    last token); (-1, -1, 0) if all are good."""
+    first = -1
+    why = -1
+    n_bad = 0
     depth = 0
+    bad_sentence = False
     n = len(p_s)
-    for t in range(n):
-        if sentence_start[t] and t > 0 and depth != 0:
-            return t - 1, 2
-        if sentence_start[t]:
+    for t in range(n + 1):
+        if t == n or sentence_start[t]:
+            if t > 0 and depth != 0 and not bad_sentence:
+                bad_sentence = True
+                if first < 0:
+                    first, why = t - 1, 2
+            if bad_sentence:
+                n_bad += 1
+            if t == n:
+                break
             depth = 0
+            bad_sentence = False
         stars = 0
+        kind = -1
         for q in range(p_s[t], p_e[t]):
             c = buf[q]
             if c == _STAR:
                 stars += 1
             elif c == _OPEN:
                 if stars:
-                    return t, 0
+                    kind = 0
                 depth += 1
             elif c == _CLOSE:
                 if not stars:
-                    return t, 0
+                    kind = 0
                 depth -= 1
-                if depth < 0:
-                    return t, 1
+                if depth < 0 and kind < 0:
+                    kind = 1
             elif stars:
-                return t, 0
+                kind = 0
         if stars != 1:
-            return t, 0
-    if n and depth != 0:
-        return n - 1, 2
-    return -1, -1
+            kind = 0
+        if kind >= 0 and not bad_sentence:
+            bad_sentence = True
+            if first < 0:
+                first, why = t, kind
+    return first, why, n_bad
 
 
 @njit(cache=True)

@@ -128,15 +128,16 @@ class Mention:
             tags = NP_TAGS if ("NP" in first or "NM" in first) else ("VP",) if "VP" in first else NP_TAGS
         else:
             tags = None
-        if root.terminal:
-            return [root] if self.valid(root) else []
+        if root.terminal and self.valid(root):
+            return [root]
+        # an invalid terminal root goes on to its children (constituents opened after its run)
         found = [c for c in root.children if c.terminal and self.valid(c)]
         if found:
             return found
         top = [c for c in root.children if c.children and tags is not None and c.tag[:2] in tags]
         for node in top:
             self.search(node, tags, False, found)
-        if not top:
+        if not top and not root.terminal:  # a search from a terminal root stops at it
             self.search(root, None, True, found)
         return found
 
@@ -208,8 +209,19 @@ def _ceaf(key, resp, phi):
     return float(w[rows, cols].sum())
 
 
+def _links(cluster_of: dict) -> dict:
+    """{True: coreference links, False: non-coreference links} between the distinct mentions of a side."""
+    ms = list(cluster_of)
+    links = {True: set(), False: set()}
+    for i, a in enumerate(ms):
+        for b in ms[i + 1:]:
+            links[cluster_of[a] == cluster_of[b]].add(frozenset((a, b)))
+    return links
+
+
 def coval_counts(key: list[list], resp: list[list]) -> dict:
-    """(p_num, p_den, r_num, r_den) per metric for one document; CEAFm with mention denominators."""
+    """(p_num, p_den, r_num, r_den) per metric for one document; CEAFm with mention denominators; BLANC
+    over distinct mentions (MINA's) and with every mention (``ua_blanc_*``, CorefUD's)."""
     to_resp, to_key = _last_cluster(resp), _last_cluster(key)
     k_set = {m for c in key for m in c}
     r_set = {m for c in resp for m in c}
@@ -223,6 +235,7 @@ def coval_counts(key: list[list], resp: list[list]) -> dict:
     phi4 = _ceaf(key, resp, lambda k, r: 2 * len([m for m in k if m in r]) / (len(k) + len(r)))
     out["ceafm"] = (phi3, sum(map(len, resp)), phi3, sum(map(len, key)))
     out["ceafe"] = (phi4, len(resp), phi4, len(key))
+    # the Universal Anaphora scorer's BLANC with these lookups (CorefUD's), every mention counted
     coref = sum(1 for c in key for i in range(len(c)) for j in range(i + 1, len(c))
                 if c[i] in to_resp and c[j] in to_resp and to_resp[c[i]] == to_resp[c[j]])
     flat = [(ci, m) for ci, c in enumerate(key) for m in c]
@@ -232,8 +245,13 @@ def coval_counts(key: list[list], resp: list[list]) -> dict:
     n_k, n_r = len(flat), sum(map(len, resp))
     k_links = sum(len(c) * (len(c) - 1) // 2 for c in key)
     r_links = sum(len(c) * (len(c) - 1) // 2 for c in resp)
-    out["blanc_coref"] = (coref, r_links, coref, k_links)
-    out["blanc_noncoref"] = (noncoref, n_r * (n_r - 1) // 2 - r_links, noncoref, n_k * (n_k - 1) // 2 - k_links)
+    out["ua_blanc_coref"] = (coref, r_links, coref, k_links)
+    out["ua_blanc_noncoref"] = (noncoref, n_r * (n_r - 1) // 2 - r_links, noncoref, n_k * (n_k - 1) // 2 - k_links)
+    # BLANC over the mentions the lookups see: distinct identities, each in the last cluster of its side
+    k_links, r_links = _links(to_key), _links(to_resp)
+    for kind, k in (("blanc_coref", True), ("blanc_noncoref", False)):
+        both = len(k_links[k] & r_links[k])
+        out[kind] = (both, len(r_links[k]), both, len(k_links[k]))
     return out
 
 

@@ -130,12 +130,14 @@ def test_coval_statistics_match_reference(docs):
     k = flat([d[0] for d in docs])
     r = flat([d[1] for d in docs])
     out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*k, *r, 100 * len(docs))
+    blanc = coval.distinct_blanc(*k, *r, 100 * len(docs))
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
     ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
     for d, (key, resp) in enumerate(docs):
         want = coval_counts(key, resp)
         got = {"mentions": out[d, 0:4], "muc": out[d, 4:8], "bcub": out[d, 8:12], "lea": out[d, 12:16],
-               "blanc_coref": out[d, 16:20], "blanc_noncoref": out[d, 20:24],
+               "blanc_coref": blanc[d, 0:4], "blanc_noncoref": blanc[d, 4:8],
+               "ua_blanc_coref": out[d, 16:20], "ua_blanc_noncoref": out[d, 20:24],
                "ceafm": ceaf_stats[d, :4], "ceafe": ceaf_stats[d, 4:]}
         for metric, (pn, pd, rn, rd) in want.items():
             # kernel columns: recall num/den, precision num/den
@@ -248,8 +250,7 @@ def test_np_only_drops_verbal_mentions(tmp_path):
 
 
 @pytest.mark.parametrize("edit, problem", [
-    (lambda t: t.replace("(TOP(S(NP(NP*", "-"), "bad parse bit '-'"),
-    (lambda t: t.replace("*)) - - - - * -", "*) - - - - * -"), "not balanced"),
+    (lambda t: t.replace("(TOP(S(NP(NP*", "-"), "the key has no parse bits"),
     (lambda t: t.replace("t 0 5 saw VBD (VP* - - - - * -", "t 0 5 saw (VP* -"), "columns: minimum spans"),
 ])
 def test_bad_key_parse(tmp_path, edit, problem):
@@ -258,6 +259,36 @@ def test_bad_key_parse(tmp_path, edit, problem):
     with pytest.raises(ParseError, match=problem) as err:
         fastscore.score_coref(key, resp, match="mina")
     assert "k.conll" in str(err.value) and "(t); part 000" in str(err.value)
+
+
+@pytest.mark.parametrize("edit, line, problem", [
+    # the first sentence left open, closed by the second's first token (coval reads each mention's tokens)
+    (lambda t: t.replace("t 0 11 . . *)) - - - - * -", "t 0 11 . . * - - - - * -").replace(
+        "(TOP(S(NP*) - - - - * (1)", "(TOP(S(NP*))) - - - - * (1)"), 13, "do not balance"),
+    (lambda t: t.replace("t 0 7 , , * - - - - * -", "t 0 7 , , - - - - - * -"), 9, "parse bit '-'"),
+])
+def test_loose_parse_bits_are_read_with_one_warning(tmp_path, edit, line, problem):
+    """Bits no mention's tokens depend on the same way: the scores of the well-formed key, and one warning
+    naming the first place."""
+    key = _write(tmp_path, "k.conll", edit(KEY))
+    resp = _write(tmp_path, "r.conll", _response(KEY, ["(1", "1)", "-", "(2", "2)", "-", "(1)", "-", "(3)|(1", "-",
+                                                       "1)", "-", "(1)", "(4)"]))
+    want = fastscore.score_coref(_write(tmp_path, "good.conll", KEY), resp, match="mina")
+    with pytest.warns(fastscore.FastscoreWarning) as record:
+        got = fastscore.score_coref(key, resp, match="mina")
+    messages = [str(w.message) for w in record if "parse bit" in str(w.message)]
+    assert len(messages) == 1 and f"k.conll:{line}:" in messages[0] and problem in messages[0], messages
+    assert got.scores() == want.scores()
+
+
+def test_colliding_minimum_spans_are_one_mention_for_blanc(tmp_path):
+    """'The man' beside 'The man with the hat' in the same cluster: one minimum span, one mention; BLANC's
+    links (as coval's lookups, over distinct mentions) are then the key's."""
+    key = _write(tmp_path, "k.conll", KEY)
+    resp = _write(tmp_path, "r.conll", KEY.replace("t 0 1 man NN *) - - - - * -", "t 0 1 man NN *) - - - - * 1)")
+                  .replace("(TOP(S(NP(NP* - - - - * (1", "(TOP(S(NP(NP* - - - - * (1|(1"))
+    result = fastscore.score_coref(key, resp, match="mina")
+    assert result.f1("blanc") == pytest.approx(1.0)
 
 
 def test_response_mention_across_sentences(tmp_path):

@@ -49,9 +49,8 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     k_table, k_tok = _read(key)
     r_table, r_tok = _read(response)
     needs_tree = options.min_span or options.np_only
-    if needs_tree:
-        _check_parse(k_tok, k_table)
-    warnings = [*k_table.warnings, *r_table.warnings, *check_documents(k_table, r_table, doc)]
+    parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
+    warnings = [*k_table.warnings, *r_table.warnings, *parse_warnings, *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
     key_side = _Side(a, k_table, k_tok, True)
@@ -87,22 +86,33 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
         m_own = np.concatenate([key.tokens(key.doc0), resp.tokens(resp.doc0) + n_key_tokens])
     else:
         m_own = m_first
+    stars = _stars(k_tok)
+    # a token whose bit has no '*' (a missing bit '-') gives coval's trees no word: a word id with no features
+    tree_words = np.where(stars > 0, k_words, len(words))
+    m_len = np.concatenate([key.length(), resp.length()])
+    m_sent_pos = np.concatenate([key.sentence_position(), resp.sentence_position()])
     el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree = kernel.min_spans(
-        k_tok.buf, k_tok.field_start[:, PARSE], k_tok.field_end[:, PARSE], k_words, _pos_bad(k_tok, options.variant),
-        *_word_features(words, options.variant), m_first, np.concatenate([key.length(), resp.length()]),
-        np.concatenate([key.sentence_position(), resp.sentence_position()]), m_own, variant)
+        k_tok.buf, k_tok.field_start[:, PARSE], k_tok.field_end[:, PARSE], tree_words,
+        _pos_bad(k_tok, options.variant), *_word_features(words, options.variant), m_first, m_len, m_sent_pos, m_own,
+        variant)
     if options.min_span:
         doc = np.concatenate([key.doc, resp.doc])
         sentence = np.concatenate([key.sentence(), resp.sentence()])
         start = np.concatenate([key.start, resp.start])
         end = np.concatenate([key.end, resp.end])
         if variant == kernel.COVAL:
-            # a terminal is its words and its index: a run's words are the key's, a fallback's the mention's own
-            lengths = el_b - el_a
-            at = np.repeat(el_a - offsets(lengths)[:-1], lengths) + np.arange(int(lengths.sum()))
+            # a terminal is its words and its index: a run's words are the key's, one per '*' of its tokens'
+            # bits; a fallback's the mention's own word
+            terminal = el_kind == kernel.TERMINAL
+            star_words = np.repeat(np.arange(n_key_tokens), stars)  # key tokens, once per '*'
+            before = offsets(stars)  # '*'s before each key token
+            first = np.where(terminal, before[np.minimum(el_a, n_key_tokens)], el_a)
+            lengths = np.where(terminal, before[np.minimum(el_b, n_key_tokens)] - first, 1)
+            at = np.repeat(first - offsets(lengths)[:-1], lengths) + np.arange(int(lengths.sum()))
+            run_words = np.append(k_words[star_words], 0)  # (a spare last entry: never empty)
             own_words = np.concatenate([k_words, r_words])
-            values = np.where(np.repeat(el_kind == kernel.TERMINAL, lengths), k_words[np.minimum(at, n_key_tokens - 1)],
-                              own_words[at])
+            values = np.where(np.repeat(terminal, lengths), run_words[np.minimum(at, len(run_words) - 1)],
+                              own_words[np.minimum(at, len(own_words) - 1)])
             strings = kernel.intern_sequences(values, offsets(lengths))
             ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
@@ -137,8 +147,11 @@ def _read(source) -> tuple[MentionTable, TokenColumns]:
 # ---- checks
 
 
-def _check_parse(tok: TokenColumns, table: MentionTable) -> None:
-    """Every key token has a parse bit (one ``*``, openings before it, closings after), balanced per sentence."""
+def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
+    """Every key token has a 6th column; the first one is a parse bit (coval's scorer.py runs a parser over
+    a key whose first bit is '-').  Bits that are not a sentence's tree (missing bits, brackets that do not
+    balance inside a sentence) are read as coval reads them, each mention's tree from its own tokens: one
+    warning names the first place and counts the sentences."""
     from ..kernels import mina as kernel
 
     short = np.flatnonzero(tok.n_fields < 7)
@@ -148,17 +161,23 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> None:
                          f"{int(tok.n_fields[t])} columns: minimum spans need the parse bits of the key's 6th "
                          "column (CoNLL-2012: document, part, number, word, POS, parse bit, ..., coreference)",
                          _doc_name(tok, table, t))
-    bad, depth_error = kernel.check_parse_bits(tok.buf, tok.field_start[:, PARSE], tok.field_end[:, PARSE],
-                                               _sentence_starts(tok))
-    if bad >= 0:
-        t = int(bad)
-        bit = tok.field(t, PARSE)
-        problem = (f"parse bit {bit!r} closes a bracket its sentence never opened" if depth_error == 1 else
-                   f"the parse brackets of the sentence ending here are not balanced (bit {bit!r})"
-                   if depth_error == 2 else
-                   f"bad parse bit {bit!r}: expected openings '(TAG', one '*', then closings ')' (a parse tree in "
-                   "the key's 6th column; '-' means the file has none)")
-        raise ParseError(tok.path, int(tok.line[t]) + 1, problem, _doc_name(tok, table, t))
+    if len(tok.line) and tok.field(0, PARSE) == "-":
+        raise ParseError(tok.path, int(tok.line[0]) + 1,
+                         "the key has no parse bits ('-' in its 6th column): minimum spans need a parse tree "
+                         "(coval's scorer.py would parse the key with the Stanford parser)", _doc_name(tok, table, 0))
+    bad, why, n_bad = kernel.check_parse_bits(tok.buf, tok.field_start[:, PARSE], tok.field_end[:, PARSE],
+                                              _sentence_starts(tok))
+    if bad < 0:
+        return []
+    t = int(bad)
+    bit = tok.field(t, PARSE)
+    problem = (f"parse bit {bit!r} closes a bracket its sentence never opened" if why == 1 else
+               f"the parse brackets of the sentence ending here do not balance (bit {bit!r})" if why == 2 else
+               f"parse bit {bit!r} is not '(TAG'... '*' ')'...")
+    return [f"{tok.path}:{int(tok.line[t]) + 1}: document \"{_doc_name(tok, table, t)}\": {problem}; "
+            f"{n_bad} sentence{'s' if n_bad > 1 else ''} of the key with such parse bits, read as coval reads "
+            "them (each mention's tree from its own tokens' bits: closings of what opened before it ignored, "
+            "what is open at its end closed)"]
 
 
 def _sentence_starts(tok: TokenColumns) -> np.ndarray:
@@ -222,7 +241,14 @@ def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
     cat = np.fromiter((_CLASSES.get(w[:2], 0) if len(w) >= 2 else 0 for w in words), dtype=np.int64,
                       count=len(words))
     vp = np.fromiter((w == "VP" for w in words), dtype=np.bool_, count=len(words))
-    return ok, keep, cat, vp
+    # and one more id, for tokens without a '*': no features
+    return (np.append(ok, False), np.append(keep, False), np.append(cat, 0).astype(np.int64), np.append(vp, False))
+
+
+def _stars(tok: TokenColumns) -> np.ndarray:
+    """The number of '*' in each token's parse bit (coval takes a token's word into a run once per '*')."""
+    star = np.concatenate([[0], np.cumsum(tok.buf == ord("*"))])
+    return star[tok.field_end[:, PARSE]] - star[tok.field_start[:, PARSE]]
 
 
 def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
@@ -355,13 +381,13 @@ def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
     k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
     r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
     n_ids = int(max(key.ident.max(initial=-1), resp.ident.max(initial=-1))) + 1
-    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(
-        k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
-        _dense_chains(resp, r_rows), resp.n_chains, n_ids)
+    sides = (k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
+             _dense_chains(resp, r_rows), resp.n_chains, n_ids)
+    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*sides)
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
     ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
     blocks = {"mentions": out[:, 0:4], "muc": out[:, 4:8], "bcub": out[:, 8:12], "lea": out[:, 12:16],
-              "blanc": out[:, 16:24], "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
+              "blanc": coval.distinct_blanc(*sides), "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
     return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
 
