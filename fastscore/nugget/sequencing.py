@@ -4,7 +4,9 @@ Per document and side:
 
 1. mentions get interval names: gold mention ``i`` is ``te{i}``; a system
    mention mapped to it (the coreference mapping, ``--coref-mapping``, any Dice)
-   shares the name; unmapped system mentions follow (``te{#gold + k}``);
+   shares the name; unmapped system mentions follow (``te{#gold + k}``); a link
+   names mentions by id, and of two mentions sharing an id the one named last
+   in that order is the one it joins (EvmEval's dictionaries);
 2. links are lifted to coreference clusters (mentions outside clusters are
    clusters of one); links inside one cluster are dropped (with a warning);
 3. per link type, links implied through other clusters are dropped (transitive
