@@ -178,16 +178,22 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
     return files, runs
 
 
-def repeated_ids(tbf: str) -> bool:
-    """Whether a document of a TBF text uses a mention id twice (issue 26: the readers' checks)."""
+def repeated_ids(tbf: str) -> set[str]:
+    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks)."""
     seen: set[tuple[str, str]] = set()
+    found: set[str] = set()
     for line in tbf.splitlines():
         fields = line.split("\t")
         if len(fields) >= 7 and not line.startswith(("#", "@")):
             if (fields[1], fields[2]) in seen:
-                return True
+                found.add(fields[1])
             seen.add((fields[1], fields[2]))
-    return False
+    return found
+
+
+def documents(tbf: str) -> set[str]:
+    """The document ids of a TBF text."""
+    return {line.split(" ", 1)[1] for line in tbf.splitlines() if line.startswith("#BeginOfDocument ")}
 
 
 def write_inputs(folder: Path, files: dict[str, str]) -> None:

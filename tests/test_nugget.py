@@ -98,7 +98,6 @@ GOLD = ("#BeginOfDocument d1\n"
 
 
 @pytest.mark.parametrize("text, fragment", [
-    (GOLD.replace("E2\t10,14", "E1\t10,14"), "duplicate mention id 'E1'"),
     (GOLD.replace("#EndOfDocument\n", ""), 'without "#EndOfDocument"'),
     (GOLD.replace("\tActual\n", "\n", 1), "needs at least 7"),
     (GOLD.replace("@Coreference\tR1\tE2,E3\n", "@Coreference\tR1\tE2,E3\n@Coreference\tR2\tE3,E1\n"),
@@ -116,6 +115,34 @@ def test_validation_rules_give_clear_errors(tmp_path, text, fragment):
     with pytest.raises(ParseError) as err:
         fastscore.score_nugget(good, bad, preset="kbp2016", coref=True)
     assert fragment in str(err.value) and str(bad) in str(err.value)
+
+
+def test_a_mention_id_used_twice_is_scored_as_evmeval_v18_does(tmp_path):
+    """v1.8 scores both mentions and a cluster naming the id takes both: the same scores as the file with
+    the second mention renamed and added to the cluster (on either side); a warning names it."""
+    twice = _tbf(tmp_path, "twice.tbf", GOLD.replace("E3\t20,24", "E1\t20,24").replace("R1\tE2,E3", "R1\tE1,E2"))
+    renamed = _tbf(tmp_path, "renamed.tbf", GOLD.replace("R1\tE2,E3", "R1\tE1,E2,E3"))
+    other = _tbf(tmp_path, "other.tbf", GOLD)
+    for gold, system in ((twice, other), (other, twice)):
+        got = fastscore.score_nugget(gold, system, preset="kbp2016", coref=True)
+        want = fastscore.score_nugget(renamed if gold == twice else gold, renamed if system == twice else system,
+                                      preset="kbp2016", coref=True)
+        assert got.to_dict()["coref"] == want.to_dict()["coref"]
+        assert got.to_dict()["metrics"] == want.to_dict()["metrics"]
+        assert want.to_dict()["coref"]["muc"]["f1"] < 1  # the clusters differ: the check can fail
+        assert any("reuse an id" in w and "twice.tbf:4" in w for w in got.warnings)
+
+
+def test_kbp2015_refuses_a_system_document_using_a_mention_id_twice(tmp_path):
+    """scorer_v1.7.1 stops there silently (exit 0, the documents before it as the whole score): an error;
+    it scores a gold document using an id twice, as v1.8 does."""
+    twice = _tbf(tmp_path, "twice.tbf", GOLD.replace("E3\t20,24", "E1\t20,24"))
+    good = _tbf(tmp_path, "good.tbf", GOLD)
+    with pytest.raises(ParseError) as err:
+        fastscore.score_nugget(good, twice, preset="kbp2015", char_spans=True)
+    assert "duplicate mention id 'E1'" in str(err.value) and "twice.tbf:4" in str(err.value)
+    result = fastscore.score_nugget(twice, good, preset="kbp2015", char_spans=True)
+    assert any("reuse an id" in w for w in result.warnings)
 
 
 def test_same_span_twice_in_a_cluster_warns(tmp_path):

@@ -89,6 +89,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     same_span: dict[str, list[str]] = {"gold": [], "system": []}
     unknown_tokens: dict[str, list[str]] = {"gold": [], "system": []}
     undefined: dict[str, list[str]] = {"gold": [], "system": []}
+    repeated: dict[str, list[str]] = {"gold": [], "system": []}
     no_table: list[str] = []
     kept: dict[str, list] = {"gold": [], "system": []}
     wanted = opts.coref or opts.sequencing
@@ -105,9 +106,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             no_table.append(d)
         invisible = _invisible_ids(table, opts)
         token_ids: dict[str, int] = {}
+        if opts.preset.name == "kbp2015":
+            _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
                                                   ("system", system, s_doc, out.system, out.system_corefs)):
-            rows = _checked_rows(tbf, doc_obj)
+            rows = _checked_rows(tbf, doc_obj, repeated[role])
             if opts.whitelist is not None:
                 rows = [r for r in rows if canonical_v18(tbf.types[r]) in opts.whitelist]
             kept[role].append(rows)
@@ -132,6 +135,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         if found:
             out.warnings.append(f"{tbf.path}: {len(found)} mention(s) name token ids that their document's token "
                                 f"table does not have (scored as written, as EvmEval does); first: {found[0]}")
+        found = repeated[role]
+        if found:
+            out.warnings.append(f"{tbf.path}: {len(found)} mention(s) reuse an id another mention of their document "
+                                "has; both are scored and a @Coreference cluster naming the id takes both (as "
+                                f"EvmEval v1.8 does); first: {found[0]}")
         found = undefined[role]
         if found:
             out.warnings.append(f"{tbf.path}: {len(found)} @Coreference member(s) name mentions that are not "
@@ -270,18 +278,38 @@ def _undefined_members(tbf: TbfFile, doc: TbfDocument, found: list[str]) -> None
                 found.append(f'{tbf.path}:{r.line}: document "{doc.id}": cluster {r.id!r} names mention {a!r}')
 
 
-def _checked_rows(tbf: TbfFile, doc: TbfDocument) -> range:
-    """The document's mention rows; an error for a repeated mention id."""
+def _checked_rows(tbf: TbfFile, doc: TbfDocument, repeated: list[str]) -> range:
+    """The document's mention rows; a mention id used twice is collected in ``repeated`` (EvmEval v1.8 warns
+    that one of them "is randomly removed", but scores both)."""
     ids = tbf.ids[doc.start:doc.end]
     if len(set(ids)) != len(ids):
-        seen: dict[str, int] = {}
-        for r in doc.rows:
-            if tbf.ids[r] in seen:
-                raise ParseError(tbf.path, tbf.lines[r], f"duplicate mention id {tbf.ids[r]!r} (first at line "
-                                                         f"{seen[tbf.ids[r]]}): mention ids must be unique in a "
-                                                         "document", doc.id)
-            seen[tbf.ids[r]] = tbf.lines[r]
+        for r, mid, first in _repeated_ids(tbf, doc):
+            repeated.append(f'{tbf.path}:{tbf.lines[r]}: document "{doc.id}": mention id {mid!r} '
+                            f"(first at line {first})")
     return doc.rows
+
+
+def _v171_stops(system: TbfFile, doc: TbfDocument) -> None:
+    """A clear error for a system document using a mention id twice: there scorer_v1.7.1 stops, exits 0
+    and prints the scores of the documents before it as if they were the whole."""
+    ids = system.ids[doc.start:doc.end]
+    if len(set(ids)) != len(ids):
+        r, mid, first = next(_repeated_ids(system, doc))
+        raise ParseError(system.path, system.lines[r], f"duplicate mention id {mid!r} (first at line {first}): "
+                                                       "EvmEval scorer_v1.7.1 stops at this document and reports "
+                                                       "the documents before it as the whole score; make the ids "
+                                                       "unique (--preset kbp2016 scores both mentions)", doc.id)
+
+
+def _repeated_ids(tbf: TbfFile, doc: TbfDocument):
+    """(row, id, line of the id's first mention) of every mention reusing an earlier mention's id."""
+    seen: dict[str, int] = {}
+    for r in doc.rows:
+        mid = tbf.ids[r]
+        if mid in seen:
+            yield r, mid, seen[mid]
+        else:
+            seen[mid] = tbf.lines[r]
 
 
 def _token_side(tbf: TbfFile, rows, opts: Options, invisible: set[str], token_ids: dict[str, int]) -> DocMentions:
@@ -592,9 +620,8 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     sys_doc = np.repeat(np.arange(n_docs), n_sys)
     gold_pos = np.arange(len(gold_doc)) - offsets(n_gold)[gold_doc]
     sys_base = offsets(n_sys)
-    fast = opts.whitelist is None  # then the scored clusters are the files' (the members' positions hold)
-    g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc, prep.members.get("gold") if fast else None)
-    s_lab = _labels(prep.system, prep.system_corefs, sys_doc, prep.members.get("system") if fast else None)
+    g_lab = _labels(prep.gold, prep.gold_corefs, gold_doc, _found_members(prep, "gold", opts))
+    s_lab = _labels(prep.system, prep.system_corefs, sys_doc, _found_members(prep, "system", opts))
     j = np.concatenate([x[m] for x in al.map_sys]) if n_docs else np.zeros(0, np.int64)
     score = np.concatenate([x[m] for x in al.map_score]) if n_docs else np.zeros(0)
     aligned = (j >= 0) & (score >= opts.coref_threshold)
@@ -612,10 +639,20 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     return key, resp
 
 
+def _found_members(prep: Prepared, role: str, opts: Options) -> Members | None:
+    """The members found at once for the file, when they hold for the scored clusters: without a whitelist
+    (then the clusters are the files') and with every mention id unique (a member then names one row)."""
+    members = prep.members.get(role)
+    if members is None or opts.whitelist is not None or members.duplicate_ids.any():
+        return None
+    return members
+
+
 def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np.ndarray,
             members: Members | None = None) -> np.ndarray:
     """Cluster number of every mention of every document: its first cluster, else a new singleton number
-    (after the document's clusters, in mention order).  ``members``: the clusters' members found already
+    (after the document's clusters, in mention order).  A cluster naming an id two mentions use takes both
+    (EvmEval looks each mention's id up in the clusters).  ``members``: the clusters' members found already
     (:func:`_members`; the sides hold every mention of their documents)."""
     n = len(doc_of)
     if members is not None:
@@ -628,10 +665,13 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
         base = 0
         for side, rels in zip(sides, clusters):
             if rels:
-                get = dict(zip(side.mention_ids, range(base, base + len(side)))).get
+                where: dict[str, list[int]] = {}  # a mention id used twice names both mentions (as EvmEval)
+                for k, mid in enumerate(side.mention_ids, base):
+                    where.setdefault(mid, []).append(k)
                 for c, r in enumerate(rels):
-                    positions.extend(map(get, r.args))
-                    found.extend([c] * len(r.args))
+                    at = [k for a in r.args for k in where.get(a, (None,))]
+                    positions.extend(at)
+                    found.extend([c] * len(at))
             base += len(side)
         pos = np.asarray([-1 if p is None else p for p in positions], dtype=np.int64)
         member_cluster = np.asarray(found, dtype=np.int64)[pos >= 0]

@@ -4,7 +4,9 @@ Per document and side:
 
 1. mentions get interval names: gold mention ``i`` is ``te{i}``; a system
    mention mapped to it (the coreference mapping, ``--coref-mapping``, any Dice)
-   shares the name; unmapped system mentions follow (``te{#gold + k}``);
+   shares the name; unmapped system mentions follow (``te{#gold + k}``); a link
+   names mentions by id, and of two mentions sharing an id the one named last
+   in that order is the one it joins (EvmEval's dictionaries);
 2. links are lifted to coreference clusters (mentions outside clusters are
    clusters of one); links inside one cluster are dropped (with a warning);
 3. per link type, links implied through other clusters are dropped (transitive
@@ -123,16 +125,20 @@ def score_sequencing(prep, al, opts) -> Sequencing:
     for d, doc_id in enumerate(prep.doc_ids):
         gold, system = prep.gold[d], prep.system[d]
         g_ids, s_ids = gold.mention_ids, system.mention_ids
-        g_names = {mid: f"te{i}" for i, mid in enumerate(g_ids)}
-        g_nodes = list(g_names.values())
+        # names by mention, ids to names by dictionary: of two mentions sharing an id, the later one names it
+        g_nodes = [f"te{i}" for i in range(len(g_ids))]
+        g_names = dict(zip(g_ids, g_nodes))
         s_names: dict[str, str] = {}
+        s_nodes = []  # mapped ones in gold order, then the others in system order
+        mapped = set()
         for i, j in enumerate(al.map_sys[d][m].tolist()):
             if j >= 0:
                 s_names[s_ids[j]] = f"te{i}"
-        extra = [mid for mid in s_ids if mid not in s_names]
-        s_nodes = list(s_names.values())  # mapped ones in gold order, then the others in system order
-        s_names.update({mid: f"te{len(g_ids) + k}" for k, mid in enumerate(extra)})
-        s_nodes += [s_names[mid] for mid in extra]
+                s_nodes.append(f"te{i}")
+                mapped.add(j)
+        for k, j in enumerate(j for j in range(len(s_ids)) if j not in mapped):
+            s_names[s_ids[j]] = f"te{len(g_ids) + k}"
+            s_nodes.append(s_names[s_ids[j]])
         sides = []
         for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], g_nodes),
                                                  ("system", system, s_names, prep.system_corefs[d], s_nodes)):
