@@ -150,25 +150,6 @@ def test_litbank_agrees_with_the_analyser(tmp_path):
         assert counts(result, 0) == expected[name], name
 
 
-def test_every_code_block_of_the_docs_runs(tmp_path, monkeypatch, capsys):
-    """docs/explain.md: each `$ fastscore ...` line of its console blocks exits 0, each Python block runs."""
-    import shlex
-
-    (tmp_path / "tests").symlink_to(ROOT / "tests")  # the docs' paths, relative to the repository
-    monkeypatch.chdir(tmp_path)
-    text = (ROOT / "docs" / "explain.md").read_text()
-    blocks = re.findall(r"```(\w+)\n(.*?)```", text, flags=re.S)
-    assert {kind for kind, _ in blocks} == {"console", "python"}
-    for kind, body in blocks:
-        if kind == "python":
-            exec(compile(body, "docs/explain.md", "exec"), {})
-            continue
-        for line in body.splitlines():
-            assert line.startswith("$ fastscore ")
-            assert main(shlex.split(line)[2:]) == 0, line
-    assert (tmp_path / "errors.html").exists() and "divided_entity count" in capsys.readouterr().out
-
-
 def test_jsonlines_explain_as_conll(tmp_path):
     """The same documents as jsonlines (fastscore convert): the same errors (the tags are lost; the pronoun words
     decide there)."""

@@ -339,6 +339,7 @@ def test_a_reader_that_goes_away_ends_the_run_quietly_with_0():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     proc.stdout.close()  # before the child writes: its first write breaks the pipe
     err = proc.stderr.read().decode()
+    proc.stderr.close()
     assert proc.wait(timeout=60) == 0 and err == ""
     head = subprocess.run(["bash", "-c", 'set -o pipefail; "$@" | head -c 5', "bash", sys.executable, "-m",
                            "fastscore", "coref", str(KEY), str(RESPONSE), "--per-doc"],

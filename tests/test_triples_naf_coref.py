@@ -61,7 +61,8 @@ def test_naf_coref_scores_agree_with_the_reference_metrics(topics, cross):
     assert key.doc_names == response.doc_names
     if cross:
         assert key.doc_names == sorted(key.doc_names) and len(key.doc_names) == 4
-    result = fastscore.api.score_coref(key, response)
+    # the generated responses repeat a few spans: v8.01 counts them once per metric (refused at 3 in all mode)
+    result = fastscore.api.score_coref(key, response, allow_repeated=True)
     want_key, want_resp = _chains_by_hand(topics / "key", cross), _chains_by_hand(topics / "response", cross)
     assert {n: sorted(map(sorted, key.document(i))) for i, n in enumerate(key.doc_names)} == \
         {n: sorted(map(sorted, c)) for n, c in want_key.items()}
@@ -147,7 +148,7 @@ def test_coref_command_reads_naf_folders_within_and_across_documents(topics, cap
 
     key, resp = str(topics / "key"), str(topics / "response")
     for extra in ([], ["--cross-document"]):
-        assert main(["coref", key, resp, "-o", "json", *extra]) == 0
+        assert main(["coref", key, resp, "-o", "json", "--allow-repeated", *extra]) == 0
         out = json.loads(capsys.readouterr().out)
         table_k = read_naf_coref(key, cross_document=bool(extra))
         assert out["documents"] == table_k.n_docs and 0 < out["metrics"]["conll"]["f1"] <= 1
