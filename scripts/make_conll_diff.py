@@ -26,8 +26,6 @@ and compares the bytes).  The reference scorers are not part of fastscore: fetch
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import os
 import random
 import re
@@ -35,6 +33,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from expectations import gzipped_json, store_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "conll_diff" / "cases.json.gz"
 RUNS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
@@ -290,8 +291,7 @@ def build(scorer: Path, coval: Path | None, cases: int, seed: int) -> bytes:
     data = {"generator": f"scripts/make_conll_diff.py --cases {cases} --seed {seed}",
             "scorer": "CoNLL reference scorer v8.01, PERL_HASH_SEED 0 (and 1-3: every TOTALS reading seen)",
             "cases": {f"case-{n:03d}": make_record(rng, scorer, coval, folder) for n in range(cases)}}
-    text = json.dumps(data, indent=0, sort_keys=True) + "\n"
-    return gzip.compress(text.encode(), mtime=0)
+    return gzipped_json(data, indent=0)
 
 
 def main() -> None:
@@ -303,12 +303,7 @@ def main() -> None:
     ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     args = ap.parse_args()
     data = build(args.perl_scorer.resolve(), args.coval, args.cases, args.seed)
-    if args.check:
-        same = OUT.exists() and gzip.decompress(OUT.read_bytes()) == gzip.decompress(data)
-        print(f"{OUT}: {'identical' if same else 'DIFFERS'}")
-        sys.exit(0 if same else 1)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(data)
+    store_or_check(OUT, data, args.check)
     print(f"{args.cases} cases written to {OUT}")
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
-import io
 import json
 import random
 import subprocess
@@ -35,6 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from expectations import gzipped_json, store_or_check  # noqa: E402
 from make_nugget_anchors import MAPPINGS, RUNS, TYPES, REALIS, clusters, make_doc  # noqa: E402
 from make_sequencing_anchors import first_error, ordered_links, tangled_links  # noqa: E402
 
@@ -235,10 +235,7 @@ def build(args: argparse.Namespace) -> bytes:
                 run.update(run_evmeval(args.python2, scorers[run["scorer"]], Path(tmp), run))
         expected["cases"][f"case-{n:03d}"] = {"inputs": {k: digest(v) for k, v in sorted(files.items())},
                                               "runs": runs}
-    buf = io.BytesIO()
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as f:
-        f.write((json.dumps(expected, indent=1, sort_keys=True) + "\n").encode())
-    return buf.getvalue()
+    return gzipped_json(expected)
 
 
 def main() -> None:
@@ -252,12 +249,7 @@ def main() -> None:
     args = ap.parse_args()
     data = build(args)
     target = OUT / "expected.json.gz"
-    if args.check:
-        same = target.exists() and target.read_bytes() == data
-        print(f"{target}: {'reproduced' if same else 'DIFFERS'}")
-        sys.exit(0 if same else 1)
-    OUT.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     failed = sum(r["exit"] != 0 for c in cases.values() for r in c["runs"])
     print(f"{len(cases)} cases ({sum(len(c['runs']) for c in cases.values())} runs) written to {target}; "

@@ -24,7 +24,6 @@ import argparse
 import dataclasses
 import gzip
 import hashlib
-import io
 import json
 import random
 import re
@@ -33,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from expectations import gzipped_json, store_or_check  # noqa: E402
 from gen_timeml import PROFILES, Profile, make_pair  # noqa: E402
 from make_temporal_anchors import run_toolkit  # noqa: E402
 
@@ -92,10 +92,7 @@ def build(args: argparse.Namespace) -> bytes:
         out["inputs"] = {k: digest(v) for k, v in sorted(files.items())}
         expected["cases"][f"case-{n:03d}"] = out
         print(n, end=" ", flush=True)
-    buf = io.BytesIO()
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as f:
-        f.write((json.dumps(expected, indent=1, sort_keys=True) + "\n").encode())
-    return buf.getvalue()
+    return gzipped_json(expected)
 
 
 def main() -> None:
@@ -108,12 +105,7 @@ def main() -> None:
     args = ap.parse_args()
     data = build(args)
     target = OUT / "expected.json.gz"
-    if args.check:
-        same = target.exists() and target.read_bytes() == data
-        print(f"\n{target}: {'reproduced' if same else 'DIFFERS'}")
-        sys.exit(0 if same else 1)
-    OUT.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     stopped = sum(bool(c["normalizer_errors"]) for c in cases.values())
     print(f"\n{len(cases)} cases written to {target}; the normaliser stopped on {stopped}")
