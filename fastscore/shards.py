@@ -18,6 +18,7 @@ one side is an error; a part that cannot be read fails the run, or with ``skip_b
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import os
@@ -322,7 +323,8 @@ class LocalExecutor:
             return out
         from concurrent.futures import as_completed
 
-        futures = {pool.submit(_packed_call, fn, Packed(args)): i for i, args in enumerate(argument_lists)}
+        with _interrupts_held():  # the first submission forks the workers
+            futures = {pool.submit(_packed_call, fn, Packed(args)): i for i, args in enumerate(argument_lists)}
         for future in as_completed(futures):
             i = futures[future]
             out[i] = future.result().unpack()
@@ -340,6 +342,24 @@ class LocalExecutor:
 
     def score_pairs(self, task_name, jobs: list[tuple], on_done):
         return self.run(score_pair, [(task_name, *j) for j in jobs], on_done)
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Ctrl-C held back while workers are forked, and delivered after: one arriving inside a fork would be
+    lost in a fork hook (Python prints it as an ignored exception and goes on), and a new worker would get it
+    before it ignores Ctrl-C."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _leave_interrupts_to_the_parent() -> None:

@@ -244,15 +244,31 @@ def test_ctrl_c_while_scoring_is_one_line_and_130(tmp_path):
     assert done.returncode == 130 and done.stderr == "fastscore: interrupted\n" and done.stdout == ""
 
 
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux: /proc/PID/task/*/children)."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
 @SLOW
 def test_ctrl_c_while_scoring_shards_stops_the_workers_too():
-    """A process pool (--jobs 2) interrupted at several moments: one line, 130, and no worker left behind
-    (one would keep the pipes open: communicate would wait for it)."""
+    """A process pool (--jobs 2) interrupted once its workers run, at several moments after: one line, 130,
+    and no worker left behind (one would keep the pipes open: communicate would wait for it)."""
+    if not Path(f"/proc/{os.getpid()}/task").is_dir():
+        pytest.skip("needs /proc to see the pool's workers")
     corpus = SHARED / "litbank" / "coref" / "conll"
     codes = set()
-    for delay in (0.8, 1.4, 2.0):
+    for delay in (0.0, 0.1, 0.3):
         proc = subprocess.Popen([sys.executable, "-m", "fastscore", "coref", str(corpus), str(corpus), "--jobs", "2",
                                  "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)  # the workers are forked once the shards are planned: the pool is running
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         try:
