@@ -124,6 +124,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from ._gc import collector_paused
+    from .first_run import prefer_compiled_kernels
     from .coref.mina import Options, score_mina
     from .coref.result import CorefResult
     from .metrics import COVAL_METRICS, resolve
@@ -147,6 +148,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
              for name, text in zip(("references", "predictions"), texts)]
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
+    prefer_compiled_kernels()
     with collector_paused():
         stats, _, warnings = score_mina(sides[0], sides[1], options)
     shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",

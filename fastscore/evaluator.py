@@ -208,10 +208,12 @@ class CorefEvaluator:
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
             from .coref.engine import score_aligned
+            from .first_run import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
             aligned = self._aligned()
+            prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
             scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())
         return self._cached
