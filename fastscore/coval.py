@@ -144,11 +144,11 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
         texts[1].extend(_document(names[d], responses, lengths))
     from .formats.conll import read_conll_columns
 
+    prefer_compiled_kernels()  # before the reader loads its kernels
     sides = [read_conll_columns(name, "".join(text).encode("utf-8"))  # read from memory, not from files
              for name, text in zip(("references", "predictions"), texts)]
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
-    prefer_compiled_kernels()
     with collector_paused():
         stats, _, warnings = score_mina(sides[0], sides[1], options)
     shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",

@@ -212,8 +212,8 @@ class CorefEvaluator:
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
-            aligned = self._aligned()
             prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
+            aligned = self._aligned()
             scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())
         return self._cached
