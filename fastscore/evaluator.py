@@ -4,12 +4,10 @@ The interface is e2e-coref's (``metrics.py``, copied by many neural coreference 
 added one by one with ``update(predicted, gold, mention_to_predicted, mention_to_gold)``, clusters being
 sequences of ``(start, end)`` mentions with inclusive token offsets, and ``get_f1()`` gives the mean F1 of
 MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the same clusters (singletons kept),
-LEA coval's: every document added is kept as given (a reference to its clusters, no copy of its mentions)
-and, when a score is asked for, the whole dev set is flattened into two mention tables (gold as key,
-predicted as response) in a few C-level passes and scored by the engine that scores files
-(``coref/engine.py``) in one pass.  Adding a document costs an append (no numba is imported until a score is
-asked for); clusters given as lists are copied one level deep, so change their mentions in place after
-``update`` only if that change should count.
+LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
+response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
+asked for.  Adding a document is plain Python (no numba is imported until a score is asked for); the first
+score of a process loads the kernels compiled at installation, when installed (``first_run.prefer_compiled_kernels``).
 """
 from __future__ import annotations
 
@@ -26,48 +24,51 @@ _chain = chain.from_iterable
 
 
 class _Side:
-    """One side's documents as given, flattened only when a score is asked for: a training loop pays one
-    append per document, and the flattening is a few C-level passes over the whole dev set."""
+    """One side's documents, kept as flat Python lists until scored (appending is what a training loop pays)."""
 
     def __init__(self) -> None:
-        self.docs: list = []  # each document's clusters (a tuple of sequences of (start, end) mentions)
+        self.coords: list[int] = []  # start, end (inclusive), start, end, ... of every mention
+        self.cluster_sizes: list[int] = []  # mentions of every cluster
+        self.doc_clusters: list[int] = []  # clusters of every document
 
     def add(self, clusters, side: str, n: int) -> None:
         """Add document ``n``'s clusters (``side`` names the argument in messages)."""
         if type(clusters) is tuple and len(clusters) == 2 and isinstance(clusters[0], np.ndarray):
             spans, ids = _checked_arrays(clusters, f"{side} (document {n})")
             order, sizes = _clusters_of_ids(ids)
-            clusters = tuple(np.split(spans[order], np.cumsum(sizes)[:-1])) if len(sizes) else ()
-        elif type(clusters) is not tuple:  # a copy: a list changed after update must not change the scores
+            self.coords.extend(spans[order].ravel().tolist())
+            self.cluster_sizes.extend(sizes.tolist())
+            self.doc_clusters.append(len(sizes))
+            return
+        if not isinstance(clusters, (list, tuple)):
             if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
                 raise UsageError(f"{side} (document {n}): clusters must be a sequence of clusters of (start, end) mentions, or a "
                                  f"pair (spans array of shape (n, 2), cluster ids), not {type(clusters).__name__}")
-            clusters = tuple(clusters)
-        self.docs.append(clusters)
-
-    def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(start, end exclusive, cluster index in its document) per mention (int32), the mentions and the
-        clusters of each document (int64)."""
-        docs = self.docs
-        doc_clusters = np.fromiter(map(len, docs), np.int64, len(docs))
-        try:
-            clusters = list(_chain(docs))
-            sizes = np.fromiter(map(len, clusters), np.int64, len(clusters))
-            mentions = list(_chain(clusters))
-            if set(map(len, mentions)) - {2}:
-                raise TypeError
+            clusters = list(clusters)
+        try:  # C-level loops: this is what a training loop pays per document
+            sizes = list(map(len, clusters))
+            coords = list(_chain(_chain(clusters)))
         except TypeError:
-            _first_bad_document(docs, what)
-            raise
+            raise UsageError(f"{side} (document {n}): every cluster must be a sequence of (start, end) mentions") from None
+        if len(coords) != 2 * sum(sizes):
+            raise UsageError(f"{side} (document {n}): every mention must be a (start, end) pair of token offsets")
+        self.coords += coords
+        self.cluster_sizes += sizes
+        self.doc_clusters.append(len(sizes))
+
+    def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(start, end exclusive, cluster index in its document) per mention, and the mentions per document."""
         try:
-            coords = np.fromiter(_chain(mentions), np.int64, 2 * len(mentions)).reshape(-1, 2)
+            coords = np.array(self.coords, dtype=np.int64).reshape(-1, 2)
         except (TypeError, ValueError, OverflowError):
             raise UsageError(f"{what}: mention offsets must be integers") from None
-        last_cluster = np.cumsum(doc_clusters)
-        first_cluster = np.repeat(last_cluster - doc_clusters, doc_clusters)
-        cluster = np.repeat((np.arange(len(sizes)) - first_cluster).astype(np.int32), sizes)
-        mentions_before = np.concatenate(([0], np.cumsum(sizes)))  # mentions before each cluster
-        doc_mentions = mentions_before[last_cluster] - mentions_before[last_cluster - doc_clusters]
+        sizes = np.asarray(self.cluster_sizes, dtype=np.int64)
+        doc_clusters = np.asarray(self.doc_clusters, dtype=np.int64)
+        first_cluster = np.repeat(np.cumsum(doc_clusters) - doc_clusters, doc_clusters)
+        index_in_doc = np.arange(len(sizes), dtype=np.int64) - first_cluster
+        cluster = np.repeat(index_in_doc, sizes)
+        cluster_doc = np.repeat(np.arange(len(doc_clusters)), doc_clusters)
+        doc_mentions = np.bincount(cluster_doc, weights=sizes, minlength=len(doc_clusters)).astype(np.int64)
         start, end = coords[:, 0], coords[:, 1]
         bad = np.flatnonzero((start < 0) | (end < start))
         if len(bad):
@@ -75,20 +76,7 @@ class _Side:
             doc = int(np.searchsorted(np.cumsum(doc_mentions), m, side="right"))
             raise UsageError(f"{what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span of "
                              "token offsets (0 <= start <= end, end inclusive)")
-        return start.astype(np.int32), (end + 1).astype(np.int32), cluster, doc_mentions, doc_clusters
-
-
-def _first_bad_document(docs: list, what: str) -> None:
-    """Raise the error of the first document whose clusters are not sequences of (start, end) pairs."""
-    for n, clusters in enumerate(docs):
-        try:
-            mentions = list(_chain(clusters))
-            pairs = all(len(m) == 2 for m in mentions)
-        except TypeError:
-            raise UsageError(f"{what} (document {n}): every cluster must be a sequence of (start, end) "
-                             "mentions") from None
-        if not pairs:
-            raise UsageError(f"{what} (document {n}): every mention must be a (start, end) pair of token offsets")
+        return start, end + 1, cluster, doc_mentions
 
 
 def _checked_arrays(value, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -198,23 +186,27 @@ class CorefEvaluator:
         from .coref.engine import Aligned
         from .formats.table import offsets
 
-        (ks, ke, kc, kn, kd), (rs, re, rc, rn, rd) = (side.arrays(what) for side, what in
-                                                      ((self._gold, "gold"), (self._predicted, "predicted")))
+        (ks, ke, kc, kn), (rs, re, rc, rn) = (side.arrays(what) for side, what in
+                                              ((self._gold, "gold"), (self._predicted, "predicted")))
         k_off, r_off = offsets(kn), offsets(rn)
-        return Aligned(self._doc_names(), k_off, ks, ke, kc, kd, r_off, rs, re, rc, rd,
+        return Aligned(self._doc_names(), k_off, ks.astype(np.int32), ke.astype(np.int32), kc.astype(np.int32),
+                       np.asarray(self._gold.doc_clusters, dtype=np.int64), r_off, rs.astype(np.int32),
+                       re.astype(np.int32), rc.astype(np.int32), np.asarray(self._predicted.doc_clusters, np.int64),
                        np.ones(len(self._names), dtype=bool), np.arange(k_off[-1]), np.arange(r_off[-1]))
 
     def _scored(self):
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
+            from ._gc import collector_paused
             from .coref.engine import score_aligned
             from .first_run import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
             prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
-            aligned = self._aligned()
-            scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
+            with collector_paused():  # big arrays of the dev set, no cycles: no collection to pay for
+                aligned = self._aligned()
+                scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())
         return self._cached
 
