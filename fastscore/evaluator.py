@@ -197,16 +197,14 @@ class CorefEvaluator:
     def _scored(self):
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
-            from ._gc import collector_paused
             from .coref.engine import score_aligned
             from .first_run import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
             prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
-            with collector_paused():  # big arrays of the dev set, no cycles: no collection to pay for
-                aligned = self._aligned()
-                scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
+            aligned = self._aligned()
+            scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())
         return self._cached
 
