@@ -10,12 +10,8 @@ what ``fastscore coref --np-only/--remove-nested/--match mina`` runs), with cova
 """
 from __future__ import annotations
 
-import atexit
-import itertools
-import os
 import re
-import shutil
-import tempfile
+from itertools import chain
 from typing import Sequence
 
 import numpy as np
@@ -25,56 +21,46 @@ from .errors import UsageError
 DOCUMENT = "dummy_doc"  # the document name evaluate gives coval
 REPORTED = ("mentions", "muc", "bcub", "ceafe", "lea")  # evaluate's metrics, in its order
 PLACEHOLDER = "-"  # a token line with no mention
-_FOLDER: list[str] = []  # one temporary folder per process (making and removing one per call costs more than scoring)
-_CALLS = itertools.count()
-
-
-def _folder() -> str:
-    if not _FOLDER:
-        _FOLDER.append(tempfile.mkdtemp(prefix="fastscore-coval-"))
-        atexit.register(shutil.rmtree, _FOLDER[0], True)
-    return _FOLDER[0]
-
-
+_chain = chain.from_iterable
 _BLANK = re.compile(r"\n[ \t\f\v]*\n")  # a blank line (in "\n" + lines + "\n")
 
 
-def _bodies(examples) -> list[tuple[str, int]] | None:
-    """Each example's lines joined, and their number, when every example is a list of one-line strings with no
-    blank or '#' line (what evaluate is given); None otherwise (the line-by-line path checks and says why)."""
-    if not isinstance(examples, list):
+def _line_counts(examples) -> list[int] | None:
+    """Each example's number of lines when every example is a list of one-line strings with no blank or '#'
+    line (what evaluate is given); None otherwise (the line-by-line path checks and says why).  The lines of
+    all examples are checked at once, as one text (C-level passes, not a loop over examples)."""
+    if not isinstance(examples, list) or not all(type(example) is list for example in examples):
         return None
-    out = []
-    for example in examples:
-        if not isinstance(example, list):
-            return None
-        try:
-            body = "\n".join(example)
-        except TypeError:
-            return None
-        if example and (body.count("\n") != len(example) - 1 or "\r" in body or body[0] == "#" or "\n#" in body
-                        or _BLANK.search(f"\n{body}\n")):
-            return None
-        out.append((body, len(example)))
-    return out
+    counts = list(map(len, examples))
+    try:
+        text = "\n".join(_chain(examples))
+    except TypeError:
+        return None
+    if text and (text.count("\n") != sum(counts) - 1 or "\r" in text or text[0] == "#" or "\n#" in text
+                 or _BLANK.search(f"\n{text}\n")):
+        return None
+    return counts
 
 
 def _fast_document(name: str, references, predictions, needs_tree: bool) -> tuple[str, str] | None:
     """Both sides' CoNLL-2012 text of one document without reading line by line (None: not such input)."""
-    keys, responses = _bodies(references), _bodies(predictions)
+    keys, responses = _line_counts(references), _line_counts(predictions)
     if keys is None or responses is None:
         return None
-    lengths = [max(side[i][1] if i < len(side) else 0 for side in (keys, responses))
+    head, tail = f"#begin document ({name}); part 000\n", "\n\n#end document\n"
+    if keys == responses:  # the usual case: no example to pad
+        return tuple(head + "\n\n".join(map("\n".join, side)) + tail for side in (references, predictions))
+    lengths = [max(side[i] if i < len(side) else 0 for side in (keys, responses))
                for i in range(max(len(keys), len(responses)))]
-    if needs_tree and [n for _, n in keys] != lengths:
+    if needs_tree and keys != lengths:
         return None  # the line-by-line path says why
     texts = []
-    for side in (keys, responses):
+    for examples in (references, predictions):
         sentences = []
         for i, length in enumerate(lengths):
-            body, n = side[i] if i < len(side) else ("", 0)
-            sentences.append("\n".join(([body] if n else []) + [PLACEHOLDER] * (length - n)))
-        texts.append(f"#begin document ({name}); part 000\n" + "\n\n".join(sentences) + "\n\n#end document\n")
+            example = examples[i] if i < len(examples) else []
+            sentences.append("\n".join(example + [PLACEHOLDER] * (length - len(example))))
+        texts.append(head + "\n\n".join(sentences) + tail)
     return texts[0], texts[1]
 
 
@@ -138,6 +124,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from ._gc import collector_paused
+    from .first_run import prefer_compiled_kernels
     from .coref.mina import Options, score_mina
     from .coref.result import CorefResult
     from .metrics import COVAL_METRICS, resolve
@@ -155,27 +142,21 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
         lengths = _checked(keys, responses, needs_tree, where)
         texts[0].extend(_document(names[d], keys, lengths))
         texts[1].extend(_document(names[d], responses, lengths))
-    call = next(_CALLS)  # a new name each call: mina's reader keeps the last files read by path
-    paths = [os.path.join(_folder(), f"{os.getpid()}-{call}-{side}.conll") for side in ("references", "predictions")]
-    try:
-        for path, text in zip(paths, texts):
-            with open(path, "w", encoding="utf-8") as f:
-                f.write("".join(text))
-        options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
-                          remove_nested=remove_nested)
-        with collector_paused():
-            stats, _, warnings = score_mina(paths[0], paths[1], options)
-    finally:
-        for path in paths:
-            if os.path.exists(path):
-                os.remove(path)
+    from .formats.conll import read_conll_columns
+
+    prefer_compiled_kernels()  # before the reader loads its kernels
+    sides = [read_conll_columns(name, "".join(text).encode("utf-8"))  # read from memory, not from files
+             for name, text in zip(("references", "predictions"), texts)]
+    options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
+                      remove_nested=remove_nested)
+    with collector_paused():
+        stats, _, warnings = score_mina(sides[0], sides[1], options)
     shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",
              "format": "evaluate"}
     if NP_only:
         shown["np-only"] = True
     if remove_nested:
         shown["remove-nested"] = True
-    warnings = [w.replace(paths[0], "references").replace(paths[1], "predictions") for w in warnings]
     return CorefResult(stats, resolve(None, COVAL_METRICS), "references", "predictions", shown, warnings, [],
                        tables=None)
 

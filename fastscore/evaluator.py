@@ -6,7 +6,8 @@ sequences of ``(start, end)`` mentions with inclusive token offsets, and ``get_f
 MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the same clusters (singletons kept),
 LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
 response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
-asked for.  Adding a document is plain Python (no numba is imported until a score is asked for).
+asked for.  Adding a document is plain Python (no numba is imported until a score is asked for); the first
+score of a process loads the kernels compiled at installation, when installed (``first_run.prefer_compiled_kernels``).
 """
 from __future__ import annotations
 
@@ -197,9 +198,11 @@ class CorefEvaluator:
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
             from .coref.engine import score_aligned
+            from .first_run import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
+            prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
             aligned = self._aligned()
             scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())

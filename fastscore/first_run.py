@@ -190,6 +190,35 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     return "python"
 
 
+_LIBRARY_CHOSE = False  # prefer_compiled_kernels chose the kernels' mode: numba, if loaded later, keeps its BLAS
+
+
+def prefer_compiled_kernels() -> bool:
+    """For scores from memory (``CorefEvaluator``, ``coval.compute``), called before their first score: when
+    this process has not loaded the kernels yet, load the ones compiled at installation if they are current,
+    so that the first score costs what later ones do (no numba import, no cached kernels to load).  The
+    setting holds for the process, as the command line's does (the same numbers; a kernel called with other
+    types goes to the JIT); ``FASTSCORE_JIT`` other than ``auto``/``aot``, ``NUMBA_DISABLE_JIT`` or numba
+    loaded already leave the kernels to numba.  True when the compiled kernels are used."""
+    if "fastscore.kernels" in sys.modules or "numba" in sys.modules:
+        return getattr(sys.modules.get("fastscore.kernels._jit"), "MODE", None) == "aot"
+    if (os.environ.get("FASTSCORE_JIT", "auto") not in ("auto", "aot")
+            or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or compiled_kernels() is None):
+        return False
+    global _LIBRARY_CHOSE
+    _LIBRARY_CHOSE = True
+    before = os.environ.get("FASTSCORE_AOT")
+    os.environ["FASTSCORE_AOT"] = "1"  # read once, when the kernels' mode is chosen; not left to child processes
+    try:
+        import fastscore.kernels  # noqa: F401
+    finally:
+        if before is None:
+            del os.environ["FASTSCORE_AOT"]
+        else:
+            os.environ["FASTSCORE_AOT"] = before
+    return getattr(sys.modules.get("fastscore.kernels._jit"), "MODE", None) == "aot"
+
+
 def use_python_kernels() -> None:
     os.environ["NUMBA_DISABLE_JIT"] = "1"
 
@@ -201,8 +230,8 @@ def use_compiled_kernels() -> None:
 def skip_blas_check() -> None:
     """Load numba's array functions without its BLAS probe, which imports scipy.linalg (~0.4 s) to find
     BLAS for ``np.dot`` and friends; no kernel of fastscore uses BLAS.  Only for the command line's own
-    process (a user's program keeps numba's BLAS: this is never called from the API)."""
-    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+    process (a user's program keeps numba's BLAS: the API's compiled kernels never skip it)."""
+    if _LIBRARY_CHOSE or "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
     name = "scipy.linalg.cython_blas"
     missing = object()

@@ -30,9 +30,20 @@ if not PLAIN_PYTHON and os.environ.get("FASTSCORE_AOT") == "1" and "numba" not i
 MODE = "python" if PLAIN_PYTHON else ("aot" if COMPILED is not None else "numba")
 
 
+_DTYPES: dict = {}  # dtype name -> the native numpy dtype
+
+
 def _array_fits(a, dtype: str, ndim: int, layout: str, readonly: bool) -> bool:
-    return (type(a) is _np.ndarray and a.dtype.name == dtype and a.dtype.isnative and a.ndim == ndim
-            and a.flags.aligned and (layout == "A" or a.flags.c_contiguous) and a.flags.writeable != readonly)
+    """Checked before every call of a compiled kernel: kept cheap (scores from memory call kernels often)."""
+    if type(a) is not _np.ndarray or a.ndim != ndim:
+        return False
+    native = _DTYPES.get(dtype)
+    if native is None:
+        native = _DTYPES[dtype] = _np.dtype(dtype)
+    if a.dtype != native:  # a byte-swapped array's dtype differs from the native one
+        return False
+    flags = a.flags
+    return flags.aligned and (layout == "A" or flags.c_contiguous) and flags.writeable != readonly
 
 
 _SCALARS = {"int64": (int,), "float64": (float,), "bool": (bool,)}

@@ -96,6 +96,31 @@ def test_other_argument_types_go_to_the_jit():
     assert out.stdout.splitlines() == ["[True, False] False", "[True, False] True"]
 
 
+# scores from memory in a fresh process: their numbers, whether numba was imported and FASTSCORE_AOT left set
+FROM_MEMORY = ("import os, sys\nimport numpy as np\nimport fastscore\n"
+               "rng = np.random.default_rng(5)\nev = fastscore.CorefEvaluator()\n"
+               "for d in range(20):\n"
+               "    spans = np.sort(rng.integers(0, 30, size=(9, 2)), axis=1)\n"
+               "    ev.update((spans, rng.integers(0, 3, 9)), [tuple(map(tuple, spans[:4])), ((40, 41),)])\n"
+               "words = [f'd 0 {i} w NN * - ' + ('(1)' if i % 3 else '-') for i in range(8)]\n"
+               "other = words[:1] + [words[1].replace('(1)', '(2)')] + words[2:]\n"
+               "out = fastscore.coval.compute([words, other], [other, words])\n"
+               "print(repr(ev.get_prf()), repr(ev.metrics['lea'].get_counts()), repr(sorted(out.items())))\n"
+               "print('numba' in sys.modules, os.environ.get('FASTSCORE_AOT'))\n")
+
+
+@needs_compiled
+def test_scores_from_memory_load_the_compiled_kernels_without_numba():
+    """CorefEvaluator and coval.compute: the first score of a process uses the kernels compiled at installation
+    (no numba import: a first epoch as fast as later ones), with the JIT's numbers."""
+    aot = subprocess.run([sys.executable, "-c", FROM_MEMORY], capture_output=True, text=True, env=_env(), cwd=ROOT)
+    jit = subprocess.run([sys.executable, "-c", FROM_MEMORY], capture_output=True, text=True,
+                         env=_env(FASTSCORE_JIT="always"), cwd=ROOT)
+    assert aot.returncode == jit.returncode == 0, aot.stderr[-3000:] + jit.stderr[-3000:]
+    assert aot.stdout.splitlines()[0] == jit.stdout.splitlines()[0]
+    assert aot.stdout.splitlines()[1] == "False None" and jit.stdout.splitlines()[1] == "True None"
+
+
 def test_fits_checks_what_numba_would_type():
     from fastscore.kernels._jit import fits
 

@@ -43,7 +43,8 @@ class Options:
 
 
 def score_mina(key, response, options: Options, doc: str | None = None) -> tuple[DocStats, Aligned, list[str]]:
-    """Per-document statistics of ``response`` against ``key`` (CoNLL-2012 paths), coval's way."""
+    """Per-document statistics of ``response`` against ``key`` (CoNLL-2012 paths, or what
+    ``read_conll_columns`` read), coval's way."""
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
     k_table, k_tok = _read(key)
@@ -127,7 +128,10 @@ _CACHE: dict[tuple, tuple[MentionTable, TokenColumns]] = {}
 
 def _read(source) -> tuple[MentionTable, TokenColumns]:
     """The mention table and token columns of a file (a table already read is read again from its file, so
-    compare and sweep can hand tables over); the last files read are kept, by path, size and time."""
+    compare and sweep can hand tables over); the last files read are kept, by path, size and time.  A
+    (table, token columns) pair already read (text in memory) is used as it is."""
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
+        return source
     path = source.path if isinstance(source, MentionTable) else os.fspath(source)
     whole_files = ("minimum spans (--match mina, --np-only, --remove-nested) read the CoNLL-2012 files themselves: "
                    "give paths (one key file, one response file)")
@@ -365,8 +369,12 @@ def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.nda
 
 def _span_identities(key: _Side, resp: _Side) -> None:
     """Exact spans as identities: (document, start, end), shared by both sides."""
-    spans = np.concatenate([np.stack([key.doc, key.start, key.end], 1), np.stack([resp.doc, resp.start, resp.end], 1)])
-    _, ident = np.unique(spans, axis=0, return_inverse=True)
+    doc, start, end = (np.concatenate([getattr(key, f), getattr(resp, f)]) for f in ("doc", "start", "end"))
+    n_start, n_end = int(start.max(initial=0)) + 1, int(end.max(initial=0)) + 1
+    if (int(doc.max(initial=0)) + 1) * n_start * n_end < 1 << 62:  # one integer per span, ordered as the triples
+        _, ident = np.unique((doc.astype(np.int64) * n_start + start) * n_end + end, return_inverse=True)
+    else:
+        _, ident = np.unique(np.stack([doc, start, end], 1), axis=0, return_inverse=True)
     ident = ident.reshape(-1)
     key.ident = ident[:len(key.rows)]
     resp.ident = ident[len(key.rows):]

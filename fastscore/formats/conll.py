@@ -82,11 +82,12 @@ class TokenColumns:
         return bytes(self.buf[self.field_start[token, k]:self.field_end[token, k]]).decode("utf-8")
 
 
-def read_conll_columns(path: str | os.PathLike) -> tuple[MentionTable, TokenColumns]:
-    """:func:`read_conll`, and the token columns beside the mention table."""
+def read_conll_columns(path: str | os.PathLike, data: bytes | None = None) -> tuple[MentionTable, TokenColumns]:
+    """:func:`read_conll`, and the token columns beside the mention table.  ``data``: the text's bytes, already
+    in memory (``path`` then only names it in messages)."""
     path = os.fspath(path)
-    data = read_bytes(path)
-    name = source_name(path)
+    name = path if data is not None else source_name(path)
+    data = read_bytes(path) if data is None else data
     decode_utf8(name, data)
     reader = _Reader(name, data)
     return reader.table(), reader.token_columns()
