@@ -124,7 +124,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from ._gc import collector_paused
-    from .first_run import prefer_compiled_kernels
+    from .library import prefer_compiled_kernels
     from .coref.mina import Options, score_mina
     from .coref.result import CorefResult
     from .metrics import COVAL_METRICS, resolve

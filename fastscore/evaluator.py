@@ -7,7 +7,7 @@ MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the sam
 LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
 response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
 asked for.  Adding a document is plain Python (no numba is imported until a score is asked for); the first
-score of a process loads the kernels compiled at installation, when installed (``first_run.prefer_compiled_kernels``).
+score of a process loads the kernels compiled at installation, when installed (``library.prefer_compiled_kernels``).
 """
 from __future__ import annotations
 
@@ -198,7 +198,7 @@ class CorefEvaluator:
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
             from .coref.engine import score_aligned
-            from .first_run import prefer_compiled_kernels
+            from .library import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")

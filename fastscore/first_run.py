@@ -190,33 +190,14 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     return "python"
 
 
-_LIBRARY_CHOSE = False  # prefer_compiled_kernels chose the kernels' mode: numba, if loaded later, keeps its BLAS
+_LIBRARY_CHOSE = False  # fastscore.library chose the kernels' mode: numba, if loaded later, keeps its BLAS
 
 
-def prefer_compiled_kernels() -> bool:
-    """For scores from memory (``CorefEvaluator``, ``coval.compute``), called before their first score: when
-    this process has not loaded the kernels yet, load the ones compiled at installation if they are current,
-    so that the first score costs what later ones do (no numba import, no cached kernels to load).  The
-    setting holds for the process, as the command line's does (the same numbers; a kernel called with other
-    types goes to the JIT); ``FASTSCORE_JIT`` other than ``auto``/``aot``, ``NUMBA_DISABLE_JIT`` or numba
-    loaded already leave the kernels to numba.  True when the compiled kernels are used."""
-    if "fastscore.kernels" in sys.modules or "numba" in sys.modules:
-        return getattr(sys.modules.get("fastscore.kernels._jit"), "MODE", None) == "aot"
-    if (os.environ.get("FASTSCORE_JIT", "auto") not in ("auto", "aot")
-            or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or compiled_kernels() is None):
-        return False
+def library_chooses_kernels() -> None:
+    """``fastscore.library`` chose the kernels for a user's program: the command line's shortcuts (no BLAS
+    probe) are not taken in that process."""
     global _LIBRARY_CHOSE
     _LIBRARY_CHOSE = True
-    before = os.environ.get("FASTSCORE_AOT")
-    os.environ["FASTSCORE_AOT"] = "1"  # read once, when the kernels' mode is chosen; not left to child processes
-    try:
-        import fastscore.kernels  # noqa: F401
-    finally:
-        if before is None:
-            del os.environ["FASTSCORE_AOT"]
-        else:
-            os.environ["FASTSCORE_AOT"] = before
-    return getattr(sys.modules.get("fastscore.kernels._jit"), "MODE", None) == "aot"
 
 
 def use_python_kernels() -> None:
