@@ -209,5 +209,7 @@ def compute_documents(predictions: Sequence, references: Sequence, keep_singleto
                       NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> list[dict]:
     """:func:`compute` of each document, in one call (read and scored together): ``predictions[d]`` and
     ``references[d]`` are what one ``compute`` call takes; one output dict per document."""
+    if len(predictions) == len(references) == 0:
+        return []
     stats = score_documents(predictions, references, keep_singletons, NP_only, min_span, remove_nested).doc_stats
     return _flat(stats.registry, {c: stats.matrix[:, k] for k, c in enumerate(stats.columns)})

@@ -31,6 +31,13 @@ class _Side:
         self.cluster_sizes: list[int] = []  # mentions of every cluster
         self.doc_clusters: list[int] = []  # clusters of every document
 
+    def size(self) -> tuple[int, int, int]:
+        return len(self.coords), len(self.cluster_sizes), len(self.doc_clusters)
+
+    def truncate(self, size: tuple[int, int, int]) -> None:
+        """Back to an earlier ``size()``: a document refused on one side is added to neither."""
+        del self.coords[size[0]:], self.cluster_sizes[size[1]:], self.doc_clusters[size[2]:]
+
     def add(self, clusters, side: str, n: int) -> None:
         """Add document ``n``'s clusters (``side`` names the argument in messages)."""
         if type(clusters) is tuple and len(clusters) == 2 and isinstance(clusters[0], np.ndarray):
@@ -59,9 +66,12 @@ class _Side:
     def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(start, end exclusive, cluster index in its document) per mention, and the mentions per document."""
         try:
-            coords = np.array(self.coords, dtype=np.int64).reshape(-1, 2)
+            raw = np.asarray(self.coords)
         except (TypeError, ValueError, OverflowError):
-            raise UsageError(f"{what}: mention offsets must be integers") from None
+            raw = None
+        if raw is None or (raw.size and raw.dtype.kind not in "iu"):  # 1.9 is no offset: never truncated
+            raise UsageError(f"{what}: mention offsets must be integers")
+        coords = raw.astype(np.int64).reshape(-1, 2)
         sizes = np.asarray(self.cluster_sizes, dtype=np.int64)
         doc_clusters = np.asarray(self.doc_clusters, dtype=np.int64)
         first_cluster = np.repeat(np.cumsum(doc_clusters) - doc_clusters, doc_clusters)
@@ -166,8 +176,13 @@ class CorefEvaluator:
                 mention_to_gold is None or isinstance(mention_to_gold, dict)):
             raise UsageError("mention_to_predicted and mention_to_gold are dicts (mention -> cluster), or None")
         n = len(self._names)
+        before = self._predicted.size()
         self._predicted.add(predicted, "predicted", n)
-        self._gold.add(gold, "gold", n)
+        try:
+            self._gold.add(gold, "gold", n)
+        except BaseException:
+            self._predicted.truncate(before)
+            raise
         self._names.append(doc)
         self._cached = None
 

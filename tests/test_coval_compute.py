@@ -133,3 +133,9 @@ def test_compute_documents_is_compute_of_each_document():
     for case, mine in zip(cases, got):
         expected = case["results"]["drop_singletons"]
         assert mine == pytest.approx(expected, rel=1e-12, abs=1e-12), case["name"]
+
+
+def test_no_documents_give_no_outputs():
+    from fastscore import coval
+
+    assert coval.compute_documents([], []) == []

@@ -166,3 +166,19 @@ def test_adding_documents_imports_no_numba():
             "ev.update([((0, 1), (3, 3))], [((0, 1),)], {}, {})\n"
             "assert 'numba' not in sys.modules, 'numba imported'\n")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_a_refused_update_adds_nothing_to_either_side():
+    """A gold side refused after the predicted side was read: the next documents still pair up."""
+    e = fastscore.CorefEvaluator()
+    with pytest.raises(fastscore.UsageError):
+        e.update([[(0, 1), (3, 3)]], None)
+    e.update([[(0, 1), (3, 3)]], [[(0, 1), (3, 3)]])
+    assert len(e) == 1 and e.get_f1() == 1.0
+
+
+def test_offsets_that_are_not_integers_are_refused_not_truncated():
+    e = fastscore.CorefEvaluator()
+    e.update([[(0.7, 1.9), (3, 3)]], [[(0, 1), (3, 3)]])
+    with pytest.raises(fastscore.UsageError, match="must be integers"):
+        e.get_f1()
