@@ -39,6 +39,8 @@ def cannot_write(path: str, exc: OSError) -> OutputError:
 
 def _destination(target: str) -> tuple[str, bool]:
     """The file to replace (a link's target) and whether it is to be written into rather than replaced."""
+    if os.path.islink(target) and os.path.abspath(target).startswith(("/dev/", "/proc/")):
+        return target, True  # /dev/stdout, /dev/fd/N: the stream this process was given, never a file to replace
     real = os.path.realpath(target) if os.path.islink(target) else target
     try:
         mode = os.stat(real).st_mode
@@ -83,7 +85,8 @@ def output_path(target: str | os.PathLike) -> Iterator[str]:
         if target == "-":
             _copy_to_stdout(tmp)
         elif direct:
-            with open(tmp, "rb") as src, open(real, "wb") as dst:
+            # appended: a device or FIFO takes it as it comes, and /dev/stdout opened with >> keeps what it had
+            with open(tmp, "rb") as src, open(real, "ab") as dst:
                 shutil.copyfileobj(src, dst)
         else:
             os.chmod(tmp, _new_mode(real))

@@ -403,3 +403,17 @@ def test_a_triple_file_declaring_an_unknown_encoding_is_one_line(tmp_path):
     proc = _fastscore("triples", bad, bad)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "bad.trp:1" in proc.stderr and "encoding" in proc.stderr
+
+
+def test_dev_stdout_as_target_is_the_stream_not_a_file_to_replace(tmp_path):
+    """`--output ... /dev/stdout >> log`: appended to the log (a link under /dev is never followed and replaced)."""
+    log = tmp_path / "log.txt"
+    log.write_text("old\n")
+    with open(log, "a") as out:
+        proc = subprocess.run([sys.executable, "-m", "fastscore", "convert", str(KEY), "/dev/stdout", "--to", "jsonl"],
+                              stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    text = log.read_text()
+    assert text.startswith("old\n{") and '"doc_key"' in text
+    piped = _fastscore("convert", KEY, "/dev/stdout", "--to", "jsonl")
+    assert piped.returncode == 0 and piped.stdout.startswith("{") and piped.stderr == ""
