@@ -254,3 +254,17 @@ def test_a_head_from_the_parse_pairs_a_span_error(tmp_path):
     key.write_text(_conll(flat))
     totals = score_explain(key, response).totals()
     assert {e: totals[e] for e in ERRORS if totals[e]} == {"conflated_entities": 1, "divided_entity": 1}
+
+
+def test_a_response_with_other_sentences_is_one_clear_error(tmp_path, capsys):
+    """The response's mentions are read against the key's words: another sentence count or length is refused."""
+    from fastscore.cli import main
+    from fastscore.examples import KEY
+
+    lines = Path(KEY).read_text().splitlines()
+    last = max(i for i, line in enumerate(lines) if line.strip() and not line.startswith("#"))
+    extra = tmp_path / "extra.conll"
+    extra.write_text("\n".join(lines[:last + 1] + ["", lines[last]] + lines[last + 1:]) + "\n")
+    assert main(["explain", str(KEY), str(extra)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "extra.conll" in err and "3 sentences, the key 2" in err

@@ -73,6 +73,8 @@ def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple
         words, tags, trees = _sentences(key_tokens, d)
         key = _side(key_table, key_tokens, d)
         r = responses.get(name)
+        if r is not None:
+            _check_same_sentences(name, words, _sentence_lengths(resp_tokens, r), response_path)
         response = Side() if r is None else _side(resp_table, resp_tokens, r)
         docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
     extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
@@ -88,6 +90,8 @@ def _read_jsonl_sides(key_path: str, response_path: str) -> tuple[list[Document]
     docs = []
     for k in keys:
         r = responses.get(k.doc_key)
+        if r is not None:
+            _check_same_sentences(k.doc_key, k.sentences, [len(s) for s in r.sentences], response_path)
         docs.append(Document(k.doc_key, k.sentences, None, _jsonl_side(k),
                              Side() if r is None else _jsonl_side(r, k.sentences), k.line))
     known = {k.doc_key for k in keys}
@@ -114,6 +118,24 @@ def _jsonl_side(doc, sentences: list | None = None) -> Side:
             side.entities.setdefault(str(c), []).append(mention)
             side.lines[mention] = doc.line
     return side
+
+
+def _sentence_lengths(tokens, d: int) -> list[int]:
+    lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
+    cuts = np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo]
+    return [b - a for a, b in zip(cuts, cuts[1:])]
+
+
+def _check_same_sentences(name: str, key_sentences: list, response_lengths: list[int], response_path: str) -> None:
+    """The response must hold the key's sentences, word for word in number: its mentions are read against the
+    key's text."""
+    key_lengths = [len(s) for s in key_sentences]
+    if key_lengths == response_lengths:
+        return
+    diff = next((i for i, (a, b) in enumerate(zip(key_lengths, response_lengths)) if a != b), None)
+    where = (f"sentence {diff + 1} has {response_lengths[diff]} words, the key's {key_lengths[diff]}" if diff is not None
+             else f"{len(response_lengths)} sentences, the key {len(key_lengths)}")
+    raise InputError(f"{response_path}: document {name}: the response's words are not the key's ({where})")
 
 
 def _sentences(tokens, d: int) -> tuple[list, list | None, list | None]:
