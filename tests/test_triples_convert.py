@@ -116,3 +116,15 @@ def test_naf_on_the_command_line(tmp_path, capsys):
     assert "layers:opinion|intersect:yes" in out["signature"]
     assert main(["triples", str(kaf), str(kaf), "--layers", "nonsense"]) == 2
     assert "unknown layer" in capsys.readouterr().err
+
+
+def test_an_id_given_twice_is_seen_on_one_line_too():
+    """Generated NAF is often one line: a wf id given twice there is still an id given twice."""
+    from fastscore.formats.naf import parse_naf
+
+    one_line = (b'<NAF><text><wf id="w1">a</wf><wf id="w1">b</wf></text><terms><term id="t1"><span>'
+                b'<target id="w1"/></span></term></terms></NAF>')
+    doc = parse_naf(one_line, "x.naf")
+    assert [(tag, ident) for tag, ident, *_ in doc.repeated] == [("wf", "w1")]
+    two_lines = one_line.replace(b'</wf><wf', b'</wf>\n<wf')
+    assert [(tag, ident) for tag, ident, *_ in parse_naf(two_lines, "x.naf").repeated] == [("wf", "w1")]

@@ -123,8 +123,10 @@ class _Handler:
         self.seen: dict[tuple[str, str], int] = {}  # (element, id) -> line: ids that must be unique
 
     def _note_id(self, tag: str, ident: str, line: int) -> None:
-        first = self.seen.setdefault((tag, ident), line)
-        if first != line and ident:
+        first = self.seen.get((tag, ident))
+        if first is None:
+            self.seen[(tag, ident)] = line
+        elif ident:  # given twice, on the same line too (generated NAF is often one line)
             self.doc.repeated.append((tag, ident, line, first))
 
     def start(self, name: str, attrs: dict) -> None:
