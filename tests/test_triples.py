@@ -308,6 +308,10 @@ def test_nothing_correct_says_why(tmp_path, pair):
     (warning,) = score_triples(pair[0], other_rel).warnings
     assert "never with the same relation" in warning and "system relations: theme" in warning
     assert not score_triples(pair[0], other_rel, ignore_relations=True).warnings
+    partly = write(tmp_path / "partly.trp", triple("s1", "agent", ["w1", "w0"], ["w2"]))  # ids meet, not all
+    for options in ({"exact_ids": True}, {"exact_ids": True, "ignore_relations": True}):
+        (warning,) = score_triples(pair[0], partly, **options).warnings
+        assert "never all of an element's ids (--exact-ids)" in warning and "--ignore-relations" not in warning
 
 
 def test_an_element_after_a_triple_end_fills_that_triple_as_in_the_module(tmp_path):
