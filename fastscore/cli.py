@@ -6,6 +6,7 @@ Exit codes: 0 scored, 1 invalid input, 2 bad usage.  ``--help`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import warnings
@@ -288,7 +289,8 @@ def _main(argv: list[str], own_process: bool) -> int:
         raise
     finally:
         if mode == "python":
-            _emit("")
+            with contextlib.suppress(OSError):  # the output first; a broken pipe must not hide an input error
+                sys.stdout.flush()
             compile_in_background(argv, getattr(task, "kernels", ()))
 
 
