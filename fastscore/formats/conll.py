@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
+from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 from .table import MentionTable, offsets
 
@@ -398,7 +399,7 @@ def write_conll(table: MentionTable, path, sentences: list[list[list[str]]] | No
     where they are all digits, else the cluster numbers.  Words are written with whitespace as ``_``
     (an empty word as ``-``).  ``path`` may be an open text stream.
     """
-    with _opened(path) as fh:
+    with writable(path) as fh:  # an open stream as it is, a path written safely
         for d, name in enumerate(table.doc_names):
             n = int(table.doc_tokens[d])
             chains = table.document(d)
@@ -451,12 +452,6 @@ def _digit_labels(labels: list[str], n: int) -> list[str]:
         return labels
     return [str(c) for c in range(n)]
 
-
-def _opened(path):
-    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
-    from ..outputs import writable
-
-    return writable(path)
 
 
 @dataclass

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, ParseError
+from ..outputs import writable
 from .files import Part, decode_utf8, read_bytes, read_part, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, gather_csr, offsets
 
@@ -829,7 +830,7 @@ def write_conllu(table: MentionTable, path, blocks: list[Block] | None = None, *
     if items.needs_head and "head" not in header:
         header = header + ("head",)
     header_line = "# global.Entity = " + "-".join(header)
-    with _opened(path) as fh:
+    with writable(path) as fh:  # an open stream as it is, a path written safely
         placed = any(_GLOBAL_ENTITY.match(x) for b in blocks for x in b.lines if x.startswith("#"))
         for s, block in enumerate(blocks):
             out = []
@@ -851,12 +852,6 @@ def write_conllu(table: MentionTable, path, blocks: list[Block] | None = None, *
                 placed = True
             fh.write("\n".join(out) + "\n\n")
 
-
-def _opened(path):
-    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
-    from ..outputs import writable
-
-    return writable(path)
 
 
 def _misc(misc: str, chunks: str | None, links: bool = True) -> str:

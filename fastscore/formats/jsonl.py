@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ParseError
+from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, reject_other_format, source_bytes, source_name
 from .table import MentionTable, _numbers, offsets
 
@@ -187,7 +188,7 @@ def write_jsonl(table: MentionTable, path, sentences: list[list[list[str]]] | No
     ``sentences``; ``fields``: per document (or None), other fields of the object, written after
     ``doc_key``, ``sentences``, ``speakers`` and ``clusters``.  ``path`` may be an open text stream.
     """
-    with _opened(path) as fh:
+    with writable(path) as fh:  # an open stream as it is, a path written safely
         for d, name in enumerate(table.doc_names):
             toks = sentences[d] if sentences is not None else [["_"] * int(table.doc_tokens[d])]
             obj = {"doc_key": name, "sentences": toks}
@@ -198,9 +199,3 @@ def write_jsonl(table: MentionTable, path, sentences: list[list[list[str]]] | No
                 obj.setdefault(key, value)
             fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
-
-def _opened(path):
-    """An open text stream used as it is, or a path written safely (fastscore.outputs)."""
-    from ..outputs import writable
-
-    return writable(path)

@@ -18,6 +18,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..outputs import is_hidden
 from .files import read_bytes, source_name
 
 
@@ -282,7 +283,7 @@ _QUALIFIED = re.compile(r"^(?P<doc>.+)[#/:](?P<id>[^#/:]+)$")
 
 def _naf_files(path: str) -> list[str]:
     return sorted(n for n in os.listdir(path)
-                  if n.lower().endswith(EXTENSIONS) and not n.startswith(".") and os.path.isfile(os.path.join(path, n)))
+                  if n.lower().endswith(EXTENSIONS) and not is_hidden(n) and os.path.isfile(os.path.join(path, n)))
 
 
 def _topic_of(name: str) -> str:
@@ -299,7 +300,7 @@ def _documents(path: str) -> list[tuple[str, str, str]]:
     out = []
     for name in _naf_files(path):
         out.append((_topic_of(name), name, os.path.join(path, name)))
-    for d in sorted(d for d in os.listdir(path) if not d.startswith(".") and os.path.isdir(os.path.join(path, d))):
+    for d in sorted(d for d in os.listdir(path) if not is_hidden(d) and os.path.isdir(os.path.join(path, d))):
         for name in _naf_files(os.path.join(path, d)):
             out.append((d, f"{d}/{name}", os.path.join(path, d, name)))
     if not out:
