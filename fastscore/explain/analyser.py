@@ -23,9 +23,7 @@ import string
 from dataclasses import dataclass
 
 from .documents import Document, Mention, Side, Types
-
-ERRORS = ("span_error", "conflated_entities", "extra_entity", "extra_mention", "divided_entity",
-          "missing_mention", "missing_entity")
+from .names import ERRORS  # noqa: F401  (also read from here)
 TITLES = {"span_error": "Span Error", "conflated_entities": "Conflated Entities", "extra_entity": "Extra Entity",
           "extra_mention": "Extra Mention", "divided_entity": "Divided Entity", "missing_mention": "Missing Mention",
           "missing_entity": "Missing Entity"}

@@ -12,8 +12,7 @@ from ..stats.docstats import DocStats
 from .analyser import ERRORS, TITLES, Error, classify
 from .cort import Edge, tree_errors
 from .documents import Document, Types, drop_singletons, read_sides
-
-CORT = ("cort_recall_errors", "cort_precision_errors")
+from .names import CORT
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
 

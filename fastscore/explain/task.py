@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..task import Option, Task, lazy
+from .names import CORT, ERRORS
 
 EXAMPLE = """\
 examples:
@@ -52,8 +53,7 @@ EXPLAIN = Task(
     system_help="response file, in the key's format",
     extensions=(".conll", ".jsonl"),
     default_metric="divided_entity",
-    metric_help="span_error|conflated_entities|extra_entity|extra_mention|divided_entity|missing_mention|"
-                "missing_entity|cort_recall_errors|cort_precision_errors (default divided_entity; error counts)",
+    metric_help="|".join(ERRORS + CORT) + " (default divided_entity; error counts)",
     outputs=(("text", "readable tables, default"), ("json", "JSON"), ("html", "a self-contained page: --output html FILE")),
     options=OPTIONS,
     read=_read,
@@ -63,6 +63,5 @@ EXPLAIN = Task(
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
     output_file=True,
-    metric_names=("span_error", "conflated_entities", "extra_entity", "extra_mention", "divided_entity",
-                  "missing_mention", "missing_entity", "cort_recall_errors", "cort_precision_errors"),
+    metric_names=ERRORS + CORT,
 )
