@@ -37,6 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expectations import gzipped_json, store_or_check  # noqa: E402
 
+from fastscore.formats.conll import bracket_items  # noqa: E402
+
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "conll_diff" / "cases.json.gz"
 RUNS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
 LABELS = ("0", "1", "2", "3", "7", "07", "9", "12", "40", "41", "100")
@@ -123,14 +125,7 @@ def without_repeats(entities: dict) -> dict:
 def coref_column(entities: dict, n_tokens: int, rng: random.Random, back_to_back: float) -> list[str]:
     """One column per token: items in a random order, joined by '|' or (with probability ``back_to_back``)
     written back to back, split antecedents added here and there."""
-    items: list[list[str]] = [[] for _ in range(n_tokens)]
-    for label, spans in entities.items():
-        for s, e in spans:
-            if e - s == 1:
-                items[s].append(f"({label})")
-            else:
-                items[s].append(f"({label}")
-                items[e - 1].append(f"{label})")
+    items = bracket_items(entities.items(), n_tokens)
     out = []
     for token_items in items:
         if rng.random() < 0.04:
