@@ -2,6 +2,7 @@
 or checked (``--check``) by the family's ``make_*`` script."""
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import sys
@@ -22,3 +23,13 @@ def store_or_check(target: Path, data: bytes, check: bool) -> None:
         sys.exit(0 if same else 1)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
+
+
+def parser(doc: str, cases: int, seed: int) -> argparse.ArgumentParser:
+    """The arguments every differential script takes (``--cases``, ``--seed``, ``--check``); it adds its
+    official tool's paths."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", type=int, default=cases)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
+    return ap

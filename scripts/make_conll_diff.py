@@ -25,7 +25,6 @@ and compares the bytes).  The reference scorers are not part of fastscore: fetch
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import re
@@ -35,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expectations import gzipped_json, store_or_check  # noqa: E402
+from expectations import gzipped_json, parser, store_or_check  # noqa: E402
 
 from fastscore.formats.conll import bracket_items  # noqa: E402
 
@@ -290,12 +289,9 @@ def build(scorer: Path, coval: Path | None, cases: int, seed: int) -> bytes:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, cases=360, seed=24)
     ap.add_argument("--perl-scorer", type=Path, required=True, help="path of v8.01 scorer.pl")
     ap.add_argument("--coval", type=Path, help="path of coval's 'coval' package folder (for LEA)")
-    ap.add_argument("--cases", type=int, default=360)
-    ap.add_argument("--seed", type=int, default=24)
-    ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     args = ap.parse_args()
     data = build(args.perl_scorer.resolve(), args.coval, args.cases, args.seed)
     store_or_check(OUT, data, args.check)

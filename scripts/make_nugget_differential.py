@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expectations import gzipped_json, store_or_check  # noqa: E402
+from expectations import gzipped_json, parser, store_or_check  # noqa: E402
 from make_nugget_anchors import MAPPINGS, RUNS, TYPES, REALIS, clusters, make_doc  # noqa: E402
 from make_sequencing_anchors import first_error, ordered_links, tangled_links  # noqa: E402
 
@@ -239,13 +239,10 @@ def build(args: argparse.Namespace) -> bytes:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, cases=200, seed=2424)
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
     ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
     ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
-    ap.add_argument("--cases", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=2424)
-    ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     args = ap.parse_args()
     data = build(args)
     target = OUT / "expected.json.gz"

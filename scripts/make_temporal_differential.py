@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expectations import gzipped_json, store_or_check  # noqa: E402
+from expectations import gzipped_json, parser, store_or_check  # noqa: E402
 from gen_timeml import PROFILES, Profile, make_pair  # noqa: E402
 from make_temporal_anchors import run_toolkit  # noqa: E402
 
@@ -96,12 +96,9 @@ def build(args: argparse.Namespace) -> bytes:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, cases=200, seed=31)
     ap.add_argument("--toolkit", type=Path, required=True, help="the tempeval3_toolkit folder")
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
-    ap.add_argument("--cases", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=31)
-    ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing it")
     args = ap.parse_args()
     data = build(args)
     target = OUT / "expected.json.gz"
