@@ -98,7 +98,7 @@ def read_mention_table(path) -> MentionTable:
             return _table(_validated(pq.read_table(path)), path)
         with pa.memory_map(path) as source:  # the columns are copied out before the map is closed
             return _table(_validated(pa.ipc.open_file(source).read_all()), path)
-    except (OSError, pa.ArrowException) as exc:
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:  # a damaged column name is not UTF-8
         reason = " ".join(str(exc).split())  # pyarrow's messages may span lines
         raise InputError(f"{path}: cannot read it as Parquet or Arrow: {reason}") from None
 
