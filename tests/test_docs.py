@@ -1,41 +1,54 @@
-"""The examples of docs/*.md run as written: every Python block, and every `$ fastscore ...` line of a console
-block exits 0 (README's run in tests/test_readme.py). They run in an empty folder where ``tests/`` is the
-repository's, so the docs' paths to its data work as written."""
-import re
-import shlex
-import warnings
-
+"""The pages of docs/ start with the commands a user types, run as written (tests/doc_blocks.py says how;
+a block README.md already has runs in tests/test_readme.py), and link to pages and headings that exist."""
 import pytest
 
-from fastscore.errors import FastscoreWarning
 from tests.conftest import ROOT
+from tests.doc_blocks import (NOT_RUN, PAGES, blocks, broken_links, command_options, make_folder, run_block,
+                              runnable, synopsis_options)
 
-BLOCKS = [(page.name, block) for page in sorted((ROOT / "docs").glob("*.md"))
-          for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)]
-COMMANDS = [(page.name, line) for page in sorted((ROOT / "docs").glob("*.md"))
-            for block in re.findall(r"```console\n(.*?)```", page.read_text(), re.S)
-            for line in block.splitlines() if line.startswith("$ fastscore ")]
-
-
-def test_docs_have_python_examples():
-    assert len([1 for page, _ in BLOCKS if page == "python-api.md"]) >= 4
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+BLOCKS = [b for b in blocks(PAGES) if b.page != "README.md"]
+EXPECTED = ("agreement", "coreference", "corefud", "explain", "formats", "large-corpora", "mina", "nuggets",
+            "performance", "python-api", "statistics", "temporal", "triples")
 
 
-@pytest.mark.parametrize("page, block", BLOCKS, ids=lambda x: x.strip().splitlines()[-1][:40] if "\n" in x else x)
-def test_docs_python_example_runs(page, block, tmp_path, monkeypatch):
-    (tmp_path / "tests").symlink_to(ROOT / "tests")
-    monkeypatch.chdir(tmp_path)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FastscoreWarning)
-        exec(compile(block, page, "exec"), {})
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return make_folder(tmp_path_factory.mktemp("docs"))
 
 
-@pytest.mark.parametrize("page, line", COMMANDS, ids=lambda x: x[:60])
-def test_docs_command_runs(page, line, tmp_path, monkeypatch, capsys):
-    from fastscore.cli import main
+def test_every_page_is_there():
+    assert {page.stem for page in DOCS} >= set(EXPECTED)
 
-    (tmp_path / "tests").symlink_to(ROOT / "tests")
-    monkeypatch.chdir(tmp_path)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FastscoreWarning)
-        assert main(shlex.split(line)[2:]) == 0, capsys.readouterr().err
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
+def test_page_starts_with_commands(page):
+    first = blocks([page])[0]  # commands, or for the Python API the Python a user types
+    assert first.text.startswith("$ fastscore ") or first.kind in ("python", "pycon"), page.name
+    text = page.read_text()
+    assert "\n## " not in text or text.index("```") < text.index("\n## ")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_links_resolve(page):
+    assert broken_links(page) == []
+
+
+def test_blocks_not_run_are_few_and_listed():
+    others = [b for b in blocks(PAGES) if not runnable(b) and b.kind != "text"]
+    assert len(others) <= len(NOT_RUN)
+    for block in others:
+        first = block.text.splitlines()[0]
+        assert any(first.startswith(key) for key in NOT_RUN), f"{block.id}: a ```{block.kind} block not run"
+
+
+def test_synopses_name_real_options():
+    options = command_options()
+    named = [pair for block in blocks(PAGES) if block.kind == "text" for pair in synopsis_options(block)]
+    assert len(named) > 50
+    assert [(command, flag) for command, flag in named if flag not in options.get(command, ())] == []
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if runnable(b)], ids=lambda b: b.id)
+def test_docs_block_runs(block, folder, monkeypatch, capsys):
+    run_block(block, folder, monkeypatch, capsys)

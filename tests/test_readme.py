@@ -1,34 +1,47 @@
-"""The README's Python examples run as written, on the bundled example and the EvmEval demo files."""
+"""README.md is a short guide whose every block runs as written (tests/doc_blocks.py says how), whose
+set-up lines are the ones CI runs, and which has a quick start for every task."""
 import re
-import shutil
-import warnings
 
 import pytest
 
-from fastscore.errors import FastscoreWarning
-from fastscore.examples import KEY, RESPONSE
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT
+from tests.doc_blocks import PAGES, blocks, broken_links, make_folder, run_block, runnable
 
-BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-
-
-@pytest.fixture
-def example_folder(tmp_path, monkeypatch):
-    for name, source in (("key.conll", KEY), ("response.conll", RESPONSE), ("base.conll", RESPONSE),
-                         ("a.conll", RESPONSE), ("b.conll", KEY),
-                         ("gold.tbf", SHARED / "evmeval-demo" / "gold.tbf"),
-                         ("system.tbf", SHARED / "evmeval-demo" / "system_A.tbf")):
-        shutil.copy(source, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+README = ROOT / "README.md"
+BLOCKS = [b for b in blocks(PAGES) if b.page == "README.md"]
+QUICK_STARTS = ("Coreference (CoNLL-2012)", "CorefUD (CoNLL-U)", "Event nuggets", "Temporal relations",
+                "Triples")
 
 
-def test_readme_has_python_examples():
-    assert len(BLOCKS) >= 3
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return make_folder(tmp_path_factory.mktemp("readme"))
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.strip().splitlines()[-1][:40])
-def test_readme_python_example_runs(block, example_folder):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FastscoreWarning)  # a one-document example: bootstrap warnings
-        exec(compile(block, "README.md", "exec"), {})
+def test_readme_is_a_short_guide():
+    assert len(README.read_text().splitlines()) <= 300
+
+
+def test_setup_lines_are_the_ones_ci_runs():
+    first = blocks([README])[0]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert first.kind == "bash" and README.read_text().index("```bash") < README.read_text().index("\n## ")
+    for line in first.text.splitlines():
+        assert line in ci, line
+
+
+def test_every_task_has_a_quick_start_with_a_command_and_a_python_call():
+    text = README.read_text()
+    for task in QUICK_STARTS:
+        section = re.search(rf"^### {re.escape(task)}\n(.*?)(?=^##)", text, re.S | re.M)
+        assert section, f"no quick start for {task}"
+        assert "```console\n$ fastscore " in section.group(1) and "```pycon\n>>> " in section.group(1), task
+
+
+def test_readme_links_resolve():
+    assert broken_links(README) == []
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if runnable(b)], ids=lambda b: b.id)
+def test_readme_block_runs(block, folder, monkeypatch, capsys):
+    run_block(block, folder, monkeypatch, capsys)
