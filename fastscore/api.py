@@ -78,7 +78,7 @@ def score_coref(
         ``.scores()``, ``.document(name)``, ``.to_dict()``, ``.to_arrow()`` and
         ``.doc_stats`` (per-document numerators and denominators).
         Recall = num/den, Precision = num/den, F1 = 2PR/(P+R) for every metric;
-        see README.md for each metric's numerator and denominator.
+        see docs/coreference.md for each metric's numerator and denominator.
     """
     from .coref.score import score_coref as _score
 

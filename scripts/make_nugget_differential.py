@@ -19,7 +19,7 @@ fastscore options alongside, the exit code, the report (log lines removed) and E
 
 ``--check`` runs everything again and compares the bytes with the stored file (EvmEval's bundled
 v8.01 adds documents in Perl's hash order: a CoNLL figure on a truncation boundary can move by 0.01
-between runs, as README's agreement section says).
+between runs, as docs/agreement.md says).
 """
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
         gold_docs.remove(extra)
         if extra not in sys_docs:
             sys_docs.append(extra)
-    if not any(d in gold_docs for d in sys_docs):  # a system sharing no document is refused (README)
+    if not any(d in gold_docs for d in sys_docs):  # a system sharing no document is refused (docs/nuggets.md)
         sys_docs.append(gold_docs[0])
     files = {}
     for d in docs:

@@ -24,7 +24,7 @@ ANCHORS = TESTDATA / "corefud_anchors"
 EXPECTED = json.loads((ANCHORS / "expected.json").read_text())
 FAILURES = json.loads((ANCHORS / "failures.json").read_text())
 
-# the failure cases where fastscore differs on purpose (README, "CorefUD")
+# the failure cases where fastscore differs on purpose (docs/corefud.md)
 ERROR_WHERE_SILENT = {  # the scorer scores them silently; fastscore stops with an error
     "duplicate_doc_ids": "the same document appears twice",
     "empty_node_2_10": "are the same node to the CorefUD scorer",

@@ -10,7 +10,7 @@ they also work with exact spans (``--match exact --np-only``), which then are sc
 them.
 
 ``variant="coval"`` reproduces coval's numbers; ``variant="paper"`` follows the paper's definition
-instead (README, "MINA"): prepositions may be minimum spans, terminals are known by their tokens, and
+instead (docs/mina.md): prepositions may be minimum spans, terminals are known by their tokens, and
 punctuation is never a terminal.
 """
 from __future__ import annotations

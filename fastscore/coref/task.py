@@ -46,7 +46,7 @@ OPTIONS = (
            "min_span), CoNLL-2012 only; default exact (CoNLL-2012), head (CoNLL-U)",
            choices=("exact", "partial", "head", "mina")),
     Option(("--mina-variant",), "mina_variant", "with --match mina: coval (its numbers, default) or paper (the "
-           "definition of Moosavi et al. 2019; see README)", choices=("coval", "paper")),
+           "definition of Moosavi et al. 2019; see docs/mina.md)", choices=("coval", "paper")),
     Option(("--np-only",), "np_only", "CoNLL-2012: score only mentions whose parse is not a VP (coval's NP_only)",
            switch=True, default=False),
     Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "

@@ -11,7 +11,7 @@ whose cluster is ``ID``.
 Within one token the items are applied in v8.01's order: one-token
 mentions, then openings, then closings; a closing pairs with the last
 opening of the same cluster.  Deviations from v8.01, where v8.01 silently
-mis-reads the file, are documented in README.md ("Formats").
+mis-reads the file, are documented in docs/formats.md.
 
 The bytes are scanned by numba kernels (``kernels/conll_scan.py``); Python
 handles the ``#`` lines, labels that are not plain digits, and the messages.

@@ -27,7 +27,7 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
     token_range : file of token ids; only system triples with a first-element id among them are scored.
     relation_filter, relation_map : files; relations kept (exact names) and ``FROM<TAB>TO`` translations,
         both sides, the filter first.
-    dedup : ``auto`` | ``overlap`` | ``exact`` — how a gold triple matched twice is told apart (see README).
+    dedup : ``auto`` | ``overlap`` | ``exact`` — how a gold triple matched twice is told apart (see docs/triples.md).
     skip_time_and_location : drop TIME and LOCATION triples.  location_defect : drop every LOCATION triple,
         as the module does by an operator-precedence defect.
     layers, intersect : NAF/KAF input, converted in memory (see :mod:`fastscore.triples.convert`).
