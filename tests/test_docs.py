@@ -29,7 +29,7 @@ def test_page_starts_with_commands(page):
     assert "\n## " not in text or text.index("```") < text.index("\n## ")
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)  # README's: tests/test_readme.py
 def test_links_resolve(page):
     assert broken_links(page) == []
 
