@@ -78,7 +78,8 @@ def test_metric_option_takes_one_value_and_does_not_swallow_the_files(capsys):
 
 
 def test_api_metrics_given_as_one_string_is_one_name():
-    result = fastscore.score_coref(CASE_KEY, CASE_RESP, metrics="muc")
+    with pytest.warns(fastscore.FastscoreWarning, match="4 repeated response mention"):
+        result = fastscore.score_coref(CASE_KEY, CASE_RESP, metrics="muc")
     assert result.metrics == ["muc"]
 
 
@@ -145,7 +146,8 @@ def test_api_warnings_go_through_the_warnings_module():
 # ---- install, README, API
 
 def test_reprs_are_one_line_summaries():
-    result = fastscore.score_coref(CASE_KEY, CASE_RESP, allow_repeated=True)  # 4 repeats x 5 metrics > 10
+    with pytest.warns(fastscore.FastscoreWarning, match="4 repeated response mention"):
+        result = fastscore.score_coref(CASE_KEY, CASE_RESP, allow_repeated=True)  # 4 repeats x 5 metrics > 10
     table = fastscore.read_conll(CASE_KEY)
     for text in (repr(result), repr(table)):
         assert "\n" not in text and len(text) < 400
