@@ -28,8 +28,15 @@ COMMANDS = {  # example -> its command's arguments
 def test_example_prints_the_official_report(name, capsys):
     run = EXPECTED[name]
     assert run["exit"] == 0 and run["report"].strip()
-    assert main(COMMANDS[name] + run["fastscore"]) == 0
-    assert capsys.readouterr().out == run["report"]
+    assert main(COMMANDS[run["example"]] + run["fastscore"]) == 0
+    out = capsys.readouterr().out
+    if run.get("drop_first_line"):  # v8.01's version line names where its scorer lies
+        out = out.split("\n", 1)[1]
+    assert out == run["report"]
+
+
+def test_every_example_is_compared_with_its_tool():
+    assert {run["example"] for run in EXPECTED.values()} == set(EXAMPLES)
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
