@@ -135,3 +135,8 @@ def test_triples_example_has_a_partial_id_match():
     ex = example("triples")
     variants = score(ex.key, ex.response, task="triples").to_dict()["statistics"]["variants"]
     assert variants["partial"]["correct"] == 1 and variants["exact"]["correct"] == 0
+
+
+def test_nugget_example_with_token_tables_says_it_is_in_characters(tmp_path, capsys):
+    assert main(["nugget", "example", "example", "--tokens", str(tmp_path)]) == 1
+    assert "read as token ids (--tokens): drop --tokens" in capsys.readouterr().err
