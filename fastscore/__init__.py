@@ -10,7 +10,7 @@ from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, Us
 
 _API = ("score", "score_coref", "score_nugget", "score_temporal", "score_triples", "read_conll", "read_tbf",
         "read_timeml", "read_triples", "bootstrap", "compare", "sweep", "MentionTable")
-_MODULES = {"CorefEvaluator": "evaluator", "coval": None}  # loaded on first use (no numba at import either)
+_MODULES = {"CorefEvaluator": "evaluator", "coval": None, "examples": None}  # loaded on first use (no numba either)
 __all__ = ["__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
 
 

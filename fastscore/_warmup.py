@@ -18,18 +18,21 @@ def _score_again(argv: list[str]) -> None:
     parser, _ = _parser(_stats_task(argv))
     args, _ = parser.parse_known_args(argv)
     task = TASKS.get(args.command) or TASKS["coref"]
-    example = task.bundled_example() if task.bundled_example is not None else None
+    keywords = _keywords(args, task, "score", "command") if args.command in TASKS else {}
+    example = task.bundled_example(keywords) if task.bundled_example is not None else None
     if args.command in TASKS:
         gold, system = args.gold, args.system
         if gold == system == "example" and example is not None:
-            gold, system = example
+            gold, system, example_keywords = example
+            keywords.update(example_keywords)
         try:
-            score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
+            score(gold, system, task=task.name, **keywords)
             return
         except Exception:  # noqa: BLE001 - the inputs may be gone: warm up on the bundled example
             pass
     if example is not None:
-        score(*example, task=task.name)
+        gold, system, example_keywords = example
+        score(gold, system, task=task.name, **example_keywords)
 
 
 def _warm(argv: list[str]) -> None:

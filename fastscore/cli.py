@@ -384,8 +384,10 @@ def _keywords(args, task: Task, *scopes: str) -> dict:
 def _score(args, task: Task) -> int:
     """A task's own command: score, warn, bootstrap, report."""
     gold, system = args.gold, args.system
+    keywords = _keywords(args, task, "score", "command")
     if task.bundled_example is not None and gold == system == "example":
-        gold, system = task.bundled_example()
+        gold, system, example_keywords = task.bundled_example(keywords)
+        keywords.update(example_keywords)
     from .api import score
 
     stats = _statistics(args, args.bootstrap)
@@ -393,10 +395,9 @@ def _score(args, task: Task) -> int:
     if settings is not None:
         from .api import score_corpus
 
-        result = score_corpus(gold, system, task=task.name, settings=settings,
-                              **_keywords(args, task, "score", "command"))
+        result = score_corpus(gold, system, task=task.name, settings=settings, **keywords)
     else:
-        result = score(gold, system, task=task.name, **_keywords(args, task, "score", "command"))
+        result = score(gold, system, task=task.name, **keywords)
     if args.bootstrap:
         from .api import bootstrap
 

@@ -90,7 +90,8 @@ class Task:
     doc_names: Callable[[Any], list[str]]  # the document names of a read input
     score: Callable[..., Any]  # (gold, system, **keywords) -> result
     report: Callable[..., str]  # (result, fmt, per_doc, **report keywords) -> text
-    bundled_example: Callable[[], tuple[str, str]] | None = None  # `TASK example example`
+    # `TASK example example`: (the command's keywords) -> the key, the response and the keywords they are scored with
+    bundled_example: Callable[[dict], tuple[str, str, dict]] | None = None
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")  # how the task command's help names its two inputs
     kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
     # corpora as shards (fastscore.shards): without ``merge`` the task scores one pair of inputs only

@@ -56,10 +56,10 @@ def test_char_spans_read_as_token_ids_are_refused(tmp_path, capsys):
     err = _error(capsys, ["nugget", str(gold), str(system)])  # kbp2015 reads token ids by default
     assert err == (f"fastscore: error: {gold}:2: document \"d1\": mention 'E1' has the span '0,4', which looks like "
                    "character offsets ('begin,end' ranges, separated by ';'), but the spans are read as token ids "
-                   "(--preset kbp2015 reads token ids unless --char-spans is given): use --char-spans (or --preset "
-                   "kbp2016/kbp2017)\n")
+                   "(the default preset, kbp2015 = EvmEval scorer_v1.7.1 for TAC KBP 2015, reads token ids unless "
+                   "--char-spans is given): use --char-spans (or --preset kbp2016/kbp2017, the 2016/2017 rules)\n")
     err = _error(capsys, ["nugget", str(gold), str(system), "--tokens", str(tmp_path)])
-    assert "(--tokens): drop --tokens and use --char-spans (or --preset kbp2016/kbp2017)" in err
+    assert "(--tokens): drop --tokens and use --char-spans (or --preset kbp2016/kbp2017, the 2016/2017 rules)" in err
     err = _error(capsys, ["nugget", str(gold), str(system), "--preset", "kbp2017", "--tokens", str(tmp_path)])
     assert "drop --tokens (--preset kbp2017 then reads character spans)" in err
     for args in (["--char-spans"], ["--preset", "kbp2016"]):  # the remedies work: the official numbers

@@ -39,6 +39,10 @@ def test_wheel_installs_kernels_under_fastscore(tmp_path):
     for needed in ("fastscore/kernels/contingency.py", "fastscore/examples/key.conll",
                    "fastscore/examples/LICENSE.md", "fastscore/py.typed"):
         assert needed in names
+    # every bundled example (its files and licence) is in the wheel
+    examples = {str(p.relative_to(ROOT)) for p in (ROOT / "fastscore" / "examples").rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts}
+    assert examples <= set(names), sorted(examples - set(names))
     # every module of the source tree is in the wheel (a package missing from pyproject.toml is not)
     source = {str(p.relative_to(ROOT)) for p in (ROOT / "fastscore").rglob("*.py")}
     assert source <= set(names), sorted(source - set(names))
@@ -75,10 +79,11 @@ def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
     check = "from fastscore.first_run import compiled_kernels\nassert compiled_kernels() is not None\n"
     proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr  # built, and its stamp is that of the installed sources
-    proc = subprocess.run([str(venv / "bin" / "fastscore"), "coref", "example", "example", "-o", "json"],
-                          capture_output=True, text=True, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert '"conll"' in proc.stdout
+    for command in (["coref"], ["coref", "--format", "conllu"], ["nugget"], ["temporal"], ["triples"]):
+        proc = subprocess.run([str(venv / "bin" / "fastscore"), command[0], "example", "example", *command[1:],
+                               "-o", "json"], capture_output=True, text=True, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert '"conll"' in proc.stdout if command[0] == "coref" else '"signature"' in proc.stdout
     demo = SHARED / "evmeval-demo"
     proc = subprocess.run([str(venv / "bin" / "fastscore"), "nugget", str(demo / "gold.tbf"),
                            str(demo / "temporal.tbf"), "--preset", "kbp2016", "--coref", "--sequencing", "-o", "json"],

@@ -15,6 +15,7 @@ ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 EXAMPLE = """\
 examples:
   fastscore coref example example          # the bundled example (TC-A / TC-A-4)
+  fastscore coref example example --format conllu   # the CorefUD one: a zero, a discontinuous mention
   fastscore coref key.conll response.conll
   fastscore coref key.conll response.conll -m muc -m bcub -m ceafe --output json
   fastscore coref key.conll response.conll --output perl -m bcub   # v8.01's report layout
@@ -137,10 +138,12 @@ def _batches(path: str, size: int) -> list:
     return conll_batches(path, size)
 
 
-def _bundled() -> tuple[str, str]:
-    from ..examples import KEY, RESPONSE
+def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    """The CoNLL-2012 example, or the CorefUD one with --format conllu or a CRAC preset."""
+    from ..examples import command_inputs
 
-    return str(KEY), str(RESPONSE)
+    corefud = keywords.get("format") == "conllu" or str(keywords.get("preset")).startswith("crac")
+    return command_inputs("corefud" if corefud else "coref")
 
 
 COREF = Task(

@@ -1,6 +1,71 @@
-"""A small key/response pair shipped with fastscore (see LICENSE.md here)."""
+"""The small key/response pairs shipped with fastscore, one per task (each folder's LICENSE.md says where it
+comes from and what it shows).
+
+``fastscore TASK example example`` scores one (``--format conllu`` for CorefUD); in Python::
+
+    from fastscore import score
+    from fastscore.examples import example
+
+    ex = example("nugget")
+    result = score(ex.key, ex.response, task=ex.task, **ex.options)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-KEY = HERE / "key.conll"
+KEY = HERE / "key.conll"  # the CoNLL-2012 example (TC-A of the reference scorer's tests)
 RESPONSE = HERE / "response.conll"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One bundled example: which task scores it, its two files, the options it is scored with."""
+
+    name: str
+    task: str
+    key: Path
+    response: Path
+    shows: str  # the case it is there for
+    options: dict[str, Any] = field(default_factory=dict)  # API keywords (`TASK example example` sets them)
+
+    @property
+    def folder(self) -> Path:
+        return self.key.parent
+
+
+EXAMPLES = {
+    ex.name: ex for ex in (
+        Example("coref", "coref", KEY, RESPONSE, "CoNLL-2012: test case TC-A/TC-A-4 of the reference scorer"),
+        Example("corefud", "coref", HERE / "corefud" / "key.conllu", HERE / "corefud" / "response.conllu",
+                "CorefUD (CoNLL-U): a zero (an empty node) and a discontinuous mention"),
+        Example("nugget", "nugget", HERE / "nugget" / "key.tbf", HERE / "nugget" / "response.tbf",
+                "TAC KBP event nuggets in character spans, with event coreference",
+                {"char_spans": True, "coref": True}),
+        Example("temporal", "temporal", HERE / "temporal" / "key.tml", HERE / "temporal" / "response.tml",
+                "TimeML: a response relation verified only through the key's temporal closure"),
+        Example("triples", "triples", HERE / "triples" / "key.trp", HERE / "triples" / "response.trp",
+                "triples: a response triple that matches a key triple through some of its token ids"),
+    )
+}
+
+
+def example(name: str) -> Example:
+    """The bundled example NAME: coref, corefud, nugget, temporal or triples."""
+    try:
+        return EXAMPLES[name]
+    except KeyError:
+        raise ValueError(f"no bundled example {name!r}: choose from {', '.join(EXAMPLES)}") from None
+
+
+def path(name: str) -> Path:
+    """The folder holding the bundled example NAME (its key, response and LICENSE.md)."""
+    return example(name).folder
+
+
+def command_inputs(name: str) -> tuple[str, str, dict[str, Any]]:
+    """What ``TASK example example`` scores: the key, the response and the options set for them."""
+    ex = example(name)
+    return str(ex.key), str(ex.response), dict(ex.options)

@@ -207,12 +207,14 @@ def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
     preset = opts.preset.name
     if found == "char":
         looks = "character offsets ('begin,end' ranges, separated by ';')"
+        # kbp2015, the default, is the one preset reading token ids: say so, the 2016/2017 files are in characters
         read = ("token ids (--tokens)" if opts.tokens_dir
-                else f"token ids (--preset {preset} reads token ids unless --char-spans is given)")
+                else f"token ids (the default preset, {preset} = {opts.preset.scorer} for TAC KBP 2015, reads token "
+                     "ids unless --char-spans is given)")
         remedy = (f"drop --tokens (--preset {preset} then reads character spans)"
                   if opts.tokens_dir and not opts.preset.token_mode_default
                   else ("drop --tokens and " if opts.tokens_dir else "")
-                  + "use --char-spans (or --preset kbp2016/kbp2017)")
+                  + "use --char-spans (or --preset kbp2016/kbp2017, the 2016/2017 rules)")
     else:
         looks = "token ids"
         read = ("character offsets (--char-spans)" if opts.preset.token_mode_default

@@ -9,6 +9,7 @@ from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
+  fastscore nugget example example                                       # the bundled example (character spans, --coref)
   fastscore nugget gold.tbf system.tbf --tokens tkn/                     # TAC KBP 2015 rules, token ids
   fastscore nugget gold.tbf system.tbf --preset kbp2016 --coref          # 2016/2017 rules, character spans
   fastscore nugget gold.tbf system.tbf --preset kbp2017 --output evmeval # the official report layout
@@ -70,14 +71,24 @@ def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, ti
     return evmeval.render(result, fmt, per_doc=per_doc)
 
 
+def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    """The example, in character spans: read as such unless token tables are given (then the reader says why not)."""
+    from ..examples import command_inputs
+
+    key, response, example_keywords = command_inputs("nugget")
+    if keywords.get("tokens"):
+        del example_keywords["char_spans"]
+    return key, response, example_keywords
+
+
 NUGGET = Task(
     name="nugget",
     summary="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
     description="Score TAC KBP event nugget detection (span, type, realis) and event coreference with the numbers "
                 "of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).",
     example=EXAMPLE,
-    gold_help="gold TBF file",
-    system_help="system TBF file",
+    gold_help="gold TBF file ('example' for the bundled example)",
+    system_help="system TBF file ('example' for the bundled example)",
     extensions=(".tbf",),
     default_metric="span",
     metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
@@ -90,6 +101,7 @@ NUGGET = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
+    bundled_example=_bundled,
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
     merge=lazy("fastscore.nugget.result", "merge_results"),
     concat=lazy("fastscore.formats.tbf", "concat_tbf"),

@@ -9,6 +9,7 @@ from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
+  fastscore temporal example example                          # the bundled example (one TimeML file each)
   fastscore temporal gold/ system/                            # TempEval-3 default (reduced graphs)
   fastscore temporal gold/ system/ --output te3               # the toolkit's report lines
   fastscore temporal gold/ system/ --method acl11 --relations-only
@@ -40,6 +41,12 @@ def _report(result, fmt: str, per_doc: bool = False) -> str:
     return render(result, fmt, per_doc=per_doc)
 
 
+def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    from ..examples import command_inputs
+
+    return command_inputs("temporal")
+
+
 TEMPORAL = Task(
     name="temporal",
     summary="score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit does",
@@ -48,7 +55,7 @@ TEMPORAL = Task(
                 "event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and SYSTEM are TimeML "
                 "files or folders holding the same file names.",
     example=EXAMPLE,
-    gold_help="gold TimeML file or folder",
+    gold_help="gold TimeML file or folder ('example' for the bundled example)",
     system_help="system TimeML file or folder (same file names, same texts)",
     extensions=(".tml",),
     default_metric="temporal",
@@ -61,6 +68,7 @@ TEMPORAL = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.temporal.score", "score_temporal"),
     report=_report,
+    bundled_example=_bundled,
     kernels=("temporal_timegraph",),
     merge=lazy("fastscore.temporal.result", "merge_results"),
     concat=lazy("fastscore.formats.timeml", "concat_timeml"),

@@ -11,6 +11,7 @@ from ..task import Option, Task, lazy
 
 EXAMPLE = """\
 examples:
+  fastscore triples example example                           # the bundled example (a partial-id match)
   fastscore triples gold.trp system.trp                       # partial ids, same relation (EvaluateTriples)
   fastscore triples gold.trp system.trp --exact-ids --output module   # EvaluateTriplesDebug's report file
   fastscore triples gold/ system/ --ignore-file-suffix 8      # folders: x.tag.trp pairs with x.kaf.trp
@@ -73,6 +74,12 @@ def _report(result, fmt: str, per_doc: bool = False) -> str:
     return render(result, fmt, per_doc=per_doc)
 
 
+def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    from ..examples import command_inputs
+
+    return command_inputs("triples")
+
+
 TRIPLES = Task(
     name="triples",
     summary="score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does",
@@ -81,7 +88,7 @@ TRIPLES = Task(
                 "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
                 "and a per-relation table.",
     example=EXAMPLE,
-    gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
+    gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers; 'example' for the bundled example)",
     system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
     extensions=(".trp",),
     default_metric="triples",
@@ -94,6 +101,7 @@ TRIPLES = Task(
     doc_names=_doc_names,
     score=lazy("fastscore.triples.score", "score_triples"),
     report=_report,
+    bundled_example=_bundled,
     kernels=("triples",),
     # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
     # its file name (a single file scored against another is one document); a NAF/KAF folder is one input
