@@ -65,6 +65,21 @@ def test_official_layouts_refuse_bootstrap(capsys, argv):
     assert code == 2 and "no place for intervals" in err
 
 
+def _interval_free_outputs():
+    from fastscore.tasks import TASKS
+
+    return [(name, fmt) for name, task in TASKS.items() for fmt in task.interval_free]
+
+
+@pytest.mark.parametrize("task, fmt", _interval_free_outputs())
+def test_every_official_layout_refuses_bootstrap_before_scoring(capsys, monkeypatch, task, fmt):
+    """Declared once per task (``interval_free``) and checked before anything is read: the inputs here do not
+    even exist."""
+    code, out, err = run(capsys, task, "no-such-gold", "no-such-system", "--bootstrap", "10", "-o", fmt)
+    assert code == 2 and out == "" and f"--output {fmt} (" in err and "has no place for intervals" in err
+    assert err.rstrip().endswith("use --bootstrap with --output text, json, csv or markdown")
+
+
 def test_conll_metric_alone_shows_the_three_f1s_it_averages(capsys):
     code, out, _ = run(capsys, "coref", CASE_KEY, CASE_RESP, "-m", "conll", "-o", "json", "--allow-repeated")
     assert code == 0 and list(json.loads(out)["metrics"]) == ["muc", "bcub", "ceafe", "conll"]

@@ -96,6 +96,7 @@ NUGGET = Task(
                 "(default span)",
     outputs=(("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
+    interval_free=("evmeval",),
     options=OPTIONS,
     read=lazy("fastscore.nugget.score", "read"),
     doc_names=_doc_names,
