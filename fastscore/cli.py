@@ -383,6 +383,8 @@ def _keywords(args, task: Task, *scopes: str) -> dict:
 
 def _score(args, task: Task) -> int:
     """A task's own command: score, warn, bootstrap, report."""
+    if not task.output_file:
+        task.check_output(args.output, bool(args.bootstrap))  # before the scoring, not after it
     gold, system = args.gold, args.system
     keywords = _keywords(args, task, "score", "command")
     if task.bundled_example is not None and gold == system == "example":
@@ -405,7 +407,7 @@ def _score(args, task: Task) -> int:
     fmt, file = args.output, None
     if task.output_file:
         fmt, file = _output_file(args.output, task)
-    _emit(task.report(result, fmt, args.per_doc, **_keywords(args, task, "report"), **({"file": file} if file else {})))
+    _emit(task.render(result, fmt, args.per_doc, **_keywords(args, task, "report"), **({"file": file} if file else {})))
     return 0
 
 

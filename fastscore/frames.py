@@ -48,21 +48,3 @@ def score_table(result, per_doc: bool = False):
         columns["ci_high"] = pa.array([None if e is None else float(e[1]) for e in ends], pa.float64())
     return pa.table(columns)
 
-
-class PerDocumentTables:
-    """``to_arrow`` (per-document statistics: its ``doc_stats``), ``score_table`` and ``to_pandas`` (tidy scores)
-    of a result."""
-
-    def to_arrow(self):
-        """Per-document statistics (numerators and denominators) as a ``pyarrow.Table``."""
-        return self.doc_stats.to_arrow()
-
-    def score_table(self, per_doc: bool = False):
-        """Scores as a tidy ``pyarrow.Table`` (see :func:`fastscore.frames.score_table`)."""
-        return score_table(self, per_doc)
-
-    def to_pandas(self, per_doc: bool = False):
-        """Scores as a tidy ``pandas.DataFrame``: one row per metric (and per document with ``per_doc``), with
-        recall, precision, f1 and, after a bootstrap, ``ci_low`` and ``ci_high`` (needs pandas; the per-document
-        numerators and denominators: ``doc_stats.to_pandas()``)."""
-        return to_pandas(score_table(self, per_doc))

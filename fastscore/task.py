@@ -118,6 +118,7 @@ class Task:
     unpaired_error: Callable[[list, list, dict], Exception] | None = None
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
+    interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]
@@ -132,3 +133,15 @@ class Task:
 
     def defaults(self, *scopes: str) -> dict[str, Any]:
         return {o.keyword: o.default for o in self.in_scope(*scopes)}
+
+    def check_output(self, fmt: str, intervals: bool) -> None:
+        """A clear error for intervals asked of a layout that has no place for them (before any scoring)."""
+        if intervals and fmt in self.interval_free:
+            others = [f for f, _ in self.outputs if f not in self.interval_free]
+            raise UsageError(f"--output {fmt} ({dict(self.outputs)[fmt]}) has no place for intervals: use "
+                             f"--bootstrap with --output {', '.join(others[:-1])} or {others[-1]}")
+
+    def render(self, result, fmt: str, per_doc: bool = False, **report_keywords) -> str:
+        """The task's report of a result, in output format ``fmt``."""
+        self.check_output(fmt, getattr(result, "bootstrap", None) is not None)
+        return self.report(result, fmt, per_doc, **report_keywords)

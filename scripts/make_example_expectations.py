@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """Record what each official tool prints for the bundled examples (``fastscore/examples``).
 
-Writes ``tests/data/examples/expected.json``: per example, the tool, its command line (with the example's
-files named ``KEY`` and ``RESPONSE``), its exit code and the report it printed, which
+Writes ``tests/data/examples/expected.json``: per run (an example, maybe with a preset), the tool, its command
+line (with the example's files named ``KEY`` and ``RESPONSE``), its exit code and the report it printed, which
 ``fastscore TASK example example --output FORMAT`` must reproduce byte for byte (``tests/test_examples.py``):
 
+* ``coref``: the CoNLL-2012 example (test case TC-A/TC-A-4), v8.01's ``scorer.pl all`` (Perl); its first line
+  (``version: 8.01 PATH``) left out, as it names where the scorer lies;
 * ``corefud``: the CorefUD scorer 1.2 (ufal/corefud-scorer, commit 4fd7b0e), its defaults (head match,
   singletons dropped, zeros matched by their dependencies); Python 3 with udapi, numpy and scipy;
 * ``nugget``: EvmEval scorer_v1.7.1 (commit 1bd96c9, ``scorer_v1.7.py``, TAC KBP 2015 rules; fastscore's
   default preset) with ``--eval_mode char -c FILE``, under Python 2.7; its log lines (``[INFO] ...``) left out;
+  ``nugget-kbp2017``: the same with EvmEval scorer_v1.8 (commit 9f60e17, ``-c FILE``: character spans are its
+  default);
 * ``temporal``: the TempEval-3 toolkit (naushadzaman/tempeval3_toolkit), its steps as
   ``scripts/make_temporal_anchors.py`` runs them: the entity report, then the relation report (method te3);
 * ``triples``: the Triple evaluation module (cltl/TripleEvaluation, its source built with javac, as for
   ``scripts/make_triples_anchors.py``), ``EvaluateTriples`` itself: the report file it writes.
 
-The CoNLL-2012 example is test case TC-A/TC-A-4, whose v8.01 numbers the shared reference tests hold.
-
-    python scripts/make_example_expectations.py --corefud DIR/corefud-scorer.py --python3 VENV/bin/python \\
-        --evmeval DIR/scorer_v1.7.py --python2 PY27 --toolkit DIR/tempeval3_toolkit \\
+    python scripts/make_example_expectations.py --perl-scorer DIR/scorer.pl --corefud DIR/corefud-scorer.py \\
+        --python3 VENV/bin/python --evmeval DIR/scorer_v1.7.py --evmeval18 DIR/scorer_v1.8.py --python2 PY27 \\
+        --toolkit DIR/tempeval3_toolkit \\
         --triples-classpath BUILD:JAR [--check]
 
 ``--check`` runs the tools again and compares with the stored file instead of writing.
@@ -51,24 +54,41 @@ def named(cmd: list[str], key: Path, response: Path) -> list[str]:
     return [names.get(a, Path(a).name if "/" in a else a) for a in cmd]
 
 
+def coref(args) -> dict:
+    ex = example("coref")
+    cmd = ["perl", str(args.perl_scorer), "all", str(ex.key), str(ex.response)]
+    p = run(cmd, args.perl_scorer.parent)
+    return {"example": "coref", "tool": "conll/reference-coreference-scorers v8.01",
+            "command": named(cmd, ex.key, ex.response), "exit": p.returncode, "report": p.stdout.split("\n", 1)[1], "drop_first_line": True,
+            "fastscore": ["--output", "perl"]}
+
+
 def corefud(args) -> dict:
     ex = example("corefud")
     cmd = [args.python3, str(args.corefud), str(ex.key), str(ex.response)]
     p = run(cmd, args.corefud.parent)
-    return {"tool": "ufal/corefud-scorer 4fd7b0e", "command": named(cmd, ex.key, ex.response),
+    return {"example": "corefud", "tool": "ufal/corefud-scorer 4fd7b0e", "command": named(cmd, ex.key, ex.response),
             "exit": p.returncode, "report": p.stdout, "fastscore": ["--format", "conllu", "--output", "corefud"]}
 
 
-def nugget(args) -> dict:
+def evmeval(args, scorer: Path, tool: str, mode: list[str], preset: list[str]) -> dict:
     ex = example("nugget")
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [args.python2, str(args.evmeval), "-g", str(ex.key), "-s", str(ex.response), "--eval_mode", "char",
+        cmd = [args.python2, str(scorer), "-g", str(ex.key), "-s", str(ex.response), *mode,
                "-c", str(Path(tmp) / "coref.out")]
-        p = run(cmd, args.evmeval.parent)
+        p = run(cmd, scorer.parent)
     report = "".join(ln for ln in p.stdout.splitlines(keepends=True) if not ln.startswith("["))
     cmd[-1] = "COREF_OUT"
-    return {"tool": "hunterhector/EvmEval 1bd96c9 scorer_v1.7.py", "command": named(cmd, ex.key, ex.response),
-            "exit": p.returncode, "report": report, "fastscore": ["--output", "evmeval"]}
+    return {"example": "nugget", "tool": tool, "command": named(cmd, ex.key, ex.response), "exit": p.returncode,
+            "report": report, "fastscore": [*preset, "--output", "evmeval"]}
+
+
+def nugget(args) -> dict:
+    return evmeval(args, args.evmeval, "hunterhector/EvmEval 1bd96c9 scorer_v1.7.py", ["--eval_mode", "char"], [])
+
+
+def nugget_kbp2017(args) -> dict:
+    return evmeval(args, args.evmeval18, "hunterhector/EvmEval 9f60e17 scorer_v1.8.py", [], ["--preset", "kbp2017"])
 
 
 def temporal(args) -> dict:
@@ -79,7 +99,7 @@ def temporal(args) -> dict:
             shutil.copy(path, Path(tmp) / side / "example.tml")
         out = run_toolkit(args.toolkit.resolve(), args.python2, Path(tmp) / "key", Path(tmp) / "response")
     runs = (out["entities"], out["te3"])
-    return {"tool": "naushadzaman/tempeval3_toolkit", "command": [
+    return {"example": "temporal", "tool": "naushadzaman/tempeval3_toolkit", "command": [
                 "TimeML-Normalizer.jar -a KEY;RESPONSE", "evaluate_entities.py KEY RESPONSE 0",
                 "temporal_evaluation.py KEY RESPONSE 0"],
             "exit": max(r["exit"] for r in runs), "normalizer_errors": out["normalizer_errors"],
@@ -96,23 +116,27 @@ def triples(args) -> dict:
         p = run(cmd, Path(tmp))
         report = (Path(tmp) / (ex.response.name + ".xls")).read_text(encoding="utf-8")
     cmd[2] = "CLASSPATH"
-    return {"tool": "cltl/TripleEvaluation (source, javac)", "command": cmd, "exit": p.returncode,
+    return {"example": "triples", "tool": "cltl/TripleEvaluation (source, javac)", "command": cmd, "exit": p.returncode,
             "report": report, "fastscore": ["--output", "module"]}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--perl-scorer", type=Path, required=True, help="the reference scorer v8.01's scorer.pl")
     ap.add_argument("--corefud", type=Path, required=True, help="corefud-scorer.py")
     ap.add_argument("--python3", required=True, help="a Python 3 with the CorefUD scorer's requirements")
     ap.add_argument("--evmeval", type=Path, required=True, help="EvmEval scorer_v1.7.py (v1.7.1)")
+    ap.add_argument("--evmeval18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
     ap.add_argument("--toolkit", type=Path, required=True, help="the tempeval3_toolkit folder")
     ap.add_argument("--triples-classpath", required=True, help="the Triple evaluation module's classes and jar")
     ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing")
     args = ap.parse_args()
-    args.corefud, args.evmeval = args.corefud.resolve(), args.evmeval.resolve()
+    for name in ("perl_scorer", "corefud", "evmeval", "evmeval18"):
+        setattr(args, name, getattr(args, name).resolve())
     expected = {name: make(args) for name, make in
-                (("corefud", corefud), ("nugget", nugget), ("temporal", temporal), ("triples", triples))}
+                (("coref", coref), ("corefud", corefud), ("nugget", nugget), ("nugget-kbp2017", nugget_kbp2017),
+                 ("temporal", temporal), ("triples", triples))}
     text = json.dumps(expected, indent=1, sort_keys=True) + "\n"
     if args.check:
         same = OUT.read_text() == text
@@ -120,7 +144,7 @@ def main() -> None:
         raise SystemExit(0 if same else 1)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(text)
-    print(f"{len(expected)} examples written to {OUT}")
+    print(f"{len(expected)} runs written to {OUT}")
 
 
 if __name__ == "__main__":

@@ -147,6 +147,7 @@ def test_fits_checks_what_numba_would_type():
     assert not fits((1,), (("scalar", "bool"),))
 
 
+@pytest.mark.slow  # ~5 s: every task's command run to record the kernels' signatures
 def test_the_signatures_are_those_the_command_line_calls_today():
     """kernels/aot_signatures.py is what scripts/aot_signatures.py records now (rerun it when a kernel's
     arguments change: the kernels it misses would start through the JIT)."""
@@ -185,6 +186,7 @@ ALL_RUNS = ("import contextlib, io, json, sys\nfrom fastscore.cli import main\nf
             "print(json.dumps([_jit.MODE, 'numba' in sys.modules, runs]))\n")
 
 
+@pytest.mark.slow  # ~6 s: the anchors in subprocesses
 @needs_compiled
 def test_the_anchors_give_the_same_output_with_the_compiled_kernels():
     import json

@@ -61,7 +61,9 @@ def test_documents_without_mentions_are_kept(tmp_path):
 COREFUD_EXPECTED = json.loads((DATA / "corefud_anchors" / "expected.json").read_text())["cases"]
 
 
-@pytest.mark.parametrize("case", ["gum_news_asylum", "syn03_zeros_heavy", "syn04_ties_heavy", "syn17"])
+# one case in the default run; the others (12 command runs each) in the slow run
+@pytest.mark.parametrize("case", ["gum_news_asylum", *(pytest.param(c, marks=pytest.mark.slow) for c in
+                                                     ("syn03_zeros_heavy", "syn04_ties_heavy", "syn17"))])
 def test_conllu_tables_as_files_agree_with_the_corefud_scorer(tmp_path, case):
     """CoNLL-U files converted to Parquet (key) and Arrow (response): the official report, as the CorefUD
     scorer printed it for the CoNLL-U files, in all 12 configurations."""

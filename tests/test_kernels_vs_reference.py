@@ -8,6 +8,10 @@ from fastscore.formats.table import MentionTable
 from fastscore.metrics import METRICS
 from tests import reference
 from tests.strategies import chains, clean_chains, corpora
+from tests.conftest import COREF_INPUT_NOTES
+
+# hypothesis draws repeats and one-sided documents
+pytestmark = COREF_INPUT_NOTES
 
 TOKENS = 8
 

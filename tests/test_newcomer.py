@@ -65,6 +65,21 @@ def test_official_layouts_refuse_bootstrap(capsys, argv):
     assert code == 2 and "no place for intervals" in err
 
 
+def _interval_free_outputs():
+    from fastscore.tasks import TASKS
+
+    return [(name, fmt) for name, task in TASKS.items() for fmt in task.interval_free]
+
+
+@pytest.mark.parametrize("task, fmt", _interval_free_outputs())
+def test_every_official_layout_refuses_bootstrap_before_scoring(capsys, monkeypatch, task, fmt):
+    """Declared once per task (``interval_free``) and checked before anything is read: the inputs here do not
+    even exist."""
+    code, out, err = run(capsys, task, "no-such-gold", "no-such-system", "--bootstrap", "10", "-o", fmt)
+    assert code == 2 and out == "" and f"--output {fmt} (" in err and "has no place for intervals" in err
+    assert err.rstrip().endswith("use --bootstrap with --output text, json, csv or markdown")
+
+
 def test_conll_metric_alone_shows_the_three_f1s_it_averages(capsys):
     code, out, _ = run(capsys, "coref", CASE_KEY, CASE_RESP, "-m", "conll", "-o", "json", "--allow-repeated")
     assert code == 0 and list(json.loads(out)["metrics"]) == ["muc", "bcub", "ceafe", "conll"]
@@ -78,7 +93,8 @@ def test_metric_option_takes_one_value_and_does_not_swallow_the_files(capsys):
 
 
 def test_api_metrics_given_as_one_string_is_one_name():
-    result = fastscore.score_coref(CASE_KEY, CASE_RESP, metrics="muc")
+    with pytest.warns(fastscore.FastscoreWarning, match="4 repeated response mention"):
+        result = fastscore.score_coref(CASE_KEY, CASE_RESP, metrics="muc")
     assert result.metrics == ["muc"]
 
 
@@ -145,7 +161,8 @@ def test_api_warnings_go_through_the_warnings_module():
 # ---- install, README, API
 
 def test_reprs_are_one_line_summaries():
-    result = fastscore.score_coref(CASE_KEY, CASE_RESP, allow_repeated=True)  # 4 repeats x 5 metrics > 10
+    with pytest.warns(fastscore.FastscoreWarning, match="4 repeated response mention"):
+        result = fastscore.score_coref(CASE_KEY, CASE_RESP, allow_repeated=True)  # 4 repeats x 5 metrics > 10
     table = fastscore.read_conll(CASE_KEY)
     for text in (repr(result), repr(table)):
         assert "\n" not in text and len(text) < 400

@@ -15,8 +15,11 @@ from fastscore.cli import main
 from fastscore.errors import FastscoreError, ParseError, UsageError
 from fastscore.kernels.nugget import mappings
 from tests import reference_nugget
-from tests.conftest import SHARED, TESTDATA
+from tests.conftest import NUGGET_INPUT_NOTES, SHARED, TESTDATA
 from tests.test_bad_input import _mutate
+
+# the generated TBF corpora hold every defect EvmEval tolerates
+pytestmark = NUGGET_INPUT_NOTES
 
 mention = st.tuples(st.sets(st.integers(0, 8), min_size=0, max_size=4), st.sampled_from([None, 0, 1]),
                     st.sampled_from([None, 0, 1]))
@@ -35,7 +38,7 @@ def _arrays(side, annotated_any: bool):
     return off, vals, lens, typ, rea, typ_any, rea_any
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.lists(mention, max_size=6), st.lists(mention, max_size=6)), min_size=1, max_size=3))
 def test_greedy_kernel_matches_oracle(docs):
     g_all = [[], [], [], [], [], [], []]

@@ -9,6 +9,10 @@ from fastscore.formats.table import MentionTable
 from fastscore.metrics import METRICS, SCORED, layout_of
 from fastscore.nugget.metrics import SEQUENCING_METRICS, WITH_COREF
 from tests.strategies import clean_chains, corpora
+from tests.conftest import COREF_INPUT_NOTES
+
+# hypothesis draws one-sided documents
+pytestmark = COREF_INPUT_NOTES
 
 
 def table(docs):

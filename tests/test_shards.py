@@ -270,6 +270,7 @@ def timeml(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.filterwarnings("ignore:2 attribute value:fastscore.errors.FastscoreWarning")  # checked: .warnings
 def test_temporal_folders_as_shards(timeml):
     """A TimeML folder, each file a shard: --jobs 1, --jobs 2 and Dask-free glob patterns give the numbers and
     the warning of the folder read whole (fastscore.score, the path without shards)."""

@@ -208,6 +208,7 @@ def test_chunked_draws_equal_one_draw(monkeypatch, n_docs):
             assert np.array_equal(np.concatenate(list(swap_masks(n_docs, n, seed))), coins)
 
 
+@pytest.mark.slow  # ~15 s: many chunk sizes over a corpus
 def test_same_numbers_for_a_seed_whatever_the_chunk_size(monkeypatch):
     """F1 values computed chunk by chunk equal those of all resampled sums at once (the former way)."""
     a, b = synthetic(1, n=9), synthetic(2, n=9)

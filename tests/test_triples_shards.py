@@ -58,7 +58,7 @@ def _cli(capsys, *args) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])  # 2: worker processes, ~10 s
 def test_folder_shards_print_the_folder_reports(corpus, capsys, fixed_date, jobs):
     gold, system = corpus / "gold", corpus / "system"
     whole = _one_read(gold, system, ignore_file_suffix=8)

@@ -4,10 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .._version import __version__
 from ..errors import InputError
-from ..frames import PerDocumentTables
 from ..metrics import METRICS, PRF
+from ..result import Result
 from ..stats.docstats import DocStats
 
 
@@ -41,7 +40,7 @@ def metric_object(name: str, sums: Mapping[str, object], registry: Mapping = MET
 
 
 @dataclass
-class CorefResult(PerDocumentTables):
+class CorefResult(Result):
     """Scores of a response against a key.
 
     ``doc_stats`` holds the per-document sufficient statistics; ``to_dict``
@@ -59,10 +58,7 @@ class CorefResult(PerDocumentTables):
     tables: tuple | None = field(default=None, repr=False)  # (key, response) MentionTables, for the v8.01 report
     skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     asked: tuple[str, ...] = ("all",)  # the metric names as the user gave them (the v8.01 report shows LEA only if named)
-
-    @property
-    def documents(self) -> list[str]:
-        return list(self.doc_stats.doc_names)
+    task = "coref"
 
     def _object(self, sums, intervals: dict | None = None) -> dict:
         metrics = {m: metric_object(m, sums, self.doc_stats.registry) for m in self.metrics}
@@ -72,36 +68,21 @@ class CorefResult(PerDocumentTables):
 
     def scores(self) -> dict:
         """Corpus scores: ``{"mentions": {...}, "metrics": {name: {...}}}``."""
-        intervals = self.bootstrap.intervals if self.bootstrap is not None else None
-        return self._object(self.doc_stats.sums(), intervals)
+        return self._object(self.doc_stats.sums(), self.intervals())
 
-    def document(self, name: str) -> dict:
+    def document_object(self, index: int) -> dict:
         """The same object for one document."""
-        try:
-            i = self.doc_stats.doc_names.index(name)
-        except ValueError:
-            raise KeyError(f"no document {name!r} in this result") from None
-        return self._object(self.doc_stats.row(i))
+        return self._object(self.doc_stats.row(index))
 
     def f1(self, metric: str) -> float:
         return float(self.scores()["metrics"][metric]["f1"])
 
-    def signature(self) -> str:
-        """``coref|match:exact|singletons:keep|...|version:X`` (the input format too when it is not CoNLL-2012)."""
-        opts = {k: v for k, v in self.options.items() if not (k == "format" and v == "conll2012")}
-        text = "|".join(f"{k}:{v}" for k, v in opts.items())
-        if self.bootstrap is not None:
-            text += "|" + self.bootstrap.signature()
-        return f"coref|{text}|version:{__version__}"
+    def signature_items(self) -> dict:
+        """``match:exact|singletons:keep|...`` (the input format too when it is not CoNLL-2012)."""
+        return {k: v for k, v in self.options.items() if not (k == "format" and v == "conll2012")}
 
-    def to_dict(self, per_doc: bool = False) -> dict:
-        out = {"task": "coref", "documents": len(self.doc_stats), **self.scores()}
-        if per_doc:
-            out["per_doc"] = {n: self._object(self.doc_stats.row(i)) for i, n in enumerate(self.doc_stats.doc_names)}
-        if self.skipped_shards:
-            out["skipped_shards"] = list(self.skipped_shards)
-        out["signature"] = self.signature()
-        return out
+    def summary(self) -> dict:
+        return {"documents": len(self.doc_stats), **self.scores()}
 
     @classmethod
     def merge(cls, results: list["CorefResult"], key_path: str, response_path: str) -> "CorefResult":

@@ -82,9 +82,6 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     if fmt == "perl" and result.tables is None:
         raise UsageError("--output perl is v8.01's report of exact spans: with --match mina, --np-only or "
                          "--remove-nested use --output coval")
-    if fmt == "perl" and result.bootstrap is not None:
-        raise UsageError("--output perl is v8.01's report, which has no place for intervals: use --bootstrap "
-                         "with --output text, json, csv or markdown")
     if totals_only and fmt != "perl":
         raise UsageError("--totals-only shapes the v8.01 report: use it with --output perl")
 
@@ -164,6 +161,7 @@ COREF = Task(
              ("corefud", "the CorefUD scorer's report, CoNLL-U"),
              ("coval", "coval's report (--match mina, --np-only, --remove-nested)"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
+    interval_free=("perl", "corefud", "coval"),
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
     doc_names=_doc_names,

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._version import __version__
-from ..frames import PerDocumentTables
+from ..result import Result, check_same_options
 from ..stats.docstats import DocStats
 from .engine import Aligned, Prepared
 from .metrics import (
@@ -36,7 +35,7 @@ def _json(x):
 
 
 @dataclass
-class NuggetResult(PerDocumentTables):
+class NuggetResult(Result):
     """Scores of an event nugget run; every number comes from ``doc_stats`` (the nugget registry's
     per-document columns) through the reducers of :mod:`fastscore.nugget.metrics`, except the
     per-type table (mention by mention, see ``per_type_table``)."""
@@ -51,6 +50,7 @@ class NuggetResult(PerDocumentTables):
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
     skipped_shards: list = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     _doc_scores: dict = field(default_factory=dict, repr=False)  # (attribute, percent) -> rows of (P, R, F1)
+    task = "nugget"
 
     @property
     def has_coref(self) -> bool:
@@ -105,29 +105,27 @@ class NuggetResult(PerDocumentTables):
         sums = self.doc_stats.sums() if d is None else self.doc_stats.row(d)
         return sequencing_scores(sums, kind)
 
-    def signature(self) -> str:
+    def signature_items(self) -> dict:
         o = self.options
-        parts = [f"nugget|preset:{o.preset.name}", f"spans:{'token' if o.token_mode else 'char'}",
-                 f"mapping:{o.mapping}", f"invisible:{len(o.invisible)}"]
+        items = {"preset": o.preset.name, "spans": "token" if o.token_mode else "char", "mapping": o.mapping,
+                 "invisible": len(o.invisible)}
         if o.whitelist is not None:
-            parts.append(f"whitelist:{len(o.whitelist)}")
+            items["whitelist"] = len(o.whitelist)
         if o.coref:
-            parts.append(f"coref:{o.coref_mapping}@{o.coref_threshold}")
+            items["coref"] = f"{o.coref_mapping}@{o.coref_threshold}"
         if o.sequencing:
-            parts.append(f"sequencing:{o.sequencing_graph}" + ("" if o.no_script_validation else ":validated"))
-        if self.bootstrap is not None:
-            parts.append(self.bootstrap.signature())
-        return "|".join(parts + [f"version:{__version__}"])
+            items["sequencing"] = o.sequencing_graph + ("" if o.no_script_validation else ":validated")
+        return items
 
-    def to_dict(self, per_doc: bool = False) -> dict:
+    def summary(self) -> dict:
         metrics = {}
-        intervals = self.bootstrap.intervals if self.bootstrap is not None else {}
+        intervals = self.intervals()
         for a, name in enumerate(ATTRIBUTES):
             avg = self.averages(a)
             metrics[name] = {k: {kk: _json(vv) for kk, vv in v.items()} for k, v in avg.items()}
             if name in intervals:
                 metrics[name]["micro"]["ci"] = list(intervals[name])
-        out = {"task": "nugget", "documents": len(self.documents), "metrics": metrics}
+        out = {"documents": len(self.documents), "metrics": metrics}
         coref = self.coref_scores()
         if coref is not None:
             out["coref"] = {k: v for k, v in coref.items() if k not in ("printed_percent", "average_percent")}
@@ -142,23 +140,18 @@ class NuggetResult(PerDocumentTables):
                 if f"sequencing-{k}" in intervals:
                     obj["ci"] = list(intervals[f"sequencing-{k}"])
         out["per_type"] = {t: {k: _json(v) for k, v in obj.items()} for t, obj in self.per_type().items()}
-        if self.skipped_shards:
-            out["skipped_shards"] = list(self.skipped_shards)
-        if per_doc:
-            out["per_doc"] = {}
-            for d, doc_id in enumerate(self.documents):
-                entry = {}
-                row = self.doc_stats.row(d)
-                for a, name in enumerate(ATTRIBUTES):
-                    p, r, f = self.doc_scores(d, a)
-                    entry[name] = {"precision": _json(p), "recall": _json(r), "f1": _json(f),
-                                   "tp": row[f"{name}_tp"], "system": int(row["system_mentions"]),
-                                   "gold": int(row["gold"])}
-                if self.sequencing is not None:
-                    entry["sequencing"] = {k.lower(): self.sequencing_scores(k, d) for k in REPORTED}
-                out["per_doc"][doc_id] = entry
-        out["signature"] = self.signature()
         return out
+
+    def document_object(self, d: int) -> dict:
+        entry = {}
+        row = self.doc_stats.row(d)
+        for a, name in enumerate(ATTRIBUTES):
+            p, r, f = self.doc_scores(d, a)
+            entry[name] = {"precision": _json(p), "recall": _json(r), "f1": _json(f), "tp": row[f"{name}_tp"],
+                           "system": int(row["system_mentions"]), "gold": int(row["gold"])}
+        if self.sequencing is not None:
+            entry["sequencing"] = {k.lower(): self.sequencing_scores(k, d) for k in REPORTED}
+        return entry
 
     @classmethod
     def merge(cls, results: list["NuggetResult"], gold: str, system: str) -> "NuggetResult":
@@ -172,9 +165,7 @@ class NuggetResult(PerDocumentTables):
         if any(r.sequencing is not None for r in results):
             raise UsageError("--sequencing scores one pair of whole files: give the gold and system as one file "
                              "each (a file larger than --batch-size is read in batches: give a larger one)")
-        for r in results[1:]:
-            if r.options != first.options:
-                raise UsageError(f"{r.gold.path}: scored with other options than {first.gold.path}")
+        check_same_options(results, lambda r: r.options, lambda r: r.gold.path)
         lists = lambda name: [x for r in results for x in getattr(r.prepared, name)]
         prepared = Prepared(lists("doc_ids"), lists("gold"), lists("system"), lists("gold_corefs"),
                             lists("system_corefs"), lists("warnings"))

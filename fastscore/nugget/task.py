@@ -72,9 +72,13 @@ def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, ti
 
 
 def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    """The example, in character spans: read as such unless token tables are given (then the reader says why not)."""
     from ..examples import command_inputs
 
-    return command_inputs("nugget")
+    key, response, example_keywords = command_inputs("nugget")
+    if keywords.get("tokens"):
+        del example_keywords["char_spans"]
+    return key, response, example_keywords
 
 
 NUGGET = Task(
@@ -92,6 +96,7 @@ NUGGET = Task(
                 "(default span)",
     outputs=(("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
+    interval_free=("evmeval",),
     options=OPTIONS,
     read=lazy("fastscore.nugget.score", "read"),
     doc_names=_doc_names,

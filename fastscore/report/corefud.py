@@ -12,9 +12,6 @@ MATCH_NAMES = {"exact": "exact", "partial": "partial-corefud", "head": "head"}
 def render(result) -> str:
     if result.doc_stats.registry is not COREFUD_METRICS:
         raise UsageError("--output corefud is the CorefUD scorer's report: it needs CoNLL-U input")
-    if result.bootstrap is not None:
-        raise UsageError("--output corefud is the CorefUD scorer's report, which has no place for intervals: "
-                         "use --bootstrap with --output text, json, csv or markdown")
     o = result.options
     what = "coreferential mentions" + (", singletons" if o["singletons"] == "keep" else "")
     what += f", zeros (using {o['zero-match']} match method)"

@@ -14,9 +14,6 @@ def render(result) -> str:
     if result.doc_stats.registry is not COVAL_METRICS:
         raise UsageError("--output coval is coval's report: use it with --match mina, --np-only or --remove-nested "
                          "(CoNLL-2012)")
-    if result.bootstrap is not None:
-        raise UsageError("--output coval is coval's report, which has no place for intervals: use --bootstrap with "
-                         "--output text, json, csv or markdown")
     everything = "all" in result.asked or not result.asked
     names = [m for m in ORDER if (m == "mentions" and everything) or m in result.metrics]
     scores = result.scores()

@@ -6,7 +6,6 @@ import io
 import json
 import math
 
-from ..errors import UsageError
 from ..nugget.options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 from ..nugget.sequencing import official_section
 
@@ -201,9 +200,6 @@ def markdown(result, per_doc: bool = False) -> str:
 
 def render(result, fmt: str, per_doc: bool = False) -> str:
     if fmt == "evmeval":
-        if result.bootstrap is not None:
-            raise UsageError("--output evmeval is EvmEval's report, which has no place for intervals: "
-                             "use --bootstrap with --output text, json, csv or markdown")
         return official(result)
     if fmt == "json":
         return json.dumps(result.to_dict(per_doc=per_doc), indent=2) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .._version import __version__
+from ..result import Result, check_same_options
 from ..stats.docstats import DocStats
 from .entities import KINDS
 from .metrics import ENTITY_METRICS, TEMPORAL_METRICS
@@ -31,7 +31,7 @@ def _number(x) -> float | int:
 
 
 @dataclass
-class TemporalResult:
+class TemporalResult(Result):
     gold: object  # TimemlInput
     system: object
     method: str
@@ -42,6 +42,8 @@ class TemporalResult:
     bootstrap: object = None  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
     schema_issues: list[str] = field(default_factory=list)  # values outside TimeML's ("file:line: what")
     skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
+    task = "temporal"
+    per_doc_always = True
 
     def __getstate__(self):  # pickled (sent back by a worker), the inputs keep their paths, not their documents
         state = dict(self.__dict__)
@@ -52,21 +54,13 @@ class TemporalResult:
     def merge(cls, results: list["TemporalResult"], gold: str, system: str) -> "TemporalResult":
         """The results of a corpus's shards as one (``Task.merge``): documents in the shards' order, the
         schema warning counted over every shard."""
-        from ..errors import UsageError
-
         first = results[0]
-        for r in results[1:]:
-            if (r.method, r.fix_toolkit_quirks, r.parts) != (first.method, first.fix_toolkit_quirks, first.parts):
-                raise UsageError(f"{r.gold.path}: scored with other options than {first.gold.path}")
+        check_same_options(results, lambda r: (r.method, r.fix_toolkit_quirks, r.parts), lambda r: r.gold.path)
         issues = [i for r in results for i in r.schema_issues]
         others = [w for r in results for w in r.warnings if w not in schema_warnings(r.schema_issues)]
         stats = DocStats.concat([r.doc_stats for r in results], [r.gold.path for r in results])
         return cls(_Paths(gold), _Paths(system), first.method, first.fix_toolkit_quirks,
                    first.parts, stats, schema_warnings(issues) + others, schema_issues=issues)
-
-    @property
-    def documents(self) -> list[str]:
-        return self.doc_stats.doc_names
 
     @property
     def metrics(self) -> list[str]:
@@ -98,28 +92,18 @@ class TemporalResult:
             out[kind] = obj
         return out
 
-    def signature(self) -> str:
-        parts = [f"temporal|method:{self.method}", f"closure:{'exact' if self.fix_toolkit_quirks else 'official'}",
-                 f"scored:{'+'.join(self.parts)}"]
-        if self.bootstrap is not None:
-            parts.append(self.bootstrap.signature())
-        return "|".join(parts + [f"version:{__version__}"])
+    def signature_items(self) -> dict:
+        return {"method": self.method, "closure": "exact" if self.fix_toolkit_quirks else "official",
+                "scored": "+".join(self.parts)}
 
-    def _intervals(self) -> dict:
-        return self.bootstrap.intervals if self.bootstrap is not None else {}
+    def summary(self) -> dict:
+        """``relations``, ``entities``, ``temporal_awareness`` (F1 of the relations); ``per_doc`` always follows
+        (the same objects per document)."""
+        return {"method": self.method, "fix_toolkit_quirks": self.fix_toolkit_quirks,
+                "documents": len(self.documents), **self._scores(None, self.intervals())}
 
-    def to_dict(self, per_doc: bool = False) -> dict:
-        """The JSON object: ``relations``, ``entities``, ``temporal_awareness`` (F1 of the relations),
-        ``per_doc`` (always: the same objects per document)."""
-        intervals = self._intervals()
-        out: dict = {"task": "temporal", "method": self.method, "fix_toolkit_quirks": self.fix_toolkit_quirks,
-                     "documents": len(self.documents)}
-        out.update(self._scores(None, intervals))
-        if self.skipped_shards:
-            out["skipped_shards"] = list(self.skipped_shards)
-        out["per_doc"] = {name: self._scores(self.doc_stats.row(d), {}) for d, name in enumerate(self.documents)}
-        out["signature"] = self.signature()
-        return out
+    def document_object(self, d: int) -> dict:
+        return self._scores(self.doc_stats.row(d), {})
 
     def _scores(self, sums, intervals: dict) -> dict:
         rel = self.relations(sums) if "relations" in self.parts else None
@@ -135,20 +119,6 @@ class TemporalResult:
                 if cis:
                     ent[kind]["attribute_ci"] = cis
         return {"relations": rel, "entities": ent, "temporal_awareness": None if rel is None else rel["f1"]}
-
-    def to_arrow(self):
-        return self.doc_stats.to_arrow()
-
-    def score_table(self, per_doc: bool = False):
-        from ..frames import score_table
-
-        return score_table(self, per_doc)
-
-    def to_pandas(self, per_doc: bool = False):
-        """Scores as a tidy ``pandas.DataFrame`` (see :meth:`fastscore.frames.PerDocumentTables.to_pandas`)."""
-        from ..frames import score_table, to_pandas
-
-        return to_pandas(score_table(self, per_doc))
 
     def __repr__(self) -> str:
         what = []

@@ -63,6 +63,7 @@ TEMPORAL = Task(
                 "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)",
     outputs=(("text", "default"), ("te3", "the toolkit's report lines"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
+    interval_free=("te3",),
     options=OPTIONS,
     read=lazy("fastscore.temporal.score", "read"),
     doc_names=_doc_names,

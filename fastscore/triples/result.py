@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .._version import __version__
+from ..result import Result
 from ..stats.docstats import DocStats
 from .engine import Inputs
 from .metrics import SEP, SHORT, merged_layout
@@ -23,7 +23,7 @@ def _f1(p: float, r: float) -> float:
 
 
 @dataclass
-class TriplesResult:
+class TriplesResult(Result):
     """Triple scores of a gold/system pair (files or folders, or a corpus of shards merged)."""
 
     doc_stats: DocStats
@@ -33,6 +33,7 @@ class TriplesResult:
     metrics: list[str] = field(default_factory=lambda: ["triples"])
     skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     _prepared: object = field(default=None, repr=False, compare=False)  # engine.Prepared, when at hand
+    task = "triples"
 
     @property
     def prepared(self):
@@ -55,19 +56,11 @@ class TriplesResult:
     def variant(self) -> str:
         return self.options.variant
 
-    @property
-    def documents(self) -> list[str]:
-        return self.doc_stats.doc_names
-
     def totals(self) -> dict[str, float]:
         return {c: float(v) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
 
-    def signature(self) -> str:
-        items = self.options.signature_items(self.inputs.folder)
-        text = "|".join(f"{k}:{v}" for k, v in items.items())
-        if self.bootstrap is not None:
-            text += "|" + self.bootstrap.signature()
-        return f"triples|{text}|version:{__version__}"
+    def signature_items(self) -> dict:
+        return self.options.signature_items(self.inputs.folder)
 
     # ---- numbers
 
@@ -127,36 +120,16 @@ class TriplesResult:
                          "recall": _frac(correct, gold), "precision": _frac(correct, system)}
         return out
 
-    def document(self, name: str) -> dict:
-        i = self.doc_stats.doc_names.index(name)
+    def document_object(self, i: int) -> dict:
         row = self.doc_stats.row(i)
         return {"metrics": {"triples": self._variant(row, self.variant)},
                 "variants": {v: self._variant(row, v) for v in SHORT}}
 
-    def to_dict(self, per_doc: bool = False) -> dict:
-        out = {"task": "triples", "gold": self.inputs.gold_path, "system": self.inputs.system_path,
-               **self.scores()}
-        if self.skipped_shards:
-            out["skipped_shards"] = list(self.skipped_shards)
-        if per_doc:
-            out["per_doc"] = {n: self.document(n) for n in self.documents}
-        out["warnings"] = list(self.warnings)
-        out["signature"] = self.signature()
-        return out
+    def summary(self) -> dict:
+        return {"gold": self.inputs.gold_path, "system": self.inputs.system_path, **self.scores()}
 
-    def to_arrow(self):
-        return self.doc_stats.to_arrow()
-
-    def score_table(self, per_doc: bool = False):
-        from ..frames import score_table
-
-        return score_table(self, per_doc)
-
-    def to_pandas(self, per_doc: bool = False):
-        """Scores as a tidy ``pandas.DataFrame`` (see :meth:`fastscore.frames.PerDocumentTables.to_pandas`)."""
-        from ..frames import score_table, to_pandas
-
-        return to_pandas(score_table(self, per_doc))
+    def trailer(self) -> dict:
+        return {"warnings": list(self.warnings)}
 
     def __repr__(self) -> str:
         m = self.scores()["metrics"]["triples"]

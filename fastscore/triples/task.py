@@ -65,12 +65,8 @@ def _doc_names(read) -> list[str]:
 
 
 def _report(result, fmt: str, per_doc: bool = False) -> str:
-    from ..errors import UsageError
     from .report import render
 
-    if fmt == "module" and result.bootstrap is not None:
-        raise UsageError("--output module is the module's report file, which has no place for intervals: use "
-                         "--bootstrap with --output text, json, csv or markdown")
     return render(result, fmt, per_doc=per_doc)
 
 
@@ -96,6 +92,7 @@ TRIPLES = Task(
                 "first-elements, second-elements (default triples)",
     outputs=(("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
              ("csv", "CSV"), ("markdown", "Markdown")),
+    interval_free=("module",),
     options=OPTIONS,
     read=lazy("fastscore.triples.score", "read"),
     doc_names=_doc_names,
