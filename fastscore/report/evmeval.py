@@ -8,6 +8,7 @@ import math
 
 from ..nugget.options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 from ..nugget.sequencing import official_section
+from .cells import ci_head, ci_note, interval, pct
 
 SMALL_HEADER = "Prec  \tRec  \tF1   "
 EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
@@ -62,30 +63,8 @@ def official(result) -> str:
     return "".join(out)
 
 
-def _pct(x) -> str:
-    return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}"
-
-
-def _interval(result, metric: str) -> tuple | None:
-    """The bootstrap interval of a registry metric's F1, if there is one."""
-    return None if result.bootstrap is None else result.bootstrap.intervals.get(metric)
-
-
 def _ci(result, metric: str) -> str:
-    ci = _interval(result, metric)
-    return "" if ci is None else f"[{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
-
-
-def _ci_head(result) -> str:
-    return "" if result.bootstrap is None else f"{result.bootstrap.level * 100:g}% CI"
-
-
-def _ci_note(result) -> list[str]:
-    b = result.bootstrap
-    if b is None:
-        return []
-    return [f"intervals (of the micro F1, and of each F1 shown): {b.method} bootstrap, {b.resamples} resamples of "
-            f"documents, seed {b.seed}"]
+    return interval(result.intervals().get(metric))
 
 
 def text(result, per_doc: bool = False) -> str:
@@ -93,7 +72,7 @@ def text(result, per_doc: bool = False) -> str:
              f"documents: {len(result.documents)}", f"rules:    {result.options.preset.scorer}"]
     if result.options.mapping == "optimal":
         lines.append("mapping:  optimal (maximum-weight one-to-one; not the official greedy mapping)")
-    head = _ci_head(result)
+    head = ci_head(result)
     with_ci = (lambda line, metric: (line + "  " + _ci(result, metric)).rstrip()) if head else (lambda line, _: line)
     lines += ["",
              f"{'attribute':<14}{'micro P':>9}{'R':>8}{'F1':>8}{'macro P':>10}{'R':>8}{'F1':>8}"
@@ -101,15 +80,15 @@ def text(result, per_doc: bool = False) -> str:
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
-        lines.append(with_ci(f"{name:<14}{_pct(mi['precision']):>9}{_pct(mi['recall']):>8}{_pct(mi['f1']):>8}"
-                             f"{_pct(ma['precision']):>10}{_pct(ma['recall']):>8}{_pct(ma['f1']):>8}", name))
+        lines.append(with_ci(f"{name:<14}{pct(mi['precision']):>9}{pct(mi['recall']):>8}{pct(mi['f1']):>8}"
+                             f"{pct(ma['precision']):>10}{pct(ma['recall']):>8}{pct(ma['f1']):>8}", name))
     coref = result.coref_scores()
     if coref is not None:
         lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}" + (f"  {head}" if head else "")]
         for m in COREF_METRICS:
             o = coref[m]
-            lines.append(with_ci(f"{m:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}", m))
-        lines.append(f"{'average':<14}{'':>9}{'':>11}{_pct(coref['average']):>9}  (official: mean of the "
+            lines.append(with_ci(f"{m:<14}{pct(o['recall']):>9}{pct(o['precision']):>11}{pct(o['f1']):>9}", m))
+        lines.append(f"{'average':<14}{'':>9}{'':>11}{pct(coref['average']):>9}  (official: mean of the "
                      "truncated F1 of bcub, ceafe, muc, blanc)"
                      + (f"; untruncated mean: {head} {_ci(result, 'coref-average')}" if head else ""))
     if result.sequencing is not None:
@@ -117,7 +96,7 @@ def text(result, per_doc: bool = False) -> str:
                   + (f"  {head}" if head else "")]
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
-            lines.append(with_ci(f"{kind:<14}{_pct(o['recall']):>9}{_pct(o['precision']):>11}{_pct(o['f1']):>9}"
+            lines.append(with_ci(f"{kind:<14}{pct(o['recall']):>9}{pct(o['precision']):>11}{pct(o['f1']):>9}"
                                  f"{o['gold']:>7}{o['system']:>8}", f"sequencing-{kind.lower()}"))
         lines.append("(temporal awareness, implicit relations in recall: scorer_v1.8 -a"
                      + ("; exact closure, not the official timegraph)" if result.options.sequencing_graph == "exact"
@@ -127,8 +106,8 @@ def text(result, per_doc: bool = False) -> str:
         lines += ["", "span F1 per document", f"{'document':<{width}}{'P':>8}{'R':>8}{'F1':>8}"]
         for d, doc_id in enumerate(result.documents):
             p, r, f = result.doc_scores(d, 0)
-            lines.append(f"{doc_id:<{width}}{_pct(p):>8}{_pct(r):>8}{_pct(f):>8}")
-    lines += ["", *_ci_note(result), f"signature: {result.signature()}"]
+            lines.append(f"{doc_id:<{width}}{pct(p):>8}{pct(r):>8}{pct(f):>8}")
+    lines += ["", *ci_note(result, " (of the micro F1, and of each F1 shown)"), f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
 
@@ -141,7 +120,7 @@ def csv(result, per_doc: bool = False) -> str:
     num = lambda x: "" if x is None or (isinstance(x, float) and math.isnan(x)) else repr(float(x))
 
     def interval(metric):
-        ci = _interval(result, metric)
+        ci = result.intervals().get(metric)
         return () if not with_ci else ("", "") if ci is None else (repr(float(ci[0])), repr(float(ci[1])))
 
     for a, name in enumerate(ATTRIBUTES):
@@ -173,7 +152,7 @@ def csv(result, per_doc: bool = False) -> str:
 
 
 def markdown(result, per_doc: bool = False) -> str:
-    head = _ci_head(result)
+    head = ci_head(result)
     col = (lambda metric: f" {_ci(result, metric)} |") if head else (lambda metric: "")
     lines = ["| attribute | micro P | micro R | micro F1 | macro P | macro R | macro F1 |"
              + (f" micro F1 {head} |" if head else ""), "|---|" + "---:|" * (7 if head else 6)]
@@ -181,20 +160,20 @@ def markdown(result, per_doc: bool = False) -> str:
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
         cells = [mi["precision"], mi["recall"], mi["f1"], ma["precision"], ma["recall"], ma["f1"]]
-        lines.append(f"| {name} | " + " | ".join(_pct(c) for c in cells) + " |" + col(name))
+        lines.append(f"| {name} | " + " | ".join(pct(c) for c in cells) + " |" + col(name))
     coref = result.coref_scores()
     if coref is not None:
         lines += ["", "| coreference | F1 |" + (f" {head} |" if head else ""), "|---|---:|" + ("---:|" if head else "")]
-        lines += [f"| {m} | {_pct(coref[m]['f1'])} |" + col(m) for m in COREF_METRICS]
-        lines.append(f"| average (official) | {_pct(coref['average'])} |" + (" |" if head else ""))
+        lines += [f"| {m} | {pct(coref[m]['f1'])} |" + col(m) for m in COREF_METRICS]
+        lines.append(f"| average (official) | {pct(coref['average'])} |" + (" |" if head else ""))
     if result.sequencing is not None:
         lines += ["", "| sequencing | P | R | F1 |" + (f" {head} |" if head else ""),
                   "|---|---:|---:|---:|" + ("---:|" if head else "")]
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
-            lines.append(f"| {kind} | {_pct(o['precision'])} | {_pct(o['recall'])} | {_pct(o['f1'])} |"
+            lines.append(f"| {kind} | {pct(o['precision'])} | {pct(o['recall'])} | {pct(o['f1'])} |"
                          + col(f"sequencing-{kind.lower()}"))
-    lines += ["", *_ci_note(result), f"`{result.signature()}`"]
+    lines += ["", *ci_note(result, " (of the micro F1, and of each F1 shown)"), f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"
 
 

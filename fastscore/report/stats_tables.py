@@ -12,6 +12,7 @@ import json
 from decimal import ROUND_FLOOR, Decimal
 
 from ..stats.significance import mark
+from .cells import interval, pct
 
 P_DECIMALS = 4
 P_FLOOR = Decimal(1).scaleb(-P_DECIMALS)  # 0.0001
@@ -30,14 +31,6 @@ def level_percent(level: float) -> str:
     return f"{100 * level:g}%"
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
-def _ci(ci, value=_pct) -> str:
-    return "" if ci is None else f"[{value(ci[0])}, {value(ci[1])}]"
-
-
 def _number(x: float) -> str:  # an error count (explain) or an interval end of one
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
@@ -46,7 +39,7 @@ def _scale(result) -> tuple:
     """(what the score is, how a value prints, how a difference prints): F1 in percent, or a count."""
     if getattr(result, "count", False):
         return "count", _number, lambda d: ("+" if d >= 0 else "") + _number(d)
-    return "F1", _pct, lambda d: f"{100 * d:+.2f}"
+    return "F1", pct, lambda d: f"{100 * d:+.2f}"
 
 
 def _latex_escape(s: str) -> str:
@@ -77,10 +70,10 @@ def comparison(result, fmt: str) -> str:
     what, value, diff = _scale(result)
     head = ["system", f"{result.metric} {what}", f"{level_percent(result.level)} CI", "delta", "delta CI",
             "p", "p (Holm)", ""]
-    rows = [[result.baseline_name + " (baseline)", value(result.baseline_score), _ci(result.baseline_ci, value),
+    rows = [[result.baseline_name + " (baseline)", value(result.baseline_score), interval(result.baseline_ci, value),
              "", "", "", "", ""]]
     for s in result.systems:
-        rows.append([s.name, value(s.score), _ci(s.ci, value), diff(s.delta), _ci(s.delta_ci, value),
+        rows.append([s.name, value(s.score), interval(s.ci, value), diff(s.delta), interval(s.delta_ci, value),
                      p_value(s.p_value), p_value(s.p_adjusted), mark(s.p_adjusted)])
     n = len(result.systems)
     note = [significance_note(result),
@@ -107,7 +100,7 @@ def sweep(result, fmt: str) -> str:
     head += [m for m in metrics if m != result.metric]
     rows = []
     for i, r in enumerate(result.systems, 1):
-        row = [str(i), r.name, value(r.score)] + ([_ci(r.ci, value)] if result.resamples else [])
+        row = [str(i), r.name, value(r.score)] + ([interval(r.ci, value)] if result.resamples else [])
         rows.append(row + [value(r.metrics[m]) for m in metrics if m != result.metric])
     note = [f"{len(result.systems)} systems, " + ("error counts" if what == "count" else "F1 in %")]
     if result.resamples:

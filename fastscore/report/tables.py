@@ -5,6 +5,7 @@ import csv as _csv
 import io
 
 from ..metrics import PRF as PRF_KEYS
+from .cells import ci_head, ci_note, ci_of, pct_of
 
 
 def rows(scores: dict) -> list[tuple[str, dict]]:
@@ -18,34 +19,15 @@ def rows(scores: dict) -> list[tuple[str, dict]]:
     return out
 
 
-def _pct(obj: dict, key: str) -> str:
-    return f"{100 * obj[key]:.2f}" if key in obj else ""
-
-
-def _ci(obj: dict) -> str:
-    return f"[{100 * obj['ci'][0]:.2f}, {100 * obj['ci'][1]:.2f}]" if "ci" in obj else ""
-
-
-def _ci_head(result) -> str:
-    return f"{result.bootstrap.level * 100:g}% CI of F1" if result.bootstrap is not None else ""
-
-
-def _ci_note(result) -> list[str]:
-    b = result.bootstrap
-    if b is None:
-        return []
-    return [f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
-
-
 def text(result, per_doc: bool = False) -> str:
     scores = result.scores()
     lines = [f"key:      {result.key_path}", f"response: {result.response_path}",
              f"documents: {len(result.doc_stats)}", ""]
-    ci = _ci_head(result)
+    ci = ci_head(result, " of F1")
     lines.append(f"{'metric':<15}{'recall':>9}{'precision':>11}{'F1':>9}" + (f"  {ci}" if ci else ""))
     for name, obj in rows(scores):
-        line = f"{name:<15}{_pct(obj, 'recall'):>9}{_pct(obj, 'precision'):>11}{_pct(obj, 'f1'):>9}"
-        lines.append((line + "  " + _ci(obj)).rstrip() if ci else line)
+        line = f"{name:<15}{pct_of(obj, 'recall'):>9}{pct_of(obj, 'precision'):>11}{pct_of(obj, 'f1'):>9}"
+        lines.append((line + "  " + ci_of(obj)).rstrip() if ci else line)
     if per_doc:
         metrics = list(scores["metrics"])
         width = max([len(n) for n in result.documents] + [8])
@@ -53,7 +35,7 @@ def text(result, per_doc: bool = False) -> str:
         for name in result.documents:
             doc = result.document(name)["metrics"]
             lines.append(f"{name:<{width}}" + "".join(f"{100 * doc[m]['f1']:>9.2f}" for m in metrics))
-    lines += ["", *_ci_note(result), f"signature: {result.signature()}"]
+    lines += ["", *ci_note(result), f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
 
@@ -76,12 +58,12 @@ def csv(result, per_doc: bool = False) -> str:
 
 def markdown(result, per_doc: bool = False) -> str:
     scores = result.scores()
-    ci = _ci_head(result)
+    ci = ci_head(result, " of F1")
     lines = ["| metric | recall | precision | F1 |" + (f" {ci} |" if ci else ""),
              "|---|---:|---:|---:|" + ("---:|" if ci else "")]
     for name, obj in rows(scores):
-        lines.append(f"| {name} | {_pct(obj, 'recall')} | {_pct(obj, 'precision')} | {_pct(obj, 'f1')} |"
-                     + (f" {_ci(obj)} |" if ci else ""))
+        lines.append(f"| {name} | {pct_of(obj, 'recall')} | {pct_of(obj, 'precision')} | {pct_of(obj, 'f1')} |"
+                     + (f" {ci_of(obj)} |" if ci else ""))
     if per_doc:
         metrics = list(scores["metrics"])
         lines += ["", "| document | " + " | ".join(metrics) + " |", "|---|" + "---:|" * len(metrics)]
@@ -89,5 +71,5 @@ def markdown(result, per_doc: bool = False) -> str:
             doc = result.document(name)["metrics"]
             cells = " | ".join(f"{100 * doc[m]['f1']:.2f}" for m in metrics)
             lines.append(f"| {name.replace('|', chr(92) + '|')} | {cells} |")
-    lines += ["", *_ci_note(result), f"`{result.signature()}`"]
+    lines += ["", *ci_note(result), f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"

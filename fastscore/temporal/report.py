@@ -7,7 +7,7 @@ import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..report.tables import _ci, _ci_head, _pct  # the cells of the coreference tables, shared
+from ..report.cells import ci_head, ci_of, pct_of
 from .entities import KINDS
 
 METHOD_LINE = {"te3": "", "acl11": "Evaluated with ACL'11 score, not taking the reduced graph for relations.",
@@ -76,14 +76,14 @@ def _rows(result, scores: dict) -> list[tuple[str, dict]]:
 
 def text(result, per_doc: bool = False) -> str:
     d = result.to_dict()
-    ci = _ci_head(result)
+    ci = ci_head(result, " of F1")
     lines = [f"gold:      {result.gold.path}", f"system:    {result.system.path}",
              f"documents: {len(result.documents)}   method: {result.method}"
              + ("   (--fix-toolkit-quirks: exact closure)" if result.fix_toolkit_quirks else ""), ""]
     lines.append(f"{'':<20}{'precision':>10}{'recall':>9}{'F1':>9}" + (f"  {ci}" if ci else ""))
     for name, obj in _rows(result, d):
-        line = f"{name:<20}{_pct(obj, 'precision'):>10}{_pct(obj, 'recall'):>9}{_pct(obj, 'f1'):>9}"
-        lines.append((line + "  " + _ci(obj)).rstrip() if ci else line)
+        line = f"{name:<20}{pct_of(obj, 'precision'):>10}{pct_of(obj, 'recall'):>9}{pct_of(obj, 'f1'):>9}"
+        lines.append((line + "  " + ci_of(obj)).rstrip() if ci else line)
     if d["relations"] is not None:
         r = d["relations"]
         lines += ["", f"relations: {r['system_verified']:g} of {r['system_total']:g} system relations verified, "
@@ -93,7 +93,7 @@ def text(result, per_doc: bool = False) -> str:
         width = max([len(n) for n in result.documents] + [8])
         lines += ["", "F1 per document", f"{'document':<{width}}" + "".join(f"{m:>20}" for m in metrics)]
         for name, scores in d["per_doc"].items():
-            lines.append(f"{name:<{width}}" + "".join(f"{_pct(obj, 'f1'):>20}" for _, obj in _rows(result, scores)))
+            lines.append(f"{name:<{width}}" + "".join(f"{pct_of(obj, 'f1'):>20}" for _, obj in _rows(result, scores)))
     b = result.bootstrap
     if b is not None:
         lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
@@ -118,17 +118,17 @@ def csv(result, per_doc: bool = False) -> str:
 
 def markdown(result, per_doc: bool = False) -> str:
     d = result.to_dict()
-    ci = _ci_head(result)
+    ci = ci_head(result, " of F1")
     lines = ["| metric | precision | recall | F1 |" + (f" {ci} |" if ci else ""),
              "|---|---:|---:|---:|" + ("---|" if ci else "")]
     for name, obj in _rows(result, d):
-        lines.append(f"| {name} | {_pct(obj, 'precision')} | {_pct(obj, 'recall')} | {_pct(obj, 'f1')} |"
-                     + (f" {_ci(obj)} |" if ci else ""))
+        lines.append(f"| {name} | {pct_of(obj, 'precision')} | {pct_of(obj, 'recall')} | {pct_of(obj, 'f1')} |"
+                     + (f" {ci_of(obj)} |" if ci else ""))
     if per_doc:
         metrics = [n for n, _ in _rows(result, d)]
         lines += ["", "| document | " + " | ".join(metrics) + " |", "|---|" + "---:|" * len(metrics)]
         for name, scores in d["per_doc"].items():
-            lines.append(f"| {name} | " + " | ".join(_pct(obj, "f1") for _, obj in _rows(result, scores)) + " |")
+            lines.append(f"| {name} | " + " | ".join(pct_of(obj, "f1") for _, obj in _rows(result, scores)) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -24,6 +24,7 @@ from ..formats.triples import element_attributes
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
+from ..report.cells import ci_of, pct
 
 FORMATS = ("text", "module", "json", "csv", "markdown")
 
@@ -38,14 +39,6 @@ def render(result, fmt: str = "text", per_doc: bool = False) -> str:
 
 # ---- readable reports
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
-
-
-def _ci(obj: dict) -> str:
-    return f"[{_pct(obj['ci'][0])}, {_pct(obj['ci'][1])}]" if "ci" in obj else ""
-
-
 def text(result, per_doc: bool = False) -> str:
     s = result.scores()
     st = s["statistics"]
@@ -56,16 +49,16 @@ def text(result, per_doc: bool = False) -> str:
     ci = result.bootstrap is not None
     head = f"{'':<22}{'precision':>10}{'recall':>9}{'F1':>9}{'correct':>9}{'system':>9}{'gold':>9}"
     lines.append(head + (f"  {result.bootstrap.level * 100:g}% CI of F1" if ci else ""))
-    row = (f"{'triples':<22}{_pct(m['precision']):>10}{_pct(m['recall']):>9}{_pct(m['f1']):>9}{m['correct']:>9}"
+    row = (f"{'triples':<22}{pct(m['precision']):>10}{pct(m['recall']):>9}{pct(m['f1']):>9}{m['correct']:>9}"
            f"{m['system']:>9}{m['gold']:>9}")
-    lines.append(row + ("  " + _ci(m) if ci else ""))
+    lines.append(row + ("  " + ci_of(m) if ci else ""))
     for v, obj in st["variants"].items():
-        lines.append(f"{'  ' + v:<22}{_pct(obj['precision']):>10}{_pct(obj['recall']):>9}{_pct(obj['f1']):>9}"
+        lines.append(f"{'  ' + v:<22}{pct(obj['precision']):>10}{pct(obj['recall']):>9}{pct(obj['f1']):>9}"
                      f"{obj['correct']:>9}{obj['system']:>9}{obj['gold']:>9}")
     for side in ("first", "second"):
         e = st[f"{side}_elements"]
         f1 = 2 * e["precision"] * e["recall"] / (e["precision"] + e["recall"]) if e["precision"] + e["recall"] else 0
-        lines.append(f"{side + ' elements':<22}{_pct(e['precision']):>10}{_pct(e['recall']):>9}{_pct(f1):>9}"
+        lines.append(f"{side + ' elements':<22}{pct(e['precision']):>10}{pct(e['recall']):>9}{pct(f1):>9}"
                      f"{e['correct']:>9}{e['system']:>9}{e['gold']:>9}")
     g, sy = st["gold"], st["system"]
     lines += ["", f"gold triples {g['triples']}, average ids per element {g['average_first_ids']:.2f} (first) "
@@ -79,15 +72,15 @@ def text(result, per_doc: bool = False) -> str:
         lines += ["", f"{'relation':<{width}}{'gold':>7}{'share':>8}{'system':>8}{'share':>8}{'correct':>9}"
                       f"{'recall':>9}{'precision':>11}"]
         for name, r in rel.items():
-            lines.append(f"{name:<{width}}{r['gold']:>7}{_pct(r['gold_share']):>8}{r['system']:>8}"
-                         f"{_pct(r['system_share']):>8}{r['correct']:>9}{_pct(r['recall']):>9}"
-                         f"{_pct(r['precision']):>11}")
+            lines.append(f"{name:<{width}}{r['gold']:>7}{pct(r['gold_share']):>8}{r['system']:>8}"
+                         f"{pct(r['system_share']):>8}{r['correct']:>9}{pct(r['recall']):>9}"
+                         f"{pct(r['precision']):>11}")
     if per_doc:
         width = max([len(n) for n in result.documents] + [8])
         lines += ["", f"{'document':<{width}}{'precision':>10}{'recall':>9}{'F1':>9}"]
         for name in result.documents:
             d = result.document(name)["metrics"]["triples"]
-            lines.append(f"{name:<{width}}{_pct(d['precision']):>10}{_pct(d['recall']):>9}{_pct(d['f1']):>9}")
+            lines.append(f"{name:<{width}}{pct(d['precision']):>10}{pct(d['recall']):>9}{pct(d['f1']):>9}")
     if ci:
         b = result.bootstrap
         lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
