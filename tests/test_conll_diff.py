@@ -29,7 +29,7 @@ from fastscore.convert import convert
 from fastscore.errors import FastscoreError, FastscoreWarning
 from fastscore.formats.conll import v801_column_items
 from fastscore.metrics import PRF
-from fastscore.report import perl
+from fastscore.coref.reports import perl
 from tests.conftest import TESTDATA
 
 CASES = json.loads(gzip.decompress((TESTDATA / "conll_diff" / "cases.json.gz").read_bytes()))["cases"]

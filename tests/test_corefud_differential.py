@@ -13,7 +13,7 @@ import pytest
 import fastscore
 from fastscore.cli import main
 from fastscore.errors import FastscoreError, FastscoreWarning
-from fastscore.report import corefud as corefud_report
+from fastscore.coref.reports import corefud as corefud_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import make_corefud_differential as differential  # noqa: E402

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from fastscore import score_coref
-from fastscore.report.perl import truncated_percent
+from fastscore.coref.reports.perl import truncated_percent
 from tests.conftest import COREF_INPUT_NOTES, SHARED
 
 # cases A7-A9 of the official tests hold repeated mentions (v8.01 notes them too)

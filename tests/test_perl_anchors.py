@@ -11,7 +11,7 @@ import re
 import pytest
 
 from fastscore import InputError, read_conll, score_coref
-from fastscore.report import perl
+from fastscore.coref.reports import perl
 from tests.conftest import COREF_INPUT_NOTES, TESTDATA
 
 # the anchors hold repeats and one-sided documents on purpose (v8.01 notes them too)

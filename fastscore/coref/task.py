@@ -75,7 +75,7 @@ def _doc_names(table) -> list[str]:
 
 def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
     from ..errors import UsageError
-    from ..report import render
+    from .reports import render
 
     if fmt == "perl" and result.options.get("format") == "conllu":
         raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")

@@ -55,7 +55,7 @@ def _doc_names(tbf) -> list[str]:
 
 def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, timeml: str | None = None) -> str:
     """The report; ``diff`` and ``timeml`` also write EvmEval's side files."""
-    from ..report import evmeval
+    from . import report
 
     if diff:
         from .diff import write_diff
@@ -68,7 +68,7 @@ def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, ti
         from .sequencing import write_timeml
 
         write_timeml(result.sequencing, {k: result.sequencing_scores(k) for k in REPORTED}, timeml)
-    return evmeval.render(result, fmt, per_doc=per_doc)
+    return report.render(result, fmt, per_doc=per_doc)
 
 
 def _bundled(keywords: dict) -> tuple[str, str, dict]:

@@ -4,8 +4,8 @@ are all there.  coval's notes before the scores (singletons and nested mentions 
 repeated: fastscore's options say what was done."""
 from __future__ import annotations
 
-from ..errors import UsageError
-from ..metrics import COVAL_METRICS
+from ...errors import UsageError
+from ...metrics import COVAL_METRICS
 
 ORDER = ("mentions", "muc", "bcub", "ceafe", "lea")  # what coval's scorer computes, in its order
 

@@ -6,8 +6,8 @@ decimals: ``int(x * 10000) / 100``.
 """
 from __future__ import annotations
 
-from ..metrics import PRF as PRF_COLUMNS
-from ..metrics import truncated_percent_value
+from ...metrics import PRF as PRF_COLUMNS
+from ...metrics import truncated_percent_value
 
 
 def perl_number(x: float) -> str:
@@ -109,7 +109,7 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
     parts.append("\n====== TOTALS =======\nIdentification of Mentions: ")
     parts.append(rpf_line(*(value(f"mentions_{c}") for c in PRF_COLUMNS)))
     if metric == "blanc":
-        from ..metrics import blanc_score
+        from ...metrics import blanc_score
 
         b = {k: float(v) for k, v in blanc_score(sums).items()}
         parts.append("\nCoreference:\nCoreference links: ")
@@ -132,7 +132,7 @@ def render(result, per_doc: bool = True) -> str:
     v8.01's ``all`` mode; the CoNLL average is not part of v8.01's report, and LEA
     (not computed by v8.01) comes last, only when named (``-m lea``).
     """
-    from .._version import __version__
+    from ..._version import __version__
 
     # v8.01's `all` order, then what v8.01 does not compute (LEA), only when asked for by name
     metrics = [m for m in PERL_METRICS if m in result.metrics]

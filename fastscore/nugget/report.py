@@ -6,9 +6,9 @@ import io
 import json
 import math
 
-from ..nugget.options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
-from ..nugget.sequencing import official_section
-from .cells import ci_head, ci_note, interval, pct
+from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
+from .sequencing import official_section
+from ..report.cells import ci_head, ci_note, interval, pct
 
 SMALL_HEADER = "Prec  \tRec  \tF1   "
 EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_status")

@@ -4,8 +4,8 @@ from __future__ import annotations
 import csv as _csv
 import io
 
-from ..metrics import PRF as PRF_KEYS
-from .cells import ci_head, ci_note, ci_of, pct_of
+from ...metrics import PRF as PRF_KEYS
+from ...report.cells import ci_head, ci_note, ci_of, pct_of
 
 
 def rows(scores: dict) -> list[tuple[str, dict]]:
