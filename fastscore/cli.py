@@ -13,7 +13,7 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, UsageError
+from .errors import FastscoreError, FastscoreWarning, OtherFormatError, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
 from .task import Task
@@ -275,10 +275,8 @@ def _main(argv: list[str], own_process: bool) -> int:
     announce_compilation()
     try:
         with _warnings_on_stderr():
-            if args.command == "compare":
-                return _compare(args, task)
-            if args.command == "sweep":
-                return _sweep(args, task)
+            if args.command in ("compare", "sweep"):
+                return _stats(args, task)
             if args.command == "convert":
                 return _convert(args)
             return _score(args, task)
@@ -470,6 +468,16 @@ def _convert(args) -> int:
     for message in messages:
         warnings.warn(message, FastscoreWarning, stacklevel=2)
     return 0
+
+
+def _stats(args, task: Task) -> int:
+    """compare or sweep; a file of another task's format names the --task that reads it."""
+    from .formats.files import readers_hint
+
+    try:
+        return _compare(args, task) if args.command == "compare" else _sweep(args, task)
+    except OtherFormatError as exc:
+        raise exc.with_hint(readers_hint(exc.format, task_option=True)) from None
 
 
 def _compare(args, task: Task) -> int:

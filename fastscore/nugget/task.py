@@ -79,6 +79,7 @@ NUGGET = Task(
     gold_help="gold TBF file",
     system_help="system TBF file",
     extensions=(".tbf",),
+    reads=(("tbf", ""),),
     default_metric="span",
     metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
                 "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "
