@@ -46,6 +46,10 @@ class Settings:
     skip_bad: bool = False
     progress: Callable[[str, int, int], None] | None = None
 
+    def __post_init__(self):
+        if self.jobs is not None and self.jobs < 1:  # refused whatever the inputs (files or corpora)
+            raise UsageError(f"--jobs {self.jobs}: give at least 1")
+
 
 @dataclass
 class Unit:

@@ -270,7 +270,7 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
-        reject_other_format(path, data, "triples", allowed=("naf",))
+        reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
         raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
     doc.warnings.extend(handler.id_warnings())
     return doc
