@@ -112,8 +112,8 @@ def _at_least_one(text: str) -> int:
 def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
     g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
-    g.add_argument("--jobs", "-j", type=_at_least_one, metavar="N", help="processes (or Dask workers) reading and scoring "
-                   "shards and batches (default: every core)")
+    g.add_argument("--jobs", "-j", type=_at_least_one, metavar="N", help="processes (or Dask workers) reading and "
+                   "scoring shards and batches (default: every core)")
     g.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
     g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
@@ -599,7 +599,8 @@ def _sweep(args, task: Task) -> int:
     if settings is not None:
         settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
-                   progress=None if getattr(args, "quiet", False) else _progress("scoring"), settings=settings, **_keywords(args, task, "score"))
+                   progress=None if getattr(args, "quiet", False) else _progress("scoring"), settings=settings,
+                   **_keywords(args, task, "score"))
     _emit(stats_tables.sweep(result, args.output))
     return 0
 

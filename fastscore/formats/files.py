@@ -323,5 +323,5 @@ def reject_other_format(path: str, text: str | bytes, expected: str, allowed: tu
     sniffed = sniff_format(text)
     if sniffed is None or sniffed.format == expected or sniffed.format in allowed:
         return
-    raise OtherFormatError(path, sniffed.line, f"this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} "
-                                               f'(it has "{sniffed.cue}")', sniffed.format, readers_hint(sniffed.format))
+    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{sniffed.cue}")'
+    raise OtherFormatError(path, sniffed.line, problem, sniffed.format, readers_hint(sniffed.format))
