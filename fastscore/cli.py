@@ -98,21 +98,10 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     return c
 
 
-def _at_least_one(text: str) -> int:
-    """A count of processes: a whole number, 1 or more (refused whatever the inputs, files or corpora)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
-    return value
-
-
 def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
     g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
-    g.add_argument("--jobs", "-j", type=_at_least_one, metavar="N", help="processes (or Dask workers) reading and "
+    g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and "
                    "scoring shards and batches (default: every core)")
     g.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
@@ -280,6 +269,8 @@ def _main(argv: list[str], own_process: bool) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
     mode = "jit"
     if own_process:
         mode = _kernel_mode(args, task)
@@ -571,22 +562,10 @@ def _once_without_key(systems: list[str], key: str | None) -> list[str]:
 def _other_files_hint(folder: str, task: Task | None) -> str:
     """What a folder of none of a task's files holds: another task's files -> the ``--task`` that reads them;
     else ``: it has 12 *.v4_gold_conll files: give the pattern 'DIR/*.v4_gold_conll'`` for the commonest ending."""
-    import glob
+    from .formats.files import folder_hint, readers_hint
 
-    from .formats.files import FORMATS, commonest_ending, read_head, readers_hint, sniff_format
-
-    common = commonest_ending(folder)
-    if common is None:
-        return ""
-    ending, n = common
-    try:
-        sniffed = sniff_format(read_head(sorted(glob.glob(os.path.join(glob.escape(folder), "*" + ending)))[0]))
-    except FastscoreError:  # unreadable: the pattern is all there is to say
-        sniffed = None
-    if task is not None and sniffed is not None and sniffed.format not in dict(task.reads):
-        return (f": it has {n} *{ending} file(s), which look like {FORMATS[sniffed.format]}: "
-                + readers_hint(sniffed.format, task_option=True))
-    return f": it has {n} *{ending} file(s): give the pattern '{os.path.join(folder, '*' + ending)}' (quoted)"
+    text, fmt = folder_hint(folder, {f for f, _ in task.reads} if task is not None else ())
+    return text + (f": {readers_hint(fmt, task_option=True)}" if fmt is not None else "")
 
 
 def _sweep(args, task: Task) -> int:

@@ -294,11 +294,26 @@ def test_a_file_of_another_task_names_the_command_that_reads_it(tmp_path, capsys
     assert err.count("\n") == 1 and "this looks like" in err
 
 
-def test_compare_and_sweep_name_the_task_option(capsys):
+def test_compare_and_sweep_name_the_task_option(tmp_path, capsys):
     gold, system = DEMO / "gold.tbf", DEMO / "system_A.tbf"
-    for argv in (["compare", gold, system, system], ["sweep", gold, system]):
+    folder = tmp_path / "gold"
+    folder.mkdir()
+    (folder / "a.tbf").write_bytes(gold.read_bytes())
+    for argv in (["compare", gold, system, system], ["sweep", gold, system], ["compare", folder, folder, folder]):
         code, _, err = run(capsys, *map(str, argv))
         assert code == 1 and err.endswith(": give --task nugget\n"), err
+
+
+def test_a_folder_of_no_naf_document_and_no_shard_says_what_it_holds(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    code, _, err = run(capsys, "coref", str(tmp_path / "empty"), str(tmp_path / "empty"))
+    assert code == 1 and err.endswith("the folder holds no NAF/KAF document (.naf, .kaf, .xml) and no shard (.conll, "
+                                      ".conllu, .jsonl, .parquet, .arrow): it is empty\n")
+    (tmp_path / "v4").mkdir()
+    (tmp_path / "v4" / "a.v4_gold_conll").write_bytes(KEY.read_bytes())
+    code, _, err = run(capsys, "coref", str(tmp_path / "v4"), str(tmp_path / "v4"))
+    pattern = tmp_path / "v4" / "*.v4_gold_conll"
+    assert code == 1 and err.endswith(f"it has 1 *.v4_gold_conll file(s): give the pattern '{pattern}' (quoted)\n")
 
 
 @pytest.mark.parametrize("to", ["jsonl", "parquet"])
@@ -360,9 +375,8 @@ def test_sweep_leaves_the_gold_out_and_lists_each_file_once(tmp_path, capsys):
 @pytest.mark.parametrize("inputs", ["files", "folders"])
 def test_jobs_below_one_is_refused_for_files_and_folders_alike(capsys, inputs):
     pair = [str(KEY), str(RESPONSE)] if inputs == "files" else [str(TESTDATA / "temporal_anchors" / "dense-0")] * 2
-    with pytest.raises(SystemExit) as exited:
-        main(["coref", *pair, "--jobs", "0"])
-    assert exited.value.code == 2 and "argument --jobs/-j: 0: give at least 1" in capsys.readouterr().err
+    code, _, err = run(capsys, "coref", *pair, "--jobs", "0")
+    assert code == 2 and err == "fastscore: error: --jobs 0: give at least 1\n"
     from fastscore.shards import Settings
 
     with pytest.raises(UsageError, match="--jobs 0: give at least 1"):  # the API's settings, whatever the inputs

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .._gc import collector_paused
-from ..errors import InputError, UsageError
+from ..errors import InputError, OtherFormatError, UsageError
 from ..formats.conll import read_conll
 from ..formats.files import Part
-from ..formats.files import read_head, sniff_format, source_name
+from ..formats.files import read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
 from ..messages import few
 from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
@@ -112,6 +112,7 @@ def detect_format(path) -> str:
         if named:  # a folder named like a file (e.g. a failed download): not NAF documents
             raise InputError(f"{path}: is a folder, not a {named[0]} file (a folder is read as NAF documents, or as "
                              "a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
+        _refuse_folder_of_no_naf(path)
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
     from ..formats.columnar import sniff
 
@@ -125,6 +126,23 @@ def detect_format(path) -> str:
         return "naf"
     sniffed = sniff_format(data)
     return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
+
+
+def _refuse_folder_of_no_naf(path: str) -> None:
+    """A folder that is no corpus of shards (coref.task) is read as NAF documents: one of none is refused
+    saying what it holds (another task's files: the command that reads them)."""
+    from ..formats.files import READERS, folder_hint
+    from ..formats.naf import EXTENSIONS, holds_naf
+
+    if holds_naf(path):
+        return
+    own = {fmt for fmt, readers in READERS.items() if any(name == "coref" for name, _ in readers)}
+    text, fmt = folder_hint(path, own)
+    problem = (f"the folder holds no NAF/KAF document ({', '.join(EXTENSIONS)}) and no shard "
+               f"({', '.join(e for e in FILE_ENDINGS if e not in ('.jsonlines', '.gz'))}){text or ': it is empty'}")
+    if fmt is not None:
+        raise OtherFormatError(path, None, problem, fmt, readers_hint(fmt))
+    raise InputError(f"{path}: {problem}")
 
 
 def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
@@ -248,9 +266,11 @@ TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U (CorefUD)", "jsonl": "js
 def _format_of(source, given: str) -> str:
     """The format the signature names: the key's as its content tells it, whether --format was given or not
     (the same input has one signature; a format given otherwise fails to read); an already-read table: the
-    format given, or conll2012."""
+    format given, else its file's (a shard of a corpus), else conll2012."""
     if isinstance(source, MentionTable):
-        return "conll2012" if given == "auto" else given
+        if given != "auto" or not os.path.isfile(source.path):
+            return "conll2012" if given == "auto" else given
+        return detect_format(source.path)
     return detect_format(source.path if isinstance(source, Part) else source)
 
 

@@ -133,6 +133,26 @@ def commonest_ending(folder: str) -> tuple[str, int] | None:
     return endings.most_common(1)[0] if endings else None
 
 
+def folder_hint(folder: str, own: "tuple[str, ...] | set[str]" = ()) -> tuple[str, str | None]:
+    """What a folder holds, for a message saying it holds nothing a command reads: for files of a known format
+    not in ``own`` (the command's formats), ``(": it has 12 *.tml file(s), which look like a TimeML document",
+    "timeml")``, the caller naming the command that reads them; for files of its own or of no known format,
+    ``(": it has 12 *.v4_gold_conll file(s): give the pattern 'DIR/*.v4_gold_conll' (quoted)", None)``; for no
+    file, ``("", None)``."""
+    common = commonest_ending(folder)
+    if common is None:
+        return "", None
+    ending, n = common
+    first = sorted(f for f in os.listdir(folder) if f.endswith(ending) and not f.startswith("."))[0]
+    try:
+        sniffed = sniff_format(read_head(os.path.join(folder, first)))
+    except ParseError:  # unreadable: the pattern is all there is to say
+        sniffed = None
+    if sniffed is not None and sniffed.format not in own:
+        return f": it has {n} *{ending} file(s), which look like {FORMATS[sniffed.format]}", sniffed.format
+    return f": it has {n} *{ending} file(s): give the pattern '{os.path.join(folder, '*' + ending)}' (quoted)", None
+
+
 def folder_contents(folder: str) -> str:
     """``4 *.conll file(s)`` for the commonest ending of a folder's files, ``files`` or ``""`` (nothing)."""
     common = commonest_ending(folder)
