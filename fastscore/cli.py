@@ -13,7 +13,7 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, UsageError
+from .errors import FastscoreError, FastscoreWarning, OtherFormatError, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
 from .task import Task
@@ -101,8 +101,8 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
 def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
     g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
-    g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and scoring "
-                   "shards and batches (default: every core)")
+    g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and "
+                   "scoring shards and batches (default: every core)")
     g.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
     g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
@@ -269,16 +269,16 @@ def _main(argv: list[str], own_process: bool) -> int:
     task = TASKS[args.command] if args.command in TASKS else stats_task
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
+        raise UsageError(f"--jobs {args.jobs}: give at least 1")
     mode = "jit"
     if own_process:
         mode = _kernel_mode(args, task)
     announce_compilation()
     try:
         with _warnings_on_stderr():
-            if args.command == "compare":
-                return _compare(args, task)
-            if args.command == "sweep":
-                return _sweep(args, task)
+            if args.command in ("compare", "sweep"):
+                return _stats(args, task)
             if args.command == "convert":
                 return _convert(args)
             return _score(args, task)
@@ -475,6 +475,16 @@ def _convert(args) -> int:
     return 0
 
 
+def _stats(args, task: Task) -> int:
+    """compare or sweep; a file of another task's format names the --task that reads it."""
+    from .formats.files import readers_hint
+
+    try:
+        return _compare(args, task) if args.command == "compare" else _sweep(args, task)
+    except OtherFormatError as exc:
+        raise exc.with_hint(readers_hint(exc.format, task_option=True)) from None
+
+
 def _compare(args, task: Task) -> int:
     from .api import compare
     from .report import stats_tables
@@ -491,15 +501,20 @@ def _compare(args, task: Task) -> int:
     return 0
 
 
-def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), task: Task | None = None) -> list[str]:
+def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), task: Task | None = None,
+                   key: str | None = None) -> list[str]:
     """Files as given; folders -> their files with one of the extensions (sorted), or, for a ``task`` that
     reads corpora of shards, a folder of none but with subfolders of shards -> those subfolders (each a
-    system); glob patterns -> their matches (sorted)."""
+    system), and a folder of the files of a gold folder (``key``) -> itself (one system); glob patterns ->
+    their matches (sorted).  A file named twice (by name and through its folder) is listed once; the key
+    itself is left out, with a warning."""
     import glob
 
     out: list[str] = []
     for item in items:
-        if os.path.isdir(item):
+        if os.path.isdir(item) and task is not None and key is not None and _mirrors(item, key, task):
+            out.append(item)
+        elif os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
             if not found and task is not None:
                 from .shards import is_corpus
@@ -507,7 +522,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
                 found = sorted(d for d in glob.glob(os.path.join(glob.escape(item), "*")) if is_corpus(d, task))
             if not found:
                 raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
-                                 + _other_files_hint(item))
+                                 + _other_files_hint(item, task))
             out += found
         elif glob.has_magic(item) and not os.path.exists(item):
             found = sorted(glob.glob(item))
@@ -516,32 +531,58 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             out += found
         else:
             out.append(item)
+    return _once_without_key(out, key)
+
+
+def _mirrors(folder: str, key: str, task: Task) -> bool:
+    """Whether a system folder holds files named as the gold folder's: it is one system's output, not a
+    folder of systems."""
+    from .shards import is_corpus, shard_files
+
+    if not (os.path.isdir(key) and is_corpus(key, task) and is_corpus(folder, task)):
+        return False
+    names = lambda spec: {os.path.basename(f) for f in shard_files(spec, task)}
+    return bool(names(folder) & names(key))
+
+
+def _once_without_key(systems: list[str], key: str | None) -> list[str]:
+    """Each system once (the same file through two names: the first), the key itself left out with a warning."""
+    key_path = os.path.realpath(key) if key is not None and key != "-" else None
+    seen: set[str] = set()
+    out: list[str] = []
+    for system in systems:
+        real = os.path.realpath(system) if system != "-" else system
+        if real == key_path and real not in seen:
+            warnings.warn(f"{system}: the gold itself, left out of the systems", FastscoreWarning, stacklevel=2)
+        elif real not in seen and real != key_path:
+            out.append(system)
+        seen.add(real)
+    if not out:
+        raise UsageError("no system to score: the only one given is the gold itself")
     return out
 
 
-def _other_files_hint(folder: str) -> str:
-    """``: it has 12 *.v4_gold_conll files: give the pattern 'DIR/*.v4_gold_conll'`` for the commonest ending."""
-    from collections import Counter
+def _other_files_hint(folder: str, task: Task | None) -> str:
+    """What a folder of none of a task's files holds: another task's files -> the ``--task`` that reads them;
+    else ``: it has 12 *.v4_gold_conll files: give the pattern 'DIR/*.v4_gold_conll'`` for the commonest ending."""
+    from .formats.files import folder_hint, readers_hint
 
-    endings = Counter("." + name.split(".", 1)[1] for name in os.listdir(folder)
-                      if "." in name and os.path.isfile(os.path.join(folder, name)))
-    if not endings:
-        return ""
-    ending, n = endings.most_common(1)[0]
-    return f": it has {n} *{ending} file(s): give the pattern '{os.path.join(folder, '*' + ending)}' (quoted)"
+    text, fmt = folder_hint(folder, {f for f, _ in task.reads} if task is not None else ())
+    return text + (f": {readers_hint(fmt, task_option=True)}" if fmt is not None else "")
 
 
 def _sweep(args, task: Task) -> int:
     from .api import sweep
     from .report import stats_tables
 
-    systems = expand_systems(args.systems, task.extensions, task)
+    systems = expand_systems(args.systems, task.extensions, task, args.key)
     stats = _statistics(args, args.bootstrap)
     settings = _corpus_settings(args, task, args.key, systems)
     if settings is not None:
         settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
-                   progress=_progress("scoring"), settings=settings, **_keywords(args, task, "score"))
+                   progress=None if getattr(args, "quiet", False) else _progress("scoring"), settings=settings,
+                   **_keywords(args, task, "score"))
     _emit(stats_tables.sweep(result, args.output))
     return 0
 

@@ -67,7 +67,12 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     source = os.fspath(source)
     if source == "-":
         raise UsageError('convert reads its input twice (mentions, then words): give a file, not "-"')
+    refuse_folder(source, f"--to {to}")
     fmt = detect_format(source) if source_format == "auto" else source_format
+    if fmt not in FORMATS:  # NAF, a mention table: no text of words and sentences to write in another format
+        what = "NAF/KAF" if fmt == "naf" else f"a {fmt.capitalize()} mention table"
+        raise UsageError(f"{source}: {what} input has no {TITLES[to]} text to write: convert reads CoNLL-2012, "
+                         "CoNLL-U and jsonlines files (NAF/KAF converts --to triples, parquet or arrow)")
     table = read(source, fmt, defer_bracket_errors=False)
     report = _Report(fmt, to)
     report.warnings.extend(table.warnings)
@@ -88,6 +93,19 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     expected, write = _WRITERS[to](mentions, text, out_text, report, template is not None)
     _write_checked(target, to, expected, write, verify, report)
     return report.lines()
+
+
+def refuse_folder(source: str, target: str) -> None:
+    """A folder given as the input of a coreference conversion: a UsageError saying what convert reads (and
+    what the folder holds, if anything)."""
+    if not os.path.isdir(source):
+        return
+    from .formats.files import folder_contents
+
+    held = folder_contents(source)
+    raise UsageError(f"{source}: a folder{f' of {held}' if held else ', empty'}: convert {target} reads one "
+                     "CoNLL-2012, CoNLL-U or jsonlines file at a time (a folder of NAF/KAF documents converts --to "
+                     "triples, parquet or arrow)")
 
 
 # ---- the words of a file
@@ -695,6 +713,10 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
 
     if os.fspath(target) == "-":
         raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
+    from .formats.naf import holds_naf
+
+    if os.path.isdir(source) and not holds_naf(source):
+        refuse_folder(source, f"--to {kind}")
     table = read(source, source_format, defer_bracket_errors=False)
     if table.words is not None and table.sentences is not None:
         from .formats.conllu import as_digests

@@ -39,6 +39,23 @@ class ParseError(InputError):
         return ParseError, (self.path, self.line, self.problem, self.document)
 
 
+class OtherFormatError(ParseError):
+    """A file of another format than its reader's: ``format`` is what it looks like (a key of
+    ``fastscore.formats.files.FORMATS``), ``hint`` what to do with it (the command that reads it)."""
+
+    def __init__(self, path: str, line: int | None, problem: str, format: str, hint: str,
+                 document: str | None = None):
+        super().__init__(path, line, f"{problem}: {hint}", document)
+        self.base, self.format, self.hint = problem, format, hint
+
+    def with_hint(self, hint: str) -> "OtherFormatError":
+        """The same error with another remedy (a command that names the task as an option, e.g. ``--task``)."""
+        return OtherFormatError(self.path, self.line, self.base, self.format, hint, self.document)
+
+    def __reduce__(self):
+        return OtherFormatError, (self.path, self.line, self.base, self.format, self.hint, self.document)
+
+
 class FastscoreWarning(UserWarning):
     """What the reference scorers only warn about (and what fastscore adds): the API emits result
     warnings through Python's ``warnings`` module with this category; the CLI prints them on stderr."""

@@ -46,6 +46,10 @@ class Settings:
     skip_bad: bool = False
     progress: Callable[[str, int, int], None] | None = None
 
+    def __post_init__(self):
+        if self.jobs is not None and self.jobs < 1:  # refused whatever the inputs (files or corpora)
+            raise UsageError(f"--jobs {self.jobs}: give at least 1")
+
 
 @dataclass
 class Unit:
@@ -118,6 +122,10 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     if any(os.path.isdir(s) and not is_corpus(s, task) for s in (gold, system)):
         return False  # a folder the task reads itself (NAF documents...): the pair is the task's to score
     if is_corpus(gold, task) or is_corpus(system, task):
+        if "-" in (gold, system):  # shards are read by worker processes, which have no standard input of ours
+            corpus = gold if is_corpus(gold, task) else system
+            raise UsageError(f'"-": standard input cannot be scored against a corpus of shards ({corpus}): write it '
+                             "to a file, or to a folder of shards")
         return True
     return task.batches is not None and any(  # a large file its task can cut (not gzip)
         p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes and _batches(task, p, batch_bytes)

@@ -119,6 +119,9 @@ class Task:
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
+    # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
+    # format given to another command is refused naming this one
+    reads: tuple[tuple[str, str], ...] = ()
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .coref.task import COREF
 from .errors import UsageError
 from .explain.task import EXPLAIN
+from .formats.files import READERS
 from .nugget.task import NUGGET
 from .task import Task
 from .temporal.task import TEMPORAL
@@ -17,13 +18,26 @@ TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TEMPORAL, TRIPLES, 
 DEFAULT_TASK = "coref"  # of `compare` and `sweep`
 
 
+def _name_readers() -> None:
+    """The commands that read each format, for the readers' messages on a file of another format."""
+    READERS.clear()
+    for task in TASKS.values():
+        for fmt, options in task.reads:
+            READERS.setdefault(fmt, []).append((task.name, options))
+
+
 def register(task: Task) -> None:
     """Add a task (or replace one of the same name)."""
     TASKS[task.name] = task
+    _name_readers()
 
 
 def unregister(name: str) -> None:
     TASKS.pop(name, None)
+    _name_readers()
+
+
+_name_readers()
 
 
 def get_task(name: str) -> Task:

@@ -220,3 +220,214 @@ def test_usage_errors_and_input_errors_keep_their_kinds():
         fastscore.score_coref(KEY, RESPONSE, metrics="nope")
     with pytest.raises(InputError):
         fastscore.score_coref(KEY, RESPONSE, doc="nope")
+
+
+# ---- errors that point the right way (issue 27): each message as a new user met it
+
+GUM_KEY = TESTDATA / "corefud_anchors" / "cases" / "gum_news_asylum.key.conllu"
+GUM_RESP = TESTDATA / "corefud_anchors" / "cases" / "gum_news_asylum.response.conllu"
+TIMEML = TESTDATA / "temporal_anchors" / "begins-0"
+TRP = TESTDATA / "triples_anchors" / "case-000" / "gold.trp"
+NAF = TESTDATA / "triples_anchors" / "convert"
+
+
+def _stdin(monkeypatch, path) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+
+
+def _jsonl_pair(tmp_path):
+    from fastscore.convert import convert
+
+    convert(KEY, tmp_path / "key.jsonl", "jsonl")
+    convert(RESPONSE, tmp_path / "response.jsonl", "jsonl")
+    return tmp_path / "key.jsonl", tmp_path / "response.jsonl"
+
+
+def test_preset_conll2012_scores_conll2012_files_as_without_it(capsys):
+    code, out, err = run(capsys, "coref", "example", "example", "--preset", "conll2012", "-o", "json")
+    assert code == 0, err
+    _, plain, _ = run(capsys, "coref", "example", "example", "-o", "json")
+    assert json.loads(out)["metrics"] == json.loads(plain)["metrics"]
+    assert "preset:conll2012" in json.loads(out)["signature"]
+
+
+@pytest.mark.parametrize("preset, key, response, fragment", [
+    ("conll2012", GUM_KEY, GUM_RESP, "a CoNLL-U (CorefUD) file, but --preset conll2012 (CoNLL-2012 shared task: "
+     "reference scorer v8.01) reads CoNLL-2012 files: use --preset crac2022 or crac2023 or crac2024"),
+    ("crac2023", KEY, RESPONSE, "a CoNLL-2012 file, but --preset crac2023 (CRAC 2023: CorefUD, head matching, no "
+     "singletons) reads CoNLL-U (CorefUD) files: use --preset conll2012"),
+])
+def test_a_preset_refuses_a_file_of_another_format_naming_the_presets_that_read_it(capsys, preset, key, response,
+                                                                                  fragment):
+    code, _, err = run(capsys, "coref", str(key), str(response), "--preset", preset)
+    assert code == 2 and err == f"fastscore: error: {key}: {fragment}\n"
+
+
+def test_conllu_and_jsonlines_on_standard_input_score_as_their_files(tmp_path, monkeypatch, capsys):
+    jkey, jresp = _jsonl_pair(tmp_path)
+    for key, response in ((GUM_KEY, GUM_RESP), (jkey, jresp)):
+        _, from_files, _ = run(capsys, "coref", str(key), str(response), "-o", "json")
+        _stdin(monkeypatch, key)
+        code, from_stdin, err = run(capsys, "coref", "-", str(response), "-o", "json")
+        assert code == 0, err
+        assert json.loads(from_stdin)["metrics"] == json.loads(from_files)["metrics"]
+        assert json.loads(from_stdin)["signature"] == json.loads(from_files)["signature"]
+
+
+def test_standard_input_that_cannot_be_read_so_says_why(tmp_path, monkeypatch, capsys):
+    _stdin(monkeypatch, NAF / "doc-000.naf")
+    code, _, err = run(capsys, "coref", str(NAF / "doc-000.naf"), "-")
+    assert code == 2 and "NAF documents are named, and paired with the other side's, by their file names" in err
+    (tmp_path / "a.conll").write_bytes(KEY.read_bytes())
+    _stdin(monkeypatch, KEY)
+    code, _, err = run(capsys, "coref", str(tmp_path), "-")
+    assert code == 2 and "standard input cannot be scored against a corpus of shards" in err
+
+
+def test_temporal_reads_standard_input(monkeypatch, capsys):
+    gold, system = TIMEML / "gold" / "doc000.tml", TIMEML / "system" / "doc000.tml"
+    _, from_files, _ = run(capsys, "temporal", str(gold), str(system), "-o", "json")
+    _stdin(monkeypatch, system)
+    code, from_stdin, err = run(capsys, "temporal", str(gold), "-", "-o", "json")
+    assert code == 0, err
+    assert json.loads(from_stdin)["relations"] == json.loads(from_files)["relations"]
+    assert json.loads(from_stdin)["entities"] == json.loads(from_files)["entities"]
+
+
+@pytest.mark.parametrize("command, given, remedy", [
+    ("nugget", GUM_KEY, 'score it with "fastscore coref --format conllu"'),
+    ("nugget", "jsonl", 'score it with "fastscore coref --format jsonl"'),
+    ("triples", TIMEML / "gold" / "doc000.tml", 'score it with "fastscore temporal"'),
+    ("triples", KEY, 'score it with "fastscore coref"'),
+    ("temporal", KEY, 'score it with "fastscore coref"'),
+    ("temporal", TRP, 'score it with "fastscore triples"'),
+    ("coref", TIMEML / "gold" / "doc000.tml", 'score it with "fastscore temporal"'),
+    ("temporal", NAF / "doc-000.naf", 'score it with "fastscore coref --format naf" or "fastscore triples"'),
+])
+def test_a_file_of_another_task_names_the_command_that_reads_it(tmp_path, capsys, command, given, remedy):
+    given = _jsonl_pair(tmp_path)[0] if given == "jsonl" else given
+    code, out, err = run(capsys, command, str(given), str(given))
+    assert code == 1 and out == "" and err.startswith(f"fastscore: error: {given}:") and err.endswith(remedy + "\n")
+    assert err.count("\n") == 1 and "this looks like" in err
+
+
+def test_compare_and_sweep_name_the_task_option(tmp_path, capsys):
+    gold, system = DEMO / "gold.tbf", DEMO / "system_A.tbf"
+    folder = tmp_path / "gold"
+    folder.mkdir()
+    (folder / "a.tbf").write_bytes(gold.read_bytes())
+    for argv in (["compare", gold, system, system], ["sweep", gold, system], ["compare", folder, folder, folder]):
+        code, _, err = run(capsys, *map(str, argv))
+        assert code == 1 and err.endswith(": give --task nugget\n"), err
+
+
+def test_a_folder_of_no_naf_document_and_no_shard_says_what_it_holds(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    code, _, err = run(capsys, "coref", str(tmp_path / "empty"), str(tmp_path / "empty"))
+    assert code == 1 and err.endswith("the folder holds no NAF/KAF document (.naf, .kaf, .xml) and no shard (.conll, "
+                                      ".conllu, .jsonl, .parquet, .arrow): it is empty\n")
+    (tmp_path / "v4").mkdir()
+    (tmp_path / "v4" / "a.v4_gold_conll").write_bytes(KEY.read_bytes())
+    code, _, err = run(capsys, "coref", str(tmp_path / "v4"), str(tmp_path / "v4"))
+    pattern = tmp_path / "v4" / "*.v4_gold_conll"
+    assert code == 1 and err.endswith(f"it has 1 *.v4_gold_conll file(s): give the pattern '{pattern}' (quoted)\n")
+
+
+@pytest.mark.parametrize("to", ["jsonl", "parquet"])
+def test_convert_says_what_a_folder_is_and_what_it_reads(tmp_path, capsys, to):
+    empty, conll = tmp_path / "empty", tmp_path / "conll"
+    empty.mkdir()
+    conll.mkdir()
+    for name in ("a.conll", "b.conll"):
+        (conll / name).write_bytes(KEY.read_bytes())
+    for folder, held in ((empty, "a folder, empty"), (conll, "a folder of 2 *.conll file(s)")):
+        code, _, err = run(capsys, "convert", str(folder), str(tmp_path / f"out.{to}"), "--to", to)
+        assert code == 2 and err == (f"fastscore: error: {folder}: {held}: convert --to {to} reads one CoNLL-2012, "
+                                     "CoNLL-U or jsonlines file at a time (a folder of NAF/KAF documents converts "
+                                     "--to triples, parquet or arrow)\n")
+
+
+def test_convert_of_naf_to_a_text_format_is_refused_not_a_traceback(tmp_path, capsys):
+    code, _, err = run(capsys, "convert", str(NAF / "doc-000.naf"), str(tmp_path / "x.jsonl"), "--to", "jsonl")
+    assert code == 2 and "NAF/KAF input has no jsonlines text to write" in err and err.count("\n") == 1
+
+
+def test_convert_to_triples_names_an_empty_folder_and_another_task_s_file(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    code, _, err = run(capsys, "convert", str(tmp_path / "empty"), str(tmp_path / "out"), "--to", "triples")
+    assert code == 1 and "the folder has no file to convert" in err and not (tmp_path / "out").exists()
+    code, _, err = run(capsys, "convert", str(KEY), str(tmp_path / "x.trp"), "--to", "triples")
+    assert code == 1 and err.endswith('not a NAF/KAF document (it has "#begin document"): score it with '
+                                      '"fastscore coref"\n')
+
+
+def test_convert_into_a_missing_folder_is_one_line(tmp_path, capsys):
+    target = tmp_path / "out" / "sub" / "y.parquet"
+    code, _, err = run(capsys, "convert", str(KEY), str(target), "--to", "parquet")
+    assert code == 1 and err == f"fastscore: error: {target}: cannot write: the folder {target.parent} does not exist\n"
+
+
+def test_sweep_of_a_timeml_folder_names_the_task_and_then_scores_it(capsys):
+    gold, system = TIMEML / "gold", TIMEML / "system"
+    code, _, err = run(capsys, "sweep", str(gold), str(system))
+    assert code == 2 and err.endswith("it has 5 *.tml file(s), which look like a TimeML document: give --task "
+                                      "temporal\n")
+    code, out, err = run(capsys, "sweep", str(gold), str(system), "--task", "temporal", "-o", "json")
+    assert code == 0, err
+    assert [row["name"] for row in json.loads(out)["systems"]] == [str(system)]  # the folder is one system
+
+
+def test_sweep_leaves_the_gold_out_and_lists_each_file_once(tmp_path, capsys):
+    for name in ("key.conll", "a.conll", "b.conll"):
+        (tmp_path / name).write_bytes((KEY if name == "key.conll" else RESPONSE).read_bytes())
+    key = tmp_path / "key.conll"
+    code, out, err = run(capsys, "sweep", str(key), str(tmp_path), str(tmp_path / "a.conll"), str(tmp_path / "*"),
+                         "-o", "json")
+    assert code == 0, err
+    assert sorted(row["name"] for row in json.loads(out)["systems"]) == [str(tmp_path / "a.conll"),
+                                                                         str(tmp_path / "b.conll")]
+    assert err == f"fastscore: warning: {key}: the gold itself, left out of the systems\n"
+
+
+@pytest.mark.parametrize("inputs", ["files", "folders"])
+def test_jobs_below_one_is_refused_for_files_and_folders_alike(capsys, inputs):
+    pair = [str(KEY), str(RESPONSE)] if inputs == "files" else [str(TESTDATA / "temporal_anchors" / "dense-0")] * 2
+    code, _, err = run(capsys, "coref", *pair, "--jobs", "0")
+    assert code == 2 and err == "fastscore: error: --jobs 0: give at least 1\n"
+    from fastscore.shards import Settings
+
+    with pytest.raises(UsageError, match="--jobs 0: give at least 1"):  # the API's settings, whatever the inputs
+        Settings(jobs=0)
+
+
+def test_sweep_quiet_prints_no_progress(monkeypatch, capsys):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    for quiet, shown in (([], True), (["--quiet"], False)):
+        code, _, err = run(capsys, "sweep", str(KEY), str(RESPONSE), str(RESPONSE), *quiet)
+        assert code == 0 and ("scoring 1/1" in err) == shown, err
+
+
+def test_a_reader_gone_ends_the_run_quietly_with_0(monkeypatch, capsys):
+    """`fastscore ... | head -1`: no traceback, no message, exit 0 (what the command would have exited with),
+    as `head` users expect of a filter; the choice is documented in the README's exit codes."""
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self):
+            raise io.UnsupportedOperation("no file")
+
+    monkeypatch.setattr(sys, "stdout", Gone())
+    assert main(["sweep", str(KEY), str(RESPONSE)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_naf_folder_has_one_signature_with_or_without_its_format(tmp_path, capsys):
+    for name in ("doc-000.naf", "doc-001.naf"):
+        (tmp_path / name).write_bytes((NAF / name).read_bytes())
+    signatures = []
+    for given in ([], ["--format", "naf"]):
+        code, out, err = run(capsys, "coref", str(tmp_path), str(tmp_path), "-o", "json", *given)
+        assert code == 0, err
+        signatures.append(json.loads(out)["signature"])
+    assert signatures[0] == signatures[1] and "format:naf" in signatures[0]

@@ -242,7 +242,7 @@ def test_the_command_line_with_the_task_is_built_without_numba():
 
 @pytest.mark.parametrize("text, kind", [
     ('<?xml version="1.0"?>\n<TimeML>\n<TEXT>He <EVENT eid="e1">left</EVENT>.</TEXT>\n</TimeML>\n',
-     "fastscore temporal reads it"),
+     'score it with "fastscore temporal"'),
     ('<?xml version="1.0"?>\n<kybotOut>\n<doc shortname="x"/>\n</kybotOut>\n', "fastscore convert"),
     ('<?xml version="1.0"?>\n<catalog>\n<book id="b1"/>\n</catalog>\n', "not a triple file;"),
 ])

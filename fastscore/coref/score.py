@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .._gc import collector_paused
-from ..errors import InputError, UsageError
+from ..errors import InputError, OtherFormatError, UsageError
 from ..formats.conll import read_conll
 from ..formats.files import Part
-from ..formats.files import read_head, sniff_format
+from ..formats.files import read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
 from ..messages import few
 from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
@@ -33,13 +33,13 @@ class Preset:
     name: str
     format: str
     match: str
-    zero_match: str
+    zero_match: str | None  # None: the format has no zeros
     singletons: str
     what: str
 
 
 PRESETS = {p.name: p for p in (
-    Preset("conll2012", "conll2012", "exact", "linear", "keep", "CoNLL-2012 shared task: reference scorer v8.01"),
+    Preset("conll2012", "conll2012", "exact", None, "keep", "CoNLL-2012 shared task: reference scorer v8.01"),
     Preset("crac2022", "conllu", "partial", "linear", "drop", "CRAC 2022: CorefUD, partial matching, no singletons"),
     Preset("crac2023", "conllu", "head", "linear", "drop", "CRAC 2023: CorefUD, head matching, no singletons"),
     Preset("crac2024", "conllu", "head", "dependent", "drop",
@@ -107,13 +107,12 @@ FILE_ENDINGS = (".conll", ".conllu", ".jsonl", ".jsonlines", ".parquet", ".arrow
 def detect_format(path) -> str:
     """conllu, jsonl, naf, parquet, arrow or conll2012 (the default), from the start of the file."""
     path = os.fspath(path)
-    if path == "-":
-        return "conll2012"  # standard input cannot be read twice: say --format for other formats
-    if os.path.isdir(path):
+    if os.path.isdir(path) and path != "-":
         named = [e for e in FILE_ENDINGS if path.rstrip("/" + os.sep).endswith(e)]
         if named:  # a folder named like a file (e.g. a failed download): not NAF documents
             raise InputError(f"{path}: is a folder, not a {named[0]} file (a folder is read as NAF documents, or as "
                              "a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
+        _refuse_folder_of_no_naf(path)
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
     from ..formats.columnar import sniff
 
@@ -127,6 +126,23 @@ def detect_format(path) -> str:
         return "naf"
     sniffed = sniff_format(data)
     return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
+
+
+def _refuse_folder_of_no_naf(path: str) -> None:
+    """A folder that is no corpus of shards (coref.task) is read as NAF documents: one of none is refused
+    saying what it holds (another task's files: the command that reads them)."""
+    from ..formats.files import READERS, folder_hint
+    from ..formats.naf import EXTENSIONS, holds_naf
+
+    if holds_naf(path):
+        return
+    own = {fmt for fmt, readers in READERS.items() if any(name == "coref" for name, _ in readers)}
+    text, fmt = folder_hint(path, own)
+    problem = (f"the folder holds no NAF/KAF document ({', '.join(EXTENSIONS)}) and no shard "
+               f"({', '.join(e for e in FILE_ENDINGS if e not in ('.jsonlines', '.gz'))}){text or ': it is empty'}")
+    if fmt is not None:
+        raise OtherFormatError(path, None, problem, fmt, readers_hint(fmt))
+    raise InputError(f"{path}: {problem}")
 
 
 def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
@@ -191,16 +207,19 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
 def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
                  preset, cross_document) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
+    if preset is not None:
+        _check_preset_inputs(preset, (key, response))
     if cross_document:
         given = [x for x in (key, response) if not isinstance(x, MentionTable)]
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
+    given = _format_of(key, settings["format"])  # before standard input is read
     k = read(key, settings["format"], cross_document)
     r = read(response, settings["format"], cross_document)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
         raise UsageError(f"{k.path if k.words is None else r.path}: key and response must both be CoNLL-U")
-    fmt = "conllu" if corefud else ("conll2012" if settings["format"] == "auto" else settings["format"])
+    fmt = "conllu" if corefud else given
     match, zero_match, singletons = _defaults(fmt, settings)
     registry = COREFUD_METRICS if corefud else METRICS
     names = resolve(metrics, registry)
@@ -241,6 +260,37 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
                        tables=None if corefud else (k, r), asked=tuple(named(metrics)))
 
 
+TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U (CorefUD)", "jsonl": "jsonlines"}
+
+
+def _format_of(source, given: str) -> str:
+    """The format the signature names: the key's as its content tells it, whether --format was given or not
+    (the same input has one signature; a format given otherwise fails to read); an already-read table: the
+    format given, else its file's (a shard of a corpus), else conll2012."""
+    if isinstance(source, MentionTable):
+        if given != "auto" or not os.path.isfile(source.path):
+            return "conll2012" if given == "auto" else given
+        return detect_format(source.path)
+    return detect_format(source.path if isinstance(source, Part) else source)
+
+
+def _check_preset_inputs(preset: str, sources) -> None:
+    """A preset reads one format: an input of another (told from its content) is refused naming the presets,
+    if any, that read it."""
+    p = PRESETS[preset]
+    for source in sources:
+        if isinstance(source, (MentionTable, Part)):
+            continue
+        found = detect_format(source)
+        if found == p.format or found not in TITLES:  # mention tables: their kind is checked when read
+            continue
+        others = [q.name for q in PRESETS.values() if q.format == found]
+        instead = (f"use --preset {' or '.join(others)}" if others
+                   else f"score it without --preset ({TITLES[found]} is scored as v8.01 scores CoNLL-2012)")
+        raise UsageError(f"{source_name(os.fspath(source))}: a {TITLES[found]} file, but --preset {preset} ({p.what}) "
+                         f"reads {TITLES[p.format]} files: {instead}")
+
+
 def _settings(format, match, zero_match, singletons, preset) -> dict:
     if format not in FORMATS:
         raise UsageError(f"unknown format {format!r}: choose from {', '.join(FORMATS)}")
@@ -251,10 +301,10 @@ def _settings(format, match, zero_match, singletons, preset) -> dict:
         p = PRESETS[preset]
         given = {k: v for k, v in out.items() if v is not None and v != "auto"}
         fixed = {"format": p.format, "match": p.match, "zero_match": p.zero_match, "singletons": p.singletons}
-        clash = [f"--{k.replace('_', '-')} {v}" for k, v in given.items() if fixed[k] != v]
+        clash = [f"--{k.replace('_', '-')} {v}" for k, v in given.items() if fixed[k] not in (None, v)]
         if clash:
             raise UsageError(f"--preset {preset} ({p.what}) fixes {', '.join(clash)} otherwise")
-        out = fixed
+        out = {k: given.get(k) if v is None else v for k, v in fixed.items()}  # None: refused by the format's defaults
     for name, value, choices in (("match", out["match"], ("exact", "partial", "head")),
                                  ("zero-match", out["zero_match"], ("dependent", "linear")),
                                  ("singletons", out["singletons"], ("keep", "drop"))):

@@ -174,6 +174,8 @@ COREF = Task(
     concat=_concat,
     batches=_batches,
     batch_formats="CoNLL-2012, jsonlines, CoNLL-U",
+    reads=(("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""), ("arrow", ""),
+           ("naf", "--format naf")),
     part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
     part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
     in_context=lazy("fastscore.formats.conllu_batches", "in_context"),

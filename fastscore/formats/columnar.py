@@ -27,6 +27,7 @@ import json
 import os
 
 from ..errors import InputError, UsageError
+from .files import refuse_stdin
 from .table import ARROW_METADATA, MentionTable
 
 KINDS = ("parquet", "arrow")
@@ -91,6 +92,7 @@ def read_mention_table(path) -> MentionTable:
     import pyarrow as pa
 
     path = os.fspath(path)
+    refuse_stdin(path, "a Parquet or Arrow mention table is read from its file (memory-mapped)")
     try:
         if table_file_kind(path) == "parquet":
             import pyarrow.parquet as pq

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..errors import ParseError, UsageError
+from ..errors import OtherFormatError, ParseError, UsageError
 
 BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -19,6 +19,7 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 _stdin_read: object | None = None  # the standard input stream already read (a pipe cannot be rewound)
+_stdin_ahead: tuple[object, bytes] | None = None  # (stream, its bytes) read ahead to tell its format
 
 
 def source_name(path: str) -> str:
@@ -109,10 +110,55 @@ def mapped_for_batches(path: str, batch_bytes: int):
 def read_head(path: str, size: int = 1 << 16) -> bytes:
     """The first ``size`` bytes of :func:`read_bytes` (a gzip file is read whole): enough to tell a format
     without reading a large file twice."""
-    data = _read_file(path, size)
+    data = peek_stdin() if path == STDIN else _read_file(path, size)
     if data.startswith(GZIP_MAGIC):
-        return read_bytes(path)[:size]
+        return (_gunzip(STDIN_NAME, data) if path == STDIN else read_bytes(path))[:size]
+    data = data[:size]
     return data[len(BOM):] if data.startswith(BOM) else data
+
+
+def refuse_stdin(path: str, why: str) -> None:
+    """A UsageError for ``-`` given to a reader that cannot read standard input (``why``: the reason)."""
+    if path == STDIN:
+        raise UsageError(f'"{STDIN}": {why}: give a file, not standard input')
+
+
+def commonest_ending(folder: str) -> tuple[str, int] | None:
+    """(ending, count) of the commonest file ending in a folder (``.v4_gold_conll``: all after the first dot;
+    hidden files left out), or None when it holds no file with one."""
+    from collections import Counter
+
+    endings = Counter("." + name.split(".", 1)[1] for name in os.listdir(folder)
+                      if "." in name[1:] and not name.startswith(".") and os.path.isfile(os.path.join(folder, name)))
+    return endings.most_common(1)[0] if endings else None
+
+
+def folder_hint(folder: str, own: "tuple[str, ...] | set[str]" = ()) -> tuple[str, str | None]:
+    """What a folder holds, for a message saying it holds nothing a command reads: for files of a known format
+    not in ``own`` (the command's formats), ``(": it has 12 *.tml file(s), which look like a TimeML document",
+    "timeml")``, the caller naming the command that reads them; for files of its own or of no known format,
+    ``(": it has 12 *.v4_gold_conll file(s): give the pattern 'DIR/*.v4_gold_conll' (quoted)", None)``; for no
+    file, ``("", None)``."""
+    common = commonest_ending(folder)
+    if common is None:
+        return "", None
+    ending, n = common
+    first = sorted(f for f in os.listdir(folder) if f.endswith(ending) and not f.startswith("."))[0]
+    try:
+        sniffed = sniff_format(read_head(os.path.join(folder, first)))
+    except ParseError:  # unreadable: the pattern is all there is to say
+        sniffed = None
+    if sniffed is not None and sniffed.format not in own:
+        return f": it has {n} *{ending} file(s), which look like {FORMATS[sniffed.format]}", sniffed.format
+    return f": it has {n} *{ending} file(s): give the pattern '{os.path.join(folder, '*' + ending)}' (quoted)", None
+
+
+def folder_contents(folder: str) -> str:
+    """``4 *.conll file(s)`` for the commonest ending of a folder's files, ``files`` or ``""`` (nothing)."""
+    common = commonest_ending(folder)
+    if common is not None:
+        return f"{common[1]} *{common[0]} file(s)"
+    return "files" if any(not n.startswith(".") for n in os.listdir(folder)) else ""
 
 
 def _read_file(path: str, size: int = -1) -> bytes:
@@ -129,19 +175,29 @@ def _read_file(path: str, size: int = -1) -> bytes:
 
 def _read_stdin() -> bytes:
     """Standard input, once per stream: a second read would see an empty file and score it silently."""
-    global _stdin_read
+    global _stdin_read, _stdin_ahead
+    data = peek_stdin()
+    _stdin_read, _stdin_ahead = sys.stdin, None
+    return data
+
+
+def peek_stdin() -> bytes:
+    """Standard input's bytes without using up its one read: its format is told from them, then its reader
+    reads them (a pipe cannot be read twice, so they are kept until then)."""
+    global _stdin_ahead
     stream = sys.stdin
     if stream is None:
         raise UsageError(f'"{STDIN}": there is no standard input to read')
     if stream is _stdin_read:
         raise UsageError(f'"{STDIN}": standard input can be read only once and was read already: give "{STDIN}" '
                          "for one input at most and write the others to files")
-    _stdin_read = stream
-    try:
-        data = getattr(stream, "buffer", stream).read()  # bytes, so the UTF-8 check names the bad line
-    except OSError as exc:
-        raise ParseError(STDIN_NAME, None, f"cannot read standard input: {exc.strerror}") from None
-    return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+    if _stdin_ahead is None or _stdin_ahead[0] is not stream:
+        try:
+            data = getattr(stream, "buffer", stream).read()  # bytes, so the UTF-8 check names the bad line
+        except OSError as exc:
+            raise ParseError(STDIN_NAME, None, f"cannot read standard input: {exc.strerror}") from None
+        _stdin_ahead = (stream, data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data)
+    return _stdin_ahead[1]
 
 
 def _gunzip(name: str, data: bytes) -> bytes:
@@ -162,8 +218,8 @@ def decode_utf8(path: str, data: bytes, before: int = 0) -> str:
         if not before:
             sniffed = sniff_format(data[:8])
             if sniffed is not None and sniffed.format in ("parquet", "arrow"):
-                what, remedy = FORMATS[sniffed.format]
-                raise ParseError(path, None, f"this is {what}, not a text file: {remedy}") from None
+                raise OtherFormatError(path, None, f"this is {FORMATS[sniffed.format]}, not a text file",
+                                       sniffed.format, readers_hint(sniffed.format)) from None
         line = before + data.count(b"\n", 0, exc.start) + 1
         raise ParseError(path, line, f"invalid UTF-8 byte 0x{data[exc.start]:02x}: re-encode the file as UTF-8") from None
 
@@ -180,20 +236,35 @@ class Sniffed(NamedTuple):
     cue: str  # the text that gave it away, quoted in messages
 
 
-# format -> (what it is, what to do with it: the command that reads it)
+# format -> what it is
 FORMATS = {
-    "tbf": ("a TBF event nugget file", 'score it with "fastscore nugget"'),
-    "conll": ("a CoNLL-2012 coreference file", 'score it with "fastscore coref"'),
-    "conllu": ("CoNLL-U coreference (CorefUD)", 'score it with "fastscore coref --format conllu"'),
-    "jsonl": ("jsonlines coreference", 'score it with "fastscore coref --format jsonl"'),
-    "timeml": ("a TimeML document", 'score it with "fastscore temporal"'),
-    "naf": ("a NAF/KAF document", '"fastscore coref --format naf" scores its coreference, "fastscore triples" '
-                                  "its layers"),
-    "triples": ("a triples file", 'score it with "fastscore triples"'),
-    "xml": ("XML of another kind", "no fastscore command reads it (TimeML, NAF/KAF and triples are read)"),
-    "parquet": ("a Parquet mention table", 'score it with "fastscore coref"'),
-    "arrow": ("an Arrow mention table", 'score it with "fastscore coref"'),
+    "tbf": "a TBF event nugget file",
+    "conll": "a CoNLL-2012 coreference file",
+    "conllu": "CoNLL-U coreference (CorefUD)",
+    "jsonl": "jsonlines coreference",
+    "timeml": "a TimeML document",
+    "naf": "a NAF/KAF document",
+    "triples": "a triples file",
+    "xml": "XML of another kind",
+    "parquet": "a Parquet mention table",
+    "arrow": "an Arrow mention table",
 }
+
+# format -> [(command, its options that read the format)]: filled from the task declarations (fastscore.tasks)
+READERS: dict[str, list[tuple[str, str]]] = {}
+
+
+def readers_hint(fmt: str, task_option: bool = False) -> str:
+    """What to do with a file of ``fmt`` (a key of FORMATS): ``score it with "fastscore nugget"``, or with
+    ``task_option`` (compare, sweep: the task is an option) ``give --task nugget``."""
+    readers = READERS.get(fmt, [])
+    if not readers:
+        return "no fastscore command reads it"
+    if task_option:
+        return "give " + " or ".join(f"--task {name}{' ' + options if options else ''}" for name, options in readers)
+    return "score it with " + " or ".join(f'"fastscore {name}{" " + options if options else ""}"'
+                                          for name, options in readers)
+
 
 # Markers at the start of a (stripped) line, first match wins.
 _MARKERS = re.compile(
@@ -263,14 +334,14 @@ def _sniff_line(line: str) -> tuple[str, str] | None:
 
 
 def reject_other_format(path: str, text: str | bytes, expected: str, allowed: tuple[str, ...] = ()) -> None:
-    """Raise a ParseError naming the format and the command that reads it when the file looks like another
-    format than the reader's (``expected``); return when it looks like that format or like nothing known.
+    """Raise an OtherFormatError naming the format and the command that reads it when the file looks like
+    another format than the reader's (``expected``); return when it looks like that format or like nothing known.
 
-    Readers call this where they fail for want of their document header, so that a file given to the
-    wrong command gets a remedy instead of "add a header line".  ``allowed``: other formats that pass too."""
+    Readers call this where they fail for want of their document header (or of well-formed XML), so that a
+    file given to the wrong command gets a remedy instead of "add a header line".  ``allowed``: other formats
+    that pass too."""
     sniffed = sniff_format(text)
     if sniffed is None or sniffed.format == expected or sniffed.format in allowed:
         return
-    what, remedy = FORMATS[sniffed.format]
-    raise ParseError(path, sniffed.line, f"this looks like {what}, not {FORMATS[expected][0]} "
-                                         f'(it has "{sniffed.cue}"): {remedy}')
+    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{sniffed.cue}")'
+    raise OtherFormatError(path, sniffed.line, problem, sniffed.format, readers_hint(sniffed.format))

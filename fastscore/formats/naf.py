@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ParseError
 from ..outputs import is_hidden
-from .files import read_bytes, source_name
+from .files import read_bytes, refuse_stdin, source_name
 
 
 def trim(s: str) -> str:
@@ -292,6 +292,13 @@ def _topic_of(name: str) -> str:
     return m.group(1) if m else os.path.splitext(os.path.basename(name))[0]
 
 
+def holds_naf(folder: str) -> bool:
+    """Whether a folder holds NAF/KAF files, in it or in topic folders."""
+    return bool(_naf_files(folder)) or any(
+        _naf_files(os.path.join(folder, d)) for d in os.listdir(folder)
+        if not is_hidden(d) and os.path.isdir(os.path.join(folder, d)))
+
+
 def _documents(path: str) -> list[tuple[str, str, str]]:
     """(topic, document name, file path) of a file, a folder of files, or a folder of topic folders."""
     if not os.path.isdir(path):
@@ -331,6 +338,7 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
     from .table import MentionTable
 
     path = os.fspath(path_or_folder)
+    refuse_stdin(path, "NAF documents are named, and paired with the other side's, by their file names")
     files = _documents(path)
     keys = [topic if cross_document else name for topic, name, _ in files]
     groups = list(dict.fromkeys(keys))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xml.parsers import expat
 
 from ..errors import InputError, ParseError
-from .files import decode_utf8, read_bytes, reject_other_format
+from .files import STDIN, decode_utf8, read_bytes, reject_other_format, source_name
 
 # attribute values the toolkit's schema check (TimeML-Normalizer's tml-min-consistency.xsd) accepts
 _EVENT_VALUES = {
@@ -107,7 +107,8 @@ def read_timeml(path: str | os.PathLike) -> TimemlInput:
         if not files:
             raise InputError(f"{path}: folder has no TimeML file")
         return TimemlInput(path, {os.path.basename(f): parse_timeml(f) for f in files}, True)
-    return TimemlInput(path, {os.path.basename(path): parse_timeml(path, os.path.basename(path))})
+    name = source_name(path) if path == STDIN else os.path.basename(path)
+    return TimemlInput(source_name(path), {name: parse_timeml(path, name)})
 
 
 def timeml_files(folder: str) -> list[str]:
@@ -127,8 +128,8 @@ def concat_timeml(reads: list[TimemlInput], name: str, like=None) -> TimemlInput
 
 def parse_timeml(path: str, name: str | None = None) -> TimemlDoc:
     """One TimeML file."""
-    text = decode_utf8(path, read_bytes(path))
-    return _Parser(path, name or os.path.basename(path)).parse(text)
+    text = decode_utf8(source_name(path), read_bytes(path))
+    return _Parser(source_name(path), name or os.path.basename(path)).parse(text)
 
 
 class _Parser:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ParseError
 from ..outputs import is_hidden
-from .files import read_bytes, source_name
+from .files import read_bytes, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
 
 EXTENSION = ".trp"
@@ -266,9 +266,11 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     except LookupError as exc:  # the declaration names an encoding Python does not know
         raise ParseError(path, 1, f"XML declaration: {exc}", name) from None
     except xml.parsers.expat.ExpatError as exc:
+        reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # a file of another task's
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
+        reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
         raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
     doc.warnings.extend(handler.id_warnings())
     return doc
@@ -276,7 +278,6 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
 
 # root elements of the files other tasks (or converters) read: what to say when one is given as triples
 _OTHER_KINDS = {
-    "timeml": "a TimeML file: fastscore temporal reads it",
     "kybotout": "KYOTO Kybot output: fastscore convert FILE OUT.trp --to triples converts it (with its KAF file)",
     "kafkybot-results": "a KYOTO tuple file: fastscore.triples.convert.tuples_to_triples converts it",
 }

@@ -90,6 +90,7 @@ NUGGET = Task(
     gold_help="gold TBF file ('example' for the bundled example)",
     system_help="system TBF file ('example' for the bundled example)",
     extensions=(".tbf",),
+    reads=(("tbf", ""),),
     default_metric="span",
     metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
                 "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "

@@ -23,10 +23,10 @@ from .result import TemporalResult, schema_warnings
 
 
 def read(source) -> TimemlInput:
-    """A TimeML file or folder (or an already-read input)."""
+    """A TimeML file or folder, ``-`` for standard input (or an already-read input)."""
     if isinstance(source, TimemlInput):
         return source
-    if isinstance(source, (str, os.PathLike)) and not os.path.exists(source):
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not os.path.exists(source):
         raise InputError(f"{os.fspath(source)}: no such file or folder")
     return read_timeml(source)
 

@@ -58,6 +58,7 @@ TEMPORAL = Task(
     gold_help="gold TimeML file or folder ('example' for the bundled example)",
     system_help="system TimeML file or folder (same file names, same texts)",
     extensions=(".tml",),
+    reads=(("timeml", ""),),
     default_metric="temporal",
     metric_help="temporal (temporal awareness), event-strict|event-relaxed|event-class|event-tense|event-aspect, "
                 "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)",

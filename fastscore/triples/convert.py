@@ -42,8 +42,8 @@ import os
 import re
 from typing import Iterable
 
-from ..errors import ParseError, UsageError
-from ..formats.files import read_bytes, read_head, source_name
+from ..errors import InputError, ParseError, UsageError
+from ..formats.files import read_bytes, read_head, reject_other_format, source_name
 from ..formats.naf import NafDocument, id_problems, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..outputs import cannot_write, is_hidden, write_output
@@ -606,6 +606,8 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
     warnings: list[str] = []
     if os.path.isdir(in_path):
         names = sorted(n for n in os.listdir(in_path) if not is_hidden(n) and os.path.isfile(os.path.join(in_path, n)))
+        if not names:
+            raise InputError(f"{in_path}: the folder has no file to convert (NAF/KAF, KYOTO tuple or Kybot output)")
         try:
             os.makedirs(out_path, exist_ok=True)
         except OSError as exc:
@@ -626,6 +628,7 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
             doc = kybot_output_to_triples(src, kybot_kaf_path(src, kaf), threshold,
                                           strict_threshold=strict_threshold)
         else:
+            reject_other_format(source_name(src), data, "naf", allowed=("xml",))  # another task's file
             doc = tuples_to_triples(src, first_element)
         write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)

@@ -87,6 +87,7 @@ TRIPLES = Task(
     gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers; 'example' for the bundled example)",
     system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
     extensions=(".trp",),
+    reads=(("triples", ""), ("naf", "")),
     default_metric="triples",
     metric_help="triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
                 "first-elements, second-elements (default triples)",
