@@ -18,7 +18,8 @@ import sys
 CHILD = r"""
 import json, resource, sys, time
 import numpy as np
-from fastscore.metrics import METRICS, SCORED, layout_of
+from fastscore.coref.metrics import METRICS, SCORED
+from fastscore.metrics import layout_of
 from fastscore.stats.bootstrap import bootstrap_stats
 from fastscore.stats.compare import compare_stats
 from fastscore.stats.docstats import DocStats

@@ -157,7 +157,7 @@ def main() -> None:
 def statistics(perl_all: float | None, n_sweep: int) -> None:
     from fastscore import score_coref
     from fastscore.api import read_conll
-    from fastscore.metrics import SCORED, f1_of
+    from fastscore.coref.metrics import SCORED, coref_f1
     from fastscore.stats.resample import bootstrap_sums, permutation_sums
 
     key, r1, r2 = corpus("conll2012-test", responses=2)
@@ -167,11 +167,11 @@ def statistics(perl_all: float | None, n_sweep: int) -> None:
 
     def paired_bootstrap():
         sa, sb = bootstrap_sums([a, b], 10000, 1)
-        return [f1_of(m, sb) - f1_of(m, sa) for m in metrics]
+        return [coref_f1(m, sb) - coref_f1(m, sa) for m in metrics]
 
     def randomization():
         sa, sb = permutation_sums(a, b, 10000, 1)
-        return [f1_of(m, sb) - f1_of(m, sa) for m in metrics]
+        return [coref_f1(m, sb) - coref_f1(m, sa) for m in metrics]
 
     print("\nstatistics on the CoNLL-2012-test-sized corpus (after scoring), all metrics:")
     for name, fn in (("10,000 paired bootstrap resamples", paired_bootstrap),

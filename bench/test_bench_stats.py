@@ -8,7 +8,7 @@ import pytest
 
 from fastscore import score_coref
 from fastscore.api import read_conll
-from fastscore.metrics import SCORED, f1_of
+from fastscore.coref.metrics import SCORED, coref_f1
 from fastscore.stats.resample import bootstrap_sums, permutation_sums
 
 from .conftest import corpus
@@ -24,7 +24,7 @@ def two_systems():
 
 
 def _all_f1(sums):
-    return [f1_of(m, sums) for m in (*SCORED, "conll")]
+    return [coref_f1(m, sums) for m in (*SCORED, "conll")]
 
 
 def test_paired_bootstrap_10k_all_metrics(benchmark, two_systems):

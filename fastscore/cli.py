@@ -507,12 +507,15 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
     reads corpora of shards, a folder of none but with subfolders of shards -> those subfolders (each a
     system), and a folder of the files of a gold folder (``key``) -> itself (one system); glob patterns ->
     their matches (sorted).  A file named twice (by name and through its folder) is listed once; the key
-    itself is left out, with a warning."""
+    itself, reached through a folder or a pattern, is left out with a warning (named as a system, it is kept:
+    the gold against itself is a check some users want in the table)."""
     import glob
 
     out: list[str] = []
+    named: set[int] = set()  # positions in out of the systems given by name
     for item in items:
         if os.path.isdir(item) and task is not None and key is not None and _mirrors(item, key, task):
+            named.add(len(out))
             out.append(item)
         elif os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
@@ -530,8 +533,9 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
                 raise UsageError(f"{item}: the pattern matches no file")
             out += found
         else:
+            named.add(len(out))
             out.append(item)
-    return _once_without_key(out, key)
+    return _once_without_key(out, named, key)
 
 
 def _mirrors(folder: str, key: str, task: Task) -> bool:
@@ -545,16 +549,19 @@ def _mirrors(folder: str, key: str, task: Task) -> bool:
     return bool(names(folder) & names(key))
 
 
-def _once_without_key(systems: list[str], key: str | None) -> list[str]:
-    """Each system once (the same file through two names: the first), the key itself left out with a warning."""
+def _once_without_key(systems: list[str], named: set[int], key: str | None) -> list[str]:
+    """Each system once (the same file through two names: the first); the key itself, unless named as a system
+    (position in ``named``), left out with a warning."""
     key_path = os.path.realpath(key) if key is not None and key != "-" else None
     seen: set[str] = set()
     out: list[str] = []
+    keep_key = any(os.path.realpath(systems[i]) == key_path for i in named if systems[i] != "-")
     for system in systems:
         real = os.path.realpath(system) if system != "-" else system
-        if real == key_path and real not in seen:
-            warnings.warn(f"{system}: the gold itself, left out of the systems", FastscoreWarning, stacklevel=2)
-        elif real not in seen and real != key_path:
+        if real == key_path and not keep_key and real not in seen:
+            warnings.warn(f"{system}: the gold itself (found in a folder or a pattern), left out of the systems",
+                          FastscoreWarning, stacklevel=2)
+        elif real not in seen and (real != key_path or keep_key):
             out.append(system)
         seen.add(real)
     if not out:

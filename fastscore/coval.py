@@ -127,7 +127,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     from .library import prefer_compiled_kernels
     from .coref.mina import Options, score_mina
     from .coref.result import CorefResult
-    from .metrics import COVAL_METRICS, resolve
+    from .coref.metrics import COVAL_METRICS, resolve
 
     needs_tree = min_span or NP_only
     texts: tuple[list[str], list[str]] = ([], [])

@@ -265,7 +265,7 @@ class CorefEvaluator:
     def result(self, metrics: Sequence[str] | str | None = None):
         """The :class:`~fastscore.coref.result.CorefResult` of the documents added (gold as key)."""
         from .coref.result import CorefResult
-        from .metrics import METRICS, named, resolve
+        from .coref.metrics import METRICS, named, resolve
 
         scored, aligned, _ = self._scored()
         gold, predicted = self._tables(aligned)

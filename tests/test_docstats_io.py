@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import fastscore
 from fastscore.errors import InputError
-from fastscore.metrics import COREFUD_METRICS, METRICS
+from fastscore.coref.metrics import COREFUD_METRICS, METRICS
 from fastscore.stats.docstats import DocStats
 
 ANCHORS = Path(__file__).parent / "data" / "anchors"

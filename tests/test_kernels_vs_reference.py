@@ -5,7 +5,7 @@ from hypothesis import example, given, settings
 
 from fastscore import score_coref
 from fastscore.formats.table import MentionTable
-from fastscore.metrics import METRICS
+from fastscore.coref.metrics import METRICS
 from tests import reference
 from tests.strategies import chains, clean_chains, corpora
 from tests.conftest import COREF_INPUT_NOTES

@@ -386,7 +386,14 @@ def test_sweep_leaves_the_gold_out_and_lists_each_file_once(tmp_path, capsys):
     assert code == 0, err
     assert sorted(row["name"] for row in json.loads(out)["systems"]) == [str(tmp_path / "a.conll"),
                                                                          str(tmp_path / "b.conll")]
-    assert err == f"fastscore: warning: {key}: the gold itself, left out of the systems\n"
+    assert err == (f"fastscore: warning: {key}: the gold itself (found in a folder or a pattern), left out of "
+                   "the systems\n")
+    # named as a system, the gold is kept (a sanity row some users want), once
+    code, out, err = run(capsys, "sweep", str(key), str(tmp_path), str(key), "-o", "json")
+    assert code == 0 and err == ""
+    names = [row["name"] for row in json.loads(out)["systems"]]
+    assert sorted(names) == [str(tmp_path / n) for n in ("a.conll", "b.conll", "key.conll")]
+    assert json.loads(out)["systems"][0]["score"] == 1.0
 
 
 @pytest.mark.parametrize("inputs", ["files", "folders"])

@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from fastscore import score_coref
 from fastscore.formats.table import MentionTable
-from fastscore.metrics import METRICS, SCORED, layout_of
+from fastscore.coref.metrics import METRICS, SCORED
+from fastscore.metrics import layout_of
 from fastscore.nugget.metrics import SEQUENCING_METRICS, WITH_COREF
 from tests.strategies import clean_chains, corpora
 from tests.conftest import COREF_INPUT_NOTES

@@ -10,7 +10,7 @@ import pytest
 
 import fastscore
 from fastscore.errors import UsageError
-from fastscore.metrics import COLUMNS
+from fastscore.coref.metrics import COLUMNS, METRICS
 from fastscore.report import stats_tables
 from fastscore.report.plot import delta_labels, plot_deltas
 from fastscore.stats import resample
@@ -29,7 +29,8 @@ def synthetic(seed: int, n: int = 30) -> DocStats:
     rng = np.random.default_rng(seed)
     den = rng.integers(5, 40, size=(n, len(COLUMNS))).astype(float)
     num = rng.binomial(den.astype(int), 0.7).astype(float)
-    return DocStats([f"d{i}" for i in range(n)], np.where([c.endswith("_num") for c in COLUMNS], num, den))
+    return DocStats([f"d{i}" for i in range(n)], np.where([c.endswith("_num") for c in COLUMNS], num, den),
+                    COLUMNS, METRICS)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
 from ..messages import did_you_mean, few
-from ..metrics import METRICS
+from .metrics import METRICS
 from ..stats.docstats import DocStats
 
 MAX_REPEATED = 10  # v8.01 refuses a response with more repeated mentions than this

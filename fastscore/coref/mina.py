@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import InputError, ParseError, UsageError
 from ..formats.conll import TokenColumns, read_conll_columns
 from ..formats.table import MentionTable, offsets
-from ..metrics import COVAL_METRICS
+from .metrics import COVAL_METRICS
 from ..stats.docstats import DocStats
 from .engine import Aligned, align_documents, check_documents
 

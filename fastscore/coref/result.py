@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..errors import InputError
-from ..metrics import METRICS, PRF
+from ..metrics import PRF
+from .metrics import METRICS
 from ..result import Result
 from ..stats.docstats import DocStats
 

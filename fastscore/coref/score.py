@@ -18,7 +18,7 @@ from ..formats.files import Part
 from ..formats.files import read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
 from ..messages import few
-from ..metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
+from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .engine import align_documents, check_documents, score_aligned
 from .result import CorefResult
 

@@ -27,8 +27,8 @@ from typing import Mapping
 
 import numpy as np
 
-from ..metrics import COLUMNS as COREF_COLUMNS
-from ..metrics import METRICS as COREF_REGISTRY
+from ..coref.metrics import COLUMNS as COREF_COLUMNS
+from ..coref.metrics import METRICS as COREF_REGISTRY
 from ..metrics import MetricSpec, name_registries, ratio_score, truncated_percent_value
 from ..stats.docstats import DocStats
 from ..temporal.awareness import prf

@@ -5,20 +5,20 @@ totals, per-document scores and resampling all reuse the metric registry.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
-from ..metrics import COLUMNS, METRICS, NAMED_REGISTRIES, MetricSpec, f1_of, layout_of, named_registry
+from ..metrics import NAMED_REGISTRIES, MetricSpec, f1_of, layout_of, named_registry
 
 
 @dataclass
 class DocStats:
     doc_names: list[str]
-    matrix: np.ndarray  # float64 (n_docs, len(COLUMNS)); counts are exact integers
-    columns: tuple[str, ...] = COLUMNS
-    registry: dict[str, MetricSpec] = field(default_factory=lambda: METRICS)  # the metrics these columns serve
+    matrix: np.ndarray  # float64 (n_docs, len(columns)); counts are exact integers
+    columns: tuple[str, ...]
+    registry: dict[str, MetricSpec]  # the metrics these columns serve
 
     def __post_init__(self):
         if self.matrix.shape != (len(self.doc_names), len(self.columns)):

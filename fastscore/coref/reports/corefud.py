@@ -3,7 +3,7 @@ and ``Recall: %.2f  Precision: %.2f  F1: %.2f``, then ``CoNLL score: %.2f``."""
 from __future__ import annotations
 
 from ...errors import UsageError
-from ...metrics import COREFUD_METRICS
+from ..metrics import COREFUD_METRICS
 
 ORDER = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")  # the scorer's order of `all`
 MATCH_NAMES = {"exact": "exact", "partial": "partial-corefud", "head": "head"}

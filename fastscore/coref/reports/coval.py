@@ -5,7 +5,7 @@ repeated: fastscore's options say what was done."""
 from __future__ import annotations
 
 from ...errors import UsageError
-from ...metrics import COVAL_METRICS
+from ..metrics import COVAL_METRICS
 
 ORDER = ("mentions", "muc", "bcub", "ceafe", "lea")  # what coval's scorer computes, in its order
 

@@ -109,7 +109,7 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
     parts.append("\n====== TOTALS =======\nIdentification of Mentions: ")
     parts.append(rpf_line(*(value(f"mentions_{c}") for c in PRF_COLUMNS)))
     if metric == "blanc":
-        from ...metrics import blanc_score
+        from ..metrics import blanc_score
 
         b = {k: float(v) for k, v in blanc_score(sums).items()}
         parts.append("\nCoreference:\nCoreference links: ")

@@ -1,0 +1,133 @@
+"""Coreference's metric registries: v8.01's (MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA, the CoNLL average), the
+CorefUD scorer's and coval's; how a user names them."""
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ..metrics import PRF, MetricSpec, divide, f1, f1_of, layout_of, name_registries, prf_score
+
+
+def blanc_score(sums: Mapping[str, object]) -> dict:
+    """BLANC as v8.01 reports it: the mean of the coreference and non-coreference
+    recall, precision and F; only one of them when the key has no link of the
+    other kind; 0 when it has neither."""
+    ra = divide(sums["blanc_coref_recall_num"], sums["blanc_coref_recall_den"], -1.0)
+    rr = divide(sums["blanc_noncoref_recall_num"], sums["blanc_noncoref_recall_den"], -1.0)
+    pa = divide(sums["blanc_coref_precision_num"], sums["blanc_coref_precision_den"], 0.0)
+    pr = divide(sums["blanc_noncoref_precision_num"], sums["blanc_noncoref_precision_den"], 0.0)
+    fa = f1(ra, pa)
+    fr = f1(rr, pr)
+    no_a, no_r = ra == -1, rr == -1
+    r = np.where(no_a & no_r, 0.0, np.where(no_a, rr, np.where(no_r, ra, (ra + rr) / 2)))
+    p = np.where(no_a & no_r, 0.0, np.where(no_a, pr, np.where(no_r, pa, (pa + pr) / 2)))
+    f = np.where(no_a & no_r, 0.0, np.where(no_a, fr, np.where(no_r, fa, (fa + fr) / 2)))
+    return {"recall": r, "precision": p, "f1": f}
+
+
+def blanc_ua_score(sums: Mapping[str, object]) -> dict:
+    """BLANC as the Universal Anaphora (CorefUD) scorer reports it: the mean of the coreference and
+    non-coreference recall, precision and F, a part skipped only when neither side has a link of its kind
+    (v8.01 skips a part when the key has none)."""
+    parts = []
+    for kind in ("coref", "noncoref"):
+        s = prf_score(sums, f"blanc_{kind}")
+        empty = (np.asarray(sums[f"blanc_{kind}_recall_den"]) == 0) & (np.asarray(sums[f"blanc_{kind}_precision_den"]) == 0)
+        parts.append((s, empty))
+    (a, no_a), (b, no_b) = parts
+    out = {}
+    for k in ("recall", "precision", "f1"):
+        out[k] = np.where(no_a & no_b, 0.0, np.where(no_a, b[k], np.where(no_b, a[k], (a[k] + b[k]) / 2)))
+    return out
+
+
+def conll_score(sums: Mapping[str, object]) -> dict:
+    """The CoNLL-2012 average: mean F1 of MUC, B-cubed and CEAFe."""
+    f = sum(prf_score(sums, m)["f1"] for m in ("muc", "bcub", "ceafe")) / 3
+    return {"f1": f}
+
+
+def _prf_metric(name: str, title: str, description: str, integral: bool = True) -> MetricSpec:
+    return MetricSpec(
+        name, title, tuple(f"{name}_{c}" for c in PRF), lambda s, n=name: prf_score(s, n), description, integral
+    )
+
+
+_BLANC_COLUMNS = tuple(f"blanc_{kind}_{c}" for kind in ("coref", "noncoref") for c in PRF)
+
+METRICS: dict[str, MetricSpec] = {
+    m.name: m
+    for m in (
+        _prf_metric("mentions", "Identification of Mentions",
+                    "exact-boundary mention identification (distinct spans)"),
+        _prf_metric("muc", "MUC", "link-based: links(K) - partitions, Vilain et al. 1995"),
+        _prf_metric("bcub", "B-cubed", "mention-based, Bagga & Baldwin 1998", integral=False),
+        _prf_metric("ceafm", "CEAFm", "mention-based CEAF, phi3 = |K & R|, Luo 2005"),
+        _prf_metric("ceafe", "CEAFe", "entity-based CEAF, phi4 = 2|K & R|/(|K|+|R|), Luo 2005",
+                    integral=False),
+        _prf_metric("lea", "LEA", "link-based entity-aware, Moosavi & Strube 2016", integral=False),
+        MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_score,
+                   "mean of coreference- and non-coreference-link F, Luo et al. 2014"),
+        MetricSpec("conll", "CoNLL", tuple(f"{m}_{c}" for m in ("muc", "bcub", "ceafe") for c in PRF), conll_score,
+                   "mean F1 of MUC, B-cubed and CEAFe (CoNLL-2012)", integral=False),
+    )
+}
+
+# CorefUD (the Universal Anaphora scorer's definitions): BLANC skips a part only when both sides lack it;
+# MOR and the zero score are its own
+COREFUD_METRICS: dict[str, MetricSpec] = {
+    **{m: spec for m, spec in METRICS.items() if m != "conll"},
+    "blanc": MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_ua_score,
+                        "mean of coreference- and non-coreference-link F (a part skipped when neither side has "
+                        "its links), Universal Anaphora scorer"),
+    "mor": _prf_metric("mor", "MOR", "mention overlap ratio: maximum word overlap of key and response mentions, "
+                       "CRAC 2022"),
+    "zero": _prf_metric("zero", "zero", "anaphor-decomposable score of zeros: P = TP/(TP+FP+WL), "
+                        "R = TP/(TP+FN+WL), CorefUD scorer"),
+    "conll": METRICS["conll"],
+}
+
+# MINA (coval's evaluator): v8.01's metrics with the Universal Anaphora scorer's BLANC, the coval family's
+COVAL_METRICS: dict[str, MetricSpec] = {**METRICS, "blanc": COREFUD_METRICS["blanc"]}
+
+name_registries(__name__, {"METRICS": METRICS, "COREFUD_METRICS": COREFUD_METRICS, "COVAL_METRICS": COVAL_METRICS})
+
+SCORED = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")  # what --metric all means
+COLUMNS: tuple[str, ...] = layout_of(METRICS)
+
+
+def named(names) -> list[str]:
+    """Metric names as a user gives them (a string or a list of them, each possibly comma-separated),
+    lower-cased, one per item; ``["all"]`` when none is given."""
+    if isinstance(names, str):
+        names = [names]
+    return [part.strip().lower() for name in names or ("all",) for part in name.split(",")]
+
+
+def resolve(names, registry: dict[str, MetricSpec] | None = None) -> list[str]:
+    """Metric names as given by a user (``all``, ``conll``, ``muc,bcub``; a string or a list of them)
+    -> names of ``registry`` (default: the v8.01 one), in registry order.  ``conll`` brings the three F1s
+    it averages with it; ``all`` is every metric of the registry."""
+    from ..errors import UsageError
+
+    registry = METRICS if registry is None else registry
+    wanted: set[str] = set()
+    for n in named(names):
+        if n == "all":
+            wanted.update(m for m in registry if m != "mentions")
+        elif n == "conll":
+            wanted.update(("muc", "bcub", "ceafe", "conll"))
+        elif n in registry and n != "mentions":
+            wanted.add(n)
+        elif n in COREFUD_METRICS:
+            raise UsageError(f"{n} is a CorefUD metric: it needs CoNLL-U input (--format conllu)")
+        else:
+            choices = [m for m in registry if m != "mentions"]
+            raise UsageError(f"unknown metric {n!r}: choose from {', '.join(choices)}, all")
+    return [m for m in registry if m in wanted]
+
+
+def coref_f1(metric: str, sums: np.ndarray) -> np.ndarray:
+    """F1 of a v8.01 metric for each row of a (n, len(COLUMNS)) matrix of summed statistics."""
+    return f1_of(metric, sums, COLUMNS, METRICS)
