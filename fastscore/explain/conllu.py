@@ -31,7 +31,7 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
 
     try:
         k, r = read_conllu(key_path), read_conllu(response_path)
-        blocks = read_conllu_blocks(key_path)
+        blocks = read_conllu_blocks(key_path), read_conllu_blocks(response_path)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
     check_alignment(k, r)
@@ -43,7 +43,7 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
     a = align_documents(k, r, doc)
     key_words, resp_words = k.words.take(a.k_rows), r.words.take(a.r_rows)
     matched = match_mentions(a, key_words, resp_words, way, r.path)
-    text = _Text(blocks, k.doc_lines.tolist())
+    text = _Text(*blocks, k.doc_lines.tolist())
     k_index, r_index = k.doc_index(), r.doc_index()
     docs = []
     for d, name in enumerate(a.doc_names):
@@ -51,35 +51,28 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
         words, tags, zeros = text.document(kd)
         document = Document(name, words, tags, Side(), Side(), int(k.doc_lines[kd]), tagset="upos", zeros=zeros,
                             heads={})
-        key = text.entries(document, kd, key_words, np.arange(a.k_off[d], a.k_off[d + 1]), a.k_chain,
-                           k.cluster_labels[kd])
+        key = text.entries(kd, key_words, np.arange(a.k_off[d], a.k_off[d + 1]), a.k_chain, k.cluster_labels[kd],
+                           document.heads)
         rd = r_index.get(name)
         resp_rows = np.arange(a.r_off[d], a.r_off[d + 1])
-        resp = [] if rd is None else text.entries(document, kd, resp_words, resp_rows, a.r_chain,
-                                                  r.cluster_labels[rd])
-        build_sides(document, [e for e, _ in key], [e for e, _ in resp], _pairs(matched, d, int(a.r_off[d]), key, resp))
+        resp_heads: dict = {}
+        resp = [] if rd is None else text.entries(kd, resp_words, resp_rows, a.r_chain, r.cluster_labels[rd],
+                                                  resp_heads)
+        build_sides(document, [e for e, _ in key], [e for e, _ in resp],
+                    _pairs(matched, d, int(a.k_off[d]), int(a.r_off[d]), key, resp), resp_heads)
         docs.append(document)
     return docs, warnings
 
 
-def _pairs(matched, d: int, r_first: int, key: list, resp: list) -> dict:
-    """Response mention -> key mention: the CorefUD alignment of document ``d`` (rows of mentions left out, across
-    sentences, pair nothing).  Where its lookups are not one alignment, each key mention's lookup, the first
-    key mention to find a response mention taking it."""
+def _pairs(matched, d: int, k_first: int, r_first: int, key: list, resp: list) -> dict:
+    """Response mention -> key mention: the scorer's pairs in document ``d`` (what its mention scores count; rows
+    of mentions left out, across sentences, pair nothing)."""
     key_at = {i: e[0] for e, i in key}
-    resp_at = {i: e[0] for e, i in resp}
-    pairs: dict = {}
-    if matched.irregular[d]:
-        for i, j in enumerate(matched.key_finds[d].tolist()):
-            if j >= 0 and i in key_at and j in resp_at and resp_at[j] not in pairs:
-                pairs[resp_at[j]] = key_at[i]
-        return pairs
-    k_id, r_id, counts = matched.ids
-    n_key = int(counts[d, 0])
-    for j, m in resp_at.items():
-        i = int(r_id[r_first + j])
-        if i < n_key and i in key_at:
-            pairs[m] = key_at[i]
+    resp_at = {j: e[0] for e, j in resp}
+    pairs = {}
+    for i, j in matched.pairs[d]:
+        if i - k_first in key_at and j - r_first in resp_at:
+            pairs[resp_at[j - r_first]] = key_at[i - k_first]
     return pairs
 
 
@@ -87,8 +80,8 @@ class _Text:
     """The key file's sentences as nodes: per document, words (``∅`` for an empty node), UPOS tags, where the
     empty nodes are; each node key's place."""
 
-    def __init__(self, blocks: list, doc_lines: list[int]):
-        self.blocks = blocks
+    def __init__(self, blocks: list, response_blocks: list, doc_lines: list[int]):
+        self.blocks, self.response_blocks = blocks, response_blocks  # (the same sentences: empty nodes may differ)
         self.doc_of_block = [bisect_right(doc_lines, b.line) - 1 for b in blocks]
         self.first_block = {}
         for s, d in enumerate(self.doc_of_block):
@@ -102,16 +95,15 @@ class _Text:
         for s in range(self.first_block.get(d, len(self.blocks)), len(self.blocks)):
             if self.doc_of_block[s] != d:
                 break
-            nodes = []
-            for line in self.blocks[s].lines:
-                if line.startswith("#"):
-                    continue
-                fields = line.split("\t")
-                if "-" in fields[0]:
-                    continue
-                empty = "." in fields[0]
-                nodes.append((word_key(s, fields[0]), ZERO if empty else fields[1], fields[3], empty))
-            nodes.sort()
+            found: dict = {}  # node key -> (word, UPOS, empty): the key's nodes, then the response's empty nodes
+            for block in (self.response_blocks[s], self.blocks[s]):
+                for line in block.lines:
+                    fields = line.split("\t")
+                    if line.startswith("#") or "-" in fields[0]:
+                        continue
+                    empty = "." in fields[0]
+                    found[word_key(s, fields[0])] = (ZERO if empty else fields[1], fields[3], empty)
+            nodes = sorted((key, *value) for key, value in found.items())
             for p, (key, _, _, _) in enumerate(nodes):
                 self.place[key] = (s, p)
             words.append([n[1] for n in nodes])
@@ -119,9 +111,10 @@ class _Text:
             zeros.append({p for p, n in enumerate(nodes) if n[3]})
         return words, tags, zeros
 
-    def entries(self, document: Document, d: int, words, rows: np.ndarray, chains: np.ndarray,
-                labels: list) -> list[tuple[tuple, int]]:
-        """(entry, row offset in the document) per mention of ``rows`` inside one sentence; heads recorded."""
+    def entries(self, d: int, words, rows: np.ndarray, chains: np.ndarray, labels: list,
+                heads: dict) -> list[tuple[tuple, int]]:
+        """(entry, row offset in the document) per mention of ``rows`` inside one sentence; their heads' positions
+        put in ``heads`` (a mention listed twice: its first)."""
         first = self.first_block.get(d, 0)
         out = []
         for j, row in enumerate(rows.tolist()):
@@ -133,6 +126,6 @@ class _Text:
             a, e = positions[0], positions[-1] + 1
             mention = (s - first, a, e) if positions == tuple(range(a, e)) else (s - first, a, e, positions)
             head = self.place.get(int(words.head[row]))
-            document.heads.setdefault(mention, head[1] if head is not None and head[0] == s else e - 1)
+            heads.setdefault(mention, head[1] if head is not None and head[0] == s else e - 1)
             out.append(((mention, labels[int(chains[row])], int(words.lines[row])), j))
         return out

@@ -44,17 +44,26 @@ class CorefMatching:
 Entry = tuple  # (mention, entity label, file line)
 
 
-def build_sides(doc: Document, key: list[Entry], response: list[Entry], pairs: dict) -> None:
+def build_sides(doc: Document, key: list[Entry], response: list[Entry], pairs: dict,
+                response_heads: dict | None = None) -> None:
     """Set a document's sides: ``key`` and ``response`` mentions (in order; a mention listed twice keeps its first
     entity, as the readers do), a response mention of ``pairs`` (response mention -> key mention) taking its key
-    mention's span unless another response mention already has that span."""
+    mention's span.  An unpaired response mention with a key mention's span (head matching: another head) is
+    another mention: :func:`unpaired`.  ``response_heads``: the heads of the response's own mentions (CoNLL-U)."""
     doc.key = _side(key)
-    own = {m for m, _, _ in response}
     renamed = []
     for m, label, line in response:
-        target = pairs.get(m, m)
-        renamed.append((m if target != m and target in own else target, label, line))
+        target = pairs.get(m) or (unpaired(m) if m in doc.key.entity_of else m)
+        if doc.heads is not None and target not in doc.heads:
+            doc.heads[target] = response_heads.get(m, m[2] - 1)
+        renamed.append((target, label, line))
     doc.response = _side(renamed)
+
+
+def unpaired(m: tuple) -> tuple:
+    """A response mention the matching leaves unpaired although a key mention has its nodes, made distinct from it:
+    (sentence, start, end, its positions, "unpaired")."""
+    return (*m[:3], m[3] if len(m) > 3 else tuple(range(m[1], m[2])), "unpaired")
 
 
 def _side(entries: list[Entry]) -> Side:
@@ -71,8 +80,9 @@ def _side(entries: list[Entry]) -> Side:
 def apply_coval(docs: list[Document], key_path: str, response_path: str, matching: CorefMatching,
                 keep_singletons: bool, doc: str | None) -> list[str]:
     """Filter and match CoNLL-2012 mentions as `fastscore coref --match mina|--np-only|--remove-nested` does:
-    coval's surviving mentions, a response mention matched to the first key mention (in span order) with its
-    identity (minimum span, or exact span) not yet taken, an equal span first."""
+    coval's surviving mentions, known by their identity (minimum span, or exact span): mentions of one side with
+    one identity are one mention, the first (in the order they are completed) kept; a response mention pairs
+    with the key mention of its identity."""
     from ..coref.mina import Options, prepare_sides
 
     options = Options(min_span=matching.match == "mina", keep_singletons=keep_singletons, np_only=matching.np_only,
@@ -84,42 +94,27 @@ def apply_coval(docs: list[Document], key_path: str, response_path: str, matchin
         if name not in by_name:
             continue
         keys, resps = key_entries[d], resp_entries[d]
-        pairs = _pair_by_identity([(e[0], i) for e, i in keys], [(e[0], i) for e, i in resps])
-        build_sides(by_name[name], [e for e, _ in keys], [e for e, _ in resps], pairs)
+        key_of = {ident: e[0] for ident, e in keys.items()}
+        pairs = {e[0]: key_of[ident] for ident, e in resps.items() if ident in key_of}
+        build_sides(by_name[name], list(keys.values()), list(resps.values()), pairs)
     return warnings
 
 
-def _coval_entries(side, off: np.ndarray) -> list[list[tuple[Entry, int]]]:
-    """Per aligned document, the surviving mentions as (entry, identity), in the order they are completed."""
+def _coval_entries(side, off: np.ndarray) -> list[dict]:
+    """Per aligned document, identity -> its first surviving mention's entry (in the order they are completed)."""
     first = side.tokens(side.doc0)
     sentence, position = side.tok.sentence[first].tolist(), side.tok.position[first].tolist()
     length, lines = side.length().tolist(), (side.tok.line[first] + 1).tolist()
     completion = side.tok.completion[side.rows]
     clusters = side.table.cluster[side.rows].tolist()
+    idents = side.ident.tolist()
     out = []
     for d in range(len(off) - 1):
         rows = np.arange(off[d], off[d + 1])
         rows = rows[side.alive[rows]]
-        rows = rows[np.argsort(completion[rows], kind="stable")].tolist()
-        out.append([(((sentence[i], position[i], position[i] + length[i]), side.labels[d][clusters[i]], lines[i]),
-                      int(side.ident[i])) for i in rows])
+        entries: dict = {}
+        for i in rows[np.argsort(completion[rows], kind="stable")].tolist():
+            mention = (sentence[i], position[i], position[i] + length[i])
+            entries.setdefault(idents[i], (mention, side.labels[d][clusters[i]], lines[i]))
+        out.append(entries)
     return out
-
-
-def _pair_by_identity(keys: list[tuple], responses: list[tuple]) -> dict:
-    """Response mention -> key mention, one to one, by equal identity: equal spans first, then in span order."""
-    pairs = {}
-    key_spans = {m for m, _ in keys}
-    taken = set()
-    for m, _ in responses:
-        if m in key_spans:
-            pairs[m] = m
-            taken.add(m)
-    waiting: dict = {}
-    for m, ident in sorted(keys):
-        if m not in taken:
-            waiting.setdefault(ident, []).append(m)
-    for m, ident in sorted(responses):
-        if m not in pairs and waiting.get(ident):
-            pairs[m] = waiting[ident].pop(0)
-    return pairs

@@ -80,7 +80,7 @@ a:focus{outline:3px solid #05f}.errs li{margin:.1rem 0}kbd{border:1px solid #999
 
 def anchor(m: tuple) -> str:
     """A mention's place in a page's ids: sentence-start-end (and a discontinuous mention's positions)."""
-    return f"{m[0]}-{m[1]}-{m[2]}" + ("-" + ".".join(map(str, m[3])) if len(m) > 3 else "")
+    return f"{m[0]}-{m[1]}-{m[2]}" + ("-" + ".".join(map(str, m[3])) if len(m) > 3 else "") + ("-u" if len(m) > 4 else "")
 
 
 def _hue(label: str) -> int:
@@ -101,7 +101,8 @@ def _side_html(doc, side, prefix: str, other) -> str:
             for m in sorted(opens.get((s, t), ()), key=lambda m: -m[2]):
                 label = html.escape(side.entity_of[m])
                 dashed = " x" if m not in other.entity_of else ""
-                gaps = f" (discontinuous: {html.escape(' '.join(doc.words_of(m)))})" if len(m) > 3 else ""
+                gaps = (f" (discontinuous: {html.escape(' '.join(doc.words_of(m)))})"
+                        if len(m) > 3 and m[3] != tuple(range(m[1], m[2])) else "")
                 parts.append(f'<span class="m{dashed}" id="{prefix}{anchor(m)}" style="--h:{_hue(label)}" '
                              f'title="entity {label}{gaps}">')
             parts.append(html.escape(w))
