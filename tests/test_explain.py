@@ -440,3 +440,24 @@ def test_matching_options_are_checked_and_signed(capsys):
     assert main(["explain", str(key), str(response), "--match", "mina", "--np-only", "-o", "json"]) == 0
     signature = json.loads(capsys.readouterr().out)["signature"]
     assert "|match:mina|np-only:True|singletons:drop|" in signature
+
+
+@pytest.mark.parametrize("match", ["exact", "partial", "head"])
+def test_the_scorers_pairs_are_the_same_from_the_kernels_and_in_python(match):
+    """explain reads the CorefUD scorer's pairs (Matched.pairs): the kernels' and the scorer's own values' agree."""
+    from fastscore.coref import corefud
+    from fastscore.coref.engine import align_documents
+    from fastscore.formats.conllu import read_conllu
+
+    for case in UD_FEW:
+        for zero_match in ("dependent", "linear"):
+            way = corefud.Matching(match, zero_match)
+            key, _ = corefud.prepare(read_conllu(UD_CASES / f"{case}.key.conllu"), way, True)
+            response, _ = corefud.prepare(read_conllu(UD_CASES / f"{case}.response.conllu"), way, True)
+            a = align_documents(key, response)
+            sides = (key.words.take(a.k_rows), response.words.take(a.r_rows), way, response.path)
+            fast, reference = corefud.match_kernels(a, *sides), corefud.match_python(a, *sides)
+            assert fast.pairs.keys() == reference.pairs.keys() == set(range(len(a.doc_names)))
+            for d in fast.pairs:
+                assert sorted(fast.pairs[d]) == sorted(reference.pairs[d])
+                assert len(fast.pairs[d]) == fast.ids[2][d, 2]  # what the mention scores count
