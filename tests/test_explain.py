@@ -461,3 +461,17 @@ def test_the_scorers_pairs_are_the_same_from_the_kernels_and_in_python(match):
             for d in fast.pairs:
                 assert sorted(fast.pairs[d]) == sorted(reference.pairs[d])
                 assert len(fast.pairs[d]) == fast.ids[2][d, 2]  # what the mention scores count
+
+
+def test_a_discontinuous_mention_across_sentences_is_left_out_with_a_warning(tmp_path):
+    rows = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = d-1",
+            "1\tBob\tbob\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1)",
+            "2\tleft\tleave\tVERB\t_\t_\t0\troot\t0:root\tEntity=(e2[1/2]-event-1)", "", "# sent_id = d-2",
+            "1\tHe\the\tPRON\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1)",
+            "2\tcried\tcry\tVERB\t_\t_\t0\troot\t0:root\tEntity=(e2[2/2]-event-1)", "", ""]
+    path = tmp_path / "d.conllu"
+    path.write_text("\n".join(rows))
+    result = score_explain(path, path, singletons="keep")
+    assert result.totals()["key_mentions"] == 2 and [d.doc.key.entities for d in result.documents] == [
+        {"e1": [(0, 0, 1), (1, 0, 1)]}]
+    assert len(result.warnings) == 1 and "2 mention(s) whose nodes lie in two sentences" in result.warnings[0]

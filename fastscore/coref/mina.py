@@ -49,7 +49,8 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     return _statistics(a, key_side, resp_side), a, warnings
 
 
-def prepare_sides(key, response, options: Options, doc: str | None = None) -> tuple[Aligned, "_Side", "_Side", list[str]]:
+def prepare_sides(key, response, options: Options,
+                  doc: str | None = None) -> tuple[Aligned, "_Side", "_Side", list[str]]:
     """Both sides as coval scores them: what survives singletons, NP_only and remove_nested (``alive``) and each
     mention's identity (``ident``: its minimum span, or its exact span), shared by key and response mentions that
     are one mention.  (``fastscore explain`` reads its matching from here.)"""

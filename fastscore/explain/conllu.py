@@ -15,7 +15,7 @@ from bisect import bisect_right
 import numpy as np
 
 from ..errors import InputError
-from .documents import Document, Side
+from .documents import NO_TAG, Document, Side
 from .matching import CorefMatching, build_sides
 
 ZERO = "∅"
@@ -52,15 +52,18 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
         document = Document(name, words, tags, Side(), Side(), int(k.doc_lines[kd]), tagset="upos", zeros=zeros,
                             heads={})
         key = text.entries(kd, key_words, np.arange(a.k_off[d], a.k_off[d + 1]), a.k_chain, k.cluster_labels[kd],
-                           document.heads)
+                           document.heads, k.path)
         rd = r_index.get(name)
         resp_rows = np.arange(a.r_off[d], a.r_off[d + 1])
         resp_heads: dict = {}
         resp = [] if rd is None else text.entries(kd, resp_words, resp_rows, a.r_chain, r.cluster_labels[rd],
-                                                  resp_heads)
+                                                  resp_heads, r.path)
         build_sides(document, [e for e, _ in key], [e for e, _ in resp],
                     _pairs(matched, d, int(a.k_off[d]), int(a.r_off[d]), key, resp), resp_heads)
         docs.append(document)
+    for path, (n, line) in text.across.items():
+        warnings.append(f"{path}:{line}: {n} mention(s) whose nodes lie in two sentences (discontinuous), left out "
+                        "of the analysis (the first here)")
     return docs, warnings
 
 
@@ -87,6 +90,7 @@ class _Text:
         for s, d in enumerate(self.doc_of_block):
             self.first_block.setdefault(d, s)
         self.place: dict = {}  # node key -> (file sentence, position)
+        self.across: dict = {}  # path -> [mentions across sentences left out, the line of the first]
 
     def document(self, d: int) -> tuple[list, list, list]:
         from ..formats.conllu import word_key
@@ -109,10 +113,10 @@ class _Text:
             words.append([n[1] for n in nodes])
             tags.append([n[2] for n in nodes])
             zeros.append({p for p, n in enumerate(nodes) if n[3]})
-        return words, tags, zeros
+        return words, None if all(t in NO_TAG for s in tags for t in s) else tags, zeros
 
     def entries(self, d: int, words, rows: np.ndarray, chains: np.ndarray, labels: list,
-                heads: dict) -> list[tuple[tuple, int]]:
+                heads: dict, path: str) -> list[tuple[tuple, int]]:
         """(entry, row offset in the document) per mention of ``rows`` inside one sentence; their heads' positions
         put in ``heads`` (a mention listed twice: its first)."""
         first = self.first_block.get(d, 0)
@@ -121,6 +125,7 @@ class _Text:
             places = [self.place[k] for k in words.keys[words.offsets[row]:words.offsets[row + 1]].tolist()]
             s = places[0][0]
             if any(p[0] != s for p in places):
+                self.across.setdefault(path, [0, int(words.lines[row])])[0] += 1
                 continue
             positions = tuple(p for _, p in places)
             a, e = positions[0], positions[-1] + 1

@@ -80,7 +80,8 @@ a:focus{outline:3px solid #05f}.errs li{margin:.1rem 0}kbd{border:1px solid #999
 
 def anchor(m: tuple) -> str:
     """A mention's place in a page's ids: sentence-start-end (and a discontinuous mention's positions)."""
-    return f"{m[0]}-{m[1]}-{m[2]}" + ("-" + ".".join(map(str, m[3])) if len(m) > 3 else "") + ("-u" if len(m) > 4 else "")
+    positions = "-" + ".".join(map(str, m[3])) if len(m) > 3 else ""
+    return f"{m[0]}-{m[1]}-{m[2]}{positions}" + ("-u" if len(m) > 4 else "")  # -u: matching.unpaired
 
 
 def _hue(label: str) -> int:

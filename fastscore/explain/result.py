@@ -177,7 +177,8 @@ def _check_options(fmt: str, matching) -> None:
     if fmt != "conll2012" and (matching.np_only or matching.remove_nested):
         raise UsageError(f"--np-only and --remove-nested read the parse of CoNLL-2012 files, not {name} files")
     if fmt != "conllu" and matching.zero_match is not None:
-        raise UsageError(f"--zero-match applies to zeros (empty nodes), which only CoNLL-U files have, not {name} files")
+        raise UsageError(f"--zero-match applies to zeros (empty nodes), which only CoNLL-U files have, not {name} "
+                         "files")
 
 
 def analyse(doc: Document, singletons: str = "drop") -> DocumentErrors:
