@@ -475,3 +475,23 @@ def test_a_discontinuous_mention_across_sentences_is_left_out_with_a_warning(tmp
     assert result.totals()["key_mentions"] == 2 and [d.doc.key.entities for d in result.documents] == [
         {"e1": [(0, 0, 1), (1, 0, 1)]}]
     assert len(result.warnings) == 1 and "2 mention(s) whose nodes lie in two sentences" in result.warnings[0]
+
+
+@pytest.mark.slow
+def test_conllu_html_page_renders_in_headless_chromium(tmp_path):
+    """The CorefUD example's page as Chromium lays it out: its words, the zero's mark, the discontinuous mention's
+    box and the error list (skipped without the Debian package `chromium`)."""
+    import shutil
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    page = tmp_path / "errors.html"
+    assert main(["explain", str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu"), "--match", "exact",
+                 "--output", "html", str(page)]) == 0
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1366,900"]
+    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
+                         text=True).stdout
+    assert "Maria" in dom and dom.count("∅") == 2 and "discontinuous: a bike" in dom
+    assert dom.count("<li><strong>") == 4 and "Span Error" in dom

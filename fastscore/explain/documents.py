@@ -1,7 +1,9 @@
 """CoNLL-2012 key and response read into what the error analysis needs, per document.
 
 A mention is ``(sentence, start, end)``: the sentence's number in its document, token positions in the
-sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs).
+sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs); a
+discontinuous CoNLL-U mention adds its positions (explain.conllu), a response mention the matching leaves unpaired
+with a key mention's words its positions and a mark (explain.matching.unpaired).
 """
 from __future__ import annotations
 
