@@ -10,6 +10,7 @@ import pytest
 import fastscore
 from fastscore.cli import main
 from fastscore.explain.analyser import ERRORS
+from fastscore.explain.documents import Types
 from fastscore.explain.result import score_explain
 from tests.conftest import ROOT, SHARED
 
@@ -171,11 +172,35 @@ def test_jsonlines_explain_as_conll(tmp_path):
     assert (as_jsonl.doc_stats.matrix == as_conll.doc_stats.matrix).all()
 
 
-def test_conllu_is_refused_with_one_line(capsys):
-    conllu = next(iter(sorted((SHARED / "gum" / "coref" / "ontogum" / "conllu").glob("*.conllu"))))
-    assert main(["explain", str(conllu), str(conllu)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "explain reads CoNLL-2012 and jsonlines files, not conllu" in err
+COREFUD = ROOT / "fastscore" / "examples" / "corefud"  # a zero (5.1), a discontinuous mention (e2[1/2], e2[2/2])
+BIKE = "a bike that she had wanted for years"  # its words: "yesterday" is its gap
+
+
+def test_conllu_is_explained_with_zeros_and_discontinuous_mentions(tmp_path, capsys):
+    """The bundled CorefUD example: the discontinuous key mention "a bike ... that ... years" and the response's
+    "a bike" share their head: one span error with exact matching, none with head matching (the response mention
+    takes the key mention's nodes); the zero is a pronoun, shown as ∅; UPOS gives the mention types."""
+    key, response = COREFUD / "key.conllu", COREFUD / "response.conllu"
+    exact = score_explain(key, response, match="exact", singletons="keep")
+    (span,) = [e for e in exact.documents[0].errors if e.kind == "span_error"]
+    words = exact.documents[0].doc.words_of
+    assert (words(span.mentions[0]), " ".join(words(span.mentions[1]))) == (["a", "bike"], BIKE)
+    head = score_explain(key, response, singletons="keep")
+    assert head.options["match"] == "head" and head.totals()["span_error"] == 0
+    doc = head.documents[0].doc
+    (discontinuous,) = [m for m in doc.key.entity_of if len(m) > 3]
+    assert " ".join(doc.words_of(discontinuous)) == BIKE and discontinuous[3] == (2, 3, 5, 6, 7, 8, 9, 10)
+    assert discontinuous in head.documents[0].response_view.entity_of  # "a bike", matched by its head
+    types = Types(doc)
+    zero = next(m for m in doc.key.entity_of if doc.words_of(m) == ["∅"])
+    assert types.of(zero) == "pronoun" and types.of((0, 0, 1)) == "proper" and types.of(discontinuous) == "nominal"
+    page = tmp_path / "errors.html"
+    assert main(["explain", str(key), str(response), "--output", "html", str(page)]) == 0
+    text = page.read_text()
+    assert "∅" in text and "discontinuous: a bike" in text
+    assert set(re.findall(r'href="#([^"]+)"', text)) <= set(re.findall(r' id="([^"]+)"', text))
+    assert main(["explain", str(key), str(response), "--match", "mina"]) == 2
+    assert "--match mina does not apply to CoNLL-U files" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -268,3 +293,205 @@ def test_a_response_with_other_sentences_is_one_clear_error(tmp_path, capsys):
     assert main(["explain", str(KEY), str(extra)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "extra.conll" in err and "3 sentences, the key 2" in err
+
+
+# ---- fastscore coref's matching options
+
+UD_CASES = ROOT / "tests" / "data" / "corefud_anchors" / "cases"  # OntoGUM and generated CorefUD pairs
+MINA_CASES = ROOT / "tests" / "data" / "mina_anchors"  # generated CoNLL-2012 pairs with parses
+
+
+def _mentions(result):
+    """Per document: the key's mentions and the response's as analysed (matched ones with their key spans)."""
+    return [(d.doc.key.entity_of, d.response_view.entity_of) for d in result.documents]
+
+
+def test_exact_matching_changes_nothing():
+    """--match exact: CoNLL-2012 as without it; CoNLL-U (OntoGUM, no empty nodes) and --np-only, every response
+    mention as the response has it (the response read as a key), where head matching moves some.  (With empty
+    nodes, --zero-match dependent may pair zeros in other places, even with --match exact: docs/explain.md.)"""
+    key, response = DATA / "mixture.key.conll", DATA / "mixture.response.conll"
+    plain, exact = score_explain(key, response), score_explain(key, response, match="exact")
+    assert (plain.doc_stats.matrix == exact.doc_stats.matrix).all()
+    assert plain.to_dict(True)["per_doc"] == exact.to_dict(True)["per_doc"]
+    cases = [(UD_CASES / f"{c}.key.conllu", UD_CASES / f"{c}.response.conllu", {"zero_match": z})
+             for c in ("gum_news_worship", "gum_news_flag") for z in ("dependent", "linear")]
+    cases.append((MINA_CASES / "case-001.key.gz", MINA_CASES / "case-001.response.gz", {"np_only": True}))
+    moved = 0
+    for key, response, options in cases:
+        as_read = [k for k, _ in _mentions(score_explain(response, response, match="exact", singletons="keep",
+                                                         **options))]
+        analysed = [r for _, r in _mentions(score_explain(key, response, match="exact", singletons="keep",
+                                                          **options))]
+        assert analysed == as_read
+        if "zero_match" in options:
+            head = [r for _, r in _mentions(score_explain(key, response, match="head", singletons="keep", **options))]
+            moved += head != as_read
+    assert moved == 4
+
+
+def _conllu(rows, path):
+    """A one-sentence CorefUD document from (form, UPOS, head, Entity) rows."""
+    lines = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = d-1"]
+    for i, (form, upos, head, entity) in enumerate(rows, 1):
+        misc = f"Entity={entity}" if entity else "_"
+        lines.append(f"{i}\t{form}\t{form.lower()}\t{upos}\t_\t_\t{head}\t{'root' if head == 0 else 'dep'}\t"
+                     f"{head}:{'root' if head == 0 else 'dep'}\t{misc}")
+    path.write_text("\n".join(lines) + "\n\n")
+    return path
+
+
+def test_a_difference_the_matching_ignores_is_no_span_error(tmp_path):
+    """The response's "old teacher" for the key's "The old teacher" (head "teacher"): a span error with exact
+    matching, nothing with partial or head matching; the same with minimum spans for "the dog" against "the dog of
+    Bob" (both have the minimum span "dog" in the key's parse)."""
+    rows = [("The", "DET", 3, "(e1-person-3-"), ("old", "ADJ", 3, None), ("teacher", "NOUN", 4, "e1)"),
+            ("smiled", "VERB", 0, None), ("and", "CCONJ", 6, None), ("she", "PRON", 6, "(e1-person-1)"),
+            ("left", "VERB", 4, None)]
+    key = _conllu(rows, tmp_path / "key.conllu")
+    moved = [("The", "DET", 3, None), ("old", "ADJ", 3, "(e1-person-2-")] + rows[2:]
+    response = _conllu(moved, tmp_path / "response.conllu")
+    found = {m: score_explain(key, response, match=m, singletons="keep").totals() for m in ("exact", "partial", "head")}
+    assert {e: found["exact"][e] for e in ERRORS if found["exact"][e]} == {"span_error": 1}
+    assert all(found[m][e] == 0 for m in ("partial", "head") for e in ERRORS)
+    rows = [("the", "DT", "(TOP(S(NP(NP*", "(1"), ("dog", "NN", "*)", ""), ("of", "IN", "(PP*", ""),
+            ("Bob", "NNP", "(NP*)))", "1)"), ("barked", "VBD", "(VP*)", ""), (".", ".", "*))", ""), None,
+            ("It", "PRP", "(TOP(S(NP*)", "(1)"), ("slept", "VBD", "(VP*)", ""), (".", ".", "*))", "")]
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(_conll(rows))
+    response.write_text(_conll([r if r is None or r[0] not in ("dog", "Bob") else
+                                (*r[:3], {"dog": "1)", "Bob": ""}[r[0]]) for r in rows]))
+    assert score_explain(key, response, match="exact", np_only=True).totals()["span_error"] == 1
+    assert all(v == 0 for e, v in score_explain(key, response, match="mina").totals().items() if e in ERRORS)
+
+
+def _agree_with_coref(key, response, **options):
+    """The mention counts the analysis implies are coref's under the same options: key mentions, response mentions,
+    and key mentions the analysed response has (coref's mention recall and precision numerator); each key mention
+    it lacks is a span error's or is named by a missing mention, missing entity or divided entity error, or else
+    stays put as the Analyser lets it (alone in its entity, or its entity's earliest non-pronoun mention)."""
+    explained = score_explain(key, response, **options)
+    scored = fastscore.score(str(key), str(response), **options).doc_stats
+    for d in explained.documents:
+        key_m, resp_m = set(d.doc.key.entity_of), set(d.response_view.entity_of)
+        row = scored.row(scored.doc_names.index(d.doc.name))
+        assert (len(key_m & resp_m), len(key_m), len(resp_m)) == (
+            row["mentions_recall_num"], row["mentions_recall_den"], row["mentions_precision_den"]), d.doc.name
+        assert row["mentions_precision_num"] == row["mentions_recall_num"]
+        absent = key_m - resp_m
+        named = {err.mentions[1] for err in d.errors if err.kind == "span_error"}
+        named |= {m for err in d.errors if err.kind in ("missing_mention", "missing_entity", "divided_entity")
+                  for m in err.mentions if m in absent}
+        types = Types(d.doc)
+        stays = {m for ms in d.doc.key.entities.values() for m in ms
+                 if len(ms) == 1 or m == min((x for x in ms if not types.is_pronoun(x)), default=None)}
+        assert named <= absent and absent - named <= stays, d.doc.name
+    return explained
+
+
+UD_FEW = ("gum_news_worship", "syn03_zeros_heavy", "syn22", "syn33")  # head differences, zeros paired across places
+MINA_FEW = ("case-003", "case-033", "case-038")  # minimum spans shared by several mentions
+
+
+@pytest.mark.parametrize("match", ["exact", "partial", "head"])
+def test_conllu_mention_counts_agree_with_coref(match):
+    for case in UD_FEW:
+        for zero_match in ("dependent", "linear"):
+            for singletons in ("keep", "drop"):
+                _agree_with_coref(UD_CASES / f"{case}.key.conllu", UD_CASES / f"{case}.response.conllu", match=match,
+                                  zero_match=zero_match, singletons=singletons)
+
+
+CONLL_OPTIONS = [{"match": "mina"}, {"np_only": True}, {"remove_nested": True},
+                 {"match": "mina", "np_only": True, "remove_nested": True}]
+
+
+@pytest.mark.parametrize("options", CONLL_OPTIONS, ids=lambda o: "-".join(o))
+def test_conll_mention_counts_agree_with_coref(options):
+    for case in MINA_FEW:
+        for singletons in ("keep", "drop"):
+            _agree_with_coref(MINA_CASES / f"{case}.key.gz", MINA_CASES / f"{case}.response.gz", singletons=singletons,
+                              **options)
+
+
+@pytest.mark.slow
+def test_every_stored_case_agrees_with_coref():
+    for key in sorted(UD_CASES.glob("*.key.conllu")):
+        for match in ("exact", "partial", "head"):
+            for zero_match in ("dependent", "linear"):
+                for singletons in ("keep", "drop"):
+                    _agree_with_coref(key, UD_CASES / key.name.replace(".key.", ".response."), match=match,
+                                      zero_match=zero_match, singletons=singletons)
+    for key in sorted(MINA_CASES.glob("case-*.key.gz")):
+        for options in CONLL_OPTIONS:
+            for singletons in ("keep", "drop"):
+                _agree_with_coref(key, MINA_CASES / key.name.replace(".key.", ".response."), singletons=singletons,
+                                  **options)
+
+
+def test_matching_options_are_checked_and_signed(capsys):
+    key, response = DATA / "mixture.key.conll", DATA / "mixture.response.conll"
+    for args, message in ((["--match", "head"], "--match head does not apply to CoNLL-2012 files"),
+                          (["--zero-match", "linear"], "--zero-match applies to zeros"),
+                          (["--np-only", "--format", "jsonl"], None)):
+        assert main(["explain", str(key), str(response), *args]) in (1, 2)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and (message is None or message in err)
+    assert main(["explain", str(key), str(response), "--match", "mina", "--np-only", "-o", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out)["signature"]
+    assert "|match:mina|np-only:True|singletons:drop|" in signature
+
+
+@pytest.mark.parametrize("match", ["exact", "partial", "head"])
+def test_the_scorers_pairs_are_the_same_from_the_kernels_and_in_python(match):
+    """explain reads the CorefUD scorer's pairs (Matched.pairs): the kernels' and the scorer's own values' agree."""
+    from fastscore.coref import corefud
+    from fastscore.coref.engine import align_documents
+    from fastscore.formats.conllu import read_conllu
+
+    for case in UD_FEW:
+        for zero_match in ("dependent", "linear"):
+            way = corefud.Matching(match, zero_match)
+            key, _ = corefud.prepare(read_conllu(UD_CASES / f"{case}.key.conllu"), way, True)
+            response, _ = corefud.prepare(read_conllu(UD_CASES / f"{case}.response.conllu"), way, True)
+            a = align_documents(key, response)
+            sides = (key.words.take(a.k_rows), response.words.take(a.r_rows), way, response.path)
+            fast, reference = corefud.match_kernels(a, *sides), corefud.match_python(a, *sides)
+            assert fast.pairs.keys() == reference.pairs.keys() == set(range(len(a.doc_names)))
+            for d in fast.pairs:
+                assert sorted(fast.pairs[d]) == sorted(reference.pairs[d])
+                assert len(fast.pairs[d]) == fast.ids[2][d, 2]  # what the mention scores count
+
+
+def test_a_discontinuous_mention_across_sentences_is_left_out_with_a_warning(tmp_path):
+    rows = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = d-1",
+            "1\tBob\tbob\tPROPN\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1)",
+            "2\tleft\tleave\tVERB\t_\t_\t0\troot\t0:root\tEntity=(e2[1/2]-event-1)", "", "# sent_id = d-2",
+            "1\tHe\the\tPRON\t_\t_\t2\tnsubj\t2:nsubj\tEntity=(e1-person-1)",
+            "2\tcried\tcry\tVERB\t_\t_\t0\troot\t0:root\tEntity=(e2[2/2]-event-1)", "", ""]
+    path = tmp_path / "d.conllu"
+    path.write_text("\n".join(rows))
+    result = score_explain(path, path, singletons="keep")
+    assert result.totals()["key_mentions"] == 2 and [d.doc.key.entities for d in result.documents] == [
+        {"e1": [(0, 0, 1), (1, 0, 1)]}]
+    assert len(result.warnings) == 1 and "2 mention(s) whose nodes lie in two sentences" in result.warnings[0]
+
+
+@pytest.mark.slow
+def test_conllu_html_page_renders_in_headless_chromium(tmp_path):
+    """The CorefUD example's page as Chromium lays it out: its words, the zero's mark, the discontinuous mention's
+    box and the error list (skipped without the Debian package `chromium`)."""
+    import shutil
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    page = tmp_path / "errors.html"
+    assert main(["explain", str(COREFUD / "key.conllu"), str(COREFUD / "response.conllu"), "--match", "exact",
+                 "--output", "html", str(page)]) == 0
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1366,900"]
+    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
+                         text=True).stdout
+    assert "Maria" in dom and dom.count("∅") == 2 and "discontinuous: a bike" in dom
+    assert dom.count("<li><strong>") == 4 and "Span Error" in dom

@@ -364,10 +364,12 @@ class Matched:
     counterparts: list  # per document: (key row, response row) the zero score pairs
     key_same: dict = None  # document -> for each key row offset, the offset of its mention's first row
     resp_same: dict = None  # (documents whose mentions are listed in two clusters; elsewhere each row's own)
+    pairs: dict = None  # document -> [(key row, response row)]: the scorer's pairs (what the mention scores count)
 
     def __post_init__(self):
         self.key_same = {} if self.key_same is None else self.key_same
         self.resp_same = {} if self.resp_same is None else self.resp_same
+        self.pairs = {} if self.pairs is None else self.pairs
 
 
 def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
@@ -448,9 +450,11 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
     counterparts = [c_pairs[c_at[d]:c_at[d + 1]] for d in range(n_docs)]
     key_same: dict[int, np.ndarray] = {}
     resp_same: dict[int, np.ndarray] = {}
+    pk, pr, at = p_k[by_doc].tolist(), p_r[by_doc].tolist(), p_off.tolist()
+    pairs = {d: list(zip(pk[at[d]:at[d + 1]], pr[at[d]:at[d + 1]])) for d in range(n_docs)}
     for d in np.flatnonzero(python_docs).tolist():  # in document order: the first error is the scorer's
         klo, khi, rlo, rhi = int(a.k_off[d]), int(a.k_off[d + 1]), int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d], same = _match_document(
+        n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d], same, pairs[d] = _match_document(
             key_words, resp_words, klo, khi, rlo, rhi, matching, path)
         if same is not None:
             key_same[d], resp_same[d] = same
@@ -460,7 +464,7 @@ def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, pa
     for d in np.flatnonzero(irregular).tolist():
         key_finds[d] = kf[a.k_off[d]:a.k_off[d + 1]].copy()
         resp_finds[d] = rf[a.r_off[d]:a.r_off[d + 1]].copy()
-    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same, pairs)
 
 
 def _listed_twice(words: Words, off: np.ndarray, head_mode: bool) -> np.ndarray:
@@ -498,7 +502,8 @@ def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo: int, rhi: int,
                     matching: Matching, path: str) -> tuple:
     """One document on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
-    the zero score's counterparts, each side's representatives (None: no mention listed twice))."""
+    the zero score's counterparts, each side's representatives (None: no mention listed twice), the pairs'
+    rows)."""
     head_mode = matching.mode == "head"
     k = _Side(key_words, np.arange(klo, khi), head_mode)
     r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
@@ -514,7 +519,7 @@ def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo
     counterparts = [(row, r.row_of[v] if v in r.row_of else r.row_of.get(both_ways[v], -1))
                     for v, row in zip(k.values, k.rows.tolist()) if v in r.row_of or v in both_ways]
     same = (k.same, r.same) if k.repeats or r.repeats else None
-    return len(pairs), kf, rf, one_to_one, counterparts, same
+    return len(pairs), kf, rf, one_to_one, counterparts, same, [(k.row_of[kv], r.row_of[rv]) for kv, rv in pairs]
 
 
 def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
@@ -529,11 +534,12 @@ def match_python(a, key_words: Words, resp_words: Words, matching: Matching, pat
     counterparts: list[list[tuple[int, int]]] = []
     key_same: dict[int, np.ndarray] = {}
     resp_same: dict[int, np.ndarray] = {}
+    pairs: dict[int, list] = {}
     for d in range(n_docs):
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
         rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf, rf, one_to_one, cp, same = _match_document(key_words, resp_words, klo, khi, rlo, rhi, matching,
-                                                                path)
+        n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, klo, khi, rlo, rhi,
+                                                                          matching, path)
         if same is not None:
             key_same[d], resp_same[d] = same
         k_id[klo:khi] = np.arange(khi - klo)
@@ -543,7 +549,7 @@ def match_python(a, key_words: Words, resp_words: Words, matching: Matching, pat
             key_finds[d], resp_finds[d] = kf, rf
         counts[d] = (khi - klo, rhi - rlo, n_pairs, 0)
         counterparts.append(cp)
-    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same, pairs)
 
 
 def _finds(side: _Side, other: _Side, both_ways: dict, other_lo: int) -> np.ndarray:

@@ -45,6 +45,15 @@ class Options:
 def score_mina(key, response, options: Options, doc: str | None = None) -> tuple[DocStats, Aligned, list[str]]:
     """Per-document statistics of ``response`` against ``key`` (CoNLL-2012 paths, or what
     ``read_conll_columns`` read), coval's way."""
+    a, key_side, resp_side, warnings = prepare_sides(key, response, options, doc)
+    return _statistics(a, key_side, resp_side), a, warnings
+
+
+def prepare_sides(key, response, options: Options,
+                  doc: str | None = None) -> tuple[Aligned, "_Side", "_Side", list[str]]:
+    """Both sides as coval scores them: what survives singletons, NP_only and remove_nested (``alive``) and each
+    mention's identity (``ident``: its minimum span, or its exact span), shared by key and response mentions that
+    are one mention.  (``fastscore explain`` reads its matching from here.)"""
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
     k_table, k_tok = _read(key)
@@ -71,7 +80,7 @@ def score_mina(key, response, options: Options, doc: str | None = None) -> tuple
     if options.remove_nested:
         for side in (key_side, resp_side):
             side.remove_nested(options.keep_singletons)
-    return _statistics(a, key_side, resp_side), a, warnings
+    return a, key_side, resp_side, warnings
 
 
 def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: _Side, resp: _Side) -> np.ndarray:

@@ -1,7 +1,9 @@
 """CoNLL-2012 key and response read into what the error analysis needs, per document.
 
 A mention is ``(sentence, start, end)``: the sentence's number in its document, token positions in the
-sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs).
+sentence, end exclusive (the Berkeley Coreference Analyser's tuples, so that mention order is theirs); a
+discontinuous CoNLL-U mention adds its positions (explain.conllu), a response mention the matching leaves unpaired
+with a key mention's words its positions and a mark (explain.matching.unpaired).
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ Mention = tuple  # (sentence, start, end)
 PRONOUN_TAGS = frozenset(("PRP", "PRP$", "WP", "WP$", "WDT", "WRB", "DT"))
 NAME_TAGS = frozenset(("NNP", "NNPS"))
 NO_TAG = frozenset(("_", "-", ""))
+# CoNLL-U's UPOS: PRON and DET (Penn's PRP, WP, DT...) are pronoun tags, PROPN (NNP, NNPS) names
+TAGSETS = {"penn": (PRONOUN_TAGS, NAME_TAGS), "upos": (frozenset(("PRON", "DET")), frozenset(("PROPN",)))}
 
 
 @dataclass
@@ -38,16 +42,26 @@ class Document:
     response: Side
     key_line: int  # 1-based line of the key's "#begin document"
     trees: list | None = None  # per sentence, its parse tree from the key's parse bits (heads.Node or None)
+    tagset: str = "penn"  # the tags' set: penn (CoNLL-2012's column) or upos (CoNLL-U)
+    zeros: list | None = None  # CoNLL-U: per sentence, the positions of its empty nodes
+    heads: dict | None = None  # CoNLL-U: mention -> its head's position, as the file gives it
 
     def head(self, m: Mention) -> int:
-        """The position of a mention's head word (heads.mention_head: its last word without a parse)."""
+        """The position of a mention's head word (CoNLL-U: the file's; else heads.mention_head: its last word
+        without a parse)."""
+        if self.heads is not None:
+            return self.heads.get(m, m[2] - 1)
         tree = self.trees[m[0]] if self.trees is not None else None
         return m[2] - 1 if tree is None else mention_head(tree, m[1], m[2])
 
+    def words_of(self, m: Mention) -> list[str]:
+        """A mention's words (a discontinuous CoNLL-U mention's: its own, not those of its gaps)."""
+        words = self.words[m[0]]
+        return [words[p] for p in m[3]] if len(m) > 3 else words[m[1]:m[2]]
 
-def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
-    """Key documents (in key order) with their response; warnings (response documents not in the key).
-    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content)."""
+
+def input_format(key_path: str, format: str = "auto") -> str:
+    """conll2012, jsonl or conllu: ``format``, or (auto) the key's content."""
     from ..coref.score import detect_format
     from ..errors import UsageError
 
@@ -55,11 +69,18 @@ def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple
         fmt = detect_format(key_path) if format == "auto" else format
     except OSError as exc:
         raise InputError(f"cannot read {key_path}: {exc.strerror}") from None
+    if fmt not in ("conll2012", "jsonl", "conllu"):
+        raise UsageError(f"{key_path}: explain reads CoNLL-2012, CoNLL-U and jsonlines files, not {fmt} (convert it "
+                         "with fastscore convert)")
+    return fmt
+
+
+def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
+    """Key documents (in key order) with their response; warnings (response documents not in the key).
+    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content; CoNLL-U: see explain.conllu)."""
+    fmt = input_format(key_path, format)
     if fmt == "jsonl":
         return _read_jsonl_sides(key_path, response_path)
-    if fmt != "conll2012":
-        raise UsageError(f"{key_path}: explain reads CoNLL-2012 and jsonlines files, not {fmt} (convert it with "
-                         "fastscore convert)")
     from ..formats.conll import read_conll_columns
 
     try:
@@ -217,16 +238,19 @@ class Types:
 
     def __init__(self, doc: Document):
         self.doc, self.words, self.tags = doc, doc.words, doc.tags
+        self.pronoun_tags, self.name_tags = TAGSETS[doc.tagset]
         self._pronouns: dict = {}
 
     def is_pronoun(self, m: Mention) -> bool:
-        s, a, e = m
+        s, a, e = m[:3]
         if e - a != 1:
             return False
         known = self._pronouns.get(m)
         if known is None:
             tag = self.tags[s][a] if self.tags is not None else "_"
-            known = self._pronouns[m] = tag in PRONOUN_TAGS or self.words[s][a].lower() in PRONOUN_WORDS
+            zero = self.doc.zeros is not None and a in self.doc.zeros[s]
+            known = self._pronouns[m] = (zero or tag in self.pronoun_tags
+                                         or self.words[s][a].lower() in PRONOUN_WORDS)
         return known
 
     def of(self, m: Mention) -> str:
@@ -234,7 +258,7 @@ class Types:
             return "unknown"
         if self.is_pronoun(m):
             return "pronoun"
-        return "proper" if self.tags[m[0]][self.doc.head(m)] in NAME_TAGS else "nominal"
+        return "proper" if self.tags[m[0]][self.doc.head(m)] in self.name_tags else "nominal"
 
 
 # the words the Analyser takes for pronouns whatever their tag (nlp_util/coreference.py's list)

@@ -78,6 +78,12 @@ a:focus{outline:3px solid #05f}.errs li{margin:.1rem 0}kbd{border:1px solid #999
 """
 
 
+def anchor(m: tuple) -> str:
+    """A mention's place in a page's ids: sentence-start-end (and a discontinuous mention's positions)."""
+    positions = "-" + ".".join(map(str, m[3])) if len(m) > 3 else ""
+    return f"{m[0]}-{m[1]}-{m[2]}{positions}" + ("-u" if len(m) > 4 else "")  # -u: matching.unpaired
+
+
 def _hue(label: str) -> int:
     return (sum(ord(c) * 131 for c in label) * 47) % 360
 
@@ -96,8 +102,10 @@ def _side_html(doc, side, prefix: str, other) -> str:
             for m in sorted(opens.get((s, t), ()), key=lambda m: -m[2]):
                 label = html.escape(side.entity_of[m])
                 dashed = " x" if m not in other.entity_of else ""
-                parts.append(f'<span class="m{dashed}" id="{prefix}{s}-{m[1]}-{m[2]}" style="--h:{_hue(label)}" '
-                             f'title="entity {label}">')
+                gaps = (f" (discontinuous: {html.escape(' '.join(doc.words_of(m)))})"
+                        if len(m) > 3 and m[3] != tuple(range(m[1], m[2])) else "")
+                parts.append(f'<span class="m{dashed}" id="{prefix}{anchor(m)}" style="--h:{_hue(label)}" '
+                             f'title="entity {label}{gaps}">')
             parts.append(html.escape(w))
             for m in sorted(closes.get((s, t), ()), key=lambda m: m[1], reverse=True):
                 parts.append(f"<b>{html.escape(side.entity_of[m])}</b></span>")
@@ -109,11 +117,10 @@ def _side_html(doc, side, prefix: str, other) -> str:
 def _error_item(d, k: int, err) -> str:
     info = error_dict(d, err)
     links = []
-    for m in info["mentions"]:
+    for mention, m in zip(err.mentions, info["mentions"]):
         prefix = f"d{k}{'k' if m['side'] == 'key' else 'r'}"
         where = f"{m['side']} line {m['line']}" if m["line"] else m["side"]
-        links.append(f'<a href="#{prefix}{m["sentence"]}-{m["start"]}-{m["end"]}">{html.escape(m["text"])}</a> '
-                     f"({where})")
+        links.append(f'<a href="#{prefix}{anchor(mention)}">{html.escape(m["text"])}</a> ({where})')
     ents = []
     if info["key_entities"]:
         ents.append("key " + ", ".join(map(html.escape, info["key_entities"])))

@@ -11,7 +11,8 @@ from ..metrics import MetricSpec
 from ..stats.docstats import DocStats
 from .analyser import ERRORS, TITLES, Error, classify
 from .cort import Edge, tree_errors
-from .documents import Document, Types, drop_singletons, read_sides
+from ..errors import UsageError
+from .documents import Document, Types, drop_singletons, input_format, read_sides
 from .names import CORT
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
@@ -106,7 +107,7 @@ def document_dict(d: DocumentErrors) -> dict:
 
 
 def mention_dict(d: DocumentErrors, m: tuple, side: str) -> dict:
-    words = d.doc.words[m[0]][m[1]:m[2]]
+    words = d.doc.words_of(m)
     line = (d.doc.key.lines if side == "key" else d.response_lines).get(m)
     return {"sentence": m[0], "start": m[1], "end": m[2], "text": " ".join(words), "side": side, "line": line}
 
@@ -120,23 +121,37 @@ def error_dict(d: DocumentErrors, err: Error) -> dict:
             "response_entities": list(err.response_entities)}
 
 
-def score_explain(key, response, *, singletons: str = "drop", doc: str | None = None,
-                  format: str = "auto") -> ExplainResult:
-    """Error analysis of a CoNLL-2012 or jsonlines response against its key (``singletons``: drop the response's one-mention
-    entities first, as the Analyser does by default, or keep them)."""
-    from ..errors import UsageError
+def score_explain(key, response, *, singletons: str = "drop", doc: str | None = None, format: str = "auto",
+                  match: str | None = None, np_only: bool = False, remove_nested: bool = False,
+                  zero_match: str | None = None) -> ExplainResult:
+    """Error analysis of a CoNLL-2012, CoNLL-U or jsonlines response against its key.  ``singletons``: drop
+    the response's one-mention entities first (the Analyser's default) or keep them; where `fastscore coref`'s
+    matching is used (CoNLL-U; CoNLL-2012 with ``match="mina"``, ``np_only`` or ``remove_nested``), mentions are
+    kept and matched as it keeps and matches them, one-mention entities of both sides included (matching.py)."""
+    from .conllu import read_conllu_sides
+    from .matching import CorefMatching, apply_coval
 
     if singletons not in ("keep", "drop"):
         raise UsageError(f"--singletons must be keep or drop, not {singletons!r}")
-    if format not in ("auto", "conll2012", "jsonl"):
-        raise UsageError(f"explain reads CoNLL-2012 and jsonlines files (--format conll2012|jsonl), not {format}")
+    if format not in ("auto", "conll2012", "jsonl", "conllu"):
+        raise UsageError(f"explain reads CoNLL-2012, CoNLL-U and jsonlines files (--format conll2012|conllu|jsonl), "
+                         f"not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
-    docs, warnings = read_sides(key_path, response_path, format)
+    fmt = input_format(key_path, format)
+    matching = CorefMatching(match, np_only, remove_nested, zero_match)
+    _check_options(fmt, matching)
+    by_coref = fmt == "conllu" or matching.coval()
+    if fmt == "conllu":
+        docs, warnings = read_conllu_sides(key_path, response_path, matching, singletons == "keep", doc)
+    else:
+        docs, warnings = read_sides(key_path, response_path, fmt)
+        if matching.coval():
+            warnings += apply_coval(docs, key_path, response_path, matching, singletons == "keep", doc)
     if doc is not None:
         docs = [d for d in docs if d.name == doc]
         if not docs:
             raise UsageError(f"{key_path}: no document named {doc!r}")
-    results = [analyse(d, singletons) for d in docs]
+    results = [analyse(d, "keep" if by_coref else singletons) for d in docs]
     columns = {c: np.zeros(len(docs)) for c in LAYOUT}
     for i, r in enumerate(results):
         for err in r.errors:
@@ -148,7 +163,22 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
         columns["key_entities"][i] = len(r.doc.key.entities)
         columns["response_entities"][i] = len(r.doc.response.entities)
     stats = DocStats.from_columns([d.name for d in docs], columns, EXPLAIN_METRICS, LAYOUT)
-    return ExplainResult(key_path, response_path, stats, results, {"singletons": singletons}, warnings=warnings)
+    options = {**matching.shown(fmt), "singletons": singletons}
+    return ExplainResult(key_path, response_path, stats, results, options, warnings=warnings)
+
+
+def _check_options(fmt: str, matching) -> None:
+    """The matching options `fastscore coref` offers for the format, and no other."""
+    allowed = {"conll2012": ("exact", "mina"), "jsonl": ("exact",), "conllu": ("exact", "partial", "head")}[fmt]
+    name = {"conll2012": "CoNLL-2012", "jsonl": "jsonlines", "conllu": "CoNLL-U"}[fmt]
+    if matching.match is not None and matching.match not in allowed:
+        raise UsageError(f"--match {matching.match} does not apply to {name} files (they take --match "
+                         f"{'|'.join(allowed)})")
+    if fmt != "conll2012" and (matching.np_only or matching.remove_nested):
+        raise UsageError(f"--np-only and --remove-nested read the parse of CoNLL-2012 files, not {name} files")
+    if fmt != "conllu" and matching.zero_match is not None:
+        raise UsageError(f"--zero-match applies to zeros (empty nodes), which only CoNLL-U files have, not {name} "
+                         "files")
 
 
 def analyse(doc: Document, singletons: str = "drop") -> DocumentErrors:

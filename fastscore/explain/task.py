@@ -12,14 +12,26 @@ examples:
   fastscore explain key.conll response.conll                     # the seven error types, cort's errors
   fastscore explain key.conll response.conll --output json --per-doc
   fastscore explain key.conll response.conll --output html report.html
+  fastscore explain key.conllu response.conllu --match partial  # CorefUD files, matched as fastscore coref
   fastscore compare key.conll base.conll new.conll --metric divided_entity   # is the drop significant?
 """
 
 OPTIONS = (
-    Option(("--format",), "format", "input format: auto (from the key's content, default), conll2012 or jsonl",
-           default="auto", choices=("auto", "conll2012", "jsonl")),
+    Option(("--format",), "format", "input format: auto (from the key's content, default), conll2012, conllu "
+           "(CorefUD) or jsonl", default="auto", choices=("auto", "conll2012", "conllu", "jsonl")),
+    Option(("--match",), "match", "mention matching, as fastscore coref: exact; mina (CoNLL-2012: minimum spans from "
+           "the key's parse); partial, head (CoNLL-U); default exact (CoNLL-2012, jsonlines), head (CoNLL-U). A "
+           "response mention matched to a key mention is analysed with the key mention's span",
+           choices=("exact", "partial", "head", "mina")),
+    Option(("--np-only",), "np_only", "CoNLL-2012: only mentions whose parse is not a VP (as fastscore coref)",
+           switch=True, default=False),
+    Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "
+           "entity (as fastscore coref)", switch=True, default=False),
+    Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
+           "linear (as fastscore coref)", choices=("dependent", "linear")),
     Option(("--singletons",), "singletons", "drop (default, as the Analyser) or keep the response's one-mention "
-           "entities", default="drop", choices=("keep", "drop")),
+           "entities; with fastscore coref's matching (CoNLL-U, --match mina, --np-only, --remove-nested) both "
+           "sides', as it does", default="drop", choices=("keep", "drop")),
     Option(("--doc",), "doc", "explain only this key document (its full name, part included)", metavar="NAME",
            scope="command"),
 )
@@ -49,9 +61,9 @@ EXPLAIN = Task(
                 "Analyser (Kummerfeld & Klein 2013), cort's recall and precision errors (Martschat & Strube "
                 "2014), by mention type and per document; --output html writes a page to read them.",
     example=EXAMPLE,
-    gold_help="key file (CoNLL-2012 or jsonlines)",
+    gold_help="key file (CoNLL-2012, CoNLL-U or jsonlines)",
     system_help="response file, in the key's format",
-    extensions=(".conll", ".jsonl"),
+    extensions=(".conll", ".conllu", ".jsonl"),
     default_metric="divided_entity",
     metric_help="|".join(ERRORS + CORT) + " (default divided_entity; error counts)",
     outputs=(("text", "readable tables, default"), ("json", "JSON"), ("html", "a self-contained page: --output html FILE")),
