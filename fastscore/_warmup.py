@@ -17,7 +17,7 @@ def _score_again(argv: list[str]) -> None:
 
     parser, _ = _parser(_stats_task(argv))
     args, _ = parser.parse_known_args(argv)
-    task = TASKS.get(args.command) or TASKS["coref"]
+    task = TASKS.get(args.command) or _converting_task(args.to)
     keywords = _keywords(args, task, "score", "command") if args.command in TASKS else {}
     example = task.bundled_example(keywords) if task.bundled_example is not None else None
     if args.command in TASKS:
@@ -33,6 +33,13 @@ def _score_again(argv: list[str]) -> None:
     if example is not None:
         gold, system, example_keywords = example
         score(gold, system, task=task.name, **example_keywords)
+
+
+def _converting_task(target: str):
+    """The task whose converter writes ``target`` (a conversion warms up on that task's example)."""
+    from .tasks import TASKS
+
+    return next(t for t in TASKS.values() if t.converter is not None and target in t.converter.targets)
 
 
 def _warm(argv: list[str]) -> None:

@@ -174,33 +174,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
         _corpus_options(w, stats_task, "each SYSTEM", skip_bad=False)
     commands["sweep"] = w
 
-    v = sub.add_parser("convert", help="convert coreference files between CoNLL-2012, CoNLL-U and jsonlines",
-                       description="Convert a coreference file between CoNLL-2012, CoNLL-U (CorefUD) and jsonlines. "
-                                   "What the target format cannot express is reported on stderr, with counts; the "
-                                   "written file is read back and checked.",
-                       epilog=CONVERT_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("input", metavar="INPUT", help="a CoNLL-2012, CoNLL-U or jsonlines file")
-    v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
-    v.add_argument("--to", required=True, choices=("conll2012", "conllu", "jsonl", "triples", "parquet", "arrow"),
-                   help="the target format (triples: from NAF/KAF layers, KYOTO tuples or Kybot output; parquet, "
-                   "arrow: the mention table, read back by fastscore coref without parsing)")
-    v.add_argument("--from", dest="source_format", choices=("auto", "conll2012", "conllu", "jsonl"),
-                   default="auto", help="the input's format (default auto: from the content)")
-    v.add_argument("--template", metavar="FILE",
-                   help="a file of the target format with the input's documents and words (e.g. the CoNLL-U key): "
-                        "its text (sentence ids, columns, empty nodes, fields) is kept and its coreference replaced")
-    v.add_argument("--layers", metavar="LAYER,...", help="with --to triples: the NAF/KAF layers to convert "
-                   "(entity, srl, opinion, property, sentiment; default all)")
-    v.add_argument("--intersect", action="store_true", help="with --to triples: opinions as the module's "
-                   "--intersect option converts them")
-    v.add_argument("--kaf", metavar="FILE", help="with --to triples and KYOTO Kybot output: the KAF file the "
-                   "Kybots read (a folder: NAME for NAME.kybot.xml; default: NAME beside the input)")
-    v.add_argument("--threshold", metavar="N", type=int, default=0, help="with --to triples and KYOTO Kybot "
-                   "output: the WSD threshold, percent of the top rank on a term (default 0: keep everything)")
-    v.add_argument("--strict-threshold", action="store_true", help="with --threshold: drop every role below it "
-                   "(the module keeps all of an event's roles when none would remain, so a higher threshold "
-                   "can keep more)")
-    commands["convert"] = v
+    commands["convert"] = _convert_command(sub)
     return p, commands
 
 
@@ -446,31 +420,38 @@ def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[st
                     skip_bad=getattr(args, "skip_bad_shards", False), progress=progress)
 
 
+def _converters() -> list:
+    return [t.converter for t in TASKS.values() if t.converter is not None]
+
+
+def _convert_command(sub) -> argparse.ArgumentParser:
+    """``fastscore convert``: every task's converter (its targets under ``--to``, its options in a group)."""
+    converters = _converters()
+    what = "; ".join(c.summary for c in converters)
+    v = sub.add_parser("convert", help="convert files between formats", description=f"Convert {what}. What the "
+                       "target format cannot express is reported on stderr, with counts; the written file is read "
+                       "back and checked.", epilog=CONVERT_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("input", metavar="INPUT", help="the file (or folder, where the target takes one) to convert")
+    v.add_argument("output", metavar="OUTPUT", help='the file to write ("-": standard output)')
+    v.add_argument("--to", required=True, choices=[t for c in converters for t in c.targets],
+                   help="the target format: " + "; ".join(f"{', '.join(c.targets)} ({c.summary})" for c in converters))
+    for c in converters:
+        group = v.add_argument_group(f"with --to {'|'.join(c.targets)}")
+        for option in c.options:
+            option.add_to(group)
+    return v
+
+
 def _convert(args) -> int:
-    """Convert; what the target cannot express goes to stderr as warnings."""
-    if args.to == "triples":
-        from .triples.convert import convert as to_triples
-
-        if args.template or args.source_format != "auto":
-            raise UsageError("--to triples reads NAF/KAF, KYOTO tuple or Kybot output files: --template and --from do not apply")
-        layers = [x.strip() for x in args.layers.split(",")] if args.layers else None
-        messages = to_triples(args.input, args.output, "triples", layers=layers, intersect=args.intersect,
-                              kaf=args.kaf, threshold=args.threshold, strict_threshold=args.strict_threshold)
-    elif args.to in ("parquet", "arrow"):
-        from .convert import convert_columnar
-
-        if args.template or args.layers or args.intersect or args.kaf or args.threshold or args.strict_threshold:
-            raise UsageError("--to parquet|arrow writes the mention table: --template, --layers, --intersect, --kaf "
-                             "and --threshold do not apply")
-        messages = convert_columnar(args.input, args.output, args.to, source_format=args.source_format)
-    else:
-        from .convert import convert
-
-        if args.layers or args.intersect or args.kaf or args.threshold or args.strict_threshold:
-            raise UsageError("--layers, --intersect, --kaf, --threshold and --strict-threshold apply to --to triples")
-        messages = convert(args.input, args.output, args.to, source_format=args.source_format,
-                           template=args.template)
-    for message in messages:
+    """Convert with the converter that writes ``--to``; an option of another converter is refused."""
+    converter = next(c for c in _converters() if args.to in c.targets)
+    for other in _converters():
+        given = [o.flags[0] for o in other.options if other is not converter and getattr(args, o.keyword) != o.default]
+        if given:
+            raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to --to "
+                             f"{'|'.join(other.targets)}, not to --to {args.to}")
+    keywords = {o.keyword: getattr(args, o.keyword) for o in converter.options}
+    for message in converter.convert(args.input, args.output, args.to, **keywords):
         warnings.warn(message, FastscoreWarning, stacklevel=2)
     return 0
 

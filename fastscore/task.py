@@ -72,6 +72,18 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Converter:
+    """What ``fastscore convert --to TARGET`` writes for a task: its targets, its options (each an
+    :class:`Option`; ``keyword`` is the converter's keyword), and the function
+    ``(input, output, to, **keywords) -> warnings``."""
+
+    targets: tuple[str, ...]
+    summary: str  # what it converts, for the command's help
+    options: tuple[Option, ...]
+    convert: Callable[..., list[str]]
+
+
+@dataclass(frozen=True)
 class Task:
     """A scoring task: what the generic commands and the API need to know of it."""
 
@@ -119,6 +131,7 @@ class Task:
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
+    converter: Converter | None = None  # its part of `fastscore convert`
     # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
     # format given to another command is refused naming this one
     reads: tuple[tuple[str, str], ...] = ()

@@ -238,7 +238,7 @@ def with_flat_parse(text: str) -> list[str]:
 def gum_key(conllu_path: str) -> str:
     """A GUM (OntoGUM) CoNLL-U file as a CoNLL-2012 key with its parts of speech (XPOS, Penn tags) and a flat
     parse: the words and coreference as fastscore convert writes them, the tags from the CoNLL-U words."""
-    from fastscore.convert import convert
+    from fastscore.coref.convert import convert
 
     tags = [line.split("\t")[4] for line in Path(conllu_path).read_text(encoding="utf-8").splitlines()
             if line and not line.startswith("#") and line.split("\t")[0].isdigit()]

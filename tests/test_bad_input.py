@@ -248,7 +248,7 @@ FUZZ = {
 def _fuzz_source(fmt, tmp_path):
     task, source, name, options, alphabet, harmful = FUZZ[fmt]
     if fmt == "jsonl":
-        from fastscore.convert import convert
+        from fastscore.coref.convert import convert
 
         convert(TESTDATA / "anchors" / "case-001.key", tmp_path / "source.jsonl", "jsonl")
         source = tmp_path / "source.jsonl"
@@ -375,7 +375,7 @@ def _fuzz_table(kind, tmp_path, n, seed=26):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from fastscore.convert import convert_columnar
+    from fastscore.coref.convert import convert_columnar
 
     (tmp_path / "gold").mkdir()
     (tmp_path / "system").mkdir()

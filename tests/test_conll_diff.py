@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from fastscore import InputError, read_conll, score_coref
-from fastscore.convert import convert
+from fastscore.coref.convert import convert
 from fastscore.errors import FastscoreError, FastscoreWarning
 from fastscore.formats.conll import v801_column_items
 from fastscore.metrics import PRF

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastscore.convert import convert
+from fastscore.coref.convert import convert
 from fastscore.coref.score import read, score_coref
 from fastscore.errors import FastscoreWarning, InputError, OutputError, ParseError, UsageError
 from fastscore.formats.conll import read_conll, write_conll

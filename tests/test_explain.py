@@ -154,7 +154,7 @@ def test_litbank_agrees_with_the_analyser(tmp_path):
 def test_jsonlines_explain_as_conll(tmp_path):
     """The same documents as jsonlines (fastscore convert): the same errors (the tags are lost; the pronoun words
     decide there)."""
-    from fastscore.convert import convert
+    from fastscore.coref.convert import convert
 
     sides, untagged = [], []
     for side in ("key", "response"):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fastscore.convert import convert, convert_columnar
+from fastscore.coref.convert import convert, convert_columnar
 from fastscore.errors import OutputError
 from fastscore.outputs import TEMPORARY_PREFIX, open_output, output_path
 from tests.conftest import ROOT, SHARED

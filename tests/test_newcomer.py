@@ -236,7 +236,7 @@ def _stdin(monkeypatch, path) -> None:
 
 
 def _jsonl_pair(tmp_path):
-    from fastscore.convert import convert
+    from fastscore.coref.convert import convert
 
     convert(KEY, tmp_path / "key.jsonl", "jsonl")
     convert(RESPONSE, tmp_path / "response.jsonl", "jsonl")
@@ -438,3 +438,22 @@ def test_a_naf_folder_has_one_signature_with_or_without_its_format(tmp_path, cap
         assert code == 0, err
         signatures.append(json.loads(out)["signature"])
     assert signatures[0] == signatures[1] and "format:naf" in signatures[0]
+
+
+def test_convert_takes_each_tasks_converter_and_refuses_the_options_of_another(tmp_path, capsys):
+    """`fastscore convert` is built from the tasks' converters: --to lists every target, each task's options sit in
+    a group of their own, and an option of another converter is refused naming the targets it applies to."""
+    from fastscore.tasks import TASKS
+
+    with pytest.raises(SystemExit) as stop:
+        main(["convert", "--help"])
+    out = capsys.readouterr().out
+    targets = [t for task in TASKS.values() if task.converter for t in task.converter.targets]
+    assert stop.value.code == 0 and set(targets) >= {"conll2012", "conllu", "jsonl", "parquet", "arrow", "triples"}
+    assert "with --to triples:" in out and "with --to conll2012|conllu|jsonl|parquet|arrow:" in out
+    code, _, err = run(capsys, "convert", str(KEY), str(tmp_path / "k.trp"), "--to", "triples", "--template", str(KEY))
+    assert code == 2 and "--template applies to --to conll2012|conllu|jsonl|parquet|arrow, not to --to triples" in err
+    code, _, err = run(capsys, "convert", str(KEY), str(tmp_path / "k.jsonl"), "--to", "jsonl", "--intersect",
+                       "--threshold", "5")
+    assert code == 2 and "--intersect, --threshold apply to --to triples, not to --to jsonl" in err
+    assert not (tmp_path / "k.jsonl").exists()

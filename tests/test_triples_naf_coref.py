@@ -171,4 +171,4 @@ def test_convert_command_writes_triples(tmp_path, capsys):
     assert read_triples(out).path
     capsys.readouterr()
     assert main(["convert", str(kaf), str(tmp_path / "x.jsonl"), "--to", "jsonl", "--layers", "opinion"]) == 2
-    assert "apply to --to triples" in capsys.readouterr().err
+    assert "--layers applies to --to triples, not to --to jsonl" in capsys.readouterr().err

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..task import Option, Task, lazy
+from ..task import Converter, Option, Task, lazy
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -143,6 +143,20 @@ def _bundled(keywords: dict) -> tuple[str, str, dict]:
     return command_inputs("corefud" if corefud else "coref")
 
 
+CONVERTER = Converter(
+    targets=("conll2012", "conllu", "jsonl", "parquet", "arrow"),
+    summary="coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
+            "read back by fastscore coref without parsing)",
+    options=(
+        Option(("--from",), "source_format", "the input's format (default auto: from the content)", default="auto",
+               choices=("auto", "conll2012", "conllu", "jsonl")),
+        Option(("--template",), "template", "a file of the target format with the input's documents and words "
+               "(e.g. the CoNLL-U key): its text (sentence ids, columns, empty nodes, fields) is kept and its "
+               "coreference replaced", metavar="FILE"),
+    ),
+    convert=lazy("fastscore.coref.convert", "convert_command"),
+)
+
 COREF = Task(
     name="coref",
     summary="score coreference output: CoNLL-2011/2012, CoNLL-U (CorefUD), jsonlines (MUC, B3, CEAF, BLANC, "
@@ -162,6 +176,7 @@ COREF = Task(
              ("coval", "coval's report (--match mina, --np-only, --remove-nested)"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     interval_free=("perl", "corefud", "coval"),
+    converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
     doc_names=_doc_names,

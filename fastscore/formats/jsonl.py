@@ -3,7 +3,7 @@
 One JSON object per line: ``{"doc_key": NAME, "sentences": [[token, ...], ...], "clusters":
 [[[start, end], ...], ...]}`` with inclusive token indices over the whole document (optionally
 ``"speakers"``, one list of speakers per sentence, one per token — read for conversion, not scored).
-Other fields are kept by :func:`fastscore.convert.convert` when it writes jsonlines from jsonlines.
+Other fields are kept by :func:`fastscore.coref.convert.convert` when it writes jsonlines from jsonlines.
 """
 from __future__ import annotations
 

@@ -633,3 +633,12 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)
     return warnings
+
+
+def convert_command(source, target, to: str, layers: str | None = None, intersect: bool = False,
+                    kaf: str | None = None, threshold: int = 0, strict_threshold: bool = False) -> list[str]:
+    """``fastscore convert SOURCE TARGET --to triples`` (``layers``: comma-separated, as the command takes them)."""
+    chosen = [x.strip() for x in layers.split(",")] if layers else None
+    return convert(source, target, to, layers=chosen, intersect=intersect, kaf=kaf, threshold=threshold,
+                   strict_threshold=strict_threshold)
+

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..task import Option, Task, lazy
+from ..task import Converter, Option, Task, lazy
 
 EXAMPLE = """\
 examples:
@@ -76,6 +76,25 @@ def _bundled(keywords: dict) -> tuple[str, str, dict]:
     return command_inputs("triples")
 
 
+CONVERTER = Converter(
+    targets=("triples",),
+    summary="NAF/KAF layers, KYOTO tuples or Kybot output to triples",
+    options=(
+        Option(("--layers",), "layers", "the NAF/KAF layers to convert (entity, srl, opinion, property, "
+               "sentiment; default all)", metavar="LAYER,..."),
+        Option(("--intersect",), "intersect", "opinions as the module's --intersect option converts them",
+               switch=True, default=False),
+        Option(("--kaf",), "kaf", "KYOTO Kybot output: the KAF file the Kybots read (a folder: NAME for "
+               "NAME.kybot.xml; default: NAME beside the input)", metavar="FILE"),
+        Option(("--threshold",), "threshold", "KYOTO Kybot output: the WSD threshold, percent of the top rank on a "
+               "term (default 0: keep everything)", default=0, type=int, metavar="N"),
+        Option(("--strict-threshold",), "strict_threshold", "with --threshold: drop every role below it (the "
+               "module keeps all of an event's roles when none would remain, so a higher threshold can keep "
+               "more)", switch=True, default=False),
+    ),
+    convert=lazy("fastscore.triples.convert", "convert_command"),
+)
+
 TRIPLES = Task(
     name="triples",
     summary="score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does",
@@ -94,6 +113,7 @@ TRIPLES = Task(
     outputs=(("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
              ("csv", "CSV"), ("markdown", "Markdown")),
     interval_free=("module",),
+    converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.triples.score", "read"),
     doc_names=_doc_names,

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import InputError, UsageError
-from .formats.table import MentionTable, Words, offsets
+from ..errors import InputError, UsageError
+from ..formats.table import MentionTable, Words, offsets
 
 FORMATS = ("conll2012", "conllu", "jsonl")
 TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U", "jsonl": "jsonlines"}
@@ -58,7 +58,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     InputError, ParseError
         An input that cannot be read, a template that does not match the input.
     """
-    from .coref.score import detect_format, read
+    from .score import detect_format, read
 
     if to not in FORMATS:
         raise UsageError(f"unknown target format {to!r}: choose from {', '.join(FORMATS)}")
@@ -100,7 +100,7 @@ def refuse_folder(source: str, target: str) -> None:
     what the folder holds, if anything)."""
     if not os.path.isdir(source):
         return
-    from .formats.files import folder_contents
+    from ..formats.files import folder_contents
 
     held = folder_contents(source)
     raise UsageError(f"{source}: a folder{f' of {held}' if held else ', empty'}: convert {target} reads one "
@@ -152,7 +152,7 @@ def _read_text(path: str, fmt: str, table: MentionTable, report: _Report, own: b
 
 
 def _conll_text(path: str, table: MentionTable, report: _Report, own: bool) -> _Text:
-    from .formats.conll import read_conll_tokens, token_form, token_speaker, typed_labels
+    from ..formats.conll import read_conll_tokens, token_form, token_speaker, typed_labels
 
     docs = []
     no_form = wide = split = 0
@@ -194,7 +194,7 @@ def _span_positions(docs: list[_Doc]) -> None:
 
 
 def _conllu_text(path: str, table: MentionTable, report: _Report, own: bool) -> _Text:
-    from .formats.conllu import read_conllu_blocks, word_key
+    from ..formats.conllu import read_conllu_blocks, word_key
 
     blocks = read_conllu_blocks(path)
     docs: list[_Doc] = []
@@ -238,7 +238,7 @@ def _conllu_text(path: str, table: MentionTable, report: _Report, own: bool) -> 
 
 
 def _jsonl_text(path: str, table: MentionTable, report: _Report, own: bool) -> _Text:
-    from .formats.jsonl import read_jsonl_documents
+    from ..formats.jsonl import read_jsonl_documents
 
     docs = []
     extra: set[str] = set()
@@ -277,7 +277,7 @@ class _Mentions:
         nodes, head = [], []
         fields = None
         if table.words is not None:
-            from .formats.conllu import entity_fields
+            from ..formats.conllu import entity_fields
 
             fields = entity_fields(table, blocks)
             etypes: list[dict[str, str]] = [{} for _ in table.doc_names]
@@ -514,7 +514,7 @@ def _span_writer(to: str):
         speakers = [None if doc.speakers is None else [[x if x is not None else "-" for x in s] for s in doc.speakers]
                     for doc in docs]
         if to == "conll2012":
-            from .formats.conll import write_conll
+            from ..formats.conll import write_conll
 
             columns = [doc.columns for doc in docs] if out.fmt == "conll2012" else None
             sentences = None if columns is not None else [[[_form(x, to, report, doc.name) for x in s]
@@ -523,7 +523,7 @@ def _span_writer(to: str):
             def write(fh):
                 write_conll(table, fh, sentences, speakers=speakers, columns=columns, labels=labels)
         else:
-            from .formats.jsonl import write_jsonl
+            from ..formats.jsonl import write_jsonl
 
             sentences = [doc.sentences for doc in docs]
             fields = [doc.fields for doc in docs] if out.fmt == "jsonl" else None
@@ -547,9 +547,9 @@ def _form(word: str, to: str, report: _Report, doc: str) -> str:
     if word and not _SPECIAL[to].search(word):
         return word
     if to == "conll2012":
-        from .formats.conll import conll_cell as cell
+        from ..formats.conll import conll_cell as cell
     else:
-        from .formats.conllu import conllu_cell as cell
+        from ..formats.conllu import conllu_cell as cell
     new = cell(word)
     if new != word:
         report.count("bad_form", 1, f'document "{doc}": {word!r} as {new!r}')
@@ -568,7 +568,7 @@ def _canonical_spans(table: MentionTable) -> dict:
 
 
 def _conllu_writer(m: _Mentions, text: _Text, out: _Text, report: _Report, templated: bool):
-    from .formats.conllu import SENTENCE_SHIFT, make_block, sentence_id, word_key, write_conllu
+    from ..formats.conllu import SENTENCE_SHIFT, make_block, sentence_id, word_key, write_conllu
 
     docs = out.docs
     if out.fmt == "conllu":
@@ -673,7 +673,7 @@ _WRITERS = {"conll2012": _span_writer("conll2012"), "jsonl": _span_writer("jsonl
 def _write_checked(target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
     """Write into a temporary file, read it back, then put it in the target's place (outputs.output_path):
     a failed or interrupted conversion leaves the target as it was."""
-    from .outputs import output_path
+    from ..outputs import output_path
 
     target = os.fspath(target)
     with output_path(target) as tmp:
@@ -684,8 +684,8 @@ def _write_checked(target, to: str, expected: dict, write, verify: bool, report:
 
 
 def _verify(path: str, to: str, expected: dict, report: _Report, target: str) -> None:
-    from .coref.score import read
-    from .errors import FastscoreError
+    from .score import read
+    from ..errors import FastscoreError
 
     try:
         table = read(path, to, defer_bracket_errors=False)
@@ -707,19 +707,19 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
 def convert_columnar(source, target, kind: str, source_format: str = "auto") -> list[str]:
     """``fastscore convert SOURCE TARGET --to parquet|arrow``: the mention table of a coreference file,
     written, then read back and compared; returns the reader's warnings."""
-    from .coref.score import read
-    from .formats.columnar import read_mention_table, write_table_file
-    from .outputs import output_path
+    from .score import read
+    from ..formats.columnar import read_mention_table, write_table_file
+    from ..outputs import output_path
 
     if os.fspath(target) == "-":
         raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
-    from .formats.naf import holds_naf
+    from ..formats.naf import holds_naf
 
     if os.path.isdir(source) and not holds_naf(source):
         refuse_folder(source, f"--to {kind}")
     table = read(source, source_format, defer_bracket_errors=False)
     if table.words is not None and table.sentences is not None:
-        from .formats.conllu import as_digests
+        from ..formats.conllu import as_digests
 
         table.sentences = as_digests(table.sentences)  # once: written, then compared with what reads back
     with output_path(target) as tmp:
@@ -731,3 +731,13 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
         if not same:
             raise InputError(f"{os.fspath(target)}: the written table does not read back as written")
     return list(table.warnings)
+
+
+def convert_command(source, target, to: str, source_format: str = "auto", template=None) -> list[str]:
+    """``fastscore convert SOURCE TARGET --to FORMAT`` for coreference files (the mention table too)."""
+    if to in ("parquet", "arrow"):
+        if template:
+            raise UsageError("--to parquet|arrow writes the mention table: --template does not apply")
+        return convert_columnar(source, target, to, source_format=source_format)
+    return convert(source, target, to, source_format=source_format, template=template)
+
