@@ -324,23 +324,33 @@ def _defaults(fmt: str, settings: dict) -> tuple[str, str, str]:
             settings["singletons"] or ("drop" if corefud else "keep"))
 
 
-def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match: str, keep_singletons: bool,
-                   warnings: list[str]):
-    """CoNLL-U scoring: the sentences checked, each side prepared, mentions matched, MOR and zeros added."""
-    import numpy as np
-
+def match_corefud_sides(k: MentionTable, r: MentionTable, matching, keep_singletons: bool, doc,
+                        warnings: list[str]) -> tuple:
+    """CoNLL-U sides as the CorefUD scorer pairs them: the sentences checked, each side prepared (singletons,
+    repeats: their warning appended to ``warnings``), the documents aligned, the mentions matched.  Returns
+    ``(key, response, aligned, key_words, response_words, matched)``."""
     from ..formats.conllu import check_alignment
-    from .corefud import Matching, lookup_statistics, mention_overlap, prepare, twice_warning, zero_score
-    from .corefud import match as match_mentions
+    from .corefud import match, prepare, twice_warning
 
-    matching = Matching(match, zero_match)
     check_alignment(k, r)
     k, k_twice = prepare(k, matching, keep_singletons)
     r, r_twice = prepare(r, matching, keep_singletons)
     warnings += twice_warning(k_twice, r_twice)
     aligned = align_documents(k, r, doc)
     key_words, resp_words = k.words.take(aligned.k_rows), r.words.take(aligned.r_rows)
-    matched = match_mentions(aligned, key_words, resp_words, matching, r.path)
+    return k, r, aligned, key_words, resp_words, match(aligned, key_words, resp_words, matching, r.path)
+
+
+def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match: str, keep_singletons: bool,
+                   warnings: list[str]):
+    """CoNLL-U scoring: the sides matched (:func:`match_corefud_sides`), MOR and zeros added."""
+    import numpy as np
+
+    from .corefud import Matching, lookup_statistics, mention_overlap, zero_score
+
+    matching = Matching(match, zero_match)
+    k, r, aligned, key_words, resp_words, matched = match_corefud_sides(k, r, matching, keep_singletons, doc,
+                                                                         warnings)
     counterparts = matched.counterparts
     n = len(aligned.doc_names)
     mor = mention_overlap(aligned, key_words, resp_words)

@@ -24,25 +24,19 @@ ZERO = "∅"
 def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching, keep_singletons: bool,
                       doc: str | None = None) -> tuple[list[Document], list[str]]:
     """Key documents (in key order) with their response, mentions as `fastscore coref` keeps and matches them."""
-    from ..coref.corefud import Matching, prepare, twice_warning
-    from ..coref.corefud import match as match_mentions
-    from ..coref.engine import align_documents, check_documents
-    from ..formats.conllu import check_alignment, read_conllu, read_conllu_blocks
+    from ..coref.corefud import Matching
+    from ..coref.engine import check_documents
+    from ..coref.score import match_corefud_sides
+    from ..formats.conllu import read_conllu, read_conllu_blocks
 
     try:
         k, r = read_conllu(key_path), read_conllu(response_path)
         blocks = read_conllu_blocks(key_path), read_conllu_blocks(response_path)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
-    check_alignment(k, r)
     way = Matching(matching.match or "head", matching.zero_match or "dependent")
     warnings = [*k.warnings, *r.warnings, *check_documents(k, r, doc)]
-    k, k_twice = prepare(k, way, keep_singletons)
-    r, r_twice = prepare(r, way, keep_singletons)
-    warnings += twice_warning(k_twice, r_twice)
-    a = align_documents(k, r, doc)
-    key_words, resp_words = k.words.take(a.k_rows), r.words.take(a.r_rows)
-    matched = match_mentions(a, key_words, resp_words, way, r.path)
+    k, r, a, key_words, resp_words, matched = match_corefud_sides(k, r, way, keep_singletons, doc, warnings)
     text = _Text(*blocks, k.doc_lines.tolist())
     k_index, r_index = k.doc_index(), r.doc_index()
     docs = []
