@@ -492,7 +492,6 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
 def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: Settings,
                     same_documents: bool = False):
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
-    same_documents = same_documents or task.same_documents
     key_parts = parts_of(gold, task, settings.batch_bytes)
     response_parts = parts_of(system, task, settings.batch_bytes)
     doc = options.get("doc")

@@ -80,7 +80,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)'
                          + did_you_mean(doc, gold.documents))
     paired = pair(gold.documents, system.documents, PAIRING)
-    doc_ids = [doc] if doc is not None else [name for name, _, _ in paired.pairs]
+    pairs = [p for p in paired.pairs if doc in (None, p[0])]
+    doc_ids = [d for d, _, _ in pairs]
     out = Prepared(doc_ids, [], [], [], [])
     _check_documents(gold, system, paired, doc, out.warnings)
     for tbf in (gold, system):
@@ -98,9 +99,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
             checked[role] = _valid_clusters(tbf, out.members[role])
-    for i, d in enumerate(doc_ids):
-        g_doc = gold.documents[d]
-        s_doc = system.documents.get(d) or TbfDocument(d, 0, file=system)
+    for i, (d, g_doc, s_doc) in enumerate(pairs):
+        s_doc = s_doc or TbfDocument(d, 0, file=system)
         table_path, table = _token_table(d, opts)
         if table_path is not None and table is None:
             no_table.append(d)
