@@ -31,6 +31,7 @@ from .errors import FastscoreError, InputError, UsageError
 from .formats.files import Part
 from .outputs import is_hidden
 from .messages import few
+from .pairing import pair
 
 DEFAULT_BATCH_BYTES = 256 << 20
 
@@ -161,16 +162,9 @@ def _read(task, part):
     return (task.read_shard or task.read)(part)
 
 
-def _pair_key(task, name: str, options: dict) -> str:
-    """The key a document pairs by with the other side's documents (``Task.pair_name``; else its name)."""
-    return name if task.pair_name is None else task.pair_name(name, options)
-
-
 def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[str] | None]:
-    """Per part, the pairing keys of its documents (None: a part left out)."""
-    if task.pair_name is None:
-        return list(names)
-    return [None if docs is None else [_pair_key(task, n, options) for n in docs] for docs in names]
+    """Per part, the keys its documents pair by (``Pairing.key``; None: a part left out)."""
+    return [None if docs is None else [task.pairing.key_of(n, options) for n in docs] for docs in names]
 
 
 def read_only(task_name: str, part) -> Any:
@@ -212,7 +206,7 @@ def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], 
     task = get_task(task_name)
     gold, system = _read(task, key_part), _read(task, response_part)
     k, r = list(task.doc_names(gold)), list(task.doc_names(system))
-    if r and not {_pair_key(task, n, options) for n in k} & {_pair_key(task, n, options) for n in r}:
+    if pair(*_keys(task, [k, r], options)).disjoint:
         return None, k, r
     return task.score(gold, system, **options), k, r
 
@@ -506,7 +500,6 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
 def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: Settings,
                     same_documents: bool = False):
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
-    same_documents = same_documents or task.same_documents
     key_parts = parts_of(gold, task, settings.batch_bytes)
     response_parts = parts_of(system, task, settings.batch_bytes)
     doc = options.get("doc")
@@ -570,9 +563,11 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
     same documents, read and scored together (no read crosses processes).  None when the shards are not so
     paired (or a shard failed): the two-step path then decides, and reports, everything.  Else the results,
     the unpaired response documents and the documents' pairing keys of each key and response shard."""
-    def stem(p) -> str | None:  # a file's name as its documents pair (Task.pair_name), without its ending
+    def stem(p) -> str | None:  # a file's name as its documents pair (Pairing.key), without its ending
+        if not isinstance(p, str):
+            return None
         try:
-            return os.path.splitext(_pair_key(task, os.path.basename(p), options))[0] if isinstance(p, str) else None
+            return os.path.splitext(task.pairing.key_of(os.path.basename(p), options))[0]
         except FastscoreError:
             return None
 
@@ -593,29 +588,21 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
 
 def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, system: str,
                    options: dict, same_documents: bool, skipped: list[str]) -> None:
-    """Documents of one side without the other's: an error with ``same_documents``; the task's error for a task
-    pairing every document (``Task.unpaired_error``), unless shards were skipped (their documents are unknown:
-    a key document without a response then meets an empty one, as the task's ``concat`` makes it)."""
-    if same_documents:
-        _check_same_documents(key_keys, response_keys, system)
-    if task.unpaired_error is None or skipped:
-        return
-    missing, extra = _unpaired(key_keys, response_keys, key_parts), _unpaired(response_keys, key_keys, response_parts)
-    if missing or extra:
-        raise task.unpaired_error(missing, extra, options)
+    """Documents of one side without the other's, when compared (``same_documents``) or refused by the task's
+    pairing: compare's error, or the task's own (``Pairing.error``) unless shards were skipped (their documents
+    are unknown: a key document without a response then meets an empty one, as the task's ``concat`` makes it)."""
+    policy = task.pairing
+    if same_documents or policy.error is None and policy.missing == policy.extra == "error":
+        from .stats.compare import check_same_documents
 
-
-def _unpaired(keys: list, other: list, parts: list) -> list[tuple[str, Any]]:
-    """(document key, part) of one side's documents that none of the other side's pairs with."""
-    there = {k for docs in other if docs is not None for k in docs}
-    return [(k, parts[i]) for i, docs in enumerate(keys) if docs is not None for k in docs if k not in there]
-
-
-def _check_same_documents(key_names: list, response_names: list, system: str) -> None:
-    from .stats.compare import check_same_documents
-
-    flat = lambda names: [n for part in names if part is not None for n in part]
-    check_same_documents(flat(key_names), system, flat(response_names))
+        flat = lambda keys: [k for docs in keys if docs is not None for k in docs]
+        check_same_documents(flat(key_keys), system, flat(response_keys))
+    elif policy.error is not None and not skipped:
+        where = lambda keys, parts: {k: parts[i] for i, docs in enumerate(keys) if docs is not None for k in docs}
+        gold, found = where(key_keys, key_parts), where(response_keys, response_parts)
+        paired = pair(gold, found, policy)
+        if paired.missing or paired.extra:
+            raise policy.error([str(gold[k]) for k in paired.missing], [str(found[k]) for k in paired.extra], options)
 
 
 def _check_reads(parts: list, infos: list, skip_bad: bool) -> tuple[list, list[str]]:

@@ -11,7 +11,7 @@ carrying its metric registry), ``metrics`` (the registry names it reports), ``wa
 (strings), a ``bootstrap`` attribute (set by :func:`fastscore.bootstrap`), ``to_dict()``
 and ``signature()``.
 
-This module imports nothing of fastscore but its errors.
+This module imports nothing of fastscore but its errors and the pairing policy.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from .errors import UsageError
+from .pairing import Pairing
 
 SCOPES = ("score", "command", "report")
 
@@ -119,15 +120,10 @@ class Task:
     batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
     # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
     folder_files: Callable[[str], list[str]] | None = None
-    same_documents: bool = False  # the system must hold exactly the gold's documents, shards or not
     # a shard file of a corpus -> the read input (None: read; a task whose single file is read otherwise, e.g.
     # as one unnamed document, names a shard's documents here)
     read_shard: Callable[[Any], Any] | None = None
-    # (document name, scoring options) -> the key it pairs by with the other side's documents (None: its name)
-    pair_name: Callable[[str, dict], str] | None = None
-    # a task pairing every document of a corpus: ([(name, part)] of gold documents without a system one, of system
-    # documents without a gold one, scoring options) -> the error to raise (None: unpaired ones are warned about)
-    unpaired_error: Callable[[list, list, dict], Exception] | None = None
+    pairing: Pairing = Pairing()  # how its gold and system documents pair (declared in the task's package)
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals

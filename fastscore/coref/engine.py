@@ -14,8 +14,10 @@ import numpy as np
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
 from ..messages import did_you_mean, few
+from ..pairing import pair
 from .metrics import METRICS
 from ..stats.docstats import DocStats
+from . import PAIRING
 
 MAX_REPEATED = 10  # v8.01 refuses a response with more repeated mentions than this
 
@@ -48,7 +50,7 @@ def refuse_unread(table: MentionTable, names: list[str]) -> None:
 
 
 def align_documents(key: MentionTable, response: MentionTable, doc: str | None = None) -> Aligned:
-    """Pair each key document with the response document of the same name."""
+    """Pair each key document with the response document of the same name (``PAIRING``)."""
     if doc is None:
         docs = list(range(key.n_docs))
     else:
@@ -56,8 +58,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
         if doc not in index:
             raise InputError(f'{key.path}: no document "{doc}" in the key (--doc){did_you_mean(doc, index)}')
         docs = [index[doc]]
-    r_index = response.doc_index()
-    r_docs = [r_index.get(key.doc_names[d]) for d in docs]
+    r_docs = [r for _, _, r in pair([key.doc_names[d] for d in docs], response.doc_names, PAIRING).pairs]
     refuse_unread(key, [key.doc_names[d] for d in docs])
     refuse_unread(response, [response.doc_names[r] for r in r_docs if r is not None])
     for d, r in zip(docs, r_docs):
@@ -169,9 +170,9 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.nd
 def check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:
     """A response that shares no document with the key is a mistake (wrong file, or document names that
     differ), not a score of 0; response documents the key does not have are ignored, with a warning."""
-    names = set(key.doc_names)
-    extra = [n for n in response.doc_names if n not in names]
-    if doc is None and response.doc_names and len(extra) == len(response.doc_names):
+    paired = pair(key.doc_names, response.doc_names, PAIRING)
+    extra = paired.extra
+    if doc is None and paired.disjoint:
         names = ("the '# newdoc id' values" if key.words is not None
                  else "the names after '#begin document', part included,")
         raise InputError(f"{response.path}: the response shares no document with the key ({key.path}): key "
@@ -180,3 +181,10 @@ def check_documents(key: MentionTable, response: MentionTable, doc: str | None) 
     if extra:
         return [f"{response.path}: {len(extra)} response document(s) not in the key, ignored: {few(extra)}"]
     return []
+
+
+def missing_warnings(aligned: Aligned, response_path: str) -> tuple[list[str], list[str]]:
+    """(key documents the response lacks, the warning that they are scored as empty)."""
+    missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
+    return missing, [f"{response_path}: {len(missing)} key document(s) missing from the response, scored as empty: "
+                     + few(missing)] if missing else []

@@ -17,9 +17,8 @@ from ..formats.conll import read_conll
 from ..formats.files import Part
 from ..formats.files import read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
-from ..messages import few
+from .engine import align_documents, check_documents, missing_warnings, score_aligned
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
-from .engine import align_documents, check_documents, score_aligned
 from .result import CorefResult
 
 V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # what v8.01 scores, one run each
@@ -186,10 +185,8 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
                       keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested)
     stats, aligned, warnings = score_mina(key, response, options, doc)
     names = resolve(metrics, COVAL_METRICS)
-    missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
-    if missing:
-        warnings.append(f"{resp_path}: {len(missing)} key document(s) missing from the response, scored "
-                        "as empty: " + few(missing))
+    missing, note = missing_warnings(aligned, resp_path)
+    warnings += note
     shown = {"match": match or "exact"}
     if options.min_span:
         shown["mina-variant"] = options.variant
@@ -231,19 +228,17 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
                          "(--format conllu)")
     warnings = [*k.warnings, *r.warnings, *check_documents(k, r, doc)]
     if corefud:
-        scored, missing = _score_corefud(k, r, doc, match, zero_match, singletons == "keep", warnings)
+        scored, aligned = _score_corefud(k, r, doc, match, zero_match, singletons == "keep", warnings)
     else:
         if singletons == "drop":
             k, r = k.without_singletons(), r.without_singletons()
         aligned = align_documents(k, r, doc)
         runs = max(1, len([n for n in names if n in V801_METRICS]))  # v8.01's `all`: its five metrics
         scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path, metric_runs=runs)
-        missing = [n for n, found in zip(aligned.doc_names, aligned.r_found) if not found]
         if scored.repeated:
             warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
-    if missing:
-        warnings.append(f"{r.path}: {len(missing)} key document(s) missing from the response, scored as empty: "
-                        + few(missing))
+    missing, note = missing_warnings(aligned, r.path)
+    warnings += note
     options = {"match": match}
     if corefud:
         options["zero-match"] = zero_match
@@ -370,5 +365,4 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
         docs, columns = lookup_statistics(aligned, matched)
         for c, values in columns.items():
             scored.stats.column(c)[docs] = values
-    missing = [name for name, found in zip(aligned.doc_names, aligned.r_found) if not found]
-    return scored, missing
+    return scored, aligned

@@ -8,6 +8,7 @@ import argparse
 
 from ..errors import InputError
 from ..task import Converter, Option, Task, lazy
+from . import PAIRING
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -194,4 +195,5 @@ COREF = Task(
     part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
     part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
     in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
+    pairing=PAIRING,
 )

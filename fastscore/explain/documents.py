@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from ..pairing import pair
+from . import PAIRING
 from .heads import mention_head, parse_sentence
 
 Mention = tuple  # (sentence, start, end)
@@ -88,37 +90,34 @@ def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple
         resp_table, resp_tokens = read_conll_columns(response_path)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
-    responses = {name: d for d, name in enumerate(resp_table.doc_names)}
+    paired = pair(key_table.doc_names, resp_table.doc_names, PAIRING)
     docs = []
-    for d, name in enumerate(key_table.doc_names):
+    for name, d, r in paired.pairs:
         words, tags, trees = _sentences(key_tokens, d)
         key = _side(key_table, key_tokens, d)
-        r = responses.get(name)
         if r is not None:
             _check_same_sentences(name, words, _sentence_lengths(resp_tokens, r), response_path)
         response = Side() if r is None else _side(resp_table, resp_tokens, r)
         docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
-    extra = [n for n in resp_table.doc_names if n not in set(key_table.doc_names)]
-    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
-    return docs, warnings
+    return docs, _not_in_key(response_path, paired.extra)
+
+
+def _not_in_key(response_path: str, extra: list[str]) -> list[str]:
+    return [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
 
 
 def _read_jsonl_sides(key_path: str, response_path: str) -> tuple[list[Document], list[str]]:
     from ..formats.jsonl import read_jsonl_documents
 
-    keys = read_jsonl_documents(key_path)
-    responses = {d.doc_key: d for d in read_jsonl_documents(response_path)}
+    paired = pair({d.doc_key: d for d in read_jsonl_documents(key_path)},
+                  {d.doc_key: d for d in read_jsonl_documents(response_path)}, PAIRING)
     docs = []
-    for k in keys:
-        r = responses.get(k.doc_key)
+    for _, k, r in paired.pairs:
         if r is not None:
             _check_same_sentences(k.doc_key, k.sentences, [len(s) for s in r.sentences], response_path)
         docs.append(Document(k.doc_key, k.sentences, None, _jsonl_side(k),
                              Side() if r is None else _jsonl_side(r, k.sentences), k.line))
-    known = {k.doc_key for k in keys}
-    extra = [n for n in responses if n not in known]
-    warnings = [f"{response_path}: {len(extra)} document(s) not in the key, ignored (first: {extra[0]})"] if extra else []
-    return docs, warnings
+    return docs, _not_in_key(response_path, paired.extra)
 
 
 def _jsonl_side(doc, sentences: list | None = None) -> Side:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..task import Option, Task, lazy
+from . import PAIRING
 from .names import CORT, ERRORS
 
 EXAMPLE = """\
@@ -76,4 +77,5 @@ EXPLAIN = Task(
     kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
     output_file=True,
     metric_names=ERRORS + CORT,
+    pairing=PAIRING,
 )

@@ -17,6 +17,8 @@ from ..errors import InputError, ParseError
 from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table, span_kind
 from ..messages import did_you_mean, few
+from ..pairing import Paired, pair
+from . import PAIRING
 from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
 
 
@@ -74,15 +76,14 @@ class Members:
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
     if not gold.documents:
         raise ParseError(gold.path, None, 'no "#BeginOfDocument" line in the gold standard: not a TBF file (or empty)')
-    if doc is not None:
-        if doc not in gold.documents:
-            raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)'
-                             + did_you_mean(doc, gold.documents))
-        doc_ids = [doc]
-    else:
-        doc_ids = sorted(gold.documents)
+    if doc is not None and doc not in gold.documents:
+        raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)'
+                         + did_you_mean(doc, gold.documents))
+    paired = pair(gold.documents, system.documents, PAIRING)
+    pairs = [p for p in paired.pairs if doc in (None, p[0])]
+    doc_ids = [d for d, _, _ in pairs]
     out = Prepared(doc_ids, [], [], [], [])
-    _check_documents(gold, system, doc_ids, out.warnings)
+    _check_documents(gold, system, paired, doc, out.warnings)
     for tbf in (gold, system):
         check_span_syntax(tbf, opts)
     # by role, not by file: gold and system may be one file
@@ -98,9 +99,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
             checked[role] = _valid_clusters(tbf, out.members[role])
-    for i, d in enumerate(doc_ids):
-        g_doc = gold.documents[d]
-        s_doc = system.documents.get(d) or TbfDocument(d, 0, file=system)
+    for i, (d, g_doc, s_doc) in enumerate(pairs):
+        s_doc = s_doc or TbfDocument(d, 0, file=system)
         table_path, table = _token_table(d, opts)
         if table_path is not None and table is None:
             no_table.append(d)
@@ -151,19 +151,19 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     return out
 
 
-def _check_documents(gold: TbfFile, system: TbfFile, doc_ids: list[str], warnings: list[str]) -> None:
+def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | None, warnings: list[str]) -> None:
     """An empty system found nothing (warned); a system sharing no document with the gold is an error;
     gold documents absent from the system and system documents absent from the gold are warned."""
     if not system.documents:
         warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
         return
-    extra = [d for d in system.documents if d not in gold.documents]
-    if len(extra) == len(system.documents):
+    extra = paired.extra
+    if paired.disjoint:
         raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
                          f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
                          'that the system output is for these gold documents (the names on the "#BeginOfDocument" '
                          "lines must match)")
-    missing = [d for d in doc_ids if d not in system.documents]
+    missing = [d for d in paired.missing if doc in (None, d)]
     if missing:
         warnings.append(f"{system.path}: {len(missing)} gold document(s) missing from the system output, "
                         f"scored as empty: {few(missing)}")

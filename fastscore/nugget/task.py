@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from ..task import Option, Task, lazy
+from . import PAIRING
 
 EXAMPLE = """\
 examples:
@@ -109,4 +110,5 @@ NUGGET = Task(
     concat=lazy("fastscore.formats.tbf", "concat_tbf"),
     batches=lazy("fastscore.formats.tbf", "tbf_batches"),
     batch_formats="TBF",
+    pairing=PAIRING,
 )

@@ -7,6 +7,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import InputError, UsageError
+from ..pairing import pair
 from .bootstrap import DEFAULT_SEED, f1_values, interval, jackknife_f1, resampling_warnings
 from .docstats import DocStats
 from .intervals import check_level, check_method
@@ -16,9 +17,8 @@ from .significance import TESTS, holm, mark, paired_bootstrap_p, permutation_p
 
 def check_same_documents(gold_names: list[str], name: str, names: list[str]) -> None:
     """A system must cover exactly the gold's documents to be compared or swept."""
-    gold, got = set(gold_names), set(names)
-    missing = [n for n in gold_names if n not in got]
-    extra = [n for n in names if n not in gold]
+    paired = pair(gold_names, names)
+    missing, extra = paired.missing, paired.extra
     if missing or extra:
         what = []
         if missing:

@@ -13,7 +13,9 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ..formats.timeml import TimemlInput, read_timeml
+from ..pairing import pair
 from ..stats.docstats import DocStats
+from . import PAIRING
 from .entities import columns as entity_columns
 from .entities import entity_counts
 from .metrics import REL_COLUMNS, TEMPORAL_COLUMNS, TEMPORAL_METRICS
@@ -38,17 +40,15 @@ def pairs(gold: TimemlInput, system: TimemlInput) -> list[tuple[str, object, obj
         (name, g), = gold.documents.items()
         (_, s), = system.documents.items()
         return [(name, g, s)]
-    missing = [n for n in gold.documents if n not in system.documents]
-    extra = [n for n in system.documents if n not in gold.documents]
+    paired = pair(gold.documents, system.documents, PAIRING)
+    missing, extra = paired.missing, paired.extra
     if missing or extra:
-        what = []
-        if missing:
-            what.append(f"no system file for {len(missing)} gold document(s) (first: {missing[0]!r})")
+        what = [f"no system file for {len(missing)} gold document(s) (first: {missing[0]!r})"] if missing else []
         if extra:
             what.append(f"{len(extra)} system file(s) not in the gold (first: {extra[0]!r})")
         raise InputError(f"{system.path}: {'; '.join(what)}: the gold ({gold.path}) and the system must hold the same "
                          "files, as the toolkit's normaliser requires")
-    return [(n, gold.documents[n], system.documents[n]) for n in sorted(gold.documents)]
+    return paired.pairs
 
 
 def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_quirks: bool = False,

@@ -6,6 +6,7 @@ Light at import (the command line is built from it): the engine is imported when
 from __future__ import annotations
 
 from ..task import Option, Task, lazy
+from . import PAIRING
 
 EXAMPLE = """\
 examples:
@@ -75,5 +76,5 @@ TEMPORAL = Task(
     merge=lazy("fastscore.temporal.result", "merge_results"),
     concat=lazy("fastscore.formats.timeml", "concat_timeml"),
     folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
-    same_documents=True,
+    pairing=PAIRING,
 )

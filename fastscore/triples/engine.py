@@ -17,6 +17,8 @@ import numpy as np
 
 from ..errors import InputError, ParseError, UsageError
 from ..formats.triples import TripleDoc, TripleSet, concat_triples, read_triple_shard, read_triples
+from ..pairing import pair
+from . import PAIRING
 from .java import fold
 from .options import Options
 
@@ -167,11 +169,12 @@ def pair_documents(gold: TripleSet, system: TripleSet, suffix: int) -> list[tupl
         return out
 
     g_keys, s_keys = keyed(gold), keyed(system)
-    missing = [os.path.join(gold.path, g_keys[k].name) for k in g_keys if k not in s_keys]
-    extra = [os.path.join(system.path, s_keys[k].name) for k in s_keys if k not in g_keys]
-    if missing or extra:
-        raise unpaired_files(missing, extra, suffix)
-    return [(k, g_keys[k], s_keys[k]) for k in g_keys]
+    paired = pair(g_keys, s_keys, PAIRING)
+    if paired.missing or paired.extra:
+        raise unpaired_error([os.path.join(gold.path, g_keys[k].name) for k in paired.missing],
+                             [os.path.join(system.path, s_keys[k].name) for k in paired.extra],
+                             {"ignore_file_suffix": suffix})
+    return paired.pairs
 
 
 def pair_key(name: str, suffix: int, path: str) -> str:
@@ -182,8 +185,9 @@ def pair_key(name: str, suffix: int, path: str) -> str:
     return name[: len(name) - suffix] if suffix else name
 
 
-def unpaired_files(missing: list[str], extra: list[str], suffix: int) -> InputError:
-    """The error for gold files without a system file (``missing``) and system files without a gold one."""
+def unpaired_error(missing: list[str], extra: list[str], options: dict) -> InputError:
+    """``PAIRING.error``: gold files without a system file (``missing``) and system files without a gold one."""
+    suffix = options.get("ignore_file_suffix") or 0
     cut = f" (names compared without their last {suffix} characters)" if suffix else \
         " (names compared whole; --ignore-file-suffix N cuts N characters off each name)"
     count = lambda files: f" ({len(files)} unpaired)" if len(files) > 1 else ""
@@ -196,14 +200,8 @@ def unpaired_files(missing: list[str], extra: list[str], suffix: int) -> InputEr
 # ---- corpora of shards (fastscore.shards): a shard is a file, its one document named by the file
 
 def pair_name(name: str, options: dict) -> str:
-    """``Task.pair_name``: a file's key with the ``ignore_file_suffix`` of the scoring options."""
+    """``PAIRING.key``: a file's key with the ``ignore_file_suffix`` of the scoring options."""
     return pair_key(name, options.get("ignore_file_suffix") or 0, name)
-
-
-def unpaired_error(missing: list[tuple[str, str]], extra: list[tuple[str, str]], options: dict) -> InputError:
-    """``Task.unpaired_error``: gold and system files without a counterpart, as a folder's pairing says it."""
-    return unpaired_files([str(part) for _, part in missing], [str(part) for _, part in extra],
-                          options.get("ignore_file_suffix") or 0)
 
 
 def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tuple[Side, Side]:

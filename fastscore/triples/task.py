@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from ..task import Converter, Option, Task, lazy
+from . import PAIRING
 
 EXAMPLE = """\
 examples:
@@ -127,6 +128,5 @@ TRIPLES = Task(
     concat=lazy("fastscore.formats.triples", "concat_triples"),
     folder_files=lazy("fastscore.formats.triples", "trp_files"),
     read_shard=lazy("fastscore.formats.triples", "read_triple_shard"),
-    pair_name=lazy("fastscore.triples.engine", "pair_name"),
-    unpaired_error=lazy("fastscore.triples.engine", "unpaired_error"),
+    pairing=PAIRING,
 )
