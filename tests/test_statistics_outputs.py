@@ -101,7 +101,7 @@ def test_compare_footer_names_the_interval_method_and_level():
 
 def test_sweep_footer_names_the_interval_method_and_level():
     out = sweep_stats([("a", synthetic(1)), ("b", synthetic(2))], "muc", ["muc", "lea"], 200, method="bca",
-                      level=0.9)
+                      level=0.9, task="coref")
     assert "intervals: 90% BCa bootstrap, 200 resamples of documents, seed 12345" in stats_tables.sweep(out, "text")
 
 
@@ -125,14 +125,14 @@ def test_compare_and_sweep_json_carry_a_signature(corpus, capsys):
     from fastscore.cli import main
 
     a, b = synthetic(1), synthetic(2)
-    cmp = compare_stats(("a", a), [("b", b)], "conll", options={"singletons": "keep"})
+    cmp = compare_stats(("a", a), [("b", b)], "conll", options={"singletons": "keep"}, task="coref")
     assert cmp.signature() == (f"compare|task:coref|metric:conll|test:bootstrap|resamples:10000|seed:12345|ci:0.95"
                                f"|ci-method:percentile|singletons:keep|version:{fastscore.__version__}")
     assert cmp.to_dict()["signature"] == cmp.signature()
-    sw = sweep_stats([("a", a)], "muc", ["muc"], 0, options={"singletons": "drop"})
+    sw = sweep_stats([("a", a)], "muc", ["muc"], 0, options={"singletons": "drop"}, task="coref")
     assert sw.to_dict()["signature"] == ("sweep|task:coref|metric:muc|resamples:0|singletons:drop"
                                          f"|version:{fastscore.__version__}")
-    sw = sweep_stats([("a", a)], "muc", ["muc"], 100, seed=4, method="bca")
+    sw = sweep_stats([("a", a)], "muc", ["muc"], 100, seed=4, method="bca", task="coref")
     assert sw.signature().startswith("sweep|task:coref|metric:muc|resamples:100|seed:4|ci:0.95|ci-method:bca|")
     key, resp, resp2 = map(str, corpus)
     assert main(["compare", key, resp, resp2, "--resamples", "300", "-o", "json", "--metric", "lea"]) == 0
@@ -146,25 +146,25 @@ def test_bootstrap_over_one_document_warns():
     one = synthetic(1, n=1)
     (warning,) = bootstrap_stats(one, ["muc"], 1000).warnings
     assert warning.startswith("resampling 1 document: every resample is that document")
-    cmp = compare_stats(("a", one), [("b", synthetic(2, n=1))], "muc", resamples=1000)
+    cmp = compare_stats(("a", one), [("b", synthetic(2, n=1))], "muc", resamples=1000, task="coref")
     assert len(cmp.warnings) == 1 and "p-values" in cmp.warnings[0]
-    assert len(sweep_stats([("a", one)], "muc", ["muc"], 1000).warnings) == 1
+    assert len(sweep_stats([("a", one)], "muc", ["muc"], 1000, task="coref").warnings) == 1
 
 
 def test_few_resamples_warn():
     a, b = synthetic(1), synthetic(2)
-    (warning,) = compare_stats(("a", a), [("b", b)], "muc", resamples=1).warnings  # compare --resamples 1
+    (warning,) = compare_stats(("a", a), [("b", b)], "muc", resamples=1, task="coref").warnings  # --resamples 1
     assert warning == ("only 1 resample (fewer than 100): interval ends rest on a handful of resamples and no "
                        "p-value can fall below 1/2 = 0.5000; use 1000 or more")
     assert len(bootstrap_stats(a, ["muc"], MIN_RESAMPLES - 1).warnings) == 1
-    assert len(sweep_stats([("a", a)], "muc", ["muc"], 5).warnings) == 1
+    assert len(sweep_stats([("a", a)], "muc", ["muc"], 5, task="coref").warnings) == 1
 
 
 def test_enough_documents_and_resamples_do_not_warn():
     a, b = synthetic(1), synthetic(2)
     assert bootstrap_stats(a, ["muc"], MIN_RESAMPLES).warnings == []
-    assert compare_stats(("a", a), [("b", b)], "muc", resamples=MIN_RESAMPLES).warnings == []
-    assert sweep_stats([("a", a)], "muc", ["muc"], 0).warnings == []  # no resampling, nothing to warn about
+    assert compare_stats(("a", a), [("b", b)], "muc", resamples=MIN_RESAMPLES, task="coref").warnings == []
+    assert sweep_stats([("a", a)], "muc", ["muc"], 0, task="coref").warnings == []  # no resampling, nothing to warn about
 
 
 def test_resamples_beyond_the_memory_budget_are_refused_up_front(corpus, capsys, monkeypatch):
@@ -179,9 +179,10 @@ def test_resamples_beyond_the_memory_budget_are_refused_up_front(corpus, capsys,
                                          r"copies; the limit is 2\.0 GB\): use at most 27777777 resamples$"):
         bootstrap_stats(synthetic(1), ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll"], 100_000_000)
     with pytest.raises(UsageError, match="of 3 systems, the baseline included \\(5 arrays"):
-        compare_stats(("a", synthetic(1)), [("b", synthetic(2)), ("c", synthetic(3))], resamples=60_000_000)
+        compare_stats(("a", synthetic(1)), [("b", synthetic(2)), ("c", synthetic(3))], "conll",
+                      resamples=60_000_000, task="coref")
     with pytest.raises(UsageError, match="of 1 system at a time"):
-        sweep_stats([("a", synthetic(1))], "muc", ["muc"], 10**9)
+        sweep_stats([("a", synthetic(1))], "muc", ["muc"], 10**9, task="coref")
     key, resp = map(str, corpus[:2])
     assert main(["coref", key, resp, "--bootstrap", "100000000"]) == 2
     assert "use at most" in capsys.readouterr().err
@@ -233,11 +234,11 @@ def test_seeded_numbers_unchanged():
     assert bootstrap_stats(a, ["muc", "conll"], 2500, 0.95, 12345, "bca").intervals == {
         "muc": (0.6261401131340794, 0.8928937622363067), "conll": (0.6477676521980278, 0.7823075266794315)}
     for test, p in (("bootstrap", 0.8000799680127949), ("permutation", 0.8112754898040784)):
-        c = compare_stats(("a", a), [("b", b)], "conll", test, 2500, 7, 0.95, "percentile")
+        c = compare_stats(("a", a), [("b", b)], "conll", test, 2500, 7, 0.95, "percentile", task="coref")
         s = c.systems[0]
         assert c.baseline_ci == (0.6454307017606892, 0.7753031826668093)
         assert s.ci == (0.6255974234953264, 0.7711249425683311)
         assert s.delta_ci == (-0.11558166262678266, 0.09002083231013995) and s.p_value == p
-    sw = sweep_stats([("a", a), ("b", b)], "lea", ["lea"], 1500, 3, 0.9, "percentile")
+    sw = sweep_stats([("a", a), ("b", b)], "lea", ["lea"], 1500, 3, 0.9, "percentile", task="coref")
     assert [(r.name, r.ci) for r in sw.systems] == [("a", (0.6575013268503562, 0.8770478345500675)),
                                                      ("b", (0.6064470439536138, 0.8076831079970779))]

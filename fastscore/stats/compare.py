@@ -92,9 +92,9 @@ def _options(options: dict | None) -> str:
     return "".join(f"|{k}:{v}" for k, v in (options or {}).items())
 
 
-def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocStats]], metric: str = "conll",
+def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocStats]], metric: str,
                   test: str = "bootstrap", resamples: int = 10000, seed: int | None = DEFAULT_SEED,
-                  level: float = 0.95, method: str = "percentile", task: str = "coref",
+                  level: float = 0.95, method: str = "percentile", *, task: str,
                   options: dict | None = None) -> Comparison:
     """Compare systems to a baseline on per-document statistics of the same documents (in the same order).
 
@@ -197,8 +197,8 @@ class Sweep:
 
 
 def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[str], resamples: int = 0,
-                seed: int | None = DEFAULT_SEED, level: float = 0.95, method: str = "percentile",
-                task: str = "coref", options: dict | None = None) -> Sweep:
+                seed: int | None = DEFAULT_SEED, level: float = 0.95, method: str = "percentile", *,
+                task: str, options: dict | None = None) -> Sweep:
     """Rank systems by ``metric`` F1 (best first), with bootstrap intervals when ``resamples`` > 0.
 
     ``options`` (the task's scoring options) go into the signature.  Systems are resampled one after
