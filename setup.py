@@ -27,6 +27,8 @@ def say(message: str) -> None:
 
 class BuildKernels(build_ext):
     def build_extension(self, ext):
+        if ext.name.startswith(NAME + "_"):
+            return  # a part of the module, built with it (below)
         if ext.name != NAME:
             return super().build_extension(ext)
         target = self.get_ext_fullpath(ext.name)
@@ -50,11 +52,10 @@ class BuildKernels(build_ext):
             sys.path.remove(ROOT)
 
     def get_outputs(self):
-        outputs = super().get_outputs()
-        parts = [p.replace("_aot", f"_aot_{i}", 1) for p in outputs if os.path.basename(p).startswith("_aot.")
-                 for i in range(1, 8)]  # the other parts of the module (kernels/_aot_build.PARTS)
-        return [p for p in outputs + parts if os.path.exists(p)]
+        return [p for p in super().get_outputs() if os.path.exists(p)]
 
 
-extensions = [] if os.environ.get("FASTSCORE_NO_AOT") == "1" else [Extension(NAME, sources=[], optional=True)]
+PARTS = 2  # kernels/_aot_build.PARTS: _aot and _aot_1, compiled side by side
+extensions = [] if os.environ.get("FASTSCORE_NO_AOT") == "1" else [
+    Extension(NAME + (f"_{i}" if i else ""), sources=[], optional=True) for i in range(PARTS)]
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildKernels})

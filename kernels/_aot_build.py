@@ -29,14 +29,17 @@ def is_current(path: str) -> bool:
 
     from fastscore.first_run import source_stamp
 
-    if not os.path.isfile(path):
+    paths = [part_path(path, i) for i in range(PARTS)]
+    if not all(os.path.isfile(p) for p in paths):
         return False
     read = ("import importlib.util, sys\n"
-            "spec = importlib.util.spec_from_file_location('fastscore.kernels._aot', sys.argv[1])\n"
-            "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
-            "print(module._stamp())\n")
-    proc = subprocess.run([sys.executable, "-c", read, path], capture_output=True, text=True)
-    return proc.returncode == 0 and proc.stdout.strip() == str(source_stamp())
+            "for path in sys.argv[1:]:\n"
+            "    name = 'fastscore.kernels.' + path.rsplit('/', 1)[-1].split('.')[0]\n"
+            "    spec = importlib.util.spec_from_file_location(name, path)\n"
+            "    module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+            "    print(module._stamp())\n")
+    proc = subprocess.run([sys.executable, "-c", read, *paths], capture_output=True, text=True)
+    return proc.returncode == 0 and proc.stdout.split() == [str(source_stamp())] * len(paths)
 
 
 PARTS = 2  # modules compiled side by side (numba compiles on one core); fixed, so every wheel has the same files
