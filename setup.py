@@ -1,9 +1,14 @@
-"""The ahead-of-time kernels (``fastscore.kernels._aot``, see kernels/_aot_build.py); everything else is in
-pyproject.toml.  If they cannot be built (no C compiler, a numba without ``pycc``) the package installs
-without them and says so: the command line then compiles the kernels with numba's JIT as it needs them.
-``FASTSCORE_NO_AOT=1`` skips them.  A module already built from the same kernel sources (an editable
-install given an extra, a wheel rebuilt in the same tree) is kept, not compiled again."""
+"""The ahead-of-time kernels (``fastscore.kernels._aot`` and ``_aot_1``, see kernels/_aot_build.py);
+everything else is in pyproject.toml.  They are compiled only when numba is in the build environment
+(scripts/build_wheel.sh, ``pip install --no-build-isolation``): pyproject.toml does not require it, so
+``pip install -e .`` takes seconds and the command line compiles the kernels with numba's JIT as it needs
+them (``python -m fastscore.kernels._aot_build`` compiles them in place later).  If they cannot be built
+(no C compiler, a numba without ``pycc``) the package installs without them and says so;
+``FASTSCORE_NO_AOT=1`` skips them.  A module already built from the same kernel sources (in the build
+folder or in place in the tree) is kept, not compiled again."""
+import importlib.util
 import os
+import shutil
 import sys
 import time
 
@@ -35,9 +40,14 @@ class BuildKernels(build_ext):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         sys.path.insert(0, ROOT)  # the sources being installed, not an installed fastscore
         try:
-            from fastscore.kernels._aot_build import build, is_current
+            from fastscore.kernels._aot_build import PARTS, build, is_current, part_path
 
-            if is_current(target):
+            in_tree = os.path.join(ROOT, "kernels", os.path.basename(target))  # an editable install's copy
+            current = next((p for p in (target, in_tree) if is_current(p)), None)
+            if current is not None:
+                for i in range(PARTS):
+                    if current != target:
+                        shutil.copy2(part_path(current, i), part_path(target, i))
                 say(f"fastscore: the compiled kernels are current ({os.path.basename(target)}): not compiled again")
                 return
             say("fastscore: compiling the kernels ahead of time (about a minute, once; FASTSCORE_NO_AOT=1 skips "
@@ -56,6 +66,7 @@ class BuildKernels(build_ext):
 
 
 PARTS = 2  # kernels/_aot_build.PARTS: _aot and _aot_1, compiled side by side
-extensions = [] if os.environ.get("FASTSCORE_NO_AOT") == "1" else [
+wanted = os.environ.get("FASTSCORE_NO_AOT") != "1" and importlib.util.find_spec("numba") is not None
+extensions = [] if not wanted else [
     Extension(NAME + (f"_{i}" if i else ""), sources=[], optional=True) for i in range(PARTS)]
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildKernels})
