@@ -96,7 +96,8 @@ def _load_compiled_kernels():
         paths = [os.path.join(f, "_aot" + x) for f in _kernel_sources() for x in EXTENSION_SUFFIXES]
         path = next((p for p in paths if os.path.isfile(p)), None)
         if path is None:
-            return None, "none beside the kernels (not built at installation: no C compiler, or FASTSCORE_NO_AOT=1)"
+            return None, ("none beside the kernels (a source install leaves them to the JIT; the wheel of "
+                          "scripts/build_wheel.sh has them, python -m fastscore.kernels._aot_build compiles them)")
         try:
             module = _load_extension(name, path)
             stamp = module._stamp()
@@ -131,7 +132,7 @@ def kernels_status() -> str:
         return f"kernels: numba's JIT (compiled at first use, then cached), not compiled ones: {why}"
     if setting == "always":
         return "kernels: numba's JIT (FASTSCORE_JIT=always); compiled kernels installed"
-    return (f"kernels: compiled at installation ({os.path.basename(module.__file__)}); runs that resample use "
+    return (f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); runs that resample use "
             "numba's JIT, tiny inputs plain Python")
 
 
