@@ -45,9 +45,8 @@ class BuildKernels(build_ext):
             in_tree = os.path.join(ROOT, "kernels", os.path.basename(target))  # an editable install's copy
             current = next((p for p in (target, in_tree) if is_current(p)), None)
             if current is not None:
-                for i in range(PARTS):
-                    if current != target:
-                        shutil.copy2(part_path(current, i), part_path(target, i))
+                for i in range(PARTS * (current != target)):  # the tree's into the build folder
+                    shutil.copy2(part_path(current, i), part_path(target, i))
                 say(f"fastscore: the compiled kernels are current ({os.path.basename(target)}): not compiled again")
                 return
             say("fastscore: compiling the kernels ahead of time (about a minute, once; FASTSCORE_NO_AOT=1 skips "

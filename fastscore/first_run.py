@@ -102,7 +102,8 @@ def _load_compiled_kernels():
             module = _load_extension(name, path)
             stamp = module._stamp()
             for part in range(1, module._parts() if hasattr(module, "_parts") else 1):
-                other = _load_extension(f"{name}_{part}", path.replace("_aot", f"_aot_{part}", 1))
+                folder, base = os.path.split(path)
+                other = _load_extension(f"{name}_{part}", os.path.join(folder, base.replace("_aot", f"_aot_{part}", 1)))
                 if other._stamp() != stamp:
                     return None, f"{os.path.basename(other.__file__)} was built from other kernel sources than _aot"
                 for attr, value in vars(other).items():

@@ -62,17 +62,19 @@ def _compiled_modules(wheel: Path) -> list[str]:
     return [n for n in zipfile.ZipFile(wheel).namelist() if n.rsplit("/", 1)[-1].startswith(("_aot.", "_aot_1."))]
 
 
-def test_a_source_build_compiles_nothing(tmp_path):
+def test_a_source_build_compiles_nothing(tmp_path, wheel):
     """pip's isolated build (what `pip install -e .` does) has no numba: a pure wheel, nothing compiled; with
-    numba there (this environment, no isolation) FASTSCORE_NO_AOT=1 skips the kernels too."""
+    numba there (build_wheel.sh's tool venv, no isolation) FASTSCORE_NO_AOT=1 skips the kernels too."""
+    tools = Path(os.environ.get("FASTSCORE_WHEEL_TOOLS",
+                                ROOT / "build" / f"wheel-tools-{sys.implementation.cache_tag}"))
     source = _source_copy(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "a"),
                            str(source)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     wheel = next((tmp_path / "a").glob("fastscore_ie-*.whl"))
     assert wheel.name.endswith("-py3-none-any.whl") and not _compiled_modules(wheel), wheel.name
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                           str(tmp_path / "b"), str(source)], capture_output=True, text=True,
+    proc = subprocess.run([str(tools / "bin" / "python"), "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(tmp_path / "b"), str(source)], capture_output=True, text=True,
                           env={**os.environ, "FASTSCORE_NO_AOT": "1"})
     assert proc.returncode == 0, proc.stderr
     assert not _compiled_modules(next((tmp_path / "b").glob("fastscore_ie-*.whl")))
