@@ -117,7 +117,7 @@ def _load_compiled_kernels():
             return module, ""
     except AttributeError:
         pass
-    return None, "they were built from other kernel sources (reinstall to rebuild them)"
+    return None, "they were built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)"
 
 
 def kernels_status() -> str:

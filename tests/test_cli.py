@@ -101,7 +101,8 @@ def test_version_says_which_kernels_run(capsys, monkeypatch, tmp_path):
     assert kernels.startswith("kernels: numba's JIT") != compiled, kernels
     if compiled:
         monkeypatch.setattr(first_run, "source_stamp", lambda: -1)  # a module built from other sources: not used
-        assert first_run.kernels_status().endswith("built from other kernel sources (reinstall to rebuild them)")
+        assert first_run.kernels_status().endswith(
+            "built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)")
     monkeypatch.delitem(sys.modules, "fastscore.kernels._aot", raising=False)
     monkeypatch.setattr(first_run, "_kernel_sources", lambda: [str(tmp_path)])  # kernels without the module
     assert "not compiled ones: none beside the kernels" in first_run.kernels_status()
