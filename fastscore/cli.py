@@ -130,6 +130,20 @@ def _stats_command(sub, name: str, task: Task, help: str, description: str, exam
     return c
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and whether the kernels compiled at installation are in use (checked only
+    when asked: it loads them)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .first_run import kernels_status
+
+        print(f"fastscore {__version__}\n{kernels_status()}", flush=True)
+        parser.exit()
+
+
 def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The command line, with ``compare`` and ``sweep`` offering ``stats_task``'s options."""
     tasks = "; ".join(f"{t.name}: {t.summary}" for t in TASKS.values())
@@ -138,7 +152,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
         description=f"Exact, fast scorers with the numbers of the official scorers ({tasks}), "
                     "with bootstrap intervals, significance tests and sweeps.",
     )
-    p.add_argument("--version", action="version", version=f"fastscore {__version__}")
+    p.add_argument("--version", action=_Version, help="show the version and which kernels run, and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     commands = {t.name: _task_command(sub, t) for t in TASKS.values()}
 

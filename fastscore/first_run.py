@@ -75,6 +75,19 @@ def compiled_kernels():
     """The kernels compiled ahead of time (``fastscore.kernels._aot``) when installed and built from the
     kernels' current sources (an editable checkout whose kernels changed since has a stale one), else None.
     Loaded from its file without importing ``fastscore.kernels`` (which would choose the kernels' mode)."""
+    return _load_compiled_kernels()[0]
+
+
+def _load_extension(name: str, path: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load_compiled_kernels():
+    """(the compiled module or None, why not).  Its parts (``_aot_1``..., compiled side by side at
+    installation: kernels/_aot_build.py) are loaded with it and their kernels set on it."""
     name = "fastscore.kernels._aot"
     module = sys.modules.get(name)
     if module is None:
@@ -83,18 +96,45 @@ def compiled_kernels():
         paths = [os.path.join(f, "_aot" + x) for f in _kernel_sources() for x in EXTENSION_SUFFIXES]
         path = next((p for p in paths if os.path.isfile(p)), None)
         if path is None:
-            return None
+            return None, ("none beside the kernels (a source install leaves them to the JIT; the wheel of "
+                          "scripts/build_wheel.sh has them, python -m fastscore.kernels._aot_build compiles them)")
         try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        except (ImportError, OSError):
-            return None
+            module = _load_extension(name, path)
+            stamp = module._stamp()
+            for part in range(1, module._parts() if hasattr(module, "_parts") else 1):
+                folder, base = os.path.split(path)
+                other = _load_extension(f"{name}_{part}", os.path.join(folder, base.replace("_aot", f"_aot_{part}", 1)))
+                if other._stamp() != stamp:
+                    return None, f"{os.path.basename(other.__file__)} was built from other kernel sources than _aot"
+                for attr, value in vars(other).items():
+                    if not attr.startswith("_"):
+                        setattr(module, attr, value)
+        except (ImportError, OSError, AttributeError) as exc:
+            return None, f"they do not load ({exc})"
         sys.modules[name] = module
     try:
-        return module if module._stamp() == source_stamp() else None
+        if module._stamp() == source_stamp():
+            return module, ""
     except AttributeError:
-        return None
+        pass
+    return None, "they were built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)"
+
+
+def kernels_status() -> str:
+    """Which kernels the command line runs, for ``fastscore --version``: the compiled ones, or the JIT and
+    why (never imports numba)."""
+    setting = os.environ.get("FASTSCORE_JIT", "auto")
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return "kernels: plain Python (NUMBA_DISABLE_JIT is set)"
+    if setting == "never":
+        return "kernels: plain Python (FASTSCORE_JIT=never)"
+    module, why = _load_compiled_kernels()
+    if module is None:
+        return f"kernels: numba's JIT (compiled at first use, then cached), not compiled ones: {why}"
+    if setting == "always":
+        return "kernels: numba's JIT (FASTSCORE_JIT=always); compiled kernels installed"
+    return (f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); runs that resample use "
+            "numba's JIT, tiny inputs plain Python")
 
 
 def fallback_cache_dir() -> str:

@@ -86,6 +86,30 @@ def test_help_has_example(capsys):
     assert "examples:" in capsys.readouterr().out
 
 
+def test_version_says_which_kernels_run(capsys, monkeypatch, tmp_path):
+    from fastscore import __version__, first_run
+
+    for name in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    version, kernels = capsys.readouterr().out.splitlines()
+    assert version == f"fastscore {__version__}"
+    compiled = first_run.compiled_kernels() is not None
+    assert kernels.startswith("kernels: compiled ahead of time (_aot.") == compiled, kernels
+    assert kernels.startswith("kernels: numba's JIT") != compiled, kernels
+    if compiled:
+        monkeypatch.setattr(first_run, "source_stamp", lambda: -1)  # a module built from other sources: not used
+        assert first_run.kernels_status().endswith(
+            "built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)")
+    monkeypatch.delitem(sys.modules, "fastscore.kernels._aot", raising=False)
+    monkeypatch.setattr(first_run, "_kernel_sources", lambda: [str(tmp_path)])  # kernels without the module
+    assert "not compiled ones: none beside the kernels" in first_run.kernels_status()
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert first_run.kernels_status() == "kernels: plain Python (NUMBA_DISABLE_JIT is set)"
+
+
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["coref", "--help"]])
 def test_help_and_version_do_not_import_numba(args):
     code = ("import sys, runpy; sys.argv = ['fastscore'] + %r\n"

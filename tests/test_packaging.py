@@ -1,5 +1,6 @@
-"""Packaging: the kernels install as fastscore.kernels, never as a top-level module;
-the kernels also run with NUMBA_DISABLE_JIT=1 (plain Python), so coverage sees them.
+"""Packaging: the wheel of scripts/build_wheel.sh (manylinux, the compiled kernels) installs without a C
+compiler and runs with the compiled kernels; the kernels install as fastscore.kernels, never as a top-level
+module; the kernels also run with NUMBA_DISABLE_JIT=1 (plain Python), so coverage sees them.
 
 Marked slow (they build wheels and a fresh venv): `.ci/run` runs them explicitly
 (`python -m pytest -m slow tests/test_packaging.py`)."""
@@ -28,11 +29,21 @@ def _source_copy(tmp_path: Path) -> Path:
     return dest
 
 
-def test_wheel_installs_kernels_under_fastscore(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
-                           str(_source_copy(tmp_path))], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of scripts/build_wheel.sh (compiled kernels, auditwheel's manylinux tag), built once."""
+    out = tmp_path_factory.mktemp("dist")
+    proc = subprocess.run(["bash", str(ROOT / "scripts" / "build_wheel.sh"), sys.executable], capture_output=True,
+                          text=True, env={**os.environ, "FASTSCORE_WHEEL_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    path = Path(proc.stdout.strip().splitlines()[-1])
+    assert path.parent == out and path.is_file(), proc.stdout
+    return path
+
+
+def test_the_wheel_is_manylinux_with_the_kernels_under_fastscore(wheel):
+    tags = wheel.name[:-len(".whl")].split("-")[-1].split(".")
+    assert all(t.startswith("manylinux") for t in tags), wheel.name  # auditwheel repaired it
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/", 1)[0] for n in names}
     assert tops <= {"fastscore", next(t for t in tops if t.endswith(".dist-info"))}, tops
@@ -46,55 +57,80 @@ def test_wheel_installs_kernels_under_fastscore(tmp_path):
     # every module of the source tree is in the wheel (a package missing from pyproject.toml is not)
     source = {str(p.relative_to(ROOT)) for p in (ROOT / "fastscore").rglob("*.py")}
     assert source <= set(names), sorted(source - set(names))
-    assert any(n.startswith("fastscore/kernels/_aot.") for n in names), "kernels not compiled ahead of time"
+    compiled = {n.rsplit("/", 1)[-1].split(".")[0] for n in _compiled_modules(wheel)}
+    assert compiled == {"_aot", "_aot_1"}, compiled  # both modules of the kernels (kernels/_aot_build.PARTS)
+    assert all(n.startswith("fastscore/kernels/") for n in _compiled_modules(wheel))
 
 
-def test_a_wheel_without_the_compiled_kernels_installs_and_runs(tmp_path):
-    """FASTSCORE_NO_AOT=1 (as when they cannot be built): no compiled module, the JIT and plain Python."""
-    env = {**os.environ, "FASTSCORE_NO_AOT": "1"}
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
-                           str(_source_copy(tmp_path))], capture_output=True, text=True, env=env)
+def _compiled_modules(wheel: Path) -> list[str]:
+    return [n for n in zipfile.ZipFile(wheel).namelist() if n.rsplit("/", 1)[-1].startswith(("_aot.", "_aot_1."))]
+
+
+def test_a_source_build_compiles_nothing(tmp_path, wheel):
+    """pip's isolated build (what `pip install -e .` does) has no numba: a pure wheel, nothing compiled; with
+    numba there (build_wheel.sh's tool venv, no isolation) FASTSCORE_NO_AOT=1 skips the kernels too."""
+    tools = Path(os.environ.get("FASTSCORE_WHEEL_TOOLS",
+                                ROOT / "build" / f"wheel-tools-{sys.implementation.cache_tag}"))
+    source = _source_copy(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "a"),
+                           str(source)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
-    assert not any("_aot." in n for n in zipfile.ZipFile(wheel).namelist())
-
-
-def test_wheel_in_a_fresh_venv_runs_the_example(tmp_path):
-    """The built wheel, installed with its dependencies into a new venv, works outside the source tree."""
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path),
-                           str(_source_copy(tmp_path))], capture_output=True, text=True)
+    wheel = next((tmp_path / "a").glob("fastscore_ie-*.whl"))
+    assert wheel.name.endswith("-py3-none-any.whl") and not _compiled_modules(wheel), wheel.name
+    proc = subprocess.run([str(tools / "bin" / "python"), "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(tmp_path / "b"), str(source)], capture_output=True, text=True,
+                          env={**os.environ, "FASTSCORE_NO_AOT": "1"})
     assert proc.returncode == 0, proc.stderr
-    wheel = next(tmp_path.glob("fastscore_ie-*.whl"))
+    assert not _compiled_modules(next((tmp_path / "b").glob("fastscore_ie-*.whl")))
+
+
+def test_the_wheel_installs_without_a_compiler_and_runs_the_compiled_kernels(wheel, tmp_path):
+    """Installed with its dependencies into a new venv whose PATH has no C compiler (and CC=false): the
+    commands run with the compiled kernels, outside the source tree."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    proc = subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], capture_output=True, text=True)
+    bin_ = venv / "bin"
+    env = {**os.environ, "PATH": str(bin_), "CC": "false"}
+    assert shutil.which("cc", path=env["PATH"]) is None and shutil.which("gcc", path=env["PATH"]) is None
+    proc = subprocess.run([str(bin_ / "python"), "-m", "pip", "install", "-q", str(wheel)], capture_output=True,
+                          text=True, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+    def fastscore(*args, cwd=tmp_path):
+        return subprocess.run([str(bin_ / "fastscore"), *map(str, args)], capture_output=True, text=True,
+                              cwd=cwd, env=env)
+
+    proc = fastscore("--version")
+    assert proc.returncode == 0, proc.stderr
+    assert "kernels: compiled ahead of time" in proc.stdout, proc.stdout
     check = ("import importlib.util, fastscore.kernels, sys\n"
              "assert importlib.util.find_spec('kernels') is None, 'top-level kernels installed'\n"
              "print(fastscore.kernels.__file__)\n")
-    proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run([str(bin_ / "python"), "-c", check], capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "site-packages/fastscore/kernels/__init__.py" in proc.stdout
-    check = "from fastscore.first_run import compiled_kernels\nassert compiled_kernels() is not None\n"
-    proc = subprocess.run([str(py), "-c", check], capture_output=True, text=True, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr  # built, and its stamp is that of the installed sources
     for command in (["coref"], ["coref", "--format", "conllu"], ["nugget"], ["temporal"], ["triples"]):
-        proc = subprocess.run([str(venv / "bin" / "fastscore"), command[0], "example", "example", *command[1:],
-                               "-o", "json"], capture_output=True, text=True, cwd=tmp_path)
+        proc = fastscore(command[0], "example", "example", *command[1:], "-o", "json")
         assert proc.returncode == 0, proc.stderr
         assert '"conll"' in proc.stdout if command[0] == "coref" else '"signature"' in proc.stdout
+    # the compiled kernels score it (FASTSCORE_JIT=aot: even a tiny input), numba never imported
+    run = ("import sys\nfrom fastscore.cli import main\ncode = main(sys.argv[1:], own_process=True)\n"
+           "from fastscore.kernels import _jit\nprint('mode', _jit.MODE, 'numba', 'numba' in sys.modules)\n"
+           "sys.exit(code)")
+    proc = subprocess.run([str(bin_ / "python"), "-c", run, "coref", "example", "example", "-o", "json"],
+                          capture_output=True, text=True, cwd=tmp_path, env={**env, "FASTSCORE_JIT": "aot"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith("mode aot numba False"), proc.stdout[-300:]
     demo = SHARED / "evmeval-demo"
-    proc = subprocess.run([str(venv / "bin" / "fastscore"), "nugget", str(demo / "gold.tbf"),
-                           str(demo / "temporal.tbf"), "--preset", "kbp2016", "--coref", "--sequencing", "-o", "json"],
-                          capture_output=True, text=True, cwd=tmp_path)
+    proc = fastscore("nugget", demo / "gold.tbf", demo / "temporal.tbf", "--preset", "kbp2016", "--coref",
+                     "--sequencing", "-o", "json")
     assert proc.returncode == 0, proc.stderr
     assert '"sequencing"' in proc.stdout
     # in the source tree (which has no fastscore/kernels), `python -m fastscore` imports the tree's fastscore/:
     # its kernels are found beside it
-    source = tmp_path / "src"
-    proc = subprocess.run([str(py), "-m", "fastscore", "coref", "example", "example", "-m", "muc"],
-                          capture_output=True, text=True, cwd=source)
+    source = _source_copy(tmp_path)
+    proc = subprocess.run([str(bin_ / "python"), "-m", "fastscore", "coref", "example", "example", "-m", "muc"],
+                          capture_output=True, text=True, cwd=source, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "muc" in proc.stdout
 
