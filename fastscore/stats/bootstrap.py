@@ -37,8 +37,8 @@ def resampling_warnings(n_docs: int, resamples: int, p_values: bool = False) -> 
     fall below 1 / (resamples + 1)."""
     out = []
     if n_docs == 1:
-        out.append("resampling 1 document: every resample is that document, so intervals have zero width"
-                   + (" and p-values" if p_values else "") + " say nothing about uncertainty; "
+        out.append("resampling 1 document: every resample is that document, so intervals have zero width and "
+                   + ("they and the p-values" if p_values else "they") + " say nothing about uncertainty; "
                    "resampling needs a corpus of many documents")
     if resamples < MIN_RESAMPLES:
         out.append(f"only {resamples} resample{'s' if resamples != 1 else ''} (fewer than {MIN_RESAMPLES}): "
