@@ -61,6 +61,8 @@ class Option:
     def __post_init__(self):
         if self.scope not in SCOPES:
             raise ValueError(f"option {self.flags[0]}: scope must be one of {SCOPES}")
+        if self.positional and self.scope == "report":
+            raise ValueError(f"option {self.flags[0]}: a report option is no argument of the score function")
 
     def add_to(self, parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
         kw: dict[str, Any] = {"dest": self.keyword, "help": self.help, "default": self.default}

@@ -7,7 +7,7 @@ import inspect
 import json
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,7 @@ from fastscore.cli import main
 from fastscore.errors import UsageError
 from fastscore.metrics import MetricSpec, ratio_score
 from fastscore.stats.docstats import DocStats
-from fastscore.task import Option, Task
+from fastscore.task import Corpus, Option, Task
 from tests.conftest import ROOT, SHARED
 
 # ---- a toy task: documents are sets of items; precision and recall of the items found
@@ -145,6 +145,33 @@ def test_toy_task_on_the_command_line(toy, capsys, tmp_path):
     with pytest.raises(SystemExit) as exc:  # a report option is not an option of compare
         main(["compare", gold, systems[0], systems[1], "--task", "toy", "--shout"])
     assert exc.value.code == 2
+
+
+def toy_merge(results, gold, system):
+    return ToyResult(DocStats.concat([r.doc_stats for r in results]))
+
+
+def toy_concat(reads, name, like):
+    return ToyFile(name, {n: items for r in reads for n, items in r.docs.items()})
+
+
+def test_toy_task_with_a_corpus_part_reads_folders_of_shards(toy, tmp_path):
+    """``Task.corpus`` alone makes a task read corpora of shards: a folder of shards scores as the one file."""
+    gold, systems = toy
+    for side, path in (("gold", gold), ("sys", systems[1])):
+        lines = Path(path).read_text().splitlines()
+        (tmp_path / side).mkdir()
+        for shard, first in (("a", lambda d: d < 6), ("b", lambda d: d >= 6)):
+            (tmp_path / side / f"{shard}.toy").write_text(
+                "\n".join(x for x in lines if first(int(x.split()[0][1:]))))
+    whole = fastscore.score(gold, systems[1], task="toy").to_dict()
+    with pytest.raises(UsageError, match="does not read corpora"):
+        fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
+    tasks.register(replace(TOY, corpus=Corpus(merge=toy_merge, concat=toy_concat)))
+    sharded = fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
+    first, second = (sorted(f"d{d}" for d in shard) for shard in (range(6), range(6, 12)))
+    assert sharded.doc_stats.doc_names == first + second  # the shards' order
+    assert sharded.to_dict() == whole
 
 
 def test_toy_task_keywords_are_checked(toy):

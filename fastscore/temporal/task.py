@@ -56,8 +56,8 @@ TEMPORAL = Task(
                 "event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and SYSTEM are TimeML "
                 "files or folders holding the same file names.",
     example=EXAMPLE,
-    api_doc="gold and system are TimeML files or folders (or inputs read with fastscore.read_timeml).  Returns a "
-            "TemporalResult (scores(), to_dict(), doc_stats).",
+    api_doc="gold and system may also be inputs read with fastscore.read_timeml.  Returns a TemporalResult "
+            "(scores(), to_dict(), doc_stats).",
     docs_page="docs/temporal.md",
     gold_help="gold TimeML file or folder ('example' for the bundled example)",
     system_help="system TimeML file or folder (same file names, same texts)",
