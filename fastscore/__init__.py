@@ -40,7 +40,7 @@ _kernels_beside_the_source_tree()
 
 def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
     if name == "__all__":  # made from the task registry, when asked (`from fastscore import *`)
-        return [*_NAMES[:2], *_score_functions(), *_NAMES[2:]]
+        return [*_NAMES, *_score_functions()]
     if name in _API or name.startswith("score_") and name in _score_functions():
         from . import api
 
