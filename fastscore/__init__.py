@@ -8,10 +8,19 @@ import os as _os
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, UsageError
 
-_API = ("score", "score_coref", "score_nugget", "score_temporal", "score_triples", "read_conll", "read_tbf",
-        "read_timeml", "read_triples", "bootstrap", "compare", "sweep", "MentionTable")
+_API = ("score", "read_conll", "read_tbf", "read_timeml", "read_triples", "bootstrap", "compare", "sweep",
+        "MentionTable")
 _MODULES = {"CorefEvaluator": "evaluator", "coval": None, "examples": None}  # loaded on first use (no numba either)
-__all__ = ["__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "ParseError", "UsageError"]
+_NAMES = ("__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "ParseError",
+          "UsageError")
+
+
+def _score_functions() -> list[str]:
+    """``score_<task>`` of every registered task (fastscore.tasks)."""
+    from .api import SCORE_PREFIX
+    from .tasks import TASKS
+
+    return [SCORE_PREFIX + name for name in TASKS]
 
 
 def _kernels_beside_the_source_tree() -> None:
@@ -30,7 +39,9 @@ _kernels_beside_the_source_tree()
 
 
 def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
-    if name in _API:
+    if name == "__all__":  # made from the task registry, when asked (`from fastscore import *`)
+        return [*_NAMES, *_score_functions()]
+    if name in _API or name.startswith("score_") and name in _score_functions():
         from . import api
 
         return getattr(api, name)
@@ -40,3 +51,7 @@ def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
         module = importlib.import_module(f".{_MODULES[name] or name}", __name__)
         return module if _MODULES[name] is None else getattr(module, name)
     raise AttributeError(f"module 'fastscore' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *__getattr__("__all__")})

@@ -1,15 +1,18 @@
-"""The public Python API."""
+"""The public Python API: ``score_<task>`` for every registered task (made from the task's declaration:
+:func:`score_function`), ``score``, ``score_corpus``, ``bootstrap``, ``compare``, ``sweep`` and the readers."""
 from __future__ import annotations
 
+import inspect
 import os
+import textwrap
 import warnings
 from contextlib import contextmanager
-from typing import Iterable
+from typing import Callable
 
-from .coref.result import CorefResult
 from .errors import FastscoreWarning, UsageError
 from .formats.table import MentionTable
-from .tasks import get_task
+from .task import Task
+from .tasks import TASKS, get_task
 
 
 def _warned(result):
@@ -33,66 +36,11 @@ def read_tbf(path: str | os.PathLike):
     return _read(path)
 
 
-def score_coref(
-    key,
-    response,
-    metrics: Iterable[str] | None = None,
-    *,
-    singletons: str | None = None,
-    doc: str | None = None,
-    allow_repeated: bool = False,
-    format: str = "auto",
-    match: str | None = None,
-    zero_match: str | None = None,
-    preset: str | None = None,
-    cross_document: bool = False,
-    mina_variant: str | None = None,
-    np_only: bool = False,
-    remove_nested: bool = False,
-) -> CorefResult:
-    """Score a coreference response against a key, as the CoNLL-2012 scorer v8.01 (CoNLL-2012, jsonlines)
-    or the CorefUD scorer 1.2 (CoNLL-U) does.
-
-    Parameters
-    ----------
-    key, response : path or MentionTable
-        CoNLL-2011/2012, CoNLL-U or jsonlines files (or tables read with :func:`read_conll`).
-    metrics : names from ``muc, bcub, ceafm, ceafe, blanc, lea, conll`` (CoNLL-U also ``mor, zero``) and
-        ``all`` (default all); a string or a list, each possibly comma-separated.
-    singletons : ``keep`` or ``drop`` (remove one-mention clusters from both sides first); default keep
-        for CoNLL-2012 and jsonlines (v8.01), drop for CoNLL-U (the CorefUD scorer).
-    doc : score only this key document.
-    allow_repeated : score a response with more than 10 repeated mentions (v8.01 refuses).
-    format : ``auto`` (from the content), ``conll2012``, ``conllu`` or ``jsonl``.
-    match : ``exact``, ``partial`` or ``head`` (CoNLL-U; default head, as the CorefUD scorer); ``mina``
-        (CoNLL-2012: minimum spans from the key's parse bits, scored as coval scores them with ``min_span``).
-    zero_match : ``dependent`` (zeros paired first by their DEPS, default) or ``linear`` (CoNLL-U).
-    preset : ``conll2012``, ``crac2022``, ``crac2023`` or ``crac2024`` (published configurations).
-    cross_document : NAF input: each topic (a folder, or ECB+'s ``T_`` names) is one coreference space.
-    mina_variant : with ``match="mina"``: ``coval`` (its numbers, default) or ``paper`` (the paper's definition).
-    np_only, remove_nested : coval's ``NP_only`` and ``remove_nested`` (CoNLL-2012, exact or mina matching).
-
-    Returns
-    -------
-    CorefResult
-        ``.scores()``, ``.document(name)``, ``.to_dict()``, ``.to_arrow()`` and
-        ``.doc_stats`` (per-document numerators and denominators).
-        Recall = num/den, Precision = num/den, F1 = 2PR/(P+R) for every metric;
-        see docs/coreference.md for each metric's numerator and denominator.
-    """
-    from .coref.score import score_coref as _score
-
-    return _warned(_score(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
-                          format=format, match=match, zero_match=zero_match, preset=preset,
-                          cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
-                          remove_nested=remove_nested))
-
-
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
               method: str = "percentile"):
     """Attach bootstrap confidence intervals (F1 of every metric) to a result and return it.
 
-    ``result`` is a :class:`CorefResult` or a nugget result (anything with ``doc_stats``
+    ``result`` is the result of any task (anything with ``doc_stats``
     and ``metrics``).
 
     Documents are resampled with replacement ``resamples`` times; each
@@ -109,7 +57,7 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
 
 def score(gold, system, *, task: str = "coref", **options):
     """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
-    ``options`` are the task's keywords (see :func:`score_coref`, :func:`score_nugget`)."""
+    ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`)."""
     t = get_task(task)
     t.check_keywords(options, "score", "command")
     return _warned(t.score(gold, system, **options))
@@ -127,7 +75,7 @@ def score_corpus(gold, system, *, task: str = "coref", settings=None, jobs: int 
 
     t = get_task(task)
     t.check_keywords(options, "score", "command")
-    if t.merge is None:
+    if t.corpus is None:
         raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size, skip_bad_shards)
     return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings))
@@ -234,49 +182,7 @@ def _signature_options(task, options: dict) -> dict:
 
 
 def _name(x) -> str:
-    return x.path if hasattr(x, "path") and not isinstance(x, (str, os.PathLike)) else os.fspath(x)
-
-
-def score_nugget(gold, system, *, preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
-                 char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
-                 coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
-                 doc: str | None = None, mapping: str = "greedy", per_type_mapping: str = "type+realis",
-                 sequencing: bool = False, no_script_validation: bool = False,
-                 sequencing_graph: str = "official"):
-    """Score TAC KBP event nuggets (TBF files) as the official EvmEval scorer does.
-
-    ``preset`` ``kbp2015`` follows scorer_v1.7.1, ``kbp2016``/``kbp2017`` scorer_v1.8.
-    Spans are token ids when ``tokens`` (a folder of token tables) is given or the
-    preset defaults to tokens (kbp2015), else character ranges; ``char_spans`` forces
-    characters.  ``coref`` adds event coreference (MUC, B-cubed, CEAFe, CEAFm, BLANC
-    from fastscore's v8.01-exact engine) on the ``coref_mapping`` alignment with Dice
-    >= ``coref_threshold``.  ``mapping="optimal"`` replaces the official greedy
-    mapping by a maximum-weight one (not official).  The per-type table uses the
-    type+realis mapping, as EvmEval does (a defect); ``per_type_mapping="type"`` corrects it.
-    ``sequencing`` scores the @After/@Subevent links with temporal awareness as scorer_v1.8
-    ``-a`` does (kbp2016/kbp2017); ``no_script_validation`` accepts links both ways between
-    two clusters (``-nv``); ``sequencing_graph="exact"`` replaces the official TempEval-3
-    timegraph (incomplete and, after some orders of links, unsound) by the exact closure.
-
-    Returns a :class:`~fastscore.nugget.result.NuggetResult` (``to_dict()``, ``averages()``,
-    ``per_type()``, ``coref_scores()``).
-    """
-    from .nugget.score import score_nugget as _score
-
-    return _warned(_score(gold, system, preset=preset, tokens=tokens, token_ext=token_ext, char_spans=char_spans,
-                  invisible_words=invisible_words, coref=coref, coref_mapping=coref_mapping,
-                  coref_threshold=coref_threshold, type_whitelist=type_whitelist, doc=doc, mapping=mapping,
-                  per_type_mapping=per_type_mapping, sequencing=sequencing,
-                  no_script_validation=no_script_validation, sequencing_graph=sequencing_graph))
-
-
-def score_triples(gold, system, **options):
-    """Score triples (NewsReader triple XML, or NAF/KAF layers converted in memory) as the Triple evaluation
-    module counts them; the keywords are those of ``fastscore triples`` (see
-    :func:`fastscore.triples.score.score_triples`)."""
-    from .triples.score import score_triples as _score
-
-    return _warned(_score(gold, system, **options))
+    return os.fspath(x) if isinstance(x, (str, os.PathLike)) else x.path
 
 
 def read_triples(path: str | os.PathLike):
@@ -286,19 +192,66 @@ def read_triples(path: str | os.PathLike):
     return _read(path)
 
 
-def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_quirks: bool = False,
-                   relations_only: bool = False, entities_only: bool = False):
-    """Score TimeML files or folders as the TempEval-3 toolkit does: temporal awareness of the TLINKs
-    (``evaluation_method`` te3, acl11 or implicit_in_recall) and the extraction of events and TIMEX3s
-    (see :func:`fastscore.temporal.score.score_temporal`)."""
-    from .temporal.score import score_temporal as _score
-
-    return _warned(_score(gold, system, evaluation_method=evaluation_method, fix_toolkit_quirks=fix_toolkit_quirks,
-                          relations_only=relations_only, entities_only=entities_only))
-
-
 def read_timeml(path: str | os.PathLike):
     """Read a TimeML file or a folder of them (see :mod:`fastscore.formats.timeml`)."""
     from .formats.timeml import read_timeml as _read
 
     return _read(path)
+
+
+# ---- score_<task>, made from each task's declaration
+
+SCORE_PREFIX = "score_"
+_made: dict[str, tuple[Task, Callable]] = {}  # task name -> (the task it was made from, its function)
+
+
+def score_function(name: str) -> Callable:
+    """``score_<name>(gold, system, *, options)`` of a registered task: its signature and help from the task's
+    declared options (scopes ``score`` and ``command``), made again when the task is registered anew."""
+    task = get_task(name)
+    made = _made.get(name)
+    if made is None or made[0] is not task:
+        made = _made[name] = (task, _make_score_function(task))
+    return made[1]
+
+
+def _make_score_function(task: Task) -> Callable:
+    options = task.in_scope("score", "command")
+    gold, system = (n.lower() for n in task.input_names)
+    kinds = {True: inspect.Parameter.POSITIONAL_OR_KEYWORD, False: inspect.Parameter.KEYWORD_ONLY}
+    signature = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in (gold, system)]
+        + [inspect.Parameter(o.keyword, kinds[o.positional], default=o.default)
+           for o in sorted(options, key=lambda o: not o.positional)])
+
+    def score_task(*args, **keywords):
+        given = signature.bind(*args, **keywords)
+        given.apply_defaults()
+        values = dict(given.arguments)
+        return _warned(task.score(values.pop(gold), values.pop(system), **values))
+
+    score_task.__name__ = score_task.__qualname__ = SCORE_PREFIX + task.name
+    score_task.__module__ = __name__
+    score_task.__signature__ = signature
+    score_task.__doc__ = _score_doc(task, options)
+    return score_task
+
+
+def _score_doc(task: Task, options) -> str:
+    """The help of ``score_<task>``: the task's description and API notes, then each option's help."""
+    fill = lambda text, indent="": textwrap.fill(" ".join(text.replace("%%", "%").split()), 100,
+                                                initial_indent=indent, subsequent_indent=indent)
+    parts = [fill(task.description)]
+    parts += [fill(p) for p in textwrap.dedent(task.api_doc).split("\n\n") if p.strip()]
+    title = f"Options (those of `fastscore {task.name}`, as keywords)"
+    lines = [title, "-" * len(title)]
+    for o in options:
+        where = ", also positional" if o.positional else ""
+        lines += [f"{o.keyword} : default {o.default!r}{where} ({'/'.join(o.flags)})", fill(o.help, "    ")]
+    return "\n\n".join(parts + ["\n".join(lines)]) + "\n"
+
+
+def __getattr__(name: str):  # score_<task> of the registered tasks
+    if name.startswith(SCORE_PREFIX) and name[len(SCORE_PREFIX):] in TASKS:
+        return score_function(name[len(SCORE_PREFIX):])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

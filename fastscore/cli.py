@@ -93,7 +93,7 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
         c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
                        help=_outputs_help(task.outputs))
     _statistics_options(c, "--bootstrap", 0)
-    if task.merge is not None:
+    if task.corpus is not None:
         _corpus_options(c, task)
     return c
 
@@ -107,9 +107,9 @@ def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYST
                    help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
     g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
                    "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
-    if task.batches is not None:  # the tasks whose files can be cut
+    if task.corpus.batches is not None:  # the tasks whose files can be cut
         g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
-                       f"batches of whole documents ({task.batch_formats}; default 256M): memory is bounded by "
+                       f"batches of whole documents ({task.corpus.batch_formats}; default 256M): memory is bounded by "
                        "the batches")
     if skip_bad:
         g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
@@ -170,7 +170,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    help="text (default), json, markdown, latex")
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
     _task_group(m, stats_task, "score")
-    if stats_task.merge is not None:
+    if stats_task.corpus is not None:
         _corpus_options(m, stats_task, "the systems", skip_bad=False)
     commands["compare"] = m
 
@@ -184,7 +184,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text",
                    help="text (default), csv, json, markdown, latex")
     _task_group(w, stats_task, "score")
-    if stats_task.merge is not None:
+    if stats_task.corpus is not None:
         _corpus_options(w, stats_task, "each SYSTEM", skip_bad=False)
     commands["sweep"] = w
 
@@ -279,7 +279,7 @@ def _main(argv: list[str], own_process: bool) -> int:
         if mode == "python":
             with contextlib.suppress(OSError):  # the output first; a broken pipe must not hide an input error
                 sys.stdout.flush()
-            compile_in_background(argv, getattr(task, "kernels", ()))
+            compile_in_background(argv, task.kernels)
 
 
 def _ensure_streams() -> None:
@@ -339,7 +339,7 @@ def _kernel_mode(args, task) -> str:
         inputs, heavy = [], True
     else:
         inputs, heavy = [args.gold, args.system], bool(getattr(args, "bootstrap", None))
-    mode = choose_mode([p for p in inputs if p != "example"], getattr(task, "kernels", ()), heavy)
+    mode = choose_mode([p for p in inputs if p != "example"], task.kernels, heavy)
     if mode == "python":
         use_python_kernels()
     elif mode == "aot":
@@ -416,10 +416,10 @@ def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[st
     systems = [args.system] if systems is None else systems
     for system in systems:
         refuse_patterns(gold, system, task)
-    if task.merge is None:
+    if task.corpus is None:
         return None
 
-    batch = parse_size(args.batch_size) if task.batches is not None else DEFAULT_BATCH_BYTES
+    batch = parse_size(args.batch_size) if task.corpus.batches is not None else DEFAULT_BATCH_BYTES
     if not any(uses_shards(gold, system, task, batch) for system in systems):
         given = [flag for flag, on in (("--executor dask", args.executor == "dask"), ("--scheduler", args.scheduler),
                                        ("--skip-bad-shards", getattr(args, "skip_bad_shards", False))) if on]

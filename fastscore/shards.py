@@ -2,13 +2,13 @@
 
 GOLD and SYSTEM may be folders or glob patterns of files (any format the task reads, Parquet included);
 a file larger than the batch size is read in batches of whole documents when its format can be cut
-(``Task.batches``), so memory is bounded by the batches in flight, not by the file.  Every shard file or
+(``Corpus.batches`` of ``Task.corpus``), so memory is bounded by the batches in flight, not by the file.  Every shard file or
 batch is a *part*.  Scoring runs in two steps on an executor (in this process, a process pool, or Dask):
 
-1. every part is read (``Task.read``) and its documents listed;
+1. every part is read (``Corpus.read_shard`` or ``Task.read``) and its documents listed;
 2. parts are grouped into *units*: the key and response parts linked by shared document names (usually one
-   key shard and the response shard of the same documents); a unit's reads are joined (``Task.concat``) and
-   scored (``Task.score``); the units' results are merged (``Task.merge``: ``DocStats.concat`` and the
+   key shard and the response shard of the same documents); a unit's reads are joined (``Corpus.concat``) and
+   scored (``Task.score``); the units' results are merged (``Corpus.merge``: ``DocStats.concat`` and the
    warnings), in the order of the key's parts.
 
 Corpus totals are exactly rounded sums of the per-document statistics (``DocStats.total``), so a corpus
@@ -68,7 +68,7 @@ def cores() -> int:
 def is_corpus(spec: str, task) -> bool:
     """Whether an input names a set of shards: a glob pattern, or a folder holding files of the task's
     extensions (another folder, such as NAF documents, is one input the task reads itself)."""
-    if spec == "-" or task.merge is None:
+    if spec == "-" or task.corpus is None:
         return False
     if glob.has_magic(spec) and not os.path.exists(spec):
         return True
@@ -76,8 +76,8 @@ def is_corpus(spec: str, task) -> bool:
 
 
 def _folder_files(folder: str, task) -> list[str]:
-    if task.folder_files is not None:
-        return task.folder_files(folder)
+    if task.corpus is not None and task.corpus.folder_files is not None:
+        return task.corpus.folder_files(folder)
     endings = tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
     return sorted(os.path.join(folder, f) for f in os.listdir(folder)
                   if f.endswith(endings) and not is_hidden(f) and os.path.isfile(os.path.join(folder, f)))
@@ -111,14 +111,14 @@ def parts_of(spec: str, task, batch_bytes: int) -> list:
 def refuse_patterns(gold: str, system: str, task) -> None:
     """A glob pattern given to a task that reads no corpora of shards: a UsageError saying so."""
     patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
-    if task.merge is None and patterns:
+    if task.corpus is None and patterns:
         raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
                          "reads itself), not corpora of shards given as glob patterns")
 
 
 def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
-    if task.merge is None:
+    if task.corpus is None:
         return False
     if any(os.path.isdir(s) and not is_corpus(s, task) for s in (gold, system)):
         return False  # a folder the task reads itself (NAF documents...): the pair is the task's to score
@@ -128,14 +128,14 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
             raise UsageError(f'"-": standard input cannot be scored against a corpus of shards ({corpus}): write it '
                              "to a file, or to a folder of shards")
         return True
-    return task.batches is not None and any(  # a large file its task can cut (not gzip)
+    return task.corpus.batches is not None and any(  # a large file its task can cut (not gzip)
         p != "-" and os.path.isfile(p) and os.path.getsize(p) > batch_bytes and _batches(task, p, batch_bytes)
         for p in (gold, system))
 
 
 def _batches(task, path: str, batch_bytes: int) -> list:
-    """``task.batches`` of a file, found once per run (deciding on shards and listing parts both ask)."""
-    if task.batches is None:
+    """``Corpus.batches`` of a file, found once per run (deciding on shards and listing parts both ask)."""
+    if task.corpus is None or task.corpus.batches is None:
         return []
     stat = os.stat(path)
     return list(_cached_batches(task.name, path, batch_bytes, stat.st_size, stat.st_mtime_ns))
@@ -145,21 +145,25 @@ def _batches(task, path: str, batch_bytes: int) -> list:
 def _cached_batches(task_name: str, path: str, batch_bytes: int, size: int, mtime_ns: int) -> tuple:
     from .tasks import get_task
 
-    return tuple(get_task(task_name).batches(path, batch_bytes))
+    return tuple(get_task(task_name).corpus.batches(path, batch_bytes))
 
 
 # ---- work done by the executors (module-level functions: processes and Dask workers import them)
 
 def read_part(task_name: str, part) -> tuple[Any, tuple[list[str], Any]]:
-    """A part read (or the part itself, when it is to be read again where it is scored: ``read_again``), with
-    what it tells of itself (:func:`described`)."""
+    """A part read (or the part itself, when it is to be read again where it is scored: ``Corpus.read_again``),
+    with what it tells of itself (:func:`described`)."""
+    from .tasks import get_task
+
+    corpus = get_task(task_name).corpus
     read = read_only(task_name, part)
-    return part if getattr(part, "read_again", False) else read, described(task_name, read)
+    again = corpus.read_again is not None and corpus.read_again(part)
+    return part if again else read, described(task_name, read)
 
 
 def _read(task, part):
-    """A part of a corpus read (``Task.read_shard``, else ``Task.read``)."""
-    return (task.read_shard or task.read)(part)
+    """A part of a corpus read (``Corpus.read_shard``, else ``Task.read``)."""
+    return (task.corpus.read_shard or task.read)(part)
 
 
 def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[str] | None]:
@@ -174,11 +178,12 @@ def read_only(task_name: str, part) -> Any:
 
 
 def described(task_name: str, read) -> tuple[list[str], Any]:
-    """The document names of a read part, and its summary for the other parts (``Task.part_summary``)."""
+    """The document names of a read part, and its summary for the other parts (``Corpus.part_summary``)."""
     from .tasks import get_task
 
     task = get_task(task_name)
-    return list(task.doc_names(read)), task.part_summary(read) if task.part_summary is not None else None
+    summary = task.corpus.part_summary
+    return list(task.doc_names(read)), summary(read) if summary is not None else None
 
 
 def score_unit(task_name: str, key_reads: list, response_reads: list, names: tuple[str, str], options: dict,
@@ -190,7 +195,7 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
     key_reads, response_reads = ([_read(task, r) if isinstance(r, Part) else r for r in reads]
                                  for reads in (key_reads, response_reads))
     if contexts is not None:
-        key_reads, response_reads = ([r if c is None else task.in_context(r, c) for r, c in zip(reads, ctx)]
+        key_reads, response_reads = ([r if c is None else task.corpus.in_context(r, c) for r, c in zip(reads, ctx)]
                                      for reads, ctx in ((key_reads, contexts[0]), (response_reads, contexts[1])))
     gold = _joined(task, key_reads, names[0], key_reads[0])
     system = _joined(task, response_reads, names[1], key_reads[0])
@@ -215,10 +220,10 @@ def _joined(task, reads: list, name: str, like):
     """One input of the reads (none: an input like ``like`` without documents)."""
     if len(reads) == 1:
         return reads[0]
-    if task.concat is None:
+    if task.corpus.concat is None:
         raise InputError(f"{name}: documents of one shard are spread over several shards of the other side: "
                          f"task {task.name} needs key and response shards of the same documents")
-    return task.concat(reads, name, like)
+    return task.corpus.concat(reads, name, like)
 
 
 # ---- planning
@@ -491,7 +496,7 @@ def executor_for(settings: Settings):
 # ---- the run
 
 def score_corpus(task, gold: str, system: str, options: dict, settings: Settings, same_documents: bool = False):
-    """Score a corpus given as shards and/or large files; the result of ``task.merge``.  With
+    """Score a corpus given as shards and/or large files; the result of ``Corpus.merge``.  With
     ``same_documents`` (compare, sweep) the response must hold exactly the key's documents."""
     with executor_for(settings) as ex:
         return score_corpus_on(ex, task, gold, system, options, settings, same_documents)
@@ -535,11 +540,12 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
 
 
 def _contexts(task, key_parts: list, response_parts: list, summaries: list) -> list | None:
-    """Each part's context (``Task.part_contexts``, each side's parts together), or None: none has one."""
-    if task.part_contexts is None or all(s is None for s in summaries):
+    """Each part's context (``Corpus.part_contexts``, each side's parts together), or None: none has one."""
+    if task.corpus.part_contexts is None or all(s is None for s in summaries):
         return None
     n = len(key_parts)
-    contexts = task.part_contexts(key_parts, summaries[:n]) + task.part_contexts(response_parts, summaries[n:])
+    contexts = (task.corpus.part_contexts(key_parts, summaries[:n])
+                + task.corpus.part_contexts(response_parts, summaries[n:]))
     return contexts if any(c is not None for c in contexts) else None
 
 
@@ -547,7 +553,7 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
     for r in results:
         if isinstance(r, BaseException):
             raise r
-    result = task.merge(results, gold, system)
+    result = task.corpus.merge(results, gold, system)
     notes = []
     if unpaired:
         notes.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: {few(unpaired)}")

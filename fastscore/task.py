@@ -56,10 +56,13 @@ class Option:
     switch: bool = False  # a flag without a value (on when given)
     repeatable: bool = False  # given several times, the values form a list
     scope: str = "score"
+    positional: bool = False  # the API takes it also as a positional argument, after gold and system
 
     def __post_init__(self):
         if self.scope not in SCOPES:
             raise ValueError(f"option {self.flags[0]}: scope must be one of {SCOPES}")
+        if self.positional and self.scope == "report":
+            raise ValueError(f"option {self.flags[0]}: a report option is no argument of the score function")
 
     def add_to(self, parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
         kw: dict[str, Any] = {"dest": self.keyword, "help": self.help, "default": self.default}
@@ -85,15 +88,41 @@ class Converter:
 
 
 @dataclass(frozen=True)
+class Corpus:
+    """How a task reads corpora: folders and glob patterns of shards, large files in batches
+    (:mod:`fastscore.shards`).  A task without one scores one pair of inputs only."""
+
+    merge: Callable[[list, str, str], Any]  # (results of shard pairs, gold, system names) -> one result
+    # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents);
+    # None: a unit must be one key shard and one response shard
+    concat: Callable[[list, str, Any], Any] | None = None
+    batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
+    batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
+    # batches that need each other (a CoNLL-U file's entity ids): what a read part tells the others (small, or None)
+    part_summary: Callable[[Any], Any] | None = None
+    part_contexts: Callable[[list, list], list] | None = None  # (parts of a side, their summaries) -> contexts
+    in_context: Callable[[Any, Any], Any] | None = None  # (a read part, its context) -> the read in its context
+    # (a part) -> True: the part, not its read, goes to where it is scored and is read again there (its read holds
+    # the batch's bytes: keeping every batch's read, or sending it between processes, would cost the file)
+    read_again: Callable[[Any], bool] | None = None
+    folder_files: Callable[[str], list[str]] | None = None  # the shards of a folder (None: files of `extensions`)
+    # a shard file -> the read input (None: Task.read; a task whose single file is read otherwise, e.g. as one
+    # unnamed document, names a shard's documents here)
+    read_shard: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
 class Task:
     """A scoring task: what the generic commands and the API need to know of it."""
 
-    name: str
+    # ---- what every task fills
+    name: str  # its command (`fastscore NAME`), `--task NAME`, `fastscore.score_NAME`
     summary: str  # one line, for `fastscore --help`
-    description: str  # the task command's description
+    description: str  # the task command's description; the first paragraph of `fastscore.score_NAME`'s help
     example: str  # the task command's epilog
     gold_help: str  # e.g. "gold CoNLL file"
     system_help: str
+    docs_page: str  # its page, e.g. "docs/coreference.md" (README's task table links it)
     extensions: tuple[str, ...]  # a folder given to `sweep`, or of shards, holds files ending so
     default_metric: str
     metric_help: str  # what `compare/sweep --metric` accepts
@@ -103,26 +132,14 @@ class Task:
     doc_names: Callable[[Any], list[str]]  # the document names of a read input
     score: Callable[..., Any]  # (gold, system, **keywords) -> result
     report: Callable[..., str]  # (result, fmt, per_doc, **report keywords) -> text
+    # ---- optional
+    api_doc: str = ""  # `fastscore.score_NAME`'s help after the description: its inputs, what it returns
     # `TASK example example`: (the command's keywords) -> the key, the response and the keywords they are scored with
     bundled_example: Callable[[dict], tuple[str, str, dict]] | None = None
-    input_names: tuple[str, str] = ("GOLD", "SYSTEM")  # how the task command's help names its two inputs
+    # how the task command's help names its two inputs (lower case: the API's first two parameters)
+    input_names: tuple[str, str] = ("GOLD", "SYSTEM")
     kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
-    # corpora as shards (fastscore.shards): without ``merge`` the task scores one pair of inputs only
-    merge: Callable[[list, str, str], Any] | None = None  # (results of shard pairs, gold, system names) -> result
-    # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents)
-    concat: Callable[[list, str, Any], Any] | None = None
-    batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
-    # batches that need each other (a CoNLL-U file's entity ids): what a read part tells the others (small,
-    # or None), each part's context made from every part's (None: the read as it is), a read in its context
-    part_summary: Callable[[Any], Any] | None = None
-    part_contexts: Callable[[list, list], list] | None = None  # (parts of a side, their summaries) -> contexts
-    in_context: Callable[[Any, Any], Any] | None = None
-    batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
-    # the shards of a folder (None: its files of the task's extensions, maybe gzipped)
-    folder_files: Callable[[str], list[str]] | None = None
-    # a shard file of a corpus -> the read input (None: read; a task whose single file is read otherwise, e.g.
-    # as one unnamed document, names a shard's documents here)
-    read_shard: Callable[[Any], Any] | None = None
+    corpus: Corpus | None = None  # corpora as shards and batches (None: one pair of inputs only)
     pairing: Pairing = Pairing()  # how its gold and system documents pair (declared in the task's package)
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task

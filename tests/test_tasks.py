@@ -2,11 +2,12 @@
 `sweep` and `--bootstrap` without touching any other module; options of one task are refused
 by another; the package's import graph has no circle."""
 import ast
+import importlib
 import inspect
 import json
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from fastscore.cli import main
 from fastscore.errors import UsageError
 from fastscore.metrics import MetricSpec, ratio_score
 from fastscore.stats.docstats import DocStats
-from fastscore.task import Option, Task
+from fastscore.task import Corpus, Option, Task
 from tests.conftest import ROOT, SHARED
 
 # ---- a toy task: documents are sets of items; precision and recall of the items found
@@ -82,7 +83,8 @@ def toy_report(result, fmt, per_doc=False, shout=False):
 
 TOY = Task(
     name="toy", summary="toy items", description="Score toy items.", example="", gold_help="gold toy file",
-    system_help="system toy file", extensions=(".toy",), default_metric="items", metric_help="items",
+    system_help="system toy file", docs_page="docs/toy.md", extensions=(".toy",), default_metric="items",
+    metric_help="items", api_doc="Returns a ToyResult.",
     outputs=(("json", "JSON"),),
     options=(Option(("--lowercase",), "lowercase", "compare items in lower case", switch=True, default=False),
              Option(("--doc",), "doc", "one document", scope="command"),
@@ -145,6 +147,33 @@ def test_toy_task_on_the_command_line(toy, capsys, tmp_path):
     assert exc.value.code == 2
 
 
+def toy_merge(results, gold, system):
+    return ToyResult(DocStats.concat([r.doc_stats for r in results]))
+
+
+def toy_concat(reads, name, like):
+    return ToyFile(name, {n: items for r in reads for n, items in r.docs.items()})
+
+
+def test_toy_task_with_a_corpus_part_reads_folders_of_shards(toy, tmp_path):
+    """``Task.corpus`` alone makes a task read corpora of shards: a folder of shards scores as the one file."""
+    gold, systems = toy
+    for side, path in (("gold", gold), ("sys", systems[1])):
+        lines = Path(path).read_text().splitlines()
+        (tmp_path / side).mkdir()
+        for shard, first in (("a", lambda d: d < 6), ("b", lambda d: d >= 6)):
+            (tmp_path / side / f"{shard}.toy").write_text(
+                "\n".join(x for x in lines if first(int(x.split()[0][1:]))))
+    whole = fastscore.score(gold, systems[1], task="toy").to_dict()
+    with pytest.raises(UsageError, match="does not read corpora"):
+        fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
+    tasks.register(replace(TOY, corpus=Corpus(merge=toy_merge, concat=toy_concat)))
+    sharded = fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
+    first, second = (sorted(f"d{d}" for d in shard) for shard in (range(6), range(6, 12)))
+    assert sharded.doc_stats.doc_names == first + second  # the shards' order
+    assert sharded.to_dict() == whole
+
+
 def test_toy_task_keywords_are_checked(toy):
     gold, systems = toy
     with pytest.raises(UsageError, match="not an option of task 'toy'"):
@@ -190,15 +219,62 @@ def test_top_level_help_names_every_task(capsys):
         assert t.name in out and t.summary in out
 
 
-@pytest.mark.parametrize("name, function", [("coref", "score_coref"), ("nugget", "score_nugget"),
-                                            ("temporal", "score_temporal")])
-def test_option_defaults_are_the_api_defaults(name, function):
-    """Options are declared once; the public function's keywords must agree with them."""
-    signature = inspect.signature(getattr(fastscore.api, function)).parameters
+def test_toy_task_gets_its_python_function(toy):
+    """``fastscore.score_toy`` is made from the declaration: signature, help, name, and the scores of ``score``."""
+    gold, systems = toy
+    function = fastscore.score_toy
+    assert function.__name__ == function.__qualname__ == "score_toy"
+    assert "score_toy" in fastscore.__all__ and "score_toy" in dir(fastscore)
+    assert str(inspect.signature(function)) == "(gold, system, *, lowercase=False, doc=None)"
+    assert function.__doc__.startswith("Score toy items.\n\nReturns a ToyResult.")
+    assert "lowercase : default False (--lowercase)\n    compare items in lower case" in function.__doc__
+    scored = function(gold, systems[1], lowercase=True)
+    assert scored.to_dict() == fastscore.score(gold, systems[1], task="toy", lowercase=True).to_dict()
+    with pytest.raises(TypeError, match="shout"):  # a report option is not a keyword of the score function
+        function(gold, systems[1], shout=True)
+    with pytest.raises(TypeError):  # options are keywords only
+        function(gold, systems[1], True)
+
+
+def test_toy_task_function_leaves_with_the_task(toy):
+    tasks.unregister("toy")
+    assert "score_toy" not in fastscore.__all__
+    with pytest.raises(AttributeError):
+        fastscore.score_toy
+
+
+def test_a_positional_option_follows_the_inputs():
+    """coref's ``metrics`` is the third positional argument (``Option.positional``), as callers use it."""
+    parameters = list(inspect.signature(fastscore.score_coref).parameters.values())
+    assert [p.name for p in parameters[:3]] == ["key", "response", "metrics"]
+    assert parameters[2].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters[3:])
+
+
+@pytest.mark.parametrize("name, function", [("coref", "fastscore.coref.score:score_coref"),
+                                            ("temporal", "fastscore.temporal.score:score_temporal"),
+                                            ("triples", "fastscore.triples.score:score_triples"),
+                                            ("explain", "fastscore.explain.result:score_explain")])
+def test_option_defaults_are_the_score_functions_defaults(name, function):
+    """``fastscore.score(task=...)``, compare and sweep pass only the keywords given: the task's score function
+    must default as the options are declared (the generated ``score_<task>`` passes every declared default)."""
+    module, attribute = function.split(":")
+    signature = inspect.signature(getattr(importlib.import_module(module), attribute)).parameters
     for option in tasks.TASKS[name].in_scope("score", "command"):
         assert option.keyword in signature, option.flags
         default = signature[option.keyword].default
         assert option.default == (None if default is inspect.Parameter.empty else default), option.flags
+
+
+def test_every_task_has_a_row_in_the_readme_and_a_docs_page():
+    """README's task table is written by hand (a task may have several rows): each registered task must have one,
+    linking the page its declaration names, and the page must exist."""
+    table = [line for line in (ROOT / "README.md").read_text().split("\n## ")[0].splitlines() if line.startswith("|")]
+    for t in tasks.TASKS.values():
+        assert (ROOT / t.docs_page).is_file(), t.docs_page
+        rows = [row for row in table if f"`fastscore {t.name}" in row]
+        assert rows, f"README's task table has no row for fastscore {t.name}"
+        assert any(f"]({t.docs_page})" in row for row in rows), f"no row of {t.name} links {t.docs_page}"
 
 
 # ---- the import graph

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..task import Converter, Option, Task, lazy
+from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
 
 METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
@@ -23,6 +23,15 @@ examples:
   fastscore coref key.conll response.conll --bootstrap 1000          # 95% intervals
 """
 
+API_DOC = """\
+key and response are CoNLL-2011/2012, CoNLL-U or jsonlines files, or tables read with fastscore.read_conll
+(MentionTable).  metrics: names from muc, bcub, ceafm, ceafe, blanc, lea, conll (CoNLL-U also mor, zero) and all
+(default all), a string or a list, each possibly comma-separated.
+
+Returns a CorefResult: .scores(), .document(name), .to_dict(), .to_arrow() and .doc_stats (per-document
+numerators and denominators).  Recall = num/den, Precision = num/den, F1 = 2PR/(P+R) for every metric; see
+docs/coreference.md for each metric's numerator and denominator.
+"""
 
 
 def _metric_names(text: str) -> str:
@@ -36,7 +45,7 @@ def _metric_names(text: str) -> str:
 OPTIONS = (
     Option(("-m", "--metric"), "metrics", f"metric to report: {', '.join(METRIC_CHOICES)} (repeatable, or "
            "comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
-           scope="command"),
+           scope="command", positional=True),
     Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
            "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents), parquet, arrow (mention "
            "tables written by fastscore convert)", default="auto",
@@ -167,6 +176,8 @@ COREF = Task(
                 "for CoNLL-U files (exact, partial or head matching, zeros, MOR); minimum spans (MINA) as coval scores them "
                 "with --match mina.",
     example=EXAMPLE,
+    api_doc=API_DOC,
+    docs_page="docs/coreference.md",
     gold_help="gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)",
     system_help="system file, in the key's format ('example' for the bundled example)",
     extensions=(".conll", ".conllu", ".jsonl", ".parquet", ".arrow"),
@@ -186,14 +197,17 @@ COREF = Task(
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan", "mentions", "contingency", "links", "overlap", "ceaf"),
-    merge=_merge,
-    concat=_concat,
-    batches=_batches,
-    batch_formats="CoNLL-2012, jsonlines, CoNLL-U",
+    corpus=Corpus(
+        merge=_merge,
+        concat=_concat,
+        batches=_batches,
+        batch_formats="CoNLL-2012, jsonlines, CoNLL-U",
+        part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
+        part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
+        in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
+        read_again=lazy("fastscore.formats.conllu_batches", "read_again"),
+    ),
     reads=(("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""), ("arrow", ""),
            ("naf", "--format naf")),
-    part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
-    part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
-    in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
     pairing=PAIRING,
 )

@@ -62,6 +62,9 @@ EXPLAIN = Task(
                 "Analyser (Kummerfeld & Klein 2013), cort's recall and precision errors (Martschat & Strube "
                 "2014), by mention type and per document; --output html writes a page to read them.",
     example=EXAMPLE,
+    api_doc="key and response are CoNLL-2012, CoNLL-U or jsonlines files.  Returns an ExplainResult (the error "
+            "counts as doc_stats, to_dict()).",
+    docs_page="docs/explain.md",
     gold_help="key file (CoNLL-2012, CoNLL-U or jsonlines)",
     system_help="response file, in the key's format",
     extensions=(".conll", ".conllu", ".jsonl"),

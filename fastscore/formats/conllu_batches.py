@@ -44,9 +44,13 @@ class ConlluPart(Part):
     sentences_before: int = 0
     docs_before: int = 0
     entity_fields: tuple[str, int] | None = None  # the "# global.Entity" value in force and its line
-    # read once to learn its documents, then again where it is scored: its table holds the batch's bytes (its
-    # sentences), so keeping every batch's until scoring (or sending it between processes) costs the file
-    read_again = True
+
+
+def read_again(part) -> bool:
+    """``Corpus.read_again``: a CoNLL-U batch is read once to learn its documents, then again where it is scored:
+    its table holds the batch's bytes (its sentences), so keeping every batch's until scoring (or sending it
+    between processes) costs the file."""
+    return isinstance(part, ConlluPart)
 
 
 def conllu_batches(path: str, batch_bytes: int) -> list[ConlluPart]:

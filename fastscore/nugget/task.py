@@ -5,7 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..task import Option, Task, lazy
+from ..task import Corpus, Option, Task, lazy
 from . import PAIRING
 
 EXAMPLE = """\
@@ -16,6 +16,19 @@ examples:
   fastscore nugget gold.tbf system.tbf --preset kbp2017 --output evmeval # the official report layout
 """
 
+API_DOC = """\
+preset kbp2015 follows scorer_v1.7.1, kbp2016/kbp2017 scorer_v1.8.  Spans are token ids when tokens (a folder of
+token tables) is given or the preset defaults to tokens (kbp2015), else character ranges; char_spans forces
+characters.  coref adds event coreference (MUC, B-cubed, CEAFe, CEAFm, BLANC from fastscore's v8.01-exact engine)
+on the coref_mapping alignment with Dice >= coref_threshold.  mapping="optimal" replaces the official greedy
+mapping by a maximum-weight one (not official).  The per-type table uses the type+realis mapping, as EvmEval does
+(a defect); per_type_mapping="type" corrects it.  sequencing scores the @After/@Subevent links with temporal
+awareness as scorer_v1.8 -a does (kbp2016/kbp2017); no_script_validation accepts links both ways between two
+clusters (-nv); sequencing_graph="exact" replaces the official TempEval-3 timegraph (incomplete and, after some
+orders of links, unsound) by the exact closure.
+
+Returns a NuggetResult (to_dict(), averages(), per_type(), coref_scores()).
+"""
 
 OPTIONS = (
     Option(("--tokens",), "tokens", "folder of token tables: spans are token ids", metavar="DIR"),
@@ -88,6 +101,8 @@ NUGGET = Task(
     description="Score TAC KBP event nugget detection (span, type, realis) and event coreference with the numbers "
                 "of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).",
     example=EXAMPLE,
+    api_doc=API_DOC,
+    docs_page="docs/nuggets.md",
     gold_help="gold TBF file ('example' for the bundled example)",
     system_help="system TBF file ('example' for the bundled example)",
     extensions=(".tbf",),
@@ -106,9 +121,11 @@ NUGGET = Task(
     report=_report,
     bundled_example=_bundled,
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
-    merge=lazy("fastscore.nugget.result", "merge_results"),
-    concat=lazy("fastscore.formats.tbf", "concat_tbf"),
-    batches=lazy("fastscore.formats.tbf", "tbf_batches"),
-    batch_formats="TBF",
+    corpus=Corpus(
+        merge=lazy("fastscore.nugget.result", "merge_results"),
+        concat=lazy("fastscore.formats.tbf", "concat_tbf"),
+        batches=lazy("fastscore.formats.tbf", "tbf_batches"),
+        batch_formats="TBF",
+    ),
     pairing=PAIRING,
 )

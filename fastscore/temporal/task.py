@@ -5,7 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 """
 from __future__ import annotations
 
-from ..task import Option, Task, lazy
+from ..task import Corpus, Option, Task, lazy
 from . import PAIRING
 
 EXAMPLE = """\
@@ -56,6 +56,9 @@ TEMPORAL = Task(
                 "event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and SYSTEM are TimeML "
                 "files or folders holding the same file names.",
     example=EXAMPLE,
+    api_doc="gold and system may also be inputs read with fastscore.read_timeml.  Returns a TemporalResult "
+            "(scores(), to_dict(), doc_stats).",
+    docs_page="docs/temporal.md",
     gold_help="gold TimeML file or folder ('example' for the bundled example)",
     system_help="system TimeML file or folder (same file names, same texts)",
     extensions=(".tml",),
@@ -73,8 +76,10 @@ TEMPORAL = Task(
     report=_report,
     bundled_example=_bundled,
     kernels=("temporal_timegraph",),
-    merge=lazy("fastscore.temporal.result", "merge_results"),
-    concat=lazy("fastscore.formats.timeml", "concat_timeml"),
-    folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
+    corpus=Corpus(
+        merge=lazy("fastscore.temporal.result", "merge_results"),
+        concat=lazy("fastscore.formats.timeml", "concat_timeml"),
+        folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
+    ),
     pairing=PAIRING,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..task import Converter, Option, Task, lazy
+from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
 
 EXAMPLE = """\
@@ -104,6 +104,10 @@ TRIPLES = Task(
                 "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
                 "and a per-relation table.",
     example=EXAMPLE,
+    api_doc="gold and system are triple files (one document each), folders or glob patterns of .trp files paired "
+            "by name, NAF/KAF files or folders (with layers), or triple sets read with fastscore.read_triples.  "
+            "Returns a TriplesResult (scores(), to_dict(), doc_stats).",
+    docs_page="docs/triples.md",
     gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers; 'example' for the bundled example)",
     system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
     extensions=(".trp",),
@@ -124,9 +128,11 @@ TRIPLES = Task(
     kernels=("triples",),
     # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
     # its file name (a single file scored against another is one document); a NAF/KAF folder is one input
-    merge=lazy("fastscore.triples.result", "merge_results"),
-    concat=lazy("fastscore.formats.triples", "concat_triples"),
-    folder_files=lazy("fastscore.formats.triples", "trp_files"),
-    read_shard=lazy("fastscore.formats.triples", "read_triple_shard"),
+    corpus=Corpus(
+        merge=lazy("fastscore.triples.result", "merge_results"),
+        concat=lazy("fastscore.formats.triples", "concat_triples"),
+        folder_files=lazy("fastscore.formats.triples", "trp_files"),
+        read_shard=lazy("fastscore.formats.triples", "read_triple_shard"),
+    ),
     pairing=PAIRING,
 )
