@@ -94,7 +94,8 @@ def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str |
 @contextmanager
 def _task_scorer(task: str, key, systems: list, options: dict, settings):
     """A function system -> result for a task, with the key read once; every system must cover exactly the
-    key's documents.  Key or systems that are corpora of shards (folders, glob patterns, files to read in
+    key's documents (a task whose pairing refuses missing and extra documents checks them as it scores: a
+    temporal pair of two single files is one document whatever the files' names).  Key or systems that are corpora of shards (folders, glob patterns, files to read in
     batches) are scored on one executor (``settings``), opened only when one is."""
     from .shards import executor_for, score_corpus_on, uses_shards
     from .stats.compare import check_same_documents
@@ -114,7 +115,8 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings):
             read_key.append((gold, t.doc_names(gold)))
         gold, names = read_key[0]
         read = t.read(system)
-        check_same_documents(names, read.path, t.doc_names(read))
+        if not (t.pairing.missing == t.pairing.extra == "error"):  # else the task's own scoring refuses them
+            check_same_documents(names, read.path, t.doc_names(read))
         return t.score(gold, read, **options)
 
     if not any(sharded(s) for s in systems):

@@ -457,3 +457,18 @@ def test_convert_takes_each_tasks_converter_and_refuses_the_options_of_another(t
                        "--threshold", "5")
     assert code == 2 and "--intersect, --threshold apply to --to triples, not to --to jsonl" in err
     assert not (tmp_path / "k.jsonl").exists()
+
+
+def test_compare_and_sweep_pair_two_temporal_files_as_the_temporal_command_does(capsys):
+    """Two single TimeML files are one document whatever their names (fastscore temporal scores them so): compare
+    and sweep take them too; folders must still hold the same files."""
+    from fastscore.examples import example
+
+    ex = example("temporal")
+    code, out, err = run(capsys, "compare", "--task", "temporal", str(ex.key), str(ex.response), str(ex.key),
+                         "--resamples", "100", "-o", "json")
+    assert code == 0, err
+    assert json.loads(out)["systems"][0]["score"] == 1.0
+    code, out, err = run(capsys, "sweep", "--task", "temporal", str(ex.key), str(ex.response), "-o", "json")
+    assert code == 0, err
+    assert [s["name"] for s in json.loads(out)["systems"]] == [str(ex.response)]

@@ -46,6 +46,8 @@ EXAMPLES = {
                 {"char_spans": True, "coref": True}),
         Example("temporal", "temporal", HERE / "temporal" / "key.tml", HERE / "temporal" / "response.tml",
                 "TimeML: a response relation verified only through the key's temporal closure"),
+        Example("explain", "explain", KEY, RESPONSE, "the coreference example's errors: extra and missing "
+                "mentions"),
         Example("triples", "triples", HERE / "triples" / "key.trp", HERE / "triples" / "response.trp",
                 "triples: a response triple that matches a key triple through some of its token ids"),
     )
@@ -53,7 +55,7 @@ EXAMPLES = {
 
 
 def example(name: str) -> Example:
-    """The bundled example NAME: coref, corefud, nugget, temporal or triples."""
+    """The bundled example NAME: coref, corefud, nugget, temporal, explain or triples."""
     try:
         return EXAMPLES[name]
     except KeyError:

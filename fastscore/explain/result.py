@@ -61,6 +61,12 @@ class ExplainResult:
         boot = "|" + self.bootstrap.signature() if self.bootstrap is not None else ""
         return f"explain|analyser:kummerfeld-klein-2013|cort:closest-preceding{opts}{boot}|version:{__version__}"
 
+    def __repr__(self) -> str:
+        totals = self.totals()
+        found = ", ".join(f"{TITLES[e].lower()} {totals[e]}" for e in ERRORS if totals[e]) or "no errors"
+        return (f"ExplainResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+                f"{found})")
+
     def totals(self) -> dict:
         return {c: int(round(v)) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
 

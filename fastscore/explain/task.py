@@ -49,6 +49,12 @@ def _read(source) -> ExplainInput:
     return source if isinstance(source, ExplainInput) else ExplainInput(str(source))
 
 
+def _bundled(keywords: dict) -> tuple[str, str, dict]:
+    from ..examples import command_inputs
+
+    return command_inputs("explain")
+
+
 def _doc_names(source: ExplainInput) -> list[str]:
     from ..coref.score import read
 
@@ -81,4 +87,5 @@ EXPLAIN = Task(
     output_file=True,
     metric_names=ERRORS + CORT,
     pairing=PAIRING,
+    bundled_example=_bundled,
 )
