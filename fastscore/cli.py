@@ -50,7 +50,7 @@ def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default
     optional = default == 0
     given = (lambda name: None) if optional else STATISTICS_DEFAULTS.get
     p.add_argument(resamples_flag, type=int, default=default, metavar="N",
-                   help=f"bootstrap resamples (default {default}: {'no intervals' if optional else 'as given'})")
+                   help=f"bootstrap resamples (default {default}: {'no intervals' if optional else 'of the test and of every interval'})")
     p.add_argument("--ci", type=float, default=given("ci"), metavar="LEVEL", help="confidence level (default 0.95)")
     p.add_argument("--ci-method", choices=("percentile", "bca"), default=given("ci_method"),
                    help="interval method (default percentile)")

@@ -472,3 +472,11 @@ def test_compare_and_sweep_pair_two_temporal_files_as_the_temporal_command_does(
     code, out, err = run(capsys, "sweep", "--task", "temporal", str(ex.key), str(ex.response), "-o", "json")
     assert code == 0, err
     assert [s["name"] for s in json.loads(out)["systems"]] == [str(ex.response)]
+
+
+def test_a_conllu_response_to_a_conll_key_is_an_input_error_naming_the_odd_file(capsys):
+    from fastscore.examples import example
+
+    conllu = example("corefud").response
+    code, _, err = run(capsys, "coref", str(KEY), str(conllu))
+    assert code == 1 and err.startswith(f"fastscore: error: {KEY}: not a CoNLL-U file, but {conllu} is")

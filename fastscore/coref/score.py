@@ -215,7 +215,9 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     r = read(response, settings["format"], cross_document)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
-        raise UsageError(f"{k.path if k.words is None else r.path}: key and response must both be CoNLL-U")
+        other, conllu = (k, r) if k.words is None else (r, k)
+        raise InputError(f"{other.path}: not a CoNLL-U file, but {conllu.path} is: key and response must both be "
+                         "CoNLL-U (the CorefUD scorer reads them side by side)")
     fmt = "conllu" if corefud else given
     match, zero_match, singletons = _defaults(fmt, settings)
     registry = COREFUD_METRICS if corefud else METRICS
