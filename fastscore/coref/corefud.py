@@ -35,7 +35,8 @@ from itertools import pairwise
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..formats.conllu import SENTENCE_SHIFT, jit_disabled, key_ord
+from ..first_run import jit_disabled
+from ..formats.conllu import SENTENCE_SHIFT, key_ord
 from ..formats.table import MentionTable, Words, offsets
 
 MODES = ("exact", "partial", "head")
