@@ -210,7 +210,7 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
         from .errors import UsageError
 
         raise UsageError(f"FASTSCORE_JIT={setting!r}: choose auto (default), always, never or aot")
-    if "numba" in sys.modules or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+    if "numba" in sys.modules or jit_disabled():
         return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
     if setting == "never":
         return "python"
@@ -238,6 +238,18 @@ def library_chooses_kernels() -> None:
     probe) are not taken in that process."""
     global _LIBRARY_CHOSE
     _LIBRARY_CHOSE = True
+
+
+def jit_disabled() -> bool:
+    """Whether the kernels run as plain Python: the one answer to "is the JIT on?".  As ``kernels/_jit.py``
+    made them (``python`` mode), or as numba read ``NUMBA_DISABLE_JIT`` when it was imported, or (nothing
+    loaded yet) as the setting will make them."""
+    jit = sys.modules.get("fastscore.kernels._jit")
+    if jit is not None and jit.PLAIN_PYTHON:
+        return True
+    if "numba" in sys.modules:
+        return bool(sys.modules["numba"].config.DISABLE_JIT)
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
 def use_python_kernels() -> None:
@@ -291,7 +303,7 @@ def announce_compilation() -> None:
     """Print the note on stderr, once, when it is a terminal, nothing is cached yet and this run compiles
     (with the kernels compiled at installation: when a kernel falls back to the JIT, kernels/_jit.py)."""
     global _announced
-    if (not _announced and sys.stderr.isatty() and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+    if (not _announced and sys.stderr.isatty() and not jit_disabled()
             and ("numba" in sys.modules or os.environ.get("FASTSCORE_AOT") != "1") and not kernels_cached()):
         _announced = True
         print(NOTE, file=sys.stderr, flush=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .first_run import compiled_kernels, library_chooses_kernels
+from .first_run import compiled_kernels, jit_disabled, library_chooses_kernels
 
 
 def prefer_compiled_kernels() -> bool:
@@ -19,7 +19,7 @@ def prefer_compiled_kernels() -> bool:
     if "fastscore.kernels" in sys.modules or "numba" in sys.modules:
         return getattr(sys.modules.get("fastscore.kernels._jit"), "MODE", None) == "aot"
     if (os.environ.get("FASTSCORE_JIT", "auto") not in ("auto", "aot")
-            or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or compiled_kernels() is None):
+            or jit_disabled() or compiled_kernels() is None):
         return False
     library_chooses_kernels()
     before = os.environ.get("FASTSCORE_AOT")

@@ -10,7 +10,7 @@ per chain) for every document.  Errors come back as codes with the item
 that caused them; the Python reader writes the message.
 """
 import numpy as np
-from ._jit import PLAIN_PYTHON, njit  # noqa: F401 (PLAIN_PYTHON: for the reader)
+from ._jit import njit
 
 from .order import stable_order, take
 

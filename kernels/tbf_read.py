@@ -13,7 +13,7 @@ parses that file line by line, which writes the message.
 """
 import numpy as np
 
-from ._jit import PLAIN_PYTHON, njit  # noqa: F401 (PLAIN_PYTHON: for the reader)
+from ._jit import njit
 from .conll_scan import intern_fields  # noqa: F401 (ids of equal byte strings: shared with the CoNLL readers)
 
 BEGIN, END = 2, 3

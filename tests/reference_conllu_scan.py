@@ -2,7 +2,7 @@
 (``kernels/conllu_scan.py``, ``kernels/corefud_match.py``).
 
 The reader's and the matching's own plain-Python paths are the references of the whole pipelines
-(``fastscore.formats.conllu._Reader``, ``fastscore.coref.corefud.match_python``); these are the references
+(``fastscore.formats.conllu._Reader``, ``tests.reference_corefud.match_python``); these are the references
 of single kernels."""
 from __future__ import annotations
 

@@ -1,5 +1,15 @@
-"""Pure-Python references of the CorefUD matching kernels (kernels/matching.py)."""
-from itertools import permutations
+"""Pure-Python references of the CorefUD matching kernels (kernels/matching.py), and of
+``fastscore.coref.corefud``'s preparing and matching: ``prepare_python`` (dictionaries of the scorer's values)
+and ``match_python`` (every document matched on the scorer's own values, as the kernels match only the
+documents with ties)."""
+from __future__ import annotations
+
+from itertools import pairwise, permutations
+
+import numpy as np
+
+from fastscore.coref.corefud import Matched, Matching, _ids, _keep_rows, _match_document, _place
+from fastscore.formats.table import MentionTable, Words
 
 
 def similarity(mode: str, key: tuple, response: tuple) -> float:
@@ -19,3 +29,69 @@ def max_overlap(key: list[set], response: list[set]) -> int:
     for chosen in permutations(range(len(large)), len(small)):
         best = max(best, sum(len(a & large[j]) for a, j in zip(small, chosen)))
     return best
+
+
+def _identities(words: Words, head_mode: bool) -> list[tuple]:
+    """What makes two mentions the same mention, for every row: their words (and head, in head matching)."""
+    keys, off = words.keys.tolist(), words.offsets.tolist()
+    if head_mode:
+        return [(tuple(keys[lo:hi]), h) for (lo, hi), h in zip(pairwise(off), words.head.tolist())]
+    return [(tuple(keys[lo:hi]),) for lo, hi in pairwise(off)]
+
+
+def prepare_python(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
+    """``corefud.prepare`` with the scorer's own values in dictionaries (the oracle of its kernel and numpy)."""
+    words = table.words
+    head_mode = matching.mode == "head"
+    keep = np.ones(len(table.start), dtype=bool)
+    twice: list[str] = []
+    idents = _identities(words, head_mode)
+    clusters = table.cluster.tolist()
+    for d in range(table.n_docs):
+        lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
+        seen: dict[tuple, int] = {}
+        for row in range(lo, hi):  # rows of a cluster are contiguous: a repeat is seen in its own cluster
+            ident = (clusters[row],) + idents[row]
+            if ident in seen:
+                keep[row] = False
+            seen[ident] = row
+        sizes = np.bincount(table.cluster[lo:hi][keep[lo:hi]], minlength=len(table.cluster_labels[d]))
+        if not keep_singletons:
+            keep[lo:hi] &= sizes[table.cluster[lo:hi]] > 1
+        owner: set[tuple] = set()
+        for row in range(lo, hi):
+            if keep[row]:
+                if idents[row] in owner:
+                    twice.append(_place(table, row, d))
+                owner.add(idents[row])
+    return _keep_rows(table, keep), (len(twice), twice[0] if twice else None)
+
+
+def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
+    """``corefud.match`` with every document on the scorer's own values (the oracle of its kernels)."""
+    n_docs = len(a.doc_names)
+    k_id = np.empty(len(a.k_chain), dtype=np.int64)
+    r_id = np.empty(len(a.r_chain), dtype=np.int64)
+    counts = np.zeros((n_docs, 4), dtype=np.int64)
+    irregular = np.zeros(n_docs, dtype=bool)
+    key_finds: dict[int, np.ndarray] = {}
+    resp_finds: dict[int, np.ndarray] = {}
+    counterparts: list[list[tuple[int, int]]] = []
+    key_same: dict[int, np.ndarray] = {}
+    resp_same: dict[int, np.ndarray] = {}
+    pairs: dict[int, list] = {}
+    for d in range(n_docs):
+        klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
+        rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
+        n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, klo, khi, rlo, rhi,
+                                                                          matching, path)
+        if same is not None:
+            key_same[d], resp_same[d] = same
+        k_id[klo:khi] = np.arange(khi - klo)
+        r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf if one_to_one else np.full(khi - klo, -1))
+        if not one_to_one:
+            irregular[d] = True
+            key_finds[d], resp_finds[d] = kf, rf
+        counts[d] = (khi - klo, rhi - rlo, n_pairs, 0)
+        counterparts.append(cp)
+    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same, pairs)

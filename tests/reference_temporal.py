@@ -2,7 +2,9 @@
 
 * ``naive_closure``: the exact closure of interval relations by Floyd-Warshall over their end
   points, recomputed from scratch for every relation (the oracle of ``kernels/temporal_closure.py``
-  and :class:`fastscore.temporal.closure.Closure`);
+  and of :class:`PathClosure`);
+* ``PathClosure``: the exact closure by path searches, relation by relation (the oracle of
+  :class:`fastscore.temporal.closure.Closure`, which builds it in one kernel call);
 * ``official_search``: the official TempEval-3 depth-first search over a timegraph's chains, as
   ``relation_to_timegraph.py`` writes it (the oracle of ``kernels/temporal_timegraph.py``).
 """
@@ -92,3 +94,71 @@ def official_search(tg, a: str, b: str) -> bool:
         return False
 
     return search(pts[a], ())
+
+
+class PathClosure:
+    """The exact closure by depth-first searches over the points, one relation added at a time (``add``
+    returns added / redundant / violated; ``holds``): the oracle of ``fastscore.temporal.closure.Closure``."""
+
+    def __init__(self) -> None:
+        self.succ: dict[str, dict[str, bool]] = {}  # point -> successor -> strict (<) or not (<=)
+
+    def _interval(self, x: str) -> None:
+        if x + "_s" not in self.succ:
+            self.succ[x + "_s"] = {x + "_e": True}
+            self.succ[x + "_e"] = {}
+
+    def _reach(self, a: str, b: str) -> int:
+        """0: no path from ``a`` to ``b``; 1: a path (``a <= b``); 2: a path with a strict edge (``a < b``)."""
+        best = 0
+        seen = {(a, False)}
+        stack = [(a, False)]
+        while stack:
+            p, strict = stack.pop()
+            for q, s in self.succ[p].items():
+                st = strict or s
+                if q == b:
+                    if st:
+                        return 2
+                    best = 1
+                if (q, st) not in seen:
+                    seen.add((q, st))
+                    stack.append((q, st))
+        return best
+
+    def _entailed(self, a: str, op: str, b: str) -> bool:
+        if op == "<":
+            return self._reach(a, b) == 2
+        return a == b or (self._reach(a, b) >= 1 and self._reach(b, a) >= 1)
+
+    def _edges(self, a: str, op: str, b: str) -> list[tuple[str, str, bool]]:
+        return [(a, b, True)] if op == "<" else [(a, b, False), (b, a, False)]
+
+    def add(self, x: str, y: str, rel: str) -> str:
+        pairs = _points(x, y, rel)
+        self._interval(x)
+        self._interval(y)
+        if all(self._entailed(*p) for p in pairs):
+            return REDUNDANT
+        new = [e for p in pairs for e in self._edges(*p) if e[0] != e[1]]
+        if any(a == b and op == "<" for a, op, b in pairs):
+            return VIOLATED
+        added = []
+        for a, b, strict in new:
+            old = self.succ[a].get(b)
+            if old is None or (strict and not old):
+                added.append((a, b, old))
+                self.succ[a][b] = strict or bool(old)
+        if any(self._reach(b, a) >= (1 if strict else 2) for a, b, strict in new):
+            for a, b, old in reversed(added):
+                if old is None:
+                    del self.succ[a][b]
+                else:
+                    self.succ[a][b] = old
+            return VIOLATED
+        return ADDED
+
+    def holds(self, x: str, y: str, rel: str) -> bool:
+        if x + "_s" not in self.succ or y + "_s" not in self.succ:
+            return False
+        return all(self._entailed(*p) for p in _points(x, y, rel))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from fastscore.errors import FastscoreError, FastscoreWarning
 from fastscore.formats import conllu
 from tests import reference_conllu_scan as ref
+from tests import reference_corefud
 from tests.conftest import TESTDATA
 from tests.strategies import mutate_lines
 
@@ -189,7 +190,7 @@ def test_matching_kernels_agree_with_the_scorer_values(tmp_path_factory, match, 
     (folder / "r.conllu").write_text(response, encoding="utf-8")
     results = []
     fast = corefud.match
-    for matcher in (corefud.match_kernels, corefud.match_python):
+    for matcher in (corefud.match, reference_corefud.match_python):
         corefud.match = matcher
         try:
             with warnings.catch_warnings():
@@ -249,13 +250,14 @@ def _with_copies(table, rng: random.Random):
 def _check_prepare(tmp_path_factory, seed, mode, keep) -> bool:
     """Repeats and singletons removed, and mentions in two entities counted (and kept), by the kernel as by
     dictionaries of the scorer's values (twin heads and ties make both kinds of repeat)."""
-    from fastscore.coref.corefud import Matching, prepare_kernels, prepare_python
+    from fastscore.coref.corefud import Matching, prepare
+    from tests.reference_corefud import prepare_python
 
     _, response = gen.generate_case(seed, 2, 10, gen.Params(ties=True, p_twin_heads=0.4))
     path = tmp_path_factory.mktemp("prepare") / "r.conllu"
     path.write_text(response, encoding="utf-8")
     table = _with_copies(conllu.read_conllu(path), random.Random(seed))
-    a, wa = prepare_kernels(table, Matching(mode), keep)
+    a, wa = prepare(table, Matching(mode), keep)
     b, wb = prepare_python(table, Matching(mode), keep)
     assert wa == wb and a.cluster_labels == b.cluster_labels
     for name in ("doc_offsets", "start", "end", "cluster"):
@@ -371,7 +373,7 @@ def _match_both(key, response, **options):
 
     results = []
     fast = corefud.match
-    for matcher in (corefud.match_kernels, corefud.match_python):
+    for matcher in (corefud.match, reference_corefud.match_python):
         corefud.match = matcher
         try:
             with warnings.catch_warnings():

@@ -23,19 +23,19 @@ lookups of counterparts are not one 1-to-1 alignment (see :class:`Matched`) are 
 Steps 1-4 run over the whole corpus in ``kernels/corefud_match.py`` (scipy only where a document has
 mentions left on both sides) for every document whose mentions differ in (first word, last word, length)
 on each side: there the sort alone gives the scorer's order.  Documents with such ties are matched on the
-scorer's own values (:func:`align_document`), as are all documents when the kernels run as plain Python;
-:func:`prepare_python` and :func:`match_python` are those paths for every document (the tests' references).
+scorer's own values (:func:`align_document`).  The same path runs whether the kernels are compiled or
+plain Python.  ``tests/reference_corefud.py`` holds the oracles: ``prepare_python`` (dictionaries of the
+scorer's values) and ``match_python`` (every document matched on the scorer's own values).
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..formats.conllu import SENTENCE_SHIFT, jit_disabled, key_ord
+from ..formats.conllu import SENTENCE_SHIFT, key_ord
 from ..formats.table import MentionTable, Words, offsets
 
 MODES = ("exact", "partial", "head")
@@ -59,43 +59,12 @@ class Matching:
 # ---- preparing each side: repeated mentions, singletons, mentions in two clusters
 
 
-def _identities(words: Words, head_mode: bool) -> list[tuple]:
-    """What makes two mentions the same mention, for every row: their words (and head, in head matching)."""
-    keys, off = words.keys.tolist(), words.offsets.tolist()
-    if head_mode:
-        return [(tuple(keys[lo:hi]), h) for (lo, hi), h in zip(pairwise(off), words.head.tolist())]
-    return [(tuple(keys[lo:hi]),) for lo, hi in pairwise(off)]
-
-
 def prepare(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
     """The table with each cluster's repeated mentions removed (the first kept), then one-mention clusters
     (unless ``keep_singletons``), as the scorer prepares its clusters.  A mention listed in two clusters stays
     in both (the scorer keeps it in both clusters' lists and finds its cluster through the later one:
     :func:`match` sends such documents to :func:`lookup_statistics`); returned with the table: how many rows
     repeat a mention of another cluster, and where the first is (None: none)."""
-    if jit_disabled():  # the kernels as plain Python: dictionaries of the scorer's values are faster
-        return prepare_python(table, matching, keep_singletons)
-    return prepare_kernels(table, matching, keep_singletons)
-
-
-def _groups(words: Words, doc: np.ndarray, head_mode: bool) -> np.ndarray:
-    """An identity per row: rows of one document with the same words (and head, in head matching) share it."""
-    from ..kernels.corefud_match import identity_groups
-
-    n = len(doc)
-    sizes = np.diff(words.offsets)
-    first = words.keys[words.offsets[:-1]] if n else np.zeros(0, dtype=np.int64)
-    last = words.keys[words.offsets[1:] - 1] if n else np.zeros(0, dtype=np.int64)
-    order = np.lexsort((words.head if head_mode else np.zeros(n, dtype=np.int64), sizes, last, first, doc))
-    return identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
-
-
-def _place(table: MentionTable, row: int, doc: int) -> str:
-    return f"{table.path}:{int(table.words.lines[row])}: document \"{table.doc_names[doc]}\""
-
-
-def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
-    """:func:`prepare` by ``kernels.corefud_match.identity_groups`` and numpy."""
     n = len(table.start)
     doc = np.repeat(np.arange(table.n_docs), np.diff(table.doc_offsets))
     group = _groups(table.words, doc, matching.mode == "head")
@@ -118,32 +87,20 @@ def prepare_kernels(table: MentionTable, matching: Matching, keep_singletons: bo
     return _keep_rows(table, keep), twice
 
 
-def prepare_python(table: MentionTable, matching: Matching, keep_singletons: bool) -> tuple[MentionTable, tuple]:
-    """:func:`prepare` with the scorer's own values in dictionaries (the reference of the kernel)."""
-    words = table.words
-    head_mode = matching.mode == "head"
-    keep = np.ones(len(table.start), dtype=bool)
-    twice: list[str] = []
-    idents = _identities(words, head_mode)
-    clusters = table.cluster.tolist()
-    for d in range(table.n_docs):
-        lo, hi = int(table.doc_offsets[d]), int(table.doc_offsets[d + 1])
-        seen: dict[tuple, int] = {}
-        for row in range(lo, hi):  # rows of a cluster are contiguous: a repeat is seen in its own cluster
-            ident = (clusters[row],) + idents[row]
-            if ident in seen:
-                keep[row] = False
-            seen[ident] = row
-        sizes = np.bincount(table.cluster[lo:hi][keep[lo:hi]], minlength=len(table.cluster_labels[d]))
-        if not keep_singletons:
-            keep[lo:hi] &= sizes[table.cluster[lo:hi]] > 1
-        owner: set[tuple] = set()
-        for row in range(lo, hi):
-            if keep[row]:
-                if idents[row] in owner:
-                    twice.append(_place(table, row, d))
-                owner.add(idents[row])
-    return _keep_rows(table, keep), (len(twice), twice[0] if twice else None)
+def _groups(words: Words, doc: np.ndarray, head_mode: bool) -> np.ndarray:
+    """An identity per row: rows of one document with the same words (and head, in head matching) share it."""
+    from ..kernels.corefud_match import identity_groups
+
+    n = len(doc)
+    sizes = np.diff(words.offsets)
+    first = words.keys[words.offsets[:-1]] if n else np.zeros(0, dtype=np.int64)
+    last = words.keys[words.offsets[1:] - 1] if n else np.zeros(0, dtype=np.int64)
+    order = np.lexsort((words.head if head_mode else np.zeros(n, dtype=np.int64), sizes, last, first, doc))
+    return identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
+
+
+def _place(table: MentionTable, row: int, doc: int) -> str:
+    return f"{table.path}:{int(table.words.lines[row])}: document \"{table.doc_names[doc]}\""
 
 
 def twice_warning(key: tuple, response: tuple) -> list[str]:
@@ -389,13 +346,6 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     Documents whose mentions differ in (first word, last word, length) on each side are matched by the
     kernels of ``kernels/corefud_match.py`` (the scorer's order of mentions is then that sort alone);
     the others by :func:`align_document` on the scorer's own values."""
-    if jit_disabled():  # the kernels as plain Python: the matching on the scorer's values is faster
-        return match_python(a, key_words, resp_words, matching, path)
-    return match_kernels(a, key_words, resp_words, matching, path)
-
-
-def match_kernels(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
-    """:func:`match` by the kernels (documents with ties on the scorer's values)."""
     from ..kernels import corefud_match as K
     from ..kernels.matching import HEAD, PARTIAL
 
@@ -520,36 +470,6 @@ def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo
                     for v, row in zip(k.values, k.rows.tolist()) if v in r.row_of or v in both_ways]
     same = (k.same, r.same) if k.repeats or r.repeats else None
     return len(pairs), kf, rf, one_to_one, counterparts, same, [(k.row_of[kv], r.row_of[rv]) for kv, rv in pairs]
-
-
-def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
-    """:func:`match` with every document on the scorer's own values (the reference of the kernels)."""
-    n_docs = len(a.doc_names)
-    k_id = np.empty(len(a.k_chain), dtype=np.int64)
-    r_id = np.empty(len(a.r_chain), dtype=np.int64)
-    counts = np.zeros((n_docs, 4), dtype=np.int64)
-    irregular = np.zeros(n_docs, dtype=bool)
-    key_finds: dict[int, np.ndarray] = {}
-    resp_finds: dict[int, np.ndarray] = {}
-    counterparts: list[list[tuple[int, int]]] = []
-    key_same: dict[int, np.ndarray] = {}
-    resp_same: dict[int, np.ndarray] = {}
-    pairs: dict[int, list] = {}
-    for d in range(n_docs):
-        klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
-        rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, klo, khi, rlo, rhi,
-                                                                          matching, path)
-        if same is not None:
-            key_same[d], resp_same[d] = same
-        k_id[klo:khi] = np.arange(khi - klo)
-        r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf if one_to_one else np.full(khi - klo, -1))
-        if not one_to_one:
-            irregular[d] = True
-            key_finds[d], resp_finds[d] = kf, rf
-        counts[d] = (khi - klo, rhi - rlo, n_pairs, 0)
-        counterparts.append(cp)
-    return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same, pairs)
 
 
 def _finds(side: _Side, other: _Side, both_ways: dict, other_lo: int) -> np.ndarray:

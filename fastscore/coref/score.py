@@ -54,7 +54,18 @@ def read(source, format: str = "auto", cross_document: bool = False,
     only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`)."""
     if isinstance(source, MentionTable):
         return source
-    fmt = detect_format(source.path if isinstance(source, Part) else source) if format == "auto" else format
+    if format != "auto":
+        return _read_format(source, format, cross_document, defer_bracket_errors)
+    fmt = detect_format(source.path if isinstance(source, Part) else source)
+    table = _read_format(source, fmt, cross_document, defer_bracket_errors, sniffed=True)
+    table.sniffed = fmt  # the signature's format (_format_of): not sniffed again
+    return table
+
+
+def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: bool,
+                 sniffed: bool = False) -> MentionTable:
+    """:func:`read` of a file whose format is known (``sniffed``: told from its content, so no mention table
+    file of another kind)."""
     if isinstance(source, Part):  # a batch of a large CoNLL-2012, jsonlines or CoNLL-U file (coref.task cuts those)
         if fmt == "jsonl":
             from ..formats.jsonl import read_jsonl
@@ -65,7 +76,7 @@ def read(source, format: str = "auto", cross_document: bool = False,
 
             return read_conllu(source)
         return read_conll(source, defer_bracket_errors)
-    if fmt in ("conll2012", "conllu", "jsonl"):  # a preset or --format names the kind
+    if fmt in ("conll2012", "conllu", "jsonl") and not sniffed:  # a preset or --format names the kind
         from ..formats.columnar import table_file_kind
 
         if table_file_kind(source) is not None:
@@ -210,8 +221,12 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
         given = [x for x in (key, response) if not isinstance(x, MentionTable)]
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
-    given = _format_of(key, settings["format"])  # before standard input is read
-    k = read(key, settings["format"], cross_document)
+    if settings["format"] == "auto" and not isinstance(key, MentionTable):
+        k = read(key, "auto", cross_document)
+        given = k.sniffed  # what _format_of would sniff again
+    else:
+        given = _format_of(key, settings["format"])  # before standard input is read
+        k = read(key, settings["format"], cross_document)
     r = read(response, settings["format"], cross_document)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
@@ -267,7 +282,7 @@ def _format_of(source, given: str) -> str:
     if isinstance(source, MentionTable):
         if given != "auto" or not os.path.isfile(source.path):
             return "conll2012" if given == "auto" else given
-        return detect_format(source.path)
+        return source.sniffed or detect_format(source.path)
     return detect_format(source.path if isinstance(source, Part) else source)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
+from ..first_run import jit_disabled
 from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 from .table import MentionTable, offsets
@@ -136,7 +137,7 @@ class _Reader:
         self.buf = np.frombuffer(data, dtype=np.uint8)
         # the scanners index bytes one by one: as plain Python (a small first run) a bytes object does
         # that several times faster than an array, with the same values
-        self.scan_buf = data if scan.PLAIN_PYTHON else self.buf
+        self.scan_buf = data if jit_disabled() else self.buf
         newlines = np.flatnonzero(self.buf == 10)
         self.starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
         self.ends = np.concatenate([newlines, [len(self.buf)]]).astype(np.int64)

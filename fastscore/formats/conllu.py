@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, ParseError
+from ..first_run import jit_disabled
 from ..outputs import writable
 from .files import Part, decode_utf8, read_bytes, read_part, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, gather_csr, offsets
@@ -1321,19 +1322,6 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
     out = np.zeros(int(sizes.sum()) + len(sizes) - 1, dtype=np.uint8)  # NUL between the strings
     out[np.repeat(offsets(sizes + 1)[:-1], sizes) + within] = buf[np.repeat(start, sizes) + within]
     return out.tobytes().decode().split("\0")
-
-
-def jit_disabled() -> bool:
-    """Whether the kernels run as plain Python (``NUMBA_DISABLE_JIT``, as a short first run sets it): as
-    ``kernels/_jit.py`` made them, or as numba read the setting when it was imported."""
-    import sys
-
-    jit = sys.modules.get("fastscore.kernels._jit")
-    if jit is not None and jit.PLAIN_PYTHON:
-        return True
-    if "numba" in sys.modules:
-        return bool(sys.modules["numba"].config.DISABLE_JIT)
-    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
 

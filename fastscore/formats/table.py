@@ -87,6 +87,8 @@ class MentionTable:
     # file only for the documents it scores)
     discarded: dict[str, list[str]] = field(default_factory=dict, repr=False)
     unread: dict[str, Exception] = field(default_factory=dict, repr=False)
+    sniffed: str | None = field(default=None, repr=False, compare=False)  # the format its reader was chosen by,
+    # told from the file's content (``coref.score.read``); None: given, or not read from one file
 
     @classmethod
     def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,

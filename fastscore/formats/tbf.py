@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import ParseError
+from ..first_run import jit_disabled
 from .files import Part, decode_utf8, document_batches, read_text, reject_other_format, source_bytes
 
 BEGIN = "#BeginOfDocument"
@@ -105,7 +105,7 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     data, name, before = source_bytes(source)
     text = decode_utf8(name, data, before)
     with collector_paused():
-        if len(data) >= SCAN_BYTES and _jit_enabled():
+        if len(data) >= SCAN_BYTES and not jit_disabled():
             tbf = _scan(name, data, before)
             if tbf is not None:
                 return tbf
@@ -121,17 +121,6 @@ def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
 
 
 SCAN_BYTES = 64 << 10  # smaller files are read line by line (as fast, without loading the scan kernels)
-
-
-def _jit_enabled() -> bool:
-    """Whether the kernels run compiled (as plain Python, the byte scan is slower than the line reader)."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return False
-    if "numba" in sys.modules:
-        from numba import config
-
-        return not config.DISABLE_JIT
-    return True
 
 
 def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:

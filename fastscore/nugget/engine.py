@@ -14,6 +14,7 @@ from itertools import chain, repeat
 import numpy as np
 
 from ..errors import InputError, ParseError
+from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table, span_kind
 from ..messages import did_you_mean, few
@@ -95,7 +96,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     kept: dict[str, list] = {"gold": [], "system": []}
     wanted = opts.coref or opts.sequencing
     checked = {"gold": None, "system": None}
-    if wanted and not opts.token_mode and _jit_enabled():
+    if wanted and not opts.token_mode and not jit_disabled():
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
             checked[role] = _valid_clusters(tbf, out.members[role])
@@ -533,12 +534,6 @@ def _valid_clusters(tbf: TbfFile, members: Members) -> list[bool]:
     same = (c[1:] == c[:-1]) & (k[1:] == k[:-1]) & (r[1:] != r[:-1])
     valid[doc_of[order[1:][same]]] = False
     return valid.tolist()
-
-
-def _jit_enabled() -> bool:
-    from ..formats.tbf import _jit_enabled as enabled
-
-    return enabled()
 
 
 def _span_set(span: str, token_mode: bool):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .closure import KernelClosure
+from .closure import Closure
 from .timegraph import REDUNDANT, VIOLATED, Timegraph
 
 Relation = tuple[str, str, str]  # (interval, interval, BEFORE | INCLUDES)
@@ -27,7 +27,7 @@ Relation = tuple[str, str, str]  # (interval, interval, BEFORE | INCLUDES)
 class Graph:
     """One side of one document: its timegraph, its annotation and its final relations."""
 
-    timegraph: Timegraph | KernelClosure
+    timegraph: Timegraph | Closure
     annotation: frozenset[Relation]
     final: list[Relation]
 
@@ -37,7 +37,7 @@ def build(relations: list[Relation], exact: bool = False) -> Graph:
     ``exact``: the exact closure (built by the closure kernel) instead of the official timegraph."""
     unique = list(dict.fromkeys(relations))
     if exact:
-        tg: Timegraph | KernelClosure = KernelClosure(unique)
+        tg: Timegraph | Closure = Closure(unique)
         outcomes = tg.outcomes
     else:
         tg = Timegraph()
@@ -61,7 +61,7 @@ class Counts:
     gold: int  # gold final relations
 
 
-def _matched(relations: list[Relation], annotation: frozenset[Relation], other: Timegraph | KernelClosure) -> int:
+def _matched(relations: list[Relation], annotation: frozenset[Relation], other: Timegraph | Closure) -> int:
     """Relations in the annotation or entailed by the other graph (its queries in one kernel call)."""
     todo = [r for r in relations if r not in annotation]
     return len(relations) - len(todo) + sum(other.holds_many(todo))

@@ -7,7 +7,7 @@ relations ``<`` and ``=`` on start and end points (``POINTS``: BEFORE is ``x_e <
 convex point algebra path consistency is complete, so a point relation is entailed exactly
 when a path shows it (``a < b``: a path from ``a`` to ``b`` with a strict edge; ``a = b``:
 paths both ways), and a relation is contradicted exactly when adding it would close a cycle
-through a strict edge.  Same interface as the timegraph: ``add`` returns added / redundant /
+through a strict edge.  Like the timegraph, each relation added in turn is added / redundant /
 violated, ``holds`` answers queries (False when an interval is not in the graph).  An interval
 related to itself: SIMULTANEOUS is redundant, anything else violated (the interval is in the
 graph either way, as in the official graph).
@@ -35,87 +35,13 @@ POINTS: dict[str, tuple[tuple[str, str, str], ...]] = {
 }
 
 
-def point_pairs(x: str, y: str, rel: str) -> list[tuple[str, str, str]]:
-    """``x rel y`` as point relations (a, '<' | '=', b) on point names ``X_s``, ``X_e``."""
-    try:
-        spec = POINTS[rel]
-    except KeyError:
-        raise ValueError(f"unsupported relation {rel!r}") from None
-    name = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
-    return [(name[a], op, name[b]) for a, op, b in spec]
-
-
-class Closure:
-    def __init__(self) -> None:
-        self.succ: dict[str, dict[str, bool]] = {}  # point -> successor -> strict (<) or not (<=)
-
-    def _interval(self, x: str) -> None:
-        if x + "_s" not in self.succ:
-            self.succ[x + "_s"] = {x + "_e": True}
-            self.succ[x + "_e"] = {}
-
-    def _reach(self, a: str, b: str) -> int:
-        """0: no path from ``a`` to ``b``; 1: a path (``a <= b``); 2: a path with a strict edge (``a < b``)."""
-        best = 0
-        seen = {(a, False)}
-        stack = [(a, False)]
-        while stack:
-            p, strict = stack.pop()
-            for q, s in self.succ[p].items():
-                st = strict or s
-                if q == b:
-                    if st:
-                        return 2
-                    best = 1
-                if (q, st) not in seen:
-                    seen.add((q, st))
-                    stack.append((q, st))
-        return best
-
-    def _entailed(self, a: str, op: str, b: str) -> bool:
-        if op == "<":
-            return self._reach(a, b) == 2
-        return a == b or (self._reach(a, b) >= 1 and self._reach(b, a) >= 1)
-
-    def _edges(self, a: str, op: str, b: str) -> list[tuple[str, str, bool]]:
-        return [(a, b, True)] if op == "<" else [(a, b, False), (b, a, False)]
-
-    def add(self, x: str, y: str, rel: str) -> str:
-        pairs = point_pairs(x, y, rel)
-        self._interval(x)
-        self._interval(y)
-        if all(self._entailed(*p) for p in pairs):
-            return REDUNDANT
-        new = [e for p in pairs for e in self._edges(*p) if e[0] != e[1]]
-        if any(a == b and op == "<" for a, op, b in pairs):
-            return VIOLATED
-        added = []
-        for a, b, strict in new:
-            old = self.succ[a].get(b)
-            if old is None or (strict and not old):
-                added.append((a, b, old))
-                self.succ[a][b] = strict or bool(old)
-        if any(self._reach(b, a) >= (1 if strict else 2) for a, b, strict in new):
-            for a, b, old in reversed(added):
-                if old is None:
-                    del self.succ[a][b]
-                else:
-                    self.succ[a][b] = old
-            return VIOLATED
-        return ADDED
-
-    def holds(self, x: str, y: str, rel: str) -> bool:
-        if x + "_s" not in self.succ or y + "_s" not in self.succ:
-            return False
-        return all(self._entailed(*p) for p in point_pairs(x, y, rel))
-
-
 _OPS = {"<": 0, "=": 1}
 
 
-class KernelClosure:
+class Closure:
     """The exact closure of a list of relations, built in one call of the closure kernel
-    (``kernels/temporal_closure.py``); the same outcomes and answers as :class:`Closure`."""
+    (``kernels/temporal_closure.py``): ``outcomes`` (added / redundant / violated, each relation added in
+    turn), ``holds`` and ``holds_many`` (the tests' ``reference_temporal.PathClosure`` is its plain-Python oracle)."""
 
     def __init__(self, relations: list[tuple[str, str, str]]) -> None:
         import numpy as np
