@@ -133,6 +133,7 @@ def test_batches_cut_before_documents_and_keep_line_numbers(corpus, tmp_path):
     assert str(batched.value) == str(whole.value) and "never closed" in str(whole.value)
 
 
+@pytest.mark.slow  # ~3 s (the default run keeps a shorter test of the same path)
 def test_jsonlines_files_in_batches(corpus, tmp_path):
     """A jsonlines file larger than the batch size is read in batches of whole lines: the numbers of the file
     read whole, and a bad line's message (its line number included) as reading the whole file gives."""
@@ -198,6 +199,7 @@ def test_unnamed_documents_in_two_shards_are_an_error_that_says_so(shared_data, 
     assert "both hold a document without a name" in run.stderr and run.stderr.count("\n") == 1
 
 
+@pytest.mark.slow  # ~4 s (the default run keeps a shorter test of the same path)
 def test_conllu_shards_of_real_data(shared_data, tmp_path):
     """OntoGUM's CoNLL-U files as shards: the CorefUD report and every JSON number of the files joined in one."""
     files = sorted((shared_data / "gum" / "coref" / "ontogum" / "conllu").glob("*.conllu"))[:3]
@@ -307,6 +309,7 @@ def test_temporal_shards_need_the_same_documents(timeml, tmp_path):
                             r"\(first: \"(doc004|extra)\.tml\"\): .*\n", run.stderr)
 
 
+@pytest.mark.slow  # ~4 s (the default run keeps a shorter test of the same path)
 def test_event_nugget_shards(tmp_path):
     """The nugget task through the same shape: the official report and every JSON number as one file."""
     from gen_nuggets import generate
@@ -355,6 +358,7 @@ def test_event_nugget_shards(tmp_path):
     assert skipped["documents"] == 40 and skipped["metrics"] != sharded["metrics"]
 
 
+@pytest.mark.slow  # ~6 s (the default run keeps a shorter test of the same path)
 def test_event_nugget_files_in_batches(tmp_path):
     """A TBF file larger than the batch size is read in batches of whole documents: every batch's documents,
     mention lines and relation lines keep the file's own line numbers (on the byte scan's path and the line
@@ -456,6 +460,7 @@ def test_dask_local_cluster(corpus, one_file):
     assert _numbers(paired) == one_file
 
 
+@pytest.mark.slow  # ~2 s: a cluster started from a subprocess (the default run keeps a shorter test of the same path)
 def test_dask_local_cluster_from_the_command_line(corpus, one_file):
     """The command a user types: a LocalCluster whose workers are forked (fastscore already loaded)."""
     pytest.importorskip("dask.distributed")
@@ -515,6 +520,7 @@ def dask_deployment():
             p.wait()
 
 
+@pytest.mark.slow  # ~3 s: a scheduler and workers started (the default run keeps a shorter test of the same path)
 def test_dask_deployment_and_a_killed_worker(corpus, one_file, dask_deployment, tmp_path):
     address, workers = dask_deployment
     run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
@@ -542,6 +548,7 @@ def test_dask_deployment_and_a_killed_worker(corpus, one_file, dask_deployment, 
     assert _numbers(result) == one_file
 
 
+@pytest.mark.slow  # ~3 s: waits for the connection to fail (the default run keeps a shorter test of the same path)
 def test_dask_unreachable_scheduler_is_a_usage_error(corpus):
     pytest.importorskip("dask.distributed")
     run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
