@@ -1,4 +1,4 @@
-"""pytest-benchmark suite: python -m pytest bench -m bench
+"""pytest-benchmark suite: python -m pytest -n 0 bench -m bench
 
 Timings exclude compilation (one call before timing).  Targets (issue 2):
 all metrics <= 50 ms on the CoNLL-2012-test-sized corpus, <= 1 s on one

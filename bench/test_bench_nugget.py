@@ -1,5 +1,5 @@
 """pytest-benchmark: event nuggets with coreference, 5,000 documents; event sequencing, 1,000 documents
-(python -m pytest bench -m bench).
+(python -m pytest -n 0 bench -m bench).
 
 Target (issue 4): <= 2 s wall for the whole run; this times the in-process scoring after warm-up.
 """

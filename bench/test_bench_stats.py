@@ -1,4 +1,4 @@
-"""pytest-benchmark suite for statistics (issue 3): python -m pytest bench -m bench
+"""pytest-benchmark suite for statistics (issue 3): python -m pytest -n 0 bench -m bench
 
 Targets on the CoNLL-2012-test-sized corpus: 10,000 paired bootstrap
 resamples of all metrics <= 0.5 s; 10,000 approximate-randomization trials

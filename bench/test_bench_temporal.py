@@ -1,4 +1,4 @@
-"""pytest-benchmark: TempEval-3 temporal evaluation (python -m pytest bench/test_bench_temporal.py -m bench).
+"""pytest-benchmark: TempEval-3 temporal evaluation (python -m pytest -n 0 bench/test_bench_temporal.py -m bench).
 
 Targets (issue 12): a TimeBank-sized corpus (183 documents, ~6,400 gold TLINKs) <= 0.5 s, and one
 document with ~4,000 gold TLINKs <= 0.5 s.  The corpora come from scripts/gen_timeml.py (seeded) and are

@@ -1,5 +1,5 @@
 """pytest-benchmark: triple matching, 1M gold triples against 1M system triples in 2,000 documents
-(python -m pytest bench/test_bench_triples.py -m bench).
+(python -m pytest -n 0 bench/test_bench_triples.py -m bench).
 
 Target (issue 14): <= 2 s for the matching kernel over sorted id arrays (all four variants, unique
 system triples, counted gold triples).  The corpus is built in memory by scripts/gen_triples.py

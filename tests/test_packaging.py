@@ -138,7 +138,7 @@ def test_the_wheel_installs_without_a_compiler_and_runs_the_compiled_kernels(whe
 def test_kernels_agree_with_reference_without_jit():
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "--hypothesis-seed=1",
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "--hypothesis-seed=1",
          "tests/test_kernels_vs_reference.py", "tests/test_official_cases.py", "tests/test_assignment.py",
          "tests/test_nugget.py", "tests/test_reader.py",
          "-k", "repeats or A1 or A9 or assignment or greedy or crlf or TC-A-4 or itself"],
