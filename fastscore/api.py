@@ -15,10 +15,11 @@ from .task import Task
 from .tasks import TASKS, get_task
 
 
-def _warned(result):
-    """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning)."""
+def _warned(result, stacklevel: int = 3):
+    """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning), attributed to
+    the caller of the API function (``stacklevel`` frames up)."""
     for message in getattr(result, "warnings", ()):
-        warnings.warn(message, FastscoreWarning, stacklevel=3)
+        warnings.warn(message, FastscoreWarning, stacklevel=stacklevel)
     return result
 
 
@@ -55,12 +56,23 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
     return result
 
 
+def _scored(t: Task, gold, system, options: dict):
+    """The task's result, its warnings emitted; a file of another task's format names the ``task=`` that reads it."""
+    from .errors import OtherFormatError
+    from .formats.files import readers_hint
+
+    try:
+        return _warned(t.score(gold, system, **options), stacklevel=4)  # _scored, then the API function
+    except OtherFormatError as exc:
+        raise exc.with_hint(readers_hint(exc.format, running=t.name, api=True)) from None
+
+
 def score(gold, system, *, task: str = "coref", **options):
     """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
     ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`)."""
     t = get_task(task)
     t.check_keywords(options, "score", "command")
-    return _warned(t.score(gold, system, **options))
+    return _scored(t, gold, system, options)
 
 
 def score_corpus(gold, system, *, task: str = "coref", settings=None, jobs: int | None = None,
@@ -230,7 +242,7 @@ def _make_score_function(task: Task) -> Callable:
         given = signature.bind(*args, **keywords)
         given.apply_defaults()
         values = dict(given.arguments)
-        return _warned(task.score(values.pop(gold), values.pop(system), **values))
+        return _scored(task, values.pop(gold), values.pop(system), values)
 
     score_task.__name__ = score_task.__qualname__ = SCORE_PREFIX + task.name
     score_task.__module__ = __name__

@@ -382,12 +382,17 @@ def _score(args, task: Task) -> int:
 
     stats = _statistics(args, args.bootstrap)
     settings = _corpus_settings(args, task)
-    if settings is not None:
-        from .api import score_corpus
+    try:
+        if settings is not None:
+            from .api import score_corpus
 
-        result = score_corpus(gold, system, task=task.name, settings=settings, **keywords)
-    else:
-        result = score(gold, system, task=task.name, **keywords)
+            result = score_corpus(gold, system, task=task.name, settings=settings, **keywords)
+        else:
+            result = score(gold, system, task=task.name, **keywords)
+    except OtherFormatError as exc:  # the remedy as this command's user gives it
+        from .formats.files import readers_hint
+
+        raise exc.with_hint(readers_hint(exc.format, running=task.name)) from None
     if args.bootstrap:
         from .api import bootstrap
 

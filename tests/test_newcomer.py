@@ -480,3 +480,18 @@ def test_a_conllu_response_to_a_conll_key_is_an_input_error_naming_the_odd_file(
     conllu = example("corefud").response
     code, _, err = run(capsys, "coref", str(KEY), str(conllu))
     assert code == 1 and err.startswith(f"fastscore: error: {KEY}: not a CoNLL-U file, but {conllu} is")
+
+
+def test_a_format_option_that_does_not_fit_the_file_says_to_leave_it_out(capsys):
+    """The running command reads the file: the remedy is its own --format, not "score it with" the same command."""
+    code, _, err = run(capsys, "coref", str(KEY), str(RESPONSE), "--format", "conllu")
+    assert code == 1 and err.rstrip().endswith("leave --format out: the format is told from the content")
+    code, _, err = run(capsys, "nugget", str(KEY), str(RESPONSE))  # another task's file: that task's command
+    assert code == 1 and err.rstrip().endswith('score it with "fastscore coref"')
+
+
+def test_the_python_api_names_the_task_keyword_that_reads_a_file():
+    with pytest.raises(InputError, match='give task="coref"$'):
+        fastscore.score(str(KEY), str(RESPONSE), task="temporal")
+    with pytest.raises(InputError, match=r"leave format out \(it is told from the content\)"):
+        fastscore.score_coref(str(KEY), str(RESPONSE), format="jsonl")

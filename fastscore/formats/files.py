@@ -254,12 +254,21 @@ FORMATS = {
 READERS: dict[str, list[tuple[str, str]]] = {}
 
 
-def readers_hint(fmt: str, task_option: bool = False) -> str:
-    """What to do with a file of ``fmt`` (a key of FORMATS): ``score it with "fastscore nugget"``, or with
-    ``task_option`` (compare, sweep: the task is an option) ``give --task nugget``."""
+def readers_hint(fmt: str, task_option: bool = False, running: str | None = None, api: bool = False) -> str:
+    """What to do with a file of ``fmt`` (a key of FORMATS): ``score it with "fastscore nugget"``; with
+    ``task_option`` (compare, sweep: the task is an option) ``give --task nugget``; from the Python ``api``,
+    ``give task="nugget"``.  When the ``running`` task reads the format itself (a ``--format`` that does not
+    fit the file), the options that read it."""
     readers = READERS.get(fmt, [])
     if not readers:
         return "no fastscore command reads it"
+    own = [options for name, options in readers if name == running]
+    if own and api:
+        return "leave format out (it is told from the content) or give the one that fits the file"
+    if own:
+        return f"give {own[0]}" if own[0] else "leave --format out: the format is told from the content"
+    if api:
+        return "give " + " or ".join(f'task="{name}"' for name, _ in readers)
     if task_option:
         return "give " + " or ".join(f"--task {name}{' ' + options if options else ''}" for name, options in readers)
     return "score it with " + " or ".join(f'"fastscore {name}{" " + options if options else ""}"'
