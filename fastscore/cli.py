@@ -463,9 +463,10 @@ def _convert_command(sub) -> argparse.ArgumentParser:
 
 def _convert(args) -> int:
     """Convert with the converter that writes ``--to``; an option of another converter is refused."""
-    converter = next(c for c in _converters() if args.to in c.targets)
-    for other in _converters():
-        given = [o.flags[0] for o in other.options if other is not converter and getattr(args, o.keyword) != o.default]
+    converters = _converters()
+    converter = next(c for c in converters if args.to in c.targets)
+    for other in (c for c in converters if c is not converter):
+        given = [o.flags[0] for o in other.options if getattr(args, o.keyword) != o.default]
         if given:
             raise UsageError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to --to "
                              f"{'|'.join(other.targets)}, not to --to {args.to}")
