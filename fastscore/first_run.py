@@ -10,11 +10,11 @@ so the same numbers; ``kernels/_jit.py`` then does not even import numba); once 
 its result, a background process (``python -m fastscore._warmup``, at low priority) scores the same inputs
 with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
 (``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
-scoring them.  Runs that resample compile at once.  When the kernels were compiled ahead of time at
-installation (setup.py, kernels/_aot_build.py), every other run uses them (kernels/_jit.py): no numba, no
-cache, no compilation.  ``FASTSCORE_JIT=always`` compiles in the run itself, ``FASTSCORE_JIT=never``
-never compiles, ``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size (runs that
-resample still take numba's parallel kernels); ``auto`` is the default.
+scoring them.  Runs that resample never run as plain Python: without compiled kernels they compile at
+once.  When the kernels were compiled ahead of time at installation (setup.py, kernels/_aot_build.py),
+every other run uses them (kernels/_jit.py), resampling runs included: no numba, no cache, no compilation.
+``FASTSCORE_JIT=always`` compiles in the run itself, ``FASTSCORE_JIT=never`` never compiles,
+``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size; ``auto`` is the default.
 """
 from __future__ import annotations
 
@@ -133,8 +133,7 @@ def kernels_status() -> str:
         return f"kernels: numba's JIT (compiled at first use, then cached), not compiled ones: {why}"
     if setting == "always":
         return "kernels: numba's JIT (FASTSCORE_JIT=always); compiled kernels installed"
-    return (f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); runs that resample use "
-            "numba's JIT, tiny inputs plain Python")
+    return f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); tiny inputs plain Python"
 
 
 def fallback_cache_dir() -> str:
@@ -203,8 +202,8 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
     a command-line run that has not imported numba yet.  Tiny inputs always run as Python: loading the
     compiled kernels costs more than scoring them.  Others use the kernels compiled ahead of time when they
     are there (kernels/_jit.py); else small ones run as Python while ``kernels`` are not cached (compiling
-    would cost ~20 s).  ``heavy``: the run resamples or compares many systems, where numba's parallel
-    kernels pay for themselves at once."""
+    would cost ~20 s).  ``heavy``: the run resamples or compares many systems, never as plain Python (the
+    resampling loops would take seconds): the compiled kernels, else the JIT at once."""
     setting = os.environ.get("FASTSCORE_JIT", "auto")
     if setting not in ("auto", "always", "never", "aot"):
         from .errors import UsageError
@@ -214,9 +213,9 @@ def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = 
         return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
     if setting == "never":
         return "python"
-    if setting == "always" or heavy:
+    if setting == "always":
         return "jit"
-    if setting == "aot":
+    if setting == "aot" or heavy:
         return "aot" if compiled_kernels() is not None else "jit"
     size = _input_bytes(inputs)
     if size is not None and size <= TINY_BYTES:

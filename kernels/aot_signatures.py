@@ -136,6 +136,14 @@ SIGNATURES = {
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
+    'resample._index_sums': [
+        ((('array', 'int64', 2, 'C', False), ('array', 'float64', 2, 'C', False)),
+         ("Array(int64, 2, 'C', False, aligned=True)", "Array(float64, 2, 'C', False, aligned=True)")),
+    ],
+    'resample._swapped_sums': [
+        ((('array', 'bool', 2, 'C', False), ('array', 'float64', 2, 'C', False), ('array', 'float64', 2, 'C', False)),
+         ("Array(bool, 2, 'C', False, aligned=True)", "Array(float64, 2, 'C', False, aligned=True)", "Array(float64, 2, 'C', False, aligned=True)")),
+    ],
     'tbf_read.gather': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),

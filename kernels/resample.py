@@ -3,7 +3,9 @@
 Random numbers never enter a kernel: callers draw bootstrap counts or swap
 masks with numpy's Generator; each resample is summed serially over
 documents inside a ``prange`` over resamples, so results do not depend on
-the number of threads.
+the number of threads.  Compiled ahead of time (the command line), the
+``prange`` is a plain loop: the same additions in the same order, so the
+same numbers, and no numba import (~0.5 s of a run that resamples).
 """
 import numpy as np
 from ._jit import njit, prange

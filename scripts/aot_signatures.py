@@ -37,6 +37,11 @@ def commands(tmp: Path) -> list[list[str]]:
         ["coref", "example", "example", "-m", "all"],
         ["coref", "example", "example", "--output", "perl"],
         ["coref", "example", "example", "--singletons", "drop", "--per-doc"],
+        # resampling (kernels/resample.py): intervals, both tests of compare, a sweep's intervals
+        ["coref", str(KEY), str(RESPONSE), "--bootstrap", "100"],
+        ["compare", str(KEY), str(RESPONSE), str(KEY), "--resamples", "100"],
+        ["compare", str(KEY), str(RESPONSE), str(KEY), "--resamples", "100", "--test", "permutation"],
+        ["sweep", str(KEY), str(RESPONSE), str(KEY), "--bootstrap", "100"],
         ["coref", *jsonl],
         ["coref", str(D / "mina_anchors" / "case-000.key.gz"), str(D / "mina_anchors" / "case-000.response.gz"),
          "--match", "mina"],

@@ -67,7 +67,7 @@ def test_mode_choice(tmp_path, monkeypatch):
         assert choose([str(small)], COREF.kernels) == "python"
         assert choose([str(medium)], COREF.kernels) == "aot"
         assert choose(["-"], COREF.kernels) == "aot"
-        assert choose([str(medium)], COREF.kernels, heavy=True) == "jit"  # numba's parallel kernels
+        assert choose([str(small)], COREF.kernels, heavy=True) == "aot"  # resampling: the compiled kernels too
     monkeypatch.setenv("FASTSCORE_JIT", "never")
     assert choose([str(medium)], COREF.kernels) == "python"
     monkeypatch.setenv("FASTSCORE_JIT", "always")

@@ -82,17 +82,69 @@ def test_gold_against_noisy_system_is_significant(corpus):
         assert out.systems[0].p_value < 0.001 and out.systems[0].delta > 0
 
 
-def test_same_output_with_one_and_two_threads(corpus):
+# resampling commands run in one process whose kernels are as its environment makes them (numba loaded as the
+# command line loads it): each command's exit code and output, the kernels' mode, whether numba was imported and
+# with how many threads
+RESAMPLING_RUNS = ("import contextlib, io, json, os, sys\nfrom fastscore import first_run\n"
+                   "if os.environ.get('FASTSCORE_AOT') != '1':\n    first_run.skip_blas_check()\n"
+                   "from fastscore.cli import main\nfrom fastscore.kernels import _jit\n"
+                   "outs = []\nfor cmd in json.loads(sys.argv[1]):\n"
+                   "    out = io.StringIO()\n"
+                   "    with contextlib.redirect_stdout(out):\n"
+                   "        outs.append([main(cmd), out.getvalue()])\n"
+                   "numba = sys.modules.get('numba')\n"
+                   "print(json.dumps([_jit.MODE, numba is not None, numba and numba.get_num_threads(), outs]))\n")
+
+
+def _resampling_runs(commands: list[list[str]], **env) -> list:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT", "NUMBA_NUM_THREADS")}
+    proc = subprocess.run([sys.executable, "-c", RESAMPLING_RUNS, json.dumps(commands)], capture_output=True,
+                          text=True, env={**clean, **env}, cwd=TESTDATA.parent.parent)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def test_same_numbers_whatever_the_threads_and_compiled(corpus):
+    """Each resample is summed in document-draw order whatever runs it: numba's parallel kernels with one thread
+    or two, and the kernels compiled ahead of time (serial, no numba import) give the same output, digit for
+    digit, for bootstrap intervals, both tests of compare and a sweep's intervals."""
+    from fastscore.first_run import compiled_kernels
+
     key, resp, resp2 = map(str, corpus)
-    outs = []
-    for threads in ("1", "2"):
-        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
-        proc = subprocess.run([sys.executable, "-m", "fastscore", "compare", key, resp, resp2, "--resamples", "3000",
-                               "-o", "json"], capture_output=True, text=True, env=env)
-        assert proc.returncode == 0, proc.stderr
-        outs.append(proc.stdout)
-    assert outs[0] == outs[1]
-    assert json.loads(outs[0])["resamples"] == 3000
+    commands = [["compare", key, resp, resp2, "--resamples", "3000", "-o", "json"],
+                ["compare", key, resp, resp2, "--resamples", "2000", "--test", "permutation", "-o", "json"],
+                ["coref", key, resp, "--bootstrap", "2000", "-o", "json"],
+                ["sweep", key, resp, resp2, "--bootstrap", "1000", "-o", "json"]]
+    runs = {"1 thread": _resampling_runs(commands, NUMBA_NUM_THREADS="1"),
+            "2 threads": _resampling_runs(commands, NUMBA_NUM_THREADS="2")}
+    assert runs["1 thread"][:3] == ["numba", True, 1] and runs["2 threads"][:3] == ["numba", True, 2]
+    if compiled_kernels() is not None or os.environ.get("FASTSCORE_TEST_AOT") == "1":  # as tests/test_aot.py
+        runs["compiled"] = _resampling_runs(commands, FASTSCORE_AOT="1")
+        assert runs["compiled"][:3] == ["aot", False, None]  # the compiled resampling kernels: numba not imported
+    outputs = {name: run[3] for name, run in runs.items()}
+    first = outputs["1 thread"]
+    assert all(code == 0 for code, _ in first) and json.loads(first[0][1])["resamples"] == 3000
+    for name, out in outputs.items():
+        assert out == first, name
+
+
+def test_resampling_sums_only_the_metrics_columns_with_the_same_numbers(corpus):
+    """Resampling a metric sums only the columns it reads (DocStats.of_metrics): the same F1 values, bit for bit."""
+    from fastscore.stats.bootstrap import f1_values
+    from fastscore.stats.resample import bootstrap_values
+
+    stats = fastscore.score_coref(*corpus[:2]).doc_stats
+    for metrics in (["conll"], ["muc", "lea"], list(SCORED)):
+        own = stats.of_metrics(metrics)
+        assert own.matrix.flags.c_contiguous and len(own.columns) < len(stats.columns)
+        assert set(own.columns) == {c for m in metrics for c in stats.registry[m].columns}
+        full = bootstrap_values([stats.matrix], [[f1_values(stats, m) for m in metrics]], 300, 7)
+        mine = bootstrap_values([own.matrix], [[f1_values(own, m) for m in metrics]], 300, 7)
+        for a, b in zip(full[0], mine[0]):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(UsageError, match="unknown metric 'nope'"):
+        stats.of_metrics(["nope"])
 
 
 @pytest.mark.slow  # ~4 s: many simulated corpora

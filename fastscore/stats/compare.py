@@ -114,7 +114,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     kept = len(systems) + 1
     check_budget(resamples, kept, f"{kept} systems, the baseline included",
                  working=3 if test == "permutation" else 2)
-    base.f1(metric, base.total())  # an unknown metric fails before anything is drawn
+    base = base.of_metrics([metric])  # its columns only (an unknown metric fails here, before any draw)
+    systems = [(name, st.of_metrics([metric])) for name, st in systems]
     value = f1_values(base, metric)
     scores = [v for (v,) in bootstrap_values([base.matrix] + [st.matrix for _, st in systems],
                                              [[value]] * kept, resamples, seed)]
@@ -217,7 +218,8 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
         score = float(st.f1(metric, total)[0])
         ci = None
         if resamples:
-            ((samples,),) = bootstrap_values([st.matrix], [[f1_values(st, metric)]], resamples, seed)
+            own = st.of_metrics([metric])  # its columns only
+            ((samples,),) = bootstrap_values([own.matrix], [[f1_values(own, metric)]], resamples, seed)
             jack = jackknife_f1(st, metric) if method == "bca" else None
             ci = interval(samples, score, jack, level, method)
         out.systems.append(SweepRow(name, score, ci, {m: float(st.f1(m, total)[0]) for m in metrics}))
