@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Resampling beside a plain scoring run, warm, on the CoNLL-2012-test-sized corpus (bench/conftest.py), in one run.
 
-    python bench/resample_startup.py [--repeat 5] [--resamples 10000]
+    python bench/resample_startup.py [--repeat 5] [--resamples 10000] [--source DIR]
 
 Times (wall and CPU, each the best of ``--repeat``, the commands taking turns so that a busy machine slows them
 alike):
@@ -12,7 +12,8 @@ alike):
 - ``fastscore compare ... --test permutation`` (approximate randomization, for reference);
 
 then each one's ratio to the plain run (issue 30's target: compare with 10,000 resamples <= 1.5x) and whether
-the resampling runs imported numba (with the kernels compiled ahead of time they should not).
+the resampling runs imported numba (with the kernels compiled ahead of time they should not).  ``--source DIR``
+runs the fastscore of another checkout (an older commit, to time the change), this one by default.
 """
 from __future__ import annotations
 
@@ -33,12 +34,16 @@ RUN = ("import sys\nfrom fastscore.cli import main\ncode = main(sys.argv[1:], ow
        "sys.stdout.flush()\nprint('numba imported:', 'numba' in sys.modules, file=sys.stderr)\nsys.exit(code)")
 
 
-def run(args: list) -> tuple[float, float, bool]:
+def run(args: list, source: Path) -> tuple[float, float, bool]:
     """(wall seconds, CPU seconds, whether numba was imported) of one ``fastscore ARGS`` in a fresh process."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT")}
+    # Python keeps its bytecode caches, as an installation has them (a sandbox's PYTHONDONTWRITEBYTECODE would have
+    # each run compile fastscore's modules, and a resampling run imports more of them)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT", "PYTHONDONTWRITEBYTECODE")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, env=env)
+    p = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, env=env,
+                       cwd=source)  # python -c imports fastscore from its working folder
     dt = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
@@ -51,10 +56,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--resamples", type=int, default=10000)
+    ap.add_argument("--source", type=Path, default=ROOT, help="the checkout whose fastscore runs (default: this one)")
     a = ap.parse_args()
-    from fastscore.first_run import compiled_kernels
-
-    print("kernels compiled ahead of time:", "installed, current" if compiled_kernels() else "no (numba's JIT)")
+    print(f"fastscore of {a.source}")
     key, resp, resp2 = corpus("conll2012-test", responses=2)
     n = str(a.resamples)
     runs = {
@@ -65,13 +69,13 @@ def main() -> None:
                                                             "--test", "permutation"],
     }
     for args in runs.values():  # warm-up: numba's cache filled where the JIT is used, files in the page cache
-        run(args)
+        run(args, a.source)
     wall = {name: float("inf") for name in runs}
     cpu = dict(wall)
     numba = {}
     for _ in range(a.repeat):
         for name, args in runs.items():
-            dt, used, numba[name] = run(args)
+            dt, used, numba[name] = run(args, a.source)
             wall[name], cpu[name] = min(wall[name], dt), min(cpu[name], used)
     first = next(iter(runs))
     print(f"{'best of ' + str(a.repeat):50s} {'wall':>7s} {'ratio':>6s} {'CPU':>7s} {'ratio':>6s}")

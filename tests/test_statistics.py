@@ -48,6 +48,20 @@ def test_resample_kernels_match_reference(stats, n_res, seed):
         np.testing.assert_array_equal(got, want)
 
 
+@settings(max_examples=200, deadline=None)
+@given(hnp.arrays(np.float64, st.integers(1, 40), elements=st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 0.7, 1.0, -0.2])
+                  | st.floats(-1, 1, allow_nan=False)),
+       st.lists(st.floats(0, 1) | st.sampled_from([0.0, 1.0, 0.025, 0.975, 0.05, 0.95, 0.005, 0.995]),
+                min_size=1, max_size=4))
+def test_quantiles_are_numpys(samples, qs):
+    """The intervals' quantiles (without numpy.quantile's import of numpy.ma) are numpy.quantile's, bit for bit."""
+    from fastscore.stats.intervals import quantiles
+
+    before = samples.copy()
+    assert quantiles(samples, qs) == np.quantile(samples, qs).tolist()
+    np.testing.assert_array_equal(samples, before)  # left as it was
+
+
 @pytest.mark.parametrize("seed", [1, 2, 99])
 def test_bootstrap_equals_physically_resampled_corpus(tmp_path, corpus, seed):
     key_path, resp_path = corpus[:2]

@@ -1,6 +1,8 @@
 """Bootstrap confidence intervals: percentile and BCa (Efron 1987)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import UsageError
@@ -20,11 +22,29 @@ def check_method(method: str) -> str:
     return method
 
 
+def quantiles(samples: np.ndarray, qs) -> list[float]:
+    """``numpy.quantile(samples, qs)`` (its default, linear method), value for value, without its import of
+    ``numpy.ma`` (~15 ms of a run that resamples): the order statistics around ``(n - 1) * q``, interpolated
+    as numpy does it (from the lower one below a weight of 0.5, from the upper one from 0.5 on)."""
+    n = len(samples)
+    spots = [(n - 1) * float(q) for q in qs]
+    lower = [min(math.floor(v), n - 1) for v in spots]
+    ordered = np.partition(samples, sorted({k for i in lower for k in (i, min(i + 1, n - 1))}))  # a copy
+    out = []
+    for v, i in zip(spots, lower):
+        if v >= n - 1:  # the largest value
+            out.append(float(ordered[n - 1]))
+            continue
+        a, b, t = float(ordered[i]), float(ordered[i + 1]), v - i
+        out.append(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t)
+    return out
+
+
 def percentile_interval(samples: np.ndarray, level: float) -> tuple[float, float]:
     """The (1-level)/2 and (1+level)/2 quantiles of the bootstrap distribution (linear interpolation)."""
     alpha = (1 - check_level(level)) / 2
-    lo, hi = np.quantile(samples, [alpha, 1 - alpha])
-    return float(lo), float(hi)
+    lo, hi = quantiles(samples, [alpha, 1 - alpha])
+    return lo, hi
 
 
 def bca_interval(samples: np.ndarray, estimate: float, jackknife: np.ndarray, level: float) -> tuple[float, float]:
@@ -46,5 +66,5 @@ def bca_interval(samples: np.ndarray, estimate: float, jackknife: np.ndarray, le
     a = np.sum(d ** 3) / denom if denom > 0 else 0.0
     z = norm.ppf([alpha, 1 - alpha])
     ends = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
-    lo, hi = np.quantile(samples, ends)
-    return float(lo), float(hi)
+    lo, hi = quantiles(samples, ends)
+    return lo, hi

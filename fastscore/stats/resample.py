@@ -92,13 +92,17 @@ def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[V
 
     n = check_count(n)
     out = [[np.empty(n, dtype=np.float64) for _ in fs] for fs in values]
+    # the matrices side by side: one pass over each resample's draws sums them all (each column on its own,
+    # in draw order: the same sums as one matrix at a time)
+    together = np.hstack(matrices) if len(matrices) > 1 else matrices[0]
+    ends = np.cumsum([m.shape[1] for m in matrices]).tolist()
     done = 0
     for index in bootstrap_indices(matrices[0].shape[0], n, seed):
         m = len(index)
-        for matrix, fs, acc in zip(matrices, values, out):
-            sums = index_sums(index, matrix)
+        sums = index_sums(index, together)
+        for start, end, fs, acc in zip([0] + ends, ends, values, out):
             for f, a in zip(fs, acc):
-                a[done:done + m] = f(sums)
+                a[done:done + m] = f(sums[:, start:end])
         done += m
     return out
 
