@@ -118,15 +118,16 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings):
     sharded = lambda s: is_path(key) and is_path(s) and uses_shards(os.fspath(key), os.fspath(s), t,
                                                                     settings.batch_bytes)
     read_key: list = []
+    read_keywords = {k: options[k] for k in t.read_keywords if k in options}
 
     def scored(system, ex=None):
         if ex is not None and sharded(system):
             return score_corpus_on(ex, t, os.fspath(key), os.fspath(system), options, settings, same_documents=True)
         if not read_key:
-            gold = t.read(key)
+            gold = t.read(key, **read_keywords)
             read_key.append((gold, t.doc_names(gold)))
         gold, names = read_key[0]
-        read = t.read(system)
+        read = t.read(system, **read_keywords)
         if not (t.pairing.missing == t.pairing.extra == "error"):  # else the task's own scoring refuses them
             check_same_documents(names, read.path, t.doc_names(read))
         return t.score(gold, read, **options)

@@ -148,6 +148,8 @@ class Task:
     # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
     # format given to another command is refused naming this one
     reads: tuple[tuple[str, str], ...] = ()
+    # score keywords that `compare` and `sweep` also give its `read` (how an input is read depends on them)
+    read_keywords: tuple[str, ...] = ()
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -46,14 +46,24 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto", cross_document: bool = False,
-         defer_bracket_errors: bool = True) -> MentionTable:
+def read(source, format: str = "auto", cross_document: bool = False, defer_bracket_errors: bool = True,
+         match: str | None = None, np_only: bool = False, remove_nested: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
-    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`)."""
+    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`).  With the
+    minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
+    token columns (``MentionTable.tokens``), which they read."""
     if isinstance(source, MentionTable):
         return source
+    if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
+            and isinstance(source, (str, os.PathLike)) and os.path.isfile(source)
+            and detect_format(source) == "conll2012"):
+        from ..formats.conll import read_conll_columns
+
+        table, tokens = read_conll_columns(source)
+        table.tokens = tokens
+        return table
     if format != "auto":
         return _read_format(source, format, cross_document, defer_bracket_errors)
     fmt = detect_format(source.path if isinstance(source, Part) else source)

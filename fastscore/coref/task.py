@@ -191,6 +191,7 @@ COREF = Task(
     converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
+    read_keywords=("match", "np_only", "remove_nested"),  # minimum spans read the token columns too
     doc_names=_doc_names,
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,
