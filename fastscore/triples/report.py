@@ -24,7 +24,7 @@ from ..formats.triples import element_attributes
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
-from ..report.cells import ci_of, pct
+from ..report.cells import ci_note, ci_of, pct
 
 FORMATS = ("text", "module", "json", "csv", "markdown")
 
@@ -82,8 +82,7 @@ def text(result, per_doc: bool = False) -> str:
             d = result.document(name)["metrics"]["triples"]
             lines.append(f"{name:<{width}}{pct(d['precision']):>10}{pct(d['recall']):>9}{pct(d['f1']):>9}")
     if ci:
-        b = result.bootstrap
-        lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
+        lines += ["", *ci_note(result)]
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
