@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Callable, Iterable
 
 from .errors import UsageError
@@ -27,10 +28,10 @@ SCOPES = ("score", "command", "report")
 
 
 def lazy(module: str, name: str) -> Callable[..., Any]:
-    """``module.name``, imported when first called: a task's declaration stays light (the command line is
-    built from it without importing numba or the engines)."""
+    """``module.name`` (``name`` may be dotted: ``Class.method``), imported when first called: a task's declaration
+    stays light (the command line is built from it without importing numba or the engines)."""
     def call(*args, **kwargs):
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+        return attrgetter(name)(importlib.import_module(module))(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
     return call
