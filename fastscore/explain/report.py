@@ -6,6 +6,7 @@ import json
 
 from ..errors import UsageError
 from ..outputs import write_output
+from ..report.cells import interval
 from .analyser import ERRORS, TITLES
 from .result import TYPES, ExplainResult, error_dict
 
@@ -27,10 +28,7 @@ def render(result: ExplainResult, fmt: str, per_doc: bool = False, file: str | N
 
 
 def _ci(result: ExplainResult, metric: str) -> str:
-    if result.bootstrap is None or metric not in result.bootstrap.intervals:
-        return ""
-    lo, hi = result.bootstrap.intervals[metric]
-    return f"[{lo:g}, {hi:g}]"
+    return interval(result.intervals().get(metric), lambda count: f"{count:g}")
 
 
 def text(result: ExplainResult, per_doc: bool = False) -> str:
