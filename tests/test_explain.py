@@ -496,3 +496,17 @@ def test_conllu_html_page_renders_in_headless_chromium(tmp_path):
                          text=True).stdout
     assert "Maria" in dom and dom.count("∅") == 2 and "discontinuous: a bike" in dom
     assert dom.count("<li><strong>") == 4 and "Span Error" in dom
+
+
+def test_the_result_is_a_result_like_every_tasks():
+    """ExplainResult inherits fastscore.result.Result: documents by name, one document's object, the score table."""
+    from fastscore.result import Result
+
+    result = score_explain(DATA / f"{CASES[0]}.key.conll", DATA / f"{CASES[0]}.response.conll")
+    assert isinstance(result, Result) and result.documents == list(result.doc_stats.doc_names)
+    per_doc = result.to_dict(per_doc=True)["per_doc"]
+    assert result.to_dict()["per_doc"] == {} and list(per_doc) == result.documents
+    assert all(result.document(name) == per_doc[name] for name in result.documents)
+    table = result.score_table().to_pydict()
+    assert dict(zip(table["metric"], table["f1"]))["span_error"] == result.totals()["span_error"]
+    assert result.signature().startswith("explain|analyser:kummerfeld-klein-2013|cort:closest-preceding|")
