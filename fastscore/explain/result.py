@@ -12,7 +12,7 @@ from ..stats.docstats import DocStats
 from .analyser import ERRORS, TITLES, Error, classify
 from .cort import Edge, tree_errors
 from ..errors import UsageError
-from .documents import Document, Types, drop_singletons, input_format, read_sides
+from .documents import Document, Types, drop_singletons, input_format, read_conll_sides, read_sides
 from .names import CORT
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
@@ -157,9 +157,10 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
     if fmt == "conllu":
         docs, warnings = read_conllu_sides(key_path, response_path, matching, singletons == "keep", doc)
     else:
-        docs, warnings = read_sides(key_path, response_path, fmt)
-        if matching.coval():
-            warnings += apply_coval(docs, key_path, response_path, matching, singletons == "keep", doc)
+        read = read_conll_sides(key_path, response_path) if fmt == "conll2012" else None
+        docs, warnings = read_sides(key_path, response_path, fmt, read)
+        if matching.coval():  # coval's matching, on the files read once
+            warnings += apply_coval(docs, *read, matching, singletons == "keep", doc)
     if doc is not None:
         docs = [d for d in docs if d.name == doc]
         if not docs:
