@@ -391,17 +391,21 @@ def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
     if doc.layers[k]:
         head += f' kaflayer="{doc.layers[k]}"'
     parts = [head + ">\n"]
-    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
-                                            doc.first_comments[k]),
-                                           ("elementSecondIds", "elementSecond", doc.second[k],
-                                            doc.second_labels[k], doc.second_comments[k])):
-        attrs = element_attributes(label, comment)
+    for tag, item, ids, attrs in triple_elements(doc, k):
         if not ids:
             parts.append(f"\t<{tag}{attrs}/>\n")
         else:
             parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
     parts.append("</triple>\n")
     return "".join(parts)
+
+
+def triple_elements(doc, k: int) -> tuple[tuple[str, str, list, str], ...]:
+    """(list tag, item tag, ids, attributes) of triple ``k``'s two element lists, as the module writes them."""
+    return (("elementFirstIds", "elementFirst", doc.first[k], element_attributes(doc.first_labels[k],
+                                                                                  doc.first_comments[k])),
+            ("elementSecondIds", "elementSecond", doc.second[k], element_attributes(doc.second_labels[k],
+                                                                                     doc.second_comments[k])))
 
 
 def element_attributes(label: str, comment: str) -> str:

@@ -20,7 +20,7 @@ import json
 import os
 import time
 
-from ..formats.triples import element_attributes
+from ..formats.triples import triple_elements
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
@@ -432,11 +432,7 @@ def _table_row(doc, k: int, relation: str, profile: str) -> str:
     if doc.layers[k]:
         s += f' kaflayer="{doc.layers[k]}"'
     s += ">\t"
-    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
-                                            doc.first_comments[k]),
-                                           ("elementSecondIds", "elementSecond", doc.second[k],
-                                            doc.second_labels[k], doc.second_comments[k])):
-        attrs = element_attributes(label, comment)
+    for tag, item, ids, attrs in triple_elements(doc, k):
         if not ids:
             s += f"<{tag}{attrs}/>\t"
         else:
