@@ -8,7 +8,8 @@
   literal (docstrings aside: prose) holds a registered task's name as a word.  The registry (``tasks.py``) names
   them; ``evaluator.py`` and ``coval.py`` are coreference's APIs, to be moved into its folder.  ``formats/`` and
   ``kernels/`` are checked for imports only: a file format or an algorithm may share its name with a task (the
-  ``triples`` XML format, NAF's ``coref`` layer, the ``nugget`` kernels).
+  ``triples`` XML format, NAF's ``coref`` layer, the ``nugget`` kernels); ``examples/`` is the bundled examples'
+  catalogue, where each example names the task that scores it.
 """
 import ast
 import re
