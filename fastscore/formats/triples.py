@@ -365,22 +365,15 @@ def concat_triples(reads: list[TripleSet], name: str, like: TripleSet | None = N
     return TripleSet(name, docs, folder=True)
 
 
-def write_triples(doc: TripleDoc, path: str | os.PathLike | None = None) -> str:
-    """Triple XML as the module writes it (``Triple.toString``); written to ``path`` when given."""
-    out = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n']
-    for k in range(len(doc)):
-        out.append(triple_string(doc, k))
-    out.append("</triples>\n")
-    text = "".join(out)
-    if path is not None:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    return text
+def write_triples(doc: TripleDoc) -> str:
+    """Triple XML as the module writes it (``Triple.toString``)."""
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n'
+            + "".join(triple_string(doc, k) for k in range(len(doc))) + "</triples>\n")
 
 
-def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
+def triple_string(doc: TripleDoc, k: int) -> str:
     """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out)."""
-    profile = doc.profiles[k] if profile is None else profile
+    profile = doc.profiles[k]
     head = f'<triple id="{doc.ids[k]}"'
     if profile:
         head += f' profile_id="{profile}"'
