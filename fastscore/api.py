@@ -12,7 +12,7 @@ from typing import Callable
 from .errors import FastscoreWarning, UsageError
 from .formats.table import MentionTable
 from .task import Task
-from .tasks import TASKS, get_task
+from .tasks import DEFAULT_TASK, TASKS, get_task
 
 
 def _warned(result, stacklevel: int = 3):
@@ -67,7 +67,7 @@ def _scored(t: Task, gold, system, options: dict):
         raise exc.with_hint(readers_hint(exc.format, running=t.name, api=True)) from None
 
 
-def score(gold, system, *, task: str = "coref", **options):
+def score(gold, system, *, task: str = DEFAULT_TASK, **options):
     """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
     ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`)."""
     t = get_task(task)
@@ -75,7 +75,7 @@ def score(gold, system, *, task: str = "coref", **options):
     return _scored(t, gold, system, options)
 
 
-def score_corpus(gold, system, *, task: str = "coref", settings=None, jobs: int | None = None,
+def score_corpus(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs: int | None = None,
                  executor: str = "local", scheduler: str | None = None, batch_size: int | None = None,
                  skip_bad_shards: bool = False, **options):
     """Score a corpus: ``gold`` and ``system`` may be folders or glob patterns of shard files (any format the
@@ -118,15 +118,16 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings):
     sharded = lambda s: is_path(key) and is_path(s) and uses_shards(os.fspath(key), os.fspath(s), t,
                                                                     settings.batch_bytes)
     read_key: list = []
+    read_keywords = {k: options[k] for k in t.read_keywords if k in options}
 
     def scored(system, ex=None):
         if ex is not None and sharded(system):
             return score_corpus_on(ex, t, os.fspath(key), os.fspath(system), options, settings, same_documents=True)
         if not read_key:
-            gold = t.read(key)
+            gold = t.read(key, **read_keywords)
             read_key.append((gold, t.doc_names(gold)))
         gold, names = read_key[0]
-        read = t.read(system)
+        read = t.read(system, **read_keywords)
         if not (t.pairing.missing == t.pairing.extra == "error"):  # else the task's own scoring refuses them
             check_same_documents(names, read.path, t.doc_names(read))
         return t.score(gold, read, **options)
@@ -138,7 +139,7 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings):
         yield t, lambda system: scored(system, ex)
 
 
-def compare(key, baseline, systems, metric: str | None = None, *, task: str = "coref", test: str = "bootstrap",
+def compare(key, baseline, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, test: str = "bootstrap",
             resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
             settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
             batch_size: int | None = None, **options):
@@ -164,7 +165,7 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = "c
                                  options=_signature_options(t, options)))
 
 
-def sweep(key, systems, metric: str | None = None, *, task: str = "coref", resamples: int = 0,
+def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, resamples: int = 0,
           seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None,
           settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
           batch_size: int | None = None, **options):

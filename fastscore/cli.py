@@ -19,19 +19,21 @@ from .first_run import (announce_compilation, choose_mode, compile_in_background
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
-COMPARE_EXAMPLE = """\
-examples:
-  fastscore compare key.conll baseline.conll sysA.conll sysB.conll
-  fastscore compare key.conll base.conll new.conll --metric muc --test permutation --output latex
-  fastscore compare gold.tbf base.tbf new.tbf --task nugget --preset kbp2016 --coref --metric muc
-"""
-
-SWEEP_EXAMPLE = """\
-examples:
-  fastscore sweep key.conll outputs/                      # every *.conll in the folder
-  fastscore sweep key.conll 'runs/*/dev.conll' --bootstrap 1000 --output markdown
-  fastscore sweep gold.tbf outputs/ --task nugget --preset kbp2017   # every *.tbf in the folder
-"""
+def _stats_examples(command: str) -> str:
+    """compare's or sweep's examples, one per task, made from its declarations (its inputs' first extension, the
+    metric it ranks by); the default task's also shows the generic options."""
+    lines = []
+    for t in TASKS.values():
+        ext = t.extensions[0] if t.extensions else ""
+        task = "" if t.name == DEFAULT_TASK else f" --task {t.name}"
+        if command == "compare":
+            more = " --test permutation --output latex" if not task else ""
+            lines.append(f"fastscore compare gold{ext} base{ext} A{ext} B{ext}{task} --metric {t.default_metric}{more}")
+        else:
+            lines.append(f"fastscore sweep gold{ext} outputs/{task}   # every *{ext} in the folder")
+            if not task:
+                lines.append(f"fastscore sweep gold{ext} 'runs/*/dev{ext}' --bootstrap 1000 --output markdown")
+    return "examples:\n" + "".join(f"  {line}\n" for line in lines)
 
 
 CONVERT_EXAMPLE = """\
@@ -159,7 +161,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     m = _stats_command(sub, "compare", stats_task, "paired significance tests of systems against a baseline",
                        "Compare systems with a baseline on the same gold: scores with intervals, differences "
                        "with intervals, p-values (paired bootstrap or approximate randomization) and "
-                       "Holm-Bonferroni adjusted p-values.", COMPARE_EXAMPLE)
+                       "Holm-Bonferroni adjusted p-values.", _stats_examples("compare"))
     m.add_argument("baseline", metavar="BASELINE", help="baseline system output")
     m.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs to compare with the baseline")
     m.add_argument("--metric", metavar="METRIC", help=f"metric whose F1 is compared: {stats_task.metric_help}")
@@ -175,7 +177,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
-                       "Score many system outputs against one gold (read once), best first.", SWEEP_EXAMPLE)
+                       "Score many system outputs against one gold (read once), best first.", _stats_examples("sweep"))
     ext = " or ".join(f"*{e}" for e in stats_task.extensions)
     w.add_argument("systems", metavar="SYSTEM", nargs="+",
                    help=f"system outputs: files, folders (every {ext} file) or glob patterns")

@@ -112,11 +112,11 @@ def _copy_to_stdout(path: str) -> None:
 
 
 @contextlib.contextmanager
-def open_output(target: str | os.PathLike, binary: bool = False) -> Iterator[IO]:
-    """A file to write (UTF-8 text with ``\\n`` line ends, or bytes) that becomes ``target`` when the block
-    ends without an exception (see :func:`output_path`)."""
+def open_output(target: str | os.PathLike) -> Iterator[IO]:
+    """A file to write (UTF-8 text with ``\\n`` line ends) that becomes ``target`` when the block ends without an
+    exception (see :func:`output_path`)."""
     with output_path(target) as tmp:
-        with (open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8", newline="\n")) as fh:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Callable, Iterable
 
 from .errors import UsageError
@@ -27,10 +28,10 @@ SCOPES = ("score", "command", "report")
 
 
 def lazy(module: str, name: str) -> Callable[..., Any]:
-    """``module.name``, imported when first called: a task's declaration stays light (the command line is
-    built from it without importing numba or the engines)."""
+    """``module.name`` (``name`` may be dotted: ``Class.method``), imported when first called: a task's declaration
+    stays light (the command line is built from it without importing numba or the engines)."""
     def call(*args, **kwargs):
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+        return attrgetter(name)(importlib.import_module(module))(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
     return call
@@ -148,6 +149,8 @@ class Task:
     # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
     # format given to another command is refused naming this one
     reads: tuple[tuple[str, str], ...] = ()
+    # score keywords that `compare` and `sweep` also give its `read` (how an input is read depends on them)
+    read_keywords: tuple[str, ...] = ()
 
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]

@@ -64,7 +64,7 @@ def test_an_empty_response_misses_every_entity(tmp_path):
     empty = tmp_path / "empty.conll"
     empty.write_text(re.sub(r"\t[^\t\n]+$", "\t-", key.read_text(), flags=re.M))
     result = score_explain(key, empty)
-    entities = [ms for d in result.documents for ms in d.doc.key.entities.values()]
+    entities = [ms for d in result.analysed for ms in d.doc.key.entities.values()]
     totals = result.totals()
     assert totals["missing_entity"] == sum(len(ms) > 1 for ms in entities)
     assert sum(totals[e] for e in ERRORS) == totals["missing_entity"]
@@ -168,7 +168,7 @@ def test_jsonlines_explain_as_conll(tmp_path):
         untagged.append(plain)
     as_jsonl = score_explain(*sides)
     as_conll = score_explain(*untagged)
-    assert as_conll.documents[0].doc.tags is None
+    assert as_conll.analysed[0].doc.tags is None
     assert as_jsonl.doc_stats.doc_names == as_conll.doc_stats.doc_names
     assert (as_jsonl.doc_stats.matrix == as_conll.doc_stats.matrix).all()
 
@@ -183,15 +183,15 @@ def test_conllu_is_explained_with_zeros_and_discontinuous_mentions(tmp_path, cap
     takes the key mention's nodes); the zero is a pronoun, shown as ∅; UPOS gives the mention types."""
     key, response = COREFUD / "key.conllu", COREFUD / "response.conllu"
     exact = score_explain(key, response, match="exact", singletons="keep")
-    (span,) = [e for e in exact.documents[0].errors if e.kind == "span_error"]
-    words = exact.documents[0].doc.words_of
+    (span,) = [e for e in exact.analysed[0].errors if e.kind == "span_error"]
+    words = exact.analysed[0].doc.words_of
     assert (words(span.mentions[0]), " ".join(words(span.mentions[1]))) == (["a", "bike"], BIKE)
     head = score_explain(key, response, singletons="keep")
     assert head.options["match"] == "head" and head.totals()["span_error"] == 0
-    doc = head.documents[0].doc
+    doc = head.analysed[0].doc
     (discontinuous,) = [m for m in doc.key.entity_of if len(m) > 3]
     assert " ".join(doc.words_of(discontinuous)) == BIKE and discontinuous[3] == (2, 3, 5, 6, 7, 8, 9, 10)
-    assert discontinuous in head.documents[0].response_view.entity_of  # "a bike", matched by its head
+    assert discontinuous in head.analysed[0].response_view.entity_of  # "a bike", matched by its head
     types = Types(doc)
     zero = next(m for m in doc.key.entity_of if doc.words_of(m) == ["∅"])
     assert types.of(zero) == "pronoun" and types.of((0, 0, 1)) == "proper" and types.of(discontinuous) == "nominal"
@@ -304,7 +304,7 @@ MINA_CASES = ROOT / "tests" / "data" / "mina_anchors"  # generated CoNLL-2012 pa
 
 def _mentions(result):
     """Per document: the key's mentions and the response's as analysed (matched ones with their key spans)."""
-    return [(d.doc.key.entity_of, d.response_view.entity_of) for d in result.documents]
+    return [(d.doc.key.entity_of, d.response_view.entity_of) for d in result.analysed]
 
 
 def test_exact_matching_changes_nothing():
@@ -373,7 +373,7 @@ def _agree_with_coref(key, response, **options):
     stays put as the Analyser lets it (alone in its entity, or its entity's earliest non-pronoun mention)."""
     explained = score_explain(key, response, **options)
     scored = fastscore.score(str(key), str(response), **options).doc_stats
-    for d in explained.documents:
+    for d in explained.analysed:
         key_m, resp_m = set(d.doc.key.entity_of), set(d.response_view.entity_of)
         row = scored.row(scored.doc_names.index(d.doc.name))
         assert (len(key_m & resp_m), len(key_m), len(resp_m)) == (
@@ -473,7 +473,7 @@ def test_a_discontinuous_mention_across_sentences_is_left_out_with_a_warning(tmp
     path = tmp_path / "d.conllu"
     path.write_text("\n".join(rows))
     result = score_explain(path, path, singletons="keep")
-    assert result.totals()["key_mentions"] == 2 and [d.doc.key.entities for d in result.documents] == [
+    assert result.totals()["key_mentions"] == 2 and [d.doc.key.entities for d in result.analysed] == [
         {"e1": [(0, 0, 1), (1, 0, 1)]}]
     assert len(result.warnings) == 1 and "2 mention(s) whose nodes lie in two sentences" in result.warnings[0]
 
@@ -496,3 +496,17 @@ def test_conllu_html_page_renders_in_headless_chromium(tmp_path):
                          text=True).stdout
     assert "Maria" in dom and dom.count("∅") == 2 and "discontinuous: a bike" in dom
     assert dom.count("<li><strong>") == 4 and "Span Error" in dom
+
+
+def test_the_result_is_a_result_like_every_tasks():
+    """ExplainResult inherits fastscore.result.Result: documents by name, one document's object, the score table."""
+    from fastscore.result import Result
+
+    result = score_explain(DATA / f"{CASES[0]}.key.conll", DATA / f"{CASES[0]}.response.conll")
+    assert isinstance(result, Result) and result.documents == list(result.doc_stats.doc_names)
+    per_doc = result.to_dict(per_doc=True)["per_doc"]
+    assert result.to_dict()["per_doc"] == {} and list(per_doc) == result.documents
+    assert all(result.document(name) == per_doc[name] for name in result.documents)
+    table = result.score_table().to_pydict()
+    assert dict(zip(table["metric"], table["f1"]))["span_error"] == result.totals()["span_error"]
+    assert result.signature().startswith("explain|analyser:kummerfeld-klein-2013|cort:closest-preceding|")

@@ -339,3 +339,24 @@ def test_response_sharing_no_document(tmp_path):
     resp = _write(tmp_path, "r.conll", KEY.replace("(t); part 000", "(other); part 000"))
     with pytest.raises(InputError, match="shares no document with the key"):
         fastscore.score_coref(key, resp, match="mina")
+
+
+def test_compare_and_sweep_read_each_file_once(monkeypatch):
+    """The minimum-span options reach compare's and sweep's reading: each file is read once, with its token
+    columns (not read again by the scorer)."""
+    import fastscore.formats.conll as conll
+    from tests.conftest import ROOT
+
+    key = str(ROOT / "tests/data/mina_anchors/edge-coordination.key")
+    response = key.replace(".key", ".response")
+    reads: list = []
+    for name in ("read_bytes", "source_bytes"):
+        original = getattr(conll, name)
+        monkeypatch.setattr(conll, name, lambda path, *a, original=original, **k: reads.append(path) or original(
+            path, *a, **k))
+    with pytest.warns(fastscore.FastscoreWarning):
+        fastscore.compare(key, response, [response], "muc", match="mina", resamples=10)
+    assert sorted(reads) == [key, response, response]
+    reads.clear()
+    fastscore.sweep(key, [response], remove_nested=True)
+    assert sorted(reads) == [key, response]

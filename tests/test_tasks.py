@@ -1,7 +1,6 @@
 """The task shape: a task registered in the tests only gets the scoring command, `compare`,
 `sweep` and `--bootstrap` without touching any other module; options of one task are refused
-by another; the package's import graph has no circle."""
-import ast
+by another (the package's import graph: tests/test_layers.py)."""
 import importlib
 import inspect
 import json
@@ -275,71 +274,6 @@ def test_every_task_has_a_row_in_the_readme_and_a_docs_page():
         rows = [row for row in table if f"`fastscore {t.name}" in row]
         assert rows, f"README's task table has no row for fastscore {t.name}"
         assert any(f"]({t.docs_page})" in row for row in rows), f"no row of {t.name} links {t.docs_page}"
-
-
-# ---- the import graph
-
-def _module_names() -> dict[str, tuple[Path, str]]:
-    """module name -> (file, package) for fastscore and its kernels (installed as fastscore.kernels)."""
-    out = {}
-    for base, prefix in ((ROOT / "fastscore", "fastscore"), (ROOT / "kernels", "fastscore.kernels")):
-        for path in base.rglob("*.py"):
-            parts = [prefix, *path.relative_to(base).with_suffix("").parts]
-            if parts[-1] == "__init__":
-                parts.pop()
-                out[".".join(parts)] = (path, ".".join(parts))
-            else:
-                out[".".join(parts)] = (path, ".".join(parts[:-1]))
-    return out
-
-
-def _imports(path: Path, package: str, modules) -> set[str]:
-    """Modules of the package that a file imports anywhere (function-level imports included)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            names = [target] + [f"{target}.{a.name}" for a in node.names]
-        elif isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        else:
-            continue
-        found.update(n for n in names if n in modules)
-    return found
-
-
-def test_import_graph_has_no_circle():
-    modules = _module_names()
-    assert "fastscore.nugget.engine" in modules and "fastscore.kernels.ceaf" in modules
-    graph = {m: _imports(path, pkg, modules) - {m} for m, (path, pkg) in modules.items()}
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-
-    def visit(m, path):
-        state[m] = 1
-        for n in sorted(graph[m]):
-            if state.get(n) == 1:
-                cycle = path[path.index(n):] + [n]
-                pytest.fail("import circle: " + " -> ".join(cycle))
-            if n not in state:
-                visit(n, path + [n])
-        state[m] = 2
-
-    for m in sorted(graph):
-        if m not in state:
-            visit(m, [m])
-
-
-def test_import_graph_check_finds_a_circle(tmp_path):
-    """The checker itself: a package whose modules import each other lazily is caught."""
-    (tmp_path / "a.py").write_text("def f():\n    from .b import g\n")
-    (tmp_path / "b.py").write_text("from .a import f\n")
-    modules = {"p.a": (tmp_path / "a.py", "p"), "p.b": (tmp_path / "b.py", "p")}
-    assert _imports(tmp_path / "a.py", "p", modules) == {"p.b"}
-    assert _imports(tmp_path / "b.py", "p", modules) == {"p.a"}
 
 
 def test_the_command_line_is_built_without_numba():

@@ -132,29 +132,23 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     return root_vp
 
 
-_CACHE: dict[tuple, tuple[MentionTable, TokenColumns]] = {}
-
-
 def _read(source) -> tuple[MentionTable, TokenColumns]:
-    """The mention table and token columns of a file (a table already read is read again from its file, so
-    compare and sweep can hand tables over); the last files read are kept, by path, size and time.  A
-    (table, token columns) pair already read (text in memory) is used as it is."""
+    """The mention table and token columns of a file: a table read with them (``coref.score.read`` with the
+    minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
+    read without them is read again from its file."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
+    if isinstance(source, MentionTable) and source.tokens is not None:
+        return source, source.tokens
     path = source.path if isinstance(source, MentionTable) else os.fspath(source)
     whole_files = ("minimum spans (--match mina, --np-only, --remove-nested) read the CoNLL-2012 files themselves: "
                    "give paths (one key file, one response file)")
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
-    st = os.stat(path)
-    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
-    if key not in _CACHE:
-        if len(_CACHE) >= 4:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = read_conll_columns(path)
-    if isinstance(source, MentionTable) and _CACHE[key][0].doc_names != source.doc_names:
+    read = read_conll_columns(path)
+    if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
-    return _CACHE[key]
+    return read
 
 
 # ---- checks

@@ -14,9 +14,9 @@ from typing import Iterable
 from .._gc import collector_paused
 from ..errors import InputError, OtherFormatError, UsageError
 from ..formats.conll import read_conll
-from ..formats.files import Part
-from ..formats.files import read_head, readers_hint, sniff_format, source_name
+from ..formats.files import Part, read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
+from ..task import lazy
 from .engine import align_documents, check_documents, missing_warnings, score_aligned
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .result import CorefResult
@@ -46,14 +46,24 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto", cross_document: bool = False,
-         defer_bracket_errors: bool = True) -> MentionTable:
+def read(source, format: str = "auto", cross_document: bool = False, defer_bracket_errors: bool = True,
+         match: str | None = None, np_only: bool = False, remove_nested: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
-    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`)."""
+    only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`).  With the
+    minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
+    token columns (``MentionTable.tokens``), which they read."""
     if isinstance(source, MentionTable):
         return source
+    if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
+            and isinstance(source, (str, os.PathLike)) and os.path.isfile(source)
+            and detect_format(source) == "conll2012"):
+        from ..formats.conll import read_conll_columns
+
+        table, tokens = read_conll_columns(source)
+        table.tokens = tokens
+        return table
     if format != "auto":
         return _read_format(source, format, cross_document, defer_bracket_errors)
     fmt = detect_format(source.path if isinstance(source, Part) else source)
@@ -62,41 +72,26 @@ def read(source, format: str = "auto", cross_document: bool = False,
     return table
 
 
+_TABLE_FILE = lazy("fastscore.formats.columnar", "read_mention_table")
+_READERS = {"jsonl": lazy("fastscore.formats.jsonl", "read_jsonl"), "parquet": _TABLE_FILE, "arrow": _TABLE_FILE,
+            "conllu": lazy("fastscore.formats.conllu", "read_conllu")}
+
+
 def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: bool,
                  sniffed: bool = False) -> MentionTable:
-    """:func:`read` of a file whose format is known (``sniffed``: told from its content, so no mention table
-    file of another kind)."""
-    if isinstance(source, Part):  # a batch of a large CoNLL-2012, jsonlines or CoNLL-U file (coref.task cuts those)
-        if fmt == "jsonl":
-            from ..formats.jsonl import read_jsonl
-
-            return read_jsonl(source)
-        if fmt == "conllu":
-            from ..formats.conllu import read_conllu
-
-            return read_conllu(source)
-        return read_conll(source, defer_bracket_errors)
-    if fmt in ("conll2012", "conllu", "jsonl") and not sniffed:  # a preset or --format names the kind
+    """:func:`read` of a file (or a batch of a large CoNLL-2012, jsonlines or CoNLL-U file: a ``Part``) whose format
+    is known (``sniffed``: told from its content, so no mention table file of another kind)."""
+    if fmt in ("conll2012", "conllu", "jsonl") and not sniffed and not isinstance(source, Part):
         from ..formats.columnar import table_file_kind
 
-        if table_file_kind(source) is not None:
+        if table_file_kind(source) is not None:  # a preset or --format names the kind
             return _columnar_of_kind(source, fmt)
     if fmt == "naf":
         from ..formats.naf import read_naf_coref
 
         return read_naf_coref(source, cross_document)
-    if fmt == "conllu":
-        from ..formats.conllu import read_conllu
-
-        return read_conllu(source)
-    if fmt == "jsonl":
-        from ..formats.jsonl import read_jsonl
-
-        return read_jsonl(source)
-    if fmt in ("parquet", "arrow"):
-        from ..formats.columnar import read_mention_table
-
-        return read_mention_table(source)
+    if fmt in _READERS:
+        return _READERS[fmt](source)
     return read_conll(source, defer_bracket_errors)
 
 

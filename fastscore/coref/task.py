@@ -79,10 +79,6 @@ OPTIONS = (
 )
 
 
-def _doc_names(table) -> list[str]:
-    return list(table.doc_names)
-
-
 def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
     from ..errors import UsageError
     from .reports import render
@@ -96,12 +92,6 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
         raise UsageError("--totals-only shapes the v8.01 report: use it with --output perl")
 
     return render(result, fmt, per_doc=per_doc, totals_only=totals_only)
-
-
-def _merge(results: list, key: str, response: str):
-    from .result import CorefResult
-
-    return CorefResult.merge(results, key, response)
 
 
 def _concat(tables: list, name: str, like):
@@ -191,14 +181,15 @@ COREF = Task(
     converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
-    doc_names=_doc_names,
+    read_keywords=("match", "np_only", "remove_nested"),  # minimum spans read the token columns too
+    doc_names=lambda table: list(table.doc_names),
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan", "mentions", "contingency", "links", "overlap", "ceaf"),
     corpus=Corpus(
-        merge=_merge,
+        merge=lazy("fastscore.coref.result", "CorefResult.merge"),
         concat=_concat,
         batches=_batches,
         batch_formats="CoNLL-2012, jsonlines, CoNLL-U",

@@ -77,19 +77,25 @@ def input_format(key_path: str, format: str = "auto") -> str:
     return fmt
 
 
-def read_sides(key_path: str, response_path: str, format: str = "auto") -> tuple[list[Document], list[str]]:
-    """Key documents (in key order) with their response; warnings (response documents not in the key).
-    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content; CoNLL-U: see explain.conllu)."""
-    fmt = input_format(key_path, format)
-    if fmt == "jsonl":
-        return _read_jsonl_sides(key_path, response_path)
+def read_conll_sides(key_path: str, response_path: str) -> tuple[tuple, tuple]:
+    """Key and response CoNLL-2012 files read: (mention table, token columns) each."""
     from ..formats.conll import read_conll_columns
 
     try:
-        key_table, key_tokens = read_conll_columns(key_path)
-        resp_table, resp_tokens = read_conll_columns(response_path)
+        return read_conll_columns(key_path), read_conll_columns(response_path)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
+
+
+def read_sides(key_path: str, response_path: str, format: str = "auto",
+               read: tuple | None = None) -> tuple[list[Document], list[str]]:
+    """Key documents (in key order) with their response; warnings (response documents not in the key).
+    CoNLL-2012 or jsonlines files (``format``: auto, from the key's content; CoNLL-U: see explain.conllu);
+    ``read``: the CoNLL-2012 files already read (:func:`read_conll_sides`)."""
+    fmt = input_format(key_path, format)
+    if fmt == "jsonl":
+        return _read_jsonl_sides(key_path, response_path)
+    (key_table, key_tokens), (resp_table, resp_tokens) = read or read_conll_sides(key_path, response_path)
     paired = pair(key_table.doc_names, resp_table.doc_names, PAIRING)
     docs = []
     for name, d, r in paired.pairs:

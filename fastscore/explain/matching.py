@@ -77,8 +77,8 @@ def _side(entries: list[Entry]) -> Side:
     return side
 
 
-def apply_coval(docs: list[Document], key_path: str, response_path: str, matching: CorefMatching,
-                keep_singletons: bool, doc: str | None) -> list[str]:
+def apply_coval(docs: list[Document], key, response, matching: CorefMatching, keep_singletons: bool,
+                doc: str | None) -> list[str]:
     """Filter and match CoNLL-2012 mentions as `fastscore coref --match mina|--np-only|--remove-nested` does:
     coval's surviving mentions, known by their identity (minimum span, or exact span): mentions of one side with
     one identity are one mention, the first (in the order they are completed) kept; a response mention pairs
@@ -87,7 +87,7 @@ def apply_coval(docs: list[Document], key_path: str, response_path: str, matchin
 
     options = Options(min_span=matching.match == "mina", keep_singletons=keep_singletons, np_only=matching.np_only,
                       remove_nested=matching.remove_nested)
-    a, key_side, resp_side, warnings = prepare_sides(key_path, response_path, options, doc)
+    a, key_side, resp_side, warnings = prepare_sides(key, response, options, doc)  # paths or files read
     by_name = {d.name: d for d in docs}
     key_entries, resp_entries = _coval_entries(key_side, a.k_off), _coval_entries(resp_side, a.r_off)
     for d, name in enumerate(a.doc_names):

@@ -6,6 +6,7 @@ import json
 
 from ..errors import UsageError
 from ..outputs import write_output
+from ..report.cells import interval
 from .analyser import ERRORS, TITLES
 from .result import TYPES, ExplainResult, error_dict
 
@@ -20,24 +21,21 @@ def render(result: ExplainResult, fmt: str, per_doc: bool = False, file: str | N
         if file is None:
             return page
         write_output(file, page)  # complete or not at all; OSError -> one line naming the file
-        return f"wrote {file} ({len(page.encode('utf-8')):,} bytes, {len(result.documents)} documents)\n"
+        return f"wrote {file} ({len(page.encode('utf-8')):,} bytes, {len(result.analysed)} documents)\n"
     if fmt != "text":
         raise UsageError(f"unknown output {fmt!r}: choose text, json or html")
     return text(result, per_doc)
 
 
 def _ci(result: ExplainResult, metric: str) -> str:
-    if result.bootstrap is None or metric not in result.bootstrap.intervals:
-        return ""
-    lo, hi = result.bootstrap.intervals[metric]
-    return f"[{lo:g}, {hi:g}]"
+    return interval(result.intervals().get(metric), lambda count: f"{count:g}")
 
 
 def text(result: ExplainResult, per_doc: bool = False) -> str:
     totals = result.totals()
     by_type = result.by_mention_type()
     head = f"{'error':<20}{'count':>8}" + ("  interval" if result.bootstrap else "")
-    lines = [f"{len(result.documents)} documents, {totals['key_mentions']} key mentions, "
+    lines = [f"{len(result.analysed)} documents, {totals['key_mentions']} key mentions, "
              f"{totals['response_mentions']} response mentions", "",
              "Kummerfeld & Klein error types (mentions involved by type: " + ", ".join(TYPES) + ")", head]
     for e in ERRORS:
@@ -51,7 +49,7 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
                      + (f"   (anaphor-antecedent: {pairs})" if pairs else ""))
     if per_doc:
         lines += ["", "per document: " + " ".join(e for e in ERRORS)]
-        for k, d in enumerate(result.documents):
+        for k, d in enumerate(result.analysed):
             lines.append(d.doc.name + ": " + " ".join(str(int(result.doc_stats.matrix[k, i]))
                                                         for i in range(len(ERRORS))))
             for err in d.errors:
@@ -142,13 +140,13 @@ def html_page(result: ExplainResult) -> str:
     head = ("<tr><th>error</th><th>count</th>" + ("<th>interval</th>" if interval else "")
             + "".join(f"<th>{t}</th>" for t in TYPES) + "</tr>")
     docs = []
-    for k, d in enumerate(result.documents):
+    for k, d in enumerate(result.analysed):
         n = len(d.errors)
         items = "".join(_error_item(d, k, err) for err in d.errors) or "<li>no errors</li>"
         counts = ", ".join(f"{TITLES[e]} {c}" for e in ERRORS
                            if (c := sum(1 for err in d.errors if err.kind == e)))
         docs.append(
-            f'<details id="doc{k}"{" open" if len(result.documents) == 1 else ""}><summary>{html.escape(d.doc.name)} '
+            f'<details id="doc{k}"{" open" if len(result.analysed) == 1 else ""}><summary>{html.escape(d.doc.name)} '
             f"— {n} error{'s' if n != 1 else ''}{': ' + counts if counts else ''}</summary>"
             f'<h3>Errors</h3><ol class="errs">{items}</ol>'
             f'<div class="cols"><section class="txt" aria-label="key"><h4>Key (gold) entities</h4>'
@@ -159,7 +157,7 @@ def html_page(result: ExplainResult) -> str:
             "content=\"width=device-width,initial-scale=1\"><title>fastscore explain</title>"
             f"<style>{STYLE}</style></head><body><h1>Coreference errors</h1>"
             f"<p>Key <code>{html.escape(result.key_path)}</code>, response <code>{html.escape(result.response_path)}"
-            f"</code>: {len(result.documents)} documents, {totals['key_mentions']} key and "
+            f"</code>: {len(result.analysed)} documents, {totals['key_mentions']} key and "
             f"{totals['response_mentions']} response mentions. Mentions are boxed and labelled with their entity "
             "at their end (colour repeats the label); a dashed box is a mention the other side lacks. Each error "
             "links to its mentions; open a document with <kbd>Enter</kbd> on its title.</p>"

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._version import __version__
 from ..metrics import MetricSpec
+from ..result import Result
 from ..stats.docstats import DocStats
 from .analyser import ERRORS, TITLES, Error, classify
 from .cort import Edge, tree_errors
 from ..errors import UsageError
-from .documents import Document, Types, drop_singletons, input_format, read_sides
+from .documents import Document, Types, drop_singletons, input_format, read_conll_sides, read_sides
 from .names import CORT
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
@@ -46,20 +46,39 @@ class DocumentErrors:
 
 
 @dataclass
-class ExplainResult:
+class ExplainResult(Result):
     key_path: str
     response_path: str
     doc_stats: DocStats
-    documents: list  # [DocumentErrors]
+    analysed: list  # [DocumentErrors], one per document
     options: dict
     metrics: list = field(default_factory=lambda: list(EXPLAIN_METRICS))
     warnings: list = field(default_factory=list)
     bootstrap: object = None
+    skipped_shards: tuple = ()  # (explain reads no corpora of shards)
 
-    def signature(self) -> str:
-        opts = "".join(f"|{k}:{v}" for k, v in self.options.items())
-        boot = "|" + self.bootstrap.signature() if self.bootstrap is not None else ""
-        return f"explain|analyser:kummerfeld-klein-2013|cort:closest-preceding{opts}{boot}|version:{__version__}"
+    task = "explain"
+
+    def signature_items(self) -> dict:
+        return {"analyser": "kummerfeld-klein-2013", "cort": "closest-preceding", **self.options}
+
+    def summary(self) -> dict:
+        totals = self.totals()
+        out = {"documents": len(self.analysed), "key": self.key_path, "response": self.response_path,
+               "errors": {e: totals[e] for e in ERRORS}, "by_mention_type": self.by_mention_type(),
+               "cort": self.cort(), "counts": {c: totals[c] for c in COUNTS}}
+        if self.bootstrap is not None:
+            out["intervals"] = {m: list(ci) for m, ci in self.bootstrap.intervals.items()}
+        return out
+
+    def document_object(self, index: int) -> dict:
+        return document_dict(self.analysed[index])
+
+    def to_dict(self, per_doc: bool = False) -> dict:
+        """The JSON object: ``per_doc`` is there, empty, when not asked."""
+        out = super().to_dict(per_doc)
+        signature = out.pop("signature")
+        return {**out, "per_doc": out.get("per_doc", {}), "signature": signature}
 
     def __repr__(self) -> str:
         totals = self.totals()
@@ -73,7 +92,7 @@ class ExplainResult:
     def by_mention_type(self) -> dict:
         """Per error type, the mentions involved by type (a span error: its key mention)."""
         out = {e: {t: 0 for t in TYPES} for e in ERRORS}
-        for d in self.documents:
+        for d in self.analysed:
             types = Types(d.doc)
             for err in d.errors:
                 mentions = err.mentions[1:] if err.kind == "span_error" else err.mentions
@@ -84,24 +103,12 @@ class ExplainResult:
     def cort(self) -> dict:
         def table(which: str) -> dict:
             pairs: Counter = Counter()
-            for d in self.documents:
+            for d in self.analysed:
                 types = Types(d.doc)
                 pairs.update(edge.type_pair(types) for edge in getattr(d, which))
             return {"total": sum(pairs.values()), "by_type": dict(sorted(pairs.items()))}
 
         return {"recall_errors": table("recall"), "precision_errors": table("precision")}
-
-    def to_dict(self, per_doc: bool = False) -> dict:
-        totals = self.totals()
-        out = {"task": "explain", "documents": len(self.documents), "key": self.key_path,
-               "response": self.response_path, "errors": {e: totals[e] for e in ERRORS},
-               "by_mention_type": self.by_mention_type(), "cort": self.cort(),
-               "counts": {c: totals[c] for c in COUNTS}}
-        if self.bootstrap is not None:
-            out["intervals"] = {m: list(ci) for m, ci in self.bootstrap.intervals.items()}
-        out["per_doc"] = {d.doc.name: document_dict(d) for d in self.documents} if per_doc else {}
-        out["signature"] = self.signature()
-        return out
 
 
 def document_dict(d: DocumentErrors) -> dict:
@@ -150,9 +157,10 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
     if fmt == "conllu":
         docs, warnings = read_conllu_sides(key_path, response_path, matching, singletons == "keep", doc)
     else:
-        docs, warnings = read_sides(key_path, response_path, fmt)
-        if matching.coval():
-            warnings += apply_coval(docs, key_path, response_path, matching, singletons == "keep", doc)
+        read = read_conll_sides(key_path, response_path) if fmt == "conll2012" else None
+        docs, warnings = read_sides(key_path, response_path, fmt, read)
+        if matching.coval():  # coval's matching, on the files read once
+            warnings += apply_coval(docs, *read, matching, singletons == "keep", doc)
     if doc is not None:
         docs = [d for d in docs if d.name == doc]
         if not docs:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..examples import bundled
 from ..task import Option, Task, lazy
 from . import PAIRING
 from .names import CORT, ERRORS
@@ -49,12 +50,6 @@ def _read(source) -> ExplainInput:
     return source if isinstance(source, ExplainInput) else ExplainInput(str(source))
 
 
-def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    from ..examples import command_inputs
-
-    return command_inputs("explain")
-
-
 def _doc_names(source: ExplainInput) -> list[str]:
     from ..coref.score import read
 
@@ -87,5 +82,5 @@ EXPLAIN = Task(
     output_file=True,
     metric_names=ERRORS + CORT,
     pairing=PAIRING,
-    bundled_example=_bundled,
+    bundled_example=bundled("explain"),
 )

@@ -448,11 +448,6 @@ class _Reader:
             for eid in (ante, this.split(":", 1)[0]):
                 self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
 
-    def current_doc_name(self, newdoc) -> str | None:
-        if isinstance(newdoc, str):
-            return newdoc
-        return self.doc_names[-1] if self.doc_names and newdoc is None else None
-
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
         if "eid" not in fields and "GRP" not in fields:

@@ -89,6 +89,9 @@ class MentionTable:
     unread: dict[str, Exception] = field(default_factory=dict, repr=False)
     sniffed: str | None = field(default=None, repr=False, compare=False)  # the format its reader was chosen by,
     # told from the file's content (``coref.score.read``); None: given, or not read from one file
+    # a CoNLL-2012 file read with its token columns (``formats.conll.read_conll_columns``), which minimum spans
+    # read: the file is read once
+    tokens: object = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_documents(cls, docs: dict[str, list[list[tuple[int, int]]]], n_tokens: dict[str, int] | None = None,

@@ -365,22 +365,15 @@ def concat_triples(reads: list[TripleSet], name: str, like: TripleSet | None = N
     return TripleSet(name, docs, folder=True)
 
 
-def write_triples(doc: TripleDoc, path: str | os.PathLike | None = None) -> str:
-    """Triple XML as the module writes it (``Triple.toString``); written to ``path`` when given."""
-    out = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n']
-    for k in range(len(doc)):
-        out.append(triple_string(doc, k))
-    out.append("</triples>\n")
-    text = "".join(out)
-    if path is not None:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    return text
+def write_triples(doc: TripleDoc) -> str:
+    """Triple XML as the module writes it (``Triple.toString``)."""
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<triples>\n'
+            + "".join(triple_string(doc, k) for k in range(len(doc))) + "</triples>\n")
 
 
-def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
+def triple_string(doc: TripleDoc, k: int) -> str:
     """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out)."""
-    profile = doc.profiles[k] if profile is None else profile
+    profile = doc.profiles[k]
     head = f'<triple id="{doc.ids[k]}"'
     if profile:
         head += f' profile_id="{profile}"'
@@ -391,17 +384,21 @@ def triple_string(doc: TripleDoc, k: int, profile: str | None = None) -> str:
     if doc.layers[k]:
         head += f' kaflayer="{doc.layers[k]}"'
     parts = [head + ">\n"]
-    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
-                                            doc.first_comments[k]),
-                                           ("elementSecondIds", "elementSecond", doc.second[k],
-                                            doc.second_labels[k], doc.second_comments[k])):
-        attrs = element_attributes(label, comment)
+    for tag, item, ids, attrs in triple_elements(doc, k):
         if not ids:
             parts.append(f"\t<{tag}{attrs}/>\n")
         else:
             parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
     parts.append("</triple>\n")
     return "".join(parts)
+
+
+def triple_elements(doc, k: int) -> tuple[tuple[str, str, list, str], ...]:
+    """(list tag, item tag, ids, attributes) of triple ``k``'s two element lists, as the module writes them."""
+    return (("elementFirstIds", "elementFirst", doc.first[k], element_attributes(doc.first_labels[k],
+                                                                                  doc.first_comments[k])),
+            ("elementSecondIds", "elementSecond", doc.second[k], element_attributes(doc.second_labels[k],
+                                                                                     doc.second_comments[k])))
 
 
 def element_attributes(label: str, comment: str) -> str:

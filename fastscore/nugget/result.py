@@ -189,8 +189,3 @@ class NuggetResult(Result):
         f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))
         return (f"NuggetResult({len(self.documents)} documents, {self.gold.path!r} vs {self.system.path!r}: "
                 f"micro F1 {f1})")
-
-
-def merge_results(results: list[NuggetResult], gold: str, system: str) -> NuggetResult:
-    """``Task.merge`` of the nugget task."""
-    return NuggetResult.merge(results, gold, system)

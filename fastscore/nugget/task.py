@@ -63,10 +63,6 @@ OPTIONS = (
 )
 
 
-def _doc_names(tbf) -> list[str]:
-    return sorted(tbf.documents)
-
-
 def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, timeml: str | None = None) -> str:
     """The report; ``diff`` and ``timeml`` also write EvmEval's side files."""
     from . import report
@@ -116,13 +112,13 @@ NUGGET = Task(
     interval_free=("evmeval",),
     options=OPTIONS,
     read=lazy("fastscore.nugget.score", "read"),
-    doc_names=_doc_names,
+    doc_names=lambda tbf: sorted(tbf.documents),
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
     bundled_example=_bundled,
     kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
     corpus=Corpus(
-        merge=lazy("fastscore.nugget.result", "merge_results"),
+        merge=lazy("fastscore.nugget.result", "NuggetResult.merge"),
         concat=lazy("fastscore.formats.tbf", "concat_tbf"),
         batches=lazy("fastscore.formats.tbf", "tbf_batches"),
         batch_formats="TBF",

@@ -2,12 +2,10 @@
 table (``text``), JSON, CSV and Markdown."""
 from __future__ import annotations
 
-import csv as _csv
-import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..report.cells import ci_head, ci_of, pct_of
+from ..report.cells import ci_head, ci_note, ci_of, csv_scores, markdown_per_document, markdown_scores, pct_of
 from .entities import KINDS
 
 METHOD_LINE = {"te3": "", "acl11": "Evaluated with ACL'11 score, not taking the reduced graph for relations.",
@@ -94,41 +92,24 @@ def text(result, per_doc: bool = False) -> str:
         lines += ["", "F1 per document", f"{'document':<{width}}" + "".join(f"{m:>20}" for m in metrics)]
         for name, scores in d["per_doc"].items():
             lines.append(f"{name:<{width}}" + "".join(f"{pct_of(obj, 'f1'):>20}" for _, obj in _rows(result, scores)))
-    b = result.bootstrap
-    if b is not None:
-        lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
+    if result.bootstrap is not None:
+        lines += ["", *ci_note(result)]
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
 
 def csv(result, per_doc: bool = False) -> str:
-    buf = io.StringIO()
-    w = _csv.writer(buf, lineterminator="\n")
-    ci = result.bootstrap is not None
-    w.writerow(["document", "metric", "precision", "recall", "f1", *(("ci_low", "ci_high") if ci else ())])
     d = result.to_dict()
-    scopes = [("", d)] + ([(n, s) for n, s in d["per_doc"].items()] if per_doc else [])
-    for scope, scores in scopes:
-        for name, obj in _rows(result, scores):
-            interval = [repr(float(x)) for x in obj["ci"]] if "ci" in obj else ["", ""]
-            w.writerow([scope, name, *(repr(float(obj[k])) if k in obj else "" for k in ("precision", "recall", "f1")),
-                        *(interval if ci else ())])
-    return buf.getvalue()
+    scopes = [("", _rows(result, d))] + ([(n, _rows(result, s)) for n, s in d["per_doc"].items()] if per_doc else [])
+    return csv_scores(result, scopes, ("precision", "recall", "f1"))
 
 
 def markdown(result, per_doc: bool = False) -> str:
     d = result.to_dict()
-    ci = ci_head(result, " of F1")
-    lines = ["| metric | precision | recall | F1 |" + (f" {ci} |" if ci else ""),
-             "|---|---:|---:|---:|" + ("---|" if ci else "")]
-    for name, obj in _rows(result, d):
-        lines.append(f"| {name} | {pct_of(obj, 'precision')} | {pct_of(obj, 'recall')} | {pct_of(obj, 'f1')} |"
-                     + (f" {ci_of(obj)} |" if ci else ""))
+    lines = markdown_scores(_rows(result, d), ("precision", "recall", "f1"), ci_head(result, " of F1"), ci_rule="---|")
     if per_doc:
-        metrics = [n for n, _ in _rows(result, d)]
-        lines += ["", "| document | " + " | ".join(metrics) + " |", "|---|" + "---:|" * len(metrics)]
-        for name, scores in d["per_doc"].items():
-            lines.append(f"| {name} | " + " | ".join(pct_of(obj, "f1") for _, obj in _rows(result, scores)) + " |")
+        lines += markdown_per_document([n for n, _ in _rows(result, d)], (
+            (name, [pct_of(obj, "f1") for _, obj in _rows(result, scores)]) for name, scores in d["per_doc"].items()))
     return "\n".join(lines) + "\n"
 
 

@@ -130,8 +130,3 @@ class TemporalResult(Result):
                         f"{100 * e['timex']['strict']['f1']:.2f} (strict)")
         return (f"TemporalResult({len(self.documents)} documents, {self.method}, {self.gold.path!r} vs "
                 f"{self.system.path!r}: {'; '.join(what)})")
-
-
-def merge_results(results: list[TemporalResult], gold: str, system: str) -> TemporalResult:
-    """``Task.merge`` of the temporal task."""
-    return TemporalResult.merge(results, gold, system)

@@ -5,6 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 """
 from __future__ import annotations
 
+from ..examples import bundled
 from ..task import Corpus, Option, Task, lazy
 from . import PAIRING
 
@@ -32,22 +33,6 @@ OPTIONS = (
 )
 
 
-def _doc_names(read) -> list[str]:
-    return sorted(read.documents)
-
-
-def _report(result, fmt: str, per_doc: bool = False) -> str:
-    from .report import render
-
-    return render(result, fmt, per_doc=per_doc)
-
-
-def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    from ..examples import command_inputs
-
-    return command_inputs("temporal")
-
-
 TEMPORAL = Task(
     name="temporal",
     summary="score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit does",
@@ -71,13 +56,13 @@ TEMPORAL = Task(
     interval_free=("te3",),
     options=OPTIONS,
     read=lazy("fastscore.temporal.score", "read"),
-    doc_names=_doc_names,
+    doc_names=lambda read: sorted(read.documents),
     score=lazy("fastscore.temporal.score", "score_temporal"),
-    report=_report,
-    bundled_example=_bundled,
+    report=lazy("fastscore.temporal.report", "render"),
+    bundled_example=bundled("temporal"),
     kernels=("temporal_timegraph",),
     corpus=Corpus(
-        merge=lazy("fastscore.temporal.result", "merge_results"),
+        merge=lazy("fastscore.temporal.result", "TemporalResult.merge"),
         concat=lazy("fastscore.formats.timeml", "concat_timeml"),
         folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
     ),

@@ -20,11 +20,11 @@ import json
 import os
 import time
 
-from ..formats.triples import element_attributes
+from ..formats.triples import triple_elements
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
-from ..report.cells import ci_of, pct
+from ..report.cells import ci_note, ci_of, pct
 
 FORMATS = ("text", "module", "json", "csv", "markdown")
 
@@ -82,8 +82,7 @@ def text(result, per_doc: bool = False) -> str:
             d = result.document(name)["metrics"]["triples"]
             lines.append(f"{name:<{width}}{pct(d['precision']):>10}{pct(d['recall']):>9}{pct(d['f1']):>9}")
     if ci:
-        b = result.bootstrap
-        lines += ["", f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents, seed {b.seed}"]
+        lines += ["", *ci_note(result)]
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
@@ -433,11 +432,7 @@ def _table_row(doc, k: int, relation: str, profile: str) -> str:
     if doc.layers[k]:
         s += f' kaflayer="{doc.layers[k]}"'
     s += ">\t"
-    for tag, item, ids, label, comment in (("elementFirstIds", "elementFirst", doc.first[k], doc.first_labels[k],
-                                            doc.first_comments[k]),
-                                           ("elementSecondIds", "elementSecond", doc.second[k],
-                                            doc.second_labels[k], doc.second_comments[k])):
-        attrs = element_attributes(label, comment)
+    for tag, item, ids, attrs in triple_elements(doc, k):
         if not ids:
             s += f"<{tag}{attrs}/>\t"
         else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..examples import bundled
 from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
 
@@ -61,22 +62,6 @@ OPTIONS = (
 )
 
 
-def _doc_names(read) -> list[str]:
-    return list(read.doc_names)
-
-
-def _report(result, fmt: str, per_doc: bool = False) -> str:
-    from .report import render
-
-    return render(result, fmt, per_doc=per_doc)
-
-
-def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    from ..examples import command_inputs
-
-    return command_inputs("triples")
-
-
 CONVERTER = Converter(
     targets=("triples",),
     summary="NAF/KAF layers, KYOTO tuples or Kybot output to triples",
@@ -121,10 +106,10 @@ TRIPLES = Task(
     converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.triples.score", "read"),
-    doc_names=_doc_names,
+    doc_names=lambda read: list(read.doc_names),
     score=lazy("fastscore.triples.score", "score_triples"),
-    report=_report,
-    bundled_example=_bundled,
+    report=lazy("fastscore.triples.report", "render"),
+    bundled_example=bundled("triples"),
     kernels=("triples",),
     # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
     # its file name (a single file scored against another is one document); a NAF/KAF folder is one input

@@ -1,11 +1,9 @@
 """Readable tables (text, Markdown) and CSV of coreference scores."""
 from __future__ import annotations
 
-import csv as _csv
-import io
-
 from ...metrics import PRF as PRF_KEYS
-from ...report.cells import ci_head, ci_note, ci_of, pct_of
+from ...report.cells import (ci_head, ci_note, ci_of, csv_scores, markdown_per_document, markdown_scores,
+                              pct_of)
 
 
 def rows(scores: dict) -> list[tuple[str, dict]]:
@@ -40,36 +38,18 @@ def text(result, per_doc: bool = False) -> str:
 
 
 def csv(result, per_doc: bool = False) -> str:
-    buf = io.StringIO()
-    w = _csv.writer(buf, lineterminator="\n")
-    ci = result.bootstrap is not None
-    w.writerow(["document", "metric", *PRF_KEYS, "recall", "precision", "f1", *(("ci_low", "ci_high") if ci else ())])
-    scopes = [("", result.scores())]
-    if per_doc:
-        scopes += [(name, result.document(name)) for name in result.documents]
-    for scope, scores in scopes:
-        for name, obj in rows(scores):
-            interval = [repr(float(x)) for x in obj["ci"]] if "ci" in obj else ["", ""]
-            w.writerow([scope, name, *(obj.get(k, "") for k in PRF_KEYS),
-                        *(repr(float(obj[k])) if k in obj else "" for k in ("recall", "precision", "f1")),
-                        *(interval if ci else ())])
-    return buf.getvalue()
+    scopes = [("", rows(result.scores()))]
+    scopes += [(name, rows(result.document(name))) for name in result.documents] if per_doc else []
+    return csv_scores(result, scopes, ("recall", "precision", "f1"), counts=PRF_KEYS)
 
 
 def markdown(result, per_doc: bool = False) -> str:
     scores = result.scores()
-    ci = ci_head(result, " of F1")
-    lines = ["| metric | recall | precision | F1 |" + (f" {ci} |" if ci else ""),
-             "|---|---:|---:|---:|" + ("---:|" if ci else "")]
-    for name, obj in rows(scores):
-        lines.append(f"| {name} | {pct_of(obj, 'recall')} | {pct_of(obj, 'precision')} | {pct_of(obj, 'f1')} |"
-                     + (f" {ci_of(obj)} |" if ci else ""))
+    lines = markdown_scores(rows(scores), ("recall", "precision", "f1"), ci_head(result, " of F1"))
     if per_doc:
         metrics = list(scores["metrics"])
-        lines += ["", "| document | " + " | ".join(metrics) + " |", "|---|" + "---:|" * len(metrics)]
-        for name in result.documents:
-            doc = result.document(name)["metrics"]
-            cells = " | ".join(f"{100 * doc[m]['f1']:.2f}" for m in metrics)
-            lines.append(f"| {name.replace('|', chr(92) + '|')} | {cells} |")
+        lines += markdown_per_document(metrics, (
+            (name.replace("|", "\\|"), [f"{100 * result.document(name)['metrics'][m]['f1']:.2f}" for m in metrics])
+            for name in result.documents))
     lines += ["", *ci_note(result), f"`{result.signature()}`"]
     return "\n".join(lines) + "\n"
