@@ -224,9 +224,15 @@ class CorefEvaluator:
                *, doc: str | None = None) -> None:
         """Add one document (``doc``: its name in results; default its number, from 0).  The clusters are kept
         as given and read when a score is next asked for: change them in place only after that."""
-        if not (mention_to_predicted is None or type(mention_to_predicted) is dict
-                or isinstance(mention_to_predicted, dict)) or not (
-                mention_to_gold is None or type(mention_to_gold) is dict or isinstance(mention_to_gold, dict)):
+        if type(predicted) is list and type(gold) is list and (mention_to_predicted is None or type(
+                mention_to_predicted) is dict) and (mention_to_gold is None or type(mention_to_gold) is dict):
+            self._predicted.pending.append(predicted)  # what a training loop passes: kept as it is
+            self._gold.pending.append(gold)
+            self._names.append(doc)
+            self._cached = None
+            return
+        if not isinstance(mention_to_predicted, (dict, type(None))) or not isinstance(mention_to_gold,
+                                                                                      (dict, type(None))):
             raise UsageError("mention_to_predicted and mention_to_gold are dicts (mention -> cluster), or None")
         n = len(self._names)
         self._predicted.add(predicted, n)
@@ -242,6 +248,8 @@ class CorefEvaluator:
         return len(self._names)
 
     def _doc_names(self) -> list[str]:
+        if all(name is None for name in self._names):
+            return list(map(str, range(len(self._names))))
         names = [str(i) if name is None else str(name) for i, name in enumerate(self._names)]
         if len(set(names)) != len(names):
             raise UsageError("CorefEvaluator: two documents have the same name (update(..., doc=NAME))")

@@ -133,6 +133,7 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
     kc = np.empty(rows, dtype=np.int64)
     rx = np.empty(rows, dtype=np.int64)
     rc = np.empty(rows, dtype=np.int64)
+    columns = np.empty((6, rows), dtype=np.int64)
     # cells, unaggregated then aggregated per document (at most the rows of a side without repeated ids)
     cap = len(k_ids) + 16
     ci = np.empty(cap, dtype=np.int64)
@@ -156,7 +157,11 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
             cd, ce, cf = _grown(cd, n + need), _grown(ce, n + need), _grown(cf, n + need)
         s = n
         n += _walk(kx, kc, nk, rx, rc, nr, ci, cj, cc, cd, ce, cf, n, True)
-        n = s + _aggregate(k_nch[d], r_nch[d], ci[s:n], cj[s:n], cc[s:n], cd[s:n], ce[s:n], cf[s:n], counts)
+        if n - s > len(first):  # more cells than rows (repeated ids)
+            first, moved, order = np.empty(n - s, np.int64), np.empty(n - s, np.int64), np.empty(n - s, np.int64)
+            columns = np.empty((6, n - s), dtype=np.int64)
+        n = s + _aggregate(k_nch[d], r_nch[d], ci[s:n], cj[s:n], cc[s:n], cd[s:n], ce[s:n], cf[s:n], counts,
+                           first, moved, order, columns)
         cell_off[d + 1] = n
     # chain sizes (response chains count only rows that were kept)
     k_size_off = np.zeros(n_docs + 1, dtype=np.int64)
@@ -175,15 +180,11 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
 
 
 @njit(cache=True)
-def _aggregate(nk, nr, ci, cj, cc, cd, ce, cf, counts):
-    """Sum cells with equal (i, j) in place, sorted by (j, i); returns the new length (``counts``: scratch
-    at least max(nk, nr) + 1 long)."""
+def _aggregate(nk, nr, ci, cj, cc, cd, ce, cf, counts, first, moved, order, columns):
+    """Sum cells with equal (i, j) in place, sorted by (j, i); returns the new length (scratch: ``counts`` at
+    least max(nk, nr) + 1 long, ``first``, ``moved``, ``order`` and ``columns``' rows as long as the cells)."""
     n = len(ci)
-    first = np.empty(n, dtype=np.int64)
-    moved = np.empty(n, dtype=np.int64)
-    order = np.empty(n, dtype=np.int64)
     lex_order_into(cj, ci, nr, nk, counts, first, moved, order)
-    columns = np.empty((6, n), dtype=np.int64)
     for t in range(n):
         k = order[t]
         columns[0, t] = ci[k]
