@@ -84,15 +84,17 @@ class TokenColumns:
         return bytes(self.buf[self.field_start[token, k]:self.field_end[token, k]]).decode("utf-8")
 
 
-def read_conll_columns(path: str | os.PathLike, data: bytes | None = None) -> tuple[MentionTable, TokenColumns]:
+def read_conll_columns(path: str | os.PathLike, data: bytes | None = None,
+                       fields: bool = True) -> tuple[MentionTable, TokenColumns]:
     """:func:`read_conll`, and the token columns beside the mention table.  ``data``: the text's bytes, already
-    in memory (``path`` then only names it in messages)."""
+    in memory (``path`` then only names it in messages); ``fields=False``: no field bounds (none of
+    ``FIELDS`` columns: what scoring without minimum spans or NP_only reads)."""
     path = os.fspath(path)
     name = path if data is not None else source_name(path)
     data = read_bytes(path) if data is None else data
     decode_utf8(name, data)
     reader = _Reader(name, data)
-    return reader.table(), reader.token_columns()
+    return reader.table(), reader.token_columns(fields)
 
 
 _V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
@@ -338,11 +340,15 @@ class _Reader:
             unread=unread,
         )
 
-    def token_columns(self) -> TokenColumns:
-        """The token columns (after :meth:`table`)."""
+    def token_columns(self, fields: bool = True) -> TokenColumns:
+        """The token columns (after :meth:`table`; ``fields=False``: without field bounds)."""
         scan = self.scan
         lines = np.flatnonzero(self.kind >= scan.TOKEN)
-        fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+        if fields:
+            fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+        else:
+            fs = fe = np.zeros((len(lines), 0), dtype=np.int64)
+            n_fields = np.zeros(len(lines), dtype=np.int64)
         # a blank line after a token line ends a sentence; sentences are numbered inside each document
         ends_sentence = np.zeros(len(self.kind), dtype=np.int64)
         blank = np.flatnonzero(self.kind[1:] == scan.BLANK) + 1
