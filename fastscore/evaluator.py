@@ -53,20 +53,22 @@ class _Side:
             self.pending.append(list(clusters))
 
     def read(self) -> None:
-        """Read the pending documents into ``parts`` (runs of cluster sequences at once)."""
-        run: list = []
+        """Read the pending documents into ``parts`` (runs of cluster sequences at once); a malformed
+        document raises and leaves everything as it was."""
+        parts, run = [], []
         first = self.first
         for k, doc in enumerate(self.pending):
             if type(doc) is _ArrayDoc:
                 if run:
-                    self.parts.append(_flat_clusters(run, self.what, first))
+                    parts.append(_flat_clusters(run, self.what, first))
                     run = []
-                self.parts.append((doc.coords, doc.sizes, np.array([len(doc.sizes)], dtype=np.int64)))
+                parts.append((doc.coords, doc.sizes, np.array([len(doc.sizes)], dtype=np.int64)))
                 first = self.first + k + 1
             else:
                 run.append(doc)
         if run:
-            self.parts.append(_flat_clusters(run, self.what, first))
+            parts.append(_flat_clusters(run, self.what, first))
+        self.parts += parts
         self.first += len(self.pending)
         self.pending = []
 

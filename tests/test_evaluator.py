@@ -231,6 +231,19 @@ def test_a_malformed_document_is_named_when_the_clusters_are_read():
         ev.get_f1()
     ev.reset()
     ev.update([((0, 1),)], [((0, 1),)])
+    ev.update((np.array([[0, 1]]), np.array([0])), (np.array([[0, 1]]), np.array([0])))
+    bad = [[(0, 1), (2.0, 3)]]
+    ev.update([[(0, 1), (2, 3)]], bad)
+    for _ in range(2):  # asked again: the same error
+        with pytest.raises(UsageError, match=r"gold \(document 2\): mention offsets must be integers"):
+            ev.get_f1()
+    bad[0][1] = (2, 5)  # mended before the next score: read once, as mended (nothing read twice)
+    same = fastscore.CorefEvaluator()
+    for predicted, gold in (([((0, 1),)], [((0, 1),)]), ([((0, 1),)], [((0, 1),)]), ([[(0, 1), (2, 3)]], bad)):
+        same.update(predicted, gold)
+    assert ev.result().doc_stats.matrix.tolist() == same.result().doc_stats.matrix.tolist()
+    ev.reset()
+    ev.update([((0, 1),)], [((0, 1),)])
     ev.update([[(0, 1), (2, 3)]], [[(0, 1), (2.0, 3)]])
     with pytest.raises(UsageError, match=r"gold \(document 1\): mention offsets must be integers"):
         ev.get_f1()
