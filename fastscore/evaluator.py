@@ -4,10 +4,12 @@ The interface is e2e-coref's (``metrics.py``, copied by many neural coreference 
 added one by one with ``update(predicted, gold, mention_to_predicted, mention_to_gold)``, clusters being
 sequences of ``(start, end)`` mentions with inclusive token offsets, and ``get_f1()`` gives the mean F1 of
 MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the same clusters (singletons kept),
-LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
-response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
-asked for.  Adding a document is plain Python (no numba is imported until a score is asked for); the first
-score of a process loads the kernels compiled at installation, when installed (``library.prefer_compiled_kernels``).
+LEA coval's: ``update`` keeps the clusters it is given; when a score is asked for, the documents kept since the
+last one are read into the columns of two mention tables at once (gold as key, predicted as response; C-level
+passes over the tuples, no Python loop per mention) and scored by the engine that scores files
+(``coref/engine.py``), one call of each kernel for every document.  No numba is imported until a score is asked
+for; the first score of a process loads the kernels compiled at installation, when installed
+(``library.prefer_compiled_kernels``).
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ class _Side:
     def add(self, clusters, n: int) -> None:
         """Keep document ``n``'s clusters (read when a score is asked for)."""
         kind = type(clusters)
-        if kind is list or kind is tuple and not (len(clusters) == 2 and isinstance(clusters[0], np.ndarray)):
+        if kind is list or (kind is tuple and not (len(clusters) == 2 and isinstance(clusters[0], np.ndarray))):
             self.pending.append(clusters)
         elif kind is tuple:
             self.pending.append(_ArrayDoc(*_checked_arrays(clusters, f"{self.what} (document {n})")))
@@ -109,6 +111,7 @@ def _flat_clusters(docs: list, what: str, first: int) -> tuple[np.ndarray, np.nd
     (``first``: the number of the first, in messages).  C-level passes: a training loop pays these per epoch."""
     try:
         clusters = reduce(iconcat, docs, [])
+        sizes = np.fromiter(map(len, clusters), np.int64, len(clusters))  # before a generator is consumed
         mentions = reduce(iconcat, clusters, [])
         flat = reduce(iconcat, mentions, [])
         coords = np.empty(len(flat), dtype=np.int64)
@@ -117,9 +120,7 @@ def _flat_clusters(docs: list, what: str, first: int) -> tuple[np.ndarray, np.nd
         coords = None
     if coords is None or len(flat) != 2 * len(mentions):
         _diagnose(docs, what, first)  # raises, naming the document
-    doc_clusters = np.fromiter(map(len, docs), np.int64, len(docs))
-    sizes = np.fromiter(map(len, clusters), np.int64, len(clusters))
-    return coords, sizes, doc_clusters
+    return coords, sizes, np.fromiter(map(len, docs), np.int64, len(docs))
 
 
 def _diagnose(docs: list, what: str, first: int) -> None:

@@ -256,3 +256,10 @@ def test_clusters_as_lists_generators_and_numpy_integers():
     same.update([((0, 1), (3, 3))], [((0, 1), (3, 3))])
     same.update([((4, 5),)], [((4, 5),)])
     assert ev.result().doc_stats.matrix.tolist() == same.result().doc_stats.matrix.tolist()
+
+
+def test_a_cluster_that_is_a_generator_is_a_clear_error():
+    ev = fastscore.CorefEvaluator()
+    ev.update([(m for m in ((0, 1), (3, 3)))], [((0, 1),)])
+    with pytest.raises(UsageError, match=r"predicted \(document 0\): every cluster must be a sequence"):
+        ev.get_f1()
