@@ -206,6 +206,7 @@ class _Reader:
         if not self.names:
             reject_other_format(self.path, self.data, "conll")
             self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
+        self.token_lines, self.token_doc = lines, doc  # (token_columns reads them again)
         self.token_count = np.cumsum(is_token)  # token lines up to and including each line
         self.doc_tokens = self.token_count[self.doc_ends] - self.token_count[self.begins]
 
@@ -320,7 +321,7 @@ class _Reader:
         chain_off = offsets(n_chains)
         doc_of_item = np.repeat(np.arange(n_docs), np.diff(item_off))
         _, first = np.unique(chain + chain_off[doc_of_item], return_index=True)
-        flat = [self._label(t, code, ls, le) for t in first.tolist()]
+        flat = self._labels(code[first].tolist())
         labels = [flat[chain_off[d]:chain_off[d + 1]] for d in range(n_docs)]
         if unread:  # documents read without mentions
             m_start, m_end, m_chain, mention_off = _without_documents(
@@ -343,7 +344,7 @@ class _Reader:
     def token_columns(self, fields: bool = True) -> TokenColumns:
         """The token columns (after :meth:`table`; ``fields=False``: without field bounds)."""
         scan = self.scan
-        lines = np.flatnonzero(self.kind >= scan.TOKEN)
+        lines = self.token_lines
         if fields:
             fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
         else:
@@ -354,12 +355,18 @@ class _Reader:
         blank = np.flatnonzero(self.kind[1:] == scan.BLANK) + 1
         ends_sentence[blank[self.kind[blank - 1] >= scan.TOKEN]] = 1
         ended = np.cumsum(ends_sentence)
-        doc_of = np.searchsorted(self.begins, lines) - 1
+        doc_of = self.token_doc
         sentence = ended[lines] - ended[self.begins[doc_of]]
         first = np.flatnonzero(np.diff(np.concatenate([[-1], sentence + (doc_of << 32)])) != 0)
         position = np.arange(len(lines)) - np.repeat(first, np.diff(np.append(first, len(lines))))
         return TokenColumns(self.path, self.buf, lines, offsets(self.doc_tokens), sentence.astype(np.int64),
                             position.astype(np.int64), fs, fe, n_fields, self.completion)
+
+    def _labels(self, codes: list[int]) -> list[str]:
+        """The cluster keys of these items' codes (as :meth:`_label`: a code is a digit key's value and length,
+        or one of ``label_of_code``)."""
+        lookup, mask, shift = self.label_of_code, (1 << self.scan.LEN_SHIFT) - 1, self.scan.LEN_SHIFT
+        return [lookup[c] if c in lookup else str(c & mask).zfill(c >> shift) for c in codes]
 
     def _label(self, t: int, code, ls, le) -> str:
         """The cluster key of item t (the label for digits, the ID of a typed label)."""
