@@ -124,6 +124,31 @@ def _checked(keys: list[list[str]], responses: list[list[str]], needs_tree: bool
     return lengths
 
 
+def _read_sides(documents: list[tuple[list, list]], names: list[str], needs_tree: bool) -> list:
+    """Both sides of every document as ``read_conll_columns`` reads them: the lines joined at C level and
+    scanned once when they read as written, else written line by line (padding, ``#`` lines, errors)."""
+    from .formats.conll import read_conll_columns
+
+    fast = _fast_texts(documents, names)
+    if fast is not None:
+        try:
+            sides = [read_conll_columns(name, text.encode("utf-8"), fields=needs_tree)  # from memory, not files
+                     for name, text in zip(("references", "predictions"), fast[0])]
+        except FastscoreError:  # e.g. a '#begin document' line among the tokens: the line-by-line path reads it
+            sides = None
+        if sides is not None and _read_as_written(sides, fast[1]):
+            return sides
+    texts: tuple[list[str], list[str]] = ([], [])
+    for d, (references, predictions) in enumerate(documents):
+        where = "" if len(documents) == 1 else f"document {d}: "
+        keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
+        lengths = _checked(keys, responses, needs_tree, where)
+        texts[0].extend(_document(names[d], keys, lengths))
+        texts[1].extend(_document(names[d], responses, lengths))
+    return [read_conll_columns(name, "".join(text).encode("utf-8"), fields=needs_tree)
+            for name, text in zip(("references", "predictions"), texts)]
+
+
 def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons: bool, NP_only: bool,
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
@@ -133,33 +158,11 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     from .coref.result import CorefResult
     from .coref.metrics import COVAL_METRICS, resolve
 
-    from .formats.conll import read_conll_columns
-
-    needs_tree = min_span or NP_only
     prefer_compiled_kernels()  # before the reader loads its kernels
-    fast = _fast_texts(documents, names)
-    sides = None
-    if fast is not None:
-        try:
-            sides = [read_conll_columns(name, text.encode("utf-8"), fields=needs_tree)  # from memory, not files
-                     for name, text in zip(("references", "predictions"), fast[0])]
-        except FastscoreError:  # e.g. a '#begin document' line among the tokens: the line-by-line path reads it
-            sides = None
-        if sides is not None and not _read_as_written(sides, fast[1]):
-            sides = None
-    if sides is None:
-        texts: tuple[list[str], list[str]] = ([], [])
-        for d, (references, predictions) in enumerate(documents):
-            where = "" if len(documents) == 1 else f"document {d}: "
-            keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
-            lengths = _checked(keys, responses, needs_tree, where)
-            texts[0].extend(_document(names[d], keys, lengths))
-            texts[1].extend(_document(names[d], responses, lengths))
-        sides = [read_conll_columns(name, "".join(text).encode("utf-8"), fields=needs_tree)
-                 for name, text in zip(("references", "predictions"), texts)]
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
-    with collector_paused():
+    with collector_paused():  # the lines, read and scored: many objects, no cycles
+        sides = _read_sides(documents, names, min_span or NP_only)
         stats, _, warnings = score_mina(sides[0], sides[1], options)
     shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",
              "format": "evaluate"}
