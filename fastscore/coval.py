@@ -10,58 +10,62 @@ what ``fastscore coref --np-only/--remove-nested/--match mina`` runs), with cova
 """
 from __future__ import annotations
 
-import re
 from itertools import chain
 from typing import Sequence
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import FastscoreError, UsageError
 
 DOCUMENT = "dummy_doc"  # the document name evaluate gives coval
 REPORTED = ("mentions", "muc", "bcub", "ceafe", "lea")  # evaluate's metrics, in its order
 PLACEHOLDER = "-"  # a token line with no mention
 _chain = chain.from_iterable
-_BLANK = re.compile(r"\n[ \t\f\v]*\n")  # a blank line (in "\n" + lines + "\n")
 
 
 def _line_counts(examples) -> list[int] | None:
-    """Each example's number of lines when every example is a list of one-line strings with no blank or '#'
-    line (what evaluate is given); None otherwise (the line-by-line path checks and says why).  The lines of
-    all examples are checked at once, as one text (C-level passes, not a loop over examples)."""
-    if not isinstance(examples, list) or not all(type(example) is list for example in examples):
+    """Each example's number of lines when ``examples`` is a list of non-empty lists (what evaluate is given;
+    whether they are one-line strings the scanner tells); None otherwise (the line-by-line path checks)."""
+    if type(examples) is not list or not set(map(type, examples)) <= {list}:  # C-level: no loop over examples
         return None
     counts = list(map(len, examples))
+    return None if 0 in counts else counts
+
+
+def _fast_texts(documents: list[tuple[list, list]], names: list[str]) -> tuple[list[str], list[int]] | None:
+    """Both sides' CoNLL-2012 text of every document, joined at C level (no loop over lines), and every
+    sentence's number of lines; None when an input is not lists of lists of strings of the same lengths on
+    both sides (the line-by-line path pads, checks and says why).  Whether every line is one token line is
+    checked after the scan (:func:`_read_as_written`)."""
+    bodies: tuple[list[str], list[str]] = ([], [])
+    lengths: list[int] = []
     try:
-        text = "\n".join(_chain(examples))
-    except TypeError:
+        for name, (references, predictions) in zip(names, documents):
+            keys = _line_counts(references)
+            if keys is None or keys != _line_counts(predictions):
+                return None
+            lengths += keys
+            head = f"#begin document ({name}); part 000\n"
+            for text, examples in zip(bodies, (references, predictions)):
+                text += (head, "\n\n".join(map("\n".join, examples)), "\n\n#end document\n")
+    except TypeError:  # a line that is not a string
         return None
-    if text and (text.count("\n") != sum(counts) - 1 or "\r" in text or text[0] == "#" or "\n#" in text
-                 or _BLANK.search(f"\n{text}\n")):
+    texts = ["".join(text) for text in bodies]
+    if any("\r" in text for text in texts):
         return None
-    return counts
+    return texts, lengths
 
 
-def _fast_document(name: str, references, predictions, needs_tree: bool) -> tuple[str, str] | None:
-    """Both sides' CoNLL-2012 text of one document without reading line by line (None: not such input)."""
-    keys, responses = _line_counts(references), _line_counts(predictions)
-    if keys is None or responses is None:
-        return None
-    head, tail = f"#begin document ({name}); part 000\n", "\n\n#end document\n"
-    if keys == responses:  # the usual case: no example to pad
-        return tuple(head + "\n\n".join(map("\n".join, side)) + tail for side in (references, predictions))
-    lengths = [max(side[i] if i < len(side) else 0 for side in (keys, responses))
-               for i in range(max(len(keys), len(responses)))]
-    if needs_tree and keys != lengths:
-        return None  # the line-by-line path says why
-    texts = []
-    for examples in (references, predictions):
-        sentences = []
-        for i, length in enumerate(lengths):
-            example = examples[i] if i < len(examples) else []
-            sentences.append("\n".join(example + [PLACEHOLDER] * (length - len(example))))
-        texts.append(head + "\n\n".join(sentences) + tail)
-    return texts[0], texts[1]
+def _read_as_written(sides, lengths: list[int]) -> bool:
+    """Whether both sides were read as one token per line, in sentences of the examples' lengths (a blank,
+    '#' or multi-line string among the lines reads otherwise: the line-by-line path then says what)."""
+    expected = np.asarray(lengths, dtype=np.int64)
+    for _, tok in sides:
+        starts = np.flatnonzero(tok.position == 0)
+        if len(starts) != len(expected) or not np.array_equal(np.diff(np.append(starts, len(tok.position))),
+                                                                expected):
+            return False
+    return True
 
 
 def _lines(examples, side: str) -> list[list[str]]:
@@ -120,6 +124,31 @@ def _checked(keys: list[list[str]], responses: list[list[str]], needs_tree: bool
     return lengths
 
 
+def _read_sides(documents: list[tuple[list, list]], names: list[str], needs_tree: bool) -> list:
+    """Both sides of every document as ``read_conll_columns`` reads them: the lines joined at C level and
+    scanned once when they read as written, else written line by line (padding, ``#`` lines, errors)."""
+    from .formats.conll import read_conll_columns
+
+    fast = _fast_texts(documents, names)
+    if fast is not None:
+        try:
+            sides = [read_conll_columns(name, text.encode("utf-8"), fields=needs_tree)  # from memory, not files
+                     for name, text in zip(("references", "predictions"), fast[0])]
+        except FastscoreError:  # e.g. a '#begin document' line among the tokens: the line-by-line path reads it
+            sides = None
+        if sides is not None and _read_as_written(sides, fast[1]):
+            return sides
+    texts: tuple[list[str], list[str]] = ([], [])
+    for d, (references, predictions) in enumerate(documents):
+        where = "" if len(documents) == 1 else f"document {d}: "
+        keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
+        lengths = _checked(keys, responses, needs_tree, where)
+        texts[0].extend(_document(names[d], keys, lengths))
+        texts[1].extend(_document(names[d], responses, lengths))
+    return [read_conll_columns(name, "".join(text).encode("utf-8"), fields=needs_tree)
+            for name, text in zip(("references", "predictions"), texts)]
+
+
 def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons: bool, NP_only: bool,
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
@@ -129,27 +158,11 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     from .coref.result import CorefResult
     from .coref.metrics import COVAL_METRICS, resolve
 
-    needs_tree = min_span or NP_only
-    texts: tuple[list[str], list[str]] = ([], [])
-    for d, (references, predictions) in enumerate(documents):
-        fast = _fast_document(names[d], references, predictions, needs_tree)
-        if fast is not None:
-            texts[0].append(fast[0])
-            texts[1].append(fast[1])
-            continue
-        where = "" if len(documents) == 1 else f"document {d}: "
-        keys, responses = _lines(references, "references"), _lines(predictions, "predictions")
-        lengths = _checked(keys, responses, needs_tree, where)
-        texts[0].extend(_document(names[d], keys, lengths))
-        texts[1].extend(_document(names[d], responses, lengths))
-    from .formats.conll import read_conll_columns
-
     prefer_compiled_kernels()  # before the reader loads its kernels
-    sides = [read_conll_columns(name, "".join(text).encode("utf-8"))  # read from memory, not from files
-             for name, text in zip(("references", "predictions"), texts)]
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
-    with collector_paused():
+    with collector_paused():  # the lines, read and scored: many objects, no cycles
+        sides = _read_sides(documents, names, min_span or NP_only)
         stats, _, warnings = score_mina(sides[0], sides[1], options)
     shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",
              "format": "evaluate"}

@@ -4,19 +4,25 @@ The interface is e2e-coref's (``metrics.py``, copied by many neural coreference 
 added one by one with ``update(predicted, gold, mention_to_predicted, mention_to_gold)``, clusters being
 sequences of ``(start, end)`` mentions with inclusive token offsets, and ``get_f1()`` gives the mean F1 of
 MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the same clusters (singletons kept),
-LEA coval's: every document added is kept as columns of two mention tables (gold as key, predicted as
-response) and scored by the engine that scores files (``coref/engine.py``), in one pass when a score is
-asked for.  Adding a document is plain Python (no numba is imported until a score is asked for); the first
-score of a process loads the kernels compiled at installation, when installed (``library.prefer_compiled_kernels``).
+LEA coval's: ``update`` keeps the clusters it is given; when a score is asked for, the documents kept since the
+last one are read into the columns of two mention tables at once (gold as key, predicted as response; C-level
+passes over the tuples, no Python loop per mention) and scored by the engine that scores files
+(``coref/engine.py``), one call of each kernel for every document.  No numba is imported until a score is asked
+for; the first score of a process loads the kernels compiled at installation, when installed
+(``library.prefer_compiled_kernels``).
 """
 from __future__ import annotations
 
+from functools import reduce
 from itertools import chain
+from operator import iconcat
+from struct import error as struct_error, pack_into as _pack_into
 from typing import Sequence
 
 import numpy as np
 
 from .errors import UsageError
+from .formats.table import offsets
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
@@ -24,69 +30,117 @@ _chain = chain.from_iterable
 
 
 class _Side:
-    """One side's documents, kept as flat Python lists until scored (appending is what a training loop pays)."""
+    """One side's documents.  ``update`` only keeps the caller's clusters (O(1) per document); the first score
+    reads every document kept since the last one into flat columns at once, with C-level passes over the
+    Python objects (``reduce(iconcat)`` flattens a list of sequences without an iterator per sequence)."""
 
-    def __init__(self) -> None:
-        self.coords: list[int] = []  # start, end (inclusive), start, end, ... of every mention
-        self.cluster_sizes: list[int] = []  # mentions of every cluster
-        self.doc_clusters: list[int] = []  # clusters of every document
+    def __init__(self, what: str) -> None:
+        self.what = what  # "gold" or "predicted", in messages
+        self.pending: list = []  # documents not read yet: cluster sequences, or _ArrayDoc
+        self.first = 0  # the number of the first pending document
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # read: (coords, cluster sizes, doc clusters)
 
-    def size(self) -> tuple[int, int, int]:
-        return len(self.coords), len(self.cluster_sizes), len(self.doc_clusters)
+    def add(self, clusters, n: int) -> None:
+        """Keep document ``n``'s clusters (read when a score is asked for)."""
+        kind = type(clusters)
+        if kind is list or (kind is tuple and not (len(clusters) == 2 and isinstance(clusters[0], np.ndarray))):
+            self.pending.append(clusters)
+        elif kind is tuple:
+            self.pending.append(_ArrayDoc(*_checked_arrays(clusters, f"{self.what} (document {n})")))
+        elif isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
+            raise UsageError(f"{self.what} (document {n}): clusters must be a sequence of clusters of (start, end) "
+                             "mentions, or a pair (spans array of shape (n, 2), cluster ids), not "
+                             f"{type(clusters).__name__}")
+        else:
+            self.pending.append(list(clusters))
 
-    def truncate(self, size: tuple[int, int, int]) -> None:
-        """Back to an earlier ``size()``: a document refused on one side is added to neither."""
-        del self.coords[size[0]:], self.cluster_sizes[size[1]:], self.doc_clusters[size[2]:]
+    def read(self) -> None:
+        """Read the pending documents into ``parts`` (runs of cluster sequences at once); a malformed
+        document raises and leaves everything as it was."""
+        parts, run = [], []
+        first = self.first
+        for k, doc in enumerate(self.pending):
+            if type(doc) is _ArrayDoc:
+                if run:
+                    parts.append(_flat_clusters(run, self.what, first))
+                    run = []
+                parts.append((doc.coords, doc.sizes, np.array([len(doc.sizes)], dtype=np.int64)))
+                first = self.first + k + 1
+            else:
+                run.append(doc)
+        if run:
+            parts.append(_flat_clusters(run, self.what, first))
+        self.parts += parts
+        self.first += len(self.pending)
+        self.pending = []
 
-    def add(self, clusters, side: str, n: int) -> None:
-        """Add document ``n``'s clusters (``side`` names the argument in messages)."""
-        if type(clusters) is tuple and len(clusters) == 2 and isinstance(clusters[0], np.ndarray):
-            spans, ids = _checked_arrays(clusters, f"{side} (document {n})")
-            order, sizes = _clusters_of_ids(ids)
-            self.coords.extend(spans[order].ravel().tolist())
-            self.cluster_sizes.extend(sizes.tolist())
-            self.doc_clusters.append(len(sizes))
-            return
-        if not isinstance(clusters, (list, tuple)):
-            if isinstance(clusters, (str, bytes)) or not hasattr(clusters, "__iter__"):
-                raise UsageError(f"{side} (document {n}): clusters must be a sequence of clusters of (start, end) mentions, or a "
-                                 f"pair (spans array of shape (n, 2), cluster ids), not {type(clusters).__name__}")
-            clusters = list(clusters)
-        try:  # C-level loops: this is what a training loop pays per document
-            sizes = list(map(len, clusters))
-            coords = list(_chain(_chain(clusters)))
-        except TypeError:
-            raise UsageError(f"{side} (document {n}): every cluster must be a sequence of (start, end) mentions") from None
-        if len(coords) != 2 * sum(sizes):
-            raise UsageError(f"{side} (document {n}): every mention must be a (start, end) pair of token offsets")
-        self.coords += coords
-        self.cluster_sizes += sizes
-        self.doc_clusters.append(len(sizes))
-
-    def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(start, end exclusive, cluster index in its document) per mention, and the mentions per document."""
-        try:
-            raw = np.asarray(self.coords)
-        except (TypeError, ValueError, OverflowError):
-            raw = None
-        if raw is None or (raw.size and raw.dtype.kind not in "iu"):  # 1.9 is no offset: never truncated
-            raise UsageError(f"{what}: mention offsets must be integers")
-        coords = raw.astype(np.int64).reshape(-1, 2)
-        sizes = np.asarray(self.cluster_sizes, dtype=np.int64)
-        doc_clusters = np.asarray(self.doc_clusters, dtype=np.int64)
-        first_cluster = np.repeat(np.cumsum(doc_clusters) - doc_clusters, doc_clusters)
-        index_in_doc = np.arange(len(sizes), dtype=np.int64) - first_cluster
-        cluster = np.repeat(index_in_doc, sizes)
-        cluster_doc = np.repeat(np.arange(len(doc_clusters)), doc_clusters)
-        doc_mentions = np.bincount(cluster_doc, weights=sizes, minlength=len(doc_clusters)).astype(np.int64)
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(start, end exclusive, cluster index in its document) per mention, mentions and clusters per document."""
+        self.read()
+        if len(self.parts) > 1:
+            self.parts = [tuple(np.concatenate(columns) for columns in zip(*self.parts))]
+        coords, sizes, doc_clusters = self.parts[0]
+        first_cluster = offsets(doc_clusters)
+        cluster = np.repeat(np.arange(len(sizes), dtype=np.int64) - np.repeat(first_cluster[:-1], doc_clusters), sizes)
+        doc_mentions = np.diff(offsets(sizes)[first_cluster])
+        coords = coords.reshape(-1, 2)
         start, end = coords[:, 0], coords[:, 1]
         bad = np.flatnonzero((start < 0) | (end < start))
         if len(bad):
             m = int(bad[0])
             doc = int(np.searchsorted(np.cumsum(doc_mentions), m, side="right"))
-            raise UsageError(f"{what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span of "
-                             "token offsets (0 <= start <= end, end inclusive)")
-        return start, end + 1, cluster, doc_mentions
+            raise UsageError(f"{self.what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span "
+                             "of token offsets (0 <= start <= end, end inclusive)")
+        return start, end + 1, cluster, doc_mentions, doc_clusters
+
+
+class _ArrayDoc:
+    """A document given as arrays, read when added: mention coordinates (start, end, start, ...) grouped by
+    cluster, and the clusters' sizes."""
+
+    __slots__ = ("coords", "sizes")
+
+    def __init__(self, spans: np.ndarray, ids: np.ndarray) -> None:
+        order, sizes = _clusters_of_ids(ids)
+        self.coords = spans[order].ravel()
+        self.sizes = sizes.astype(np.int64)
+
+
+def _flat_clusters(docs: list, what: str, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mention coordinates, cluster sizes, clusters per document) of documents given as cluster sequences
+    (``first``: the number of the first, in messages).  C-level passes: a training loop pays these per epoch."""
+    try:
+        clusters = reduce(iconcat, docs, [])
+        sizes = np.fromiter(map(len, clusters), np.int64, len(clusters))  # before a generator is consumed
+        mentions = reduce(iconcat, clusters, [])
+        flat = reduce(iconcat, mentions, [])
+        coords = np.empty(len(flat), dtype=np.int64)
+        _pack_into(f"{len(flat)}q", coords, 0, *flat)  # refuses what is not an integer (1.9 is no offset)
+    except (TypeError, ValueError, OverflowError, struct_error):
+        coords = None
+    if coords is None or len(flat) != 2 * len(mentions):
+        _diagnose(docs, what, first)  # raises, naming the document
+    return coords, sizes, np.fromiter(map(len, docs), np.int64, len(docs))
+
+
+def _diagnose(docs: list, what: str, first: int) -> None:
+    """Raise the error of the first document that is not clusters of (start, end) integer pairs."""
+    for k, clusters in enumerate(docs):
+        where = f"{what} (document {first + k})"
+        try:
+            sizes = list(map(len, clusters))
+            coords = list(_chain(_chain(clusters)))
+        except TypeError:
+            raise UsageError(f"{where}: every cluster must be a sequence of (start, end) mentions") from None
+        if len(coords) != 2 * sum(sizes) or any(len(m) != 2 for m in _chain(clusters)):
+            raise UsageError(f"{where}: every mention must be a (start, end) pair of token offsets")
+        try:
+            raw = np.array(coords)
+        except (TypeError, ValueError, OverflowError):
+            raw = None
+        if raw is None or (raw.size and (raw.dtype.kind not in "iu" or raw.ndim != 1)):
+            raise UsageError(f"{where}: mention offsets must be integers")  # 1.9 is no offset: never truncated
+    raise UsageError(f"{what}: mention offsets must be integers of at most 64 bits")
 
 
 def _checked_arrays(value, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -165,23 +219,30 @@ class CorefEvaluator:
 
     def reset(self) -> None:
         """Forget every document added."""
-        self._predicted, self._gold = _Side(), _Side()
-        self._names: list[str] = []
+        self._predicted, self._gold = _Side("predicted"), _Side("gold")
+        self._names: list[str | None] = []
         self._cached = None
 
     def update(self, predicted, gold, mention_to_predicted: dict | None = None, mention_to_gold: dict | None = None,
                *, doc: str | None = None) -> None:
-        """Add one document (``doc``: its name in results; default its number, from 0)."""
-        if not (mention_to_predicted is None or isinstance(mention_to_predicted, dict)) or not (
-                mention_to_gold is None or isinstance(mention_to_gold, dict)):
+        """Add one document (``doc``: its name in results; default its number, from 0).  The clusters are kept
+        as given and read when a score is next asked for: change them in place only after that."""
+        if type(predicted) is list and type(gold) is list and (mention_to_predicted is None or type(
+                mention_to_predicted) is dict) and (mention_to_gold is None or type(mention_to_gold) is dict):
+            self._predicted.pending.append(predicted)  # what a training loop passes: kept as it is
+            self._gold.pending.append(gold)
+            self._names.append(doc)
+            self._cached = None
+            return
+        if not isinstance(mention_to_predicted, (dict, type(None))) or not isinstance(mention_to_gold,
+                                                                                      (dict, type(None))):
             raise UsageError("mention_to_predicted and mention_to_gold are dicts (mention -> cluster), or None")
         n = len(self._names)
-        before = self._predicted.size()
-        self._predicted.add(predicted, "predicted", n)
+        self._predicted.add(predicted, n)
         try:
-            self._gold.add(gold, "gold", n)
+            self._gold.add(gold, n)
         except BaseException:
-            self._predicted.truncate(before)
+            self._predicted.pending.pop()  # a document refused on one side is added to neither
             raise
         self._names.append(doc)
         self._cached = None
@@ -190,6 +251,8 @@ class CorefEvaluator:
         return len(self._names)
 
     def _doc_names(self) -> list[str]:
+        if all(name is None for name in self._names):
+            return list(map(str, range(len(self._names))))
         names = [str(i) if name is None else str(name) for i, name in enumerate(self._names)]
         if len(set(names)) != len(names):
             raise UsageError("CorefEvaluator: two documents have the same name (update(..., doc=NAME))")
@@ -199,14 +262,11 @@ class CorefEvaluator:
         """The documents as the engine's :class:`~fastscore.coref.engine.Aligned` (gold as key): both sides
         hold the same documents in the same order, so no alignment by name is needed."""
         from .coref.engine import Aligned
-        from .formats.table import offsets
 
-        (ks, ke, kc, kn), (rs, re, rc, rn) = (side.arrays(what) for side, what in
-                                              ((self._gold, "gold"), (self._predicted, "predicted")))
+        (ks, ke, kc, kn, k_chains), (rs, re, rc, rn, r_chains) = (self._gold.arrays(), self._predicted.arrays())
         k_off, r_off = offsets(kn), offsets(rn)
-        return Aligned(self._doc_names(), k_off, ks.astype(np.int32), ke.astype(np.int32), kc.astype(np.int32),
-                       np.asarray(self._gold.doc_clusters, dtype=np.int64), r_off, rs.astype(np.int32),
-                       re.astype(np.int32), rc.astype(np.int32), np.asarray(self._predicted.doc_clusters, np.int64),
+        return Aligned(self._doc_names(), k_off, ks.astype(np.int32), ke.astype(np.int32), kc, k_chains,
+                       r_off, rs.astype(np.int32), re.astype(np.int32), rc, r_chains,
                        np.ones(len(self._names), dtype=bool), np.arange(k_off[-1]), np.arange(r_off[-1]))
 
     def _scored(self):

@@ -22,8 +22,8 @@ def divide(num, den, empty):
     """num / den element-wise, ``empty`` where den is 0."""
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den != 0, num / np.where(den != 0, den, 1.0), empty)
+    out = np.full(np.broadcast_shapes(num.shape, den.shape), empty, dtype=np.float64)
+    return np.divide(num, den, out=out, where=den != 0)  # divides only where den != 0: no errstate needed
 
 
 def f1(recall, precision):
@@ -31,8 +31,8 @@ def f1(recall, precision):
     recall = np.asarray(recall, dtype=np.float64)
     precision = np.asarray(precision, dtype=np.float64)
     total = precision + recall
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(total != 0, 2 * precision * recall / np.where(total != 0, total, 1.0), 0.0)
+    out = np.zeros(total.shape, dtype=np.float64)
+    return np.divide(2 * precision * recall, total, out=out, where=total != 0)
 
 
 def ratio_score(p_num: str, p_den: str, r_num: str, r_den: str) -> Callable[[Mapping[str, object]], dict]:

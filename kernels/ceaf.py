@@ -108,9 +108,11 @@ def _find(parent, x):
 
 
 @njit(cache=True)
-def _doc_components(ci, cj, nk, nr, comp):
-    """comp[t] = component root (a node index) of cell t; keys 0..nk-1, responses nk.."""
-    parent = np.arange(nk + nr)
+def _doc_components(ci, cj, nk, nr, comp, parent):
+    """comp[t] = component root (a node index) of cell t; keys 0..nk-1, responses nk..
+    (``parent``: scratch, at least nk + nr long)."""
+    for x in range(nk + nr):
+        parent[x] = x
     for t in range(len(ci)):
         a = _find(parent, ci[t])
         b = _find(parent, nk + cj[t])
@@ -130,6 +132,15 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
     hard = np.zeros(n_cells, dtype=np.bool_)  # cell belongs to a component with several keys and responses
     best3 = np.zeros(k_size_off[-1], dtype=np.float64)  # value assigned to each key chain
     best4 = np.zeros(k_size_off[-1], dtype=np.float64)
+    nodes = 1  # per-document buffers, allocated once (scores from memory call this per epoch)
+    for doc in range(n_docs):
+        nodes = max(nodes, k_size_off[doc + 1] - k_size_off[doc] + r_size_off[doc + 1] - r_size_off[doc])
+    parent = np.empty(nodes, dtype=np.int64)
+    n_keys = np.empty(nodes, dtype=np.int64)
+    n_resp = np.empty(nodes, dtype=np.int64)
+    seen = np.empty(nodes, dtype=np.bool_)  # key chains, then response chains
+    arg3 = np.empty(nodes, dtype=np.int64)
+    arg4 = np.empty(nodes, dtype=np.int64)
     for doc in range(n_docs):
         a, b = cell_off[doc], cell_off[doc + 1]
         ko, ro = k_size_off[doc], r_size_off[doc]
@@ -138,26 +149,28 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
         for t in range(a, b):
             phi3[t] = ce[t]
             phi4[t] = 2.0 * ce[t] / (k_size[ko + ci[t]] + r_size[ro + cj[t]])
-        _doc_components(ci[a:b], cj[a:b], nk, nr, comp[a:b])
+        _doc_components(ci[a:b], cj[a:b], nk, nr, comp[a:b], parent)
         # distinct key and response chains per component
-        n_keys = np.zeros(nk + nr, dtype=np.int64)
-        n_resp = np.zeros(nk + nr, dtype=np.int64)
-        seen_k = np.zeros(nk, dtype=np.bool_)
-        seen_r = np.zeros(nr, dtype=np.bool_)
+        for x in range(nk + nr):
+            n_keys[x] = 0
+            n_resp[x] = 0
+            seen[x] = False
+            arg3[x] = -1
+            arg4[x] = -1
         for t in range(a, b):
-            if not seen_k[ci[t]]:
-                seen_k[ci[t]] = True
+            if not seen[ci[t]]:
+                seen[ci[t]] = True
                 n_keys[comp[t]] += 1
-            if not seen_r[cj[t]]:
-                seen_r[cj[t]] = True
+            if not seen[nk + cj[t]]:
+                seen[nk + cj[t]] = True
                 n_resp[comp[t]] += 1
         # trivial components: the best cell, first in cell order on ties
-        arg3 = np.full(nk + nr, -1, dtype=np.int64)
-        arg4 = np.full(nk + nr, -1, dtype=np.int64)
+        n_hard = 0
         for t in range(a, b):
             c = comp[t]
             if n_keys[c] > 1 and n_resp[c] > 1:
                 hard[t] = True
+                n_hard += 1
                 continue
             if arg3[c] < 0 or phi3[t] > phi3[arg3[c]]:
                 arg3[c] = t
@@ -167,14 +180,15 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
             if arg3[c] >= 0:
                 best3[ko + ci[arg3[c]]] = phi3[arg3[c]]
                 best4[ko + ci[arg4[c]]] = phi4[arg4[c]]
+        if n_hard == 0:
+            continue
         # components with several keys and responses: sort their cells by component, solve each
-        hard_cells = np.empty(b - a, dtype=np.int64)
+        hard_cells = np.empty(n_hard, dtype=np.int64)
         n_hard = 0
         for t in range(a, b):
             if hard[t]:
                 hard_cells[n_hard] = t
                 n_hard += 1
-        hard_cells = hard_cells[:n_hard]
         hard_cells = take(hard_cells, stable_order(take(comp, hard_cells), nk + nr))
         key_row = np.full(nk, -1, dtype=np.int64)
         resp_col = np.full(nr, -1, dtype=np.int64)

@@ -16,7 +16,7 @@ Cells are sorted by (j, i), the order v8.01 walks response chains.
 import numpy as np
 from ._jit import njit
 
-from .order import lex_order, sorted_pairs, take
+from .order import lex_order_into
 
 
 @njit(cache=True)
@@ -28,14 +28,50 @@ def _has_repeats(sorted_ids):
 
 
 @njit(cache=True)
-def _doc_cells(k_ids, k_chains, nk, r_ids, r_chains, nr, ci, cj, cc, cd, ce, cf, write):
-    """Emit the cells of one document (unaggregated); returns how many."""
-    kx, kc = sorted_pairs(k_ids, k_chains, nk)
-    rx, rc = sorted_pairs(r_ids, r_chains, nr)
+def _pairs_into(ids, chains, n_chains, counts, first, moved, order, x, c):
+    """(id, chain) of the rows with id >= 0, sorted by id then chain, written to ``x`` and ``c``; returns
+    how many (``counts``, ``first``, ``moved``, ``order``: scratch, see ``order.lex_order_into``)."""
     n = 0
+    n_ids = 0
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            x[n] = ids[p]
+            c[n] = chains[p]
+            n += 1
+            n_ids = max(n_ids, ids[p] + 1)
+    lex_order_into(x[:n], c[:n], n_ids, n_chains, counts, first, moved, order)
+    for k in range(n):
+        moved[k] = x[order[k]]
+        first[k] = c[order[k]]
+    for k in range(n):
+        x[k] = moved[k]
+        c[k] = first[k]
+    return n
+
+
+@njit(cache=True)
+def _grown(a, n):
+    """``a`` in a buffer of at least ``n`` (twice as long at least)."""
+    out = np.empty(max(2 * len(a), n), dtype=a.dtype)
+    out[:len(a)] = a
+    return out
+
+
+@njit(cache=True)
+def _chain_sizes(ids, chains, sizes):
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            sizes[chains[p]] += 1
+
+
+@njit(cache=True)
+def _walk(kx, kc, nk, rx, rc, nr, ci, cj, cc, cd, ce, cf, n, write):
+    """The cells of one document (unaggregated), from both sides' sorted (id, chain) pairs, written from
+    ``n`` on when ``write``; returns how many."""
+    m = 0
     p = 0
     q = 0
-    while p < len(kx) and q < len(rx):
+    while p < nk and q < nr:
         if kx[p] < rx[q]:
             p += 1
         elif kx[p] > rx[q]:
@@ -43,129 +79,136 @@ def _doc_cells(k_ids, k_chains, nk, r_ids, r_chains, nr, ci, cj, cc, cd, ce, cf,
         else:
             x = kx[p]
             p2 = p
-            while p2 < len(kx) and kx[p2] == x:
+            while p2 < nk and kx[p2] == x:
                 p2 += 1
             q2 = q
-            while q2 < len(rx) and rx[q2] == x:
+            while q2 < nr and rx[q2] == x:
                 q2 += 1
             k_last = kc[p2 - 1]
             r_last = rc[q2 - 1]
-            a = p
-            while a < p2:  # runs of equal key chain
-                a2 = a
-                while a2 < p2 and kc[a2] == kc[a]:
-                    a2 += 1
-                b = q
-                while b < q2:
-                    b2 = b
-                    while b2 < q2 and rc[b2] == rc[b]:
-                        b2 += 1
+            u = p
+            while u < p2:  # runs of equal key chain
+                u2 = u
+                while u2 < p2 and kc[u2] == kc[u]:
+                    u2 += 1
+                v = q
+                while v < q2:
+                    v2 = v
+                    while v2 < q2 and rc[v2] == rc[v]:
+                        v2 += 1
                     if write:
-                        ci[n] = kc[a]
-                        cj[n] = rc[b]
-                        cc[n] = b2 - b
-                        ce[n] = a2 - a
-                        cd[n] = b2 - b if kc[a] == k_last else 0
-                        cf[n] = a2 - a if rc[b] == r_last else 0
-                    n += 1
-                    b = b2
-                a = a2
+                        t = n + m
+                        ci[t] = kc[u]
+                        cj[t] = rc[v]
+                        cc[t] = v2 - v
+                        ce[t] = u2 - u
+                        cd[t] = v2 - v if kc[u] == k_last else 0
+                        cf[t] = u2 - u if rc[v] == r_last else 0
+                    m += 1
+                    v = v2
+                u = u2
             p = p2
             q = q2
-    return n, _has_repeats(kx) or _has_repeats(rx)
-
-
-@njit(cache=True)
-def _aggregate(nk, nr, ci, cj, cc, cd, ce, cf):
-    """Sum cells with equal (i, j) in place, sorted by (j, i); returns the new length."""
-    n = len(ci)
-    order = lex_order(cj, ci, nr, nk)
-    ti = take(ci, order)
-    tj = take(cj, order)
-    tc = take(cc, order)
-    td = take(cd, order)
-    te = take(ce, order)
-    tf = take(cf, order)
-    m = -1
-    for t in range(n):
-        if m >= 0 and ti[t] == ci[m] and tj[t] == cj[m]:
-            cc[m] += tc[t]
-            cd[m] += td[t]
-            ce[m] += te[t]
-            cf[m] += tf[t]
-        else:
-            m += 1
-            ci[m] = ti[t]
-            cj[m] = tj[t]
-            cc[m] = tc[t]
-            cd[m] = td[t]
-            ce[m] = te[t]
-            cf[m] = tf[t]
-    return m + 1
-
-
-@njit(cache=True)
-def _chain_sizes(ids, chains, n_chains):
-    sizes = np.zeros(n_chains, dtype=np.int64)
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            sizes[chains[p]] += 1
-    return sizes
+    return m
 
 
 @njit(cache=True)
 def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
+    """Every document in one pass, with buffers allocated once (scores from memory call this per epoch)."""
     n_docs = len(k_off) - 1
-    bound = np.zeros(n_docs + 1, dtype=np.int64)
+    rows = 1
+    top = 1  # ids and chain indices are below this
+    for d in range(n_docs):
+        rows = max(rows, k_off[d + 1] - k_off[d], r_off[d + 1] - r_off[d])
+        top = max(top, k_nch[d], r_nch[d])
+    for v in k_ids:
+        top = max(top, v + 1)
+    for v in r_ids:
+        top = max(top, v + 1)
+    counts = np.empty(top + 1, dtype=np.int64)
+    first = np.empty(rows, dtype=np.int64)
+    moved = np.empty(rows, dtype=np.int64)
+    order = np.empty(rows, dtype=np.int64)
+    kx = np.empty(rows, dtype=np.int64)
+    kc = np.empty(rows, dtype=np.int64)
+    rx = np.empty(rows, dtype=np.int64)
+    rc = np.empty(rows, dtype=np.int64)
+    columns = np.empty((6, rows), dtype=np.int64)
+    # cells, unaggregated then aggregated per document (at most the rows of a side without repeated ids)
+    cap = len(k_ids) + 16
+    ci = np.empty(cap, dtype=np.int64)
+    cj = np.empty(cap, dtype=np.int64)
+    cc = np.empty(cap, dtype=np.int64)
+    cd = np.empty(cap, dtype=np.int64)
+    ce = np.empty(cap, dtype=np.int64)
+    cf = np.empty(cap, dtype=np.int64)
+    cell_off = np.zeros(n_docs + 1, dtype=np.int64)
     repeats = np.zeros(n_docs, dtype=np.bool_)
-    empty = np.zeros(0, dtype=np.int64)
+    n = 0
     for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
-        n, rep = _doc_cells(k_ids[a:b], k_chains[a:b], k_nch[d], r_ids[c:e], r_chains[c:e], r_nch[d],
-                            empty, empty, empty, empty, empty, empty, False)
-        bound[d + 1] = n
-        repeats[d] = rep
-    bound = np.cumsum(bound)
-    total = bound[-1]
-    ci = np.empty(total, dtype=np.int64)
-    cj = np.empty(total, dtype=np.int64)
-    cc = np.empty(total, dtype=np.int64)
-    cd = np.empty(total, dtype=np.int64)
-    ce = np.empty(total, dtype=np.int64)
-    cf = np.empty(total, dtype=np.int64)
-    used = np.zeros(n_docs + 1, dtype=np.int64)
-    for d in range(n_docs):
-        a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
-        s, t = bound[d], bound[d + 1]
-        _doc_cells(k_ids[a:b], k_chains[a:b], k_nch[d], r_ids[c:e], r_chains[c:e], r_nch[d],
-                   ci[s:t], cj[s:t], cc[s:t], cd[s:t], ce[s:t], cf[s:t], True)
-        used[d + 1] = _aggregate(k_nch[d], r_nch[d], ci[s:t], cj[s:t], cc[s:t], cd[s:t], ce[s:t], cf[s:t])
-    # compact: cells of document d end up in [off[d], off[d+1])
-    off = np.cumsum(used)
-    for d in range(n_docs):
-        s = bound[d]
-        for t in range(used[d + 1]):
-            ci[off[d] + t] = ci[s + t]
-            cj[off[d] + t] = cj[s + t]
-            cc[off[d] + t] = cc[s + t]
-            cd[off[d] + t] = cd[s + t]
-            ce[off[d] + t] = ce[s + t]
-            cf[off[d] + t] = cf[s + t]
-    m = off[-1]
+        nk = _pairs_into(k_ids[a:b], k_chains[a:b], k_nch[d], counts, first, moved, order, kx, kc)
+        nr = _pairs_into(r_ids[c:e], r_chains[c:e], r_nch[d], counts, first, moved, order, rx, rc)
+        repeats[d] = _has_repeats(kx[:nk]) or _has_repeats(rx[:nr])
+        # without repeated ids each id makes one cell; with them, count first
+        need = _walk(kx, kc, nk, rx, rc, nr, ci, cj, cc, cd, ce, cf, n, False) if repeats[d] else min(nk, nr)
+        if n + need > len(ci):
+            ci, cj, cc = _grown(ci, n + need), _grown(cj, n + need), _grown(cc, n + need)
+            cd, ce, cf = _grown(cd, n + need), _grown(ce, n + need), _grown(cf, n + need)
+        s = n
+        n += _walk(kx, kc, nk, rx, rc, nr, ci, cj, cc, cd, ce, cf, n, True)
+        if n - s > len(first):  # more cells than rows (repeated ids)
+            first, moved, order = np.empty(n - s, np.int64), np.empty(n - s, np.int64), np.empty(n - s, np.int64)
+            columns = np.empty((6, n - s), dtype=np.int64)
+        n = s + _aggregate(k_nch[d], r_nch[d], ci[s:n], cj[s:n], cc[s:n], cd[s:n], ce[s:n], cf[s:n], counts,
+                           first, moved, order, columns)
+        cell_off[d + 1] = n
     # chain sizes (response chains count only rows that were kept)
     k_size_off = np.zeros(n_docs + 1, dtype=np.int64)
     r_size_off = np.zeros(n_docs + 1, dtype=np.int64)
     for d in range(n_docs):
         k_size_off[d + 1] = k_size_off[d] + k_nch[d]
         r_size_off[d + 1] = r_size_off[d] + r_nch[d]
-    k_size = np.empty(k_size_off[-1], dtype=np.int64)
-    r_size = np.empty(r_size_off[-1], dtype=np.int64)
+    k_size = np.zeros(k_size_off[-1], dtype=np.int64)
+    r_size = np.zeros(r_size_off[-1], dtype=np.int64)
     for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
-        k_size[k_size_off[d]:k_size_off[d + 1]] = _chain_sizes(k_ids[a:b], k_chains[a:b], k_nch[d])
-        r_size[r_size_off[d]:r_size_off[d + 1]] = _chain_sizes(r_ids[c:e], r_chains[c:e], r_nch[d])
-    return (off, ci[:m].copy(), cj[:m].copy(), cc[:m].copy(), cd[:m].copy(), ce[:m].copy(), cf[:m].copy(),
+        _chain_sizes(k_ids[a:b], k_chains[a:b], k_size[k_size_off[d]:k_size_off[d + 1]])
+        _chain_sizes(r_ids[c:e], r_chains[c:e], r_size[r_size_off[d]:r_size_off[d + 1]])
+    return (cell_off, ci[:n].copy(), cj[:n].copy(), cc[:n].copy(), cd[:n].copy(), ce[:n].copy(), cf[:n].copy(),
             k_size_off, k_size, r_size_off, r_size, repeats)
+
+
+@njit(cache=True)
+def _aggregate(nk, nr, ci, cj, cc, cd, ce, cf, counts, first, moved, order, columns):
+    """Sum cells with equal (i, j) in place, sorted by (j, i); returns the new length (scratch: ``counts`` at
+    least max(nk, nr) + 1 long, ``first``, ``moved``, ``order`` and ``columns``' rows as long as the cells)."""
+    n = len(ci)
+    lex_order_into(cj, ci, nr, nk, counts, first, moved, order)
+    for t in range(n):
+        k = order[t]
+        columns[0, t] = ci[k]
+        columns[1, t] = cj[k]
+        columns[2, t] = cc[k]
+        columns[3, t] = cd[k]
+        columns[4, t] = ce[k]
+        columns[5, t] = cf[k]
+    m = -1
+    for t in range(n):
+        if m >= 0 and columns[0, t] == ci[m] and columns[1, t] == cj[m]:
+            cc[m] += columns[2, t]
+            cd[m] += columns[3, t]
+            ce[m] += columns[4, t]
+            cf[m] += columns[5, t]
+        else:
+            m += 1
+            ci[m] = columns[0, t]
+            cj[m] = columns[1, t]
+            cc[m] = columns[2, t]
+            cd[m] = columns[3, t]
+            ce[m] = columns[4, t]
+            cf[m] = columns[5, t]
+    return m + 1
 
 
 def contingency_tables(k_off, k_ids, k_chains, k_nchains, r_off, r_ids, r_chains, r_nchains):

@@ -9,37 +9,39 @@ shared by its repeats.
 import numpy as np
 from ._jit import njit
 
-from .order import lex_order
+from .order import lex_order_into
 
 @njit(cache=True)
-def _align_doc(ks, ke, rs, re, k_id, r_id, counts):
+def _align_doc(ks, ke, rs, re, k_id, r_id, counts, scratch, sort_counts):
+    """One document; ``scratch`` (7 rows at least as long as a side) and ``sort_counts`` (the document's
+    tokens + 1 at least) are buffers shared by every document."""
     n_tok = 1
     for e in ke:
         n_tok = max(n_tok, e + 1)
     for e in re:
         n_tok = max(n_tok, e + 1)
+    first, moved, order, span_s, span_e, match, new_id = (scratch[0], scratch[1], scratch[2], scratch[3],
+                                                          scratch[4], scratch[5], scratch[6])
     # key ids: distinct key spans in (start, end) order
-    k_order = lex_order(ks.astype(np.int64), ke.astype(np.int64), n_tok, n_tok)
-    span_s = np.empty(len(ks), dtype=np.int64)
-    span_e = np.empty(len(ks), dtype=np.int64)
+    lex_order_into(ks, ke, n_tok, n_tok, sort_counts, first, moved, order)
     n_key = 0
     for q in range(len(ks)):
-        p = k_order[q]
+        p = order[q]
         if n_key == 0 or ks[p] != span_s[n_key - 1] or ke[p] != span_e[n_key - 1]:
             span_s[n_key] = ks[p]
             span_e[n_key] = ke[p]
             n_key += 1
         k_id[p] = n_key - 1
     # response spans in the same order, merged with the key's: key id or a new id per distinct span
-    r_order = lex_order(rs.astype(np.int64), re.astype(np.int64), n_tok, n_tok)
-    match = np.full(len(rs), -1, dtype=np.int64)
-    new_id = np.full(len(rs), -1, dtype=np.int64)
+    lex_order_into(rs, re, n_tok, n_tok, sort_counts, first, moved, order)
     q = 0
     n_new = 0
     last_s = -1
     last_e = -1
     for t in range(len(rs)):
-        p = r_order[t]
+        p = order[t]
+        match[p] = -1
+        new_id[p] = -1
         while q < n_key and (span_s[q] < rs[p] or (span_s[q] == rs[p] and span_e[q] < re[p])):
             q += 1
         if q < n_key and span_s[q] == rs[p] and span_e[q] == re[p]:
@@ -50,17 +52,18 @@ def _align_doc(ks, ke, rs, re, k_id, r_id, counts):
                 last_s = rs[p]
                 last_e = re[p]
             new_id[p] = n_key + n_new - 1
-    # v8.01 reads the response in chain order: a key span seen before is a repeat
-    seen = np.zeros(n_key, dtype=np.bool_)
+    # v8.01 reads the response in chain order: a key span seen before is a repeat (``first``: seen)
+    for x in range(n_key):
+        first[x] = 0
     exact = 0
     repeated = 0
     for p in range(len(rs)):
         if match[p] >= 0:
-            if seen[match[p]]:
+            if first[match[p]]:
                 r_id[p] = -1
                 repeated += 1
             else:
-                seen[match[p]] = True
+                first[match[p]] = 1
                 r_id[p] = match[p]
                 exact += 1
         else:
@@ -77,10 +80,20 @@ def _align(k_off, ks, ke, r_off, rs, re):
     k_id = np.empty(len(ks), dtype=np.int64)
     r_id = np.empty(len(rs), dtype=np.int64)
     counts = np.zeros((n_docs, 4), dtype=np.int64)
+    rows = 1
+    for d in range(n_docs):
+        rows = max(rows, k_off[d + 1] - k_off[d], r_off[d + 1] - r_off[d])
+    n_tok = 1
+    for e in ke:
+        n_tok = max(n_tok, e + 1)
+    for e in re:
+        n_tok = max(n_tok, e + 1)
+    scratch = np.empty((7, rows), dtype=np.int64)
+    sort_counts = np.empty(n_tok + 1, dtype=np.int64)
     for d in range(n_docs):
         a, b = k_off[d], k_off[d + 1]
         c, e = r_off[d], r_off[d + 1]
-        _align_doc(ks[a:b], ke[a:b], rs[c:e], re[c:e], k_id[a:b], r_id[c:e], counts[d])
+        _align_doc(ks[a:b], ke[a:b], rs[c:e], re[c:e], k_id[a:b], r_id[c:e], counts[d], scratch, sort_counts)
     return k_id, r_id, counts
 
 

@@ -10,19 +10,42 @@ from ._jit import njit
 
 
 @njit(cache=True)
-def stable_order(keys, n):
-    """Indices that sort ``keys`` (integers in [0, n)) stably."""
-    counts = np.zeros(n + 1, dtype=np.int64)
+def order_into(keys, n, counts, out):
+    """Indices that sort ``keys`` (integers in [0, n)) stably, written to ``out[:len(keys)]``; ``counts`` (at
+    least n + 1 long) is scratch: kernels that sort every document reuse their buffers."""
+    for k in range(n + 1):
+        counts[k] = 0
     for v in keys:
         counts[v + 1] += 1
     for k in range(n):
         counts[k + 1] += counts[k]
-    out = np.empty(len(keys), dtype=np.int64)
     for i in range(len(keys)):
         v = keys[i]
         out[counts[v]] = i
         counts[v] += 1
+
+
+@njit(cache=True)
+def stable_order(keys, n):
+    """Indices that sort ``keys`` (integers in [0, n)) stably."""
+    out = np.empty(len(keys), dtype=np.int64)
+    order_into(keys, n, np.empty(n + 1, dtype=np.int64), out)
     return out
+
+
+@njit(cache=True)
+def lex_order_into(major, minor, n_major, n_minor, counts, first, moved, out):
+    """:func:`lex_order` written to ``out[:len(major)]``, with scratch ``counts`` (max(n_major, n_minor) + 1
+    long) and ``first`` and ``moved`` (as long as the keys)."""
+    n = len(major)
+    order_into(minor, n_minor, counts, first)
+    for k in range(n):
+        moved[k] = major[first[k]]
+    order_into(moved[:n], n_major, counts, out)
+    for k in range(n):
+        moved[k] = first[out[k]]
+    for k in range(n):
+        out[k] = moved[k]
 
 
 @njit(cache=True)

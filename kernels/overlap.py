@@ -17,10 +17,12 @@ COLUMNS = 8  # bcub r_num r_den p_num p_den, lea r_num r_den p_num p_den
 
 
 @njit(cache=True)
-def _lea_side(n_own, own_size, other_size, own_idx, other_idx, count):
-    """LEA numerator and denominator for the chains of one side."""
-    common = np.zeros(n_own, dtype=np.float64)
-    single = np.zeros(n_own, dtype=np.bool_)
+def _lea_side(n_own, own_size, other_size, own_idx, other_idx, count, common, single):
+    """LEA numerator and denominator for the chains of one side (``common``, ``single``: scratch, at least
+    ``n_own`` long)."""
+    for i in range(n_own):
+        common[i] = 0.0
+        single[i] = False
     for t in range(len(own_idx)):
         n = count[t]
         common[own_idx[t]] += n * (n - 1) / 2.0
@@ -54,18 +56,21 @@ def _cell(ci, cc, lo, hi, i):
 
 
 @njit(cache=True)
-def _bcub_doc(k_ids, k_chains, r_ids, r_chains, ci, cj, cc, ks, rs):
-    """B-cubed numerators of one document, added as v8.01 adds them."""
+def _bcub_doc(k_ids, k_chains, r_ids, r_chains, ci, cj, cc, ks, rs, last_key, start):
+    """B-cubed numerators of one document, added as v8.01 adds them (``last_key``: scratch as long as the
+    document's ids, ``start``: as its response chains + 1)."""
     n_ids = 0
     for x in k_ids:
         n_ids = max(n_ids, x + 1)
     for x in r_ids:
         n_ids = max(n_ids, x + 1)
-    last_key = np.full(n_ids, -1, dtype=np.int64)  # the last key chain holding each id
+    for x in range(n_ids):
+        last_key[x] = -1  # the last key chain holding each id
     for p in range(len(k_ids)):
         last_key[k_ids[p]] = max(last_key[k_ids[p]], k_chains[p])
     # cells of each response chain: [start[j], start[j + 1]) (cells are sorted by (j, i))
-    start = np.zeros(len(rs) + 1, dtype=np.int64)
+    for j in range(len(rs) + 1):
+        start[j] = 0
     for t in range(len(cj)):
         start[cj[t] + 1] += 1
     for j in range(len(rs)):
@@ -91,17 +96,28 @@ def _bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_si
               k_off, k_ids, k_chains, r_off, r_ids, r_chains):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.float64)
+    top = 1  # per-document buffers, allocated once: ids and chains of a document are below this
+    for doc in range(n_docs):
+        top = max(top, k_size_off[doc + 1] - k_size_off[doc] + 1, r_size_off[doc + 1] - r_size_off[doc] + 1)
+    for x in k_ids:
+        top = max(top, x + 1)
+    for x in r_ids:
+        top = max(top, x + 1)
+    last_key = np.empty(top, dtype=np.int64)
+    start = np.empty(top, dtype=np.int64)
+    common = np.empty(top, dtype=np.float64)
+    single = np.empty(top, dtype=np.bool_)
     for doc in range(n_docs):
         a, b = cell_off[doc], cell_off[doc + 1]
         ks = k_size[k_size_off[doc]:k_size_off[doc + 1]]
         rs = r_size[r_size_off[doc]:r_size_off[doc + 1]]
         ka, kb, ra, rb = k_off[doc], k_off[doc + 1], r_off[doc], r_off[doc + 1]
         out[doc, 0], out[doc, 2] = _bcub_doc(k_ids[ka:kb], k_chains[ka:kb], r_ids[ra:rb], r_chains[ra:rb],
-                                             ci[a:b], cj[a:b], cc[a:b], ks, rs)
+                                             ci[a:b], cj[a:b], cc[a:b], ks, rs, last_key, start)
         out[doc, 1] = ks.sum()
         out[doc, 3] = rs.sum()
-        out[doc, 4], out[doc, 5] = _lea_side(len(ks), ks, rs, ci[a:b], cj[a:b], cf[a:b])
-        out[doc, 6], out[doc, 7] = _lea_side(len(rs), rs, ks, cj[a:b], ci[a:b], cd[a:b])
+        out[doc, 4], out[doc, 5] = _lea_side(len(ks), ks, rs, ci[a:b], cj[a:b], cf[a:b], common, single)
+        out[doc, 6], out[doc, 7] = _lea_side(len(rs), rs, ks, cj[a:b], ci[a:b], cd[a:b], common, single)
     return out
 
 

@@ -8,14 +8,18 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import fastscore
 from fastscore import read_conll
 from fastscore.errors import UsageError
+from fastscore.formats.table import MentionTable
 from tests.conftest import ROOT, TESTDATA
+from tests.strategies import chains, corpora
 
 ANCHORS = TESTDATA / "anchors"
 EXPECTED = json.loads((ANCHORS / "expected.json").read_text())["cases"]
@@ -182,3 +186,80 @@ def test_offsets_that_are_not_integers_are_refused_not_truncated():
     e.update([[(0.7, 1.9), (3, 3)]], [[(0, 1), (3, 3)]])
     with pytest.raises(fastscore.UsageError, match="must be integers"):
         e.get_f1()
+
+
+def _as_e2e(chains):
+    """Chains with exclusive ends (tests.strategies) as e2e-coref's clusters: inclusive ends, tuples."""
+    return [tuple((s, e - 1) for s, e in chain) for chain in chains]
+
+
+def _as_arrays(chains):
+    spans = np.array([(s, e - 1) for chain in chains for s, e in chain], dtype=np.int64).reshape(-1, 2)
+    ids = np.array([5 * k + 1 for k, chain in enumerate(chains) for _ in chain], dtype=np.int64)
+    return spans, ids
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(chains, max_docs=6), st.integers(1, 6), st.sets(st.integers(0, 5)))
+def test_documents_read_at_once_are_scored_as_the_engine_scores_tables(docs, scored_after, as_arrays):
+    """Documents kept by update and read together (some given as arrays, a score asked for midway) have the
+    statistics score_coref gives the same documents as tables, row for row (repeated spans included)."""
+    key_docs, resp_docs = docs
+    ev = fastscore.CorefEvaluator()
+    for d, name in enumerate(key_docs):
+        if d == scored_after:
+            ev.result()  # reads the documents so far
+        gold, predicted = key_docs[name], resp_docs.get(name, [])
+        if d in as_arrays:
+            ev.update(_as_arrays(predicted), _as_arrays(gold), doc=name)
+        else:
+            ev.update(_as_e2e(predicted), list(_as_e2e(gold)), doc=name)
+    tables = [MentionTable.from_documents(side, {n: 8 for n in side}) for side in (key_docs, resp_docs)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fastscore.FastscoreWarning)
+        files = fastscore.score_coref(*tables, allow_repeated=True)
+    mine = ev.result()
+    assert mine.documents == files.documents
+    np.testing.assert_allclose(mine.doc_stats.matrix, files.doc_stats.matrix, rtol=1e-12, atol=0)
+
+
+def test_a_malformed_document_is_named_when_the_clusters_are_read():
+    ev = fastscore.CorefEvaluator()
+    ev.update([((0, 1),)], [((0, 1),)])
+    ev.update([((0, 1), (2,))], [((0, 1),)])
+    with pytest.raises(UsageError, match=r"predicted \(document 1\): .*\(start, end\) pair"):
+        ev.get_f1()
+    ev.reset()
+    ev.update([((0, 1),)], [((0, 1),)])
+    ev.update((np.array([[0, 1]]), np.array([0])), (np.array([[0, 1]]), np.array([0])))
+    bad = [[(0, 1), (2.0, 3)]]
+    ev.update([[(0, 1), (2, 3)]], bad)
+    for _ in range(2):  # asked again: the same error
+        with pytest.raises(UsageError, match=r"gold \(document 2\): mention offsets must be integers"):
+            ev.get_f1()
+    bad[0][1] = (2, 5)  # mended before the next score: read once, as mended (nothing read twice)
+    same = fastscore.CorefEvaluator()
+    for predicted, gold in (([((0, 1),)], [((0, 1),)]), ([((0, 1),)], [((0, 1),)]), ([[(0, 1), (2, 3)]], bad)):
+        same.update(predicted, gold)
+    assert ev.result().doc_stats.matrix.tolist() == same.result().doc_stats.matrix.tolist()
+    ev.reset()
+    ev.update([((0, 1),)], [((0, 1),)])
+    ev.update([[(0, 1), (2, 3)]], [[(0, 1), (2.0, 3)]])
+    with pytest.raises(UsageError, match=r"gold \(document 1\): mention offsets must be integers"):
+        ev.get_f1()
+
+
+def test_clusters_as_lists_generators_and_numpy_integers():
+    ev, same = fastscore.CorefEvaluator(), fastscore.CorefEvaluator()
+    ev.update([[[0, 1], [3, 3]]], (c for c in [((0, 1), (3, 3))]))
+    ev.update([[(np.int64(4), np.int32(5))]], [[np.array([4, 5])]])
+    same.update([((0, 1), (3, 3))], [((0, 1), (3, 3))])
+    same.update([((4, 5),)], [((4, 5),)])
+    assert ev.result().doc_stats.matrix.tolist() == same.result().doc_stats.matrix.tolist()
+
+
+def test_a_cluster_that_is_a_generator_is_a_clear_error():
+    ev = fastscore.CorefEvaluator()
+    ev.update([(m for m in ((0, 1), (3, 3)))], [((0, 1),)])
+    with pytest.raises(UsageError, match=r"predicted \(document 0\): every cluster must be a sequence"):
+        ev.get_f1()

@@ -84,15 +84,17 @@ class TokenColumns:
         return bytes(self.buf[self.field_start[token, k]:self.field_end[token, k]]).decode("utf-8")
 
 
-def read_conll_columns(path: str | os.PathLike, data: bytes | None = None) -> tuple[MentionTable, TokenColumns]:
+def read_conll_columns(path: str | os.PathLike, data: bytes | None = None,
+                       fields: bool = True) -> tuple[MentionTable, TokenColumns]:
     """:func:`read_conll`, and the token columns beside the mention table.  ``data``: the text's bytes, already
-    in memory (``path`` then only names it in messages)."""
+    in memory (``path`` then only names it in messages); ``fields=False``: no field bounds (none of
+    ``FIELDS`` columns: what scoring without minimum spans or NP_only reads)."""
     path = os.fspath(path)
     name = path if data is not None else source_name(path)
     data = read_bytes(path) if data is None else data
     decode_utf8(name, data)
     reader = _Reader(name, data)
-    return reader.table(), reader.token_columns()
+    return reader.table(), reader.token_columns(fields)
 
 
 _V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
@@ -204,6 +206,7 @@ class _Reader:
         if not self.names:
             reject_other_format(self.path, self.data, "conll")
             self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
+        self.token_lines, self.token_doc = lines, doc  # (token_columns reads them again)
         self.token_count = np.cumsum(is_token)  # token lines up to and including each line
         self.doc_tokens = self.token_count[self.doc_ends] - self.token_count[self.begins]
 
@@ -318,7 +321,7 @@ class _Reader:
         chain_off = offsets(n_chains)
         doc_of_item = np.repeat(np.arange(n_docs), np.diff(item_off))
         _, first = np.unique(chain + chain_off[doc_of_item], return_index=True)
-        flat = [self._label(t, code, ls, le) for t in first.tolist()]
+        flat = self._labels(code[first].tolist())
         labels = [flat[chain_off[d]:chain_off[d + 1]] for d in range(n_docs)]
         if unread:  # documents read without mentions
             m_start, m_end, m_chain, mention_off = _without_documents(
@@ -338,22 +341,32 @@ class _Reader:
             unread=unread,
         )
 
-    def token_columns(self) -> TokenColumns:
-        """The token columns (after :meth:`table`)."""
+    def token_columns(self, fields: bool = True) -> TokenColumns:
+        """The token columns (after :meth:`table`; ``fields=False``: without field bounds)."""
         scan = self.scan
-        lines = np.flatnonzero(self.kind >= scan.TOKEN)
-        fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+        lines = self.token_lines
+        if fields:
+            fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+        else:
+            fs = fe = np.zeros((len(lines), 0), dtype=np.int64)
+            n_fields = np.zeros(len(lines), dtype=np.int64)
         # a blank line after a token line ends a sentence; sentences are numbered inside each document
         ends_sentence = np.zeros(len(self.kind), dtype=np.int64)
         blank = np.flatnonzero(self.kind[1:] == scan.BLANK) + 1
         ends_sentence[blank[self.kind[blank - 1] >= scan.TOKEN]] = 1
         ended = np.cumsum(ends_sentence)
-        doc_of = np.searchsorted(self.begins, lines) - 1
+        doc_of = self.token_doc
         sentence = ended[lines] - ended[self.begins[doc_of]]
         first = np.flatnonzero(np.diff(np.concatenate([[-1], sentence + (doc_of << 32)])) != 0)
         position = np.arange(len(lines)) - np.repeat(first, np.diff(np.append(first, len(lines))))
         return TokenColumns(self.path, self.buf, lines, offsets(self.doc_tokens), sentence.astype(np.int64),
                             position.astype(np.int64), fs, fe, n_fields, self.completion)
+
+    def _labels(self, codes: list[int]) -> list[str]:
+        """The cluster keys of these items' codes (as :meth:`_label`: a code is a digit key's value and length,
+        or one of ``label_of_code``)."""
+        lookup, mask, shift = self.label_of_code, (1 << self.scan.LEN_SHIFT) - 1, self.scan.LEN_SHIFT
+        return [lookup[c] if c in lookup else str(c & mask).zfill(c >> shift) for c in codes]
 
     def _label(self, t: int, code, ls, le) -> str:
         """The cluster key of item t (the label for digits, the ID of a typed label)."""

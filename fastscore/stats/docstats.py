@@ -84,7 +84,7 @@ class DocStats:
         correctly rounded sum is what v8.01 prints whenever its own sum is exact, and
         it does not depend on the order of the documents.
         """
-        return np.array([math.fsum(self.matrix[:, k]) for k in range(self.matrix.shape[1])])
+        return np.array([math.fsum(column) for column in self.matrix.T.tolist()])  # Python floats: fsum's fast path
 
     def sums(self, weights: np.ndarray | None = None) -> dict[str, object]:
         """Column totals; with ``weights`` (n_docs,) or (k, n_docs), weighted sums per row of weights."""
