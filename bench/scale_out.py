@@ -43,6 +43,22 @@ JSON (parsed, the "signature" key left out); a difference is printed loudly.  Th
   >= 3x faster than text (parquet-j2 against shards-j2, at the largest scale with both); Dask LocalCluster
   within 2x of the process pool (dask-j2 against shards-j2 at --dask-scale).
 
+The jobs curve (issue 30), instead of scales and configurations:
+
+    python bench/scale_out.py --jobs-curve 1,2,4,8,16 [--curve-scale 100] [--shards 64] [--runs 2]
+        [--curve-configs parquet,one-file,dask,deploy] [--json FILE] [--fastscore 'python -m fastscore']
+
+times text shards (64 a side by default) and Parquet shards at each ``--jobs``, the one file (default batches,
+every core), and at the largest job count a LocalCluster (``--executor dask --jobs N``) and a deployment: ``dask
+scheduler`` and ``dask worker ADDRESS --nworkers N --nthreads 1 --preload fastscore.shards`` started as
+processes of their own on 127.0.0.1 (no network), scored with ``--scheduler ADDRESS``, run at least twice (a
+deployment outlives a run: the best is shown, every wall is in the JSON; its CPU and memory include the
+scheduler's and workers'). Then the fit ``wall = serial + parallel / jobs`` (least squares) of text and
+Parquet shards, issue 30's targets, ``--json FILE`` (every run, the fits, the targets) and, last, a compact
+table.  Corpora are written by every core (one process per shard; the one file is the shards joined; Parquet
+shards converted ``cores`` at a time): the 100x corpus takes ~25 s on 2 cores for text.
+``--fastscore 'python -m fastscore'`` measures this checkout (run in it) instead of the installed command.
+
 The numba cache is filled first (one run of the 1x corpus with ``FASTSCORE_JIT=always``, not reported);
 every command line is printed as it runs.  Disk: ~34 MB a 1x copy (one file and shards, key and response;
 the Parquet shards are ~1/100 of the text), so 3.4 GB at 100x and 4.9 GB for all five scales; writing 100x
@@ -453,8 +469,9 @@ class Deployment:
         t = time.perf_counter()
         for cmd in (scheduler, worker):
             show(cmd)
-            self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                               cwd=RUN_CWD, start_new_session=True))
+            self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # the
+                                               cwd=RUN_CWD or tempfile.gettempdir(),  # workers import FASTSCORE's
+                                               start_new_session=True))
         from distributed import Client
 
         try:

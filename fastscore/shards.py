@@ -397,11 +397,15 @@ def warm_worker(task_name: str | None) -> None:
     try:
         prefer_compiled_kernels()
         for task in TASKS.values() if task_name is None else [TASKS[task_name]]:
-            if task.bundled_example is not None:
+            if task.bundled_example is not None and task.name not in WARM:
                 gold, system, keywords = task.bundled_example({})
                 task.score(task.read(gold), task.read(system), **keywords)
+                WARM.add(task.name)
     except Exception:  # noqa: BLE001 - see the docstring
         pass
+
+
+WARM: set[str] = set()  # the tasks this process has warmed up for (once each)
 
 
 def _start_worker(task_name: str | None) -> None:

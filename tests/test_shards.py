@@ -416,6 +416,53 @@ def test_progress_bar():
     assert lines.startswith("\rreading 1/3 parts") and lines.endswith("\n") and "reading 3/3 parts" in lines
 
 
+def test_parts_go_out_largest_first(tmp_path):
+    from fastscore.formats.files import Part
+    from fastscore.shards import largest_first, part_size
+
+    small, large = tmp_path / "small.conll", tmp_path / "large.conll"
+    small.write_text("x" * 10)
+    large.write_text("x" * 1000)
+    parts = [str(small), Part(str(large), 100, 600, 3), str(large), str(tmp_path / "gone.conll")]
+    sizes = [part_size(p) for p in parts]
+    assert sizes == [10, 500, 1000, 0]
+    assert largest_first(4, sizes) == [2, 1, 0, 3] and largest_first(3, None) == [0, 1, 2]
+    assert largest_first(3, [5, 5, 5]) == [0, 1, 2]  # ties keep their order
+
+
+def test_planning_opens_no_file_smaller_than_a_batch(corpus, monkeypatch):
+    """Shards are listed by size alone: only a file larger than --batch-size is opened (to cut it)."""
+    from fastscore import shards
+
+    task = fastscore.tasks.get_task("coref")
+    cut = []
+    real = shards._cached_batches
+    monkeypatch.setattr(shards, "_cached_batches", lambda name, path, *rest: cut.append(path) or real(name, path, *rest))
+    parts = shards.parts_of(str(corpus["key-shards"]), task, 1 << 20)
+    assert parts == shards.shard_files(str(corpus["key-shards"]), task) and cut == []
+    batches = shards.parts_of(str(corpus["key"]), task, 64 << 10)
+    assert cut == [str(corpus["key"])] and len(batches) > 1
+
+
+def _warm_state() -> tuple[bool, bool]:
+    """In a worker: whether it warmed up for coreference, and whether numba is loaded (it should not be where
+    the compiled kernels are installed)."""
+    return "coref" in fastscore.shards.WARM, "numba" in sys.modules
+
+
+def test_pool_workers_are_warm_before_their_first_part():
+    from fastscore.first_run import compiled_kernels
+    from fastscore.shards import WARM, LocalExecutor
+
+    assert "coref" not in WARM  # this process never warms up: its workers do
+    with LocalExecutor(2) as ex:
+        ex.start("coref", 2)
+        states = ex.run(_warm_state, [(), ()], lambda i, v: None)
+    assert all(warm for warm, _ in states), states  # the bundled example was scored at start
+    if compiled_kernels() is not None and "numba" not in sys.modules:  # forked from a process without numba
+        assert not any(numba for _, numba in states), states
+
+
 def test_sizes():
     assert parse_size("64M") == 64 << 20 and parse_size("1g") == 1 << 30 and parse_size("500") == 500
     with pytest.raises(fastscore.errors.UsageError):
@@ -496,9 +543,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def dask_deployment():
-    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, as users start them; stopped after."""
+@pytest.fixture(params=[False, True], ids=["cold", "preloaded"])
+def dask_deployment(request):
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, as users start them (with
+    ``--preload fastscore.shards``, or cold: fastscore loaded by the first task); stopped after."""
     pytest.importorskip("dask.distributed")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -506,7 +554,7 @@ def dask_deployment():
     procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-              "--dashboard-address", ":0"]
+              "--dashboard-address", ":0", *(["--preload", "fastscore.shards"] if request.param else [])]
     try:
         procs += [subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
         from dask.distributed import Client
