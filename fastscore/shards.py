@@ -208,15 +208,15 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
 
 
 def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], options: dict):
-    """A key shard and the response shard of its name read and scored in one go: (result, key document names,
-    response document names); the result is None when the response shares no document with the key (the
-    shards are then paired otherwise)."""
+    """A key shard and the response shard of its name read and scored in one go: (result, the pairing keys of
+    the key's documents, of the response's: ``Pairing.key``, found here rather than in the parent); the result
+    is None when the response shares no document with the key (the shards are then paired otherwise)."""
     from .tasks import get_task
 
     task = get_task(task_name)
     gold, system = _read(task, key_part), _read(task, response_part)
-    k, r = list(task.doc_names(gold)), list(task.doc_names(system))
-    if pair(*_keys(task, [k, r], options)).disjoint:
+    k, r = _keys(task, [list(task.doc_names(gold)), list(task.doc_names(system))], options)
+    if pair(k, r).disjoint:
         return None, k, r
     return task.score(gold, system, **options), k, r
 
@@ -479,8 +479,10 @@ class DaskExecutor:
         self._config = None
         if scheduler is None:
             self._config = _fork_workers()
+            # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
+            # cluster may hold (Dask then warns, "Port 8787 is already in use")
             self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
             self.client = Client(self.cluster)
         else:
             import dask
@@ -681,11 +683,26 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
                          lambda i, v: tick(), [part_size(k) + part_size(r) for k, r in zip(key_parts, response_parts)])
     if any(isinstance(g, BaseException) or g[0] is None for g in got):
         return None
-    k_keys, r_keys = _keys(task, [g[1] for g in got], options), _keys(task, [g[2] for g in got], options)
-    units, unpaired = plan_units(k_keys, r_keys, key_parts, response_parts)
-    if any(u.key != [i] or u.response not in ([i], []) for i, u in enumerate(units)) or len(units) != len(got):
-        return None
-    return [g[0] for g in got], unpaired, k_keys, r_keys
+    k_keys, r_keys = [g[1] for g in got], [g[2] for g in got]
+    unpaired = _unpaired_if_one_to_one(k_keys, r_keys)
+    return None if unpaired is None else ([g[0] for g in got], unpaired, k_keys, r_keys)
+
+
+def _unpaired_if_one_to_one(key_keys: list[list[str]], response_keys: list[list[str]]) -> list[str] | None:
+    """What :func:`plan_units` finds for shards paired one to one, in one pass: the response documents in no key
+    shard, when no document is in two shards of a side and every response document of the key is in the key
+    shard of its own pair; else None (:func:`plan_units` then plans, and reports, the general case)."""
+    owner: dict[str, int] = {}
+    for i, docs in enumerate(key_keys):
+        for name in docs:
+            if owner.setdefault(name, i) != i:
+                return None
+    seen: dict[str, int] = {}
+    for i, docs in enumerate(response_keys):
+        for name in docs:
+            if seen.setdefault(name, i) != i or owner.get(name, i) != i:
+                return None
+    return [name for name in seen if name not in owner]
 
 
 def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, system: str,

@@ -1,6 +1,7 @@
 """Corpora as shards, large files in batches, --jobs and Dask (issue 13): the same numbers as one file."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -463,6 +464,28 @@ def test_pool_workers_are_warm_before_their_first_part():
         assert not any(numba for _, numba in states), states
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 8), max_size=3), st.lists(st.integers(0, 10), max_size=3)),
+                min_size=2, max_size=4))
+def test_shards_paired_one_to_one_are_planned_as_plan_units_plans_them(pairs):
+    """The paired path's one-pass check agrees with plan_units: one unit per pair of shards (or not), and the
+    same response documents in no key shard."""
+    from fastscore.shards import _unpaired_if_one_to_one
+
+    key = [[f"d{n}" for n in k] for k, _ in pairs]
+    response = [[f"d{n}" for n in r] for _, r in pairs]
+    parts = [f"part-{i}" for i in range(len(pairs))]
+    try:
+        units, unpaired = plan_units(key, response, parts, parts)
+        one_to_one = len(units) == len(parts) and all(u.key == [i] and u.response in ([i], [])
+                                                      for i, u in enumerate(units))
+    except InputError:  # a document in two shards of a side
+        one_to_one = False
+    found = _unpaired_if_one_to_one(key, response)
+    assert (found is not None) == one_to_one
+    assert found is None or found == unpaired
+
+
 def test_sizes():
     assert parse_size("64M") == 64 << 20 and parse_size("1g") == 1 << 30 and parse_size("500") == 500
     with pytest.raises(fastscore.errors.UsageError):
@@ -521,6 +544,22 @@ def test_dask_local_cluster_from_the_command_line(corpus, one_file):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_local_cluster_needs_no_fixed_port():
+    """Another cluster (or anything) on Dask's default port 8787: no warning, the run goes on."""
+    pytest.importorskip("dask.distributed")
+    from fastscore import shards
+
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):  # already held by another process: as good
+            held.bind(("0.0.0.0", 8787))
+            held.listen()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with shards.DaskExecutor(1, None) as ex:
+                assert ex.client.submit(sum, [1, 2]).result() == 3
+
+
 def test_local_cluster_forks_its_workers_unless_told_otherwise(monkeypatch):
     dask = pytest.importorskip("dask")
     from fastscore import shards
