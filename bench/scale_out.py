@@ -96,7 +96,7 @@ from bench.conftest import CORPUS_DIR, corpus
 PY = sys.executable
 _EXE = Path(PY).with_name("fastscore")
 FASTSCORE = [str(_EXE)] if _EXE.exists() else [PY, "-m", "fastscore"]  # --fastscore CMD replaces it
-RUN_CWD: Path | None = None  # where fastscore and Dask run: ROOT when FASTSCORE is "python -m fastscore" (this checkout)
+RUN_CWD: Path | None = None if _EXE.exists() else ROOT  # where fastscore and Dask run: ROOT for "python -m fastscore"
 DASK_SCHEDULER = [PY, "-m", "distributed.cli.dask_scheduler"]  # `dask scheduler`
 DASK_WORKER = [PY, "-m", "distributed.cli.dask_worker"]  # `dask worker`
 

@@ -602,6 +602,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     ex.start(task.name, max(len(key_files), len(response_files)))  # workers warm up while the parts are planned
     key_parts = parts_of(gold, task, settings.batch_bytes, key_files)
     response_parts = parts_of(system, task, settings.batch_bytes, response_files)
+    ex.start(task.name, max(len(key_parts), len(response_parts)))  # one file cut into batches: started now
     doc = options.get("doc")
     paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
                                                          options, settings.progress)
