@@ -806,9 +806,9 @@ def curve_summary(bench: Bench, n: int, jobs: list[int]) -> dict:
         serial, parallel, worst = fit
         out["fits"][family] = {"serial_s": serial, "parallel_s": parallel, "largest_residual_s": worst,
                                "predicted_16_s": serial + parallel / 16}
+        ceiling = f", at most {(serial + parallel) / serial:.1f}x one job" if serial > 0 and parallel > 0 else ""
         print(f"  {family:<8} serial {serial:.3f} s + parallel {parallel:.3f} s / jobs (largest residual "
-              f"{worst:.3f} s; predicted at 16 jobs {serial + parallel / 16:.2f} s, at most "
-              f"{(serial + parallel) / serial if serial > 0 else float('inf'):.1f}x of one job)")
+              f"{worst:.3f} s; predicted at 16 jobs {serial + parallel / 16:.2f} s{ceiling})")
     checks = []
     one, best = row("shards-j1"), row(f"shards-j{top}")
     if one and best:
