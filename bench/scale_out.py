@@ -472,9 +472,9 @@ class Deployment:
             self.procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # the
                                                cwd=RUN_CWD or tempfile.gettempdir(),  # workers import FASTSCORE's
                                                start_new_session=True))
-        from distributed import Client
-
         try:
+            from distributed import Client
+
             with Client(self.address, timeout=120) as client:
                 client.wait_for_workers(self.workers, timeout=600)
         except BaseException:
@@ -561,7 +561,12 @@ class Bench:
         with ExitStack() as stack:
             also, runs = [], self.runs
             if config.startswith("deploy-"):  # a deployment lives on between runs: its first run is kept apart
-                deployment = stack.enter_context(Deployment(jobs_of(config)))
+                try:
+                    deployment = stack.enter_context(Deployment(jobs_of(config)))
+                except Exception as exc:  # noqa: BLE001 - reported, and the other rows go on
+                    res.why = f"the deployment did not start: {type(exc).__name__}: {exc}"
+                    print(f"!!! [{n}x {config}] {res.why}", flush=True)
+                    return res
                 cmd += ["--scheduler", deployment.address]
                 also, runs = deployment.pids, max(2, self.runs)
             show(cmd)
