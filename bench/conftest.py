@@ -2,7 +2,10 @@
 import sys
 from pathlib import Path
 
-import pytest
+try:
+    import pytest
+except ImportError:  # the benchmark scripts (scale_out.py...) also run where the test tools are not installed
+    pytest = None
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -27,6 +30,7 @@ def corpus(name: str, seed: int = 12345, responses: int = 1) -> list[Path]:
     return paths
 
 
-@pytest.fixture(scope="session", params=list(SIZES), ids=lambda n: f"corpus={n}")
-def corpus_files(request):
-    return corpus(request.param)
+if pytest is not None:
+    @pytest.fixture(scope="session", params=list(SIZES), ids=lambda n: f"corpus={n}")
+    def corpus_files(request):
+        return corpus(request.param)

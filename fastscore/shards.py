@@ -99,10 +99,11 @@ def shard_files(spec: str, task) -> list[str]:
     return [spec]
 
 
-def parts_of(spec: str, task, batch_bytes: int) -> list:
-    """Shard files, each cut into batches of whole documents when it is larger than ``batch_bytes``."""
+def parts_of(spec: str, task, batch_bytes: int, files: list[str] | None = None) -> list:
+    """Shard files (``files``, else :func:`shard_files`), each cut into batches of whole documents when it is
+    larger than ``batch_bytes``."""
     out: list = []
-    for path in shard_files(spec, task):
+    for path in shard_files(spec, task) if files is None else files:
         batches = _batches(task, path, batch_bytes)
         out.extend(batches or [path])
     return out
@@ -134,10 +135,14 @@ def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
 
 
 def _batches(task, path: str, batch_bytes: int) -> list:
-    """``Corpus.batches`` of a file, found once per run (deciding on shards and listing parts both ask)."""
+    """``Corpus.batches`` of a file, found once per run (deciding on shards and listing parts both ask).  A file
+    of ``batch_bytes`` or less is read whole by every task's ``batches`` (``formats.files.mapped_for_batches``):
+    it is not opened here, so planning a corpus of shards reads no file (the workers read each once)."""
     if task.corpus is None or task.corpus.batches is None:
         return []
     stat = os.stat(path)
+    if stat.st_size <= batch_bytes:
+        return []
     return list(_cached_batches(task.name, path, batch_bytes, stat.st_size, stat.st_mtime_ns))
 
 
@@ -203,15 +208,15 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
 
 
 def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], options: dict):
-    """A key shard and the response shard of its name read and scored in one go: (result, key document names,
-    response document names); the result is None when the response shares no document with the key (the
-    shards are then paired otherwise)."""
+    """A key shard and the response shard of its name read and scored in one go: (result, the pairing keys of
+    the key's documents, of the response's: ``Pairing.key``, found here rather than in the parent); the result
+    is None when the response shares no document with the key (the shards are then paired otherwise)."""
     from .tasks import get_task
 
     task = get_task(task_name)
     gold, system = _read(task, key_part), _read(task, response_part)
-    k, r = list(task.doc_names(gold)), list(task.doc_names(system))
-    if pair(*_keys(task, [k, r], options)).disjoint:
+    k, r = _keys(task, [list(task.doc_names(gold)), list(task.doc_names(system))], options)
+    if pair(k, r).disjoint:
         return None, k, r
     return task.score(gold, system, **options), k, r
 
@@ -283,7 +288,8 @@ def _owners(names: Sequence[list[str] | None], parts: list) -> dict[str, int]:
 # ---- executors
 
 class LocalExecutor:
-    """This process (one job, or one unit of work), or a pool of processes."""
+    """This process (one job, or one unit of work), or a pool of processes started once per run (compare and
+    sweep score every system on it)."""
 
     def __init__(self, jobs: int):
         self.jobs = jobs
@@ -302,9 +308,14 @@ class LocalExecutor:
             for process in workers:
                 process.terminate()
 
-    def _pool(self, n_items: int):
+    def start(self, task_name: str, n_items: int) -> None:
+        """The workers started now (no more than ``n_items``), each warming up for ``task_name``
+        (:func:`warm_worker`) while this process plans the run."""
+        self._pool(n_items, task_name)
+
+    def _pool(self, n_items: int, task_name: str | None = None):
         if self.jobs <= 1 or n_items <= 1:
-            return None
+            return self.pool
         if self.pool is None:
             import multiprocessing
             import threading
@@ -316,11 +327,15 @@ class LocalExecutor:
                 else "forkserver"
             # no more processes than parts: a fork pool starts them all at the first task
             self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method),
-                                            initializer=_leave_interrupts_to_the_parent)
+                                            initializer=_start_worker, initargs=(task_name,))
+            with _interrupts_held():  # forked now, not at the first part: they warm up while the parts are planned
+                self.pool.submit(int)
         return self.pool
 
-    def run(self, fn, argument_lists: list[tuple], on_done) -> list:
-        """``fn(*args)`` for each argument tuple; ``on_done(i, value_or_exception)`` as each ends."""
+    def run(self, fn, argument_lists: list[tuple], on_done, sizes: list[int] | None = None) -> list:
+        """``fn(*args)`` for each argument tuple; ``on_done(i, value_or_exception)`` as each ends.  With
+        ``sizes`` (bytes of each item's input), the largest items go first, so that no worker is left with a
+        large one at the end."""
         pool = self._pool(len(argument_lists))
         out: list = [None] * len(argument_lists)
         if pool is None:
@@ -330,8 +345,9 @@ class LocalExecutor:
             return out
         from concurrent.futures import as_completed
 
-        with _interrupts_held():  # the first submission forks the workers
-            futures = {pool.submit(_packed_call, fn, Packed(args)): i for i, args in enumerate(argument_lists)}
+        with _interrupts_held():  # a pool not started yet forks its workers at the first submission
+            futures = {pool.submit(_packed_call, fn, Packed(argument_lists[i])): i
+                       for i in largest_first(len(argument_lists), sizes)}
         for future in as_completed(futures):
             i = futures[future]
             out[i] = future.result().unpack()
@@ -340,15 +356,62 @@ class LocalExecutor:
 
     def read_parts(self, task_name, parts, on_done):
         """(read handles, (names, summary) or exception) of each part."""
-        got = self.run(read_part, [(task_name, p) for p in parts], on_done)
+        got = self.run(read_part, [(task_name, p) for p in parts], on_done, [part_size(p) for p in parts])
         return [g if isinstance(g, BaseException) else g[0] for g in got], \
                [g if isinstance(g, BaseException) else g[1] for g in got]
 
-    def score_units(self, task_name, jobs: list[tuple], on_done):
-        return self.run(score_unit, [(task_name, *j) for j in jobs], on_done)
+    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
+        return self.run(score_unit, [(task_name, *j) for j in jobs], on_done, sizes)
 
-    def score_pairs(self, task_name, jobs: list[tuple], on_done):
-        return self.run(score_pair, [(task_name, *j) for j in jobs], on_done)
+    def score_pairs(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
+        return self.run(score_pair, [(task_name, *j) for j in jobs], on_done, sizes)
+
+
+def largest_first(n: int, sizes: list[int] | None) -> list[int]:
+    """Indices of ``n`` items, the largest first (ties and no sizes: in order)."""
+    if sizes is None:
+        return list(range(n))
+    return sorted(range(n), key=lambda i: -sizes[i])
+
+
+def part_size(part) -> int:
+    """Bytes of a part: a batch's span, a file's size (0 when unknown)."""
+    if isinstance(part, str):
+        try:
+            return os.path.getsize(part)
+        except OSError:
+            return 0
+    start, end = getattr(part, "start", None), getattr(part, "end", None)
+    return end - start if isinstance(start, int) and isinstance(end, int) else 0
+
+
+def warm_worker(task_name: str | None) -> None:
+    """A worker made ready to score: the kernels compiled at installation chosen when nothing chose yet
+    (``fastscore.library.prefer_compiled_kernels``; a forked worker keeps its parent's), then the task's bundled
+    example scored once, which imports its readers and engines and loads its kernels (each worker once,
+    side by side, instead of within its first part).  ``None``: every registered task.  Best effort: a
+    failure here is left for the real work to meet."""
+    from .library import prefer_compiled_kernels
+    from .tasks import TASKS
+
+    try:
+        prefer_compiled_kernels()
+        for task in TASKS.values() if task_name is None else [TASKS[task_name]]:
+            if task.bundled_example is not None and task.name not in WARM:
+                gold, system, keywords = task.bundled_example({})
+                task.score(task.read(gold), task.read(system), **keywords)
+                WARM.add(task.name)
+    except Exception:  # noqa: BLE001 - see the docstring
+        pass
+
+
+WARM: set[str] = set()  # the tasks this process has warmed up for (once each)
+
+
+def _start_worker(task_name: str | None) -> None:
+    _leave_interrupts_to_the_parent()
+    if task_name is not None:
+        warm_worker(task_name)
 
 
 @contextlib.contextmanager
@@ -416,8 +479,10 @@ class DaskExecutor:
         self._config = None
         if scheduler is None:
             self._config = _fork_workers()
+            # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
+            # cluster may hold (Dask then warns, "Port 8787 is already in use")
             self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
             self.client = Client(self.cluster)
         else:
             import dask
@@ -448,21 +513,49 @@ class DaskExecutor:
             on_done(i, out[i])
         return out
 
+    def start(self, task_name: str, n_items: int) -> None:
+        """Nothing to start: the workers are there (a deployment's are warmed by ``--preload fastscore.shards``,
+        a LocalCluster's are forked from this process)."""
+
     def read_parts(self, task_name, parts, on_done):
-        reads = self.client.map(lambda p: _call(read_only, (task_name, p)), parts, pure=False)
-        names = self.client.map(lambda r: r if isinstance(r, BaseException) else described(task_name, r),
-                                reads, pure=False)
+        order = largest_first(len(parts), [part_size(p) for p in parts])
+        reads = [None] * len(parts)
+        names = [None] * len(parts)
+        for i in order:  # submitted largest first: Dask runs a client's tasks in the order they came
+            reads[i] = self.client.submit(_on_worker, read_only, (task_name, parts[i]), pure=False)
+            names[i] = self.client.submit(_described_or_error, task_name, reads[i], pure=False)
         return reads, self._gather(names, on_done)
 
-    def score_units(self, task_name, jobs: list[tuple], on_done):
-        return self._submit(score_unit, task_name, jobs, on_done)
+    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
+        return self._submit(score_unit, task_name, jobs, on_done, sizes)
 
-    def score_pairs(self, task_name, jobs: list[tuple], on_done):
-        return self._submit(score_pair, task_name, jobs, on_done)
+    def score_pairs(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
+        return self._submit(score_pair, task_name, jobs, on_done, sizes)
 
-    def _submit(self, fn, task_name, jobs: list[tuple], on_done):
-        futures = [self.client.submit(_call, fn, (task_name, *j), pure=False) for j in jobs]
+    def _submit(self, fn, task_name, jobs: list[tuple], on_done, sizes: list[int] | None):
+        futures = [None] * len(jobs)
+        for i in largest_first(len(jobs), sizes):
+            futures[i] = self.client.submit(_on_worker, fn, (task_name, *jobs[i]), pure=False)
         return self._gather(futures, on_done)
+
+
+def _on_worker(fn, args):
+    """A Dask task: :func:`_call`, on the kernels compiled at installation when the worker has not chosen yet
+    (a worker started by ``dask worker`` without ``--preload fastscore.shards`` would otherwise load numba's)."""
+    from .library import prefer_compiled_kernels
+
+    prefer_compiled_kernels()
+    return _call(fn, args)
+
+
+def _described_or_error(task_name: str, read):
+    return read if isinstance(read, BaseException) else described(task_name, read)
+
+
+def dask_setup(worker=None) -> None:
+    """``dask worker ADDRESS --preload fastscore.shards``: each worker process warms up once when it starts
+    (:func:`warm_worker` for every task), so that a run's first parts cost what later ones do."""
+    warm_worker(None)
 
 
 def _fork_workers():
@@ -505,8 +598,11 @@ def score_corpus(task, gold: str, system: str, options: dict, settings: Settings
 def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: Settings,
                     same_documents: bool = False):
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
-    key_parts = parts_of(gold, task, settings.batch_bytes)
-    response_parts = parts_of(system, task, settings.batch_bytes)
+    key_files, response_files = shard_files(gold, task), shard_files(system, task)
+    ex.start(task.name, max(len(key_files), len(response_files)))  # workers warm up while the parts are planned
+    key_parts = parts_of(gold, task, settings.batch_bytes, key_files)
+    response_parts = parts_of(system, task, settings.batch_bytes, response_files)
+    ex.start(task.name, max(len(key_parts), len(response_parts)))  # one file cut into batches: started now
     doc = options.get("doc")
     paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
                                                          options, settings.progress)
@@ -530,12 +626,15 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
             raise UsageError(f'--doc "{doc}": no such document in the key')
     if not units:
         raise InputError(f"{gold}: no key document could be read")
+    all_parts = key_parts + response_parts
     jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system), options,
              None if contexts is None else ([contexts[k] for k in u.key],
                                             [contexts[len(key_parts) + r] for r in u.response]))
             for u in units]
     tick = _ticker(settings.progress, "scoring", len(jobs))
-    results = ex.score_units(task.name, jobs, lambda i, v: tick())
+    sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
+                                                               for r in u.response) for u in units]
+    results = ex.score_units(task.name, jobs, lambda i, v: tick(), sizes)
     return _merged(task, results, unpaired, gold, system, skipped)
 
 
@@ -582,14 +681,29 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
         return None
     tick = _ticker(progress, "scoring", len(key_parts))
     got = ex.score_pairs(task.name, [(k, r, names, options) for k, r in zip(key_parts, response_parts)],
-                         lambda i, v: tick())
+                         lambda i, v: tick(), [part_size(k) + part_size(r) for k, r in zip(key_parts, response_parts)])
     if any(isinstance(g, BaseException) or g[0] is None for g in got):
         return None
-    k_keys, r_keys = _keys(task, [g[1] for g in got], options), _keys(task, [g[2] for g in got], options)
-    units, unpaired = plan_units(k_keys, r_keys, key_parts, response_parts)
-    if any(u.key != [i] or u.response not in ([i], []) for i, u in enumerate(units)) or len(units) != len(got):
-        return None
-    return [g[0] for g in got], unpaired, k_keys, r_keys
+    k_keys, r_keys = [g[1] for g in got], [g[2] for g in got]
+    unpaired = _unpaired_if_one_to_one(k_keys, r_keys)
+    return None if unpaired is None else ([g[0] for g in got], unpaired, k_keys, r_keys)
+
+
+def _unpaired_if_one_to_one(key_keys: list[list[str]], response_keys: list[list[str]]) -> list[str] | None:
+    """What :func:`plan_units` finds for shards paired one to one, in one pass: the response documents in no key
+    shard, when no document is in two shards of a side and every response document of the key is in the key
+    shard of its own pair; else None (:func:`plan_units` then plans, and reports, the general case)."""
+    owner: dict[str, int] = {}
+    for i, docs in enumerate(key_keys):
+        for name in docs:
+            if owner.setdefault(name, i) != i:
+                return None
+    seen: dict[str, int] = {}
+    for i, docs in enumerate(response_keys):
+        for name in docs:
+            if seen.setdefault(name, i) != i or owner.get(name, i) != i:
+                return None
+    return [name for name in seen if name not in owner]
 
 
 def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, system: str,

@@ -1,6 +1,7 @@
 """Corpora as shards, large files in batches, --jobs and Dask (issue 13): the same numbers as one file."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -416,6 +417,75 @@ def test_progress_bar():
     assert lines.startswith("\rreading 1/3 parts") and lines.endswith("\n") and "reading 3/3 parts" in lines
 
 
+def test_parts_go_out_largest_first(tmp_path):
+    from fastscore.formats.files import Part
+    from fastscore.shards import largest_first, part_size
+
+    small, large = tmp_path / "small.conll", tmp_path / "large.conll"
+    small.write_text("x" * 10)
+    large.write_text("x" * 1000)
+    parts = [str(small), Part(str(large), 100, 600, 3), str(large), str(tmp_path / "gone.conll")]
+    sizes = [part_size(p) for p in parts]
+    assert sizes == [10, 500, 1000, 0]
+    assert largest_first(4, sizes) == [2, 1, 0, 3] and largest_first(3, None) == [0, 1, 2]
+    assert largest_first(3, [5, 5, 5]) == [0, 1, 2]  # ties keep their order
+
+
+def test_planning_opens_no_file_smaller_than_a_batch(corpus, monkeypatch):
+    """Shards are listed by size alone: only a file larger than --batch-size is opened (to cut it)."""
+    from fastscore import shards
+
+    task = fastscore.tasks.get_task("coref")
+    cut = []
+    real = shards._cached_batches
+    monkeypatch.setattr(shards, "_cached_batches", lambda name, path, *rest: cut.append(path) or real(name, path, *rest))
+    parts = shards.parts_of(str(corpus["key-shards"]), task, 1 << 20)
+    assert parts == shards.shard_files(str(corpus["key-shards"]), task) and cut == []
+    batches = shards.parts_of(str(corpus["key"]), task, 64 << 10)
+    assert cut == [str(corpus["key"])] and len(batches) > 1
+
+
+def _warm_state() -> tuple[bool, bool]:
+    """In a worker: whether it warmed up for coreference, and whether numba is loaded (it should not be where
+    the compiled kernels are installed)."""
+    return "coref" in fastscore.shards.WARM, "numba" in sys.modules
+
+
+def test_pool_workers_are_warm_before_their_first_part():
+    from fastscore.first_run import compiled_kernels
+    from fastscore.shards import WARM, LocalExecutor
+
+    assert "coref" not in WARM  # this process never warms up: its workers do
+    with LocalExecutor(2) as ex:
+        ex.start("coref", 2)
+        states = ex.run(_warm_state, [(), ()], lambda i, v: None)
+    assert all(warm for warm, _ in states), states  # the bundled example was scored at start
+    if compiled_kernels() is not None and "numba" not in sys.modules:  # forked from a process without numba
+        assert not any(numba for _, numba in states), states
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 8), max_size=3), st.lists(st.integers(0, 10), max_size=3)),
+                min_size=2, max_size=4))
+def test_shards_paired_one_to_one_are_planned_as_plan_units_plans_them(pairs):
+    """The paired path's one-pass check agrees with plan_units: one unit per pair of shards (or not), and the
+    same response documents in no key shard."""
+    from fastscore.shards import _unpaired_if_one_to_one
+
+    key = [[f"d{n}" for n in k] for k, _ in pairs]
+    response = [[f"d{n}" for n in r] for _, r in pairs]
+    parts = [f"part-{i}" for i in range(len(pairs))]
+    try:
+        units, unpaired = plan_units(key, response, parts, parts)
+        one_to_one = len(units) == len(parts) and all(u.key == [i] and u.response in ([i], [])
+                                                      for i, u in enumerate(units))
+    except InputError:  # a document in two shards of a side
+        one_to_one = False
+    found = _unpaired_if_one_to_one(key, response)
+    assert (found is not None) == one_to_one
+    assert found is None or found == unpaired
+
+
 def test_sizes():
     assert parse_size("64M") == 64 << 20 and parse_size("1g") == 1 << 30 and parse_size("500") == 500
     with pytest.raises(fastscore.errors.UsageError):
@@ -474,6 +544,22 @@ def test_dask_local_cluster_from_the_command_line(corpus, one_file):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_local_cluster_needs_no_fixed_port():
+    """Another cluster (or anything) on Dask's default port 8787: no warning, the run goes on."""
+    pytest.importorskip("dask.distributed")
+    from fastscore import shards
+
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):  # already held by another process: as good
+            held.bind(("0.0.0.0", 8787))
+            held.listen()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with shards.DaskExecutor(1, None) as ex:
+                assert ex.client.submit(sum, [1, 2]).result() == 3
+
+
 def test_local_cluster_forks_its_workers_unless_told_otherwise(monkeypatch):
     dask = pytest.importorskip("dask")
     from fastscore import shards
@@ -496,9 +582,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def dask_deployment():
-    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, as users start them; stopped after."""
+@pytest.fixture(params=[False, True], ids=["cold", "preloaded"])
+def dask_deployment(request):
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, as users start them (with
+    ``--preload fastscore.shards``, or cold: fastscore loaded by the first task); stopped after."""
     pytest.importorskip("dask.distributed")
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -506,7 +593,7 @@ def dask_deployment():
     procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-              "--dashboard-address", ":0"]
+              "--dashboard-address", ":0", *(["--preload", "fastscore.shards"] if request.param else [])]
     try:
         procs += [subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
         from dask.distributed import Client
