@@ -19,10 +19,13 @@ from ..formats.tbf import TbfDocument, TbfFile
 ROLES = ("gold", "system")
 
 
-def _positions(rows) -> np.ndarray:
-    if isinstance(rows, range):
-        return np.arange(rows.start, rows.stop, rows.step, dtype=np.int64)
-    return np.asarray(list(rows), dtype=np.int64)
+def _positions(row_lists: list) -> np.ndarray:
+    """The rows of every list (a document's rows: a range, or a list with a whitelist), one after another."""
+    if all(isinstance(r, range) and r.step == 1 for r in row_lists):
+        starts = np.fromiter((r.start for r in row_lists), np.int64, len(row_lists))
+        sizes = np.fromiter(map(len, row_lists), np.int64, len(row_lists))
+        return np.repeat(starts - offsets(sizes)[:-1], sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+    return np.fromiter(chain.from_iterable(row_lists), np.int64)
 
 
 @dataclass
@@ -38,6 +41,7 @@ class TokenSpans:
     code: np.ndarray  # per token, its number (equal tokens of a document alike)
     clash: np.ndarray  # per document, whether its numbers are not to be used
     groups: tuple  # per number: document, hash, start, end (sorted by document, then hash)
+    _all: tuple | None = None  # _distinct() of every token
 
     @classmethod
     def build(cls, gold: TbfFile, system: TbfFile, docs: list[tuple[TbfDocument, TbfDocument | None]]):
@@ -50,8 +54,7 @@ class TokenSpans:
             rows = [d[side].rows if d[side] is not None else range(0) for d in docs]
             positions = np.full(len(tbf.spans), -1, dtype=np.int64)
             sizes = np.fromiter(map(len, rows), np.int64, len(rows))
-            if len(rows):
-                positions[np.concatenate([_positions(r) for r in rows])] = len(spans) + np.arange(sizes.sum())
+            positions[_positions(rows)] = len(spans) + np.arange(sizes.sum())
             row_span[role] = positions
             span_doc.append(np.repeat(np.arange(len(docs), dtype=np.int64), sizes))
             spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] if isinstance(r, range)
@@ -71,20 +74,25 @@ class TokenSpans:
         return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, code,
                    clash, groups)
 
-    def _distinct(self, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per span, its distinct numbers of the tokens ``keep`` selects, sorted (CSR: counts, numbers)."""
-        span, code = self.tok_span[keep], self.code[keep]
-        order = np.lexsort((code, span))
-        span, code = span[order], code[order]
-        new = np.ones(len(span), dtype=bool)
-        new[1:] = (span[1:] != span[:-1]) | (code[1:] != code[:-1])
-        return np.bincount(span[new], minlength=len(self.span_doc)), code[new]
+    def _distinct(self, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, kept once computed),
+        sorted (CSR: counts, numbers)."""
+        if keep is None and self._all is not None:
+            return self._all
+        span, code = (self.tok_span, self.code) if keep is None else (self.tok_span[keep], self.code[keep])
+        n_codes = np.int64(len(self.groups[0]) + 1)
+        pairs = np.sort(span * n_codes + code)  # by span, then number
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # each pair once
+        out = np.bincount(pairs // n_codes, minlength=len(self.span_doc)), pairs % n_codes
+        if keep is None:
+            self._all = out
+        return out
 
     def span_keys(self, role: str) -> tuple[np.ndarray, np.ndarray]:
         """Per row of the role's file, what ``kernels/tbf_scan.span_keys`` gives for character spans: a hash
         equal for two spans naming the same set of tokens, and whether it holds (a scored document whose
         numbers hold)."""
-        counts, codes = self._distinct(np.ones(len(self.code), dtype=bool))
+        counts, codes = self._distinct()
         mixed = (codes.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
         mixed ^= mixed >> np.uint64(29)
         sums = np.add.reduceat(mixed, offsets(counts)[:-1]) if len(mixed) else np.zeros(0, np.uint64)
@@ -118,22 +126,20 @@ class TokenSpans:
         """The role's kept rows of every document as one CSR (mentions per document, each mention's number
         of distinct visible tokens, their numbers), and the documents Python must read: ``python``, or where
         a kept mention names a token its table lacks (the warning's messages)."""
-        counts, codes = self._distinct(~hidden)
+        counts, codes = self._distinct(~hidden if hidden.any() else None)
         missing = np.bincount(self.tok_span[~found], minlength=len(self.span_doc)) > 0
         sizes = np.fromiter(map(len, kept), np.int64, len(kept))
-        rows = np.concatenate([_positions(r) for r in kept]) if kept else np.zeros(0, np.int64)
-        spans = self.row_span[role][rows]
+        spans = self.row_span[role][_positions(kept)]
         doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
         python = python.copy()
         python[doc_of[missing[spans] & has_table[doc_of]]] = True
         return sizes, counts[spans], _gather(codes, offsets(counts), spans), python
 
 
-def _gather(values: np.ndarray, starts: np.ndarray, spans: np.ndarray) -> np.ndarray:
-    """The CSR rows ``spans`` of ``values`` (row k: ``values[starts[k]:starts[k + 1]]``), one after another."""
-    lengths = starts[spans + 1] - starts[spans]
+def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The CSR rows ``rows`` of ``values`` (row k: ``values[starts[k]:starts[k + 1]]``), one after another."""
+    lengths = starts[rows + 1] - starts[rows]
     total = int(lengths.sum())
     if not total:
-        return np.zeros(0, dtype=np.int64)
-    shift = np.repeat(starts[spans] - offsets(lengths)[:-1], lengths)
-    return values[np.arange(total) + shift]
+        return np.zeros(0, dtype=values.dtype)
+    return values[np.repeat(starts[rows] - offsets(lengths)[:-1], lengths) + np.arange(total)]
