@@ -133,7 +133,11 @@ class TokenSpans:
         doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
         python = python.copy()
         python[doc_of[missing[spans] & has_table[doc_of]]] = True
-        return sizes, counts[spans], _gather(codes, offsets(counts), spans), python
+        lengths = counts[spans]
+        # numbers from 0 in each document (the mapping kernel's counting sort spans a document's numbers)
+        first = np.searchsorted(self.groups[0], np.arange(len(kept)))
+        values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
+        return sizes, lengths, values, python
 
 
 def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
