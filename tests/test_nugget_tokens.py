@@ -59,7 +59,8 @@ def _corpus(tmp_path, seed: int, docs: int = 30):
             lines.append(f"#BeginOfDocument {doc}")
             n = rng.randint(0, 8)
             for k in range(n):
-                lines.append(f"{side}\t{doc}\tE{k}\t{_span(rng, n_tok, odd)}\tw\t{rng.choice(TYPES)}\t{rng.choice(REALIS)}")
+                span, typ, realis = _span(rng, n_tok, odd), rng.choice(TYPES), rng.choice(REALIS)
+                lines.append(f"{side}\t{doc}\tE{k}\t{span}\tw\t{typ}\t{realis}")
             ids = [f"E{k}" for k in range(n)]
             rng.shuffle(ids)
             while len(ids) >= 2 and rng.random() < 0.6:

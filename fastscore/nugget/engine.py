@@ -561,8 +561,8 @@ def _valid_clusters(tbf: TbfFile, members: Members, span_keys=None) -> list[bool
     """Per scored document, whether its coreference clusters certainly pass :func:`_check_clusters`
     without an error or a warning: mention ids unique, every member defined, no mention in two clusters,
     every member's span plain ``b,e;b,e`` digits and no two members of a cluster with the same span hash
-    (kernels/tbf_scan.py ``span_keys``; token ids: ``span_keys``, from :meth:`TokenSpans.span_keys`).  All at once for the file; the other documents are checked one
-    by one (the messages)."""
+    (kernels/tbf_scan.py ``span_keys``; token ids: ``span_keys`` given, from :meth:`TokenSpans.span_keys`).
+    All at once for the file; the other documents are checked one by one (the messages)."""
     from ..kernels.tbf_scan import span_keys as char_span_keys
 
     valid = ~members.duplicate_ids
