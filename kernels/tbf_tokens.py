@@ -137,8 +137,8 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
     EvmEval reads it (a line of four fields or more once its trailing white space is dropped: id, word, ...).
     The tokens' groups (sorted by document, then hash; each with the bytes ``buf[g_start:g_end]``): whether
     the table of the group's document has a line with that id, and whether the word of its last such line is
-    invisible (:func:`_invisible`: 0, 1, or 2 for Python to decide).  Per document: whether a line ends in a
-    byte outside ASCII (white space only Python can tell: that table is read in Python)."""
+    invisible (:func:`_invisible`: 0, 1, or 2 for Python to decide).  Per document: whether a line of three tabs
+    or more ends in a byte outside ASCII (white space only Python can tell: that table is read in Python)."""
     n_groups = len(g_doc)
     found = np.zeros(n_groups, dtype=np.bool_)
     invisible = np.zeros(n_groups, dtype=np.int64)
@@ -153,34 +153,37 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
             hi += 1
         p = tab_start[d]
         while p < tab_end[d]:
-            q = p
-            while q < tab_end[d] and tab[q] != NEWLINE:
-                q += 1
-            e = _rstrip_end(tab, p, q)
-            if e > p and tab[e - 1] >= 128:
-                odd[d] = True
+            q = p  # one pass over the line: its end and its first three tabs
             tabs = 0
             t1 = -1
             t2 = -1
-            for i in range(p, e):
-                if tab[i] == TAB:
+            t3 = -1
+            while q < tab_end[d] and tab[q] != NEWLINE:
+                if tab[q] == TAB:
                     tabs += 1
                     if tabs == 1:
-                        t1 = i
+                        t1 = q
                     elif tabs == 2:
-                        t2 = i
-            if tabs >= 3 and hi > lo:
-                key = _hash(tab, p, t1)
-                a = lo
-                b = hi
-                while a < b:  # the first group of the document with a key >= key
-                    m = (a + b) // 2
-                    if g_key[m] < key:
-                        a = m + 1
-                    else:
-                        b = m
-                if a < hi and g_key[a] == key and _same(tab, p, t1, buf, g_start[a], g_end[a]):
-                    found[a] = True
-                    invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
+                        t2 = q
+                    elif tabs == 3:
+                        t3 = q
+                q += 1
+            if t3 >= 0:  # fewer tabs: skipped however the line ends
+                e = _rstrip_end(tab, p, q)
+                if e > p and tab[e - 1] >= 128:
+                    odd[d] = True
+                if t3 < e and hi > lo:  # three tabs before the end once white space is dropped: four fields
+                    key = _hash(tab, p, t1)
+                    a = lo
+                    b = hi
+                    while a < b:  # the first group of the document with a key >= key
+                        m = (a + b) // 2
+                        if g_key[m] < key:
+                            a = m + 1
+                        else:
+                            b = m
+                    if a < hi and g_key[a] == key and _same(tab, p, t1, buf, g_start[a], g_end[a]):
+                        found[a] = True
+                        invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
             p = q + 1
     return found, invisible, odd

@@ -29,7 +29,9 @@ def _table(rng: random.Random, n_tok: int, odd: bool) -> str:
         extra = rng.choice(["", "\textra"])
         lines.append(f"t{t}\t{word}\t0\t1{extra}{end}")
         if rng.random() < 0.2:  # listed again: counts with four fields or more, else skipped
-            lines.append(f"t{t}\t{rng.choice(WORDS)}" + rng.choice(["\t0\t1", "\t0", "\t0\t \t", "\t0\t1 \r"]))
+            tail = rng.choice(["\t0\t1", "\t0", "\t0\t \t", "\t0\t1 \r", "\t0\t\x1c", "\t0\t\x1f\x0b"]
+                              + ["\t0\t\u00a0"] * odd)
+            lines.append(f"t{t}\t{rng.choice(WORDS)}{tail}")
     if odd and rng.random() < 0.5:
         lines.append("tö\tword\t0\t1")
     return "\n".join(lines) + rng.choice(["\n", ""])
