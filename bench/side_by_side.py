@@ -19,8 +19,9 @@ of ``--sweep N`` system outputs (default 100) against one gold, with the
 ratio to looping v8.01 (one ``all`` run x 10,000, x N).
 
 With ``--evmeval DIR/scorer_v1.8.py --python2 PY27``: event nuggets with
-coreference on 5,000 documents beside EvmEval (fastscore: best of 3 runs); add ``--sequencing`` for event
-sequencing (``-a``) on 1,000 documents with links (the whole report must agree).
+coreference on 5,000 documents beside EvmEval (fastscore: best of 3 runs), in character spans and shaped
+as TAC KBP data is distributed (token ids, one token table per document: ``--nugget-corpora char,tac``);
+add ``--sequencing`` for event sequencing (``-a``) on 1,000 documents with links (the whole report must agree).
 
 Prints a table of times and ratios.  The reference scorer is not part of
 fastscore: fetch conll/reference-coreference-scorers yourself.
@@ -106,6 +107,8 @@ def main() -> None:
     ap.add_argument("--stats", action="store_true", help="also time bootstrap, randomization and a sweep")
     ap.add_argument("--sweep", type=int, default=100, help="systems in the sweep (with --stats)")
     ap.add_argument("--evmeval", type=Path, help="EvmEval scorer_v1.8.py: also time event nuggets with coreference")
+    ap.add_argument("--nugget-corpora", default="char,tac",
+                    help="with --evmeval: char (character spans), tac (token ids, a token table per document)")
     ap.add_argument("--sequencing", action="store_true",
                     help="with --evmeval: also time event sequencing (-a) on 1,000 documents with links")
     ap.add_argument("--python2", default="python2", help="a Python 2.7 interpreter for EvmEval")
@@ -149,7 +152,7 @@ def main() -> None:
         perl = rows[0]["perl_all"]
         statistics(perl if isinstance(perl, float) else None, args.sweep)
     if args.evmeval:
-        nuggets(args.evmeval, args.python2)
+        nuggets(args.evmeval, args.python2, args.nugget_corpora.split(","))
         if args.sequencing:
             sequencing(args.evmeval, args.python2)
 
@@ -187,27 +190,44 @@ def statistics(perl_all: float | None, n_sweep: int) -> None:
     print(f"  sweep of {n_sweep} system outputs (CLI, gold read once): {t:.2f} s{loop}")
 
 
-def nuggets(evmeval: Path, python2: str) -> None:
-    """EvmEval v1.8 with coreference beside fastscore nugget --coref on 5,000 documents."""
+NUGGET_CORPORA = {  # name -> (folder, generator keywords, what it is)
+    "char": ("nuggets-5000", {}, "5,000 documents, character spans"),
+    "tac": ("nuggets-tac-5000", {"tokens": True},
+            "5,000 documents shaped as TAC KBP distributes them: token ids, one token table per document"),
+}
+
+
+def nuggets(evmeval: Path, python2: str, corpora: list[str]) -> None:
+    """EvmEval v1.8 with coreference beside fastscore nugget --coref on 5,000 documents: character spans
+    (``char``) and the TAC KBP shape (``tac``: token ids, ``-t DIR`` / ``--tokens DIR``, one table a document)."""
     sys.path.insert(0, str(ROOT / "scripts"))
     from gen_nuggets import generate
 
-    out = ROOT / "bench" / ".corpus" / "nuggets-5000"
-    gold, system = out / "gold.tbf", out / "system.tbf"
-    if not (gold.exists() and system.exists()):
-        generate(out)
-    ours_cmd = [PY, "-m", "fastscore", "nugget", gold, system, "--preset", "kbp2016", "--coref", "-o", "evmeval"]
-    timed(ours_cmd)  # fill the cache
-    ours, rss, report = min((timed(ours_cmd) for _ in range(3)), key=lambda m: m[0])  # best of 3
-    coref_out = Path(tempfile.mkdtemp()) / "coref"
-    t = time.perf_counter()
-    proc = subprocess.run([python2, str(evmeval), "-g", str(gold), "-s", str(system), "-c", str(coref_out)],
-                          capture_output=True, text=True, cwd=evmeval.parent)
-    theirs = time.perf_counter() - t
-    official = "".join(ln for ln in proc.stdout.splitlines(keepends=True) if not ln.startswith("["))
-    agree = "yes, the whole report" if official == report else "NO"
-    print(f"\nevent nuggets with coreference, 5,000 documents: EvmEval v1.8 {theirs:.1f} s, fastscore CLI "
-          f"{ours:.2f} s ({theirs / ours:.0f}x), peak RSS {rss:.0f} MB; agree: {agree}")
+    for name in corpora:
+        folder, keywords, what = NUGGET_CORPORA[name]
+        out = ROOT / "bench" / ".corpus" / folder
+        gold, system = out / "gold.tbf", out / "system.tbf"
+        if not (gold.exists() and system.exists()):
+            generate(out, **keywords)
+        tokens = out / "tkn" if keywords.get("tokens") else None
+        ours_cmd = [PY, "-m", "fastscore", "nugget", gold, system, "--preset", "kbp2016", "--coref", "-o", "evmeval"]
+        theirs_cmd = [python2, str(evmeval), "-g", str(gold), "-s", str(system)]
+        if tokens is not None:
+            ours_cmd += ["--tokens", tokens]
+            theirs_cmd += ["-t", f"{tokens}/"]
+        timed(ours_cmd)  # fill the cache
+        runs = [_with_cpu(timed, ours_cmd) for _ in range(3)]
+        (ours, rss, report), ours_cpu = min(runs, key=lambda m: m[0][0])  # best of 3
+        coref_out = Path(tempfile.mkdtemp()) / "coref"
+        t = time.perf_counter()
+        proc, theirs_cpu = _with_cpu(subprocess.run, theirs_cmd + ["-c", str(coref_out)], capture_output=True,
+                                     text=True, cwd=evmeval.parent)
+        theirs = time.perf_counter() - t
+        official = "".join(ln for ln in proc.stdout.splitlines(keepends=True) if not ln.startswith("["))
+        agree = "yes, the whole report" if official == report else "NO"
+        print(f"\nevent nuggets with coreference, {what}: EvmEval v1.8 {theirs:.1f} s (CPU {theirs_cpu:.1f} s), "
+              f"fastscore CLI {ours:.2f} s (CPU {ours_cpu:.2f} s), wall {theirs / ours:.0f}x, CPU "
+              f"{theirs_cpu / ours_cpu:.0f}x, peak RSS {rss:.0f} MB; agree: {agree}")
 
 
 def sequencing(evmeval: Path, python2: str) -> None:
@@ -222,17 +242,28 @@ def sequencing(evmeval: Path, python2: str) -> None:
     ours_cmd = [PY, "-m", "fastscore", "nugget", gold, system, "--preset", "kbp2016", "--sequencing",
                 "--no-script-validation", "-o", "evmeval"]
     timed(ours_cmd)  # fill the cache
-    ours, rss, report = timed(ours_cmd)
+    (ours, rss, report), ours_cpu = _with_cpu(timed, ours_cmd)
     seq_dir = Path(tempfile.mkdtemp()) / "seq"
     t = time.perf_counter()
-    proc = subprocess.run([python2, str(evmeval), "-g", str(gold), "-s", str(system), "-a", str(seq_dir), "-nv"],
-                          capture_output=True, text=True, cwd=evmeval.parent)
+    proc, theirs_cpu = _with_cpu(subprocess.run, [python2, str(evmeval), "-g", str(gold), "-s", str(system), "-a",
+                                                  str(seq_dir), "-nv"], capture_output=True, text=True,
+                                 cwd=evmeval.parent)
     theirs = time.perf_counter() - t
     official = "".join(ln for ln in proc.stdout.splitlines(keepends=True) if not ln.startswith("["))
     agree = "yes, the whole report" if official == report else "NO"
     links = sum(ln.startswith(("@After", "@Subevent")) for ln in gold.read_text().splitlines())
-    print(f"\nevent sequencing, 1,000 documents, {links:,} gold links: EvmEval v1.8 -a {theirs:.1f} s, "
-          f"fastscore CLI {ours:.2f} s ({theirs / ours:.0f}x), peak RSS {rss:.0f} MB; agree: {agree}")
+    print(f"\nevent sequencing, 1,000 documents, {links:,} gold links: EvmEval v1.8 -a {theirs:.1f} s (CPU "
+          f"{theirs_cpu:.1f} s), fastscore CLI {ours:.2f} s (CPU {ours_cpu:.2f} s), wall {theirs / ours:.0f}x, CPU "
+          f"{theirs_cpu / ours_cpu:.0f}x, peak RSS {rss:.0f} MB; agree: {agree}")
+
+
+def _with_cpu(fn, *args, **keywords):
+    """(fn's result, CPU seconds, user and system, of the processes it ran and waited for): on a shared machine
+    a run's wall time counts the other users' load, its CPU time does not."""
+    before = os.times()
+    out = fn(*args, **keywords)
+    after = os.times()
+    return out, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
 def _clock(fn) -> float:

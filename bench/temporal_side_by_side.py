@@ -13,16 +13,14 @@ corpus and method:
   ``evaluate_entities.py`` and ``temporal_evaluation.py`` (Python 2.7) on the normalised folders
   (its ``TE3-evaluation.py`` cannot be given a temporary folder on Linux); wall time of the
   relation scorer alone and of all three steps;
-- fastscore: the ``temporal`` command (``--output te3``) in a fresh process (warm numba cache), and
-  ``score_temporal`` in-process on inputs already read (best of 5);
+- fastscore: the ``temporal`` command (``python -m fastscore temporal ... --output te3``) in a fresh
+  process, warm (run once before), and ``score_temporal`` in-process on inputs already read (best of 5);
 - agreement: fastscore's ``te3`` report must equal the toolkit's entity and relation lines.
-
-The ``temporal`` task is registered in the child process, so this runs before and after the task
-is added to ``fastscore/tasks.py``.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -34,8 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 PY = sys.executable
-CLI = ("import sys; from fastscore import tasks; from fastscore.temporal.task import TEMPORAL; "
-       "tasks.register(TEMPORAL); from fastscore.cli import main; sys.exit(main(sys.argv[1:]))")
+# the command line as installed (``python -m fastscore``: the console entry point, which picks the compiled
+# kernels), with Python's bytecode caches kept as an installation keeps them, from this checkout
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 
 def corpus(name: str) -> tuple[Path, Path]:
@@ -51,7 +51,7 @@ def run(cmd, cwd=None, timeout=None):
     """(seconds or None on timeout, completed process or None)."""
     t = time.perf_counter()
     try:
-        p = subprocess.run(list(map(str, cmd)), cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(list(map(str, cmd)), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=ENV)
     except subprocess.TimeoutExpired:
         return None, None
     return time.perf_counter() - t, p
@@ -110,11 +110,11 @@ def main() -> None:
     rows = []
     for name in args.corpora.split(","):
         gold, system = corpus(name)
-        run([PY, "-c", CLI, "temporal", gold, system, "-o", "json"])  # compile / fill the numba cache
+        run([PY, "-m", "fastscore", "temporal", gold, system, "-o", "json"])  # compile / fill the numba cache
         skip = name == "big-4000" and args.skip_big_toolkit
         ref = None if skip else toolkit(args, gold, system, methods)
         for m in methods:
-            t_cli, p = run([PY, "-c", CLI, "temporal", gold, system, "-o", "te3", "--method", m])
+            t_cli, p = run([PY, "-m", "fastscore", "temporal", gold, system, "-o", "te3", "--method", m])
             row = {"corpus": name, "method": m, "cli": t_cli, "inproc": in_process(gold, system, m),
                    "tk_rel": "skipped", "tk_all": "skipped", "agree": "not run"}
             if ref is not None:

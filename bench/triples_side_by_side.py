@@ -15,6 +15,7 @@ after the folders' header and date).  LOCATION triples are not generated (the mo
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -30,20 +31,20 @@ PY = sys.executable
 
 def timed(cmd, cwd=None) -> tuple[float, str]:
     t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=ENV)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr}")
     return time.perf_counter() - t, proc.stdout
 
 
-# the command line, with the task registered here if the registry does not have it yet
-CLI = ("import sys\nfrom fastscore import tasks\nfrom fastscore.triples.task import TRIPLES\n"
-       "tasks.TASKS.setdefault('triples', TRIPLES)\nfrom fastscore.cli import main\n"
-       "raise SystemExit(main(sys.argv[1:]))")
+# the command line as installed (the console entry point, which picks the compiled kernels), with Python's
+# bytecode caches kept as an installation keeps them, from this checkout
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 
 def fastscore(*args) -> list[str]:
-    return [PY, "-c", CLI, "triples", *map(str, args), "--location-defect"]
+    return [PY, "-m", "fastscore", "triples", *map(str, args), "--location-defect"]
 
 
 def main(argv=None) -> None:

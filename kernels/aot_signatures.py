@@ -160,6 +160,22 @@ SIGNATURES = {
         ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64')),
          ("Array(uint8, 1, 'C', True, aligned=True)", 'int64')),
     ],
+    'tbf_tokens.number_tokens': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
+    ],
+    'tbf_tokens.slice_hashes': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
+    'tbf_tokens.split_tokens': [
+        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64')),
+    ],
+    'tbf_tokens.table_lookup': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
     'temporal_closure.build': [
         ((('scalar', 'int64'), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ('int64', "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),

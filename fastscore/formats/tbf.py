@@ -19,7 +19,7 @@ from operator import itemgetter
 from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
-from .files import Part, decode_utf8, document_batches, read_text, reject_other_format, source_bytes
+from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -272,16 +272,27 @@ def span_kind(span: str) -> str:
     return "other"
 
 
-def read_token_table(path: str) -> dict[str, str] | None:
-    """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
+def read_token_bytes(path: str) -> bytes | None:
+    """The bytes of a token table, checked to be UTF-8 text, or None when the file does not exist (as EvmEval,
+    which then goes on).  ``kernels/tbf_tokens.table_lookup`` reads them as :func:`read_token_table` does."""
     try:
-        text = read_text(path)
+        data = read_bytes(path)
     except ParseError as exc:
         if exc.problem == "file not found":
             return None
         raise
+    if not data.isascii():
+        decode_utf8(source_name(path), data)  # a ParseError naming the line of a byte that is not UTF-8
+    return data
+
+
+def read_token_table(path: str) -> dict[str, str] | None:
+    """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
+    data = read_token_bytes(path)
+    if data is None:
+        return None
     tokens: dict[str, str] = {}
-    for raw in text.split("\n"):
+    for raw in data.decode("utf-8").split("\n"):
         fields = raw.rstrip().split("\t")
         if len(fields) < 4:
             continue  # EvmEval skips such lines (with a log message)

@@ -16,11 +16,12 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table, span_kind
+from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_bytes, read_token_table, span_kind
 from ..messages import did_you_mean, few
 from ..pairing import Paired, pair
 from . import PAIRING
 from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
+from .token_spans import TokenSpans
 
 
 @dataclass
@@ -96,16 +97,25 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     kept: dict[str, list] = {"gold": [], "system": []}
     wanted = opts.coref or opts.sequencing
     checked = {"gold": None, "system": None}
-    if wanted and not opts.token_mode and not jit_disabled():
+    # token ids of all documents at once (token_spans.py); plain Python reads them document by document
+    spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
+        if opts.token_mode and not jit_disabled() else None
+    tables: list[bytes | None] = []
+    if wanted and not jit_disabled() and (not opts.token_mode or spans is not None):
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
-            checked[role] = _valid_clusters(tbf, out.members[role])
+            checked[role] = _valid_clusters(tbf, out.members[role], spans.span_keys(role) if spans else None)
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
-        table_path, table = _token_table(d, opts)
+        if spans is not None:
+            table_path, table_bytes = _token_table(d, opts, read_token_bytes)
+            tables.append(table_bytes)
+            table = table_bytes
+        else:
+            table_path, table = _token_table(d, opts)
         if table_path is not None and table is None:
             no_table.append(d)
-        invisible = _invisible_ids(table, opts)
+        invisible = _invisible_ids(table, opts) if spans is None else set()
         token_ids: dict[str, int] = {}
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
@@ -115,7 +125,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             if opts.whitelist is not None:
                 rows = [r for r in rows if canonical_v18(tbf.types[r]) in opts.whitelist]
             kept[role].append(rows)
-            if opts.token_mode:
+            if opts.token_mode and spans is None:
                 sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
                 if table is not None:
                     _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
@@ -129,6 +139,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
+    elif spans is not None:
+        _token_sides(spans, tables, pairs, kept, opts, out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
     for role, tbf in (("gold", gold), ("system", system)):
@@ -231,13 +243,54 @@ def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
     return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
 
 
-def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
-    """(path, token id -> token) of a document's token table; the path is None when no table is wanted
-    (character mode, or no invisible words and no --tokens), the table None when the file is missing."""
+def _token_table(doc_id: str, opts: Options, reader=read_token_table) -> tuple[str | None, object]:
+    """(path, token id -> token) of a document's token table (``reader``: or its bytes); the path is None when
+    no table is wanted (character mode, or no invisible words and no --tokens), the table None when the file is
+    missing."""
     if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
         return None, None
     path = os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
-    return path, read_token_table(path)
+    return path, reader(path)
+
+
+def _token_sides(spans: TokenSpans, tables: list, pairs: list, kept: dict, opts: Options, out: Prepared,
+                 unknown_tokens: dict) -> None:
+    """Both sides of every document in token mode from :class:`TokenSpans`; a document the kernels leave to
+    Python (or with a token its table lacks: the messages) read as before, by :func:`_token_side`."""
+    has_table = np.fromiter((t is not None for t in tables), bool, len(tables))
+    found, hidden, python = spans.look_up(tables, opts.invisible)
+    whole = {}
+    for role in ("gold", "system"):
+        whole[role] = spans.sides(role, kept[role], found, hidden, python, has_table)
+        python = whole[role][3]
+    by_python = {}
+    for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
+        d, g_doc, s_doc = pairs[i]
+        table_path, table = _token_table(d, opts)
+        invisible = _invisible_ids(table, opts)
+        token_ids: dict[str, int] = {}
+        for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
+            tbf, rows = spans.files[role], kept[role][i]
+            by_python[role, i] = _token_side(tbf, rows, opts, invisible, token_ids)
+            if table is not None:
+                _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
+    for role, sides in (("gold", out.gold), ("system", out.system)):
+        tbf = spans.files[role]
+        types, realis = _canonical_columns(tbf, opts)
+        sizes, counts, vals, _ = whole[role]
+        lengths = counts.astype(np.float64)
+        mention_off = offsets(sizes)
+        token_off = offsets(counts)
+        for i, rows in enumerate(kept[role]):
+            if (role, i) in by_python:
+                sides.append(by_python[role, i])
+                continue
+            a, b = mention_off[i], mention_off[i + 1]
+            base = token_off[a]
+            sides.append(DocMentions(tbf, rows, vals[base:token_off[b]], token_off[a:b + 1] - base,
+                                     lengths[a:b], _pick(types, rows), _pick(realis, rows)))
+        if not by_python:
+            out.csr[role] = (token_off, vals, lengths)
 
 
 def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
@@ -504,13 +557,13 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     return Members(doc, cluster, serial, row, doc_start, duplicate_ids)
 
 
-def _valid_clusters(tbf: TbfFile, members: Members) -> list[bool]:
+def _valid_clusters(tbf: TbfFile, members: Members, span_keys=None) -> list[bool]:
     """Per scored document, whether its coreference clusters certainly pass :func:`_check_clusters`
     without an error or a warning: mention ids unique, every member defined, no mention in two clusters,
     every member's span plain ``b,e;b,e`` digits and no two members of a cluster with the same span hash
-    (kernels/tbf_scan.py ``span_keys``).  All at once for the file; the other documents are checked one
-    by one (the messages)."""
-    from ..kernels.tbf_scan import span_keys
+    (kernels/tbf_scan.py ``span_keys``; token ids: ``span_keys`` given, from :meth:`TokenSpans.span_keys`).
+    All at once for the file; the other documents are checked one by one (the messages)."""
+    from ..kernels.tbf_scan import span_keys as char_span_keys
 
     valid = ~members.duplicate_ids
     if not len(members.row):
@@ -519,8 +572,11 @@ def _valid_clusters(tbf: TbfFile, members: Members) -> list[bool]:
     defined = row >= 0
     valid[doc_of[~defined]] = False  # undefined members
     row, cluster, doc_of = row[defined], cluster[defined], doc_of[defined]
-    buf = np.frombuffer("\n".join(tbf.spans).encode("utf-8"), dtype=np.uint8)
-    keys, ok = span_keys(buf, len(tbf.spans))
+    if span_keys is None:  # character spans
+        buf = np.frombuffer("\n".join(tbf.spans).encode("utf-8"), dtype=np.uint8)
+        keys, ok = char_span_keys(buf, len(tbf.spans))
+    else:  # token ids: TokenSpans.span_keys
+        keys, ok = span_keys
     valid[doc_of[~ok[row]]] = False  # spans _span_set reads in Python
     # a mention in two clusters
     order = np.lexsort((cluster, row))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain
 from typing import Mapping
 
 import numpy as np
@@ -182,23 +183,25 @@ def per_type_table(prepared, aligned, options) -> dict[str, dict]:
     """
     raw = options.preset.raw_type_names
     m = 3 if options.per_type_mapping == "type+realis" else 1
-    tp: dict[str, float] = {}
-    n_gold: Counter = Counter()
-    n_sys: Counter = Counter()
-    for d in range(len(prepared.doc_ids)):
-        gold, system = prepared.gold[d], prepared.system[d]
-        g_types = [gold.file.types[r] for r in gold.rows] if raw else gold.types
-        s_types = [system.file.types[r] for r in system.rows] if raw else system.types
-        scores = aligned.map_score[d][m].tolist()
-        for i, j in enumerate(aligned.map_sys[d][m].tolist()):
-            if j >= 0:  # in gold order, as EvmEval adds them
-                tp[g_types[i]] = tp.get(g_types[i], 0) + scores[i]
-        n_gold.update(g_types)
-        n_sys.update(s_types)
+
+    def types(side) -> list[str]:
+        return [side.file.types[r] for r in side.rows] if raw else side.types
+
+    g_types = list(chain.from_iterable(map(types, prepared.gold)))
+    n_gold = Counter(g_types)
+    n_sys = Counter(chain.from_iterable(map(types, prepared.system)))
+    names = sorted(n_gold)
+    code = {t: k for k, t in enumerate(names)}
+    n_docs = len(prepared.doc_ids)
+    matched = np.concatenate([aligned.map_sys[d][m] for d in range(n_docs)] + [np.zeros(0, np.int64)]) >= 0
+    scores = np.concatenate([aligned.map_score[d][m] for d in range(n_docs)] + [np.zeros(0)])
+    g_code = np.fromiter(map(code.__getitem__, g_types), np.int64, len(g_types))
+    # bincount adds the weights one by one in input order: the mentions in gold order, as EvmEval adds them
+    tp = np.bincount(g_code[matched], weights=scores[matched], minlength=len(names)).tolist()
     out = {}
-    for t in sorted(n_gold):
-        p = _nan_div(tp.get(t, 0), n_sys.get(t, 0))
-        r = _nan_div(tp.get(t, 0), n_gold[t])
-        out[t] = {"precision": p, "recall": r, "f1": _nan_div(2 * p * r, p + r), "tp": tp.get(t, 0.0),
+    for t, k in code.items():
+        p = _nan_div(tp[k], n_sys.get(t, 0))
+        r = _nan_div(tp[k], n_gold[t])
+        out[t] = {"precision": p, "recall": r, "f1": _nan_div(2 * p * r, p + r), "tp": tp[k],
                   "gold": n_gold[t], "system": n_sys.get(t, 0)}
     return out

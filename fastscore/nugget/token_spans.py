@@ -1,0 +1,149 @@
+"""Token-id spans of every scored document at once (kernels/tbf_tokens.py), where ``engine.prepare`` would
+otherwise read each document's token table into a dict and each span into a set.
+
+The result is the one ``engine._token_side`` and ``engine._unknown_tokens`` give document by document: a
+document whose tokens or table the kernels cannot read as Python does (two tokens with one hash, a table line
+ending in a byte outside ASCII, a word outside ASCII that may be invisible) or that has a mention naming a
+token its table lacks (the warning's message) goes through those functions instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+
+from ..formats.table import offsets
+from ..formats.tbf import TbfDocument, TbfFile
+
+ROLES = ("gold", "system")
+
+
+def _positions(row_lists: list) -> np.ndarray:
+    """The rows of every list (a document's rows: a range, or a list with a whitelist), one after another."""
+    if all(isinstance(r, range) and r.step == 1 for r in row_lists):
+        starts = np.fromiter((r.start for r in row_lists), np.int64, len(row_lists))
+        sizes = np.fromiter(map(len, row_lists), np.int64, len(row_lists))
+        return np.repeat(starts - offsets(sizes)[:-1], sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+    return np.fromiter(chain.from_iterable(row_lists), np.int64)
+
+
+@dataclass
+class TokenSpans:
+    """Every token of the scored documents' mentions, both sides (gold spans, then system spans)."""
+
+    files: dict  # role -> TbfFile
+    n_docs: int
+    span_doc: np.ndarray  # per span, its document
+    row_span: dict  # role -> per row of the file, its span (-1: not in a scored document)
+    buf: np.ndarray  # the spans' bytes, joined by newlines
+    tok_span: np.ndarray  # per token, its span
+    code: np.ndarray  # per token, its number (equal tokens of a document alike)
+    clash: np.ndarray  # per document, whether its numbers are not to be used
+    groups: tuple  # per number: document, hash, start, end (sorted by document, then hash)
+    _all: tuple | None = None  # _distinct() of every token
+
+    @classmethod
+    def build(cls, gold: TbfFile, system: TbfFile, docs: list[tuple[TbfDocument, TbfDocument | None]]):
+        from ..kernels.tbf_tokens import number_tokens, slice_hashes, split_tokens
+
+        spans: list = []
+        span_doc = []
+        row_span = {}
+        for role, tbf, side in (("gold", gold, 0), ("system", system, 1)):
+            rows = [d[side].rows if d[side] is not None else range(0) for d in docs]
+            positions = np.full(len(tbf.spans), -1, dtype=np.int64)
+            sizes = np.fromiter(map(len, rows), np.int64, len(rows))
+            positions[_positions(rows)] = len(spans) + np.arange(sizes.sum())
+            row_span[role] = positions
+            span_doc.append(np.repeat(np.arange(len(docs), dtype=np.int64), sizes))
+            spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] if isinstance(r, range)
+                                             else [tbf.spans[i] for i in r] for r in rows))
+        buf = np.frombuffer("\n".join(spans).encode("utf-8"), dtype=np.uint8)
+        tok_span, start, end, _ = split_tokens(buf, len(spans))
+        doc_of_span = np.concatenate(span_doc)
+        tok_doc = doc_of_span[tok_span]
+        key = slice_hashes(buf, start, end)
+        order = np.lexsort((key, tok_doc))
+        s_start, s_end, s_doc, s_key = start[order], end[order], tok_doc[order], key[order]
+        numbers, clash = number_tokens(buf, s_start, s_end, s_doc, s_key, len(docs))
+        code = np.empty(len(order), dtype=np.int64)
+        code[order] = numbers
+        lead = np.flatnonzero(np.diff(numbers, prepend=-1)) if len(numbers) else np.zeros(0, np.int64)
+        groups = (s_doc[lead], s_key[lead], s_start[lead], s_end[lead])
+        return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, code,
+                   clash, groups)
+
+    def _distinct(self, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, kept once computed),
+        sorted (CSR: counts, numbers)."""
+        if keep is None and self._all is not None:
+            return self._all
+        span, code = (self.tok_span, self.code) if keep is None else (self.tok_span[keep], self.code[keep])
+        n_codes = np.int64(len(self.groups[0]) + 1)
+        pairs = np.sort(span * n_codes + code)  # by span, then number
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # each pair once
+        out = np.bincount(pairs // n_codes, minlength=len(self.span_doc)), pairs % n_codes
+        if keep is None:
+            self._all = out
+        return out
+
+    def span_keys(self, role: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of the role's file, what ``kernels/tbf_scan.span_keys`` gives for character spans: a hash
+        equal for two spans naming the same set of tokens, and whether it holds (a scored document whose
+        numbers hold)."""
+        counts, codes = self._distinct()
+        mixed = (codes.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= mixed >> np.uint64(29)
+        sums = np.add.reduceat(mixed, offsets(counts)[:-1]) if len(mixed) else np.zeros(0, np.uint64)
+        n_rows = len(self.files[role].spans)
+        keys, ok = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=bool)
+        rows = np.flatnonzero(self.row_span[role] >= 0)
+        spans = self.row_span[role][rows]
+        keys[rows] = sums[spans].view(np.int64)
+        ok[rows] = ~self.clash[self.span_doc[spans]]
+        return keys, ok
+
+    def look_up(self, tables: list[bytes | None], invisible: frozenset[str]):
+        """Each document's table (None: none) -> per token whether its table has it and whether it is
+        invisible, and per document whether Python must read it (its numbers clash, a line or a word the
+        kernel leaves to Python)."""
+        from ..kernels.tbf_tokens import table_lookup
+
+        sizes = np.fromiter((len(t) if t is not None else 0 for t in tables), np.int64, len(tables))
+        bounds = offsets(sizes)
+        tab = np.frombuffer(b"".join(t for t in tables if t is not None), dtype=np.uint8)
+        words = sorted(w.encode("utf-8") for w in invisible)
+        word_buf = np.frombuffer(b"".join(words), dtype=np.uint8)
+        word_off = offsets(np.fromiter(map(len, words), np.int64, len(words)))
+        found, hidden, odd = table_lookup(tab, bounds[:-1], bounds[1:], self.buf, *self.groups, word_buf, word_off)
+        python = self.clash | odd
+        python[self.groups[0][hidden == 2]] = True
+        return found[self.code], hidden[self.code] == 1, python
+
+    def sides(self, role: str, kept: list, found: np.ndarray, hidden: np.ndarray, python: np.ndarray,
+              has_table: np.ndarray):
+        """The role's kept rows of every document as one CSR (mentions per document, each mention's number
+        of distinct visible tokens, their numbers), and the documents Python must read: ``python``, or where
+        a kept mention names a token its table lacks (the warning's messages)."""
+        counts, codes = self._distinct(~hidden if hidden.any() else None)
+        missing = np.bincount(self.tok_span[~found], minlength=len(self.span_doc)) > 0
+        sizes = np.fromiter(map(len, kept), np.int64, len(kept))
+        spans = self.row_span[role][_positions(kept)]
+        doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
+        python = python.copy()
+        python[doc_of[missing[spans] & has_table[doc_of]]] = True
+        lengths = counts[spans]
+        # numbers from 0 in each document (the mapping kernel's counting sort spans a document's numbers)
+        first = np.searchsorted(self.groups[0], np.arange(len(kept)))
+        values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
+        return sizes, lengths, values, python
+
+
+def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The CSR rows ``rows`` of ``values`` (row k: ``values[starts[k]:starts[k + 1]]``), one after another."""
+    lengths = starts[rows + 1] - starts[rows]
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=values.dtype)
+    return values[np.repeat(starts[rows] - offsets(lengths)[:-1], lengths) + np.arange(total)]

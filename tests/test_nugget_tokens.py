@@ -1,0 +1,118 @@
+"""Token-id spans read for all documents at once (nugget/token_spans.py, kernels/tbf_tokens.py) against the
+document-by-document reading they replace (engine._token_side, _unknown_tokens: the path plain Python takes),
+on seeded corpora with awkward token tables: the same report, warnings and numbers."""
+import random
+
+import numpy as np
+import pytest
+
+from fastscore.kernels import tbf_tokens
+from fastscore.nugget import engine
+from fastscore.nugget.score import score_nugget
+
+WORDS = ["the", "The", "a", "I", "kill", "attack", "war", "she", " an ", "WHO", "", "x", "\x1cwho"]
+ODD_WORDS = ["Ünïcode", "\u00a0the"]
+TYPES = ["Conflict_Attack", "Life_Die", "Contact_Meet"]
+REALIS = ["Actual", "Generic", "Other"]
+
+
+def _table(rng: random.Random, n_tok: int, odd: bool) -> str:
+    """A token table with lines EvmEval reads oddly: trailing white space, an id listed again (the last word
+    of four fields or more counts), lines of fewer fields (skipped, also once trailing white space is
+    dropped); ``odd``: also tokens it lacks, white space and words outside ASCII (left to Python)."""
+    lines = []
+    for t in range(n_tok):
+        if odd and rng.random() < 0.1:
+            continue  # a token the table lacks
+        word = rng.choice(WORDS + ODD_WORDS * odd)
+        end = rng.choice(["", "", " ", "\t", "\r", "\x1c"] + ["\u00a0", "\t\u2003"] * odd)
+        extra = rng.choice(["", "\textra"])
+        lines.append(f"t{t}\t{word}\t0\t1{extra}{end}")
+        if rng.random() < 0.2:  # listed again: counts with four fields or more, else skipped
+            tail = rng.choice(["\t0\t1", "\t0", "\t0\t \t", "\t0\t1 \r", "\t0\t\x1c", "\t0\t\x1f\x0b"]
+                              + ["\t0\t\u00a0"] * odd)
+            lines.append(f"t{t}\t{rng.choice(WORDS)}{tail}")
+    if odd and rng.random() < 0.5:
+        lines.append("tö\tword\t0\t1")
+    return "\n".join(lines) + rng.choice(["\n", ""])
+
+
+def _span(rng: random.Random, n_tok: int, odd: bool) -> str:
+    start = rng.randrange(n_tok)
+    tokens = [f"t{t}" for t in range(start, min(n_tok + 2 * odd, start + rng.choice((1, 1, 2, 3))))]
+    if rng.random() < 0.1:
+        tokens.append(rng.choice([tokens[0]] + ["", "tö"] * odd))  # repeated; empty, outside ASCII
+    rng.shuffle(tokens)
+    return ",".join(tokens)
+
+
+def _corpus(tmp_path, seed: int, docs: int = 30):
+    rng = random.Random(seed)
+    tkn = tmp_path / "tkn"
+    tkn.mkdir()
+    files = {"gold": [], "system": []}
+    for d in range(docs):
+        doc = f"D{d:03d}"
+        n_tok = rng.randint(3, 30)
+        odd = rng.random() < 0.3
+        if rng.random() < 0.9:
+            (tkn / f"{doc}.tab").write_text(_table(rng, n_tok, odd), encoding="utf-8")
+        for side, lines in files.items():
+            lines.append(f"#BeginOfDocument {doc}")
+            n = rng.randint(0, 8)
+            for k in range(n):
+                span, typ, realis = _span(rng, n_tok, odd), rng.choice(TYPES), rng.choice(REALIS)
+                lines.append(f"{side}\t{doc}\tE{k}\t{span}\tw\t{typ}\t{realis}")
+            ids = [f"E{k}" for k in range(n)]
+            rng.shuffle(ids)
+            while len(ids) >= 2 and rng.random() < 0.6:
+                size = rng.choice((2, 3))
+                lines.append(f"@Coreference\tR{len(ids)}\t{','.join(ids[:size])}")
+                ids = ids[size:]
+            lines.append("#EndOfDocument")
+    paths = []
+    for side, lines in files.items():
+        path = tmp_path / f"{side}.tbf"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths, str(tkn)
+
+
+def _scored(paths, tkn, monkeypatch, python: bool, **options):
+    with monkeypatch.context() as m:
+        if python:
+            m.setattr(engine, "jit_disabled", lambda: True)
+        result = score_nugget(*paths, tokens=tkn, coref=True, **options)
+    return result.to_dict(), result.warnings
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("preset", ["kbp2015", "kbp2016"])
+def test_all_documents_at_once_equal_document_by_document(tmp_path, monkeypatch, seed, preset):
+    paths, tkn = _corpus(tmp_path, seed)
+    fast = _scored(paths, tkn, monkeypatch, False, preset=preset)
+    assert fast == _scored(paths, tkn, monkeypatch, True, preset=preset)
+    assert any("token table does not have" in w for w in fast[1])  # the corpus has such tokens
+
+
+def test_invisible_words_outside_ascii_are_left_to_python(tmp_path, monkeypatch):
+    paths, tkn = _corpus(tmp_path, 11)
+    words = tmp_path / "invisible.txt"
+    words.write_text("ünïcode\nkill\n  war \n", encoding="utf-8")
+    options = {"preset": "kbp2015", "invisible_words": str(words)}
+    assert _scored(paths, tkn, monkeypatch, False, **options) == _scored(paths, tkn, monkeypatch, True, **options)
+
+
+def test_tokens_with_one_hash_and_other_bytes_are_told_apart(monkeypatch):
+    """Two tokens of a document whose hashes collide: that document's numbers are not used."""
+    buf = np.frombuffer(b"t1,t2\nt1", dtype=np.uint8)
+    span, start, end, first = tbf_tokens.split_tokens(buf, 2)
+    assert span.tolist() == [0, 0, 1] and first.tolist() == [0, 2, 3]
+    doc = np.zeros(3, dtype=np.int64)
+    same_key = np.zeros(3, dtype=np.int64)  # as if every hash were equal
+    order = np.array([0, 2, 1])
+    code, clash = tbf_tokens.number_tokens(buf, start[order], end[order], doc, same_key, 1)
+    assert clash.tolist() == [True]
+    code, clash = tbf_tokens.number_tokens(buf, start[order], end[order], doc,
+                                           tbf_tokens.slice_hashes(buf, start, end)[order], 1)
+    assert clash.tolist() == [False]
