@@ -10,7 +10,7 @@ from .errors import FastscoreError, FastscoreWarning, InputError, ParseError, Us
 
 _API = ("score", "read_conll", "read_tbf", "read_timeml", "read_triples", "bootstrap", "compare", "sweep",
         "MentionTable")
-_MODULES = {"CorefEvaluator": "evaluator", "coval": None, "examples": None}  # loaded on first use (no numba either)
+_MODULES = ("coval", "examples")  # loaded on first use (no numba either), as are the registry's EXPORTS
 _NAMES = ("__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "ParseError",
           "UsageError")
 
@@ -21,6 +21,13 @@ def _score_functions() -> list[str]:
     from .tasks import TASKS
 
     return [SCORE_PREFIX + name for name in TASKS]
+
+
+def _exports() -> dict[str, str]:
+    """What the registry exports from the tasks' folders: name -> module."""
+    from .tasks import EXPORTS
+
+    return EXPORTS
 
 
 def _kernels_beside_the_source_tree() -> None:
@@ -40,16 +47,17 @@ _kernels_beside_the_source_tree()
 
 def __getattr__(name):  # lazy API: keeps `import fastscore` free of numba
     if name == "__all__":  # made from the task registry, when asked (`from fastscore import *`)
-        return [*_NAMES, *_score_functions()]
+        return [*_NAMES, *_exports(), *_score_functions()]
     if name in _API or name.startswith("score_") and name in _score_functions():
         from . import api
 
         return getattr(api, name)
-    if name in _MODULES:
+    if name in _MODULES or name in _exports():
         import importlib
 
-        module = importlib.import_module(f".{_MODULES[name] or name}", __name__)
-        return module if _MODULES[name] is None else getattr(module, name)
+        if name in _MODULES:
+            return importlib.import_module(f".{name}", __name__)
+        return getattr(importlib.import_module(_exports()[name]), name)
     raise AttributeError(f"module 'fastscore' has no attribute {name!r}")
 
 

@@ -16,6 +16,8 @@ from .triples.task import TRIPLES
 
 TASKS: dict[str, Task] = {t.name: t for t in (COREF, NUGGET, TEMPORAL, TRIPLES, EXPLAIN)}
 DEFAULT_TASK = "coref"  # of `compare` and `sweep`
+# names the package exports from a task's folder (``fastscore.NAME``, loaded on first use): name -> module
+EXPORTS = {"CorefEvaluator": "fastscore.coref.evaluator"}
 
 
 def _name_readers() -> None:

@@ -21,8 +21,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import UsageError
-from .formats.table import offsets
+from ..errors import UsageError
+from ..formats.table import offsets
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
@@ -261,7 +261,7 @@ class CorefEvaluator:
     def _aligned(self):
         """The documents as the engine's :class:`~fastscore.coref.engine.Aligned` (gold as key): both sides
         hold the same documents in the same order, so no alignment by name is needed."""
-        from .coref.engine import Aligned
+        from .engine import Aligned
 
         (ks, ke, kc, kn, k_chains), (rs, re, rc, rn, r_chains) = (self._gold.arrays(), self._predicted.arrays())
         k_off, r_off = offsets(kn), offsets(rn)
@@ -272,8 +272,8 @@ class CorefEvaluator:
     def _scored(self):
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
-            from .coref.engine import score_aligned
-            from .library import prefer_compiled_kernels
+            from .engine import score_aligned
+            from ..library import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
@@ -291,7 +291,7 @@ class CorefEvaluator:
 
     def _tables(self, aligned):
         """(gold, predicted) mention tables of the documents (for v8.01's report of spans)."""
-        from .formats.table import MentionTable, _numbers
+        from ..formats.table import MentionTable, _numbers
 
         n = len(aligned.doc_names)
         tokens = np.zeros(n, dtype=np.int64)  # as many tokens as the last mention needs, the same on both sides
@@ -324,8 +324,8 @@ class CorefEvaluator:
 
     def result(self, metrics: Sequence[str] | str | None = None):
         """The :class:`~fastscore.coref.result.CorefResult` of the documents added (gold as key)."""
-        from .coref.result import CorefResult
-        from .coref.metrics import METRICS, named, resolve
+        from .result import CorefResult
+        from .metrics import METRICS, named, resolve
 
         scored, aligned, _ = self._scored()
         gold, predicted = self._tables(aligned)
