@@ -112,6 +112,15 @@ def test_bad_inputs_are_clear_errors(bad, message):
         fastscore.coval.compute(bad, bad)
 
 
+def test_a_block_of_lines_beside_a_comment_line_is_refused():
+    """Two lines in one string and a '#' line beside it add up to the example's count of token lines: the
+    prediction is still refused, as the line-by-line reading refuses it."""
+    line = "d 0 {} w NN * - {}"
+    a, b, c = line.format(0, "(1)"), line.format(1, "(1)"), line.format(2, "-")
+    with pytest.raises(UsageError, match="block of lines"):
+        fastscore.coval.compute([[a + "\n" + b, "#x", c]], [[a, b, c]])
+
+
 def test_parse_options_refuse_comment_lines():
     lines = [["#begin document (x); part 000", "d 0 0 w NN (TOP(NP*)) - (1)"]]
     with pytest.raises(UsageError, match="'#' lines"):

@@ -156,6 +156,11 @@ def test_result_bootstrap_and_tables():
     ([(("a", "b"),)], "integers"),
     ("(0, 1)", "sequence of clusters"),
     ((np.zeros((2, 3), dtype=np.int64), np.zeros(2, dtype=np.int64)), "shape"),
+    ([((0,),), ((1, 2, 3),)], r"\(start, end\) pair"),  # the coordinates add up to two pairs
+    ([({0: 1, 2: 3},)], r"\(start, end\) pair"),  # a dict's keys are no offsets
+    ([((0, 2**31),)], "not a span"),  # beyond the engine's int32 offsets: no wrap, no crash
+    ([((2**63 - 1, 2**63 - 1),)], "not a span"),
+    ((np.array([[0, 2**40]]), np.array([0])), "not a span"),
 ])
 def test_bad_clusters_are_clear_errors(predicted, message):
     ev = fastscore.CorefEvaluator()
@@ -247,6 +252,17 @@ def test_a_malformed_document_is_named_when_the_clusters_are_read():
     ev.update([[(0, 1), (2, 3)]], [[(0, 1), (2.0, 3)]])
     with pytest.raises(UsageError, match=r"gold \(document 1\): mention offsets must be integers"):
         ev.get_f1()
+
+
+def test_a_span_mended_after_its_error_is_read_as_mended():
+    gold = [[[0, 1], [2, 3]]]
+    gold[0][0][0] = 5
+    ev = fastscore.CorefEvaluator()
+    ev.update([[(0, 1), (2, 3)]], gold)
+    with pytest.raises(UsageError, match=r"gold: document 0: mention \(5, 1\) is not a span"):
+        ev.get_f1()
+    gold[0][0][0] = 0
+    assert ev.get_f1() == 1.0
 
 
 def test_clusters_as_lists_generators_and_numpy_integers():

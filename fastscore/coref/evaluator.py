@@ -70,6 +70,7 @@ class _Side:
                 run.append(doc)
         if run:
             parts.append(_flat_clusters(run, self.what, first))
+        _check_spans(parts, self.what, self.pending, self.first)
         self.parts += parts
         self.first += len(self.pending)
         self.pending = []
@@ -84,14 +85,30 @@ class _Side:
         cluster = np.repeat(np.arange(len(sizes), dtype=np.int64) - np.repeat(first_cluster[:-1], doc_clusters), sizes)
         doc_mentions = np.diff(offsets(sizes)[first_cluster])
         coords = coords.reshape(-1, 2)
-        start, end = coords[:, 0], coords[:, 1]
-        bad = np.flatnonzero((start < 0) | (end < start))
-        if len(bad):
-            m = int(bad[0])
-            doc = int(np.searchsorted(np.cumsum(doc_mentions), m, side="right"))
-            raise UsageError(f"{self.what}: document {doc}: mention ({int(start[m])}, {int(end[m])}) is not a span "
-                             "of token offsets (0 <= start <= end, end inclusive)")
-        return start, end + 1, cluster, doc_mentions, doc_clusters
+        return coords[:, 0], coords[:, 1] + 1, cluster, doc_mentions, doc_clusters
+
+
+_MENTION_TYPES = {tuple, list, np.ndarray}
+MAX_OFFSET = 2**31 - 2  # the engine's token offsets are int32, the end exclusive
+
+
+def _check_spans(parts: list, what: str, docs: list, first: int) -> None:
+    """Raise, naming the document, when a mention read is not a span of token offsets (before anything is
+    kept: the caller can mend the document and score again)."""
+    for coords, _, _ in parts:
+        pairs = coords.reshape(-1, 2)
+        if len(pairs) and ((pairs[:, 0] < 0).any() or (pairs[:, 1] < pairs[:, 0]).any()
+                           or (pairs[:, 1] > MAX_OFFSET).any()):
+            break
+    else:
+        return
+    for k, doc in enumerate(docs):  # the slow path, once: which document
+        pairs = doc.coords.reshape(-1, 2) if type(doc) is _ArrayDoc else np.array(
+            [m for cluster in doc for m in cluster], dtype=np.int64).reshape(-1, 2)
+        for start, end in pairs.tolist():
+            if not 0 <= start <= end <= MAX_OFFSET:
+                raise UsageError(f"{what}: document {first + k}: mention ({start}, {end}) is not a span of token "
+                                 f"offsets (0 <= start <= end <= {MAX_OFFSET}, end inclusive)")
 
 
 class _ArrayDoc:
@@ -113,12 +130,14 @@ def _flat_clusters(docs: list, what: str, first: int) -> tuple[np.ndarray, np.nd
         clusters = reduce(iconcat, docs, [])
         sizes = np.fromiter(map(len, clusters), np.int64, len(clusters))  # before a generator is consumed
         mentions = reduce(iconcat, clusters, [])
+        # (0,) beside (1, 2, 3) would add up to two pairs; a dict's keys would pass for offsets
+        pairs_only = set(map(len, mentions)) <= {2} and set(map(type, mentions)) <= _MENTION_TYPES
         flat = reduce(iconcat, mentions, [])
         coords = np.empty(len(flat), dtype=np.int64)
         _pack_into(f"{len(flat)}q", coords, 0, *flat)  # refuses what is not an integer (1.9 is no offset)
     except (TypeError, ValueError, OverflowError, struct_error):
         coords = None
-    if coords is None or len(flat) != 2 * len(mentions):
+    if coords is None or not pairs_only or len(flat) != 2 * len(mentions):
         _diagnose(docs, what, first)  # raises, naming the document
     return coords, sizes, np.fromiter(map(len, docs), np.int64, len(docs))
 
@@ -132,7 +151,8 @@ def _diagnose(docs: list, what: str, first: int) -> None:
             coords = list(_chain(_chain(clusters)))
         except TypeError:
             raise UsageError(f"{where}: every cluster must be a sequence of (start, end) mentions") from None
-        if len(coords) != 2 * sum(sizes) or any(len(m) != 2 for m in _chain(clusters)):
+        if len(coords) != 2 * sum(sizes) or any(len(m) != 2 or type(m) not in _MENTION_TYPES
+                                                  for m in _chain(clusters)):
             raise UsageError(f"{where}: every mention must be a (start, end) pair of token offsets")
         try:
             raw = np.array(coords)
