@@ -301,14 +301,23 @@ def _plain_ascii(data, s, e):
 
 
 @njit(cache=True)
+def _head_outside(outside, line_no):
+    if outside[0] == 0:
+        outside[1] = line_no
+    outside[0] += 1
+
+
+@njit(cache=True)
 def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open, n_links,
-                 log_cap, entity_w, bridge_w, split_w):
+                 log_cap, entity_w, bridge_w, split_w, outside):
     """Token lines and their ``Entity=`` brackets.  ``b_*``: per block its document (0-based), and the
     ``global.Entity`` fields in force (position of the id and of the head field, -1 if none; number of
     fields, -1: no header yet; GRP ids).  ``n_open``, ``n_links``: upper bounds of bracket openings (the
     ``(``s) and of Bridge/SplitAnte items; ``log_cap``: the word log's size (status FULL: call again with a
-    larger one).  The arrays are sized up front, never regrown: an array variable assigned inside the loop
-    costs reference counting on every line (2.6x the time of the whole scan).
+    larger one); ``outside`` (2 int64, zeros) gets the number of head indices outside their mention that udapi
+    reads anyway and the line of the first (the reader warns of them).  The arrays are sized up front, never
+    regrown: an array variable assigned inside the loop costs reference counting on every line (2.6x the time
+    of the whole scan).
 
     Returns (status, fail line, nodes: key, DEPS start, end; word forms: start, end; words per block;
     mentions: entity, line, head event kind, index, word count at the event; the word log: mention, key;
@@ -489,10 +498,8 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                     m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
                                     lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                             ee = name_end
-                        if closing and part < 0 and head > 1:  # a head index udapi ignores: the reader warns
-                            return 19, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
+                        if closing and part < 0 and head > 1:  # a head index udapi ignores (its node is the head)
+                            _head_outside(outside, line_no)
                         at = _find(data, es, ee, tag, slots, e_s, e_e, e_tag)
                         x = slots[at]
                         if x < 0:
@@ -536,6 +543,9 @@ def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields
                                         lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
                                 m_ev[m] = HEAD_AS_ADDED
                                 m_ev_h[m] = head
+                                if head == 0:  # udapi takes the node just added (the last as added)
+                                    _head_outside(outside, line_no)
+                                    m_ev_h[m] = m_cnt[m]
                                 m_ev_cnt[m] = m_cnt[m]
                         else:
                             m = n_m

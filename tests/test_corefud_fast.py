@@ -172,6 +172,20 @@ def test_fast_reader_reads_what_the_python_reader_reads(tmp_path_factory, seed, 
             pytest.fail("a generated file left to the Python reader")
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10 ** 6))
+def test_fast_reader_reads_heads_outside_their_mention(tmp_path_factory, seed):
+    """Head indices udapi reads outside their mention (on a one-node mention, 0 on the one-node last part of a
+    discontinuous one): the fast path reads the file, with the Python reader's table and warning."""
+    p = gen.Params(p_head_outside=0.3, p_discontinuous=0.2)
+    key, _ = gen.generate_case(seed, 2, 10, p)
+    path = tmp_path_factory.mktemp("outside") / "k.conllu"
+    path.write_text(key, encoding="utf-8")
+    fast = conllu._scan(str(path), key.encode())
+    assert fast is not None
+    _assert_same_table(fast, _python_read(path))
+
+
 @pytest.mark.parametrize("match", ["exact", "partial", "head"])
 @pytest.mark.parametrize("zero_match", ["dependent", "linear"])
 @settings(max_examples=12, deadline=None)
@@ -411,9 +425,10 @@ _CONLLU_HEAD = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_
      "2\tn't\tnot\tPART\t_\t_\t1\tadvmod\t_\t_\n", "multiword-token line '1-2'"),
     ("1\tA\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1-x-1\n2\tb\tb\tX\t_\t_\t1\tdep\t_\tEntity=e1[2/2])\n",
      "is not discontinuous"),
+    ("\u00b2\tA\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1-x-1)\n", "bad ID '\u00b2'"),  # a digit int() does not read
 ])
 def test_reader_errors_instead_of_tracebacks(tmp_path, body, problem):
-    """Two inputs the Python reader used to crash on (a KeyError traceback): one clear line now."""
+    """Inputs the Python reader used to crash on (a KeyError or ValueError traceback): one clear line now."""
     from fastscore.errors import ParseError
     from fastscore.formats.conllu import read_conllu
 

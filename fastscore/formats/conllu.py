@@ -250,6 +250,12 @@ def entity_without_mention(attribute: str, eid: str) -> str:
     return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
 
 
+def heads_outside_warning(count: int, first: str) -> str:
+    return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
+            "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
+            f"as that part's node; first: {first}")
+
+
 def check_alignment(key: MentionTable, response: MentionTable) -> None:
     """Key and response must have the same documents, sentence ids and word forms (empty nodes may
     differ): the first difference is an error (the CorefUD scorer zips the two files and silently scores
@@ -385,7 +391,7 @@ class _Reader:
             self.fail(block_line, 'sentence before any "# newdoc" line: every sentence must belong to a document '
                                   '(add "# newdoc id = NAME")')
         idents = [t[:t.index("\t")] for t in toks]
-        regular = [x.isdigit() for x in idents]
+        regular = [x.isdecimal() for x in idents]  # what int() reads ("²" is a digit, not a decimal)
         forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
         previous = self.file.sentences[-1] if self.file.sentences else None
         if sent_id and previous is not None and previous.sent_id == sent_id:
@@ -579,10 +585,7 @@ class _Reader:
     def close_file(self) -> None:
         self.close_mentions()
         if self.heads_outside:
-            self.file.warnings.append(
-                f"{len(self.heads_outside)} head index(es) outside their mention, read as the CorefUD scorer reads "
-                "them: ignored on a one-node mention (its node is its head), 0 on the one-node last part of a "
-                f"discontinuous mention taken as that part's node; first: {self.heads_outside[0]}")
+            self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, (line, doc, name) in self.linked.items():
             if eid in self.entities:
@@ -1195,10 +1198,11 @@ def _scan(path: str, data: bytes, start: Part | None = None) -> MentionTable | N
     n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
     log_cap = 4 * n_open + 16
     while True:
+        outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: how many, first line
         (status, _, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt,
          log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e,
          n_lk) = K.parse_tokens(buf, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open,
-                                n_links, log_cap, *_WORDS[3:])
+                                n_links, log_cap, *_WORDS[3:], outside)
         if status != K.FULL:
             break
         log_cap *= 4
@@ -1302,7 +1306,7 @@ def _scan(path: str, data: bytes, start: Part | None = None) -> MentionTable | N
     form_off = offsets(b_words)
     table.sentences = _Sentences(buf, b_sid_s, b_sid_e, sid_text, b_tok, newdoc, form_off, form_s, form_e,
                                  b_words)
-    table.warnings = []
+    table.warnings = [heads_outside_warning(int(outside[0]), f"{path}:{int(outside[1]) + line0}")] if outside[0] else []
     if start is not None:
         table.batch = BatchFacts(b_grp[starts].tolist(), docs_before)
     return table
