@@ -814,6 +814,12 @@ def curve_summary(bench: Bench, n: int, jobs: list[int]) -> dict:
         ceiling = f", at most {(serial + parallel) / serial:.1f}x one job" if serial > 0 and parallel > 0 else ""
         print(f"  {family:<8} serial {serial:.3f} s + parallel {parallel:.3f} s / jobs (largest residual "
               f"{worst:.3f} s; predicted at 16 jobs {serial + parallel / 16:.2f} s{ceiling})")
+        low, high = row(f"{family}-j{min(jobs)}"), row(f"{family}-j{top}")
+        if low and high and top > min(jobs):  # what each worker costs beyond its parts (issue 30: ~0.2-0.4 s)
+            extra = (high.run.cpu - low.run.cpu) / (top - min(jobs))
+            out["fits"][family]["cpu_per_extra_job_s"] = extra
+            print(f"  {'':<8} CPU per extra job {extra:.3f} s ({low.run.cpu:.2f} s at --jobs {min(jobs)}, "
+                  f"{high.run.cpu:.2f} s at {top})")
     checks = []
     one, best = row("shards-j1"), row(f"shards-j{top}")
     if one and best:

@@ -616,6 +616,9 @@ def run() -> None:
     5,000-document nugget benchmark) freeing objects one by one; the output is
     flushed first, and nothing else needs the orderly shutdown.
     """
+    # no kernel of fastscore calls BLAS: OpenBLAS's thread pool, started with numpy (one thread a core, each
+    # spinning a while), would only take CPU from the workers of a run (0.07 s of CPU on 2 cores)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = main(own_process=True)
     try:
         sys.stdout.flush()

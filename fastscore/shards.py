@@ -308,18 +308,20 @@ class LocalExecutor:
             for process in workers:
                 process.terminate()
 
-    def start(self, task_name: str, n_items: int) -> None:
-        """The workers started now (no more than ``n_items``), each warming up for ``task_name``
-        (:func:`warm_worker`) while this process plans the run."""
-        self._pool(n_items, task_name)
+    def start(self, task_name: str, n_items: int, part=None) -> None:
+        """The workers started now (no more than ``n_items``), ready for ``task_name`` and for parts like
+        ``part`` (:func:`prepare_to_fork`), while this process plans the run."""
+        self._pool(n_items, task_name, part)
 
-    def _pool(self, n_items: int, task_name: str | None = None):
+    def _pool(self, n_items: int, task_name: str | None = None, part=None):
         if self.jobs <= 1 or n_items <= 1:
             return self.pool
         if self.pool is None:
             import multiprocessing
             import threading
             from concurrent.futures import ProcessPoolExecutor
+
+            prepare_to_fork(task_name, part)
 
             # fork while this process has one thread (workers start at once, with what is imported); else
             # forkserver, since forking a process with threads (numba's, Dask's) may deadlock
@@ -385,11 +387,31 @@ def part_size(part) -> int:
     return end - start if isinstance(start, int) and isinstance(end, int) else 0
 
 
+def prepare_to_fork(task_name: str | None, part=None) -> None:
+    """What each forked worker would otherwise do again, done once in this process before it forks them (each
+    worker's copy was ~0.1 s of CPU, 15 copies at 16 workers): cloudpickle imported (results cross in it), the
+    task warmed up (:func:`warm_worker`: its modules imported, its kernels loaded; a forked worker then finds
+    it warm), and the reader of parts like ``part`` imported (``Corpus.prepare``: pyarrow's for Parquet)."""
+    import cloudpickle  # noqa: F401
+
+    if task_name is None:
+        return
+    warm_worker(task_name)
+    from .tasks import get_task
+
+    prepare = get_task(task_name).corpus.prepare
+    if prepare is not None and part is not None:
+        try:
+            prepare(part)
+        except Exception:  # noqa: BLE001 - best effort, as warm_worker: the part's own read reports it
+            pass
+
+
 def warm_worker(task_name: str | None) -> None:
     """A worker made ready to score: the kernels compiled at installation chosen when nothing chose yet
     (``fastscore.library.prefer_compiled_kernels``; a forked worker keeps its parent's), then the task's bundled
-    example scored once, which imports its readers and engines and loads its kernels (each worker once,
-    side by side, instead of within its first part).  ``None``: every registered task.  Best effort: a
+    example scored once, which imports its readers and engines and loads its kernels (once, instead of within
+    the first part: in the parent before it forks its pool, :func:`prepare_to_fork`, else in each worker).  ``None``: every registered task.  Best effort: a
     failure here is left for the real work to meet."""
     from .library import prefer_compiled_kernels
     from .tasks import TASKS
@@ -513,7 +535,7 @@ class DaskExecutor:
             on_done(i, out[i])
         return out
 
-    def start(self, task_name: str, n_items: int) -> None:
+    def start(self, task_name: str, n_items: int, part=None) -> None:
         """Nothing to start: the workers are there (a deployment's are warmed by ``--preload fastscore.shards``,
         a LocalCluster's are forked from this process)."""
 
@@ -599,10 +621,12 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
                     same_documents: bool = False):
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
     key_files, response_files = shard_files(gold, task), shard_files(system, task)
-    ex.start(task.name, max(len(key_files), len(response_files)))  # workers warm up while the parts are planned
+    # workers started now, while the parts are planned
+    ex.start(task.name, max(len(key_files), len(response_files)), key_files[0])
     key_parts = parts_of(gold, task, settings.batch_bytes, key_files)
     response_parts = parts_of(system, task, settings.batch_bytes, response_files)
-    ex.start(task.name, max(len(key_parts), len(response_parts)))  # one file cut into batches: started now
+    # one file cut into batches: started now
+    ex.start(task.name, max(len(key_parts), len(response_parts)), key_files[0])
     doc = options.get("doc")
     paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
                                                          options, settings.progress)

@@ -110,6 +110,9 @@ class Corpus:
     # a shard file -> the read input (None: Task.read; a task whose single file is read otherwise, e.g. as one
     # unnamed document, names a shard's documents here)
     read_shard: Callable[[Any], Any] | None = None
+    # (a part) -> None: imports what reading such a part takes (pyarrow's Parquet reader...), done once in a parent
+    # process before it forks its workers, which would each import it again
+    prepare: Callable[[Any], None] | None = None
 
 
 @dataclass(frozen=True)

@@ -453,15 +453,40 @@ def _warm_state() -> tuple[bool, bool]:
 
 def test_pool_workers_are_warm_before_their_first_part():
     from fastscore.first_run import compiled_kernels
-    from fastscore.shards import WARM, LocalExecutor
+    from fastscore.shards import LocalExecutor
 
-    assert "coref" not in WARM  # this process never warms up: its workers do
+    # warmed up in this process before the fork (prepare_to_fork), or by each worker when not forked
     with LocalExecutor(2) as ex:
         ex.start("coref", 2)
         states = ex.run(_warm_state, [(), ()], lambda i, v: None)
     assert all(warm for warm, _ in states), states  # the bundled example was scored at start
     if compiled_kernels() is not None and "numba" not in sys.modules:  # forked from a process without numba
         assert not any(numba for _, numba in states), states
+
+
+_FORKED_READY = ("cloudpickle", "fastscore.coref.score", "pyarrow.parquet", "pyarrow.compute", "numpy.ma")
+
+
+def _imported() -> list[bool]:
+    """In a worker, before its first part: which of :data:`_FORKED_READY` it has."""
+    return [m in sys.modules for m in _FORKED_READY]
+
+
+def test_forked_workers_start_with_what_their_parts_need(corpus):
+    """Imported once in the parent before the fork (prepare_to_fork), not again in each worker: cloudpickle,
+    the task's modules, and pyarrow's reader for Parquet shards."""
+    import multiprocessing
+    import threading
+
+    from fastscore.shards import LocalExecutor
+
+    if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the pool forks only a process with one thread")
+    part = str(sorted(corpus["key-parquet"].glob("*.parquet"))[0])
+    with LocalExecutor(2) as ex:
+        ex.start("coref", 2, part)
+        states = ex.run(_imported, [(), ()], lambda i, v: None)
+    assert states == [[True] * len(_FORKED_READY)] * 2, (_FORKED_READY, states)
 
 
 @settings(max_examples=300, deadline=None)

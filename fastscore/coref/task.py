@@ -197,6 +197,7 @@ COREF = Task(
         part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
         in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
         read_again=lazy("fastscore.formats.conllu_batches", "read_again"),
+        prepare=lazy("fastscore.formats.columnar", "import_reader"),
     ),
     reads=(("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""), ("arrow", ""),
            ("naf", "--format naf")),

@@ -86,6 +86,16 @@ def write_table_file(table: MentionTable, path, kind: str) -> None:
             writer.write_table(arrow)
 
 
+def import_reader(path) -> None:
+    """pyarrow's readers imported when ``path`` is a Parquet or Arrow file (``Corpus.prepare``: once in a process
+    that forks workers to read such files)."""
+    if isinstance(path, (str, os.PathLike)) and table_file_kind(path) is not None:
+        import numpy.ma  # noqa: F401 - pa.array of a NumPy array (MentionTable.from_arrow) imports it
+        import pyarrow.compute  # noqa: F401 - Table.take
+        import pyarrow.ipc  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+
+
 def read_mention_table(path) -> MentionTable:
     """A mention table written by :func:`write_mention_table` (or by any tool that follows the schema of
     :meth:`MentionTable.to_arrow`)."""
@@ -97,7 +107,10 @@ def read_mention_table(path) -> MentionTable:
         if table_file_kind(path) == "parquet":
             import pyarrow.parquet as pq
 
-            return _table(_validated(pq.read_table(path)), path)
+            # one file's table: ParquetFile reads it as read_table does, without importing pyarrow.dataset
+            with pq.ParquetFile(path) as parquet:
+                arrow = parquet.read()
+            return _table(_validated(arrow), path)
         with pa.memory_map(path) as source:  # the columns are copied out before the map is closed
             return _table(_validated(pa.ipc.open_file(source).read_all()), path)
     except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:  # a damaged column name is not UTF-8
