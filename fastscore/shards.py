@@ -387,6 +387,14 @@ def part_size(part) -> int:
     return end - start if isinstance(start, int) and isinstance(end, int) else 0
 
 
+def _parts_expected(files: list, batch_bytes: int | None) -> int:
+    """How many parts ``files`` will make (a file larger than ``batch_bytes`` is cut into batches), from their
+    sizes alone: the pool is started before the parts are planned, and never grows."""
+    if not batch_bytes:
+        return len(files)
+    return sum(max(1, -(-part_size(f) // batch_bytes)) for f in files)
+
+
 def prepare_to_fork(task_name: str | None, part=None) -> None:
     """What each forked worker would otherwise do again, done once in this process before it forks them (each
     worker's copy was ~0.1 s of CPU, 15 copies at 16 workers): cloudpickle imported (results cross in it), the
@@ -622,7 +630,8 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     """:func:`score_corpus` on an open executor (``compare`` and ``sweep`` score every system on one)."""
     key_files, response_files = shard_files(gold, task), shard_files(system, task)
     # workers started now, while the parts are planned
-    ex.start(task.name, max(len(key_files), len(response_files)), key_files[0])
+    ex.start(task.name, max(_parts_expected(key_files, settings.batch_bytes),
+                            _parts_expected(response_files, settings.batch_bytes)), key_files[0])
     key_parts = parts_of(gold, task, settings.batch_bytes, key_files)
     response_parts = parts_of(system, task, settings.batch_bytes, response_files)
     # one file cut into batches: started now

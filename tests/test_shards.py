@@ -451,6 +451,19 @@ def _warm_state() -> tuple[bool, bool]:
     return "coref" in fastscore.shards.WARM, "numba" in sys.modules
 
 
+def test_the_pool_is_sized_by_the_batches_files_will_make(tmp_path):
+    """The pool starts before the parts are planned and never grows: two files cut into ten batches each give
+    work to every one of 8 workers, not to 2 (one per file)."""
+    from fastscore.shards import _parts_expected
+
+    files = []
+    for name, size in (("a", 1000), ("b", 950), ("c", 10)):
+        (tmp_path / name).write_bytes(b"x" * size)
+        files.append(str(tmp_path / name))
+    assert _parts_expected(files, 100) == 10 + 10 + 1
+    assert _parts_expected(files, None) == 3
+
+
 def test_pool_workers_are_warm_before_their_first_part():
     from fastscore.first_run import compiled_kernels
     from fastscore.shards import LocalExecutor
