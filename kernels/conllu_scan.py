@@ -19,6 +19,7 @@ that the plain-Python reader reads the file instead and says what is wrong exact
 import numpy as np
 
 from ._jit import njit
+from .byte_spans import same_bytes
 
 SENTENCE_SHIFT = 24
 ORD_SHIFT = 10
@@ -197,23 +198,13 @@ def _hash(data, s, e, tag):
 
 
 @njit(cache=True)
-def _equal(data, s1, e1, s2, e2):
-    if e1 - s1 != e2 - s2:
-        return False
-    for k in range(e1 - s1):
-        if data[s1 + k] != data[s2 + k]:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _find(data, s, e, tag, slots, e_s, e_e, e_tag):
     """The slot of (bytes, tag) in the open-addressing table: where it is, or the empty slot to put it."""
     mask = len(slots) - 1
     at = _hash(data, s, e, tag) & mask
     while True:
         x = slots[at]
-        if x < 0 or (e_tag[x] == tag and _equal(data, s, e, e_s[x], e_e[x])):
+        if x < 0 or (e_tag[x] == tag and same_bytes(data, s, e, data, e_s[x], e_e[x])):
             return at
         at = (at + 1) & mask
 

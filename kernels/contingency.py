@@ -16,7 +16,7 @@ Cells are sorted by (j, i), the order v8.01 walks response chains.
 import numpy as np
 from ._jit import njit
 
-from .order import lex_order_into
+from .order import lex_order_into, sorted_pairs_into
 
 
 @njit(cache=True)
@@ -25,28 +25,6 @@ def _has_repeats(sorted_ids):
         if sorted_ids[p] == sorted_ids[p - 1]:
             return True
     return False
-
-
-@njit(cache=True)
-def _pairs_into(ids, chains, n_chains, counts, first, moved, order, x, c):
-    """(id, chain) of the rows with id >= 0, sorted by id then chain, written to ``x`` and ``c``; returns
-    how many (``counts``, ``first``, ``moved``, ``order``: scratch, see ``order.lex_order_into``)."""
-    n = 0
-    n_ids = 0
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            x[n] = ids[p]
-            c[n] = chains[p]
-            n += 1
-            n_ids = max(n_ids, ids[p] + 1)
-    lex_order_into(x[:n], c[:n], n_ids, n_chains, counts, first, moved, order)
-    for k in range(n):
-        moved[k] = x[order[k]]
-        first[k] = c[order[k]]
-    for k in range(n):
-        x[k] = moved[k]
-        c[k] = first[k]
-    return n
 
 
 @njit(cache=True)
@@ -147,8 +125,8 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
     n = 0
     for d in range(n_docs):
         a, b, c, e = k_off[d], k_off[d + 1], r_off[d], r_off[d + 1]
-        nk = _pairs_into(k_ids[a:b], k_chains[a:b], k_nch[d], counts, first, moved, order, kx, kc)
-        nr = _pairs_into(r_ids[c:e], r_chains[c:e], r_nch[d], counts, first, moved, order, rx, rc)
+        nk = sorted_pairs_into(k_ids[a:b], k_chains[a:b], k_nch[d], counts, first, moved, order, kx, kc)
+        nr = sorted_pairs_into(r_ids[c:e], r_chains[c:e], r_nch[d], counts, first, moved, order, rx, rc)
         repeats[d] = _has_repeats(kx[:nk]) or _has_repeats(rx[:nr])
         # without repeated ids each id makes one cell; with them, count first
         need = _walk(kx, kc, nk, rx, rc, nr, ci, cj, cc, cd, ce, cf, n, False) if repeats[d] else min(nk, nr)

@@ -60,26 +60,45 @@ def take(a, idx):
 @njit(cache=True)
 def lex_order(major, minor, n_major, n_minor):
     """Indices that sort by (major, minor) stably (a two-pass radix sort)."""
-    first = stable_order(minor, n_minor)
-    return take(first, stable_order(take(major, first), n_major))
+    n = len(major)
+    out = np.empty(n, dtype=np.int64)
+    lex_order_into(major, minor, n_major, n_minor, np.empty(max(n_major, n_minor) + 1, dtype=np.int64),
+                   np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), out)
+    return out
+
+
+@njit(cache=True)
+def sorted_pairs_into(ids, chains, n_chains, counts, first, moved, order, x, c):
+    """(id, chain) of the rows with id >= 0, sorted by id then chain, written to ``x`` and ``c``; returns
+    how many.  ``counts`` (max(ids) + 2 and n_chains + 1 long at least), ``first``, ``moved`` and ``order``
+    (as long as ``ids``) are scratch, see :func:`lex_order_into`."""
+    n = 0
+    n_ids = 0
+    for p in range(len(ids)):
+        if ids[p] >= 0:
+            x[n] = ids[p]
+            c[n] = chains[p]
+            n += 1
+            n_ids = max(n_ids, ids[p] + 1)
+    lex_order_into(x[:n], c[:n], n_ids, n_chains, counts, first, moved, order)
+    for k in range(n):
+        moved[k] = x[order[k]]
+        first[k] = c[order[k]]
+    for k in range(n):
+        x[k] = moved[k]
+        c[k] = first[k]
+    return n
 
 
 @njit(cache=True)
 def sorted_pairs(ids, chains, n_chains):
     """(id, chain) of the rows with id >= 0, sorted by id then chain."""
-    n = 0
     n_ids = 0
     for p in range(len(ids)):
-        if ids[p] >= 0:
-            n += 1
-            n_ids = max(n_ids, ids[p] + 1)
-    x = np.empty(n, dtype=np.int64)
-    c = np.empty(n, dtype=np.int64)
-    q = 0
-    for p in range(len(ids)):
-        if ids[p] >= 0:
-            x[q] = ids[p]
-            c[q] = chains[p]
-            q += 1
-    order = lex_order(x, c, n_ids, n_chains)
-    return take(x, order), take(c, order)
+        n_ids = max(n_ids, ids[p] + 1)
+    m = len(ids)
+    x, c = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    n = sorted_pairs_into(ids, chains, n_chains, np.empty(max(n_ids, n_chains) + 1, dtype=np.int64),
+                          np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64),
+                          x, c)
+    return x[:n].copy(), c[:n].copy()

@@ -8,6 +8,7 @@ look each table line's id up among the tokens of its document.
 """
 import numpy as np
 from ._jit import njit
+from .byte_spans import same_bytes
 
 NEWLINE, TAB, COMMA = 10, 9, 44
 HASH_MOD_A, HASH_MOD_B = 2147483647, 2147483629  # two 31-bit hashes in one int64: products stay below 2**52
@@ -64,16 +65,6 @@ def slice_hashes(buf, start, end):
 
 
 @njit(cache=True)
-def _same(a, sa, ea, b, sb, eb):
-    if ea - sa != eb - sb:
-        return False
-    for i in range(ea - sa):
-        if a[sa + i] != b[sb + i]:
-            return False
-    return True
-
-
-@njit(cache=True)
 def number_tokens(buf, start, end, doc, key, n_docs):
     """Tokens sorted by (document, hash): a number per token, equal for the same bytes in one document
     (numbers grow with the order), and per document whether two of its tokens share a hash with other bytes
@@ -86,7 +77,7 @@ def number_tokens(buf, start, end, doc, key, n_docs):
         if i == 0 or doc[i] != doc[i - 1] or key[i] != key[i - 1]:
             c += 1
             lead = i
-        elif not _same(buf, start[lead], end[lead], buf, start[i], end[i]):
+        elif not same_bytes(buf, start[lead], end[lead], buf, start[i], end[i]):
             clash[doc[i]] = True
         code[i] = c
     return code, clash
@@ -182,7 +173,7 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
                             a = m + 1
                         else:
                             b = m
-                    if a < hi and g_key[a] == key and _same(tab, p, t1, buf, g_start[a], g_end[a]):
+                    if a < hi and g_key[a] == key and same_bytes(tab, p, t1, buf, g_start[a], g_end[a]):
                         found[a] = True
                         invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
             p = q + 1
