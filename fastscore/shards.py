@@ -347,13 +347,14 @@ class LocalExecutor:
             return out
         from concurrent.futures import as_completed
 
+        groups = in_chunks(largest_first(len(argument_lists), sizes), sizes, self.jobs * CHUNKS_PER_WORKER)
         with _interrupts_held():  # a pool not started yet forks its workers at the first submission
-            futures = {pool.submit(_packed_call, fn, Packed(argument_lists[i])): i
-                       for i in largest_first(len(argument_lists), sizes)}
+            futures = {pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group])): group
+                       for group in groups}
         for future in as_completed(futures):
-            i = futures[future]
-            out[i] = future.result().unpack()
-            on_done(i, out[i])
+            for i, value in zip(futures[future], future.result().unpack()):
+                out[i] = value
+                on_done(i, value)
         return out
 
     def read_parts(self, task_name, parts, on_done):
@@ -374,6 +375,28 @@ def largest_first(n: int, sizes: list[int] | None) -> list[int]:
     if sizes is None:
         return list(range(n))
     return sorted(range(n), key=lambda i: -sizes[i])
+
+
+CHUNKS_PER_WORKER = 4  # tasks per worker: few enough that the pool's cost per task is small, enough to balance
+
+
+def in_chunks(order: list[int], sizes: list[int] | None, n_chunks: int) -> list[list[int]]:
+    """Items (indices in the order they are to go out) grouped into about ``n_chunks`` tasks of about equal
+    bytes (``sizes``; none: equal counts), keeping the order: a large item goes alone, small ones together (one
+    task per part of a corpus of small shards cost more in the pool than scoring them)."""
+    if n_chunks >= len(order):
+        return [[i] for i in order]
+    weight = (lambda i: 1) if sizes is None else (lambda i: max(sizes[i], 1))
+    target = sum(weight(i) for i in order) / n_chunks
+    chunks: list[list[int]] = [[]]
+    filled = 0.0
+    for i in order:
+        if chunks[-1] and filled + weight(i) > target:
+            chunks.append([])
+            filled = 0.0
+        chunks[-1].append(i)
+        filled += weight(i)
+    return chunks
 
 
 def part_size(part) -> int:
@@ -492,8 +515,9 @@ class Packed:
         return pickle.loads(self.data)
 
 
-def _packed_call(fn, args: Packed) -> Packed:
-    return Packed(_call(fn, args.unpack()))
+def _packed_calls(fn, argument_lists: Packed) -> Packed:
+    """``fn`` called on each argument tuple of a chunk (:func:`in_chunks`): the list of what :func:`_call` gave."""
+    return Packed([_call(fn, args) for args in argument_lists.unpack()])
 
 
 class DaskExecutor:
