@@ -72,8 +72,14 @@ def _rows(result, scores: dict) -> list[tuple[str, dict]]:
     return rows
 
 
+def _numbers(result, per_doc: bool) -> dict:
+    """The JSON object's numbers; the documents' (``per_doc``) only when they are printed (a corpus of many
+    documents spends more on them than on its totals)."""
+    return result.to_dict() if per_doc else result.summary()
+
+
 def text(result, per_doc: bool = False) -> str:
-    d = result.to_dict()
+    d = _numbers(result, per_doc)
     ci = ci_head(result, " of F1")
     lines = [f"gold:      {result.gold.path}", f"system:    {result.system.path}",
              f"documents: {len(result.documents)}   method: {result.method}"
@@ -99,13 +105,13 @@ def text(result, per_doc: bool = False) -> str:
 
 
 def csv(result, per_doc: bool = False) -> str:
-    d = result.to_dict()
+    d = _numbers(result, per_doc)
     scopes = [("", _rows(result, d))] + ([(n, _rows(result, s)) for n, s in d["per_doc"].items()] if per_doc else [])
     return csv_scores(result, scopes, ("precision", "recall", "f1"))
 
 
 def markdown(result, per_doc: bool = False) -> str:
-    d = result.to_dict()
+    d = _numbers(result, per_doc)
     lines = markdown_scores(_rows(result, d), ("precision", "recall", "f1"), ci_head(result, " of F1"), ci_rule="---|")
     if per_doc:
         lines += markdown_per_document([n for n, _ in _rows(result, d)], (
