@@ -431,6 +431,29 @@ def test_parts_go_out_largest_first(tmp_path):
     assert largest_first(3, [5, 5, 5]) == [0, 1, 2]  # ties keep their order
 
 
+def test_small_parts_go_to_the_pool_in_chunks():
+    from fastscore.shards import in_chunks, largest_first
+
+    sizes = [100, 5, 60, 5, 5, 20, 5]
+    order = largest_first(len(sizes), sizes)  # 0, 2, 5, 1, 3, 4, 6
+    chunks = in_chunks(order, sizes, 4)  # about 50 bytes a chunk
+    assert chunks == [[0], [2], [5, 1, 3, 4, 6]]  # the large alone, the small together, still largest first
+    assert [i for c in chunks for i in c] == order
+    assert in_chunks(order, sizes, 7) == [[i] for i in order]  # as many chunks as items: one each
+    assert in_chunks([0, 1, 2, 3, 4, 5], None, 3) == [[0, 1], [2, 3], [4, 5]]  # no sizes: equal counts
+
+
+@given(st.lists(st.integers(0, 1000), min_size=1, max_size=60), st.integers(1, 70))
+@settings(max_examples=200, deadline=None)
+def test_chunks_keep_every_item_once_in_order(sizes, n_chunks):
+    from fastscore.shards import in_chunks, largest_first
+
+    order = largest_first(len(sizes), sizes)
+    chunks = in_chunks(order, sizes, n_chunks)
+    assert [i for c in chunks for i in c] == order and all(chunks)
+    assert len(chunks) <= 2 * n_chunks or len(chunks) == len(order)  # a chunk and the next hold over 1/n
+
+
 def test_planning_opens_no_file_smaller_than_a_batch(corpus, monkeypatch):
     """Shards are listed by size alone: only a file larger than --batch-size is opened (to cut it)."""
     from fastscore import shards
