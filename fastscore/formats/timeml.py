@@ -163,6 +163,7 @@ class _Parser:
         p.StartElementHandler = self.start
         p.EndElementHandler = self.end
         p.CharacterDataHandler = self.chars
+        p.buffer_text = True  # a text's run between two tags in one call, not one per line (the same text and offsets)
         self.raw = data
         try:
             p.Parse(data, True)
