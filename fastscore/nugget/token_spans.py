@@ -104,15 +104,12 @@ class TokenSpans:
         ok[rows] = ~self.clash[self.span_doc[spans]]
         return keys, ok
 
-    def look_up(self, tables: list[bytes | None], invisible: frozenset[str]):
-        """Each document's table (None: none) -> per token whether its table has it and whether it is
-        invisible, and per document whether Python must read it (its numbers clash, a line or a word the
-        kernel leaves to Python)."""
+    def look_up(self, tab: np.ndarray, bounds: np.ndarray, invisible: frozenset[str]):
+        """The documents' tables (document d's bytes: ``tab[bounds[d]:bounds[d + 1]]``, empty: none) -> per
+        token whether its table has it and whether it is invisible, and per document whether Python must read
+        it (its numbers clash, a line or a word the kernel leaves to Python)."""
         from ..kernels.tbf_tokens import table_lookup
 
-        sizes = np.fromiter((len(t) if t is not None else 0 for t in tables), np.int64, len(tables))
-        bounds = offsets(sizes)
-        tab = np.frombuffer(b"".join(t for t in tables if t is not None), dtype=np.uint8)
         words = sorted(w.encode("utf-8") for w in invisible)
         word_buf = np.frombuffer(b"".join(words), dtype=np.uint8)
         word_off = offsets(np.fromiter(map(len, words), np.int64, len(words)))
