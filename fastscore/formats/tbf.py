@@ -286,6 +286,9 @@ def read_token_bytes(path: str) -> bytes | None:
     return data
 
 
+TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (it doubles when full)
+
+
 def read_token_tables(paths: list[str]) -> tuple:
     """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
     and whether each file exists: read into one growing buffer with a few system calls a file (for 5,000
@@ -296,7 +299,7 @@ def read_token_tables(paths: list[str]) -> tuple:
 
     from .table import offsets
 
-    buf = bytearray(1 << 22)
+    buf = bytearray(TABLES_BUFFER)
     used = 0
     sizes = np.full(len(paths), -1, dtype=np.int64)  # -1: no such file
     for i, path in enumerate(paths):

@@ -64,7 +64,7 @@ class TokenSpans:
         doc_of_span = np.concatenate(span_doc)
         tok_doc = doc_of_span[tok_span]
         key = slice_hashes(buf, start, end)
-        order = np.lexsort((key, tok_doc))
+        order = _by_document_then_key(tok_doc, key, len(docs))
         s_start, s_end, s_doc, s_key = start[order], end[order], tok_doc[order], key[order]
         numbers, clash = number_tokens(buf, s_start, s_end, s_doc, s_key, len(docs))
         code = np.empty(len(order), dtype=np.int64)
@@ -135,6 +135,15 @@ class TokenSpans:
         first = np.searchsorted(self.groups[0], np.arange(len(kept)))
         values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
         return sizes, lengths, values, python
+
+
+def _by_document_then_key(doc: np.ndarray, key: np.ndarray, n_docs: int) -> np.ndarray:
+    """The order sorting by document, then key (tokens of equal key in any order: they are numbered alike,
+    or their document is read in Python): twice as fast as ``np.lexsort``, the documents' stable sort a radix
+    sort on 16 bits."""
+    order = np.argsort(key)
+    small = doc[order].astype(np.uint16) if n_docs <= 1 << 16 else doc[order]
+    return order[np.argsort(small, kind="stable")]
 
 
 def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
