@@ -326,9 +326,9 @@ def read_token_tables(paths: list[str]) -> tuple:
         if buf.startswith((GZIP_MAGIC, BOM), start, used):
             return _tables_one_by_one(paths)
         sizes[i] = used - start
-    data = np.frombuffer(buf, dtype=np.uint8, count=used)
-    if used and data.max() >= 128:
+    if not buf.isascii():  # the unused tail is zeros
         return _tables_one_by_one(paths)
+    data = np.frombuffer(buf, dtype=np.uint8, count=used)
     data.flags.writeable = False  # read-only, as from bytes: the type the compiled kernel takes
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
