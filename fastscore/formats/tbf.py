@@ -289,12 +289,13 @@ def read_token_bytes(path: str) -> bytes | None:
 TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (it doubles when full)
 
 
-def read_token_tables(paths: list[str]) -> tuple:
+def read_token_tables(paths: list[str]) -> tuple | None:
     """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
     and whether each file exists: read into one growing buffer with a few system calls a file (for 5,000
-    tables, a file object and a bytes object each, then a join, cost more than the reading itself).  A table
-    gzip-compressed, with a byte-order mark or bytes outside ASCII, or a file that cannot be read: all are
-    read by :func:`read_token_bytes` (its gunzipping, checks and messages)."""
+    tables, a file object and a bytes object each, then a join, cost more than the reading itself).  None
+    where a table is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then
+    the caller reads each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order
+    they were met before) and joins them with :func:`join_token_tables`."""
     import numpy as np
 
     from .table import offsets
@@ -309,7 +310,7 @@ def read_token_tables(paths: list[str]) -> tuple:
         except FileNotFoundError:
             continue
         except OSError:
-            return _tables_one_by_one(paths)
+            return None
         try:
             while True:
                 if used == len(buf):
@@ -320,25 +321,25 @@ def read_token_tables(paths: list[str]) -> tuple:
                     break
                 used += n
         except OSError:
-            return _tables_one_by_one(paths)
+            return None
         finally:
             os.close(fd)
         if buf.startswith((GZIP_MAGIC, BOM), start, used):
-            return _tables_one_by_one(paths)
+            return None
         sizes[i] = used - start
     if not buf.isascii():  # the unused tail is zeros
-        return _tables_one_by_one(paths)
+        return None
     data = np.frombuffer(buf, dtype=np.uint8, count=used)
     data.flags.writeable = False  # read-only, as from bytes: the type the compiled kernel takes
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
 
-def _tables_one_by_one(paths: list[str]) -> tuple:
+def join_token_tables(tables: list[bytes | None]) -> tuple:
+    """What :func:`read_token_tables` gives, from each table's bytes (None: no such file)."""
     import numpy as np
 
     from .table import offsets
 
-    tables = [read_token_bytes(p) for p in paths]
     sizes = np.array([-1 if t is None else len(t) for t in tables], dtype=np.int64)
     data = np.frombuffer(b"".join(t for t in tables if t is not None), dtype=np.uint8)
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_table, read_token_tables, span_kind
+from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table, read_token_tables, span_kind
 from ..messages import did_you_mean, few
 from ..pairing import Paired, pair
 from . import PAIRING
@@ -101,7 +101,10 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
         if opts.token_mode and not jit_disabled() else None
     paths = [_token_path(d, opts) for d, _, _ in pairs] if spans is not None else []
-    tables = read_token_tables(paths) if paths and paths[0] is not None else None
+    wants_tables = bool(paths) and paths[0] is not None
+    tables = read_token_tables(paths) if wants_tables else None
+    # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
+    one_by_one = [] if wants_tables and tables is None else None
     if wanted and not jit_disabled() and (not opts.token_mode or spans is not None):
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
@@ -110,7 +113,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         s_doc = s_doc or TbfDocument(d, 0, file=system)
         if spans is not None:
             table_path = paths[i]
-            table = True if tables is not None and tables[2][i] else None
+            if one_by_one is not None:
+                one_by_one.append(read_token_bytes(table_path))
+                table = one_by_one[-1]
+            else:
+                table = True if tables is not None and tables[2][i] else None
         else:
             table_path, table = _token_table(d, opts)
         if table_path is not None and table is None:
@@ -140,7 +147,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
     elif spans is not None:
-        _token_sides(spans, tables, pairs, kept, opts, out, unknown_tokens)
+        _token_sides(spans, join_token_tables(one_by_one) if one_by_one is not None else tables, pairs, kept, opts,
+                     out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
     for role, tbf in (("gold", gold), ("system", system)):
