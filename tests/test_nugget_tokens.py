@@ -116,3 +116,37 @@ def test_tokens_with_one_hash_and_other_bytes_are_told_apart(monkeypatch):
     code, clash = tbf_tokens.number_tokens(buf, start[order], end[order], doc,
                                            tbf_tokens.slice_hashes(buf, start, end)[order], 1)
     assert clash.tolist() == [False]
+
+
+@pytest.mark.parametrize("odd", ["", "gzip", "bom", "utf8"])
+def test_tables_read_into_one_buffer_equal_file_by_file(tmp_path, monkeypatch, odd):
+    """tbf.read_token_tables (one growing buffer, a few system calls a file) gives each table's bytes as
+    read_token_bytes does, missing files included; a gzip-compressed table, a byte-order mark or bytes outside
+    ASCII anywhere: None (every table read by read_token_bytes, its gunzipping and checks, then joined)."""
+    import gzip
+
+    from fastscore.formats import tbf
+
+    rng = random.Random(7)
+    monkeypatch.setattr(tbf, "TABLES_BUFFER", 64)  # small, so that the buffer grows, inside a file too
+    paths = []
+    for d in range(12):
+        path = tmp_path / f"D{d}.tab"
+        paths.append(str(path))
+        if d % 5 == 3:
+            continue  # no such file
+        data = _table(rng, rng.randrange(0, 40), odd=False).encode()
+        if d == 7 and odd == "gzip":
+            data = gzip.compress(data)
+        elif d == 7 and odd == "bom":
+            data = b"\xef\xbb\xbf" + data
+        elif d == 7 and odd == "utf8":
+            data += "t9\tÜ\t0\t1\n".encode()
+        path.write_bytes(data)
+    expected = [tbf.read_token_bytes(p) for p in paths]
+    read = tbf.read_token_tables(paths)
+    assert (read is None) == bool(odd)
+    data, bounds, present = read or tbf.join_token_tables(expected)
+    assert not data.flags.writeable  # the compiled kernel's argument type
+    assert present.tolist() == [e is not None for e in expected]
+    assert [data[bounds[d]:bounds[d + 1]].tobytes() for d in range(len(paths))] == [e or b"" for e in expected]

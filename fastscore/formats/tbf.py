@@ -19,7 +19,7 @@ from operator import itemgetter
 from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
-from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
+from .files import BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -284,6 +284,65 @@ def read_token_bytes(path: str) -> bytes | None:
     if not data.isascii():
         decode_utf8(source_name(path), data)  # a ParseError naming the line of a byte that is not UTF-8
     return data
+
+
+TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (it doubles when full)
+
+
+def read_token_tables(paths: list[str]) -> tuple | None:
+    """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
+    and whether each file exists: read into one growing buffer with a few system calls a file (for 5,000
+    tables, a file object and a bytes object each, then a join, cost more than the reading itself).  None
+    where a table is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then
+    the caller reads each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order
+    they were met before) and joins them with :func:`join_token_tables`."""
+    import numpy as np
+
+    from .table import offsets
+
+    buf = bytearray(TABLES_BUFFER)
+    used = 0
+    sizes = np.full(len(paths), -1, dtype=np.int64)  # -1: no such file
+    for i, path in enumerate(paths):
+        start = used
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+        try:
+            while True:
+                if used == len(buf):
+                    buf.extend(bytes(len(buf)))
+                with memoryview(buf) as view:
+                    n = os.readv(fd, [view[used:]])
+                if not n:
+                    break
+                used += n
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if buf.startswith((GZIP_MAGIC, BOM), start, used):
+            return None
+        sizes[i] = used - start
+    if not buf.isascii():  # the unused tail is zeros
+        return None
+    data = np.frombuffer(buf, dtype=np.uint8, count=used)
+    data.flags.writeable = False  # read-only, as from bytes: the type the compiled kernel takes
+    return data, offsets(np.maximum(sizes, 0)), sizes >= 0
+
+
+def join_token_tables(tables: list[bytes | None]) -> tuple:
+    """What :func:`read_token_tables` gives, from each table's bytes (None: no such file)."""
+    import numpy as np
+
+    from .table import offsets
+
+    sizes = np.array([-1 if t is None else len(t) for t in tables], dtype=np.int64)
+    data = np.frombuffer(b"".join(t for t in tables if t is not None), dtype=np.uint8)
+    return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
 
 def read_token_table(path: str) -> dict[str, str] | None:

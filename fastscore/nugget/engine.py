@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, read_token_bytes, read_token_table, span_kind
+from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table, read_token_tables, span_kind
 from ..messages import did_you_mean, few
 from ..pairing import Paired, pair
 from . import PAIRING
@@ -100,7 +100,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     # token ids of all documents at once (token_spans.py); plain Python reads them document by document
     spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
         if opts.token_mode and not jit_disabled() else None
-    tables: list[bytes | None] = []
+    paths = [_token_path(d, opts) for d, _, _ in pairs] if spans is not None else []
+    wants_tables = bool(paths) and paths[0] is not None
+    tables = read_token_tables(paths) if wants_tables else None
+    # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
+    one_by_one = [] if wants_tables and tables is None else None
     if wanted and not jit_disabled() and (not opts.token_mode or spans is not None):
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
@@ -108,9 +112,12 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
         if spans is not None:
-            table_path, table_bytes = _token_table(d, opts, read_token_bytes)
-            tables.append(table_bytes)
-            table = table_bytes
+            table_path = paths[i]
+            if one_by_one is not None:
+                one_by_one.append(read_token_bytes(table_path))
+                table = one_by_one[-1]
+            else:
+                table = True if tables is not None and tables[2][i] else None
         else:
             table_path, table = _token_table(d, opts)
         if table_path is not None and table is None:
@@ -140,7 +147,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
     elif spans is not None:
-        _token_sides(spans, tables, pairs, kept, opts, out, unknown_tokens)
+        _token_sides(spans, join_token_tables(one_by_one) if one_by_one is not None else tables, pairs, kept, opts,
+                     out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
     for role, tbf in (("gold", gold), ("system", system)):
@@ -243,22 +251,30 @@ def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
     return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
 
 
-def _token_table(doc_id: str, opts: Options, reader=read_token_table) -> tuple[str | None, object]:
-    """(path, token id -> token) of a document's token table (``reader``: or its bytes); the path is None when
-    no table is wanted (character mode, or no invisible words and no --tokens), the table None when the file is
-    missing."""
+def _token_path(doc_id: str, opts: Options) -> str | None:
+    """The path of a document's token table, or None when no table is wanted (character mode, or no invisible
+    words and no --tokens)."""
     if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
-        return None, None
-    path = os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
-    return path, reader(path)
+        return None
+    return os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
 
 
-def _token_sides(spans: TokenSpans, tables: list, pairs: list, kept: dict, opts: Options, out: Prepared,
+def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
+    """(path, token id -> token) of a document's token table; the path is None when no table is wanted, the
+    table None when the file is missing."""
+    path = _token_path(doc_id, opts)
+    return (None, None) if path is None else (path, read_token_table(path))
+
+
+def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dict, opts: Options, out: Prepared,
                  unknown_tokens: dict) -> None:
-    """Both sides of every document in token mode from :class:`TokenSpans`; a document the kernels leave to
-    Python (or with a token its table lacks: the messages) read as before, by :func:`_token_side`."""
-    has_table = np.fromiter((t is not None for t in tables), bool, len(tables))
-    found, hidden, python = spans.look_up(tables, opts.invisible)
+    """Both sides of every document in token mode from :class:`TokenSpans` (``tables``: what
+    ``read_token_tables`` gives, None: no tables wanted); a document the kernels leave to Python (or with a
+    token its table lacks: the messages) read as before, by :func:`_token_side`."""
+    if tables is None:
+        tables = np.zeros(0, np.uint8), np.zeros(len(pairs) + 1, np.int64), np.zeros(len(pairs), bool)
+    has_table = tables[2]
+    found, hidden, python = spans.look_up(tables[0], tables[1], opts.invisible)
     whole = {}
     for role in ("gold", "system"):
         whole[role] = spans.sides(role, kept[role], found, hidden, python, has_table)

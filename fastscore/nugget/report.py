@@ -18,6 +18,21 @@ def _pad(s: str, n: int) -> str:
     return " " * (n - len(s)) + s
 
 
+def _document_rows(result, width: int) -> str:
+    """One line per document (P, R, F1 of every attribute), formatted at once: one format string for all."""
+    ids = [_pad(d, width) for d in result.documents]
+    if not ids:
+        return ""
+    scores = [result.doc_score_rows(a, percent=True) for a in range(len(ATTRIBUTES))]
+    line = "%s\t" + "\t|\t".join(["%.2f\t%.2f\t%.2f"] * len(ATTRIBUTES)) + "\n"
+    values: list = []
+    for d, doc_id in enumerate(ids):
+        values.append(doc_id)
+        for rows in scores:
+            values.extend(rows[d])
+    return (line * len(ids)) % tuple(values)
+
+
 def official(result) -> str:
     """The report of EvmEval's scorer (print_eval_results), without its log lines."""
     out = []
@@ -26,10 +41,7 @@ def official(result) -> str:
     out.append("========Document Mention Detection Results==========\n")
     out.append(_pad("", width) + "\t" + "\t|\t".join(headers) + "\n")
     out.append(_pad("Doc ID", width) + "\t" + "\t|\t".join([SMALL_HEADER] * len(EVMEVAL_NAMES)) + "\n")
-    for d, doc_id in enumerate(result.documents):
-        cells = ["%.2f\t%.2f\t%.2f" % result.doc_scores(d, a, percent=True) for a in range(1, len(ATTRIBUTES))]
-        out.append("%s\t%.2f\t%.2f\t%.2f\t|\t%s\n" % ((_pad(doc_id, width),) + result.doc_scores(d, 0, percent=True)
-                                                     + ("\t|\t".join(cells),)))
+    out.append(_document_rows(result, width))
     per_type = result.per_type()
     out.append("\n\n========Mention Type Results==========\n")
     if per_type:

@@ -73,10 +73,14 @@ class NuggetResult(Result):
 
     def doc_scores(self, d: int, a: int, percent: bool = False) -> tuple[float, float, float]:
         """(P, R, F1) of document d for attribute a (NaN where undefined)."""
+        return tuple(self.doc_score_rows(a, percent)[d])
+
+    def doc_score_rows(self, a: int, percent: bool = False) -> list[list[float]]:
+        """[P, R, F1] of every document for attribute a (NaN where undefined), computed once."""
         key = (a, percent)
         if key not in self._doc_scores:
             self._doc_scores[key] = doc_scores(self.doc_stats, ATTRIBUTES[a], 100 if percent else 1).tolist()
-        return tuple(self._doc_scores[key][d])
+        return self._doc_scores[key]
 
     def averages(self, a: int, percent: bool = False) -> dict:
         """Micro and macro averages with EvmEval's arithmetic (and its order of additions)."""

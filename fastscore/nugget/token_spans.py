@@ -64,7 +64,7 @@ class TokenSpans:
         doc_of_span = np.concatenate(span_doc)
         tok_doc = doc_of_span[tok_span]
         key = slice_hashes(buf, start, end)
-        order = np.lexsort((key, tok_doc))
+        order = _by_document_then_key(tok_doc, key, len(docs))
         s_start, s_end, s_doc, s_key = start[order], end[order], tok_doc[order], key[order]
         numbers, clash = number_tokens(buf, s_start, s_end, s_doc, s_key, len(docs))
         code = np.empty(len(order), dtype=np.int64)
@@ -104,15 +104,12 @@ class TokenSpans:
         ok[rows] = ~self.clash[self.span_doc[spans]]
         return keys, ok
 
-    def look_up(self, tables: list[bytes | None], invisible: frozenset[str]):
-        """Each document's table (None: none) -> per token whether its table has it and whether it is
-        invisible, and per document whether Python must read it (its numbers clash, a line or a word the
-        kernel leaves to Python)."""
+    def look_up(self, tab: np.ndarray, bounds: np.ndarray, invisible: frozenset[str]):
+        """The documents' tables (document d's bytes: ``tab[bounds[d]:bounds[d + 1]]``, empty: none) -> per
+        token whether its table has it and whether it is invisible, and per document whether Python must read
+        it (its numbers clash, a line or a word the kernel leaves to Python)."""
         from ..kernels.tbf_tokens import table_lookup
 
-        sizes = np.fromiter((len(t) if t is not None else 0 for t in tables), np.int64, len(tables))
-        bounds = offsets(sizes)
-        tab = np.frombuffer(b"".join(t for t in tables if t is not None), dtype=np.uint8)
         words = sorted(w.encode("utf-8") for w in invisible)
         word_buf = np.frombuffer(b"".join(words), dtype=np.uint8)
         word_off = offsets(np.fromiter(map(len, words), np.int64, len(words)))
@@ -138,6 +135,15 @@ class TokenSpans:
         first = np.searchsorted(self.groups[0], np.arange(len(kept)))
         values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
         return sizes, lengths, values, python
+
+
+def _by_document_then_key(doc: np.ndarray, key: np.ndarray, n_docs: int) -> np.ndarray:
+    """The order sorting by document, then key (tokens of equal key in any order: they are numbered alike,
+    or their document is read in Python): twice as fast as ``np.lexsort``, the documents' stable sort a radix
+    sort on 16 bits."""
+    order = np.argsort(key)
+    small = doc[order].astype(np.uint16) if n_docs <= 1 << 16 else doc[order]
+    return order[np.argsort(small, kind="stable")]
 
 
 def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
