@@ -442,8 +442,8 @@ def warm_worker(task_name: str | None) -> None:
     """A worker made ready to score: the kernels compiled at installation chosen when nothing chose yet
     (``fastscore.library.prefer_compiled_kernels``; a forked worker keeps its parent's), then the task's bundled
     example scored once, which imports its readers and engines and loads its kernels (once, instead of within
-    the first part: in the parent before it forks its pool, :func:`prepare_to_fork`, else in each worker).  ``None``: every registered task.  Best effort: a
-    failure here is left for the real work to meet."""
+    the first part: in the parent before it forks its pool, :func:`prepare_to_fork`, else in each worker).
+    ``None``: every registered task.  Best effort: a failure here is left for the real work to meet."""
     from .library import prefer_compiled_kernels
     from .tasks import TASKS
 

@@ -19,7 +19,8 @@ from operator import itemgetter
 from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
-from .files import BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
+from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes,
+                    source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"

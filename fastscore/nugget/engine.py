@@ -16,7 +16,8 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table, read_token_tables, span_kind
+from ..formats.tbf import (Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
+                           read_token_tables, span_kind)
 from ..messages import did_you_mean, few
 from ..pairing import Paired, pair
 from . import PAIRING
