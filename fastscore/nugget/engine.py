@@ -112,16 +112,16 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             checked[role] = _valid_clusters(tbf, out.members[role], spans.span_keys(role) if spans else None)
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
-        if spans is not None:
-            table_path = paths[i]
+        if spans is not None:  # the tables' bytes go to _token_sides; here only whether each is missing
+            table_path, table = paths[i], None
             if one_by_one is not None:
                 one_by_one.append(read_token_bytes(table_path))
-                table = one_by_one[-1]
-            else:
-                table = True if tables is not None and tables[2][i] else None
+            missing = table_path is not None and (one_by_one[-1] is None if one_by_one is not None
+                                                  else not tables[2][i])
         else:
             table_path, table = _token_table(d, opts)
-        if table_path is not None and table is None:
+            missing = table_path is not None and table is None
+        if missing:
             no_table.append(d)
         invisible = _invisible_ids(table, opts) if spans is None else set()
         token_ids: dict[str, int] = {}
