@@ -383,7 +383,8 @@ def _score(args, task: Task) -> int:
     from .api import score
 
     stats = _statistics(args, args.bootstrap)
-    settings = _corpus_settings(args, task)
+    shown = args.output[0] if task.output_file else args.output
+    settings = _corpus_settings(args, task, keep_inputs=shown in task.inputs_shown)
     try:
         if settings is not None:
             from .api import score_corpus
@@ -414,9 +415,11 @@ def _output_file(values: list[str], task: Task) -> tuple[str, str | None]:
     return values[0], (values[1] if len(values) == 2 else None)
 
 
-def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None):
+def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None,
+                     keep_inputs: bool = False):
     """The sharded path's settings when GOLD or a SYSTEM is a corpus of shards or a file to read in batches
-    (None: pairs of files only); corpus options given for pairs of files are refused."""
+    (None: pairs of files only); corpus options given for pairs of files are refused.  ``keep_inputs``: the
+    report asked shows the read inputs (``Task.inputs_shown``), so the results keep them."""
     from .shards import DEFAULT_BATCH_BYTES, Settings, parse_size, refuse_patterns, uses_shards
 
     gold = args.gold if gold is None else gold
@@ -438,7 +441,7 @@ def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[st
 
     progress = None if args.quiet or not sys.stderr.isatty() else ProgressBar()
     return Settings(jobs=args.jobs, executor=args.executor, scheduler=args.scheduler, batch_bytes=batch,
-                    skip_bad=getattr(args, "skip_bad_shards", False), progress=progress)
+                    skip_bad=getattr(args, "skip_bad_shards", False), progress=progress, keep_inputs=keep_inputs)
 
 
 def _converters() -> list:

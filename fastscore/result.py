@@ -39,6 +39,11 @@ class Result:
         """What the JSON object holds after ``per_doc`` and before ``signature`` (nothing by default)."""
         return {}
 
+    def without_inputs(self) -> "Result":
+        """This result without the read inputs it keeps for a report that shows them (``Task.inputs_shown``):
+        what a worker sends back when no such report is asked (they are most of its bytes).  Default: itself."""
+        return self
+
     # ---- written once
 
     @property

@@ -46,6 +46,9 @@ class Settings:
     batch_bytes: int = DEFAULT_BATCH_BYTES
     skip_bad: bool = False
     progress: Callable[[str, int, int], None] | None = None
+    # results keep their read inputs (False when no report that shows them is asked: workers then send back
+    # statistics and warnings only, Result.without_inputs)
+    keep_inputs: bool = True
 
     def __post_init__(self):
         if self.jobs is not None and self.jobs < 1:  # refused whatever the inputs (files or corpora)
@@ -192,7 +195,7 @@ def described(task_name: str, read) -> tuple[list[str], Any]:
 
 
 def score_unit(task_name: str, key_reads: list, response_reads: list, names: tuple[str, str], options: dict,
-               contexts: tuple[list, list] | None = None):
+               contexts: tuple[list, list] | None = None, keep_inputs: bool = True):
     """One unit scored: its key parts against its response parts (each in its context, when it has one)."""
     from .tasks import get_task
 
@@ -204,10 +207,11 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
                                      for reads, ctx in ((key_reads, contexts[0]), (response_reads, contexts[1])))
     gold = _joined(task, key_reads, names[0], key_reads[0])
     system = _joined(task, response_reads, names[1], key_reads[0])
-    return task.score(gold, system, **options)
+    return _kept(task.score(gold, system, **options), keep_inputs)
 
 
-def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], options: dict):
+def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], options: dict,
+               keep_inputs: bool = True):
     """A key shard and the response shard of its name read and scored in one go: (result, the pairing keys of
     the key's documents, of the response's: ``Pairing.key``, found here rather than in the parent); the result
     is None when the response shares no document with the key (the shards are then paired otherwise)."""
@@ -218,7 +222,11 @@ def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], 
     k, r = _keys(task, [list(task.doc_names(gold)), list(task.doc_names(system))], options)
     if pair(k, r).disjoint:
         return None, k, r
-    return task.score(gold, system, **options), k, r
+    return _kept(task.score(gold, system, **options), keep_inputs), k, r
+
+
+def _kept(result, keep_inputs: bool):
+    return result if keep_inputs else result.without_inputs()
 
 
 def _joined(task, reads: list, name: str, like):
@@ -662,7 +670,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     ex.start(task.name, max(len(key_parts), len(response_parts)), key_files[0])
     doc = options.get("doc")
     paired = None if doc is not None else _score_pairs(ex, task, key_parts, response_parts, (gold, system),
-                                                         options, settings.progress)
+                                                         options, settings)
     if paired is not None:
         results, unpaired, k_keys, r_keys = paired
         _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system, options, same_documents, [])
@@ -686,7 +694,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     all_parts = key_parts + response_parts
     jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system), options,
              None if contexts is None else ([contexts[k] for k in u.key],
-                                            [contexts[len(key_parts) + r] for r in u.response]))
+                                            [contexts[len(key_parts) + r] for r in u.response]), settings.keep_inputs)
             for u in units]
     tick = _ticker(settings.progress, "scoring", len(jobs))
     sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
@@ -720,7 +728,7 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
 
 
 def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[str, str], options: dict,
-                 progress) -> tuple | None:
+                 settings: Settings) -> tuple | None:
     """The common case in one step: key and response shards of the same file names, each pair holding the
     same documents, read and scored together (no read crosses processes).  None when the shards are not so
     paired (or a shard failed): the two-step path then decides, and reports, everything.  Else the results,
@@ -736,8 +744,9 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
     if len(key_parts) != len(response_parts) or len(key_parts) < 2 or any(
             stem(k) is None or stem(k) != stem(r) for k, r in zip(key_parts, response_parts)):
         return None
-    tick = _ticker(progress, "scoring", len(key_parts))
-    got = ex.score_pairs(task.name, [(k, r, names, options) for k, r in zip(key_parts, response_parts)],
+    tick = _ticker(settings.progress, "scoring", len(key_parts))
+    got = ex.score_pairs(task.name, [(k, r, names, options, settings.keep_inputs)
+                                     for k, r in zip(key_parts, response_parts)],
                          lambda i, v: tick(), [part_size(k) + part_size(r) for k, r in zip(key_parts, response_parts)])
     if any(isinstance(g, BaseException) or g[0] is None for g in got):
         return None

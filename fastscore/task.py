@@ -148,6 +148,8 @@ class Task:
     output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
+    # outputs that show the read inputs (a result scored in parts keeps them only for these: Result.without_inputs)
+    inputs_shown: tuple[str, ...] = ()
     converter: Converter | None = None  # its part of `fastscore convert`
     # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
     # format given to another command is refused naming this one

@@ -96,6 +96,17 @@ def test_shards_of_the_same_names_are_scored_in_pairs(corpus, one_file, monkeypa
     assert _numbers(score_corpus(corpus["key-shards"], renamed, jobs=1)) == one_file
 
 
+@pytest.mark.parametrize("side", ["key-parquet", "key-shards"])  # paired shards (one step); other cuts (units)
+def test_results_keep_their_inputs_only_when_asked(corpus, one_file, side):
+    """Workers send back statistics only when no report that shows the inputs is asked: the same numbers, and
+    no tables crossing the pool (most of a coreference result's bytes)."""
+    response = "response-parquet" if side == "key-parquet" else "response-shards"
+    lean = score_corpus(corpus[side], corpus[response], settings=Settings(jobs=2, keep_inputs=False))
+    kept = score_corpus(corpus[side], corpus[response], settings=Settings(jobs=2))
+    assert _numbers(lean) == _numbers(kept) == one_file
+    assert lean.tables is None and kept.tables is not None
+
+
 def test_parquet_shards_and_globs(corpus, one_file):
     assert _numbers(score_corpus(corpus["key-parquet"], corpus["response-parquet"], jobs=2)) == one_file
     pattern = str(corpus["key-shards"] / "part-*.conll")

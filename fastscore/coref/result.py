@@ -1,7 +1,7 @@
 """The result of a coreference scoring run: statistics plus how to present them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from ..errors import InputError
@@ -84,6 +84,9 @@ class CorefResult(Result):
 
     def summary(self) -> dict:
         return {"documents": len(self.doc_stats), **self.scores()}
+
+    def without_inputs(self) -> "CorefResult":
+        return replace(self, tables=None)
 
     @classmethod
     def merge(cls, results: list["CorefResult"], key_path: str, response_path: str) -> "CorefResult":

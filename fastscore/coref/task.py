@@ -178,6 +178,7 @@ COREF = Task(
              ("coval", "coval's report (--match mina, --np-only, --remove-nested)"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
     interval_free=("perl", "corefud", "coval"),
+    inputs_shown=("perl",),
     converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
