@@ -471,8 +471,17 @@ WARM: set[str] = set()  # the tasks this process has warmed up for (once each)
 
 def _start_worker(task_name: str | None) -> None:
     _leave_interrupts_to_the_parent()
+    _one_thread_each()
     if task_name is not None:
         warm_worker(task_name)
+
+
+def _one_thread_each() -> None:
+    """A worker's libraries on one thread: the workers are the parallelism (pyarrow's pool has a thread per
+    core in each worker, 256 threads for 16 workers reading Parquet parts)."""
+    pyarrow = sys.modules.get("pyarrow")
+    if pyarrow is not None and pyarrow.cpu_count() != 1:
+        pyarrow.set_cpu_count(1)
 
 
 @contextlib.contextmanager
@@ -534,31 +543,47 @@ class DaskExecutor:
 
     def __init__(self, jobs: int, scheduler: str | None):
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client
         except ImportError:
             raise UsageError("--executor dask needs Dask: pip install 'fastscore-ie[dask]'") from None
+        self.jobs = jobs
         self.cluster = None
         self._config = None
-        if scheduler is None:
-            self._config = _fork_workers()
-            # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
-            # cluster may hold (Dask then warns, "Port 8787 is already in use")
-            self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
-            self.client = Client(self.cluster)
-        else:
+        self._client = None
+        if scheduler is not None:
             import dask
 
             try:  # Dask's connect timeout (distributed.comm.timeouts.connect, default 30 s)
-                self.client = Client(scheduler, timeout=dask.config.get("distributed.comm.timeouts.connect"))
+                self._client = Client(scheduler, timeout=dask.config.get("distributed.comm.timeouts.connect"))
             except (OSError, TimeoutError) as exc:
                 raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+
+    @property
+    def client(self):
+        """The client of the scheduler given, or of a LocalCluster started now unless :meth:`start` started it."""
+        if self._client is None:
+            self._start_cluster(self.jobs)
+        return self._client
+
+    def _start_cluster(self, n_workers: int) -> None:
+        """A LocalCluster whose workers start in the background: the first ones take parts while the others are
+        forked (waiting for all of them was most of a short run)."""
+        from dask.distributed import Client, LocalCluster, as_completed  # noqa: F401 - imported before the forks
+
+        self._config = _fork_workers()
+        # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
+        # cluster may hold (Dask then warns, "Port 8787 is already in use")
+        self.cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=None,
+                                    scheduler_kwargs={"dashboard_address": ":0"})
+        self.cluster.scale(n_workers)
+        self._client = Client(self.cluster)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.client.close()
+        if self._client is not None:
+            self._client.close()
         if self.cluster is not None:
             self.cluster.close()
         if self._config is not None:
@@ -576,8 +601,12 @@ class DaskExecutor:
         return out
 
     def start(self, task_name: str, n_items: int, part=None) -> None:
-        """Nothing to start: the workers are there (a deployment's are warmed by ``--preload fastscore.shards``,
-        a LocalCluster's are forked from this process)."""
+        """A LocalCluster started (no more workers than items), its workers forked from this process once it
+        is ready for ``task_name`` and parts like ``part`` (:func:`prepare_to_fork`).  A deployment's workers are
+        there (warmed by ``--preload fastscore.shards``)."""
+        if self._client is None:
+            prepare_to_fork(task_name, part)
+            self._start_cluster(max(1, min(self.jobs, n_items)))
 
     def read_parts(self, task_name, parts, on_done):
         order = largest_first(len(parts), [part_size(p) for p in parts])
@@ -607,6 +636,7 @@ def _on_worker(fn, args):
     from .library import prefer_compiled_kernels
 
     prefer_compiled_kernels()
+    _one_thread_each()
     return _call(fn, args)
 
 

@@ -533,7 +533,32 @@ def test_forked_workers_start_with_what_their_parts_need(corpus):
     with LocalExecutor(2) as ex:
         ex.start("coref", 2, part)
         states = ex.run(_imported, [(), ()], lambda i, v: None)
+        threads = ex.run(_pyarrow_threads, [(), ()], lambda i, v: None)
     assert states == [[True] * len(_FORKED_READY)] * 2, (_FORKED_READY, states)
+    assert threads == [1, 1]  # pyarrow's pool on one thread in each worker
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_local_cluster_workers_are_forked_warm(corpus):
+    """A LocalCluster started for a task forks its workers once this process is ready for the task's parts;
+    pyarrow there runs on one thread (the workers are the parallelism)."""
+    pytest.importorskip("dask.distributed")
+    from fastscore.shards import DaskExecutor
+
+    part = str(sorted(corpus["key-parquet"].glob("*.parquet"))[0])
+    with DaskExecutor(2, None) as ex:
+        ex.start("coref", 2, part)
+        ex.client.wait_for_workers(2)
+        states = list(ex.client.run(_imported).values())
+        threads = ex.client.submit(_pyarrow_threads, pure=False).result()
+    assert states == [[True] * len(_FORKED_READY)] * 2, (_FORKED_READY, states)
+    assert threads == 1
+
+
+def _pyarrow_threads() -> int:
+    from fastscore.shards import _on_worker
+
+    return _on_worker(lambda: __import__("pyarrow").cpu_count(), ())
 
 
 @settings(max_examples=300, deadline=None)
@@ -639,6 +664,7 @@ def test_local_cluster_forks_its_workers_unless_told_otherwise(monkeypatch):
     key = "distributed.worker.multiprocessing-method"
     monkeypatch.setattr(shards, "_PROBE", "set in the parent", raising=False)  # a forked worker has it
     with shards.DaskExecutor(1, None) as ex:
+        ex.client.wait_for_workers(1)  # the cluster starts with the first use of its client; its workers after
         assert dask.config.get(key) == "fork"
         seen = ex.client.run(lambda: getattr(__import__("fastscore.shards").shards, "_PROBE", None))
         assert list(seen.values()) == ["set in the parent"]
