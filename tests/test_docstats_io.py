@@ -77,3 +77,19 @@ def test_shards_give_the_totals_of_one_file(rows, data):
     merged = DocStats.concat(travelled)
     assert merged.doc_names == names
     assert merged.total().tobytes() == whole.total().tobytes()  # the same digits, bit for bit
+
+
+_VALUES = st.one_of(st.integers(-2**40, 2**40).map(float), st.floats(-1e6, 1e6, allow_nan=False),
+                    st.sampled_from([2.0**52, 2.0**53 - 1, 0.1, 1e-300]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda k: st.lists(st.lists(_VALUES, min_size=k, max_size=k), max_size=30)))
+def test_totals_are_the_correctly_rounded_sums(rows):
+    """Whole-number columns are added by numpy, the others by fsum: every total is fsum's, whatever the mix."""
+    import math
+
+    k = len(rows[0]) if rows else 1
+    matrix = np.array(rows, dtype=np.float64).reshape(len(rows), k)
+    stats = DocStats([str(i) for i in range(len(rows))], matrix, tuple(f"c{i}" for i in range(k)), METRICS)
+    assert stats.total().tolist() == [math.fsum(matrix[:, c].tolist()) for c in range(k)]
