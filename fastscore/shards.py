@@ -570,7 +570,14 @@ class DaskExecutor:
         forked (waiting for all of them was most of a short run)."""
         from dask.distributed import Client, LocalCluster, as_completed  # noqa: F401 - imported before the forks
 
-        self._config = _fork_workers()
+        import dask
+
+        self._config = contextlib.ExitStack()  # Dask settings in force while the cluster lives
+        fork = _fork_workers()
+        if fork is not None:
+            self._config.enter_context(fork)
+        # no dashboard, so no use for the workers' profiler, whose sampling every 10 ms only slows the parts
+        self._config.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
         # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
         # cluster may hold (Dask then warns, "Port 8787 is already in use")
         self.cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -587,7 +594,7 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
         if self._config is not None:
-            self._config.__exit__(None, None, None)
+            self._config.close()
 
     def _gather(self, futures, on_done) -> list:
         from dask.distributed import as_completed

@@ -551,6 +551,8 @@ def test_local_cluster_workers_are_forked_warm(corpus):
         ex.client.wait_for_workers(2)
         states = list(ex.client.run(_imported).values())
         threads = ex.client.submit(_pyarrow_threads, pure=False).result()
+        profiled = ex.client.run(lambda: __import__("dask").config.get("distributed.worker.profile.enabled"))
+    assert list(profiled.values()) == [False, False]  # no dashboard to show the profiler's samples
     assert states == [[True] * len(_FORKED_READY)] * 2, (_FORKED_READY, states)
     assert threads == 1
 
