@@ -6,12 +6,12 @@ The file's bytes (``\\r\\n`` already made ``\\n``) come as a uint8 array.  Each 
 and stops at its first problem, with a code (``E_*``) and what the message needs (line, byte spans, values)
 in ``err``; the reader reports the problem the file shows first.
 
-- :func:`scan_lines`: lines, the blocks (sentences) ``re.split(r"(\\n[ \\t]*\\n)")`` cuts (a line of
-  Unicode whitespace is blank within a block), each line's kind, the ``# sent_id`` the kernel can read;
+- :func:`scan_lines`: the blocks (sentences) ``re.split(r"(\\n[ \\t]*\\n)")`` cuts (a line of Unicode
+  whitespace is blank within a block), each line's kind, the ``# sent_id`` the kernel can read;
   other ``newdoc`` / ``sent_id`` / ``global.Entity`` comments are left to Python's regular expressions
   (``KIND_PYTHON``).
 - :func:`token_lines`: the columns of every token line, its ID when written canonically (``7``, ``7-8``,
-  ``7.1``; other IDs are read by Python) and whether it carries coreference.
+  ``7.1``; other IDs are read by Python).
 - :func:`parse_tokens`: the ``Entity=`` brackets of the nodes, in ord order, as udapi pairs them (one stack
   per entity, discontinuous parts, mentions left open dropped at a document's end); entities interned by
   their bytes (and document, for ``GRP`` ids); Bridge/SplitAnte items.
@@ -118,14 +118,6 @@ def _starts(data, s, e, word):
 
 
 @njit(cache=True)
-def _has(data, s, e, word):
-    for i in range(s, e - len(word) + 1):
-        if _starts(data, i, e, word):
-            return True
-    return False
-
-
-@njit(cache=True)
 def _simple(data, s, e):
     """Printable ASCII or tabs only (no byte the reader's ``\\s`` would see as whitespace beyond these)."""
     for i in range(s, e):
@@ -136,25 +128,11 @@ def _simple(data, s, e):
 
 
 @njit(cache=True)
-def scan_lines(data, newdoc_w, sent_id_w, global_w):
-    """Lines and blocks.  Returns (line_start, line_end, kind, block (-1: none), block_first_line,
-    block_token_line, block_sid_line (line index of the last sent_id read here, -1), block_sid_start,
-    block_sid_end, n_blocks)."""
-    n = len(data)
-    n_lines = 1
-    for i in range(n):
-        if data[i] == 10:
-            n_lines += 1
-    ls = np.empty(n_lines, dtype=np.int64)
-    le = np.empty(n_lines, dtype=np.int64)
-    j = 0
-    ls[0] = 0
-    for i in range(n):
-        if data[i] == 10:
-            le[j] = i
-            j += 1
-            ls[j] = i + 1
-    le[n_lines - 1] = n
+def scan_lines(data, ls, le, newdoc_w, sent_id_w, global_w):
+    """Blocks and the kinds of lines (``ls``, ``le``: where each line starts and ends).  Returns (kind,
+    block (-1: none), block_first_line, block_token_line, block_sid_line (line index of the last sent_id
+    read here, -1), block_sid_start, block_sid_end, n_blocks)."""
+    n_lines = len(ls)
     kind = np.zeros(n_lines, dtype=np.int8)
     block = np.full(n_lines, -1, dtype=np.int64)
     b_first = np.empty(n_lines, dtype=np.int64)
@@ -240,7 +218,7 @@ def scan_lines(data, newdoc_w, sent_id_w, global_w):
                     break
                 continue
         j += 1
-    return ls, le, kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
+    return kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
 
 
 @njit(cache=True)
@@ -323,11 +301,10 @@ def _head_outside(outside, line_no):
 
 
 @njit(cache=True)
-def token_lines(data, ls, le, kind, entity_w, bridge_w, split_w):
+def token_lines(data, ls, le, kind):
     """The columns of the token lines (other lines: 0 tabs, -1): the number of tabs, where the 1st, 2nd, 8th
     and 9th tabs are (the ID before the first, the form before the second, DEPS and MISC after the last two),
-    the ID's kind (``ID_*``) and ord key (``ord << 10 | thousandths``), and whether ``Entity=``,
-    ``Bridge=`` or ``SplitAnte=`` appears in the line."""
+    the ID's kind (``ID_*``; ID_PYTHON: not written canonically) and ord key (``ord << 10 | thousandths``)."""
     n = len(ls)
     tabs = np.zeros(n, dtype=np.int64)
     t0 = np.full(n, -1, dtype=np.int64)
@@ -336,14 +313,11 @@ def token_lines(data, ls, le, kind, entity_w, bridge_w, split_w):
     t8 = np.full(n, -1, dtype=np.int64)
     what = np.full(n, ID_PYTHON, dtype=np.int8)
     ord_key = np.zeros(n, dtype=np.int64)
-    marked = np.zeros(n, dtype=np.bool_)
     for i in range(n):
         if kind[i] != KIND_TOKEN:
             continue
-        s = ls[i]
-        e = le[i]
         nt = 0
-        for p in range(s, e):
+        for p in range(ls[i], le[i]):
             if data[p] == 9:
                 if nt == 0:
                     t0[i] = p
@@ -355,12 +329,11 @@ def token_lines(data, ls, le, kind, entity_w, bridge_w, split_w):
                     t8[i] = p
                 nt += 1
         tabs[i] = nt
-        marked[i] = _has(data, s, e, entity_w) or _has(data, s, e, bridge_w) or _has(data, s, e, split_w)
         if nt > 0:
-            w, k = _node_id(data, s, t0[i], 0)
+            w, k = _node_id(data, ls[i], t0[i], 0)
             what[i] = w
             ord_key[i] = k
-    return tabs, t0, t1, t7, t8, what, ord_key, marked
+    return tabs, t0, t1, t7, t8, what, ord_key
 
 
 @njit(cache=True)

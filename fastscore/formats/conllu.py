@@ -706,8 +706,10 @@ class _File:
             data = data.replace(b"\r\n", b"\n")
         self.data = data
         self.buf = np.frombuffer(data, dtype=np.uint8)
-        (self.ls, self.le, self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
-         self.nb) = K.scan_lines(self.buf, *_WORDS[:3])
+        newlines = np.flatnonzero(self.buf == 10)
+        self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
+        (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
+         self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
         nb = self.nb
         self.b_first, self.b_tok, self.b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
         self.b_sid_s, self.b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
@@ -834,8 +836,8 @@ class _File:
 
     def token_lines(self) -> None:
         K = self.K
-        (self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key,
-         self.marked) = K.token_lines(self.buf, self.ls, self.le, self.kind, *_WORDS[3:])
+        self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key = K.token_lines(self.buf, self.ls, self.le,
+                                                                                   self.kind)
         tok = self.kind == K.KIND_TOKEN
         bad = np.flatnonzero(tok & (self.tabs != 9))
         if len(bad):
@@ -850,9 +852,10 @@ class _File:
         for i in np.flatnonzero(tok & (self.tabs == 9) & (what == K.ID_PYTHON)).tolist():
             self.python_id(i)
         self.empty_node_twice()
-        multi = np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE) & self.marked)
-        if len(multi):
-            i = int(multi[0])
+        multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
+                 if _MARKED.search(self.data, self.ls[i], self.le[i])]
+        if multi:
+            i = multi[0]
             b = int(self.block[i])
             self.problems.append(_Problem(b, _MULTIWORD, i + 1, f"coreference on the multiword-token line "
                                           f"{self.ident(i)!r}: write it on the lines of its words", self.doc_of(b)))
@@ -1172,3 +1175,4 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
+_MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
