@@ -21,10 +21,15 @@ Each node gets a *word key*, an int64 ordered as (sentence of the file, ord):
 response keys agree whatever empty nodes each side has.  Mentions are sets of
 word keys (:class:`~fastscore.formats.table.Words`).
 
-A file is first read by the byte scanners of ``kernels/conllu_scan.py`` (:func:`_read_fast`), which read
-regular files only -- canonical IDs in ord order, no problem to report, no mention left open -- and leave
-every other file (and every file when the kernels run as plain Python) to :class:`_Reader`, whose table
-and messages they reproduce exactly.
+A file is read by the byte scanners of ``kernels/conllu_scan.py`` and the glue of :class:`_File` (numpy over
+their arrays; the regular expressions below for the comments they leave, Python's ``int()`` for the IDs
+not written canonically, like ``01`` or ``1.10``).  A kernel stops at its first problem with a code that the
+glue makes into the message; of the problems of the checks made apart (comments, documents, sentence ids,
+columns, IDs), the brackets' and the links', the file's first is reported, in the order of the line-by-line
+reader this reproduces (``tests/reference_conllu.py``, the oracle of the tests): sentence by sentence, the
+checks of a sentence in a fixed order, the brackets in ord order, then the links and the heads' DEPS.
+Where it departs from that reader: an ID above 16383 is an error (there it ran into the sentence's bits of
+the key), and head indices and the ``i/n`` of discontinuous parts are read in ASCII digits only.
 """
 from __future__ import annotations
 
