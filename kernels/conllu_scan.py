@@ -182,7 +182,8 @@ def scan_lines(data, ls, le, newdoc_w, sent_id_w, global_w):
                     if p == e:
                         continue
                     c = data[p]
-                    if c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or _starts(data, p, e, newdoc_w) or _starts(data, p, e, global_w):
+                    if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or _starts(data, p, e, newdoc_w)
+                            or _starts(data, p, e, global_w)):
                         kind[k] = KIND_PYTHON
                     elif _starts(data, p, e, sent_id_w):
                         if not _simple(data, p, e):

@@ -10,7 +10,6 @@ import random
 import sys
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,3 +128,26 @@ def test_reads_every_anchor_and_failure_file_as_the_reference():
     assert len(files) > 10
     for path in files:
         assert_same_read(path)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10 ** 6), st.booleans())
+def test_reads_batches_as_the_reference(tmp_path_factory, seed, odd):
+    """A large file's batches (ConlluPart: the header in force, documents and sentences before them) read as
+    the reference reads them, with the facts only the whole file settles."""
+    from fastscore.formats.conllu_batches import BYTES_PER_SENTENCE, conllu_batches
+
+    key, _ = gen.generate_case(seed, 4, 6, gen.Params(reuse_eids=seed % 2 == 0, p_discontinuous=0.2))
+    if odd:
+        key = _odd_edit(key, random.Random(seed))
+    path = tmp_path_factory.mktemp("batches") / "k.conllu"
+    path.write_text(key, encoding="utf-8")
+    try:
+        parts = conllu_batches(str(path), 3 * BYTES_PER_SENTENCE)
+    except FastscoreError:
+        return
+    for part in parts:
+        if assert_same_read(part):
+            want, got = reference_conllu.read_conllu(part).batch, read_conllu(part).batch
+            assert (got.grp, got.docs_before, got.unresolved, got.left_open, got.continued) == (
+                want.grp, want.docs_before, want.unresolved, want.left_open, want.continued)

@@ -22,7 +22,8 @@ from tests.conftest import TESTDATA
 sys.path.insert(0, str(TESTDATA.parent.parent / "scripts"))
 import gen_conllu as gen
 
-LINES = ["", " ", "\t", " \t", "# c", "#", "1\tx", "2\ty\tz", "# sent_id = s", "#\tnewdoc", "3", "\u00a0", "\x0b \u3000", "x"]
+LINES = ["", " ", "\t", " \t", "# c", "#", "1\tx", "2\ty\tz", "# sent_id = s", "#\tnewdoc", "3", "\u00a0",
+         "\x0b \u3000", "x"]
 
 
 def _bytes(text: str) -> np.ndarray:

@@ -933,7 +933,7 @@ class _File:
         K = self.K
         data, buf = self.data, self.buf
         self.nodes(limit)
-        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: how many, first line
+        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: count, first line
         err = np.zeros(8, dtype=np.int64)
         n_open = data.count(b"(")
         n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
@@ -1163,8 +1163,8 @@ class _File:
 
     def sentences(self) -> _Sentences:
         lines = self.regular_lines()
-        return _Sentences(self.buf, self.b_sid_s, self.b_sid_e, self.sid_text, self.b_tok + self.line0, self.newdoc, offsets(self.b_words),
-                          self.t0[lines] + 1, self.t1[lines], self.b_words)
+        return _Sentences(self.buf, self.b_sid_s, self.b_sid_e, self.sid_text, self.b_tok + self.line0, self.newdoc,
+                          offsets(self.b_words), self.t0[lines] + 1, self.t1[lines], self.b_words)
 
 
 def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str]:
