@@ -10,6 +10,7 @@ import random
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,17 +110,33 @@ def test_reads_generated_files_as_the_reference(tmp_path_factory, seed, edit, ti
         assert read or edit != "none"
 
 
-def test_fuzzed_files_read_as_the_reference(tmp_path):
-    """Many edited files at once (a few seconds): both outcomes, table and error, occur often."""
+def _fuzz(folder, seeds: range) -> dict[bool, int]:
+    """Edited generated files (keys and responses): how many were read, how many refused (both compared)."""
     outcomes = {True: 0, False: 0}
-    for seed in range(120):
-        key, _ = gen.generate_case(seed, 2, 6, gen.Params(reuse_eids=seed % 2 == 0))
+    for seed in seeds:
+        p = gen.Params(reuse_eids=seed % 2 == 0, p_head_outside=0.1 if seed % 3 == 0 else 0.0, ties=seed % 5 == 0)
         rng = random.Random(seed)
-        text = _odd_edit(key, rng) if seed % 3 else mutate_lines(key, rng)
-        path = tmp_path / f"f{seed}.conllu"
-        path.write_text(text, encoding="utf-8")
-        outcomes[assert_same_read(path)] += 1
-    assert min(outcomes.values()) >= 20, outcomes
+        for n, text in enumerate(gen.generate_case(seed, 2, 6, p)):
+            edit = seed % 4
+            text = (_odd_edit(text, rng) if edit < 2 else mutate_lines(text, rng) if edit == 2
+                    else _odd_edit(mutate_lines(text, rng), rng))
+            path = folder / f"f{seed}-{n}.conllu"
+            path.write_text(text, encoding="utf-8")
+            outcomes[assert_same_read(path)] += 1
+    return outcomes
+
+
+def test_fuzzed_files_read_as_the_reference(tmp_path):
+    """Many edited files at once: both outcomes, table and error, occur often."""
+    outcomes = _fuzz(tmp_path, range(100))
+    assert min(outcomes.values()) >= 40, outcomes
+
+
+@pytest.mark.slow
+def test_many_fuzzed_files_read_as_the_reference(tmp_path):
+    """3,000 edited files (about 10 s)."""
+    outcomes = _fuzz(tmp_path, range(100, 1600))
+    assert min(outcomes.values()) >= 1000, outcomes
 
 
 def test_reads_every_anchor_and_failure_file_as_the_reference():
