@@ -696,7 +696,7 @@ class _Problem:
 
 class _File:
     """A CoNLL-U file (or batch) as the scanners read it: lines, blocks (sentences), documents, the Entity
-    fields in force, nodes; :meth:`table` pairs the brackets and builds the mention table, or raises the
+    fields in force, nodes; :meth:`read` pairs the brackets and builds the mention table, or raises the
     ParseError of the file's first problem."""
 
     def __init__(self, path: str, data: bytes, start: Part | None):
