@@ -41,24 +41,28 @@ SIGNATURES = {
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conllu_scan.head_deps': [
-        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
-         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64'), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64', "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conllu_scan.mention_heads': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conllu_scan.parse_tokens': [
-        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int8', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64'), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False)),
-         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int8, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", 'int64', 'int64', 'int64', "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 2, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64'), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 2, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64', 'int64', 'int64', "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conllu_scan.same_spans': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conllu_scan.scan_lines': [
-        ((('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True)),
-         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)")),
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True), ('array', 'uint8', 1, 'C', True)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)")),
+    ],
+    'conllu_scan.token_lines': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int8', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int8, 1, 'C', False, aligned=True)")),
     ],
     'contingency._tables': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),

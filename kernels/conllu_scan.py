@@ -1,16 +1,20 @@
-"""Byte scanners for CoNLL-U files with CorefUD ``Entity=`` annotations (``fastscore.formats.conllu``).
+"""Byte scanners for CoNLL-U files with CorefUD ``Entity=`` annotations: the CoNLL-U reader
+(``fastscore.formats.conllu``), which turns their arrays into a mention table and their error codes into
+messages.
 
-The reader's fast path: the file's bytes (``\\r\\n`` already made ``\\n``) as a uint8 array.  The kernels
-read what regular files have -- comments, token lines of 10 columns, canonical IDs (``7``, ``7-8``,
-``7.1``) in ord order, ``Entity=`` brackets, DEPS -- and give up (``status`` > 0) on anything else, so
-that the plain-Python reader reads the file instead and says what is wrong exactly as it always has.
+The file's bytes (``\\r\\n`` already made ``\\n``) come as a uint8 array.  Each kernel reads the whole file
+and stops at its first problem, with a code (``E_*``) and what the message needs (line, byte spans, values)
+in ``err``; the reader reports the problem the file shows first.
 
-- :func:`scan_lines`: lines, the blocks (sentences) ``re.split(r"(\\n[ \\t]*\\n)")`` cuts, each line's kind,
-  the ``# sent_id`` the kernel can read; other ``newdoc`` / ``sent_id`` / ``global.Entity`` comments are
-  left to Python's regular expressions (``KIND_PYTHON``).
-- :func:`parse_tokens`: nodes (word keys), forms, DEPS and MISC of token lines; the bracket items of
-  ``Entity=`` as udapi pairs them (one stack per entity, discontinuous parts); entities interned by their
-  bytes (and document, for ``GRP`` ids).
+- :func:`scan_lines`: the blocks (sentences) ``re.split(r"(\\n[ \\t]*\\n)")`` cuts (a line of Unicode
+  whitespace is blank within a block), each line's kind, the ``# sent_id`` the kernel can read;
+  other ``newdoc`` / ``sent_id`` / ``global.Entity`` comments are left to Python's regular expressions
+  (``KIND_PYTHON``).
+- :func:`token_lines`: the columns of every token line, its ID when written canonically (``7``, ``7-8``,
+  ``7.1``; other IDs are read by Python).
+- :func:`parse_tokens`: the ``Entity=`` brackets of the nodes, in ord order, as udapi pairs them (one stack
+  per entity, discontinuous parts, mentions left open dropped at a document's end); entities interned by
+  their bytes (and document, for ``GRP`` ids); Bridge/SplitAnte items.
 - :func:`mention_heads`: each mention's head from its head event (the index into its words as they were
   when the head was set).
 - :func:`head_deps`: the DEPS of each mention's head: parent keys and relation ids (interned).
@@ -30,13 +34,39 @@ KIND_TOKEN = 1
 KIND_PYTHON = 2  # a comment for the reader's regular expressions (newdoc, global.Entity, unusual sent_id)
 KIND_SENT_ID = 3  # "# sent_id = X" read here
 
-HEAD_NONE = 0
-HEAD_SORTED = 1  # set when a mention closes: index into its words sorted (repeats included)
-HEAD_AS_ADDED = 2  # set by the one-node last part of a discontinuous mention: words in the order added
+ID_PYTHON = -1  # token_lines: an ID not written canonically (Python reads it as int() does)
+ID_WORD, ID_EMPTY, ID_RANGE = 0, 1, 2
+
+FIELD_OTHER, FIELD_ID, FIELD_HEAD = 0, 1, 2
+HEAD_NONE = -(1 << 62)  # an opening without a head index
+
+EV_NONE = 0
+EV_SORTED = 1  # set when a mention closes: index into its words sorted (repeats included)
+EV_AS_ADDED = 2  # set by the one-node last part of a discontinuous mention: words in the order added
 
 OK = 0
-FULL = 99  # a status of parse_tokens and head_deps: call again with larger arrays
+FULL = 99  # call again with larger arrays
+# problems of parse_tokens; err = [code, line, a start, a end, b start, b end, value, value]
+E_NO_HEADER = 1  # Entity= before any global.Entity
+E_NEITHER = 2  # a chunk with neither bracket: a = the chunk
+E_HEAD_TEXT = 3  # a head index int() does not read: a = the value, b = the body
+E_NO_ID = 4  # a = the body
+E_BAD_PART = 5  # an id ending with ']' that is not NAME[i/n]: a = the id
+E_NO_FIRST_PART = 6  # a = part, b = parts, value = entity
+E_LAST_PART_NO_HEAD = 7  # value = entity
+E_NOT_OPENED = 8  # a = the body
+E_CROSSES = 9  # a = the body, value = the mention's line
+E_NOT_DISCONTINUOUS = 10  # a = the body, b = part (its end: parts' end), value = entity, mention's line
+E_HEAD_OUTSIDE = 11  # value = head index, words; a = (entity, 0)
+# problems of head_deps: err = [code, head row, item start, item end]
+E_DEPS_ITEM = 21  # not HEAD:RELATION
+E_DEPS_NODE = 22  # names a node the sentence does not have
 MOD = 2147483647
+# columns of parse_tokens' mention array
+M_EID, M_LINE, M_EV, M_EV_H, M_EV_CNT, M_CNT, M_MAX, M_ON_STACK, M_NEXT, M_PREV, M_DROPPED = range(11)
+# columns of its entity array (top of the stack, list of discontinuous mentions waiting, generation of its
+# entry in the list of entities with open mentions)
+X_TOP, X_DHEAD, X_DTAIL, X_GEN = range(4)
 
 
 @njit(cache=True)
@@ -44,6 +74,36 @@ def _blankish(data, s, e):
     for i in range(s, e):
         if data[i] != 32 and data[i] != 9:
             return False
+    return True
+
+
+@njit(cache=True)
+def _space(data, i, e):
+    """The length of the whitespace character (``str.isspace``) at data[i], 0 if none."""
+    c = data[i]
+    if 9 <= c <= 13 or 28 <= c <= 32:
+        return 1
+    if c == 0xC2 and i + 1 < e and (data[i + 1] == 0x85 or data[i + 1] == 0xA0):
+        return 2
+    if i + 2 >= e:
+        return 0
+    a, b = data[i + 1], data[i + 2]
+    if (c == 0xE1 and a == 0x9A and b == 0x80) or (c == 0xE3 and a == 0x80 and b == 0x80):
+        return 3
+    if c == 0xE2 and a == 0x80 and (0x80 <= b <= 0x8A or b == 0xA8 or b == 0xA9 or b == 0xAF):
+        return 3
+    return 3 if c == 0xE2 and a == 0x81 and b == 0x9F else 0
+
+
+@njit(cache=True)
+def _strip_blank(data, s, e):
+    """Whether ``str.strip`` empties data[s:e]."""
+    i = s
+    while i < e:
+        w = _space(data, i, e)
+        if w == 0:
+            return False
+        i += w
     return True
 
 
@@ -58,14 +118,6 @@ def _starts(data, s, e, word):
 
 
 @njit(cache=True)
-def _has(data, s, e, word):
-    for i in range(s, e - len(word) + 1):
-        if _starts(data, i, e, word):
-            return True
-    return False
-
-
-@njit(cache=True)
 def _simple(data, s, e):
     """Printable ASCII or tabs only (no byte the reader's ``\\s`` would see as whitespace beyond these)."""
     for i in range(s, e):
@@ -76,25 +128,11 @@ def _simple(data, s, e):
 
 
 @njit(cache=True)
-def scan_lines(data, newdoc_w, sent_id_w, global_w):
-    """Lines and blocks.  Returns (status, line_start, line_end, kind, block (-1: none), block_first_line,
-    block_token_line, block_sid_line (line index of the last sent_id read here, -1), block_sid_start,
-    block_sid_end, n_blocks)."""
-    n = len(data)
-    n_lines = 1
-    for i in range(n):
-        if data[i] == 10:
-            n_lines += 1
-    ls = np.empty(n_lines, dtype=np.int64)
-    le = np.empty(n_lines, dtype=np.int64)
-    j = 0
-    ls[0] = 0
-    for i in range(n):
-        if data[i] == 10:
-            le[j] = i
-            j += 1
-            ls[j] = i + 1
-    le[n_lines - 1] = n
+def scan_lines(data, ls, le, newdoc_w, sent_id_w, global_w):
+    """Blocks and the kinds of lines (``ls``, ``le``: where each line starts and ends).  Returns (kind,
+    block (-1: none), block_first_line, block_token_line, block_sid_line (line index of the last sent_id
+    read here, -1), block_sid_start, block_sid_end, n_blocks)."""
+    n_lines = len(ls)
     kind = np.zeros(n_lines, dtype=np.int8)
     block = np.full(n_lines, -1, dtype=np.int64)
     b_first = np.empty(n_lines, dtype=np.int64)
@@ -115,7 +153,7 @@ def scan_lines(data, newdoc_w, sent_id_w, global_w):
             # lines piece..j form a piece; it is a block if a line has something
             has = False
             for k in range(piece, j + 1):
-                if not _blankish(data, ls[k], le[k]):
+                if not _strip_blank(data, ls[k], le[k]):
                     has = True
                     break
             if has:
@@ -129,24 +167,23 @@ def scan_lines(data, newdoc_w, sent_id_w, global_w):
                 for k in range(piece, j + 1):
                     s = ls[k]
                     e = le[k]
-                    if _blankish(data, s, e):
+                    if _strip_blank(data, s, e):
                         continue
                     c = data[s]
                     block[k] = b
-                    if 48 <= c <= 57:
+                    if c != 35:  # not '#': a token line
                         kind[k] = KIND_TOKEN
                         if b_tok[b] < 0:
                             b_tok[b] = k + 1
                         continue
-                    if c != 35:  # '#'
-                        return 1, ls, le, kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
                     p = s + 1
                     while p < e and (data[p] == 32 or data[p] == 9):
                         p += 1
                     if p == e:
                         continue
                     c = data[p]
-                    if c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or _starts(data, p, e, newdoc_w) or _starts(data, p, e, global_w):
+                    if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or _starts(data, p, e, newdoc_w)
+                            or _starts(data, p, e, global_w)):
                         kind[k] = KIND_PYTHON
                     elif _starts(data, p, e, sent_id_w):
                         if not _simple(data, p, e):
@@ -182,7 +219,7 @@ def scan_lines(data, newdoc_w, sent_id_w, global_w):
                     break
                 continue
         j += 1
-    return 0, ls, le, kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
+    return kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
 
 
 @njit(cache=True)
@@ -256,431 +293,494 @@ def _node_id(data, s, e, sentence):
 
 
 @njit(cache=True)
-def _disc(data, s, e):
-    """``NAME[i/n]`` at data[s:e]: (status, end of NAME, i, n); status 0 not of that form, 1 read,
-    -1 something the fast path does not read (the reader's regular expression decides)."""
-    k = s
-    while k < e and data[k] != 91:  # '['
-        k += 1
-    if k == s or k == e:
-        return 0, 0, 0, 0
-    slash = k + 1
-    while slash < e and 48 <= data[slash] <= 57:
-        slash += 1
-    if slash == k + 1 or slash >= e or data[slash] != 47:
-        return (0, 0, 0, 0) if _plain_ascii(data, s, e) else (-1, 0, 0, 0)
-    close = slash + 1
-    while close < e and 48 <= data[close] <= 57:
-        close += 1
-    if close == slash + 1 or close >= e or data[close] != 93:
-        return (0, 0, 0, 0) if _plain_ascii(data, s, e) else (-1, 0, 0, 0)
-    if close != e - 1:
-        return -1, 0, 0, 0
-    part = _digits(data, k + 1, slash, True)
-    parts = _digits(data, slash + 1, close, True)
-    if part < 0 or parts < 0:
-        return -1, 0, 0, 0
-    return 1, k, part, parts
-
-
-@njit(cache=True)
-def _plain_ascii(data, s, e):
-    for i in range(s, e):
-        if data[i] >= 128:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _head_outside(outside, line_no):
     if outside[0] == 0:
         outside[1] = line_no
     outside[0] += 1
 
 
-@njit(cache=True)
-def parse_tokens(data, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open, n_links,
-                 log_cap, entity_w, bridge_w, split_w, outside):
-    """Token lines and their ``Entity=`` brackets.  ``b_*``: per block its document (0-based), and the
-    ``global.Entity`` fields in force (position of the id and of the head field, -1 if none; number of
-    fields, -1: no header yet; GRP ids).  ``n_open``, ``n_links``: upper bounds of bracket openings (the
-    ``(``s) and of Bridge/SplitAnte items; ``log_cap``: the word log's size (status FULL: call again with a
-    larger one); ``outside`` (2 int64, zeros) gets the number of head indices outside their mention that udapi
-    reads anyway and the line of the first (the reader warns of them).  The arrays are sized up front, never
-    regrown: an array variable assigned inside the loop costs reference counting on every line (2.6x the time
-    of the whole scan).
 
-    Returns (status, fail line, nodes: key, DEPS start, end; word forms: start, end; words per block;
-    mentions: entity, line, head event kind, index, word count at the event; the word log: mention, key;
-    entities: start, end, tag; links: line, start, end, block)."""
-    n_lines = len(ls)
-    n_tok = 0
-    for i in range(n_lines):
-        if kind[i] == KIND_TOKEN:
-            n_tok += 1
-    node_key = np.empty(n_tok, dtype=np.int64)
-    node_ds = np.empty(n_tok, dtype=np.int64)
-    node_de = np.empty(n_tok, dtype=np.int64)
-    form_s = np.empty(n_tok, dtype=np.int64)
-    form_e = np.empty(n_tok, dtype=np.int64)
-    n_blocks = len(b_doc)
-    b_words = np.zeros(n_blocks, dtype=np.int64)
+
+@njit(cache=True)
+def token_lines(data, ls, le, kind):
+    """The columns of the token lines (other lines: 0 tabs, -1): the number of tabs, where the 1st, 2nd, 8th
+    and 9th tabs are (the ID before the first, the form before the second, DEPS and MISC after the last two),
+    the ID's kind (``ID_*``; ID_PYTHON: not written canonically) and ord key (``ord << 10 | thousandths``)."""
+    n = len(ls)
+    tabs = np.zeros(n, dtype=np.int64)
+    t0 = np.full(n, -1, dtype=np.int64)
+    t1 = np.full(n, -1, dtype=np.int64)
+    t7 = np.full(n, -1, dtype=np.int64)
+    t8 = np.full(n, -1, dtype=np.int64)
+    what = np.full(n, ID_PYTHON, dtype=np.int8)
+    ord_key = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        if kind[i] != KIND_TOKEN:
+            continue
+        nt = 0
+        for p in range(ls[i], le[i]):
+            if data[p] == 9:
+                if nt == 0:
+                    t0[i] = p
+                elif nt == 1:
+                    t1[i] = p
+                elif nt == 7:
+                    t7[i] = p
+                elif nt == 8:
+                    t8[i] = p
+                nt += 1
+        tabs[i] = nt
+        if nt > 0:
+            w, k = _node_id(data, ls[i], t0[i], 0)
+            what[i] = w
+            ord_key[i] = k
+    return tabs, t0, t1, t7, t8, what, ord_key
+
+
+@njit(cache=True)
+def _disc(data, s, e):
+    """``re.match(r"([^[]+)\\[(\\d+)/(\\d+)\\]")`` on data[s:e] (ASCII digits): (matched, end of the name, start
+    and end of ``i``, of ``n``)."""
+    k = s
+    while k < e and data[k] != 91:  # '['
+        k += 1
+    if k == s or k == e:
+        return False, 0, 0, 0, 0, 0
+    slash = k + 1
+    while slash < e and 48 <= data[slash] <= 57:
+        slash += 1
+    if slash == k + 1 or slash >= e or data[slash] != 47:
+        return False, 0, 0, 0, 0, 0
+    close = slash + 1
+    while close < e and 48 <= data[close] <= 57:
+        close += 1
+    if close == slash + 1 or close >= e or data[close] != 93:
+        return False, 0, 0, 0, 0, 0
+    return True, k, k + 1, slash, slash + 1, close
+
+
+@njit(cache=True)
+def _int(data, s, e):
+    """What ``int()`` makes of data[s:e] (ASCII digits; whitespace around, a ``+``, ``_`` between digits), or
+    HEAD_NONE when it raises a ValueError.  Never negative (the text has no ``-``)."""
+    while s < e and _space(data, s, e) > 0:
+        s += _space(data, s, e)
+    while e > s:
+        if _space(data, e - 1, e) == 1:
+            e -= 1
+        elif e - s >= 2 and _space(data, e - 2, e) == 2:
+            e -= 2
+        elif e - s >= 3 and _space(data, e - 3, e) == 3:
+            e -= 3
+        else:
+            break
+    if s < e and data[s] == 43:  # '+'
+        s += 1
+    if s == e:
+        return HEAD_NONE
+    v = 0
+    for i in range(s, e):
+        c = data[i]
+        if c == 95:  # '_' only between digits
+            if i == s or i == e - 1 or data[i - 1] == 95:
+                return HEAD_NONE
+            continue
+        if c < 48 or c > 57:
+            return HEAD_NONE
+        v = min(v * 10 + (c - 48), 1 << 40)
+    return v
+
+
+@njit(cache=True)
+def _match_end(data, c, q):
+    """The end of a match of ``\\([^()]+\\)?|[^()]+\\)`` (the reader's Entity chunks) at data[c], -1 if none."""
+    if data[c] == 41:  # ')'
+        return -1
+    j = c + 1
+    while j < q and data[j] != 40 and data[j] != 41:
+        j += 1
+    if data[c] == 40:
+        if j == c + 1:
+            return -1
+        return j + 1 if j < q and data[j] == 41 else j
+    return j + 1 if j < q and data[j] == 41 else -1
+
+
+@njit(cache=True)
+def _fail(err, code, line, a_s, a_e, b_s, b_e, v0, v1):
+    err[0] = code
+    err[1] = line
+    err[2] = a_s
+    err[3] = a_e
+    err[4] = b_s
+    err[5] = b_e
+    err[6] = v0
+    err[7] = v1
+    return code
+
+
+@njit(cache=True)
+def _log(log, cnt, m, key):
+    if cnt[1] == len(log):
+        return False
+    log[cnt[1], 0] = m
+    log[cnt[1], 1] = key
+    cnt[1] += 1
+    return True
+
+
+@njit(cache=True)
+def _drop_open(M, X, stack, u_list, cnt, drop):
+    """A document (or the file) ends: the mentions still open are dropped, entity by entity in the order
+    their first open mention came, each entity's from the bottom of its stack (as the reader warns)."""
+    for u in range(cnt[6]):
+        x = u_list[u]
+        top = X[x, X_TOP]
+        first = cnt[7]
+        while top >= 0:
+            drop[cnt[7]] = stack[top, 0]
+            cnt[7] += 1
+            top = stack[top, 2]
+        drop[first:cnt[7]] = drop[first:cnt[7]][::-1].copy()
+        for k in range(first, cnt[7]):
+            M[drop[k], M_ON_STACK] = 0
+            M[drop[k], M_DROPPED] = 1
+        X[x, X_TOP] = -1
+    cnt[6] = 0
+    cnt[5] += 1  # a new generation of the list
+
+
+@njit(cache=True)
+def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_n, b_grp, t8, n_open, n_links,
+                 log_cap, entity_w, bridge_w, split_w, outside, err):
+    """The ``Entity=`` brackets and Bridge/SplitAnte items of the nodes (``node_line``, ``node_key``: in ord
+    order, sentence after sentence).  ``b_*``: per block its document (0-based), the row of ``f_kind`` /
+    ``f_n`` giving the ``global.Entity`` fields in force (``FIELD_*``; -1: no header yet), whether ids are
+    per document (GRP).  ``n_open``, ``n_links``: upper bounds of mentions (the ``(``s) and of
+    Bridge/SplitAnte items; ``log_cap``: the word log's size (status FULL: call again with a larger one);
+    ``outside`` (2 int64, zeros) gets the number of head indices outside their mention that udapi reads
+    anyway and the line of the first.  A problem: its code (``E_*``), with ``err`` filled.  The arrays are
+    sized up front, never regrown: an array variable assigned inside the loop costs reference counting on
+    every line.
+
+    Returns (status, mentions (columns ``M_*``), word log (mention, key), entities: start, end, tag; links
+    (line, start, end, block), dropped mentions in the reader's order, counts: [mentions, log, entities,
+    links, stack, generation, open entities, dropped])."""
     cap = n_open + 1
-    m_eid = np.empty(cap, dtype=np.int64)
-    m_line = np.empty(cap, dtype=np.int64)
-    m_ev = np.zeros(cap, dtype=np.int64)
-    m_ev_h = np.zeros(cap, dtype=np.int64)
-    m_ev_cnt = np.zeros(cap, dtype=np.int64)
-    m_cnt = np.zeros(cap, dtype=np.int64)
-    m_max = np.zeros(cap, dtype=np.int64)
-    on_stack = np.zeros(cap, dtype=np.bool_)
-    d_next = np.full(cap, -1, dtype=np.int64)
-    d_prev = np.full(cap, -1, dtype=np.int64)
-    st_m = np.empty(cap, dtype=np.int64)
-    st_h = np.empty(cap, dtype=np.int64)
-    st_prev = np.empty(cap, dtype=np.int64)
-    n_st = 0
+    M = np.zeros((cap, 11), dtype=np.int64)
+    X = np.zeros((cap, 4), dtype=np.int64)
+    stack = np.zeros((cap, 3), dtype=np.int64)  # mention, head index, previous of its entity
     e_s = np.empty(cap, dtype=np.int64)
     e_e = np.empty(cap, dtype=np.int64)
     e_tag = np.empty(cap, dtype=np.int64)
-    e_top = np.empty(cap, dtype=np.int64)
-    e_dhead = np.empty(cap, dtype=np.int64)
-    e_dtail = np.empty(cap, dtype=np.int64)
+    u_list = np.empty(cap, dtype=np.int64)  # entities with open mentions, in the order of their first
+    drop = np.empty(cap, dtype=np.int64)
     size = 16
     while size < 2 * cap:
         size *= 2
     slots = np.full(size, -1, dtype=np.int64)
-    n_e = 0
-    n_m = 0
-    n_unf = 0
-    log_m = np.empty(log_cap, dtype=np.int64)
-    log_k = np.empty(log_cap, dtype=np.int64)
-    n_log = 0
-    lk_line = np.empty(n_links, dtype=np.int64)
-    lk_s = np.empty(n_links, dtype=np.int64)
-    lk_e = np.empty(n_links, dtype=np.int64)
-    lk_b = np.empty(n_links, dtype=np.int64)
-    n_lk = 0
-    n_nodes = 0
-    n_forms = 0
+    log = np.empty((log_cap, 2), dtype=np.int64)
+    links = np.empty((n_links, 4), dtype=np.int64)
+    cnt = np.zeros(8, dtype=np.int64)  # mentions, log, entities, links, stack, generation, open entities, dropped
     cur_b = -1
     cur_doc = -1
     b_start = 0
-    tabs = np.empty(9, dtype=np.int64)
-    for i in range(n_lines):
-        if kind[i] != KIND_TOKEN:
-            continue
+    status = OK
+    for n in range(len(node_line)):
+        i = node_line[n]
         line_no = i + 1
-        s = ls[i]
-        e = le[i]
+        key = node_key[n]
         b = block[i]
         if b != cur_b:
             cur_b = b
-            b_start = n_nodes
+            b_start = n
             if b_doc[b] != cur_doc:
-                if n_unf > 0 or b_doc[b] < 0:
-                    return 2, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                        m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, \
-                        n_forms, n_m, n_log, n_e, n_lk
+                _drop_open(M, X, stack, u_list, cnt, drop)
                 cur_doc = b_doc[b]
-        nt = 0
-        for p in range(s, e):
-            if data[p] == 9:
-                if nt < 9:
-                    tabs[nt] = p
-                nt += 1
-        if nt != 9:
-            return 3, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, \
-                n_forms, n_m, n_log, n_e, n_lk
-        what, key = _node_id(data, s, tabs[0], b)
-        if what < 0 or (what != 2 and n_nodes > b_start and key <= node_key[n_nodes - 1]):
-            return 4, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, \
-                n_forms, n_m, n_log, n_e, n_lk
-        if what == 2:
-            # the reader looks for these anywhere in a line and then fails on a multiword token's line
-            if _has(data, s, e, entity_w) or _has(data, s, e, bridge_w) or _has(data, s, e, split_w):
-                return 18, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                    m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, \
-                    n_forms, n_m, n_log, n_e, n_lk
-            continue
-        if what == 0:
-            form_s[n_forms] = tabs[0] + 1
-            form_e[n_forms] = tabs[1]
-            n_forms += 1
-            b_words[b] += 1
-        node_key[n_nodes] = key
-        node_ds[n_nodes] = tabs[7] + 1
-        node_de[n_nodes] = tabs[8]
-        n_nodes += 1
-        # MISC items
-        p = tabs[8] + 1
-        while p <= e:
+        e = le[i]
+        p = t8[i] + 1
+        while p <= e and status == OK:
             q = p
             while q < e and data[q] != 124:  # '|'
                 q += 1
             if _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
-                lk_line[n_lk] = line_no
-                lk_s[n_lk] = p
-                lk_e[n_lk] = q
-                lk_b[n_lk] = b
-                n_lk += 1
+                k = cnt[3]
+                links[k, 0] = line_no
+                links[k, 1] = p
+                links[k, 2] = q
+                links[k, 3] = b
+                cnt[3] += 1
             elif _starts(data, p, q, entity_w):
-                if b_nfields[b] < 0:
-                    return 5, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                        m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, \
-                        n_forms, n_m, n_log, n_e, n_lk
+                row = b_frow[b]
+                if row < 0:
+                    status = _fail(err, E_NO_HEADER, line_no, 0, 0, 0, 0, 0, 0)
+                    break
                 tag = b_doc[b] + 1 if b_grp[b] else 0
                 c = p + len(entity_w)
-                while c < q:
-                    # a chunk: "(" body ")"? or body ")"; body: no parentheses
-                    opening = data[c] == 40
-                    bs = c + 1 if opening else c
-                    be = bs
-                    while be < q and data[be] != 40 and data[be] != 41:
-                        be += 1
-                    if be == bs or (not opening and (be == q or data[be] != 41)):
-                        return 6, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, \
-                            m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, \
-                            n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                    closing = be < q and data[be] == 41
-                    c = be + 1 if closing else be
-                    if opening:
-                        # fields: values split by '-'
-                        es = -1
-                        ee = -1
-                        head = -1
-                        f = 0
-                        vs = bs
-                        while True:
-                            ve = vs
-                            while ve < be and data[ve] != 45:
-                                ve += 1
-                            if f < b_nfields[b]:
-                                if f == b_idpos[b]:
-                                    es = vs
-                                    ee = ve
-                                if f == b_headpos[b]:
-                                    head = _digits(data, vs, ve, False)
-                                    if head < 0:
-                                        return 7, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, \
-                                            m_eid, m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, \
-                                            lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            f += 1
-                            if ve >= be:
-                                break
-                            vs = ve + 1
-                        if es < 0 or ee == es:
-                            return 8, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, \
-                                m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, \
-                                n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                        part = -1
-                        parts = -1
-                        for t in range(es, ee):
-                            if data[t] == 58:  # ':' (GRP ids are written DOC:ID by the reader)
-                                return 9, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                    m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                    lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                        if data[ee - 1] == 93:
-                            st, name_end, part, parts = _disc(data, es, ee)
-                            if st != 1:
-                                return 10, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                    m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                    lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            ee = name_end
-                        if closing and part < 0 and head > 1:  # a head index udapi ignores (its node is the head)
-                            _head_outside(outside, line_no)
-                        at = _find(data, es, ee, tag, slots, e_s, e_e, e_tag)
-                        x = slots[at]
-                        if x < 0:
-                            x = n_e
-                            n_e += 1
-                            slots[at] = x
-                            e_s[x] = es
-                            e_e[x] = ee
-                            e_tag[x] = tag
-                            e_top[x] = -1
-                            e_dhead[x] = -1
-                            e_dtail[x] = -1
-                        if part >= 0 and part != 1:
-                            m = e_dhead[x]
-                            while m >= 0 and on_stack[m]:
-                                m = d_next[m]
-                            if m < 0:
-                                return 11, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                    m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                    lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            if n_log == log_cap:
-                                return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                                    m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
-                                    n_m, n_log, n_e, n_lk
-                            log_m[n_log] = m
-                            log_k[n_log] = key
-                            n_log += 1
-                            m_cnt[m] += 1
-                            m_max[m] = max(m_max[m], key)
-                            if closing and part == parts:
-                                t = e_dtail[x]  # the list's last mention leaves it (as the reader pops)
-                                e_dtail[x] = d_prev[t]
-                                if d_prev[t] >= 0:
-                                    d_next[d_prev[t]] = -1
-                                else:
-                                    e_dhead[x] = -1
-                                d_prev[t] = -1
-                                if head < 0:
-                                    return 12, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, \
-                                        m_eid, m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, \
-                                        lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                                m_ev[m] = HEAD_AS_ADDED
-                                m_ev_h[m] = head
-                                if head == 0:  # udapi takes the node just added (the last as added)
-                                    _head_outside(outside, line_no)
-                                    m_ev_h[m] = m_cnt[m]
-                                m_ev_cnt[m] = m_cnt[m]
-                        else:
-                            m = n_m
-                            n_m += 1
-                            m_eid[m] = x
-                            m_line[m] = line_no
-                            m_cnt[m] = 1
-                            m_max[m] = key
-                            if n_log == log_cap:
-                                return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                                    m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
-                                    n_m, n_log, n_e, n_lk
-                            log_m[n_log] = m
-                            log_k[n_log] = key
-                            n_log += 1
-                            if part >= 0:
-                                t = e_dtail[x]
-                                d_prev[m] = t
-                                if t >= 0:
-                                    d_next[t] = m
-                                else:
-                                    e_dhead[x] = m
-                                e_dtail[x] = m
-                        if not closing:
-                            st_m[n_st] = m
-                            st_h[n_st] = head
-                            st_prev[n_st] = e_top[x]
-                            e_top[x] = n_st
-                            n_st += 1
-                            on_stack[m] = True
-                            n_unf += 1
+                while c < q and status == OK:
+                    # the next chunk: text no match covers (from c), else the match at c
+                    ms = c
+                    me = -1
+                    while ms < q:
+                        me = _match_end(data, ms, q)
+                        if me >= 0:
+                            break
+                        ms += 1
+                    ps, pe = (c, ms) if ms > c else (ms, me)
+                    c = pe
+                    opening = data[ps] == 40
+                    closing = data[pe - 1] == 41
+                    bs, be = ps, pe
+                    while bs < be and (data[bs] == 40 or data[bs] == 41):
+                        bs += 1
+                    while be > bs and (data[be - 1] == 40 or data[be - 1] == 41):
+                        be -= 1
+                    if not opening and not closing:
+                        status = _fail(err, E_NEITHER, line_no, ps, pe, 0, 0, 0, 0)
+                    elif opening:
+                        status = _open(data, bs, be, closing, key, line_no, tag, f_kind[row], f_n[row], M, X, stack,
+                                       e_s, e_e, e_tag, slots, log, u_list, cnt, outside, err)
                     else:
-                        # a closing: the body as an entity id, else as a part NAME[i/n]
-                        es = bs
-                        ee = be
-                        part = -1
-                        parts = -1
-                        at = _find(data, es, ee, tag, slots, e_s, e_e, e_tag)
-                        x = slots[at]
-                        if x < 0 or e_top[x] < 0:
-                            st, name_end, part, parts = _disc(data, es, ee)
-                            if st < 0:
-                                return 13, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                    m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                    lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            if st == 1:
-                                ee = name_end
-                                at = _find(data, es, ee, tag, slots, e_s, e_e, e_tag)
-                                x = slots[at]
-                            else:
-                                part = -1
-                                parts = -1
-                        if x < 0 or e_top[x] < 0:
-                            return 14, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                        top = e_top[x]
-                        e_top[x] = st_prev[top]
-                        m = st_m[top]
-                        head = st_h[top]
-                        on_stack[m] = False
-                        n_unf -= 1
-                        last = m_max[m]
-                        if (last >> SENTENCE_SHIFT) != (key >> SENTENCE_SHIFT):
-                            return 15, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                        for t in range(b_start, n_nodes):
-                            if node_key[t] > last:
-                                if n_log == log_cap:
-                                    return FULL, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, \
-                                        m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, \
-                                        n_m, n_log, n_e, n_lk
-                                log_m[n_log] = m
-                                log_k[n_log] = node_key[t]
-                                n_log += 1
-                                m_cnt[m] += 1
-                                m_max[m] = max(m_max[m], node_key[t])
-                        if head > 0 and (part < 0 or part == parts):
-                            m_ev[m] = HEAD_SORTED
-                            m_ev_h[m] = head
-                            m_ev_cnt[m] = m_cnt[m]
-                        if part >= 0 and part == parts:
-                            t = e_dtail[x]
-                            if t < 0:
-                                return 16, line_no, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, \
-                                    m_line, m_ev, m_ev_h, m_ev_cnt, log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, \
-                                    lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
-                            e_dtail[x] = d_prev[t]
-                            if d_prev[t] >= 0:
-                                d_next[d_prev[t]] = -1
-                            else:
-                                e_dhead[x] = -1
-                            d_prev[t] = -1
+                        status = _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e_s,
+                                        e_e, e_tag, slots, log, cnt, err)
             p = q + 1
-    status = 17 if n_unf > 0 else OK
-    return status, 0, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt, \
-        log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e, n_lk
+        if status != OK:
+            break
+    if status == OK:
+        _drop_open(M, X, stack, u_list, cnt, drop)
+    return status, M, log, e_s, e_e, e_tag, links, drop, cnt
+
+
+@njit(cache=True)
+def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s, e_e, e_tag, slots, log, u_list,
+          cnt, outside, err):
+    """An opening bracket (and the closing of a one-node mention): the reader's ``open``."""
+    es = -1
+    ee = -1
+    head = HEAD_NONE
+    f = 0
+    vs = bs
+    while f < nf:  # the values (split by '-') paired with the fields
+        ve = vs
+        while ve < be and data[ve] != 45:
+            ve += 1
+        if kinds[f] == FIELD_ID:
+            es = vs
+            ee = ve
+        elif kinds[f] == FIELD_HEAD:
+            head = _int(data, vs, ve)
+            if head == HEAD_NONE:
+                return _fail(err, E_HEAD_TEXT, line_no, vs, ve, bs, be, 0, 0)
+        f += 1
+        if ve >= be:
+            break
+        vs = ve + 1
+    if es < 0 or ee == es:
+        return _fail(err, E_NO_ID, line_no, bs, be, 0, 0, 0, 0)
+    part = False
+    first_part = False
+    last_part = False
+    name_end = ps = pe = ns = ne = 0
+    if data[ee - 1] == 93:  # ']'
+        part, name_end, ps, pe, ns, ne = _disc(data, es, ee)
+        if not part:
+            return _fail(err, E_BAD_PART, line_no, es, ee, 0, 0, 0, 0)
+        first_part = pe - ps == 1 and data[ps] == 49
+        last_part = same_bytes(data, ps, pe, data, ns, ne)
+        ee = name_end
+    x = _intern(data, es, ee, tag, slots, e_s, e_e, e_tag, X, cnt)
+    if part and not first_part:
+        m = X[x, X_DHEAD]  # the oldest waiting mention of the entity that is not open
+        while m >= 0 and M[m, M_ON_STACK]:
+            m = M[m, M_NEXT]
+        if m < 0:
+            return _fail(err, E_NO_FIRST_PART, line_no, ps, pe, ns, ne, x, 0)
+        if not _log(log, cnt, m, key):
+            return FULL
+        M[m, M_CNT] += 1
+        M[m, M_MAX] = max(M[m, M_MAX], key)
+        if closing and last_part:
+            _pop_waiting(M, X, x)
+            if head == HEAD_NONE:
+                return _fail(err, E_LAST_PART_NO_HEAD, line_no, 0, 0, 0, 0, x, 0)
+            M[m, M_EV] = EV_AS_ADDED
+            M[m, M_EV_CNT] = M[m, M_CNT]
+            if head == 0:  # udapi takes the node just added (the last as added)
+                _head_outside(outside, line_no)
+                M[m, M_EV_H] = M[m, M_CNT]
+            elif head < 1 or head > M[m, M_CNT]:
+                return _fail(err, E_HEAD_OUTSIDE, line_no, x, 0, 0, 0, head, M[m, M_CNT])
+            else:
+                M[m, M_EV_H] = head
+    else:
+        if closing and not part and head != HEAD_NONE and head > 1:  # a head index udapi ignores
+            _head_outside(outside, line_no)
+        m = cnt[0]
+        cnt[0] += 1
+        M[m, M_EID] = x
+        M[m, M_LINE] = line_no
+        M[m, M_CNT] = 1
+        M[m, M_MAX] = key
+        M[m, M_NEXT] = -1
+        M[m, M_PREV] = -1
+        if not _log(log, cnt, m, key):
+            return FULL
+        if part:  # a first part waits for the others
+            t = X[x, X_DTAIL]
+            M[m, M_PREV] = t
+            if t >= 0:
+                M[t, M_NEXT] = m
+            else:
+                X[x, X_DHEAD] = m
+            X[x, X_DTAIL] = m
+    if not closing:
+        k = cnt[4]
+        stack[k, 0] = m
+        stack[k, 1] = head
+        stack[k, 2] = X[x, X_TOP]
+        X[x, X_TOP] = k
+        cnt[4] += 1
+        M[m, M_ON_STACK] = 1
+        if X[x, X_GEN] != cnt[5] + 1:
+            X[x, X_GEN] = cnt[5] + 1
+            u_list[cnt[6]] = x
+            cnt[6] += 1
+    return OK
+
+
+@njit(cache=True)
+def _intern(data, s, e, tag, slots, e_s, e_e, e_tag, X, cnt):
+    at = _find(data, s, e, tag, slots, e_s, e_e, e_tag)
+    x = slots[at]
+    if x < 0:
+        x = cnt[2]
+        cnt[2] += 1
+        slots[at] = x
+        e_s[x] = s
+        e_e[x] = e
+        e_tag[x] = tag
+        X[x, X_TOP] = -1
+        X[x, X_DHEAD] = -1
+        X[x, X_DTAIL] = -1
+        X[x, X_GEN] = 0
+    return x
+
+
+@njit(cache=True)
+def _lookup(data, s, e, tag, slots, e_s, e_e, e_tag):
+    x = slots[_find(data, s, e, tag, slots, e_s, e_e, e_tag)]
+    return x
+
+
+@njit(cache=True)
+def _pop_waiting(M, X, x):
+    """The last mention of the entity's waiting list leaves it (as the reader pops, whichever was completed)."""
+    t = X[x, X_DTAIL]
+    X[x, X_DTAIL] = M[t, M_PREV]
+    if M[t, M_PREV] >= 0:
+        M[M[t, M_PREV], M_NEXT] = -1
+    else:
+        X[x, X_DHEAD] = -1
+    M[t, M_PREV] = -1
+
+
+@njit(cache=True)
+def _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e_s, e_e, e_tag, slots, log, cnt,
+           err):
+    """A closing bracket: the reader's ``close``."""
+    part = False
+    last_part = False
+    ps = pe = ns = ne = 0
+    x = _lookup(data, bs, be, tag, slots, e_s, e_e, e_tag)
+    if x < 0 or X[x, X_TOP] < 0:  # not an open entity: a part NAME[i/n]?
+        matched, name_end, ps, pe, ns, ne = _disc(data, bs, be)
+        if matched:
+            part = True
+            last_part = same_bytes(data, ps, pe, data, ns, ne)
+            x = _lookup(data, bs, name_end, tag, slots, e_s, e_e, e_tag)
+    if x < 0 or X[x, X_TOP] < 0:
+        return _fail(err, E_NOT_OPENED, line_no, bs, be, 0, 0, 0, 0)
+    top = X[x, X_TOP]
+    X[x, X_TOP] = stack[top, 2]
+    m = stack[top, 0]
+    head = stack[top, 1]
+    M[m, M_ON_STACK] = 0
+    last = M[m, M_MAX]
+    if (last >> SENTENCE_SHIFT) != (key >> SENTENCE_SHIFT):
+        return _fail(err, E_CROSSES, line_no, bs, be, 0, 0, M[m, M_LINE], 0)
+    for t in range(b_start, n + 1):  # every node after the mention's last, up to this one
+        if node_key[t] > last:
+            if not _log(log, cnt, m, node_key[t]):
+                return FULL
+            M[m, M_CNT] += 1
+            M[m, M_MAX] = max(M[m, M_MAX], node_key[t])
+    if head != HEAD_NONE and head != 0 and (not part or last_part):
+        if head < 1 or head > M[m, M_CNT]:
+            return _fail(err, E_HEAD_OUTSIDE, line_no, x, 0, 0, 0, head, M[m, M_CNT])
+        M[m, M_EV] = EV_SORTED
+        M[m, M_EV_H] = head
+        M[m, M_EV_CNT] = M[m, M_CNT]
+    if part and last_part:
+        if X[x, X_DTAIL] < 0:
+            return _fail(err, E_NOT_DISCONTINUOUS, line_no, bs, be, ps, ne, x, M[m, M_LINE])
+        _pop_waiting(M, X, x)
+    return OK
 
 
 @njit(cache=True)
 def mention_heads(log_off, log_k, ev, ev_h, ev_cnt, first):
-    """Each mention's head key: from its head event (``ev``: HEAD_SORTED or HEAD_AS_ADDED; the index
-    ``ev_h``, 1-based, into its first ``ev_cnt`` words as added (``log_k`` by mention, CSR ``log_off``),
-    sorted or not), else ``first`` (its first word).  Returns (status, the mention failing or -1, heads)."""
+    """Each mention's head key: from its head event (``ev``: EV_SORTED or EV_AS_ADDED; the index ``ev_h``,
+    1-based, into its first ``ev_cnt`` words as added (``log_k`` by mention, CSR ``log_off``), sorted or
+    not), else ``first`` (its first word).  ``parse_tokens`` checked the indices."""
     n = len(ev)
     out = first.copy()
     for m in range(n):
-        if ev[m] == HEAD_NONE:
+        if ev[m] == EV_NONE:
             continue
-        cnt = ev_cnt[m]
-        h = ev_h[m]
-        if h < 1 or h > cnt:
-            return 1, m, out
-        words = log_k[log_off[m]:log_off[m] + cnt].copy()
-        if ev[m] == HEAD_SORTED:
+        words = log_k[log_off[m]:log_off[m] + ev_cnt[m]].copy()
+        if ev[m] == EV_SORTED:
             words.sort()
-        out[m] = words[h - 1]
-    return 0, -1, out
+        out[m] = words[ev_h[m] - 1]
+    return out
 
 
 @njit(cache=True)
-def head_deps(data, heads, node_key, node_ds, node_de, rel_slots, cap):
-    """The DEPS of each head node (``PARENT:RELATION|...``, ``_`` none): (status, failing head index, offsets,
-    parent keys, relation ids, relation starts, ends (the first occurrence of each id)).  Parents must be
-    canonical IDs of the sentence's nodes (or 0).  Status FULL: call again with a larger relation table
+def _canonical_node(node_key, node_canon, key):
+    """The last node written canonically with this key (the one the reader's ID -> line index keeps), -1."""
+    j = np.searchsorted(node_key, key, side="right") - 1
+    while j >= 0 and node_key[j] == key:
+        if node_canon[j]:
+            return j
+        j -= 1
+    return -1
+
+
+@njit(cache=True)
+def head_deps(data, heads, node_key, node_canon, node_ds, node_de, rel_slots, cap, err):
+    """The DEPS of each head node (``PARENT:RELATION|...``, ``_`` none), read from the node written
+    canonically with the head's key (none: no DEPS): (status, offsets, parent keys, relation ids, relation
+    starts, ends (the first occurrence of each id), items whose parent is not written canonically (item
+    index, head row, item start, end, the parent's end; its key is Python's to find), count).  A problem: its code, with
+    ``err`` = [code, head row, item start, item end].  Status FULL: call again with a larger relation table
     (``rel_slots``) and output size (``cap``)."""
     n = len(heads)
     off = np.zeros(n + 1, dtype=np.int64)
     parent = np.empty(cap, dtype=np.int64)
     rel = np.empty(cap, dtype=np.int32)
+    odd = np.empty((cap, 5), dtype=np.int64)
+    n_odd = 0
     r_s = np.empty(len(rel_slots), dtype=np.int64)
     r_e = np.empty(len(rel_slots), dtype=np.int64)
     r_tag = np.zeros(len(rel_slots), dtype=np.int64)
     n_rel = 0
     k = 0
+    status = OK
     for m in range(n):
         h = heads[m]
-        i = np.searchsorted(node_key, h)
-        if i >= len(node_key) or node_key[i] != h:
-            return 1, m, off, parent, rel, r_s, r_e, n_rel
-        s = node_ds[i]
-        e = node_de[i]
-        if not (e - s == 1 and data[s] == 95):  # '_'
+        i = _canonical_node(node_key, node_canon, h)
+        if i >= 0 and not (node_de[i] - node_ds[i] == 1 and data[node_ds[i]] == 95):  # '_': none
+            s = node_ds[i]
+            e = node_de[i]
             sentence = h >> SENTENCE_SHIFT
             p = s
             while p <= e:
@@ -691,34 +791,40 @@ def head_deps(data, heads, node_key, node_ds, node_de, rel_slots, cap):
                 while colon < q and data[colon] != 58:
                     colon += 1
                 if colon == q:
-                    return 2, m, off, parent, rel, r_s, r_e, n_rel
+                    return _fail(err, E_DEPS_ITEM, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, odd, n_odd
                 what, key = _node_id(data, p, colon, sentence)
-                if what < 0 or what == 2:
-                    return 3, m, off, parent, rel, r_s, r_e, n_rel
-                if key != (sentence << SENTENCE_SHIFT):  # 0: the root; else a node of the sentence
-                    j = np.searchsorted(node_key, key)
-                    if j >= len(node_key) or node_key[j] != key:
-                        return 4, m, off, parent, rel, r_s, r_e, n_rel
-                elif colon - p != 1:
-                    return 3, m, off, parent, rel, r_s, r_e, n_rel
+                if what == ID_RANGE:  # int() reads no '-' there
+                    return _fail(err, E_DEPS_ITEM, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, odd, n_odd
+                if k == cap:
+                    return FULL, off, parent, rel, r_s, r_e, n_rel, odd, n_odd
+                if what == ID_PYTHON:
+                    odd[n_odd, 0] = k
+                    odd[n_odd, 1] = m
+                    odd[n_odd, 2] = p
+                    odd[n_odd, 3] = q
+                    odd[n_odd, 4] = colon
+                    n_odd += 1
+                    key = -1
+                elif colon - p != 1 or data[p] != 48:  # not "0" (the root): a node of the sentence
+                    if _canonical_node(node_key, node_canon, key) < 0:
+                        return _fail(err, E_DEPS_NODE, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, \
+                            odd, n_odd
                 at = _find(data, colon + 1, q, 0, rel_slots, r_s, r_e, r_tag)
                 x = rel_slots[at]
                 if x < 0:
                     if 2 * (n_rel + 1) > len(rel_slots):  # half full: the caller grows the table (a full one
-                        return FULL, m, off, parent, rel, r_s, r_e, n_rel  # would make _find loop forever)
+                        return FULL, off, parent, rel, r_s, r_e, n_rel, odd, n_odd  # would make _find loop forever)
                     x = n_rel
                     n_rel += 1
                     rel_slots[at] = x
                     r_s[x] = colon + 1
                     r_e[x] = q
-                if k == cap:
-                    return FULL, m, off, parent, rel, r_s, r_e, n_rel
                 parent[k] = key
                 rel[k] = x
                 k += 1
                 p = q + 1
         off[m + 1] = k
-    return 0, -1, off, parent, rel, r_s, r_e, n_rel
+    return status, off, parent, rel, r_s, r_e, n_rel, odd, n_odd
 
 
 @njit(cache=True)

@@ -1,9 +1,8 @@
 """Obviously-correct pure-Python versions of the CoNLL-U scanning and CorefUD matching kernels
 (``kernels/conllu_scan.py``, ``kernels/corefud_match.py``).
 
-The reader's and the matching's own plain-Python paths are the references of the whole pipelines
-(``fastscore.formats.conllu._Reader``, ``tests.reference_corefud.match_python``); these are the references
-of single kernels."""
+The references of the whole pipelines are ``tests.reference_conllu`` (the reader) and
+``tests.reference_corefud.match_python`` (the matching); these are the references of single kernels."""
 from __future__ import annotations
 
 import re
@@ -13,13 +12,13 @@ _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 def blocks(text: str) -> list[tuple[int, list[int]]]:
     """The reader's blocks: (first line of the piece, line numbers of its non-blank lines), as
-    ``re.split(r"(\\n[ \\t]*\\n)")`` cuts the text."""
+    ``re.split(r"(\\n[ \\t]*\\n)")`` cuts the text (a line ``str.strip`` empties is blank within a piece)."""
     out = []
     line = 1
     for n, piece in enumerate(_BLANK.split(text)):
-        if n % 2 == 0 and piece.strip(" \t\n"):
+        if n % 2 == 0 and piece.strip():
             lines = piece.split("\n")
-            out.append((line, [line + k for k, x in enumerate(lines) if x.strip(" \t")]))
+            out.append((line, [line + k for k, x in enumerate(lines) if x.strip()]))
         line += piece.count("\n")
     return out
 

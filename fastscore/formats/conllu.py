@@ -21,10 +21,15 @@ Each node gets a *word key*, an int64 ordered as (sentence of the file, ord):
 response keys agree whatever empty nodes each side has.  Mentions are sets of
 word keys (:class:`~fastscore.formats.table.Words`).
 
-A file is first read by the byte scanners of ``kernels/conllu_scan.py`` (:func:`_read_fast`), which read
-regular files only -- canonical IDs in ord order, no problem to report, no mention left open -- and leave
-every other file (and every file when the kernels run as plain Python) to :class:`_Reader`, whose table
-and messages they reproduce exactly.
+A file is read by the byte scanners of ``kernels/conllu_scan.py`` and the glue of :class:`_File` (numpy over
+their arrays; the regular expressions below for the comments they leave, Python's ``int()`` for the IDs
+not written canonically, like ``01`` or ``1.10``).  A kernel stops at its first problem with a code that the
+glue makes into the message; of the problems of the checks made apart (comments, documents, sentence ids,
+columns, IDs), the brackets' and the links', the file's first is reported, in the order of the line-by-line
+reader this reproduces (``tests/reference_conllu.py``, the oracle of the tests): sentence by sentence, the
+checks of a sentence in a fixed order, the brackets in ord order, then the links and the heads' DEPS.
+Where it departs from that reader: an ID above 16383 is an error (there it ran into the sentence's bits of
+the key), and head indices and the ``i/n`` of discontinuous parts are read in ASCII digits only.
 """
 from __future__ import annotations
 
@@ -37,7 +42,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, ParseError
-from ..first_run import jit_disabled
 from ..outputs import writable
 from .files import Part, decode_utf8, read_bytes, read_part, read_text, reject_other_format, source_name
 from .table import MentionTable, Words, gather_csr, offsets
@@ -145,23 +149,6 @@ def sentences_from_meta(meta: dict, source: str | None = None) -> SentenceDigest
                            {int(k): v for k, v in meta["newdoc"].items()}, bytes.fromhex(meta["digests"]), source)
 
 
-@dataclass
-class _Mention:
-    eid: str
-    words: list[int]  # node keys, in the order added
-    line: int
-    head: int | None = None  # node key
-
-
-@dataclass
-class ConlluFile:
-    """What the reader found beyond the mentions: sentences (for the alignment check) and warnings."""
-
-    path: str
-    sentences: list[Sentence] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
 def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
     """Read a CoNLL-U file into a :class:`MentionTable` with :class:`Words`, its sentences (for the
     key/response alignment check) and the reader's warnings.  A batch of a large file
@@ -174,14 +161,7 @@ def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
         name, data = start.path, read_part(start)
     else:
         name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
-    table = _read_fast(name, data, start)
-    if table is None:
-        reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
-        table = reader.read()
-        table.sentences = reader.file.sentences
-        table.warnings = reader.file.warnings
-        if start is not None:
-            table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+    table = _File(name, data, start).read()
     if start is not None:
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
@@ -306,405 +286,6 @@ def _lines_of(table: MentionTable) -> str:
 
 def _newdoc(value) -> str:
     return "(none)" if value is None else "(without id)" if value is True else repr(value)
-
-
-class _Reader:
-    def __init__(self, path: str, text: str, start: Part | None = None):
-        self.path = path
-        self.text = text
-        self.start = start  # a batch of a large file (ConlluPart), or None
-        self.docs_before = start.docs_before if start is not None else 0
-        self.file = ConlluFile(path)
-        self.fields: list[str] | None = None  # global.Entity field names
-        self.entities: dict[str, list[_Mention]] = {}  # eid -> mentions, in creation order
-        self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
-        self.discontinuous: dict[str, list[_Mention]] = {}
-        self.node_doc: dict[int, int] = {}  # sentence -> document index
-        self.doc_names: list[str] = []
-        self.doc_lines: list[int] = []
-        self.doc_words: list[int] = []
-        self.deps: dict[int, list[tuple[int, str]]] = {}  # heads' DEPS, parsed when asked for
-        self.empty_nodes: set[int] = set()
-        self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
-        self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
-        self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
-        self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
-        self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
-        self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
-        if start is not None and start.entity_fields is not None:
-            self.global_entity(*start.entity_fields)  # the header in force where the batch starts
-
-    def fail(self, line: int | None, problem: str, doc: str | None = None):
-        raise ParseError(self.path, line, problem, doc)
-
-    # ---- lines to sentences
-
-    def read(self) -> MentionTable:
-        text = self.text.replace("\r\n", "\n") if "\r" in self.text else self.text
-        line = 1 + (self.start.line if self.start is not None else 0)
-        pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
-        for n, piece in enumerate(pieces):
-            if n % 2 == 0 and piece.strip():
-                self.sentence(piece.split("\n"), line)
-            line += piece.count("\n")
-        if not self.file.sentences:
-            reject_other_format(self.path, self.text, "conllu")
-            self.fail(None, "no sentence: not a CoNLL-U file (or empty)")
-        self.close_file()
-        return self.table()
-
-    def sentence(self, lines: list[str], first_line: int) -> None:
-        """One block of lines (``first_line`` is the number of its first line)."""
-        s = len(self.file.sentences)
-        sent_id, newdoc = None, None
-        toks: list[str] = []
-        numbers: list[int] = []
-        for k, line in enumerate(lines):
-            if not line.strip():
-                continue
-            if line[0] != "#":
-                toks.append(line)
-                numbers.append(first_line + k)
-                continue
-            m = _NEWDOC.match(line)
-            if m:
-                newdoc = m.group(1).strip() if m.group(1) else True
-                continue
-            m = _SENT_ID.match(line)
-            if m:
-                sent_id = m.group(1)
-                continue
-            m = _GLOBAL_ENTITY.match(line)
-            if m:
-                self.global_entity(m.group(1), first_line + k)
-        block_line = numbers[0] if numbers else first_line
-        if newdoc is not None:
-            self.start_document(newdoc, first_line)
-        doc = self.doc_names[-1] if self.doc_names else None
-        for k, line in enumerate(toks):
-            if line.count("\t") != 9:
-                if not self.file.sentences and k == 0:
-                    reject_other_format(self.path, self.text, "conllu")
-                self.fail(numbers[k], f"token line with {line.count(chr(9)) + 1} tab-separated columns, expected 10 "
-                                      "(CoNLL-U)", doc)
-        if not self.doc_names:
-            self.fail(block_line, 'sentence before any "# newdoc" line: every sentence must belong to a document '
-                                  '(add "# newdoc id = NAME")')
-        idents = [t[:t.index("\t")] for t in toks]
-        regular = [x.isdecimal() for x in idents]  # what int() reads ("²" is a digit, not a decimal)
-        forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
-        previous = self.file.sentences[-1] if self.file.sentences else None
-        if sent_id and previous is not None and previous.sent_id == sent_id:
-            self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
-        self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
-        self.node_doc[s] = len(self.doc_names) - 1
-        self.doc_words[-1] += len(forms)
-        self.sentence_lines.append((toks, numbers, idents))
-        marked = [k for k, t in enumerate(toks) if "Entity=" in t or "Bridge=" in t or "SplitAnte=" in t]
-        if not marked and all(regular):
-            return
-        nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
-        order = [key for key, _ in nodes]
-        position = {k: n for n, (_, k) in enumerate(nodes)}
-        for k in marked:
-            if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
-                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
-                                      "of its words", doc)
-        for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
-            misc = toks[k][toks[k].rindex("\t") + 1:]
-            key = nodes[position[k]][0]
-            for item in misc.split("|"):
-                if item.startswith("Entity="):
-                    self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
-                elif item.startswith(("Bridge=", "SplitAnte=")):
-                    self.links(item, numbers[k])
-
-    def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
-        """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
-        out = []
-        seen: dict[int, str] = {}
-        for k, (ident, plain) in enumerate(zip(idents, regular)):
-            if plain:
-                out.append(((s << SENTENCE_SHIFT) | (int(ident) << ORD_SHIFT), k))
-                continue
-            if "-" in ident:  # a multiword token: its words have their own lines
-                continue
-            try:
-                key = word_key(s, ident)
-            except ValueError:
-                self.fail(numbers[k], f"bad ID {ident!r} (expected 7, 7-8 or 7.1)", doc)
-            if len(ident.partition(".")[2]) > 3:
-                self.fail(numbers[k], f"empty node {ident!r}: at most 3 digits after the point are read", doc)
-            if key in seen:
-                self.fail(numbers[k], f"empty nodes {seen[key]!r} and {ident!r} are the same node to the CorefUD "
-                                      "scorer (it reads the ids as numbers): renumber them", doc)
-            seen[key] = ident
-            self.empty_nodes.add(key)
-            out.append((key, k))
-        out.sort()
-        return out
-
-    def links(self, item: str, line: int) -> None:
-        """Bridge and SplitAnte are not scored, but the entities they name must exist (the scorer stops)."""
-        name, _, value = item.partition("=")
-        for link in value.split(","):
-            ante, sep, this = link.partition("<")
-            if not sep:
-                self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
-            for eid in (ante, this.split(":", 1)[0]):
-                self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
-
-    def global_entity(self, value: str, line: int) -> None:
-        fields = value.split("-")
-        if "eid" not in fields and "GRP" not in fields:
-            self.fail(line, f"global.Entity {value!r} names no eid (or GRP) field")
-        self.fields = fields  # the last header of the file counts, as in udapi
-
-    def start_document(self, newdoc, line: int) -> None:
-        self.close_mentions()
-        name = newdoc if isinstance(newdoc, str) else str(self.docs_before + len(self.doc_names) + 1)
-        if name in self.doc_names:  # the CorefUD scorer merges the two silently
-            first = self.doc_lines[self.doc_names.index(name)]
-            self.fail(line, document_again(first), name)
-        self.doc_names.append(name)
-        self.doc_lines.append(line)
-        self.doc_words.append(0)
-        self.grp_docs.append(bool(self.fields) and "GRP" in self.fields)
-
-    # ---- brackets
-
-    def eid_of(self, value: str) -> str:
-        return f"{self.docs_before + len(self.doc_names)}:{value}" if self.fields and "GRP" in self.fields else value
-
-    def brackets(self, value: str, key: int, line: int, order: list[int], index: int) -> None:
-        doc = self.doc_names[-1]
-        if self.fields is None:
-            self.fail(line, 'Entity= annotation but no "# global.Entity = ..." header line', doc)
-        for chunk in (c for c in _CHUNKS.split(value) if c):
-            opening, closing = chunk[0] == "(", chunk[-1] == ")"
-            body = chunk.strip("()")
-            if not opening and not closing:
-                self.fail(line, f"Entity chunk {chunk!r} has neither an opening nor a closing bracket", doc)
-            if opening:
-                self.open(body, closing, key, line)
-            else:
-                self.close(body, key, line, order, index)
-
-    def open(self, body: str, closing: bool, key: int, line: int) -> None:
-        doc = self.doc_names[-1]
-        eid, head_idx = None, None
-        for name, value in zip(self.fields, body.split("-")):
-            if name in ("eid", "GRP"):
-                eid = value
-            elif name == "head":
-                try:
-                    head_idx = int(value)
-                except ValueError:
-                    self.fail(line, f"head index {value!r} of {body!r} is not a number", doc)
-        if not eid:
-            self.fail(line, f"Entity {body!r} has no entity id", doc)
-        part, parts = None, None
-        if eid.endswith("]"):
-            m = _DISCONTINUOUS.match(eid)
-            if not m:
-                self.fail(line, f"entity id {eid!r} ends with ']' but is not a discontinuous part like e3[1/2]", doc)
-            eid, part, parts = m.group(1), m.group(2), m.group(3)
-        eid = self.eid_of(eid)
-        if part is not None and part != "1":
-            opened = [m for m, _ in self.unfinished.get(eid, [])]
-            waiting = [m for m in self.discontinuous.get(eid, []) if all(m is not o for o in opened)]
-            if not waiting:
-                self.fail(line, f"part {part}/{parts} of a discontinuous mention of {eid!r} without its first part"
-                          + (" in this batch of the file (an earlier document may have left one incomplete, which "
-                             "the CorefUD scorer would complete: read the file whole, with a larger --batch-size)"
-                             if self.start is not None else ""), doc)
-            mention = waiting[0]
-            mention.words.append(key)
-            if closing and part == parts:
-                self.discontinuous[eid].pop()
-                if head_idx is None:
-                    self.fail(line, f"the last part of a discontinuous mention of {eid!r} has no head index "
-                                    "(the CorefUD scorer crashes here)", doc)
-                if head_idx == 0:  # udapi takes words[-1] here: the node just added
-                    self.heads_outside.append(f"{self.path}:{line}")
-                    mention.head = mention.words[-1]
-                else:
-                    self.set_head(mention, head_idx, mention.words, line, eid)
-        else:
-            if closing and part is None and head_idx is not None and head_idx > 1:  # udapi never reads it
-                self.heads_outside.append(f"{self.path}:{line}")
-            mention = _Mention(eid, [key], line)
-            self.entities.setdefault(eid, []).append(mention)
-            if part is not None:
-                self.discontinuous.setdefault(eid, []).append(mention)
-        if not closing:
-            self.unfinished.setdefault(eid, []).append((mention, head_idx))
-
-    def close(self, body: str, key: int, line: int, order: list[int], index: int) -> None:
-        doc = self.doc_names[-1]
-        eid, part, parts = self.eid_of(body), None, None
-        if eid not in self.unfinished or not self.unfinished[eid]:
-            m = _DISCONTINUOUS.match(body)
-            if m:
-                eid, part, parts = self.eid_of(m.group(1)), m.group(2), m.group(3)
-        stack = self.unfinished.get(eid)
-        if not stack:
-            self.fail(line, f"mention of {body!r} closed but not opened", doc)
-        mention, head_idx = stack.pop()
-        words = sorted(mention.words)
-        last = words[-1]
-        if last >> SENTENCE_SHIFT != key >> SENTENCE_SHIFT:
-            self.fail(line, f"mention of {body!r} opened at line {mention.line} crosses a sentence boundary "
-                            "(the CorefUD scorer does not read cross-sentence mentions)", doc)
-        for k in order[:index + 1]:  # every node after the last word, up to this one
-            if k > last:
-                mention.words.append(k)
-        if head_idx and (part is None or part == parts):
-            self.set_head(mention, head_idx, sorted(mention.words), line, eid)
-        if part is not None and part == parts:
-            if not self.discontinuous.get(eid):
-                self.fail(line, f"{body!r} closes part {part}/{parts} of a discontinuous mention, but the mention of "
-                                f"{eid!r} opened at line {mention.line} is not discontinuous", doc)
-            self.discontinuous[eid].pop()
-
-    def set_head(self, mention: _Mention, head_idx: int, words: list[int], line: int, eid: str) -> None:
-        if not 1 <= head_idx <= len(words):
-            self.fail(line, f"head index {head_idx} of a mention of {eid!r} outside the mention's {len(words)} "
-                            "node(s)", self.doc_names[-1])
-        mention.head = words[head_idx - 1]
-
-    def close_mentions(self) -> None:
-        """Mentions still open at the end of a document (or file) are dropped, with a warning."""
-        for eid, stack in self.unfinished.items():
-            for mention, _ in stack:
-                self.file.warnings.append(f"{self.path}:{mention.line}: mention of {eid!r} opened but never closed: "
-                                          "ignored (as the CorefUD scorer does)")
-                self.entities[eid].remove(mention)
-        self.unfinished = {}
-
-    def close_file(self) -> None:
-        self.close_mentions()
-        if self.heads_outside:
-            self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
-        self.entities = {e: ms for e, ms in self.entities.items() if ms}
-        for eid, (line, doc, name) in self.linked.items():
-            if eid in self.entities:
-                continue
-            if self.start is not None:  # a batch: the entity may have mentions in another batch of the file
-                self.unresolved.append((eid, line, doc, name))
-            else:
-                self.fail(line, entity_without_mention(name, eid), doc)
-
-    # ---- the table
-
-    def table(self) -> MentionTable:
-        """Mentions grouped by document and entity: entities in the order of their first mention, mentions
-        sorted as udapi sorts them (first node; the longer first; last node); an entity whose mentions lie in
-        two documents is one cluster per document."""
-        for mentions in self.entities.values():
-            for m in mentions:
-                m.words = sorted(set(m.words))
-                if m.head is None:
-                    m.head = m.words[0]
-            mentions.sort(key=_mention_order)
-        # entities in the order of their first mention in the file (udapi), each split by document
-        ordered = sorted(self.entities.items(), key=lambda e: _mention_order(e[1][0]) + (e[0],))
-        by_doc: list[list[tuple[str, list[_Mention]]]] = [[] for _ in self.doc_names]
-        for eid, mentions in ordered:
-            per_doc: dict[int, list[_Mention]] = {}
-            for m in mentions:
-                per_doc.setdefault(self.node_doc[m.words[0] >> SENTENCE_SHIFT], []).append(m)
-            for d, ms in per_doc.items():
-                by_doc[d].append((eid, ms))
-        rows: list[_Mention] = []
-        cluster: list[int] = []
-        labels: list[list[str]] = []
-        sizes: list[int] = []
-        for entities in by_doc:
-            labels.append([eid.split(":", 1)[-1] for eid, _ in entities])
-            n = 0
-            for c, (_, ms) in enumerate(entities):
-                rows.extend(ms)
-                cluster.extend([c] * len(ms))
-                n += len(ms)
-            sizes.append(n)
-        words = self.words(rows)
-        return MentionTable(
-            path=self.path, doc_names=list(self.doc_names), doc_lines=np.asarray(self.doc_lines, dtype=np.int64),
-            doc_tokens=np.asarray(self.doc_words, dtype=np.int64), doc_offsets=offsets(sizes),
-            start=np.asarray([m.words[0] for m in rows], dtype=np.int64),
-            end=np.asarray([m.words[-1] + 1 for m in rows], dtype=np.int64),
-            cluster=np.asarray(cluster, dtype=np.int32), cluster_labels=labels, words=words)
-
-    def words(self, rows: list[_Mention]) -> Words:
-        heads = [m.head for m in rows]
-        deps_off = [0]
-        parents: list[int] = []
-        rels: list[str] = []
-        for m in rows:
-            for parent, rel in self.head_deps(m.head):
-                parents.append(parent)
-                rels.append(rel)
-            deps_off.append(len(parents))
-        names = sorted(set(rels))
-        code = {r: i for i, r in enumerate(names)}
-        return Words(
-            offsets=offsets([len(m.words) for m in rows]),
-            keys=np.asarray([k for m in rows for k in m.words], dtype=np.int64),
-            head=np.asarray(heads, dtype=np.int64),
-            zero=np.asarray([h in self.empty_nodes for h in heads], dtype=bool),
-            dep_offsets=np.asarray(deps_off, dtype=np.int64),
-            dep_parent=np.asarray(parents, dtype=np.int64),
-            dep_rel=np.asarray([code[r] for r in rels], dtype=np.int32),
-            rel_names=names,
-            lines=np.asarray([m.line for m in rows], dtype=np.int64))
-
-    def head_deps(self, head: int) -> list[tuple[int, str]]:
-        """The enhanced dependencies (DEPS) of a head node: (parent key, relation)."""
-        if head in self.deps:
-            return self.deps[head]
-        s = head >> SENTENCE_SHIFT
-        doc = self.doc_names[self.node_doc[s]]
-        lines = self.sentence_index(s)
-        line_of = lines.get(key_ord_text(head))
-        out: list[tuple[int, str]] = []
-        if line_of is not None:
-            text, number = line_of
-            deps = text.split("\t")[8]
-            for item in deps.split("|") if deps != "_" else []:
-                parent, sep, rel = item.partition(":")
-                try:
-                    key = word_key(s, parent)
-                except ValueError:
-                    key = -1
-                if not sep or key < 0:
-                    self.fail(number, f"DEPS item {item!r} is not HEAD:RELATION", doc)
-                if parent != "0" and parent not in lines:
-                    self.fail(number, f"DEPS item {item!r} names node {parent!r}, which the sentence does not have "
-                                      "(the CorefUD scorer crashes here)", doc)
-                out.append((key, rel))
-        self.deps[head] = out
-        return out
-
-    def sentence_index(self, s: int) -> dict[str, tuple[str, int]]:
-        """ID -> (line, line number) of one sentence, built when a head of it is looked up."""
-        cached = self.index_cache.get(s)
-        if cached is None:
-            toks, numbers, idents = self.sentence_lines[s]
-            cached = self.index_cache[s] = {i: (t, n) for i, t, n in zip(idents, toks, numbers)}
-        return cached
-
-
-def key_ord_text(key: int) -> str:
-    """The ID text of a node key as written in canonical form (``7``, ``7.1``)."""
-    major = (key >> ORD_SHIFT) & MAX_ORD
-    minor = key & ((1 << ORD_SHIFT) - 1)
-    return str(major) if not minor else f"{major}.{minor:03d}".rstrip("0")
-
-
-def _mention_order(m: _Mention) -> tuple:
-    """udapi's mention order: first node, then the longer mention first, then the last node."""
-    return (m.words[0], -len(m.words), m.words[-1])
 
 
 # ---- conversion: a file's sentences as lines, and the writer
@@ -1047,13 +628,12 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
     return out
 
 
-# ---- the fast path: the byte scanners of kernels/conllu_scan.py, the regular expressions above for the
-# few comments they leave; any file they do not read as a regular file is read by _Reader instead (which
-# then reports its problem as it always has)
+# ---- reading: the byte scanners of kernels/conllu_scan.py, the regular expressions above for the few
+# comments they leave and Python's int() for IDs not written canonically
 
 
 class _Sentences(_MadeSentences):
-    """The sentences of a file read by the fast path, as :class:`Sentence` objects made when asked for."""
+    """The sentences of a file, as :class:`Sentence` objects made when asked for."""
 
     def __init__(self, data, sid_s, sid_e, sid_text, lines, newdoc, form_off, form_s, form_e, words):
         self.data = data  # uint8 array of the file
@@ -1099,217 +679,492 @@ class _Sentences(_MadeSentences):
                                other.sid_e[both]).all())
 
 
-def _read_fast(path: str, data: bytes, start: Part | None = None) -> MentionTable | None:
-    """The table of a regular CoNLL-U file (or batch of one), or None (the file is for :class:`_Reader`; so
-    is every file when the kernels run as plain Python, where the reader's own Python is faster)."""
-    return None if jit_disabled() else _scan(path, data, start)
+# the checks made before the brackets, in the order the CorefUD reader made them within a sentence (a
+# problem of an earlier sentence comes first)
+_HEADER, _DOCUMENT, _COLUMNS, _NO_DOCUMENT, _SENTENCE_ID, _IDS, _MULTIWORD = range(7)
 
 
-def _scan(path: str, data: bytes, start: Part | None = None) -> MentionTable | None:
-    """:func:`_read_fast` whatever runs the kernels."""
-    from ..kernels import conllu_scan as K
+@dataclass(order=True)
+class _Problem:
+    block: int
+    check: int
+    line: int
+    problem: str = field(compare=False)
+    doc: str | None = field(compare=False, default=None)
+    other_format: bool = field(compare=False, default=False)  # the file may be of another format (say so first)
 
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    buf = np.frombuffer(data, dtype=np.uint8)
-    (status, ls, le, kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
-     nb) = K.scan_lines(buf, *_WORDS[:3])
-    if status or nb == 0:
-        return None
-    b_first, b_tok, b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
-    b_sid_s, b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
-    newdoc: dict[int, str | bool] = {}
-    sid_text: dict[int, str] = {}
-    fields_at: dict[int, list[str]] = {}
-    for i in np.flatnonzero(kind == K.KIND_PYTHON).tolist():
-        line = data[ls[i]:le[i]].decode()
-        b = int(block[i])
-        m = _NEWDOC.match(line)
-        if m:
-            newdoc[b] = m.group(1).strip() if m.group(1) else True
-            continue
-        m = _SENT_ID.match(line)
-        if m:
-            if i > b_sid_line[b]:
-                sid_text[b] = m.group(1)
-            continue
-        m = _GLOBAL_ENTITY.match(line)
-        if m:
-            fields = m.group(1).split("-")
-            if "eid" not in fields and "GRP" not in fields:
-                return None
-            fields_at[b] = fields
-    if 0 not in newdoc:
-        return None  # a sentence before any document
-    docs_before, line0 = (start.docs_before, start.line) if start is not None else (0, 0)
-    if start is not None and start.entity_fields is not None and 0 not in fields_at:
-        fields = start.entity_fields[0].split("-")  # the header in force where the batch starts
+
+class _File:
+    """A CoNLL-U file (or batch) as the scanners read it: lines, blocks (sentences), documents, the Entity
+    fields in force, nodes; :meth:`read` pairs the brackets and builds the mention table, or raises the
+    ParseError of the file's first problem."""
+
+    def __init__(self, path: str, data: bytes, start: Part | None):
+        from ..kernels import conllu_scan as K
+
+        self.K = K
+        self.path, self.start = path, start
+        self.line0 = start.line if start is not None else 0  # lines of the file before a batch
+        self.docs_before = start.docs_before if start is not None else 0
+        self.text = decode_utf8(path, data, self.line0)  # (its error for a byte that is not UTF-8)
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n")
+        self.data = data
+        self.buf = np.frombuffer(data, dtype=np.uint8)
+        newlines = np.flatnonzero(self.buf == 10)
+        self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
+        (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
+         self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
+        nb = self.nb
+        self.b_first, self.b_tok, self.b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
+        self.b_sid_s, self.b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
+        if self.nb == 0:
+            reject_other_format(path, self.text, "conllu")
+            raise ParseError(path, None, "no sentence: not a CoNLL-U file (or empty)")
+        self.problems: list[_Problem] = []
+        self.comments()
+        self.documents()
+        self.sentence_ids()
+        self.token_lines()
+
+    def fail(self, line: int | None, problem: str, doc: str | None = None):
+        raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
+
+    def doc_of(self, b: int) -> str | None:
+        d = int(self.b_doc[b])
+        return self.doc_names[d] if d >= 0 else None
+
+    def text_at(self, s: int, e: int) -> str:
+        return self.data[s:e].decode()
+
+    # ---- comments, documents, sentence ids
+
+    def comments(self) -> None:
+        """newdoc, sent_id and global.Entity comments the scanner left to the regular expressions."""
+        nb = self.nb
+        self.newdoc: dict[int, str | bool] = {}
+        self.sid_text: dict[int, str] = {}
+        fields_at: dict[int, list[str]] = {}
+        if self.start is not None and self.start.entity_fields is not None:
+            value, line = self.start.entity_fields  # the header in force where the batch starts
+            fields_at[0] = self.entity_fields(value, -1, line - self.line0) or []
+        for i in np.flatnonzero(self.kind == self.K.KIND_PYTHON).tolist():
+            line = self.text_at(self.ls[i], self.le[i])
+            b = int(self.block[i])
+            m = _NEWDOC.match(line)
+            if m:
+                self.newdoc[b] = m.group(1).strip() if m.group(1) else True
+                continue
+            m = _SENT_ID.match(line)
+            if m:
+                if i > self.b_sid_line[b]:
+                    self.sid_text[b] = m.group(1)
+                continue
+            m = _GLOBAL_ENTITY.match(line)
+            if m:
+                fields = self.entity_fields(m.group(1), b, i + 1)
+                if fields is not None:  # (else the file's problem from this sentence on)
+                    fields_at[b] = fields
+        # the fields in force in each block: a row of f_kind / f_n
+        rows = sorted(fields_at)
+        width = max((len(fields_at[b]) for b in rows), default=0)
+        self.f_kind = np.zeros((max(len(rows), 1), max(width, 1)), dtype=np.int64)
+        self.f_n = np.zeros(max(len(rows), 1), dtype=np.int64)
+        self.b_frow = np.full(nb, -1, dtype=np.int64)
+        self.b_grp = np.zeros(nb, dtype=bool)
+        codes = {"eid": self.K.FIELD_ID, "GRP": self.K.FIELD_ID, "head": self.K.FIELD_HEAD}
+        for r, b in enumerate(rows):
+            fields = fields_at[b]
+            self.f_kind[r, :len(fields)] = [codes.get(f, self.K.FIELD_OTHER) for f in fields]
+            self.f_n[r] = len(fields)
+            self.b_frow[b:] = r
+            self.b_grp[b:] = "GRP" in fields
+
+    def entity_fields(self, value: str, b: int, line: int) -> list[str] | None:
+        fields = value.split("-")
         if "eid" not in fields and "GRP" not in fields:
+            problem = _Problem(b, _HEADER, line, f"global.Entity {value!r} names no eid (or GRP) field")
+            if b < 0:
+                self.fail(line, problem.problem)
+            self.problems.append(problem)
             return None
-        fields_at[0] = fields
-    # documents
-    starts = sorted(newdoc)
-    doc_names: list[str] = []
-    for b in starts:
-        name = newdoc[b] if isinstance(newdoc[b], str) else str(docs_before + len(doc_names) + 1)
-        doc_names.append(name)
-    if len(set(doc_names)) != len(doc_names):
-        return None
-    is_start = np.zeros(nb, dtype=np.int64)
-    is_start[starts] = 1
-    b_doc = np.cumsum(is_start) - 1
-    # sentence ids: the same id twice in a row is an error
-    sid_none = b_sid_s < 0
-    for b in sid_text:
-        sid_none[b] = False
-    if nb > 1:
+        return fields
+
+    def documents(self) -> None:
+        starts = sorted(self.newdoc)
+        self.starts = starts
+        self.doc_names: list[str] = []
+        first: dict[str, int] = {}
+        for b in starts:
+            v = self.newdoc[b]
+            name = v if isinstance(v, str) else str(self.docs_before + len(self.doc_names) + 1)
+            if name in first and not any(p.check == _DOCUMENT for p in self.problems):  # the CorefUD scorer
+                line = int(self.b_first[b])  # merges the two silently
+                self.problems.append(_Problem(b, _DOCUMENT, line, document_again(first[name] + self.line0), name))
+            first.setdefault(name, int(self.b_first[b]))
+            self.doc_names.append(name)
+        is_start = np.zeros(self.nb, dtype=np.int64)
+        is_start[starts] = 1
+        self.b_doc = np.cumsum(is_start) - 1
+        if self.b_doc[0] < 0:
+            self.problems.append(_Problem(0, _NO_DOCUMENT, int(self.b_tok[0]), 'sentence before any "# newdoc" line: '
+                                          'every sentence must belong to a document (add "# newdoc id = NAME")'))
+
+    def sentence_ids(self) -> None:
+        """The same sentence id twice in a row is an error."""
+        nb, buf = self.nb, self.buf
+        sid_none = self.b_sid_s < 0
+        for b in self.sid_text:
+            sid_none[b] = False
+        if nb < 2:
+            return
         pair = np.flatnonzero(~sid_none[1:] & ~sid_none[:-1])
         special = np.zeros(nb, dtype=bool)
-        special[list(sid_text)] = True
+        special[list(self.sid_text)] = True
         plain = pair[~special[pair] & ~special[pair + 1]]
-        if K.same_spans(buf, b_sid_s[plain], b_sid_e[plain], buf, b_sid_s[plain + 1], b_sid_e[plain + 1]).any():
-            return None
-        odd = pair[special[pair] | special[pair + 1]]
-        sid = lambda b: sid_text[b] if b in sid_text else data[b_sid_s[b]:b_sid_e[b]].decode()
-        if any(sid(b) == sid(b + 1) for b in odd.tolist()):
-            return None
-    # the Entity fields in force in each block
-    b_idpos = np.full(nb, -1, dtype=np.int64)
-    b_headpos = np.full(nb, -1, dtype=np.int64)
-    b_nfields = np.full(nb, -1, dtype=np.int64)
-    b_grp = np.zeros(nb, dtype=bool)
-    at = sorted(fields_at)
-    for n, b in enumerate(at):
-        fields = fields_at[b]
-        ids = [k for k, f in enumerate(fields) if f in ("eid", "GRP")]
-        heads = [k for k, f in enumerate(fields) if f == "head"]
-        if len(ids) != 1 or len(heads) > 1:
-            return None
-        end = at[n + 1] if n + 1 < len(at) else nb
-        b_idpos[b:end] = ids[0]
-        b_headpos[b:end] = heads[0] if heads else -1
-        b_nfields[b:end] = len(fields)
-        b_grp[b:end] = "GRP" in fields
-    n_open = data.count(b"(")
-    n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
-    log_cap = 4 * n_open + 16
-    while True:
-        outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: how many, first line
-        (status, _, node_key, node_ds, node_de, form_s, form_e, b_words, m_eid, m_line, m_ev, m_ev_h, m_ev_cnt,
-         log_m, log_k, e_s, e_e, e_tag, lk_line, lk_s, lk_e, lk_b, n_nodes, n_forms, n_m, n_log, n_e,
-         n_lk) = K.parse_tokens(buf, ls, le, kind, block, b_doc, b_idpos, b_headpos, b_nfields, b_grp, n_open,
-                                n_links, log_cap, *_WORDS[3:], outside)
-        if status != K.FULL:
-            break
-        log_cap *= 4
-    if status:
-        return None
-    node_key, node_ds, node_de = node_key[:n_nodes], node_ds[:n_nodes], node_de[:n_nodes]
-    form_s, form_e = form_s[:n_forms], form_e[:n_forms]
-    m_eid, m_line, m_ev, m_ev_h, m_ev_cnt = (x[:n_m] for x in (m_eid, m_line, m_ev, m_ev_h, m_ev_cnt))
-    log_m, log_k = log_m[:n_log], log_k[:n_log]
-    values = _texts(data, buf, e_s[:n_e], e_e[:n_e])
-    tags = e_tag[:n_e]
-    names = [f"{t + docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())] if tags.any() else values
-    # Bridge and SplitAnte: the entities they name must exist
-    if n_lk:
-        known = set(names)
-        for line, s, e, b in zip(lk_line[:n_lk].tolist(), lk_s[:n_lk].tolist(), lk_e[:n_lk].tolist(),
-                                 lk_b[:n_lk].tolist()):
-            _, _, value = data[s:e].decode().partition("=")
+        same = plain[self.K.same_spans(buf, self.b_sid_s[plain], self.b_sid_e[plain], buf, self.b_sid_s[plain + 1],
+                                       self.b_sid_e[plain + 1])].tolist()
+        odd = pair[special[pair] | special[pair + 1]].tolist()
+        same += [b for b in odd if self.sent_id(b) == self.sent_id(b + 1)]
+        if same:
+            b = min(same) + 1
+            self.problems.append(_Problem(b, _SENTENCE_ID, int(self.b_tok[b]),
+                                          repeated_sentence_id(self.sent_id(b), int(self.b_tok[b - 1]) + self.line0),
+                                          self.doc_of(b)))
+
+    def sent_id(self, b: int) -> str:
+        if b in self.sid_text:
+            return self.sid_text[b]
+        return self.text_at(self.b_sid_s[b], self.b_sid_e[b]) if self.b_sid_s[b] >= 0 else ""
+
+    # ---- token lines
+
+    def token_lines(self) -> None:
+        K = self.K
+        self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key = K.token_lines(self.buf, self.ls, self.le,
+                                                                                   self.kind)
+        tok = self.kind == K.KIND_TOKEN
+        bad = np.flatnonzero(tok & (self.tabs != 9))
+        if len(bad):
+            i = int(bad[0])
+            b = int(self.block[i])
+            other = b == 0 and i + 1 == self.b_tok[0]  # the file's first token line: maybe another format
+            self.problems.append(_Problem(b, _COLUMNS, i + 1, f"token line with {int(self.tabs[i]) + 1} tab-separated "
+                                          "columns, expected 10 (CoNLL-U)", self.doc_of(b), other))
+        self.canonical = what >= 0
+        self.what, self.ord_key = what.copy(), ord_key.copy()
+        self.zero_keys: list[int] = []  # empty nodes whose keys are words' ("7.0"): heads there are "zero"
+        for i in np.flatnonzero(tok & (self.tabs == 9) & (what == K.ID_PYTHON)).tolist():
+            self.python_id(i)
+        self.empty_node_twice()
+        multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
+                 if _MARKED.search(self.data, self.ls[i], self.le[i])]
+        if multi:
+            i = multi[0]
+            b = int(self.block[i])
+            self.problems.append(_Problem(b, _MULTIWORD, i + 1, f"coreference on the multiword-token line "
+                                          f"{self.ident(i)!r}: write it on the lines of its words", self.doc_of(b)))
+
+    def ident(self, i: int) -> str:
+        return self.text_at(self.ls[i], self.t0[i])
+
+    def python_id(self, i: int) -> None:
+        """An ID the scanner does not read (not canonical): read as int() reads it (``01``, ``1.10``)."""
+        K, ident, b = self.K, self.ident(i), int(self.block[i])
+        if "-" in ident:  # a multiword token (never decimal)
+            self.what[i] = K.ID_RANGE
+            return
+        try:
+            key = word_key(0, ident)
+        except ValueError:
+            key, problem = 0, f"bad ID {ident!r} (expected 7, 7-8 or 7.1)"
+        else:
+            problem = None
+            if len(ident.partition(".")[2]) > 3:
+                problem = f"empty node {ident!r}: at most 3 digits after the point are read"
+            elif key >> ORD_SHIFT > MAX_ORD:  # (the CorefUD reader read such a key into the sentence's)
+                problem = f"ID {ident!r}: at most {MAX_ORD} words and empty nodes are read"
+        if problem is not None:
+            self.problems.append(_Problem(b, _IDS, i + 1, problem, self.doc_of(b)))
+            return  # (left ID_PYTHON: no node)
+        self.what[i] = K.ID_WORD if ident.isdecimal() else K.ID_EMPTY
+        self.ord_key[i] = key
+        if self.what[i] == K.ID_EMPTY and not key & ((1 << ORD_SHIFT) - 1):
+            self.zero_keys.append((b << SENTENCE_SHIFT) | key)
+
+    def empty_node_twice(self) -> None:
+        """Two empty nodes with one key in a sentence (``1.1`` and ``1.10``) are an error."""
+        lines = np.flatnonzero((self.kind == self.K.KIND_TOKEN) & (self.tabs == 9) & (self.what == self.K.ID_EMPTY))
+        if len(lines) < 2:
+            return
+        keys = (self.block[lines] << SENTENCE_SHIFT) | self.ord_key[lines]
+        order = np.lexsort((lines, keys))
+        again = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+        if not len(again):
+            return
+        at = np.argmin(lines[order][again + 1])
+        first, i = int(lines[order][again[at]]), int(lines[order][again[at] + 1])
+        b = int(self.block[i])
+        self.problems.append(_Problem(b, _IDS, i + 1, f"empty nodes {self.ident(first)!r} and {self.ident(i)!r} are "
+                                      "the same node to the CorefUD scorer (it reads the ids as numbers): renumber "
+                                      "them", self.doc_of(b)))
+
+    # ---- brackets
+
+    def first_problem(self) -> _Problem | None:
+        return min(self.problems) if self.problems else None
+
+    def raise_problem(self, p: _Problem) -> None:
+        if p.other_format:
+            reject_other_format(self.path, self.text, "conllu")
+        self.fail(p.line, p.problem, p.doc)
+
+    def nodes(self, limit: int) -> None:
+        """The words and empty nodes of the blocks before ``limit``, in ord order (sentence after sentence; one
+        key twice in the order of the lines)."""
+        K = self.K
+        lines = np.flatnonzero((self.kind == K.KIND_TOKEN) & (self.tabs == 9) & (self.block < limit)
+                               & ((self.what == K.ID_WORD) | (self.what == K.ID_EMPTY)))
+        keys = (self.block[lines] << SENTENCE_SHIFT) | self.ord_key[lines]
+        order = np.lexsort((lines, keys))
+        self.node_line, self.node_key = lines[order], keys[order]
+
+    def brackets(self, limit: int) -> None:
+        K = self.K
+        data, buf = self.data, self.buf
+        self.nodes(limit)
+        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: count, first line
+        err = np.zeros(8, dtype=np.int64)
+        n_open = data.count(b"(")
+        n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
+        log_cap = 4 * n_open + 16
+        while True:
+            self.outside[:] = 0
+            status, M, log, e_s, e_e, e_tag, links, drop, cnt = K.parse_tokens(
+                buf, self.le, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
+                self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
+            if status != K.FULL:
+                break
+            log_cap *= 4
+        n_m, n_log, n_e, n_lk, n_drop = (int(x) for x in cnt[[0, 1, 2, 3, 7]])
+        self.M, self.log, self.drop = M[:n_m], log[:n_log], drop[:n_drop]
+        values = _texts(data, buf, e_s[:n_e], e_e[:n_e])
+        tags = e_tag[:n_e]
+        self.names = ([f"{t + self.docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())]
+                      if tags.any() else values)
+        self.links = links[:n_lk]
+        self.link_format()
+        if status != K.OK:
+            self.bracket_problem(status, err)
+
+    def link_format(self) -> None:
+        """Bridge and SplitAnte items (before the brackets' first problem): ANTECEDENT<ENTITY, else an error."""
+        self.linked: dict[str, tuple[int, str, str]] = {}
+        for line, s, e, b in self.links.tolist():
+            name, _, value = self.text_at(s, e).partition("=")
+            doc = self.doc_of(b)
             for link in value.split(","):
                 ante, sep, this = link.partition("<")
                 if not sep:
-                    return None
+                    self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
                 for eid in (ante, this.split(":", 1)[0]):
-                    if (f"{int(b_doc[b]) + 1 + docs_before}:{eid}" if b_grp[b] else eid) not in known:
-                        return None  # the reader says so (or, for a batch, leaves it to the whole file)
-    # each mention's words (sorted, without repeats) and head
-    counts = np.bincount(log_m, minlength=n_m)
-    log_off = offsets(counts)
-    by_m = np.argsort(log_m, kind="stable")
-    order = np.lexsort((log_k, log_m))
-    lm, lk = log_m[order], log_k[order]
-    keep = np.ones(n_log, dtype=bool)
-    keep[1:] = (lm[1:] != lm[:-1]) | (lk[1:] != lk[:-1])
-    w_keys = lk[keep]
-    w_off = offsets(np.bincount(lm[keep], minlength=n_m))
-    first = w_keys[w_off[:-1]] if n_m else np.zeros(0, dtype=np.int64)
-    last = w_keys[w_off[1:] - 1] if n_m else np.zeros(0, dtype=np.int64)
-    size = np.diff(w_off)
-    status, _, heads = K.mention_heads(log_off, log_k[by_m], m_ev, m_ev_h, m_ev_cnt, first)
-    if status:
-        return None
-    # rows: by document, entity (in the order of its first mention, then its id), mention (udapi's order)
-    mention_order = np.lexsort((np.arange(n_m), last, -size, first, m_eid))  # by entity, then udapi's order
-    e_first = np.full(n_e, -1, dtype=np.int64)
-    sorted_eid = m_eid[mention_order]
-    starts_e = np.flatnonzero(np.r_[True, sorted_eid[1:] != sorted_eid[:-1]]) if n_m else np.zeros(0, np.int64)
-    e_first[sorted_eid[starts_e]] = mention_order[starts_e]
-    ef = e_first
-    e_key = (first[ef], -size[ef], last[ef])
-    e_order = np.lexsort(e_key[::-1])
-    same = np.zeros(n_e, dtype=bool)
-    if n_e > 1:
-        same[1:] = ((e_key[0][e_order][1:] == e_key[0][e_order][:-1]) & (e_key[1][e_order][1:] == e_key[1][e_order][:-1])
-                    & (e_key[2][e_order][1:] == e_key[2][e_order][:-1]))
-    if same.any():  # entities whose first mentions are the same: by their ids
+                    eid = f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                    self.linked.setdefault(eid, (line, doc, name))
+
+    def bracket_problem(self, status: int, err: np.ndarray) -> None:
+        K = self.K
+        line, a_s, a_e, b_s, b_e, v0, v1 = (int(x) for x in err[1:])
+        a = self.text_at(a_s, a_e) if a_e > a_s else ""
+        doc = self.doc_of(int(self.block[line - 1]))
+        name = self.names[a_s] if status == K.E_HEAD_OUTSIDE else self.names[v0] if v0 < len(self.names) else ""
+        problems = {
+            K.E_NO_HEADER: lambda: 'Entity= annotation but no "# global.Entity = ..." header line',
+            K.E_NEITHER: lambda: f"Entity chunk {a!r} has neither an opening nor a closing bracket",
+            K.E_HEAD_TEXT: lambda: f"head index {a!r} of {self.text_at(b_s, b_e)!r} is not a number",
+            K.E_NO_ID: lambda: f"Entity {a!r} has no entity id",
+            K.E_BAD_PART: lambda: f"entity id {a!r} ends with ']' but is not a discontinuous part like e3[1/2]",
+            K.E_NO_FIRST_PART: lambda: (
+                f"part {a}/{self.text_at(b_s, b_e)} of a discontinuous mention of {name!r} without its first part"
+                + (" in this batch of the file (an earlier document may have left one incomplete, which the CorefUD "
+                   "scorer would complete: read the file whole, with a larger --batch-size)"
+                   if self.start is not None else "")),
+            K.E_LAST_PART_NO_HEAD: lambda: (f"the last part of a discontinuous mention of {name!r} has no head index "
+                                            "(the CorefUD scorer crashes here)"),
+            K.E_NOT_OPENED: lambda: f"mention of {a!r} closed but not opened",
+            K.E_CROSSES: lambda: (f"mention of {a!r} opened at line {v0 + self.line0} crosses a sentence boundary "
+                                  "(the CorefUD scorer does not read cross-sentence mentions)"),
+            K.E_NOT_DISCONTINUOUS: lambda: (
+                f"{a!r} closes part {self.text_at(b_s, b_e)} of a discontinuous mention, but the mention of "
+                f"{name!r} opened at line {v1 + self.line0} is not discontinuous"),
+            K.E_HEAD_OUTSIDE: lambda: f"head index {v0} of a mention of {name!r} outside the mention's {v1} node(s)",
+        }
+        self.fail(line, problems[status](), doc)
+
+    # ---- the table
+
+    def read(self) -> MentionTable:
+        first = self.first_problem()
+        self.brackets(first.block if first is not None else self.nb)
+        if first is not None:
+            self.raise_problem(first)
+        self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
+                         f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
+                         "CorefUD scorer does)" for m in self.drop.tolist()]
+        if self.outside[0]:
+            self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
+                                                                            f"{int(self.outside[1]) + self.line0}"))
+        self.keep_mentions()
+        self.unresolved = self.links_resolved()
+        table = self.table()
+        table.sentences = self.sentences()
+        table.warnings = self.warnings
+        if self.start is not None:
+            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved)
+        return table
+
+    def keep_mentions(self) -> None:
+        """Mentions dropped (left open) out; entities numbered among those with a mention."""
+        K, M = self.K, self.M
+        kept = M[:, K.M_DROPPED] == 0
+        new = np.cumsum(kept) - 1
+        log = self.log[kept[self.log[:, 0]]]
+        self.log_m, self.log_k = new[log[:, 0]], log[:, 1].copy()
+        self.M = M = M[kept]
+        used = np.zeros(len(self.names), dtype=bool)
+        used[M[:, K.M_EID]] = True
+        self.m_eid = (np.cumsum(used) - 1)[M[:, K.M_EID]]
+        self.names = [n for n, u in zip(self.names, used.tolist()) if u]
+
+    def links_resolved(self) -> list[tuple[str, int, str, str]]:
+        """Bridge and SplitAnte name entities that must have a mention (the scorer stops); in a batch, those
+        without one in the batch are left to the whole file."""
+        known = set(self.names)
+        unresolved = [(eid, line + self.line0, doc, name) for eid, (line, doc, name) in self.linked.items()
+                      if eid not in known]
+        if unresolved and self.start is None:
+            eid, line, doc, name = unresolved[0]
+            raise ParseError(self.path, line, entity_without_mention(name, eid), doc)
+        return unresolved
+
+    def table(self) -> MentionTable:
+        """Mentions grouped by document and entity: entities in the order of their first mention, mentions
+        sorted as udapi sorts them (first node; the longer first; last node); an entity whose mentions lie in
+        two documents is one cluster per document."""
+        K, M = self.K, self.M
+        n_m, n_e, n_log = len(M), len(self.names), len(self.log_m)
+        m_eid, log_m, log_k = self.m_eid, self.log_m, self.log_k
+        # each mention's words (sorted, without repeats) and head
+        by_m = np.argsort(log_m, kind="stable")
+        log_off = offsets(np.bincount(log_m, minlength=n_m))
+        order = np.lexsort((log_k, log_m))
+        lm, lk = log_m[order], log_k[order]
+        keep = np.ones(n_log, dtype=bool)
+        keep[1:] = (lm[1:] != lm[:-1]) | (lk[1:] != lk[:-1])
+        w_keys = lk[keep]
+        w_off = offsets(np.bincount(lm[keep], minlength=n_m))
+        first = w_keys[w_off[:-1]] if n_m else np.zeros(0, dtype=np.int64)
+        last = w_keys[w_off[1:] - 1] if n_m else np.zeros(0, dtype=np.int64)
+        size = np.diff(w_off)
+        heads = K.mention_heads(log_off, log_k[by_m], M[:, K.M_EV].copy(), M[:, K.M_EV_H].copy(),
+                                M[:, K.M_EV_CNT].copy(), first)
+        # rows: by document, entity (in the order of its first mention, then its id), mention (udapi's order)
+        mention_order = np.lexsort((np.arange(n_m), last, -size, first, m_eid))
+        sorted_eid = m_eid[mention_order]
+        starts_e = np.flatnonzero(np.r_[True, sorted_eid[1:] != sorted_eid[:-1]]) if n_m else np.zeros(0, np.int64)
+        ef = mention_order[starts_e]  # each entity's first mention
+        e_key = (first[ef], -size[ef], last[ef])
         name_rank = np.empty(n_e, dtype=np.int64)
-        name_rank[sorted(range(n_e), key=names.__getitem__)] = np.arange(n_e)
-        e_order = np.lexsort((name_rank,) + e_key[::-1])
-    e_rank = np.empty(n_e, dtype=np.int64)
-    e_rank[e_order] = np.arange(n_e)
-    m_doc = b_doc[first >> SENTENCE_SHIFT]
-    rows = np.lexsort((np.arange(n_m), last, -size, first, e_rank[m_eid], m_doc))
-    r_doc, r_ent = m_doc[rows], m_eid[rows]
-    new_cluster = np.ones(n_m, dtype=bool)
-    new_cluster[1:] = (r_doc[1:] != r_doc[:-1]) | (r_ent[1:] != r_ent[:-1])
-    n_docs = len(doc_names)
-    doc_rows = np.bincount(r_doc, minlength=n_docs)
-    doc_off = offsets(doc_rows)
-    cum = np.cumsum(new_cluster) - 1
-    cluster = cum - cum[doc_off[:-1][r_doc]] if n_m else cum
-    starts_c = np.flatnonzero(new_cluster)
-    labels: list[list[str]] = [[] for _ in range(n_docs)]
-    for d, x in zip(r_doc[starts_c].tolist(), r_ent[starts_c].tolist()):
-        labels[d].append(values[x])
-    # heads' DEPS
-    r_heads = heads[rows]
-    slots, cap = 64, 2 * len(r_heads) + 16
-    while True:
-        st, _, dep_off, parent, rel, r_s, r_e, n_rel = K.head_deps(buf, r_heads, node_key, node_ds, node_de,
-                                                                   np.full(slots, -1, dtype=np.int64), cap)
-        if st != K.FULL:
-            break
-        slots, cap = 4 * slots, 4 * cap
-    if st:
-        return None
-    rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
-    rel_names = sorted(set(rel_text))
-    code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)
-    n_deps = int(dep_off[-1])
-    at_w, key_off = gather_csr(w_off, rows)
-    words = Words(offsets=key_off, keys=w_keys[at_w], head=r_heads, zero=(r_heads & ((1 << ORD_SHIFT) - 1)) != 0,
-                  dep_offsets=dep_off, dep_parent=parent[:n_deps].copy(), dep_rel=code[rel[:n_deps]],
-                  rel_names=rel_names, lines=m_line[rows])
-    doc_words = np.bincount(b_doc, weights=b_words, minlength=n_docs).astype(np.int64)
-    if line0:  # a batch: lines of the file
-        b_first, b_tok, words.lines = b_first + line0, b_tok + line0, words.lines + line0
-    table = MentionTable(
-        path=path, doc_names=doc_names, doc_lines=b_first[starts].astype(np.int64), doc_tokens=doc_words,
-        doc_offsets=doc_off, start=first[rows], end=last[rows] + 1, cluster=cluster.astype(np.int32),
-        cluster_labels=labels, words=words)
-    form_off = offsets(b_words)
-    table.sentences = _Sentences(buf, b_sid_s, b_sid_e, sid_text, b_tok, newdoc, form_off, form_s, form_e,
-                                 b_words)
-    table.warnings = [heads_outside_warning(int(outside[0]), f"{path}:{int(outside[1]) + line0}")] if outside[0] else []
-    if start is not None:
-        table.batch = BatchFacts(b_grp[starts].tolist(), docs_before)
-    return table
+        name_rank[sorted(range(n_e), key=self.names.__getitem__)] = np.arange(n_e)
+        e_order = np.lexsort((name_rank,) + e_key[::-1])  # entities whose first mentions are the same: by id
+        e_rank = np.empty(n_e, dtype=np.int64)
+        e_rank[e_order] = np.arange(n_e)
+        m_doc = self.b_doc[first >> SENTENCE_SHIFT]
+        rows = np.lexsort((np.arange(n_m), last, -size, first, e_rank[m_eid], m_doc))
+        r_doc, r_ent = m_doc[rows], m_eid[rows]
+        new_cluster = np.ones(n_m, dtype=bool)
+        new_cluster[1:] = (r_doc[1:] != r_doc[:-1]) | (r_ent[1:] != r_ent[:-1])
+        n_docs = len(self.doc_names)
+        doc_off = offsets(np.bincount(r_doc, minlength=n_docs))
+        cum = np.cumsum(new_cluster) - 1
+        cluster = cum - cum[doc_off[:-1][r_doc]] if n_m else cum
+        labels: list[list[str]] = [[] for _ in range(n_docs)]
+        for d, x in zip(r_doc[new_cluster].tolist(), r_ent[new_cluster].tolist()):
+            labels[d].append(self.names[x].split(":", 1)[-1])
+        r_heads = heads[rows]
+        dep_off, parent, rel, rel_names = self.head_deps(r_heads)
+        zero = (r_heads & ((1 << ORD_SHIFT) - 1)) != 0
+        if self.zero_keys:
+            zero |= np.isin(r_heads, self.zero_keys)
+        at_w, key_off = gather_csr(w_off, rows)
+        words = Words(offsets=key_off, keys=w_keys[at_w], head=r_heads, zero=zero, dep_offsets=dep_off,
+                      dep_parent=parent, dep_rel=rel, rel_names=rel_names, lines=M[rows, K.M_LINE] + self.line0)
+        self.b_words = np.bincount(self.block[self.regular_lines()], minlength=self.nb)
+        doc_words = np.bincount(self.b_doc, weights=self.b_words, minlength=n_docs).astype(np.int64)
+        return MentionTable(
+            path=self.path, doc_names=self.doc_names, doc_lines=self.b_first[self.starts] + self.line0,
+            doc_tokens=doc_words, doc_offsets=doc_off, start=first[rows], end=last[rows] + 1,
+            cluster=cluster.astype(np.int32), cluster_labels=labels, words=words)
+
+    def regular_lines(self) -> np.ndarray:
+        return np.flatnonzero((self.kind == self.K.KIND_TOKEN) & (self.what == self.K.ID_WORD))
+
+    def head_deps(self, heads: np.ndarray):
+        """The heads' DEPS: (offsets, parent keys, relation codes, relation names)."""
+        K, data = self.K, self.data
+        node_ds, node_de = self.t7[self.node_line] + 1, self.t8[self.node_line]
+        canon = self.canonical[self.node_line]
+        err = np.zeros(8, dtype=np.int64)
+        slots, cap = 64, 2 * len(heads) + 16
+        while True:
+            st, dep_off, parent, rel, r_s, r_e, n_rel, odd, n_odd = K.head_deps(
+                self.buf, heads, self.node_key, canon, node_ds, node_de, np.full(slots, -1, dtype=np.int64), cap, err)
+            if st != K.FULL:
+                break
+            slots, cap = 4 * slots, 4 * cap
+        for k, m, p, q, colon in odd[:n_odd].tolist():  # parents not written canonically (before any problem)
+            parent[k] = self.python_parent(int(heads[m]), p, q, colon)
+        if st != K.OK:
+            m, p, q = (int(x) for x in err[1:4])
+            problem = K.E_DEPS_ITEM if st == K.E_DEPS_ITEM else K.E_DEPS_NODE
+            self.deps_problem(int(heads[m]), self.text_at(p, q), problem)
+        rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
+        rel_names = sorted(set(rel_text))
+        code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)
+        n_deps = int(dep_off[-1])
+        return dep_off, parent[:n_deps].copy(), code[rel[:n_deps]], rel_names
+
+    def python_parent(self, head: int, p: int, q: int, colon: int) -> int:
+        """The key of a DEPS parent not written canonically, as int() reads it; an error if the sentence has
+        no node of that ID."""
+        item, parent = self.text_at(p, q), self.text_at(p, colon)
+        s = head >> SENTENCE_SHIFT
+        try:
+            key = word_key(s, parent)
+        except ValueError:
+            key = -1
+        if key < 0:
+            self.deps_problem(head, item, self.K.E_DEPS_ITEM)
+        lines = np.flatnonzero((self.block == s) & (self.kind == self.K.KIND_TOKEN)).tolist()
+        if parent != "0" and parent not in {self.ident(i) for i in lines}:
+            self.deps_problem(head, item, self.K.E_DEPS_NODE)
+        return key
+
+    def deps_problem(self, head: int, item: str, problem: int) -> None:
+        j = int(np.searchsorted(self.node_key, head, side="right")) - 1
+        while not self.canonical[self.node_line[j]]:
+            j -= 1
+        line = int(self.node_line[j]) + 1
+        doc = self.doc_of(int(self.block[line - 1]))
+        if problem == self.K.E_DEPS_ITEM:
+            self.fail(line, f"DEPS item {item!r} is not HEAD:RELATION", doc)
+        parent = item.partition(":")[0]
+        self.fail(line, f"DEPS item {item!r} names node {parent!r}, which the sentence does not have (the CorefUD "
+                        "scorer crashes here)", doc)
+
+    def sentences(self) -> _Sentences:
+        lines = self.regular_lines()
+        return _Sentences(self.buf, self.b_sid_s, self.b_sid_e, self.sid_text, self.b_tok + self.line0, self.newdoc,
+                          offsets(self.b_words), self.t0[lines] + 1, self.t1[lines], self.b_words)
 
 
 def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str]:
@@ -1323,6 +1178,6 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
     return out.tobytes().decode().split("\0")
 
 
-
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
+_MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")

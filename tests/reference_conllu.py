@@ -1,0 +1,458 @@
+"""The CoNLL-U reader as it was before the byte scanners became the only one: a line-by-line Python reader
+of CorefUD files, kept as the oracle of ``fastscore.formats.conllu.read_conllu`` (tests/test_conllu_reader.py
+compares their tables, sentences, warnings and errors).  Not used by the product."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fastscore.errors import ParseError
+from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
+                                      _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
+                                      entity_without_mention, heads_outside_warning, repeated_sentence_id,
+                                      word_key, _shift_sentences)
+from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
+from fastscore.formats.table import MentionTable, Words, offsets
+
+_CHUNKS = re.compile(r"(\([^()]+\)?|[^()]+\))")
+_DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
+_BLANK = re.compile(r"(\n[ \t]*\n)")
+
+
+def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
+    """What ``fastscore.formats.conllu.read_conllu`` gives, read line by line in Python."""
+    start = path if isinstance(path, Part) else None
+    if start is not None:
+        name, data = start.path, read_part(start)
+    else:
+        name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
+    reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
+    table = reader.read()
+    table.sentences = reader.file.sentences
+    table.warnings = reader.file.warnings
+    if start is not None:
+        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+        _shift_sentences(table, start.sentences_before)
+        table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
+    return table
+
+
+@dataclass
+class _Mention:
+    eid: str
+    words: list[int]  # node keys, in the order added
+    line: int
+    head: int | None = None  # node key
+
+
+@dataclass
+class ConlluFile:
+    """What the reader found beyond the mentions: sentences (for the alignment check) and warnings."""
+
+    path: str
+    sentences: list[Sentence] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class _Reader:
+    def __init__(self, path: str, text: str, start: Part | None = None):
+        self.path = path
+        self.text = text
+        self.start = start  # a batch of a large file (ConlluPart), or None
+        self.docs_before = start.docs_before if start is not None else 0
+        self.file = ConlluFile(path)
+        self.fields: list[str] | None = None  # global.Entity field names
+        self.entities: dict[str, list[_Mention]] = {}  # eid -> mentions, in creation order
+        self.unfinished: dict[str, list[tuple[_Mention, int | None]]] = {}
+        self.discontinuous: dict[str, list[_Mention]] = {}
+        self.node_doc: dict[int, int] = {}  # sentence -> document index
+        self.doc_names: list[str] = []
+        self.doc_lines: list[int] = []
+        self.doc_words: list[int] = []
+        self.deps: dict[int, list[tuple[int, str]]] = {}  # heads' DEPS, parsed when asked for
+        self.empty_nodes: set[int] = set()
+        self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
+        self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
+        self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
+        self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
+        if start is not None and start.entity_fields is not None:
+            self.global_entity(*start.entity_fields)  # the header in force where the batch starts
+
+    def fail(self, line: int | None, problem: str, doc: str | None = None):
+        raise ParseError(self.path, line, problem, doc)
+
+    # ---- lines to sentences
+
+    def read(self) -> MentionTable:
+        text = self.text.replace("\r\n", "\n") if "\r" in self.text else self.text
+        line = 1 + (self.start.line if self.start is not None else 0)
+        pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
+        for n, piece in enumerate(pieces):
+            if n % 2 == 0 and piece.strip():
+                self.sentence(piece.split("\n"), line)
+            line += piece.count("\n")
+        if not self.file.sentences:
+            reject_other_format(self.path, self.text, "conllu")
+            self.fail(None, "no sentence: not a CoNLL-U file (or empty)")
+        self.close_file()
+        return self.table()
+
+    def sentence(self, lines: list[str], first_line: int) -> None:
+        """One block of lines (``first_line`` is the number of its first line)."""
+        s = len(self.file.sentences)
+        sent_id, newdoc = None, None
+        toks: list[str] = []
+        numbers: list[int] = []
+        for k, line in enumerate(lines):
+            if not line.strip():
+                continue
+            if line[0] != "#":
+                toks.append(line)
+                numbers.append(first_line + k)
+                continue
+            m = _NEWDOC.match(line)
+            if m:
+                newdoc = m.group(1).strip() if m.group(1) else True
+                continue
+            m = _SENT_ID.match(line)
+            if m:
+                sent_id = m.group(1)
+                continue
+            m = _GLOBAL_ENTITY.match(line)
+            if m:
+                self.global_entity(m.group(1), first_line + k)
+        block_line = numbers[0] if numbers else first_line
+        if newdoc is not None:
+            self.start_document(newdoc, first_line)
+        doc = self.doc_names[-1] if self.doc_names else None
+        for k, line in enumerate(toks):
+            if line.count("\t") != 9:
+                if not self.file.sentences and k == 0:
+                    reject_other_format(self.path, self.text, "conllu")
+                self.fail(numbers[k], f"token line with {line.count(chr(9)) + 1} tab-separated columns, expected 10 "
+                                      "(CoNLL-U)", doc)
+        if not self.doc_names:
+            self.fail(block_line, 'sentence before any "# newdoc" line: every sentence must belong to a document '
+                                  '(add "# newdoc id = NAME")')
+        idents = [t[:t.index("\t")] for t in toks]
+        regular = [x.isdecimal() for x in idents]  # what int() reads ("²" is a digit, not a decimal)
+        forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
+        previous = self.file.sentences[-1] if self.file.sentences else None
+        if sent_id and previous is not None and previous.sent_id == sent_id:
+            self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
+        self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
+        self.node_doc[s] = len(self.doc_names) - 1
+        self.doc_words[-1] += len(forms)
+        self.sentence_lines.append((toks, numbers, idents))
+        marked = [k for k, t in enumerate(toks) if "Entity=" in t or "Bridge=" in t or "SplitAnte=" in t]
+        if not marked and all(regular):
+            return
+        nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
+        order = [key for key, _ in nodes]
+        position = {k: n for n, (_, k) in enumerate(nodes)}
+        for k in marked:
+            if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
+                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
+                                      "of its words", doc)
+        for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
+            misc = toks[k][toks[k].rindex("\t") + 1:]
+            key = nodes[position[k]][0]
+            for item in misc.split("|"):
+                if item.startswith("Entity="):
+                    self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
+                elif item.startswith(("Bridge=", "SplitAnte=")):
+                    self.links(item, numbers[k])
+
+    def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
+        """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
+        out = []
+        seen: dict[int, str] = {}
+        for k, (ident, plain) in enumerate(zip(idents, regular)):
+            if plain:
+                out.append(((s << SENTENCE_SHIFT) | (int(ident) << ORD_SHIFT), k))
+                continue
+            if "-" in ident:  # a multiword token: its words have their own lines
+                continue
+            try:
+                key = word_key(s, ident)
+            except ValueError:
+                self.fail(numbers[k], f"bad ID {ident!r} (expected 7, 7-8 or 7.1)", doc)
+            if len(ident.partition(".")[2]) > 3:
+                self.fail(numbers[k], f"empty node {ident!r}: at most 3 digits after the point are read", doc)
+            if key in seen:
+                self.fail(numbers[k], f"empty nodes {seen[key]!r} and {ident!r} are the same node to the CorefUD "
+                                      "scorer (it reads the ids as numbers): renumber them", doc)
+            seen[key] = ident
+            self.empty_nodes.add(key)
+            out.append((key, k))
+        out.sort()
+        return out
+
+    def links(self, item: str, line: int) -> None:
+        """Bridge and SplitAnte are not scored, but the entities they name must exist (the scorer stops)."""
+        name, _, value = item.partition("=")
+        for link in value.split(","):
+            ante, sep, this = link.partition("<")
+            if not sep:
+                self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
+            for eid in (ante, this.split(":", 1)[0]):
+                self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
+
+    def global_entity(self, value: str, line: int) -> None:
+        fields = value.split("-")
+        if "eid" not in fields and "GRP" not in fields:
+            self.fail(line, f"global.Entity {value!r} names no eid (or GRP) field")
+        self.fields = fields  # the last header of the file counts, as in udapi
+
+    def start_document(self, newdoc, line: int) -> None:
+        self.close_mentions()
+        name = newdoc if isinstance(newdoc, str) else str(self.docs_before + len(self.doc_names) + 1)
+        if name in self.doc_names:  # the CorefUD scorer merges the two silently
+            first = self.doc_lines[self.doc_names.index(name)]
+            self.fail(line, document_again(first), name)
+        self.doc_names.append(name)
+        self.doc_lines.append(line)
+        self.doc_words.append(0)
+        self.grp_docs.append(bool(self.fields) and "GRP" in self.fields)
+
+    # ---- brackets
+
+    def eid_of(self, value: str) -> str:
+        return f"{self.docs_before + len(self.doc_names)}:{value}" if self.fields and "GRP" in self.fields else value
+
+    def brackets(self, value: str, key: int, line: int, order: list[int], index: int) -> None:
+        doc = self.doc_names[-1]
+        if self.fields is None:
+            self.fail(line, 'Entity= annotation but no "# global.Entity = ..." header line', doc)
+        for chunk in (c for c in _CHUNKS.split(value) if c):
+            opening, closing = chunk[0] == "(", chunk[-1] == ")"
+            body = chunk.strip("()")
+            if not opening and not closing:
+                self.fail(line, f"Entity chunk {chunk!r} has neither an opening nor a closing bracket", doc)
+            if opening:
+                self.open(body, closing, key, line)
+            else:
+                self.close(body, key, line, order, index)
+
+    def open(self, body: str, closing: bool, key: int, line: int) -> None:
+        doc = self.doc_names[-1]
+        eid, head_idx = None, None
+        for name, value in zip(self.fields, body.split("-")):
+            if name in ("eid", "GRP"):
+                eid = value
+            elif name == "head":
+                try:
+                    head_idx = int(value)
+                except ValueError:
+                    self.fail(line, f"head index {value!r} of {body!r} is not a number", doc)
+        if not eid:
+            self.fail(line, f"Entity {body!r} has no entity id", doc)
+        part, parts = None, None
+        if eid.endswith("]"):
+            m = _DISCONTINUOUS.match(eid)
+            if not m:
+                self.fail(line, f"entity id {eid!r} ends with ']' but is not a discontinuous part like e3[1/2]", doc)
+            eid, part, parts = m.group(1), m.group(2), m.group(3)
+        eid = self.eid_of(eid)
+        if part is not None and part != "1":
+            opened = [m for m, _ in self.unfinished.get(eid, [])]
+            waiting = [m for m in self.discontinuous.get(eid, []) if all(m is not o for o in opened)]
+            if not waiting:
+                self.fail(line, f"part {part}/{parts} of a discontinuous mention of {eid!r} without its first part"
+                          + (" in this batch of the file (an earlier document may have left one incomplete, which "
+                             "the CorefUD scorer would complete: read the file whole, with a larger --batch-size)"
+                             if self.start is not None else ""), doc)
+            mention = waiting[0]
+            mention.words.append(key)
+            if closing and part == parts:
+                self.discontinuous[eid].pop()
+                if head_idx is None:
+                    self.fail(line, f"the last part of a discontinuous mention of {eid!r} has no head index "
+                                    "(the CorefUD scorer crashes here)", doc)
+                if head_idx == 0:  # udapi takes words[-1] here: the node just added
+                    self.heads_outside.append(f"{self.path}:{line}")
+                    mention.head = mention.words[-1]
+                else:
+                    self.set_head(mention, head_idx, mention.words, line, eid)
+        else:
+            if closing and part is None and head_idx is not None and head_idx > 1:  # udapi never reads it
+                self.heads_outside.append(f"{self.path}:{line}")
+            mention = _Mention(eid, [key], line)
+            self.entities.setdefault(eid, []).append(mention)
+            if part is not None:
+                self.discontinuous.setdefault(eid, []).append(mention)
+        if not closing:
+            self.unfinished.setdefault(eid, []).append((mention, head_idx))
+
+    def close(self, body: str, key: int, line: int, order: list[int], index: int) -> None:
+        doc = self.doc_names[-1]
+        eid, part, parts = self.eid_of(body), None, None
+        if eid not in self.unfinished or not self.unfinished[eid]:
+            m = _DISCONTINUOUS.match(body)
+            if m:
+                eid, part, parts = self.eid_of(m.group(1)), m.group(2), m.group(3)
+        stack = self.unfinished.get(eid)
+        if not stack:
+            self.fail(line, f"mention of {body!r} closed but not opened", doc)
+        mention, head_idx = stack.pop()
+        words = sorted(mention.words)
+        last = words[-1]
+        if last >> SENTENCE_SHIFT != key >> SENTENCE_SHIFT:
+            self.fail(line, f"mention of {body!r} opened at line {mention.line} crosses a sentence boundary "
+                            "(the CorefUD scorer does not read cross-sentence mentions)", doc)
+        for k in order[:index + 1]:  # every node after the last word, up to this one
+            if k > last:
+                mention.words.append(k)
+        if head_idx and (part is None or part == parts):
+            self.set_head(mention, head_idx, sorted(mention.words), line, eid)
+        if part is not None and part == parts:
+            if not self.discontinuous.get(eid):
+                self.fail(line, f"{body!r} closes part {part}/{parts} of a discontinuous mention, but the mention of "
+                                f"{eid!r} opened at line {mention.line} is not discontinuous", doc)
+            self.discontinuous[eid].pop()
+
+    def set_head(self, mention: _Mention, head_idx: int, words: list[int], line: int, eid: str) -> None:
+        if not 1 <= head_idx <= len(words):
+            self.fail(line, f"head index {head_idx} of a mention of {eid!r} outside the mention's {len(words)} "
+                            "node(s)", self.doc_names[-1])
+        mention.head = words[head_idx - 1]
+
+    def close_mentions(self) -> None:
+        """Mentions still open at the end of a document (or file) are dropped, with a warning."""
+        for eid, stack in self.unfinished.items():
+            for mention, _ in stack:
+                self.file.warnings.append(f"{self.path}:{mention.line}: mention of {eid!r} opened but never closed: "
+                                          "ignored (as the CorefUD scorer does)")
+                self.entities[eid].remove(mention)
+        self.unfinished = {}
+
+    def close_file(self) -> None:
+        self.close_mentions()
+        if self.heads_outside:
+            self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
+        self.entities = {e: ms for e, ms in self.entities.items() if ms}
+        for eid, (line, doc, name) in self.linked.items():
+            if eid in self.entities:
+                continue
+            if self.start is not None:  # a batch: the entity may have mentions in another batch of the file
+                self.unresolved.append((eid, line, doc, name))
+            else:
+                self.fail(line, entity_without_mention(name, eid), doc)
+
+    # ---- the table
+
+    def table(self) -> MentionTable:
+        """Mentions grouped by document and entity: entities in the order of their first mention, mentions
+        sorted as udapi sorts them (first node; the longer first; last node); an entity whose mentions lie in
+        two documents is one cluster per document."""
+        for mentions in self.entities.values():
+            for m in mentions:
+                m.words = sorted(set(m.words))
+                if m.head is None:
+                    m.head = m.words[0]
+            mentions.sort(key=_mention_order)
+        # entities in the order of their first mention in the file (udapi), each split by document
+        ordered = sorted(self.entities.items(), key=lambda e: _mention_order(e[1][0]) + (e[0],))
+        by_doc: list[list[tuple[str, list[_Mention]]]] = [[] for _ in self.doc_names]
+        for eid, mentions in ordered:
+            per_doc: dict[int, list[_Mention]] = {}
+            for m in mentions:
+                per_doc.setdefault(self.node_doc[m.words[0] >> SENTENCE_SHIFT], []).append(m)
+            for d, ms in per_doc.items():
+                by_doc[d].append((eid, ms))
+        rows: list[_Mention] = []
+        cluster: list[int] = []
+        labels: list[list[str]] = []
+        sizes: list[int] = []
+        for entities in by_doc:
+            labels.append([eid.split(":", 1)[-1] for eid, _ in entities])
+            n = 0
+            for c, (_, ms) in enumerate(entities):
+                rows.extend(ms)
+                cluster.extend([c] * len(ms))
+                n += len(ms)
+            sizes.append(n)
+        words = self.words(rows)
+        return MentionTable(
+            path=self.path, doc_names=list(self.doc_names), doc_lines=np.asarray(self.doc_lines, dtype=np.int64),
+            doc_tokens=np.asarray(self.doc_words, dtype=np.int64), doc_offsets=offsets(sizes),
+            start=np.asarray([m.words[0] for m in rows], dtype=np.int64),
+            end=np.asarray([m.words[-1] + 1 for m in rows], dtype=np.int64),
+            cluster=np.asarray(cluster, dtype=np.int32), cluster_labels=labels, words=words)
+
+    def words(self, rows: list[_Mention]) -> Words:
+        heads = [m.head for m in rows]
+        deps_off = [0]
+        parents: list[int] = []
+        rels: list[str] = []
+        for m in rows:
+            for parent, rel in self.head_deps(m.head):
+                parents.append(parent)
+                rels.append(rel)
+            deps_off.append(len(parents))
+        names = sorted(set(rels))
+        code = {r: i for i, r in enumerate(names)}
+        return Words(
+            offsets=offsets([len(m.words) for m in rows]),
+            keys=np.asarray([k for m in rows for k in m.words], dtype=np.int64),
+            head=np.asarray(heads, dtype=np.int64),
+            zero=np.asarray([h in self.empty_nodes for h in heads], dtype=bool),
+            dep_offsets=np.asarray(deps_off, dtype=np.int64),
+            dep_parent=np.asarray(parents, dtype=np.int64),
+            dep_rel=np.asarray([code[r] for r in rels], dtype=np.int32),
+            rel_names=names,
+            lines=np.asarray([m.line for m in rows], dtype=np.int64))
+
+    def head_deps(self, head: int) -> list[tuple[int, str]]:
+        """The enhanced dependencies (DEPS) of a head node: (parent key, relation)."""
+        if head in self.deps:
+            return self.deps[head]
+        s = head >> SENTENCE_SHIFT
+        doc = self.doc_names[self.node_doc[s]]
+        lines = self.sentence_index(s)
+        line_of = lines.get(key_ord_text(head))
+        out: list[tuple[int, str]] = []
+        if line_of is not None:
+            text, number = line_of
+            deps = text.split("\t")[8]
+            for item in deps.split("|") if deps != "_" else []:
+                parent, sep, rel = item.partition(":")
+                try:
+                    key = word_key(s, parent)
+                except ValueError:
+                    key = -1
+                if not sep or key < 0:
+                    self.fail(number, f"DEPS item {item!r} is not HEAD:RELATION", doc)
+                if parent != "0" and parent not in lines:
+                    self.fail(number, f"DEPS item {item!r} names node {parent!r}, which the sentence does not have "
+                                      "(the CorefUD scorer crashes here)", doc)
+                out.append((key, rel))
+        self.deps[head] = out
+        return out
+
+    def sentence_index(self, s: int) -> dict[str, tuple[str, int]]:
+        """ID -> (line, line number) of one sentence, built when a head of it is looked up."""
+        cached = self.index_cache.get(s)
+        if cached is None:
+            toks, numbers, idents = self.sentence_lines[s]
+            cached = self.index_cache[s] = {i: (t, n) for i, t, n in zip(idents, toks, numbers)}
+        return cached
+
+
+def key_ord_text(key: int) -> str:
+    """The ID text of a node key as written in canonical form (``7``, ``7.1``)."""
+    major = (key >> ORD_SHIFT) & MAX_ORD
+    minor = key & ((1 << ORD_SHIFT) - 1)
+    return str(major) if not minor else f"{major}.{minor:03d}".rstrip("0")
+
+
+def _mention_order(m: _Mention) -> tuple:
+    """udapi's mention order: first node, then the longer mention first, then the last node."""
+    return (m.words[0], -len(m.words), m.words[-1])
+
+
