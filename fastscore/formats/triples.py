@@ -169,6 +169,7 @@ class _Handler:
         self.current: list | None = None
         self.kinds: dict[str, int] = {}
         self.triple_names: set[str] = set()  # the names of triples seen (any case): what end looks for
+        self.triple_keys: dict[str, int | None] = {}  # a triple's attribute names seen -> column (None: ignored)
         self.root: str | None = None
         self.root_line = 1
         self.triples_seen = False
@@ -190,10 +191,13 @@ class _Handler:
             if kind == TRIPLE:
                 self.triple_names.add(name)
         t = self.current
-        if (kind == FIRST or kind == SECOND) and t is not None and self.stored is None and len(attrs) == 1:
-            value = attrs.get("id")
-            if value and value[0] > " " and value[-1] > " ":  # a plain id: nothing to trim, nothing to warn
-                t[kind + 1].append(value)  # FIRST + 1 == _COL_FIRST, SECOND + 1 == _COL_SECOND
+        if t is not None and self.stored is None:  # short paths: nothing to note, nothing stored to fill
+            if (kind == FIRST or kind == SECOND) and len(attrs) == 1:
+                value = attrs.get("id")
+                if value and value[0] > " " and value[-1] > " ":  # a plain id: nothing to trim, nothing to warn
+                    t[kind + 1].append(value)  # FIRST + 1 == _COL_FIRST, SECOND + 1 == _COL_SECOND
+                    return
+            elif (kind == FIRST_IDS or kind == SECOND_IDS) and not attrs:  # no label, no comment
                 return
         if kind == TRIPLE:
             self._triple(attrs)
@@ -206,8 +210,11 @@ class _Handler:
         self.segment_from = self.n_starts - 1
         self.triples_seen = True
         t = ["", None, "", "", [], [], "", "", "", "", self.parser.CurrentLineNumber, 0, ""]
+        columns = self.triple_keys
         for key, value in attrs.items():
-            column = _TRIPLE_KEYS.get(key.lower())
+            column = columns.get(key, -1)
+            if column == -1:  # a name not seen yet: its column ignoring case, or None
+                column = columns[key] = _TRIPLE_KEYS.get(key.lower())
             if column is not None:
                 t[column] = value if value and value[0] > " " and value[-1] > " " else trim(value)
         self.current, self.stored = t, None
