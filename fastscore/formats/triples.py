@@ -248,7 +248,6 @@ class _Handler:
                 elif k == "label":
                     t[_COL_FIRST_LABEL if first else _COL_SECOND_LABEL] = trim(value)
 
-
     def _note(self, seen: list, t: list, name: str) -> None:
         if seen:
             seen[0] += 1
