@@ -288,9 +288,8 @@ class _Handler:
         ends, t = self.ends, self.current
         if t is not None:
             inside = n_starts - self.segment_from  # the triple and the elements started after it
-            # its end came after as many ends as elements started in it, so after theirs and before any other
-            # start (a triple around it would have ended its own segment unclosed, and irregular, already)
-            if len(ends) < inside or ends[inside - 1] not in _TRIPLE:
+            if len(ends) < inside or ends[inside - 1] not in _TRIPLE or \
+                    sum(map(ends.count, self.triple_names)) != 1:
                 raise _Irregular
             self._store(t)
         ends.clear()
