@@ -143,28 +143,14 @@ def _kind(name: str) -> int:
     return OTHER
 
 
-class _Irregular(Exception):
-    """A file whose element ends cannot be applied late (see ``_Handler``): read again with each end as it comes."""
-
-
 class _Handler:
     """expat's handlers.  Triples are gathered as rows (one list per triple) and turned into the document's
     columns once the file is read; an element of a triple's ids with nothing but a plain ``id`` (nearly every
-    element) takes a short path, called once per element of the file.
+    element) takes a short path, called once per element of the file."""
 
-    With ``late_ends`` the element ends are not handled as they come (one Python call each) but collected by
-    ``list.append`` and applied at the next triple's start and at the end of the file.  That gives what handling
-    them as they come gives when a triple's segment (its start up to the next triple's) is regular: the triple
-    closed by ``</triple>`` or ``</triplet>`` once, after every element started inside it and before any other
-    started, as in every file the module writes.  Then nothing read inside the triple depends on its end.
-    Anything else raises ``_Irregular``, and the file is read again with the ends handled as they come."""
-
-    def __init__(self, doc: TripleDoc, parser, late_ends: bool = False):
+    def __init__(self, doc: TripleDoc, parser):
         self.doc = doc
         self.parser = parser
-        self.ends: list[str] | None = [] if late_ends else None  # the ends not applied yet (late_ends)
-        self.n_starts = 0  # elements started so far
-        self.segment_from = 0  # elements started before the current triple
         self.rows: list[list] = []
         self.current: list | None = None
         self.kinds: dict[str, int] = {}
@@ -184,7 +170,6 @@ class _Handler:
         self.start(name, attrs)
 
     def start(self, name: str, attrs: dict) -> None:
-        self.n_starts += 1
         kind = self.kinds.get(name)
         if kind is None:
             kind = self.kinds[name] = _kind(name)
@@ -205,9 +190,6 @@ class _Handler:
             self._element(t, kind, name, attrs)
 
     def _triple(self, attrs: dict) -> None:
-        if self.ends is not None:
-            self.apply_ends(self.n_starts - 1)
-        self.segment_from = self.n_starts - 1
         self.triples_seen = True
         t = ["", None, "", "", [], [], "", "", "", "", self.parser.CurrentLineNumber, 0, ""]
         columns = self.triple_keys
@@ -281,19 +263,6 @@ class _Handler:
                                      f"closed by </{name}>, not </triple>: dropped, as the Triple evaluation "
                                      "module drops it")
 
-    def apply_ends(self, n_starts: int) -> None:
-        """``late_ends``: the ends collected since the current triple started (``n_starts``: the elements
-        started up to now, the next triple's start not counted), applied; ``_Irregular`` unless its segment is
-        regular."""
-        ends, t = self.ends, self.current
-        if t is not None:
-            inside = n_starts - self.segment_from  # the triple and the elements started after it
-            if len(ends) < inside or ends[inside - 1] not in _TRIPLE or \
-                    sum(map(ends.count, self.triple_names)) != 1:
-                raise _Irregular
-            self._store(t)
-        ends.clear()
-
     def _store(self, t: list) -> None:
         if not t[_COL_RELATION]:
             raise ParseError(self.doc.path, t[_COL_LINE], f'triple "{t[_COL_ID]}" has no relation (every triple '
@@ -321,21 +290,13 @@ class _Handler:
 
 
 def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
-    """The triples of one file's bytes: with the element ends applied late (fast), else, for a file where that
-    could differ (or that fails), with each end handled as it comes."""
-    try:
-        return _parse(data, path, name, late_ends=True)
-    except (_Irregular, ParseError):
-        return _parse(data, path, name, late_ends=False)
-
-
-def _parse(data: bytes, path: str, name: str, late_ends: bool) -> TripleDoc:
+    """The triples of one file's bytes."""
     doc = TripleDoc(name, path)
     parser = xml.parsers.expat.ParserCreate()
     parser.buffer_text = True
-    handler = _Handler(doc, parser, late_ends)
+    handler = _Handler(doc, parser)
     parser.StartElementHandler = handler.first_start
-    parser.EndElementHandler = handler.ends.append if late_ends else handler.end
+    parser.EndElementHandler = handler.end
     try:
         parser.Parse(data, True)
     except LookupError as exc:  # the declaration names an encoding Python does not know
@@ -344,8 +305,6 @@ def _parse(data: bytes, path: str, name: str, late_ends: bool) -> TripleDoc:
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # a file of another task's
         raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
                          f"(column {exc.offset + 1})", name) from None
-    if late_ends:
-        handler.apply_ends(handler.n_starts)
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
         raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
