@@ -3,6 +3,7 @@
 javac), on the same generated files, in one run.
 
     python bench/triples_side_by_side.py --classpath DRIVERS:BUILD:JAR [--sizes 1000,4000] [--files 100]
+    python bench/triples_side_by_side.py --classpath BUILD:JAR --files 0     # the file pairs only
 
 For each size, one gold/system file pair (``scripts/gen_triples.py big_pair``, seed 7) scored by
 ``java vu.tripleevaluation.evaluation.EvaluateTriples`` and by ``fastscore triples --output module``
@@ -51,7 +52,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--classpath", required=True, help="the module's classes and jar (':'-separated)")
     ap.add_argument("--sizes", default="1000,4000", help="triples per file of the file pairs")
-    ap.add_argument("--files", type=int, default=100, help="files of 500 triples in the folder pair")
+    ap.add_argument("--files", type=int, default=100, help="files of 500 triples in the folder pair (0: no folder "
+                    "pair, which needs the DriverF driver on the class path)")
     args = ap.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,22 +69,28 @@ def main(argv=None) -> None:
             timed(fastscore(f"gold-{n}.trp", f"system-{n}.trp"), cwd=work)  # warm the cache
             fast_s, out = timed(fastscore(f"gold-{n}.trp", f"system-{n}.trp", "--output", "module"), cwd=work)
             rows.append((f"file pair, {n:,} triples", java_s, fast_s, out == expected))
-        folder = work / "folders"
-        for name, gold, system in big_corpus(args.files * 500, 7):
-            for side, triples in (("gold", gold), ("system", system)):
-                (folder / side).mkdir(parents=True, exist_ok=True)
-                (folder / side / f"{name}.trp").write_text(triple_xml(triples), encoding="utf-8")
-        java_s, _ = timed(["java", "-cp", args.classpath, "vu.tripleevaluation.evaluation.DriverF",
-                           "--gold-standard-triples", "gold", "--system-triples", "system", "--out", "report.txt"],
-                          cwd=folder)
-        expected = (folder / "report.txt").read_text(encoding="utf-8")
-        timed(fastscore("gold", "system"), cwd=folder)
-        fast_s, out = timed(fastscore("gold", "system", "--output", "module"), cwd=folder)
-        same = out.split("\n", 5)[5] == expected
-        rows.append((f"folders, {args.files} files, {args.files * 500:,} triples", java_s, fast_s, same))
+        if args.files:
+            rows.append(folder_row(args.classpath, args.files, work))
     print(f"{'input':<40}{'module (s)':>12}{'fastscore (s)':>15}{'ratio':>9}  same report")
     for name, java_s, fast_s, same in rows:
         print(f"{name:<40}{java_s:>12.2f}{fast_s:>15.2f}{java_s / fast_s:>8.1f}x  {'yes' if same else 'NO'}")
+
+
+def folder_row(classpath: str, files: int, work: Path) -> tuple:
+    """The folder pair: ``files`` files of 500 triples a side, the module through ``DriverF``."""
+    folder = work / "folders"
+    for name, gold, system in big_corpus(files * 500, 7):
+        for side, triples in (("gold", gold), ("system", system)):
+            (folder / side).mkdir(parents=True, exist_ok=True)
+            (folder / side / f"{name}.trp").write_text(triple_xml(triples), encoding="utf-8")
+    java_s, _ = timed(["java", "-cp", classpath, "vu.tripleevaluation.evaluation.DriverF",
+                       "--gold-standard-triples", "gold", "--system-triples", "system", "--out", "report.txt"],
+                      cwd=folder)
+    expected = (folder / "report.txt").read_text(encoding="utf-8")
+    timed(fastscore("gold", "system"), cwd=folder)
+    fast_s, out = timed(fastscore("gold", "system", "--output", "module"), cwd=folder)
+    same = out.split("\n", 5)[5] == expected
+    return f"folders, {files} files, {files * 500:,} triples", java_s, fast_s, same
 
 
 if __name__ == "__main__":

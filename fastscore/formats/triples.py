@@ -117,6 +117,15 @@ class TripleSet:
 
 
 TRIPLE, FIRST_IDS, SECOND_IDS, FIRST, SECOND, OTHER = range(6)
+# a triple while it is read: a row of TripleDoc's columns (the id lists its two elements)
+(_COL_ID, _COL_RELATION, _COL_PROFILE, _COL_LAYER, _COL_FIRST, _COL_SECOND, _COL_FIRST_LABEL, _COL_SECOND_LABEL,
+ _COL_FIRST_COMMENT, _COL_SECOND_COMMENT, _COL_LINE, _COL_CONFIDENCE, _RAW_CONFIDENCE) = range(13)
+# (_RAW_CONFIDENCE, the attribute as written, is no column of the document)
+assert (_COL_FIRST, _COL_SECOND) == (FIRST + 1, SECOND + 1)  # the short path finds an element's ids at kind + 1
+_COLUMNS = ("ids", "relations", "profiles", "layers", "first", "second", "first_labels", "second_labels",
+            "first_comments", "second_comments", "lines", "confidences")
+_TRIPLE_KEYS = {"id": _COL_ID, "profile_id": _COL_PROFILE, "kaflayer": _COL_LAYER,
+                "profile_confidence": _RAW_CONFIDENCE, "relation": _COL_RELATION}
 
 
 def _kind(name: str) -> int:
@@ -135,83 +144,97 @@ def _kind(name: str) -> int:
 
 
 class _Handler:
+    """expat's handlers.  Triples are gathered as rows (one list per triple) and turned into the document's
+    columns once the file is read; an element of a triple's ids with nothing but a plain ``id`` (nearly every
+    element) takes a short path, called once per element of the file."""
+
     def __init__(self, doc: TripleDoc, parser):
         self.doc = doc
         self.parser = parser
-        self.current: dict | None = None
+        self.rows: list[list] = []
+        self.current: list | None = None
         self.kinds: dict[str, int] = {}
+        self.triple_names: set[str] = set()  # the names of triples seen (any case): what end looks for
+        self.triple_keys: dict[str, int | None] = {}  # a triple's attribute names seen -> column (None: ignored)
         self.root: str | None = None
         self.root_line = 1
         self.triples_seen = False
-        self.stored: int | None = None  # the row of doc the current triple was stored as, once closed
+        self.stored: int | None = None  # the row the current triple was stored as, once closed
         self.strays: list = []  # elements after a stored triple: [count, line, triple id, element name]
         self.no_id: list = []  # elements without an id attribute: [count, line, triple id, element name]
         self.empty_id: list = []  # the same for ids empty once trimmed
 
+    def first_start(self, name: str, attrs: dict) -> None:
+        self.root, self.root_line = name, self.parser.CurrentLineNumber
+        self.parser.StartElementHandler = self.start
+        self.start(name, attrs)
+
     def start(self, name: str, attrs: dict) -> None:
-        if self.root is None:
-            self.root, self.root_line = name, self.parser.CurrentLineNumber
         kind = self.kinds.get(name)
         if kind is None:
             kind = self.kinds[name] = _kind(name)
-        if kind == TRIPLE:
-            self.triples_seen = True
-            t = {"id": "", "relation": None, "profile": "", "layer": "", "first": [], "second": [],
-                 "first_label": "", "second_label": "", "first_comment": "", "second_comment": "",
-                 "line": self.parser.CurrentLineNumber}
-            for key, value in attrs.items():
-                k = key.lower()
-                if k == "id":
-                    t["id"] = trim(value)
-                elif k == "profile_id":
-                    t["profile"] = trim(value)
-                elif k == "kaflayer":
-                    t["layer"] = trim(value)
-                elif k == "profile_confidence":
-                    t["confidence"] = trim(value)
-                elif k == "relation":
-                    t["relation"] = trim(value)
-            self.current, self.stored = t, None
-            return
+            if kind == TRIPLE:
+                self.triple_names.add(name)
         t = self.current
-        if t is None or kind == OTHER:
-            return
-        if self.stored is not None:  # the module's parser keeps filling the triple it has stored
+        if t is not None and self.stored is None:  # short paths: nothing to note, nothing stored to fill
+            if (kind == FIRST or kind == SECOND) and len(attrs) == 1:
+                value = attrs.get("id")
+                if value and value[0] > " " and value[-1] > " ":  # a plain id: nothing to trim, nothing to warn
+                    t[kind + 1].append(value)  # FIRST + 1 == _COL_FIRST, SECOND + 1 == _COL_SECOND
+                    return
+            elif (kind == FIRST_IDS or kind == SECOND_IDS) and not attrs:  # no label, no comment
+                return
+        if kind == TRIPLE:
+            self._triple(attrs)
+        elif t is not None and kind != OTHER:
+            self._element(t, kind, name, attrs)
+
+    def _triple(self, attrs: dict) -> None:
+        self.triples_seen = True
+        t = ["", None, "", "", [], [], "", "", "", "", self.parser.CurrentLineNumber, 0, ""]
+        columns = self.triple_keys
+        for key, value in attrs.items():
+            column = columns.get(key, -1)
+            if column == -1:  # a name not seen yet: its column ignoring case, or None
+                column = columns[key] = _TRIPLE_KEYS.get(key.lower())
+            if column is not None:
+                t[column] = value if value and value[0] > " " and value[-1] > " " else trim(value)
+        self.current, self.stored = t, None
+
+    def _element(self, t: list, kind: int, name: str, attrs: dict) -> None:
+        stored = self.stored
+        if stored is not None:  # the module's parser keeps filling the triple it has stored
             self._note(self.strays, t, name)
         if kind == FIRST or kind == SECOND:
-            ids = t["first"] if kind == FIRST else t["second"]
+            ids = t[_COL_FIRST if kind == FIRST else _COL_SECOND]
             had = len(ids)
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "id":
                     ids.append(trim(value))
-                    if self.stored is not None:
-                        self.doc.late.setdefault(self.stored, [0, 0])[kind == SECOND] += 1
+                    if stored is not None:
+                        self.doc.late.setdefault(stored, [0, 0])[kind == SECOND] += 1
                     if not ids[-1]:
                         self._note(self.empty_id, t, name)
                 elif k == "comment" and kind == FIRST:
-                    self._set(t, "first_comment", module_comment(trim(value)))
+                    t[_COL_FIRST_COMMENT] = module_comment(trim(value))
             if len(ids) == had:
                 self._note(self.no_id, t, name)
         else:
-            side = "first" if kind == FIRST_IDS else "second"
+            first = kind == FIRST_IDS
             for key, value in attrs.items():
                 k = key.lower()
                 if k == "comment":
-                    self._set(t, side + "_comment", module_comment(trim(value)))
+                    column = _COL_FIRST_COMMENT if first else _COL_SECOND_COMMENT
+                    t[column] = module_comment(trim(value))
                 elif k == "label":
-                    self._set(t, side + "_label", trim(value))
+                    t[_COL_FIRST_LABEL if first else _COL_SECOND_LABEL] = trim(value)
 
-    def _set(self, t: dict, key: str, value: str) -> None:
-        t[key] = value
-        if self.stored is not None:
-            getattr(self.doc, key + "s")[self.stored] = value
-
-    def _note(self, seen: list, t: dict, name: str) -> None:
+    def _note(self, seen: list, t: list, name: str) -> None:
         if seen:
             seen[0] += 1
         else:
-            seen.extend((1, self.parser.CurrentLineNumber, t["id"], name))
+            seen.extend((1, self.parser.CurrentLineNumber, t[_COL_ID], name))
 
     def id_warnings(self) -> list[str]:
         """What the module reads quietly: elements without an id (it ignores them) and empty ids (it keeps
@@ -228,29 +251,42 @@ class _Handler:
         return out
 
     def end(self, name: str) -> None:
+        if name not in self.triple_names:
+            return
         t = self.current
         if t is None:
             return
         if name in _TRIPLE:
-            if not t["relation"]:
-                raise ParseError(self.doc.path, t["line"], f'triple "{t["id"]}" has no relation (every triple '
-                                 "needs relation=\"...\")", self.doc.name)
-            self.doc.append(t["id"], t["relation"], t["first"], t["second"], t["first_label"], t["second_label"],
-                            t["first_comment"], t["second_comment"], t["profile"], t["layer"], t["line"])
-            # elements that follow go on filling the stored triple, as in the module's parser
-            self.stored = len(self.doc) - 1
-            t["first"], t["second"] = self.doc.first[-1], self.doc.second[-1]
-            confidence = t.get("confidence")
-            if confidence:
-                try:
-                    self.doc.confidences[-1] = int(confidence)
-                except ValueError:
-                    self.doc.warnings.append(f"{self.doc.path}:{t['line']}: triple \"{t['id']}\": "
-                                             f"profile_confidence {confidence!r} is not a whole number: ignored")
-        elif self.kinds.get(name) == TRIPLE:
-            self.doc.warnings.append(f"{self.doc.path}:{self.parser.CurrentLineNumber}: triple \"{t['id']}\" "
+            self._store(t)
+        else:
+            self.doc.warnings.append(f"{self.doc.path}:{self.parser.CurrentLineNumber}: triple \"{t[_COL_ID]}\" "
                                      f"closed by </{name}>, not </triple>: dropped, as the Triple evaluation "
                                      "module drops it")
+
+    def _store(self, t: list) -> None:
+        if not t[_COL_RELATION]:
+            raise ParseError(self.doc.path, t[_COL_LINE], f'triple "{t[_COL_ID]}" has no relation (every triple '
+                             "needs relation=\"...\")", self.doc.name)
+        # the triple itself is stored: elements that follow go on filling it, as in the module's parser
+        if self.stored is not None:  # closed again (a triple inside it): the row stored first keeps what it has
+            frozen = list(t)
+            frozen[_COL_FIRST], frozen[_COL_SECOND] = list(t[_COL_FIRST]), list(t[_COL_SECOND])
+            self.rows[self.stored] = frozen
+        confidence = t[_RAW_CONFIDENCE]
+        if confidence:
+            try:
+                t[_COL_CONFIDENCE] = int(confidence)
+            except ValueError:
+                self.doc.warnings.append(f"{self.doc.path}:{t[_COL_LINE]}: triple \"{t[_COL_ID]}\": "
+                                         f"profile_confidence {confidence!r} is not a whole number: ignored")
+        self.stored = len(self.rows)
+        self.rows.append(t)
+
+    def columns(self) -> None:
+        """The rows read, as the document's columns."""
+        if self.rows:
+            for name, column in zip(_COLUMNS, zip(*self.rows)):
+                setattr(self.doc, name, list(column))
 
 
 def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
@@ -259,7 +295,7 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     parser = xml.parsers.expat.ParserCreate()
     parser.buffer_text = True
     handler = _Handler(doc, parser)
-    parser.StartElementHandler = handler.start
+    parser.StartElementHandler = handler.first_start
     parser.EndElementHandler = handler.end
     try:
         parser.Parse(data, True)
@@ -272,6 +308,7 @@ def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
         raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
+    handler.columns()
     doc.warnings.extend(handler.id_warnings())
     return doc
 

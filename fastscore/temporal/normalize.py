@@ -19,6 +19,7 @@ TimeML-Normalizer does before anything is scored.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -134,6 +135,7 @@ def normalise(gold: TimemlDoc, system: TimemlDoc) -> NormalisedPair:
     docs = (gold, system)
     labels: list[list[str]] = []
     begins: list[dict[int, Entity]] = []
+    touched: set[int] = set()  # tokens an entity of either side touches
     for doc in docs:
         lab = ["O"] * n
         first: dict[int, Entity] = {}
@@ -153,12 +155,17 @@ def normalise(gold: TimemlDoc, system: TimemlDoc) -> NormalisedPair:
             first[i] = e
         labels.append(lab)
         begins.append(first)
+        touched.update(owner)
     event_map: list[dict[str, str]] = [{}, {}]
     timex_map: list[dict[str, str]] = [{}, {}]
     last_eid = last_tid = 1
     open_timex = [0, 0]
     last_local = [0, 0]
-    for t in range(n):
+    previous = -2
+    for t in sorted(touched):  # a token outside every entity only closes both sides' open TIMEX3s
+        if t != previous + 1:
+            open_timex = [0, 0]
+        previous = t
         open_event = 0
         for a in (0, 1):
             lab = labels[a][t]
@@ -196,8 +203,6 @@ def _token_span(text: str, e: Entity, starts: list[int], ends: list[int]) -> tup
         return None
     a = e.start + (len(inner) - len(inner.lstrip()))
     b = e.end - (len(inner) - len(inner.rstrip()))  # exclusive
-    import bisect
-
     i = bisect.bisect_right(starts, a) - 1
     j = bisect.bisect_left(ends, b)
     if i < 0 or ends[i] <= a:  # a character between tokens cannot happen (tokens cover every non-blank)

@@ -30,6 +30,38 @@ def _number(x) -> float | int:
     return int(x) if x.is_integer() else x
 
 
+def _metric_scores(sums: Mapping[str, object], metrics) -> dict[str, dict]:
+    """The score of each metric from ``sums`` (numbers, or one array entry per document)."""
+    return {m: TEMPORAL_METRICS[m].score(sums) for m in metrics}
+
+
+def _relations(s: Mapping[str, object], scores: dict, d: int | None = None) -> dict:
+    """Temporal awareness: P, R, F1 and the four counts (of document ``d`` of per-document arrays)."""
+    at = (lambda x: x) if d is None else (lambda x: x[d])
+    sc = scores["temporal"]
+    out = {k: float(at(sc[k])) for k in ("precision", "recall", "f1")}
+    out.update(system_verified=_number(at(s["rel_system_verified"])), system_total=_number(at(s["rel_system_total"])),
+               gold_verified=_number(at(s["rel_gold_verified"])), gold_total=_number(at(s["rel_gold_total"])))
+    return out
+
+
+def _entities(s: Mapping[str, object], scores: dict, d: int | None = None) -> dict:
+    """Per kind: strict and relaxed P, R, F1 (and counts), attribute F1 (of document ``d`` of per-document
+    arrays)."""
+    at = (lambda x: x) if d is None else (lambda x: x[d])
+    out = {}
+    for kind, attrs in KINDS.items():
+        obj: dict = {"gold": _number(at(s[f"{kind}_gold"])), "system": _number(at(s[f"{kind}_system"]))}
+        for m in ("strict", "relaxed"):
+            sc = scores[f"{kind}-{m}"]
+            obj[m] = {k: float(at(sc[k])) for k in ("precision", "recall", "f1")}
+            obj[m].update(system_matched=_number(at(s[f"{kind}_{m}_p"])), gold_matched=_number(at(s[f"{kind}_{m}_r"])))
+        obj["attributes"] = {a: float(at(scores[f"{kind}-{a}"]["f1"])) for a in attrs}
+        obj["attribute_matches"] = {a: _number(at(s[f"{kind}_{a}"])) for a in attrs}
+        out[kind] = obj
+    return out
+
+
 @dataclass
 class TemporalResult(Result):
     gold: object  # TimemlInput
@@ -48,6 +80,7 @@ class TemporalResult(Result):
     def __getstate__(self):  # pickled (sent back by a worker), the inputs keep their paths, not their documents
         state = dict(self.__dict__)
         state.update(gold=_Paths(self.gold.path), system=_Paths(self.system.path))
+        state.pop("_objects", None)
         return state
 
     @classmethod
@@ -71,26 +104,12 @@ class TemporalResult(Result):
     def relations(self, sums: Mapping[str, object] | None = None) -> dict:
         """Temporal awareness: P, R, F1 and the four counts (corpus, or given sums)."""
         s = self.doc_stats.sums() if sums is None else sums
-        sc = TEMPORAL_METRICS["temporal"].score(s)
-        out = {k: float(sc[k]) for k in ("precision", "recall", "f1")}
-        out.update(system_verified=_number(s["rel_system_verified"]), system_total=_number(s["rel_system_total"]),
-                   gold_verified=_number(s["rel_gold_verified"]), gold_total=_number(s["rel_gold_total"]))
-        return out
+        return _relations(s, _metric_scores(s, ("temporal",)))
 
     def entities(self, sums: Mapping[str, object] | None = None) -> dict:
         """Per kind: strict and relaxed P, R, F1 (and counts), attribute F1."""
         s = self.doc_stats.sums() if sums is None else sums
-        out = {}
-        for kind, attrs in KINDS.items():
-            obj: dict = {"gold": _number(s[f"{kind}_gold"]), "system": _number(s[f"{kind}_system"])}
-            for m in ("strict", "relaxed"):
-                sc = TEMPORAL_METRICS[f"{kind}-{m}"].score(s)
-                obj[m] = {k: float(sc[k]) for k in ("precision", "recall", "f1")}
-                obj[m].update(system_matched=_number(s[f"{kind}_{m}_p"]), gold_matched=_number(s[f"{kind}_{m}_r"]))
-            obj["attributes"] = {a: float(TEMPORAL_METRICS[f"{kind}-{a}"].score(s)["f1"]) for a in attrs}
-            obj["attribute_matches"] = {a: _number(s[f"{kind}_{a}"]) for a in attrs}
-            out[kind] = obj
-        return out
+        return _entities(s, _metric_scores(s, ENTITY_METRICS))
 
     def signature_items(self) -> dict:
         return {"method": self.method, "closure": "exact" if self.fix_toolkit_quirks else "official",
@@ -103,11 +122,29 @@ class TemporalResult(Result):
                 "documents": len(self.documents), **self._scores(None, self.intervals())}
 
     def document_object(self, d: int) -> dict:
-        return self._scores(self.doc_stats.row(d), {})
+        return self._document_objects()[d]
 
-    def _scores(self, sums, intervals: dict) -> dict:
-        rel = self.relations(sums) if "relations" in self.parts else None
-        ent = self.entities(sums) if "entities" in self.parts else None
+    def _document_objects(self) -> list[dict]:
+        """Every document's object, their scores computed for all documents at once (per document, the
+        numpy calls cost more than the numbers), kept while ``doc_stats`` is the same."""
+        kept = self.__dict__.get("_objects")
+        if kept is not None and kept[0] is self.doc_stats:
+            return kept[1]
+        stats = self.doc_stats
+        columns = {c: stats.matrix[:, k] for k, c in enumerate(stats.columns)}
+        scores = _metric_scores(columns, self.metrics)
+        objects = [self._scores(columns, {}, (scores, d)) for d in range(len(stats.doc_names))]
+        self.__dict__["_objects"] = (stats, objects)
+        return objects
+
+    def _scores(self, sums, intervals: dict, at: tuple | None = None) -> dict:
+        """The numbers of the corpus (``sums``), or, ``at`` = (scores, d), of document ``d`` (``sums`` and
+        ``scores`` then hold every document's)."""
+        if sums is None:
+            sums = self.doc_stats.sums()
+        scores, d = at if at is not None else (_metric_scores(sums, self.metrics), None)
+        rel = _relations(sums, scores, d) if "relations" in self.parts else None
+        ent = _entities(sums, scores, d) if "entities" in self.parts else None
         if rel is not None and "temporal" in intervals:
             rel["ci"] = list(intervals["temporal"])
         if ent is not None:
