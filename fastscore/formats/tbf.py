@@ -104,13 +104,14 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     malformed.  ``allow_empty``: a file with nothing but white space is a file without documents (a system
     that found nothing) instead of an error."""
     data, name, before = source_bytes(source)
-    text = decode_utf8(name, data, before)
+    # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
+    text = None if data.isascii() else decode_utf8(name, data, before)
     with collector_paused():
         if len(data) >= SCAN_BYTES and not jit_disabled():
             tbf = _scan(name, data, before)
             if tbf is not None:
                 return tbf
-        return _parse(name, text, allow_empty, before)
+        return _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
 
 
 _BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start
@@ -287,21 +288,21 @@ def read_token_bytes(path: str) -> bytes | None:
     return data
 
 
-TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (it doubles when full)
+TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (grown as the files read tell)
 
 
 def read_token_tables(paths: list[str]) -> tuple | None:
     """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
-    and whether each file exists: read into one growing buffer with a few system calls a file (for 5,000
-    tables, a file object and a bytes object each, then a join, cost more than the reading itself).  None
-    where a table is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then
-    the caller reads each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order
-    they were met before) and joins them with :func:`join_token_tables`."""
+    and whether each file exists: read into one buffer with a few system calls a file (for 5,000 tables, a
+    file object and a bytes object each, then a join, cost more than the reading itself).  None where a table
+    is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then the caller reads
+    each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order they were met
+    before) and joins them with :func:`join_token_tables`."""
     import numpy as np
 
     from .table import offsets
 
-    buf = bytearray(TABLES_BUFFER)
+    buf = np.empty(TABLES_BUFFER, dtype=np.uint8)  # not zeroed: only the pages read into are touched
     used = 0
     sizes = np.full(len(paths), -1, dtype=np.int64)  # -1: no such file
     for i, path in enumerate(paths):
@@ -315,9 +316,8 @@ def read_token_tables(paths: list[str]) -> tuple | None:
         try:
             while True:
                 if used == len(buf):
-                    buf.extend(bytes(len(buf)))
-                with memoryview(buf) as view:
-                    n = os.readv(fd, [view[used:]])
+                    buf = _grown(buf, i, len(paths))
+                n = os.readv(fd, [buf[used:]])
                 if not n:
                     break
                 used += n
@@ -325,14 +325,35 @@ def read_token_tables(paths: list[str]) -> tuple | None:
             return None
         finally:
             os.close(fd)
-        if buf.startswith((GZIP_MAGIC, BOM), start, used):
+        if buf[start:min(used, start + len(BOM))].tobytes().startswith((GZIP_MAGIC, BOM)):
             return None
         sizes[i] = used - start
-    if not buf.isascii():  # the unused tail is zeros
+    data = buf[:used]
+    if not _ascii(data):
         return None
-    data = np.frombuffer(buf, dtype=np.uint8, count=used)
     data.flags.writeable = False  # read-only, as from bytes: the type the compiled kernel takes
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
+
+
+def _grown(buf, files_begun: int, n_files: int):
+    """A larger buffer holding ``buf`` (full): room for the files left at the size of those read so far
+    (one growth for tables of similar sizes), at least twice as large."""
+    import numpy as np
+
+    size = max(2 * len(buf), len(buf) * n_files * 5 // (4 * (files_begun + 1)))
+    out = np.empty(size, dtype=np.uint8)
+    out[:len(buf)] = buf
+    return out
+
+
+def _ascii(data) -> bool:
+    """Whether no byte of the array has its high bit set (eight bytes at a time)."""
+    import numpy as np
+
+    n8 = len(data) // 8 * 8
+    words = data[:n8].view(np.uint64)
+    high = np.bitwise_or.reduce(words) if len(words) else np.uint64(0)
+    return not (int(high) & 0x8080808080808080) and not (data[n8:] >= 128).any()
 
 
 def join_token_tables(tables: list[bytes | None]) -> tuple:
