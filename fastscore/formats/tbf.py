@@ -81,8 +81,11 @@ class TbfFile:
     types: list[str] = field(default_factory=list)
     realis: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
-    # the byte scan's interning of the ids column: (a code per row, the id of each code), or None
+    # the byte scan's interning of the ids, types and realis columns: (a code per row, the value of each code),
+    # or None
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
+    type_codes: tuple | None = field(default=None, repr=False, compare=False)
+    realis_codes: tuple | None = field(default=None, repr=False, compare=False)
 
 
 def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
@@ -177,7 +180,8 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
             columns.append(list(map(distinct.__getitem__, codes.tolist())))
             interned[k] = (codes, distinct)
     system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
-    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2])
+    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2],
+                  type_codes=interned[5], realis_codes=interned[6])
     for d in docs.values():
         d.file = tbf
     return tbf
