@@ -177,7 +177,7 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
         else:  # ids, types, realis: few distinct values
             codes, first = scan.intern_fields(buf, s, e)
             distinct = [data[a:b].decode("utf-8") for a, b in zip(s[first].tolist(), e[first].tolist())]
-            columns.append(list(map(distinct.__getitem__, codes.tolist())))
+            columns.append(values_of(distinct, codes))
             interned[k] = (codes, distinct)
     system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
     tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2],
@@ -185,6 +185,15 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
     for d in docs.values():
         d.file = tbf
     return tbf
+
+
+def values_of(distinct: list, codes) -> list:
+    """``[distinct[c] for c in codes]`` (an array of codes), through an object array: no int per row."""
+    import numpy as np
+
+    table = np.empty(len(distinct), dtype=object)
+    table[:] = distinct
+    return table[codes].tolist()
 
 
 def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> TbfFile:

@@ -17,7 +17,7 @@ from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import (Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
-                           read_token_tables, span_kind)
+                           read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few
 from ..pairing import Paired, pair
 from . import PAIRING
@@ -406,9 +406,13 @@ def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str
     """The file's type and realis columns, normalised once (the functions are memoised)."""
     canon = opts.preset.canonical
     columns = []
-    for column in (tbf.types, tbf.realis):
-        names = {v: canon(v) for v in set(column)}  # few distinct values
-        columns.append(list(map(names.__getitem__, column)))
+    for column, interned in ((tbf.types, tbf.type_codes), (tbf.realis, tbf.realis_codes)):
+        if interned is not None:  # the byte scan's codes: each distinct value once
+            codes, distinct = interned
+            columns.append(values_of([canon(v) for v in distinct], codes))
+        else:
+            names = {v: canon(v) for v in set(column)}  # few distinct values
+            columns.append(list(map(names.__getitem__, column)))
     return columns[0], columns[1]
 
 
@@ -680,24 +684,35 @@ def align(prep: Prepared, opts: Options) -> Aligned:
 
 def _label_codes(sides: list[DocMentions], column: str, codes: dict[str, int], opts: Options) -> np.ndarray:
     """The code of every mention's canonical type (``column="types"``) or realis, all sides one after another;
-    new labels get codes in sorted order (not in hashing order).  From the byte scan's interning of the file's
-    column when every side is of that file (a mention's label is the canonical name of its row's value)."""
+    new labels get codes in sorted order (not in hashing order)."""
+    labels, label = mention_labels(sides, column, opts)
+    for v in sorted({labels[k] for k in np.unique(label).tolist()}):  # few distinct labels
+        codes.setdefault(v, len(codes))
+    return np.asarray([codes.get(v, -1) for v in labels], dtype=np.int64)[label] if labels else label
+
+
+def mention_labels(sides: list[DocMentions], column: str, opts: Options, raw: bool = False) -> tuple[list, np.ndarray]:
+    """Every mention's canonical type (``column="types"``; ``raw``: the type as written) or realis, all sides
+    one after another, as (distinct labels, an index into them per mention).  From the byte scan's interning
+    of the file's column when every side is of that file (each distinct value normalised once), else from
+    the sides' lists."""
     tbf = sides[0].file if sides else None
     interned = None if tbf is None else tbf.type_codes if column == "types" else tbf.realis_codes
     if interned is not None and all(x.file is tbf for x in sides):
         row_code, distinct = interned
-        canon = opts.preset.canonical
-        labels = [canon(v) for v in distinct]
+        values = distinct if raw else [opts.preset.canonical(v) for v in distinct]  # two may normalise alike
         row_code = row_code[row_positions([x.rows for x in sides])]
-        present = np.unique(row_code).tolist()
-        for v in sorted({labels[c] for c in present}):  # few distinct labels
-            codes.setdefault(v, len(codes))
-        lookup = np.asarray([codes.get(v, -1) for v in labels], dtype=np.int64)
-        return lookup[row_code] if len(labels) else np.zeros(len(row_code), dtype=np.int64)
-    values = list(chain.from_iterable(getattr(x, column) for x in sides))
-    for v in sorted(set(values)):  # few distinct labels; sorted: the codes do not depend on hashing
-        codes.setdefault(v, len(codes))
-    return np.fromiter(map(codes.__getitem__, values), np.int64, len(values))
+    elif raw:
+        values = [x.file.types[r] for x in sides for r in x.rows]
+        row_code = np.arange(len(values), dtype=np.int64)
+    else:
+        values = list(chain.from_iterable(getattr(x, column) for x in sides))
+        row_code = np.arange(len(values), dtype=np.int64)
+    index = {v: k for k, v in enumerate(dict.fromkeys(values))}
+    labels = list(index)
+    if not labels:
+        return labels, np.zeros(len(row_code), dtype=np.int64)
+    return labels, np.fromiter(map(index.__getitem__, values), np.int64, len(values))[row_code]
 
 
 def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTable, MentionTable]:
