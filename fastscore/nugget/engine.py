@@ -74,6 +74,7 @@ class Members:
     row: np.ndarray  # the member's row in the file's columns, -1 for an id no mention of the document has
     doc_start: np.ndarray  # per scored document, its first row (0 for a document the file lacks)
     duplicate_ids: np.ndarray  # per scored document, whether two of its mentions share an id
+    clusters: list  # per scored document, its @Coreference relations
 
 
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
@@ -107,6 +108,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
     one_by_one = [] if wants_tables and tables is None else None
+    present = tables[2].tolist() if tables is not None else None
     if wanted and not jit_disabled() and (not opts.token_mode or spans is not None):
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
@@ -119,7 +121,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             if one_by_one is not None:
                 one_by_one.append(read_token_bytes(table_path))
             missing = table_path is not None and (one_by_one[-1] is None if one_by_one is not None
-                                                  else not tables[2][i])
+                                                  else not present[i])
         else:
             table_path, table = _token_table(d, opts)
             missing = table_path is not None and table is None
@@ -142,7 +144,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                     _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
             if wanted:
                 valid = checked[role] is not None and checked[role][i]
-                corefs.append(_corefs(tbf, doc_obj, rows, opts, same_span[role], undefined[role], valid))
+                clusters = out.members[role].clusters[i] if role in out.members else doc_obj.coreference()
+                corefs.append(_corefs(tbf, doc_obj, clusters, rows, opts, same_span[role], undefined[role], valid))
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
@@ -301,14 +304,17 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
         lengths = counts.astype(np.float64)
         mention_off = offsets(sizes)
         token_off = offsets(counts)
+        # each document's offsets from 0, one more than its mentions, one document after another: views below
+        doc_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes + 1)
+        local = token_off[np.arange(len(doc_of), dtype=np.int64) - doc_of] - token_off[mention_off[doc_of]]
+        m_off, t_off = mention_off.tolist(), token_off.tolist()
         for i, rows in enumerate(kept[role]):
-            if (role, i) in by_python:
+            if by_python and (role, i) in by_python:
                 sides.append(by_python[role, i])
                 continue
-            a, b = mention_off[i], mention_off[i + 1]
-            base = token_off[a]
-            sides.append(DocMentions(tbf, rows, vals[base:token_off[b]], token_off[a:b + 1] - base,
-                                     lengths[a:b], _pick(types, rows), _pick(realis, rows)))
+            a, b = m_off[i], m_off[i + 1]
+            sides.append(DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
+                                     _pick(types, rows), _pick(realis, rows)))
         if not by_python:
             out.csr[role] = (token_off, vals, lengths)
 
@@ -487,11 +493,12 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
     return chars
 
 
-def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list[str], undefined: list[str],
-            valid: bool = False):
-    """Coreference clusters, with a whitelist filtered as EvmEval does, then validated (spec 4.4) as
-    EvmEval validates them.  ``valid``: the document is known to pass the checks and hold no two
-    mentions with the same span in a cluster (:func:`_valid_clusters`): they are skipped.
+def _corefs(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], rows, opts: Options, same_span: list[str],
+            undefined: list[str], valid: bool = False):
+    """Coreference clusters (the document's ``@Coreference`` relations), with a whitelist filtered as EvmEval
+    does, then validated (spec 4.4) as EvmEval validates them.  ``valid``: the document is known to pass the
+    checks and hold no two mentions with the same span in a cluster (:func:`_valid_clusters`): they are
+    skipped.
 
     Members naming no mention of the document are kept (EvmEval's checks see them; every later step
     passes over them) and collected in ``undefined`` for one warning.  Two mentions with the same span
@@ -499,7 +506,6 @@ def _corefs(tbf: TbfFile, doc: TbfDocument, rows, opts: Options, same_span: list
     ``same_span`` and reported as one warning.  The same span is the same set of tokens (``t3,t5`` and
     ``t5,t3``) or characters (``12,18`` and ``12,15;15,18``), however it is written.
     """
-    clusters = doc.coreference()
     if opts.whitelist is not None:
         remaining = {tbf.ids[r] for r in rows}
         kept = []
@@ -546,8 +552,8 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     """The @Coreference members of ``docs`` (None: a document the file lacks), their mention rows found
     at once for the file (ids as codes, (document, id code) keys of every scored row sorted), and which
     documents use a mention id twice."""
-    clusters = [(i, c, r.args) for i, doc in enumerate(docs) if doc is not None
-                for c, r in enumerate(doc.coreference())]
+    per_doc = [doc.coreference() if doc is not None else [] for doc in docs]
+    clusters = [(i, c, r.args) for i, relations in enumerate(per_doc) for c, r in enumerate(relations)]
     doc_of, index, arg_lists = zip(*clusters) if clusters else ((), (), ())
     sizes = np.fromiter(map(len, arg_lists), np.int64, len(clusters))
     doc = np.repeat(np.asarray(doc_of, dtype=np.int64), sizes)
@@ -580,7 +586,7 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         found = (arg_code >= 0) & (keys[at] == wanted)
         row[found] = rows[order[at[found]]]  # the first of a document's mentions with the id
-    return Members(doc, cluster, serial, row, doc_start, duplicate_ids)
+    return Members(doc, cluster, serial, row, doc_start, duplicate_ids, per_doc)
 
 
 def _valid_clusters(tbf: TbfFile, members: Members, span_keys=None) -> list[bool]:
