@@ -62,6 +62,7 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     csr: dict = field(default_factory=dict)  # role -> (offsets, ids, lengths) of all scored mentions (char mode)
     members: dict = field(default_factory=dict)  # role -> Members of the scored documents (when computed)
+    file_rows: dict = field(default_factory=dict, repr=False)  # role -> scored_rows(), once computed
 
 
 @dataclass
@@ -663,7 +664,8 @@ def align(prep: Prepared, opts: Options) -> Aligned:
     realis_codes: dict[str, int] = {}
     na = opts.preset.canonical(NOT_ANNOTATED)
 
-    def arrays(sides: list[DocMentions], csr):
+    def arrays(role: str, csr):
+        sides = getattr(prep, role)
         doc_off = offsets([len(x) for x in sides])
         if csr is not None:  # character mode: already one CSR over all scored mentions
             off, vals, lens = csr
@@ -673,14 +675,14 @@ def align(prep: Prepared, opts: Options) -> Aligned:
             off = np.concatenate([[0]] + [np.asarray(x.offsets[1:], dtype=np.int64) + b for x, b in zip(sides, base)])
             lens = np.concatenate([[]] + [np.asarray(x.lengths, dtype=np.float64) for x in sides])
             vals = np.concatenate([np.zeros(0, np.int64)] + vals)
-        typ, rea = (_label_codes(sides, column, codes, opts) for column, codes in
+        typ, rea = (_label_codes(prep, role, column, codes, opts) for column, codes in
                     (("types", type_codes), ("realis", realis_codes)))
         typ_any = typ == type_codes.get(na, -1)
         rea_any = rea == realis_codes.get(na, -1)
         return doc_off, off.astype(np.int64), vals, lens, typ, rea, typ_any, rea_any
 
-    g = arrays(prep.gold, prep.csr.get("gold"))
-    s = arrays(prep.system, prep.csr.get("system"))
+    g = arrays("gold", prep.csr.get("gold"))
+    s = arrays("system", prep.csr.get("system"))
     tp, map_sys, map_score = nugget.mappings(*g, *s[:6], optimal=opts.mapping == "optimal")
     split = g[0]
     ms = [map_sys[:, split[d]:split[d + 1]] for d in range(len(prep.doc_ids))]
@@ -688,26 +690,38 @@ def align(prep: Prepared, opts: Options) -> Aligned:
     return Aligned(tp, np.diff(g[0]), np.diff(s[0]), ms, sc)
 
 
-def _label_codes(sides: list[DocMentions], column: str, codes: dict[str, int], opts: Options) -> np.ndarray:
+def _label_codes(prep: Prepared, role: str, column: str, codes: dict[str, int], opts: Options) -> np.ndarray:
     """The code of every mention's canonical type (``column="types"``) or realis, all sides one after another;
     new labels get codes in sorted order (not in hashing order)."""
-    labels, label = mention_labels(sides, column, opts)
+    labels, label = mention_labels(prep, role, column, opts)
     for v in sorted({labels[k] for k in np.unique(label).tolist()}):  # few distinct labels
         codes.setdefault(v, len(codes))
     return np.asarray([codes.get(v, -1) for v in labels], dtype=np.int64)[label] if labels else label
 
 
-def mention_labels(sides: list[DocMentions], column: str, opts: Options, raw: bool = False) -> tuple[list, np.ndarray]:
-    """Every mention's canonical type (``column="types"``; ``raw``: the type as written) or realis, all sides
-    one after another, as (distinct labels, an index into them per mention).  From the byte scan's interning
-    of the file's column when every side is of that file (each distinct value normalised once), else from
-    the sides' lists."""
-    tbf = sides[0].file if sides else None
-    interned = None if tbf is None else tbf.type_codes if column == "types" else tbf.realis_codes
-    if interned is not None and all(x.file is tbf for x in sides):
+def scored_rows(prep: Prepared, role: str) -> tuple[TbfFile, np.ndarray] | None:
+    """(the file, its rows of every scored mention, document after document) of a role's sides, or None where
+    the sides are not all of one file; computed once."""
+    if role not in prep.file_rows:
+        sides = getattr(prep, role)
+        tbf = sides[0].file if sides else None
+        one_file = tbf is not None and all(x.file is tbf for x in sides)
+        prep.file_rows[role] = (tbf, row_positions([x.rows for x in sides])) if one_file else None
+    return prep.file_rows[role]
+
+
+def mention_labels(prep: Prepared, role: str, column: str, opts: Options, raw: bool = False) -> tuple[list, np.ndarray]:
+    """Every mention's canonical type (``column="types"``; ``raw``: the type as written) or realis, the role's
+    sides one after another, as (distinct labels, an index into them per mention).  From the byte scan's
+    interning of the file's column when every side is of that file (each distinct value normalised once),
+    else from the sides' lists."""
+    sides = getattr(prep, role)
+    rows = scored_rows(prep, role)
+    interned = None if rows is None else rows[0].type_codes if column == "types" else rows[0].realis_codes
+    if interned is not None:
         row_code, distinct = interned
         values = distinct if raw else [opts.preset.canonical(v) for v in distinct]  # two may normalise alike
-        row_code = row_code[row_positions([x.rows for x in sides])]
+        row_code = row_code[rows[1]]
     elif raw:
         values = [x.file.types[r] for x in sides for r in x.rows]
         row_code = np.arange(len(values), dtype=np.int64)

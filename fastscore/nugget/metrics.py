@@ -183,8 +183,8 @@ def per_type_table(prepared, aligned, options) -> dict[str, dict]:
     raw = options.preset.raw_type_names
     m = 3 if options.per_type_mapping == "type+realis" else 1
     counts = []
-    for sides in (prepared.gold, prepared.system):
-        labels, label = mention_labels(sides, "types", options, raw)
+    for role in ("gold", "system"):
+        labels, label = mention_labels(prepared, role, "types", options, raw)
         n = np.bincount(label, minlength=len(labels)).tolist()
         counts.append((labels, label, {t: c for t, c in zip(labels, n) if c}))
     (g_labels, g_label, n_gold), (_, _, n_sys) = counts
