@@ -329,7 +329,7 @@ def read_token_tables(paths: list[str]) -> tuple | None:
         try:
             while True:
                 if used == len(buf):
-                    buf = _grown(buf, i, len(paths))
+                    buf = _grown(buf, start, i, len(paths))
                 n = os.readv(fd, [buf[used:]])
                 if not n:
                     break
@@ -348,12 +348,14 @@ def read_token_tables(paths: list[str]) -> tuple | None:
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
 
-def _grown(buf, files_begun: int, n_files: int):
-    """A larger buffer holding ``buf`` (full): room for the files left at the size of those read so far
-    (one growth for tables of similar sizes), at least twice as large."""
+def _grown(buf, done_bytes: int, done_files: int, n_files: int):
+    """A larger buffer holding ``buf`` (full): room for every file at the mean size of the ``done_files``
+    files read whole (``done_bytes``), and a quarter more (one growth for tables of similar sizes), at least
+    twice and at most 16 times as large."""
     import numpy as np
 
-    size = max(2 * len(buf), len(buf) * n_files * 5 // (4 * (files_begun + 1)))
+    predicted = done_bytes * n_files * 5 // (4 * done_files) if done_files else 0
+    size = max(2 * len(buf), min(16 * len(buf), predicted))
     out = np.empty(size, dtype=np.uint8)
     out[:len(buf)] = buf
     return out
