@@ -164,13 +164,17 @@ SIGNATURES = {
         ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64')),
          ("Array(uint8, 1, 'C', True, aligned=True)", 'int64')),
     ],
-    'tbf_tokens.number_tokens': [
+    'tbf_tokens.group_tokens': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
     ],
     'tbf_tokens.slice_hashes': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
+    'tbf_tokens.span_numbers': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False)),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)")),
     ],
     'tbf_tokens.split_tokens': [
         ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64')),

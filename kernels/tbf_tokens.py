@@ -2,16 +2,19 @@
 
 A span in token mode is token ids separated by commas (``t3,t4``: as Python's ``split(',')`` cuts it);
 a token table (``DOCID.tab``) has lines ``id<TAB>word<TAB>begin<TAB>end``.  The kernels cut the spans into
-tokens, hash each token's bytes, number equal tokens of a document alike (comparing the bytes: two tokens
-of one document with the same hash and other bytes are reported, and that document is read in Python), and
-look each table line's id up among the tokens of its document.
+tokens, hash each token's bytes, number equal tokens of a document alike with a small hash table per document
+(comparing the bytes: two tokens of one document with the same hash and other bytes are reported, and that
+document is read in Python), look each table line's id up in its document's hash table, and list each span's
+distinct numbers.  No sort: every step is one pass.
 """
 import numpy as np
 from ._jit import njit
 from .byte_spans import same_bytes
 
 NEWLINE, TAB, COMMA = 10, 9, 44
-HASH_MOD_A, HASH_MOD_B = 2147483647, 2147483629  # two 31-bit hashes in one int64: products stay below 2**52
+HASH_BITS = (1 << 40) - 1  # a 40-bit hash: times the multiplier (< 2**20) it stays below 2**60, in Python too
+HASH_MUL = 1000003
+MIN_SLOTS = 16
 
 
 @njit(cache=True)
@@ -47,12 +50,10 @@ def split_tokens(buf, n_spans):
 
 @njit(cache=True)
 def _hash(buf, s, e):
-    a = 0
-    b = 0
+    h = 0
     for i in range(s, e):
-        a = (a * 1000003 + int(buf[i]) + 1) % HASH_MOD_A  # int(): a uint8 sum would wrap in plain Python
-        b = (b * 999983 + int(buf[i]) + 1) % HASH_MOD_B
-    return a * HASH_MOD_B + b
+        h = (h * HASH_MUL + int(buf[i]) + 1) & HASH_BITS  # int(): a uint8 sum would wrap in plain Python
+    return h
 
 
 @njit(cache=True)
@@ -65,22 +66,101 @@ def slice_hashes(buf, start, end):
 
 
 @njit(cache=True)
-def number_tokens(buf, start, end, doc, key, n_docs):
-    """Tokens sorted by (document, hash): a number per token, equal for the same bytes in one document
-    (numbers grow with the order), and per document whether two of its tokens share a hash with other bytes
-    (then the numbers of that document are not to be used): (numbers, clash)."""
-    code = np.empty(len(start), dtype=np.int64)
+def _slots(n):
+    """Slots of an open-addressing table for ``n`` entries (a power of two, at least twice ``n``)."""
+    size = MIN_SLOTS
+    while size < 2 * n:
+        size *= 2
+    return size
+
+
+@njit(cache=True)
+def _slot(key, mask):
+    return (key ^ (key >> 17)) & mask  # the high bits mixed in: ids that differ only early stay apart
+
+
+@njit(cache=True)
+def group_tokens(buf, start, end, key, doc, n_docs):
+    """Tokens in any order (``key``: the hash of ``buf[start:end]``, ``doc``: the document) -> a number per
+    token, equal for the same bytes in one document, numbered document by document in the order the tokens
+    come; per document whether two of its tokens share a hash with other bytes (then the numbers of that
+    document are not to be used); per number its document, hash, start and end (of its first token):
+    (numbers, clash, (g_doc, g_key, g_start, g_end)).  A counting sort by document, then one hash table per
+    document."""
+    n = len(start)
+    first = np.zeros(n_docs + 1, dtype=np.int64)
+    for t in range(n):
+        first[doc[t] + 1] += 1
+    for d in range(n_docs):
+        first[d + 1] += first[d]
+    at = first[:-1].copy()
+    order = np.empty(n, dtype=np.int64)
+    for t in range(n):
+        order[at[doc[t]]] = t
+        at[doc[t]] += 1
+    code = np.empty(n, dtype=np.int64)
     clash = np.zeros(n_docs, dtype=np.bool_)
-    c = -1
-    lead = 0
-    for i in range(len(start)):
-        if i == 0 or doc[i] != doc[i - 1] or key[i] != key[i - 1]:
-            c += 1
-            lead = i
-        elif not same_bytes(buf, start[lead], end[lead], buf, start[i], end[i]):
-            clash[doc[i]] = True
-        code[i] = c
-    return code, clash
+    g_doc = np.empty(n, dtype=np.int64)
+    g_key = np.empty(n, dtype=np.int64)
+    g_start = np.empty(n, dtype=np.int64)
+    g_end = np.empty(n, dtype=np.int64)
+    table = np.empty(MIN_SLOTS, dtype=np.int64)
+    c = 0
+    for d in range(n_docs):
+        size = _slots(first[d + 1] - first[d])
+        if size > len(table):
+            table = np.empty(size, dtype=np.int64)
+        table[:size] = -1
+        mask = size - 1
+        for i in range(first[d], first[d + 1]):
+            t = order[i]
+            k = key[t]
+            s = _slot(k, mask)
+            while True:
+                g = table[s]
+                if g < 0:
+                    table[s] = c
+                    g_doc[c] = d
+                    g_key[c] = k
+                    g_start[c] = start[t]
+                    g_end[c] = end[t]
+                    code[t] = c
+                    c += 1
+                    break
+                if g_key[g] == k:
+                    if not same_bytes(buf, g_start[g], g_end[g], buf, start[t], end[t]):
+                        clash[d] = True
+                    code[t] = g
+                    break
+                s = (s + 1) & mask
+    return code, clash, (g_doc[:c], g_key[:c], g_start[:c], g_end[:c])
+
+
+@njit(cache=True)
+def span_numbers(first, code, keep):
+    """Per span (its tokens ``first[k]:first[k + 1]``) the distinct numbers of the tokens ``keep`` selects,
+    sorted (spans hold a few tokens: an insertion sort each): CSR (counts, numbers)."""
+    n_spans = len(first) - 1
+    counts = np.zeros(n_spans, dtype=np.int64)
+    out = np.empty(len(code), dtype=np.int64)
+    n = 0
+    for k in range(n_spans):
+        s = n
+        for t in range(first[k], first[k + 1]):
+            if not keep[t]:
+                continue
+            c = code[t]
+            i = n
+            while i > s and out[i - 1] > c:
+                i -= 1
+            if i > s and out[i - 1] == c:
+                continue
+            for j in range(n, i, -1):
+                out[j] = out[j - 1]
+            out[i] = c
+            n += 1
+        counts[k] = n - s
+    return counts, out[:n]
 
 
 @njit(cache=True)
@@ -126,14 +206,16 @@ def _invisible(tab, s, e, words, word_off):
 def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, words, word_off):
     """Each document's token table (``tab[tab_start[d]:tab_end[d]]``; empty: none) looked at line by line as
     EvmEval reads it (a line of four fields or more once its trailing white space is dropped: id, word, ...).
-    The tokens' groups (sorted by document, then hash; each with the bytes ``buf[g_start:g_end]``): whether
-    the table of the group's document has a line with that id, and whether the word of its last such line is
-    invisible (:func:`_invisible`: 0, 1, or 2 for Python to decide).  Per document: whether a line of three tabs
-    or more ends in a byte outside ASCII (white space only Python can tell: that table is read in Python)."""
+    The tokens' groups (by document; each with its hash and the bytes ``buf[g_start:g_end]``): whether the
+    table of the group's document has a line with that id (looked up in a hash table of the document's
+    groups), and whether the word of its last such line is invisible (:func:`_invisible`: 0, 1, or 2 for
+    Python to decide).  Per document: whether a line of three tabs or more ends in a byte outside ASCII (white
+    space only Python can tell: that table is read in Python)."""
     n_groups = len(g_doc)
     found = np.zeros(n_groups, dtype=np.bool_)
     invisible = np.zeros(n_groups, dtype=np.int64)
     odd = np.zeros(len(tab_start), dtype=np.bool_)
+    table = np.empty(MIN_SLOTS, dtype=np.int64)
     g = 0
     for d in range(len(tab_start)):
         while g < n_groups and g_doc[g] < d:
@@ -142,6 +224,16 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
         hi = g
         while hi < n_groups and g_doc[hi] == d:
             hi += 1
+        size = _slots(hi - lo)
+        if hi > lo and tab_end[d] > tab_start[d]:
+            if size > len(table):
+                table = np.empty(size, dtype=np.int64)
+            table[:size] = -1
+            for a in range(lo, hi):
+                s = _slot(g_key[a], size - 1)
+                while table[s] >= 0:
+                    s = (s + 1) & (size - 1)
+                table[s] = a
         p = tab_start[d]
         while p < tab_end[d]:
             q = p  # one pass over the line: its end and its first three tabs
@@ -165,16 +257,13 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
                     odd[d] = True
                 if t3 < e and hi > lo:  # three tabs before the end once white space is dropped: four fields
                     key = _hash(tab, p, t1)
-                    a = lo
-                    b = hi
-                    while a < b:  # the first group of the document with a key >= key
-                        m = (a + b) // 2
-                        if g_key[m] < key:
-                            a = m + 1
-                        else:
-                            b = m
-                    if a < hi and g_key[a] == key and same_bytes(tab, p, t1, buf, g_start[a], g_end[a]):
-                        found[a] = True
-                        invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
+                    s = _slot(key, size - 1)
+                    while table[s] >= 0:
+                        a = table[s]
+                        if g_key[a] == key and same_bytes(tab, p, t1, buf, g_start[a], g_end[a]):
+                            found[a] = True
+                            invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
+                            break
+                        s = (s + 1) & (size - 1)
             p = q + 1
     return found, invisible, odd

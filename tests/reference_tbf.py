@@ -1,5 +1,5 @@
-"""Obviously-correct pure-Python versions of the TBF kernels (``kernels/tbf_read.py`` and
-``span_keys`` in ``kernels/tbf_scan.py``).
+"""Obviously-correct pure-Python versions of the TBF kernels (``kernels/tbf_read.py``, ``span_keys`` in
+``kernels/tbf_scan.py``, ``group_tokens`` and ``span_numbers`` in ``kernels/tbf_tokens.py``).
 
 The whole reader's reference is its own line-by-line path (``fastscore.formats.tbf._parse``); these are
 the references of single kernels: one line, one field, one span at a time, with ``str`` methods."""
@@ -108,3 +108,25 @@ def span_key(span: str) -> tuple[bool, int]:
         h = (h * 1000003 + b % HASH_MOD) % HASH_MOD
         h = (h * 1000003 + e % HASH_MOD) % HASH_MOD
     return True, h
+
+
+def group_tokens(tokens: list[bytes], docs: list[int], n_docs: int) -> tuple[list[int], list[tuple[int, bytes]]]:
+    """(a number per token, per number its document and bytes): equal bytes of one document share a number,
+    numbered document by document, in each in the order the tokens come (kernels/tbf_tokens.group_tokens
+    without a hash that collides)."""
+    numbers = [0] * len(tokens)
+    groups: list[tuple[int, bytes]] = []
+    for d in range(n_docs):
+        seen: dict[bytes, int] = {}
+        for t, token in enumerate(tokens):
+            if docs[t] == d:
+                if token not in seen:
+                    seen[token] = len(groups)
+                    groups.append((d, token))
+                numbers[t] = seen[token]
+    return numbers, groups
+
+
+def span_numbers(spans: list[list[int]], keep: list[bool], numbers: list[int]) -> list[list[int]]:
+    """Per span (its tokens), the sorted distinct numbers of the tokens ``keep`` selects."""
+    return [sorted({numbers[t] for t in span if keep[t]}) for span in spans]

@@ -5,10 +5,13 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastscore.kernels import tbf_tokens
 from fastscore.nugget import engine
 from fastscore.nugget.score import score_nugget
+from tests import reference_tbf as ref
 
 WORDS = ["the", "The", "a", "I", "kill", "attack", "war", "she", " an ", "WHO", "", "x", "\x1cwho"]
 ODD_WORDS = ["Ünïcode", "\u00a0the"]
@@ -110,12 +113,45 @@ def test_tokens_with_one_hash_and_other_bytes_are_told_apart(monkeypatch):
     assert span.tolist() == [0, 0, 1] and first.tolist() == [0, 2, 3]
     doc = np.zeros(3, dtype=np.int64)
     same_key = np.zeros(3, dtype=np.int64)  # as if every hash were equal
-    order = np.array([0, 2, 1])
-    code, clash = tbf_tokens.number_tokens(buf, start[order], end[order], doc, same_key, 1)
+    code, clash, _ = tbf_tokens.group_tokens(buf, start, end, same_key, doc, 1)
     assert clash.tolist() == [True]
-    code, clash = tbf_tokens.number_tokens(buf, start[order], end[order], doc,
-                                           tbf_tokens.slice_hashes(buf, start, end)[order], 1)
-    assert clash.tolist() == [False]
+    code, clash, groups = tbf_tokens.group_tokens(buf, start, end, tbf_tokens.slice_hashes(buf, start, end), doc, 1)
+    assert clash.tolist() == [False] and code.tolist() == [0, 1, 0] and groups[0].tolist() == [0, 0]
+
+
+_TOKENS = st.lists(st.tuples(st.sampled_from([b"t1", b"t2", b"t10", b"", b"x", b"t1 ", b"\xc3\xa9"]),
+                             st.integers(0, 3)), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TOKENS, st.integers(0, 4))
+def test_group_tokens_matches_reference(tokens, n_docs):
+    """Tokens of several documents in any order: the numbers and groups of the plain-Python reference."""
+    tokens = [(t, d) for t, d in tokens if d < n_docs]
+    data = b",".join(t for t, _ in tokens)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    starts = np.asarray([sum(len(t) + 1 for t, _ in tokens[:k]) for k in range(len(tokens))], dtype=np.int64)
+    ends = starts + np.asarray([len(t) for t, _ in tokens], dtype=np.int64)
+    docs = np.asarray([d for _, d in tokens], dtype=np.int64)
+    code, clash, (g_doc, g_key, g_start, g_end) = tbf_tokens.group_tokens(
+        buf, starts, ends, tbf_tokens.slice_hashes(buf, starts, ends), docs, n_docs)
+    numbers, groups = ref.group_tokens([t for t, _ in tokens], docs.tolist(), n_docs)
+    assert not clash.any() and code.tolist() == numbers
+    assert [(d, data[s:e]) for d, s, e in zip(g_doc.tolist(), g_start.tolist(), g_end.tolist())] == groups
+    assert g_key.tolist() == tbf_tokens.slice_hashes(buf, g_start, g_end).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 6), st.booleans()), max_size=6), max_size=12))
+def test_span_numbers_match_reference(spans):
+    """Per span, its distinct kept numbers, sorted: as the plain-Python reference."""
+    numbers = [n for span in spans for n, _ in span]
+    keep = [k for span in spans for _, k in span]
+    first = np.cumsum([0] + [len(span) for span in spans]).astype(np.int64)
+    counts, values = tbf_tokens.span_numbers(first, np.asarray(numbers, dtype=np.int64), np.asarray(keep, dtype=bool))
+    expected = ref.span_numbers([list(range(first[k], first[k + 1])) for k in range(len(spans))], keep, numbers)
+    assert counts.tolist() == [len(e) for e in expected]
+    assert values.tolist() == [n for e in expected for n in e]
 
 
 @pytest.mark.parametrize("odd", ["", "gzip", "bom", "utf8"])

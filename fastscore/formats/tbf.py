@@ -81,8 +81,11 @@ class TbfFile:
     types: list[str] = field(default_factory=list)
     realis: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
-    # the byte scan's interning of the ids column: (a code per row, the id of each code), or None
+    # the byte scan's interning of the ids, types and realis columns: (a code per row, the value of each code),
+    # or None
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
+    type_codes: tuple | None = field(default=None, repr=False, compare=False)
+    realis_codes: tuple | None = field(default=None, repr=False, compare=False)
 
 
 def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
@@ -104,13 +107,14 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     malformed.  ``allow_empty``: a file with nothing but white space is a file without documents (a system
     that found nothing) instead of an error."""
     data, name, before = source_bytes(source)
-    text = decode_utf8(name, data, before)
+    # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
+    text = None if data.isascii() else decode_utf8(name, data, before)
     with collector_paused():
         if len(data) >= SCAN_BYTES and not jit_disabled():
             tbf = _scan(name, data, before)
             if tbf is not None:
                 return tbf
-        return _parse(name, text, allow_empty, before)
+        return _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
 
 
 _BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start
@@ -173,13 +177,23 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
         else:  # ids, types, realis: few distinct values
             codes, first = scan.intern_fields(buf, s, e)
             distinct = [data[a:b].decode("utf-8") for a, b in zip(s[first].tolist(), e[first].tolist())]
-            columns.append(list(map(distinct.__getitem__, codes.tolist())))
+            columns.append(values_of(distinct, codes))
             interned[k] = (codes, distinct)
     system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
-    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2])
+    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2],
+                  type_codes=interned[5], realis_codes=interned[6])
     for d in docs.values():
         d.file = tbf
     return tbf
+
+
+def values_of(distinct: list, codes) -> list:
+    """``[distinct[c] for c in codes]`` (an array of codes), through an object array: no int per row."""
+    import numpy as np
+
+    table = np.empty(len(distinct), dtype=object)
+    table[:] = distinct
+    return table[codes].tolist()
 
 
 def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> TbfFile:
@@ -287,21 +301,21 @@ def read_token_bytes(path: str) -> bytes | None:
     return data
 
 
-TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (it doubles when full)
+TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (grown as the files read tell)
 
 
 def read_token_tables(paths: list[str]) -> tuple | None:
     """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
-    and whether each file exists: read into one growing buffer with a few system calls a file (for 5,000
-    tables, a file object and a bytes object each, then a join, cost more than the reading itself).  None
-    where a table is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then
-    the caller reads each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order
-    they were met before) and joins them with :func:`join_token_tables`."""
+    and whether each file exists: read into one buffer with a few system calls a file (for 5,000 tables, a
+    file object and a bytes object each, then a join, cost more than the reading itself).  None where a table
+    is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then the caller reads
+    each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order they were met
+    before) and joins them with :func:`join_token_tables`."""
     import numpy as np
 
     from .table import offsets
 
-    buf = bytearray(TABLES_BUFFER)
+    buf = np.empty(TABLES_BUFFER, dtype=np.uint8)  # not zeroed: only the pages read into are touched
     used = 0
     sizes = np.full(len(paths), -1, dtype=np.int64)  # -1: no such file
     for i, path in enumerate(paths):
@@ -315,9 +329,8 @@ def read_token_tables(paths: list[str]) -> tuple | None:
         try:
             while True:
                 if used == len(buf):
-                    buf.extend(bytes(len(buf)))
-                with memoryview(buf) as view:
-                    n = os.readv(fd, [view[used:]])
+                    buf = _grown(buf, start, i, len(paths))
+                n = os.readv(fd, [buf[used:]])
                 if not n:
                     break
                 used += n
@@ -325,14 +338,37 @@ def read_token_tables(paths: list[str]) -> tuple | None:
             return None
         finally:
             os.close(fd)
-        if buf.startswith((GZIP_MAGIC, BOM), start, used):
+        if buf[start:min(used, start + len(BOM))].tobytes().startswith((GZIP_MAGIC, BOM)):
             return None
         sizes[i] = used - start
-    if not buf.isascii():  # the unused tail is zeros
+    data = buf[:used]
+    if not _ascii(data):
         return None
-    data = np.frombuffer(buf, dtype=np.uint8, count=used)
     data.flags.writeable = False  # read-only, as from bytes: the type the compiled kernel takes
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
+
+
+def _grown(buf, done_bytes: int, done_files: int, n_files: int):
+    """A larger buffer holding ``buf`` (full): room for every file at the mean size of the ``done_files``
+    files read whole (``done_bytes``), and a quarter more (one growth for tables of similar sizes), at least
+    twice and at most 16 times as large."""
+    import numpy as np
+
+    predicted = done_bytes * n_files * 5 // (4 * done_files) if done_files else 0
+    size = max(2 * len(buf), min(16 * len(buf), predicted))
+    out = np.empty(size, dtype=np.uint8)
+    out[:len(buf)] = buf
+    return out
+
+
+def _ascii(data) -> bool:
+    """Whether no byte of the array has its high bit set (eight bytes at a time)."""
+    import numpy as np
+
+    n8 = len(data) // 8 * 8
+    words = data[:n8].view(np.uint64)
+    high = np.bitwise_or.reduce(words) if len(words) else np.uint64(0)
+    return not (int(high) & 0x8080808080808080) and not (data[n8:] >= 128).any()
 
 
 def join_token_tables(tables: list[bytes | None]) -> tuple:

@@ -22,8 +22,6 @@ Metrics: ``A`` (micro F1), ``A-macro`` (macro F1), with coreference
 from __future__ import annotations
 
 import math
-from collections import Counter
-from itertools import chain
 from typing import Mapping
 
 import numpy as np
@@ -33,6 +31,7 @@ from ..coref.metrics import METRICS as COREF_REGISTRY
 from ..metrics import MetricSpec, name_registries, ratio_score, truncated_percent_value
 from ..stats.docstats import DocStats
 from ..temporal.awareness import prf
+from .engine import mention_labels
 from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 
 # system_mentions: every system mention of the document (``system`` counts only documents with gold)
@@ -183,19 +182,18 @@ def per_type_table(prepared, aligned, options) -> dict[str, dict]:
     """
     raw = options.preset.raw_type_names
     m = 3 if options.per_type_mapping == "type+realis" else 1
-
-    def types(side) -> list[str]:
-        return [side.file.types[r] for r in side.rows] if raw else side.types
-
-    g_types = list(chain.from_iterable(map(types, prepared.gold)))
-    n_gold = Counter(g_types)
-    n_sys = Counter(chain.from_iterable(map(types, prepared.system)))
+    counts = []
+    for role in ("gold", "system"):
+        labels, label = mention_labels(prepared, role, "types", options, raw)
+        n = np.bincount(label, minlength=len(labels)).tolist()
+        counts.append((labels, label, {t: c for t, c in zip(labels, n) if c}))
+    (g_labels, g_label, n_gold), (_, _, n_sys) = counts
     names = sorted(n_gold)
     code = {t: k for k, t in enumerate(names)}
     n_docs = len(prepared.doc_ids)
     matched = np.concatenate([aligned.map_sys[d][m] for d in range(n_docs)] + [np.zeros(0, np.int64)]) >= 0
     scores = np.concatenate([aligned.map_score[d][m] for d in range(n_docs)] + [np.zeros(0)])
-    g_code = np.fromiter(map(code.__getitem__, g_types), np.int64, len(g_types))
+    g_code = np.asarray([code.get(t, -1) for t in g_labels], dtype=np.int64)[g_label] if g_labels else g_label
     # bincount adds the weights one by one in input order: the mentions in gold order, as EvmEval adds them
     tp = np.bincount(g_code[matched], weights=scores[matched], minlength=len(names)).tolist()
     out = {}

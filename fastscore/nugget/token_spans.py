@@ -19,7 +19,7 @@ from ..formats.tbf import TbfDocument, TbfFile
 ROLES = ("gold", "system")
 
 
-def _positions(row_lists: list) -> np.ndarray:
+def row_positions(row_lists: list) -> np.ndarray:
     """The rows of every list (a document's rows: a range, or a list with a whitelist), one after another."""
     if all(isinstance(r, range) and r.step == 1 for r in row_lists):
         starts = np.fromiter((r.start for r in row_lists), np.int64, len(row_lists))
@@ -38,14 +38,15 @@ class TokenSpans:
     row_span: dict  # role -> per row of the file, its span (-1: not in a scored document)
     buf: np.ndarray  # the spans' bytes, joined by newlines
     tok_span: np.ndarray  # per token, its span
-    code: np.ndarray  # per token, its number (equal tokens of a document alike)
+    span_first: np.ndarray  # per span, its first token (CSR offsets)
+    code: np.ndarray  # per token, its number (equal tokens of a document alike, numbered document by document)
     clash: np.ndarray  # per document, whether its numbers are not to be used
-    groups: tuple  # per number: document, hash, start, end (sorted by document, then hash)
+    groups: tuple  # per number: document, hash, start, end (sorted by document)
     _all: tuple | None = None  # _distinct() of every token
 
     @classmethod
     def build(cls, gold: TbfFile, system: TbfFile, docs: list[tuple[TbfDocument, TbfDocument | None]]):
-        from ..kernels.tbf_tokens import number_tokens, slice_hashes, split_tokens
+        from ..kernels.tbf_tokens import group_tokens, slice_hashes, split_tokens
 
         spans: list = []
         span_doc = []
@@ -54,36 +55,27 @@ class TokenSpans:
             rows = [d[side].rows if d[side] is not None else range(0) for d in docs]
             positions = np.full(len(tbf.spans), -1, dtype=np.int64)
             sizes = np.fromiter(map(len, rows), np.int64, len(rows))
-            positions[_positions(rows)] = len(spans) + np.arange(sizes.sum())
+            positions[row_positions(rows)] = len(spans) + np.arange(sizes.sum())
             row_span[role] = positions
             span_doc.append(np.repeat(np.arange(len(docs), dtype=np.int64), sizes))
             spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] if isinstance(r, range)
                                              else [tbf.spans[i] for i in r] for r in rows))
         buf = np.frombuffer("\n".join(spans).encode("utf-8"), dtype=np.uint8)
-        tok_span, start, end, _ = split_tokens(buf, len(spans))
+        tok_span, start, end, span_first = split_tokens(buf, len(spans))
         doc_of_span = np.concatenate(span_doc)
-        tok_doc = doc_of_span[tok_span]
-        key = slice_hashes(buf, start, end)
-        order = _by_document_then_key(tok_doc, key, len(docs))
-        s_start, s_end, s_doc, s_key = start[order], end[order], tok_doc[order], key[order]
-        numbers, clash = number_tokens(buf, s_start, s_end, s_doc, s_key, len(docs))
-        code = np.empty(len(order), dtype=np.int64)
-        code[order] = numbers
-        lead = np.flatnonzero(np.diff(numbers, prepend=-1)) if len(numbers) else np.zeros(0, np.int64)
-        groups = (s_doc[lead], s_key[lead], s_start[lead], s_end[lead])
-        return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, code,
-                   clash, groups)
+        code, clash, groups = group_tokens(buf, start, end, slice_hashes(buf, start, end), doc_of_span[tok_span],
+                                           len(docs))
+        return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, span_first,
+                   code, clash, groups)
 
     def _distinct(self, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, kept once computed),
         sorted (CSR: counts, numbers)."""
+        from ..kernels.tbf_tokens import span_numbers
+
         if keep is None and self._all is not None:
             return self._all
-        span, code = (self.tok_span, self.code) if keep is None else (self.tok_span[keep], self.code[keep])
-        n_codes = np.int64(len(self.groups[0]) + 1)
-        pairs = np.sort(span * n_codes + code)  # by span, then number
-        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # each pair once
-        out = np.bincount(pairs // n_codes, minlength=len(self.span_doc)), pairs % n_codes
+        out = span_numbers(self.span_first, self.code, np.ones(len(self.code), dtype=bool) if keep is None else keep)
         if keep is None:
             self._all = out
         return out
@@ -126,7 +118,7 @@ class TokenSpans:
         counts, codes = self._distinct(~hidden if hidden.any() else None)
         missing = np.bincount(self.tok_span[~found], minlength=len(self.span_doc)) > 0
         sizes = np.fromiter(map(len, kept), np.int64, len(kept))
-        spans = self.row_span[role][_positions(kept)]
+        spans = self.row_span[role][row_positions(kept)]
         doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
         python = python.copy()
         python[doc_of[missing[spans] & has_table[doc_of]]] = True
@@ -135,15 +127,6 @@ class TokenSpans:
         first = np.searchsorted(self.groups[0], np.arange(len(kept)))
         values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
         return sizes, lengths, values, python
-
-
-def _by_document_then_key(doc: np.ndarray, key: np.ndarray, n_docs: int) -> np.ndarray:
-    """The order sorting by document, then key (tokens of equal key in any order: they are numbered alike,
-    or their document is read in Python): twice as fast as ``np.lexsort``, the documents' stable sort a radix
-    sort on 16 bits."""
-    order = np.argsort(key)
-    small = doc[order].astype(np.uint16) if n_docs <= 1 << 16 else doc[order]
-    return order[np.argsort(small, kind="stable")]
 
 
 def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
