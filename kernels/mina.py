@@ -339,8 +339,34 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         cap = max(cap, c)
     nodes = np.empty((cap, 9), dtype=np.int64)
     scratch = np.empty((5, cap), dtype=np.int64)  # stack, roots, found, queue, depth
+    size = 1
+    while size < 2 * n_m + 2:
+        size *= 2
+    seen = np.full(size, -1, dtype=np.int64)  # open addressing: the first mention of each span
     k = 0
     for m in range(n_m):
+        # a span met before (a key mention and its response twin): its elements again, but its own words
+        slot = (m_first[m] * 1000003 + m_len[m]) & (size - 1)
+        while seen[slot] >= 0 and not (m_first[seen[slot]] == m_first[m] and m_len[seen[slot]] == m_len[m]
+                                       and m_sent_pos[seen[slot]] == m_sent_pos[m]):
+            slot = (slot + 1) & (size - 1)
+        twin = seen[slot]
+        if twin >= 0:
+            root_vp[m] = root_vp[twin]
+            no_tree[m] = no_tree[twin]
+            for e in range(el_off[twin], el_off[twin + 1]):
+                el_kind[k] = el_kind[e]
+                el_index[k] = el_index[e]
+                if el_kind[e] == FALLBACK:
+                    el_a[k] = m_own[m] + el_a[e] - m_own[twin]
+                    el_b[k] = el_a[k] + 1
+                else:
+                    el_a[k] = el_a[e]
+                    el_b[k] = el_b[e]
+                k += 1
+            el_off[m + 1] = k
+            continue
+        seen[slot] = m
         root, n = build_tree(buf, p_s, p_e, m_first[m], m_len[m], m_sent_pos[m], word, word_cat, word_vp,
                              word_keep, variant, nodes, scratch[0], scratch[1])
         if root < 0 and variant == COVAL:  # coval then compares the mention by its span
@@ -423,6 +449,20 @@ def check_parse_bits(buf, p_s, p_e, sentence_start):
 
 
 @njit(cache=True)
+def star_counts(buf, p_s, p_e):
+    """The number of '*' in each token's parse bit (coval takes a token's word into a run once per '*')."""
+    n = len(p_s)
+    stars = np.zeros(n, dtype=np.int64)
+    for t in range(n):
+        k = 0
+        for q in range(p_s[t], p_e[t]):
+            if buf[q] == _STAR:
+                k += 1
+        stars[t] = k
+    return stars
+
+
+@njit(cache=True)
 def _hash(values, lo, hi):
     """A polynomial hash modulo 2^31 - 1 (no overflow in int64, so the same without the JIT)."""
     h = hi - lo
@@ -443,32 +483,99 @@ def _same(values, off, a, b):
 
 @njit(cache=True)
 def intern_sequences(values, off):
-    """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full)."""
+    """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full),
+    numbered by first appearance."""
     n = len(off) - 1
-    h = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        h[i] = _hash(values, off[i], off[i + 1])
-    order = np.argsort(h, kind="mergesort")
+    size = 1
+    while size < 2 * n + 2:
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)  # open addressing: the first sequence of each id
     ids = np.empty(n, dtype=np.int64)
     next_id = 0
-    g = 0
-    while g < n:
-        e = g
-        while e < n and h[order[e]] == h[order[g]]:
-            e += 1
-        for x in range(g, e):  # equal hashes: compare with the distinct sequences seen in the group
-            i = order[x]
-            ids[i] = -1
-            for y in range(g, x):
-                j = order[y]
-                if ids[j] >= 0 and _same(values, off, i, j):
-                    ids[i] = ids[j]
-                    break
-            if ids[i] < 0:
+    for i in range(n):
+        k = _hash(values, off[i], off[i + 1]) & (size - 1)
+        while True:
+            j = slots[k]
+            if j < 0:
+                slots[k] = i
                 ids[i] = next_id
                 next_id += 1
-        g = e
+                break
+            if _same(values, off, i, j):
+                ids[i] = ids[j]
+                break
+            k = (k + 1) & (size - 1)
     return ids
+
+
+@njit(cache=True)
+def element_strings(el_kind, el_a, el_b, word, stars, own_word):
+    """coval's string of each minimum-span element as an id (equal strings, equal ids): a terminal's is the
+    words of its run of key tokens ``[a, b)``, each once per '*' of its parse bit; a fallback's the one word
+    ``own_word[a]``."""
+    n = len(el_kind)
+    off = np.zeros(n + 1, dtype=np.int64)
+    for e in range(n):
+        k = 1
+        if el_kind[e] == TERMINAL:
+            k = 0
+            for t in range(el_a[e], el_b[e]):
+                k += stars[t]
+        off[e + 1] = off[e] + k
+    values = np.empty(off[n], dtype=np.int64)
+    for e in range(n):
+        p = off[e]
+        if el_kind[e] == TERMINAL:
+            for t in range(el_a[e], el_b[e]):
+                for _ in range(stars[t]):
+                    values[p] = word[t]
+                    p += 1
+        else:
+            values[p] = own_word[el_a[e]]
+    return intern_sequences(values, off)
+
+
+@njit(cache=True)
+def _sort_units(values, lo, n, step):
+    """Insertion sort, in place, of the ``n`` units of ``step`` values at ``values[lo:]`` (by their values
+    in order: a minimum span has few elements)."""
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            a = lo + (j - 1) * step
+            b = a + step
+            greater = False
+            for s in range(step):
+                if values[a + s] != values[b + s]:
+                    greater = values[a + s] > values[b + s]
+                    break
+            if not greater:
+                break
+            for s in range(step):
+                tmp = values[a + s]
+                values[a + s] = values[b + s]
+                values[b + s] = tmp
+            j -= 1
+
+
+@njit(cache=True)
+def _drop_repeats(values, lo, n, step):
+    """Of ``n`` sorted units of ``step`` values at ``values[lo:]``, keep one of each (in place); returns
+    how many values remain."""
+    w = 0
+    for r in range(n):
+        src = lo + r * step
+        repeat = w > 0
+        if repeat:
+            for s in range(step):
+                if values[src + s] != values[lo + w - step + s]:
+                    repeat = False
+                    break
+        if not repeat:
+            for s in range(step):
+                values[lo + w + s] = values[src + s]
+            w += step
+    return w
 
 
 @njit(cache=True)
@@ -478,29 +585,28 @@ def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_s
     A minimum span is the set of pairs (x, y) of its elements (coval: terminal string id, index), or with
     ``token_sets`` the set of tokens of the ranges [x, y).  A mention without a tree is its span."""
     n = len(el_off) - 1
-    size = np.zeros(n, dtype=np.int64)
-    for m in range(n):
-        if no_tree[m]:
-            size[m] = 5
-        elif token_sets:
-            k = 0
-            for e in range(el_off[m], el_off[m + 1]):
-                k += y[e] - x[e]
-            size[m] = 3 + k
-        else:
-            size[m] = 3 + 2 * (el_off[m + 1] - el_off[m])
     off = np.zeros(n + 1, dtype=np.int64)
-    for m in range(n):
-        off[m + 1] = off[m] + size[m]
+    for m in range(n):  # room for each mention's sequence; packed as it is written
+        if no_tree[m]:
+            size = 5
+        elif token_sets:
+            size = 3
+            for e in range(el_off[m], el_off[m + 1]):
+                size += y[e] - x[e]
+        else:
+            size = 3 + 2 * (el_off[m + 1] - el_off[m])
+        off[m + 1] = off[m] + size
     values = np.empty(off[n], dtype=np.int64)
+    p = 0
     for m in range(n):
-        p = off[m]
         values[p] = doc[m]
         values[p + 1] = sentence[m]
         if no_tree[m]:
             values[p + 2] = -1
             values[p + 3] = start[m]
             values[p + 4] = end[m]
+            off[m] = p
+            p += 5
             continue
         values[p + 2] = 0
         q = p + 3
@@ -509,49 +615,19 @@ def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_s
                 for t in range(x[e], y[e]):
                     values[q] = t
                     q += 1
-            body = np.sort(values[p + 3:off[m + 1]])
+            step = 1
         else:
-            k = el_off[m + 1] - el_off[m]
-            pairs = np.empty(k, dtype=np.int64)  # element order, sorted by (x, y)
-            for e in range(k):
-                pairs[e] = e
-            keys_x = x[el_off[m]:el_off[m + 1]]
-            keys_y = y[el_off[m]:el_off[m + 1]]
-            for i in range(1, k):  # insertion sort: a minimum span has few terminals
-                j = i
-                while j > 0 and (keys_x[pairs[j - 1]] > keys_x[pairs[j]] or (
-                        keys_x[pairs[j - 1]] == keys_x[pairs[j]] and keys_y[pairs[j - 1]] > keys_y[pairs[j]])):
-                    tmp = pairs[j]
-                    pairs[j] = pairs[j - 1]
-                    pairs[j - 1] = tmp
-                    j -= 1
-            body = np.empty(2 * k, dtype=np.int64)
-            for e in range(k):
-                body[2 * e] = keys_x[pairs[e]]
-                body[2 * e + 1] = keys_y[pairs[e]]
-        # a set: drop repeats (tokens, or (x, y) pairs)
-        w = 0
-        step = 1 if token_sets else 2
-        for r in range(0, len(body), step):
-            repeat = w > 0
-            if repeat:
-                for s in range(step):
-                    if body[r + s] != values[p + 3 + w - step + s]:
-                        repeat = False
-            if not repeat:
-                for s in range(step):
-                    values[p + 3 + w + s] = body[r + s]
-                w += step
-        size[m] = 3 + w
-    # compact (sets may have shrunk)
-    new_off = np.zeros(n + 1, dtype=np.int64)
-    for m in range(n):
-        new_off[m + 1] = new_off[m] + size[m]
-    packed = np.empty(new_off[n], dtype=np.int64)
-    for m in range(n):
-        for k in range(size[m]):
-            packed[new_off[m] + k] = values[off[m] + k]
-    return intern_sequences(packed, new_off)
+            for e in range(el_off[m], el_off[m + 1]):
+                values[q] = x[e]
+                values[q + 1] = y[e]
+                q += 2
+            step = 2
+        units = (q - p - 3) // step
+        _sort_units(values, p + 3, units, step)  # a set: sorted, repeats dropped
+        off[m] = p
+        p += 3 + _drop_repeats(values, p + 3, units, step)
+    off[n] = p
+    return intern_sequences(values, off)
 
 
 @njit(cache=True)
