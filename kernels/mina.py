@@ -317,18 +317,36 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
 
 
 @njit(cache=True)
+def _by_first_token(m_first, n_tokens):
+    """The mentions in the order of their first token (a stable counting sort: the trees are then built
+    walking the parse bits forwards, and mentions of the same first token are neighbours)."""
+    count = np.zeros(n_tokens + 1, dtype=np.int64)
+    for m in range(len(m_first)):
+        count[m_first[m] + 1] += 1
+    for t in range(n_tokens):
+        count[t + 1] += count[t]
+    order = np.empty(len(m_first), dtype=np.int64)
+    for m in range(len(m_first)):
+        order[count[m_first[m]]] = m
+        count[m_first[m]] += 1
+    return order
+
+
+@njit(cache=True)
 def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_vp,
               m_first, m_len, m_sent_pos, m_own, variant):
     """Minimum-span elements of every mention (see the module's docstring)."""
     n_m = len(m_first)
-    el_off = np.zeros(n_m + 1, dtype=np.int64)
     total = 0
     for m in range(n_m):
         total += m_len[m]
-    el_kind = np.empty(total, dtype=np.int64)
-    el_a = np.empty(total, dtype=np.int64)
-    el_b = np.empty(total, dtype=np.int64)
-    el_index = np.empty(total, dtype=np.int64)
+    # the elements, in the order the mentions are searched, then in the mentions' order (CSR)
+    kind = np.empty(total, dtype=np.int64)
+    at_a = np.empty(total, dtype=np.int64)
+    at_b = np.empty(total, dtype=np.int64)
+    at_index = np.empty(total, dtype=np.int64)
+    first_el = np.zeros(n_m, dtype=np.int64)
+    n_el = np.zeros(n_m, dtype=np.int64)
     root_vp = np.zeros(n_m, dtype=np.bool_)
     no_tree = np.zeros(n_m, dtype=np.bool_)
     cap = 0  # a node per bracket or star at most, a terminal per flush, the dummy root
@@ -339,39 +357,38 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         cap = max(cap, c)
     nodes = np.empty((cap, 9), dtype=np.int64)
     scratch = np.empty((5, cap), dtype=np.int64)  # stack, roots, found, queue, depth
-    size = 1
-    while size < 2 * n_m + 2:
-        size *= 2
-    seen = np.full(size, -1, dtype=np.int64)  # open addressing: the first mention of each span
+    order = _by_first_token(m_first, len(p_s))
     k = 0
-    for m in range(n_m):
-        # a span met before (a key mention and its response twin): its elements again, but its own words
-        slot = (m_first[m] * 1000003 + m_len[m]) & (size - 1)
-        while seen[slot] >= 0 and not (m_first[seen[slot]] == m_first[m] and m_len[seen[slot]] == m_len[m]
-                                       and m_sent_pos[seen[slot]] == m_sent_pos[m]):
-            slot = (slot + 1) & (size - 1)
-        twin = seen[slot]
+    group = 0  # where the mentions of the current first token start in ``order``
+    for x in range(n_m):
+        m = order[x]
+        if m_first[m] != m_first[order[group]]:
+            group = x
+        twin = -1  # the same span met before (a key mention and its response twin): its elements, own words
+        for y in range(group, x):
+            if m_len[order[y]] == m_len[m] and m_sent_pos[order[y]] == m_sent_pos[m]:
+                twin = order[y]
+                break
+        first_el[m] = k
         if twin >= 0:
             root_vp[m] = root_vp[twin]
             no_tree[m] = no_tree[twin]
-            for e in range(el_off[twin], el_off[twin + 1]):
-                el_kind[k] = el_kind[e]
-                el_index[k] = el_index[e]
-                if el_kind[e] == FALLBACK:
-                    el_a[k] = m_own[m] + el_a[e] - m_own[twin]
-                    el_b[k] = el_a[k] + 1
+            n_el[m] = n_el[twin]
+            for e in range(first_el[twin], first_el[twin] + n_el[twin]):
+                kind[k] = kind[e]
+                at_index[k] = at_index[e]
+                if kind[e] == FALLBACK:
+                    at_a[k] = m_own[m] + at_a[e] - m_own[twin]
+                    at_b[k] = at_a[k] + 1
                 else:
-                    el_a[k] = el_a[e]
-                    el_b[k] = el_b[e]
+                    at_a[k] = at_a[e]
+                    at_b[k] = at_b[e]
                 k += 1
-            el_off[m + 1] = k
             continue
-        seen[slot] = m
         root, n = build_tree(buf, p_s, p_e, m_first[m], m_len[m], m_sent_pos[m], word, word_cat, word_vp,
                              word_keep, variant, nodes, scratch[0], scratch[1])
         if root < 0 and variant == COVAL:  # coval then compares the mention by its span
             no_tree[m] = True
-            el_off[m + 1] = k
             continue
         found = scratch[2]
         n_found = 0
@@ -381,20 +398,35 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         if n_found:
             for f in range(n_found):
                 node = found[f]
-                el_kind[k] = TERMINAL
-                el_a[k] = nodes[node, 4]
-                el_b[k] = nodes[node, 5]
-                el_index[k] = nodes[node, 3]
+                kind[k] = TERMINAL
+                at_a[k] = nodes[node, 4]
+                at_b[k] = nodes[node, 5]
+                at_index[k] = nodes[node, 3]
                 k += 1
         else:  # nothing valid (a parse error, punctuation only): the whole span
             for i in range(m_len[m]):
-                el_kind[k] = FALLBACK
-                el_a[k] = m_own[m] + i
-                el_b[k] = m_own[m] + i + 1
-                el_index[k] = i if variant == COVAL else m_sent_pos[m] + i
+                kind[k] = FALLBACK
+                at_a[k] = m_own[m] + i
+                at_b[k] = m_own[m] + i + 1
+                at_index[k] = i if variant == COVAL else m_sent_pos[m] + i
                 k += 1
-        el_off[m + 1] = k
-    return el_off, el_kind[:k], el_a[:k], el_b[:k], el_index[:k], root_vp, no_tree
+        n_el[m] = k - first_el[m]
+    el_off = np.zeros(n_m + 1, dtype=np.int64)
+    for m in range(n_m):
+        el_off[m + 1] = el_off[m] + n_el[m]
+    el_kind = np.empty(k, dtype=np.int64)
+    el_a = np.empty(k, dtype=np.int64)
+    el_b = np.empty(k, dtype=np.int64)
+    el_index = np.empty(k, dtype=np.int64)
+    for m in range(n_m):
+        for i in range(n_el[m]):
+            e = first_el[m] + i
+            q = el_off[m] + i
+            el_kind[q] = kind[e]
+            el_a[q] = at_a[e]
+            el_b[q] = at_b[e]
+            el_index[q] = at_index[e]
+    return el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree
 
 
 @njit(cache=True)

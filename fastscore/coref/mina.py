@@ -57,7 +57,7 @@ def prepare_sides(key, response, options: Options,
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
     k_table, k_tok = _read(key)
-    r_table, r_tok = _read(response)
+    r_table, r_tok = _read(response, fields=False)  # (the words of a few tokens are read from their lines)
     needs_tree = options.min_span or options.np_only
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
     warnings = [*k_table.warnings, *r_table.warnings, *parse_warnings, *check_documents(k_table, r_table, doc)]
@@ -124,10 +124,10 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     return root_vp
 
 
-def _read(source) -> tuple[MentionTable, TokenColumns]:
+def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
     """The mention table and token columns of a file: a table read with them (``coref.score.read`` with the
     minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
-    read without them is read again from its file."""
+    read without them is read again from its file (``fields=False``: without the fields' bounds)."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
     if isinstance(source, MentionTable) and source.tokens is not None:
@@ -137,7 +137,7 @@ def _read(source) -> tuple[MentionTable, TokenColumns]:
                    "give paths (one key file, one response file)")
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
-    read = read_conll_columns(path)
+    read = read_conll_columns(path, fields=fields)
     if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
     return read
@@ -247,8 +247,16 @@ def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray) -
     out = np.full(len(r_tok.line), -1, dtype=np.int64)
     ids = {w: i for i, w in enumerate(words)}
     for t in np.unique(tokens).tolist():
-        out[t] = ids.setdefault(r_tok.field(t, WORD), len(ids))
+        out[t] = ids.setdefault(_word(r_tok, t), len(ids))
     return out
+
+
+def _word(tok: TokenColumns, t: int) -> str:
+    """Token t's word, from the field bounds when they were read, else split from its line as they would be."""
+    if tok.field_start.shape[1] > WORD:
+        return tok.field(t, WORD)
+    fields = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().split()  # ASCII white space, as the scanner
+    return fields[WORD].decode("utf-8") if len(fields) > WORD else ""
 
 
 def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
