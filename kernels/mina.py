@@ -495,6 +495,25 @@ def star_counts(buf, p_s, p_e):
 
 
 @njit(cache=True)
+def fields_among(buf, fs, fe, tags, tag_off):
+    """Whether each field ``buf[fs[i]:fe[i]]`` is one of the byte strings ``tags`` holds (CSR ``tag_off``)."""
+    out = np.zeros(len(fs), dtype=np.bool_)
+    for i in range(len(fs)):
+        for g in range(len(tag_off) - 1):
+            if fe[i] - fs[i] != tag_off[g + 1] - tag_off[g]:
+                continue
+            same = True
+            for k in range(tag_off[g + 1] - tag_off[g]):
+                if buf[fs[i] + k] != tags[tag_off[g] + k]:
+                    same = False
+                    break
+            if same:
+                out[i] = True
+                break
+    return out
+
+
+@njit(cache=True)
 def _hash(values, lo, hi):
     """A polynomial hash modulo 2^31 - 1 (no overflow in int64, so the same without the JIT)."""
     h = hi - lo

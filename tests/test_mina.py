@@ -277,6 +277,22 @@ def test_star_counts():
     assert kernel.star_counts(text, p_s, p_e).tolist() == [b.count("*") for b in bits]
 
 
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["DT", "D", "DTT", "IN", "CC", "NN", "", "C"]), max_size=10),
+       st.lists(st.sampled_from(["CC", "DT", "IN", "D", ""]), max_size=3))
+def test_fields_among(fields, tags):
+    from fastscore.formats.table import offsets
+    from fastscore.kernels import mina as kernel
+
+    buf = np.frombuffer(("".join(fields) + " ").encode(), dtype=np.uint8)
+    fe = np.cumsum([len(f) for f in fields], dtype=np.int64)
+    fs = fe - np.asarray([len(f) for f in fields], dtype=np.int64)
+    got = kernel.fields_among(buf, fs, fe, np.frombuffer(("".join(tags) + " ").encode(), dtype=np.uint8)[:-1],
+                              offsets([len(t) for t in tags]))
+    assert got.tolist() == [f in tags for f in fields]
+
+
 # ---- files
 
 KEY = """#begin document (t); part 000

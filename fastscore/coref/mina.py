@@ -278,14 +278,12 @@ def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
 
 def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
     """The tokens whose part of speech a minimum span skips."""
-    from ..kernels import conll_scan
+    from ..kernels import mina as kernel
 
-    ids, first = conll_scan.intern_fields(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS])
     skipped = _SKIPPED_POS[variant]
-    tags = np.asarray([tok.buf[a:b].tobytes() in skipped for a, b in zip(tok.field_start[first, POS].tolist(),
-                                                                          tok.field_end[first, POS].tolist())],
-                      dtype=bool)
-    return tags[ids]
+    tags = np.frombuffer(b"".join(skipped), dtype=np.uint8)
+    return kernel.fields_among(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS], tags,
+                               offsets([len(t) for t in skipped]))
 
 
 # ---- one side's mentions
