@@ -118,6 +118,10 @@ SIGNATURES = {
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
+    'mina.fields_among': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
     'mina.mention_identities': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('scalar', 'bool')),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", 'bool')),
