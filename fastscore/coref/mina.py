@@ -246,7 +246,7 @@ def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray) -
     a new id); the other response tokens get -1.  (Only whole-span fallbacks read a response's words.)"""
     out = np.full(len(r_tok.line), -1, dtype=np.int64)
     ids = {w: i for i, w in enumerate(words)}
-    for t in np.unique(tokens).tolist():
+    for t in dict.fromkeys(tokens.tolist()):  # (a few hundred: no np.unique, whose first call is slow)
         out[t] = ids.setdefault(_word(r_tok, t), len(ids))
     return out
 
