@@ -207,7 +207,7 @@ def test_element_strings_match_reference(tokens, data):
     assert _same_partition(ids.tolist(), [element_string(k, a, b, words, stars, own) for k, a, b in elements])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.booleans(), st.tuples(st.integers(0, 2),
                                                                                           st.integers(1, 3)),
                           st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=4)),
