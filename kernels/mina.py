@@ -682,6 +682,16 @@ def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_s
 
 
 @njit(cache=True)
+def first_completions(chain, completion, n_chains):
+    """Per chain, the least ``completion`` of its mentions (``chain``: each mention's, in [0, n_chains))."""
+    first = np.full(n_chains, np.iinfo(np.int64).max, dtype=np.int64)
+    for m in range(len(chain)):
+        if completion[m] < first[chain[m]]:
+            first[chain[m]] = completion[m]
+    return first
+
+
+@njit(cache=True)
 def nested_removals(chain_off, members, sentence, start, end, ident, keep_singletons):
     """coval's remove_nested over chains (``members[chain_off[c]:chain_off[c + 1]]``, mention indices):
     True for each mention it removes."""

@@ -293,6 +293,19 @@ def test_fields_among(fields, tags):
     assert got.tolist() == [f in tags for f in fields]
 
 
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(-3, 9)), max_size=12))
+def test_first_completions(mentions):
+    from fastscore.kernels import mina as kernel
+
+    chain = np.asarray([c for c, _ in mentions], dtype=np.int64)
+    got = kernel.first_completions(chain, np.asarray([v for _, v in mentions], dtype=np.int64), 5)
+    for c in range(5):
+        values = [v for k, v in mentions if k == c]
+        assert got[c] == (min(values) if values else np.iinfo(np.int64).max)
+
+
 # ---- files
 
 KEY = """#begin document (t); part 000

@@ -376,8 +376,10 @@ def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.nda
     doc = np.repeat(np.arange(n_docs), np.diff(off))
     width = int(raw_chain.max()) + 1 if len(raw_chain) else 1
     uniq, inverse = np.unique(doc * width + raw_chain, return_inverse=True)  # chains present, by document
-    first = np.full(len(uniq), np.iinfo(np.int64).max)
-    np.minimum.at(first, inverse.reshape(-1), completion)
+    from ..kernels import mina as kernel
+
+    first = kernel.first_completions(inverse.reshape(-1).astype(np.int64, copy=False),
+                                   completion.astype(np.int64, copy=False), len(uniq))
     chain_doc = uniq // width
     order = np.lexsort((first, chain_doc))  # by document, then by first completion
     n_chains = np.bincount(chain_doc, minlength=n_docs).astype(np.int64)
