@@ -122,6 +122,10 @@ SIGNATURES = {
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
+    'mina.first_completions': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
+    ],
     'mina.mention_identities': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('scalar', 'bool')),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", 'bool')),
