@@ -372,12 +372,12 @@ class _Side:
 def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Chains renumbered, per document, in the order their first mention is completed (coval's cluster
     order)."""
+    from ..kernels import mina as kernel
+
     n_docs = len(off) - 1
     doc = np.repeat(np.arange(n_docs), np.diff(off))
     width = int(raw_chain.max()) + 1 if len(raw_chain) else 1
     uniq, inverse = np.unique(doc * width + raw_chain, return_inverse=True)  # chains present, by document
-    from ..kernels import mina as kernel
-
     first = kernel.first_completions(inverse.reshape(-1).astype(np.int64, copy=False),
                                    completion.astype(np.int64, copy=False), len(uniq))
     chain_doc = uniq // width
