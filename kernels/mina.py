@@ -18,6 +18,9 @@ A tree node is a constituent (tag letters) or a terminal: a run of consecutive `
 tokens rather than by the token that flushed them, punctuation-only runs are dropped whichever bracket
 flushes them, and the fallback uses sentence positions rather than positions inside the mention.
 
+Mentions are searched in the order of their first token (the parse bits are then read forwards), and a span
+met before (a key mention's response twin) takes the elements found for it, with its own words.
+
 Output: per mention (CSR ``el_off``) the elements of its minimum span as ``(kind, a, b, index)``:
 ``TERMINAL`` elements are the run ``[a, b)`` of key tokens at ``index``; ``FALLBACK`` elements are one
 own word ``own_word[a]`` at ``index``.  ``root_vp`` tells whether the tree's root is tagged ``VP``
