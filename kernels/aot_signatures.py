@@ -21,8 +21,6 @@ SIGNATURES = {
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
     ],
     'conll_scan.intern_fields': [
-        ((('array', 'uint8', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
-         ("Array(uint8, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)")),
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
@@ -120,9 +118,17 @@ SIGNATURES = {
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'bool', 1, 'C', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)")),
     ],
-    'mina.intern_sequences': [
-        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
-         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    'mina.element_strings': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
+    'mina.fields_among': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
+    ],
+    'mina.first_completions': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
     ],
     'mina.mention_identities': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('scalar', 'bool')),
@@ -131,6 +137,10 @@ SIGNATURES = {
     'mina.min_spans': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
+    ],
+    'mina.star_counts': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False)),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)")),
     ],
     'nugget._mappings': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'float64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'float64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'bool')),

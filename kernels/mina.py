@@ -18,6 +18,9 @@ A tree node is a constituent (tag letters) or a terminal: a run of consecutive `
 tokens rather than by the token that flushed them, punctuation-only runs are dropped whichever bracket
 flushes them, and the fallback uses sentence positions rather than positions inside the mention.
 
+Mentions are searched in the order of their first token (the parse bits are then read forwards), and a span
+met before (a key mention's response twin) takes the elements found for it, with its own words.
+
 Output: per mention (CSR ``el_off``) the elements of its minimum span as ``(kind, a, b, index)``:
 ``TERMINAL`` elements are the run ``[a, b)`` of key tokens at ``index``; ``FALLBACK`` elements are one
 own word ``own_word[a]`` at ``index``.  ``root_vp`` tells whether the tree's root is tagged ``VP``
@@ -317,18 +320,36 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
 
 
 @njit(cache=True)
+def _by_first_token(m_first, n_tokens):
+    """The mentions in the order of their first token (a stable counting sort: the trees are then built
+    walking the parse bits forwards, and mentions of the same first token are neighbours)."""
+    count = np.zeros(n_tokens + 1, dtype=np.int64)
+    for m in range(len(m_first)):
+        count[m_first[m] + 1] += 1
+    for t in range(n_tokens):
+        count[t + 1] += count[t]
+    order = np.empty(len(m_first), dtype=np.int64)
+    for m in range(len(m_first)):
+        order[count[m_first[m]]] = m
+        count[m_first[m]] += 1
+    return order
+
+
+@njit(cache=True)
 def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_vp,
               m_first, m_len, m_sent_pos, m_own, variant):
     """Minimum-span elements of every mention (see the module's docstring)."""
     n_m = len(m_first)
-    el_off = np.zeros(n_m + 1, dtype=np.int64)
     total = 0
     for m in range(n_m):
         total += m_len[m]
-    el_kind = np.empty(total, dtype=np.int64)
-    el_a = np.empty(total, dtype=np.int64)
-    el_b = np.empty(total, dtype=np.int64)
-    el_index = np.empty(total, dtype=np.int64)
+    # the elements, in the order the mentions are searched, then in the mentions' order (CSR)
+    kind = np.empty(total, dtype=np.int64)
+    at_a = np.empty(total, dtype=np.int64)
+    at_b = np.empty(total, dtype=np.int64)
+    at_index = np.empty(total, dtype=np.int64)
+    first_el = np.zeros(n_m, dtype=np.int64)
+    n_el = np.zeros(n_m, dtype=np.int64)
     root_vp = np.zeros(n_m, dtype=np.bool_)
     no_tree = np.zeros(n_m, dtype=np.bool_)
     cap = 0  # a node per bracket or star at most, a terminal per flush, the dummy root
@@ -339,13 +360,38 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         cap = max(cap, c)
     nodes = np.empty((cap, 9), dtype=np.int64)
     scratch = np.empty((5, cap), dtype=np.int64)  # stack, roots, found, queue, depth
+    order = _by_first_token(m_first, len(p_s))
     k = 0
-    for m in range(n_m):
+    group = 0  # where the mentions of the current first token start in ``order``
+    for x in range(n_m):
+        m = order[x]
+        if m_first[m] != m_first[order[group]]:
+            group = x
+        twin = -1  # the same span met before (a key mention and its response twin): its elements, own words
+        for y in range(group, x):
+            if m_len[order[y]] == m_len[m] and m_sent_pos[order[y]] == m_sent_pos[m]:
+                twin = order[y]
+                break
+        first_el[m] = k
+        if twin >= 0:
+            root_vp[m] = root_vp[twin]
+            no_tree[m] = no_tree[twin]
+            n_el[m] = n_el[twin]
+            for e in range(first_el[twin], first_el[twin] + n_el[twin]):
+                kind[k] = kind[e]
+                at_index[k] = at_index[e]
+                if kind[e] == FALLBACK:
+                    at_a[k] = m_own[m] + at_a[e] - m_own[twin]
+                    at_b[k] = at_a[k] + 1
+                else:
+                    at_a[k] = at_a[e]
+                    at_b[k] = at_b[e]
+                k += 1
+            continue
         root, n = build_tree(buf, p_s, p_e, m_first[m], m_len[m], m_sent_pos[m], word, word_cat, word_vp,
                              word_keep, variant, nodes, scratch[0], scratch[1])
         if root < 0 and variant == COVAL:  # coval then compares the mention by its span
             no_tree[m] = True
-            el_off[m + 1] = k
             continue
         found = scratch[2]
         n_found = 0
@@ -355,20 +401,35 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         if n_found:
             for f in range(n_found):
                 node = found[f]
-                el_kind[k] = TERMINAL
-                el_a[k] = nodes[node, 4]
-                el_b[k] = nodes[node, 5]
-                el_index[k] = nodes[node, 3]
+                kind[k] = TERMINAL
+                at_a[k] = nodes[node, 4]
+                at_b[k] = nodes[node, 5]
+                at_index[k] = nodes[node, 3]
                 k += 1
         else:  # nothing valid (a parse error, punctuation only): the whole span
             for i in range(m_len[m]):
-                el_kind[k] = FALLBACK
-                el_a[k] = m_own[m] + i
-                el_b[k] = m_own[m] + i + 1
-                el_index[k] = i if variant == COVAL else m_sent_pos[m] + i
+                kind[k] = FALLBACK
+                at_a[k] = m_own[m] + i
+                at_b[k] = m_own[m] + i + 1
+                at_index[k] = i if variant == COVAL else m_sent_pos[m] + i
                 k += 1
-        el_off[m + 1] = k
-    return el_off, el_kind[:k], el_a[:k], el_b[:k], el_index[:k], root_vp, no_tree
+        n_el[m] = k - first_el[m]
+    el_off = np.zeros(n_m + 1, dtype=np.int64)
+    for m in range(n_m):
+        el_off[m + 1] = el_off[m] + n_el[m]
+    el_kind = np.empty(k, dtype=np.int64)
+    el_a = np.empty(k, dtype=np.int64)
+    el_b = np.empty(k, dtype=np.int64)
+    el_index = np.empty(k, dtype=np.int64)
+    for m in range(n_m):
+        for i in range(n_el[m]):
+            e = first_el[m] + i
+            q = el_off[m] + i
+            el_kind[q] = kind[e]
+            el_a[q] = at_a[e]
+            el_b[q] = at_b[e]
+            el_index[q] = at_index[e]
+    return el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree
 
 
 @njit(cache=True)
@@ -423,12 +484,46 @@ def check_parse_bits(buf, p_s, p_e, sentence_start):
 
 
 @njit(cache=True)
+def star_counts(buf, p_s, p_e):
+    """The number of '*' in each token's parse bit (coval takes a token's word into a run once per '*')."""
+    n = len(p_s)
+    stars = np.zeros(n, dtype=np.int64)
+    for t in range(n):
+        k = 0
+        for q in range(p_s[t], p_e[t]):
+            if buf[q] == _STAR:
+                k += 1
+        stars[t] = k
+    return stars
+
+
+@njit(cache=True)
+def fields_among(buf, fs, fe, tags, tag_off):
+    """Whether each field ``buf[fs[i]:fe[i]]`` is one of the byte strings ``tags`` holds (CSR ``tag_off``)."""
+    out = np.zeros(len(fs), dtype=np.bool_)
+    for i in range(len(fs)):
+        for g in range(len(tag_off) - 1):
+            if fe[i] - fs[i] != tag_off[g + 1] - tag_off[g]:
+                continue
+            same = True
+            for k in range(tag_off[g + 1] - tag_off[g]):
+                if buf[fs[i] + k] != tags[tag_off[g] + k]:
+                    same = False
+                    break
+            if same:
+                out[i] = True
+                break
+    return out
+
+
+@njit(cache=True)
 def _hash(values, lo, hi):
-    """A polynomial hash modulo 2^31 - 1 (no overflow in int64, so the same without the JIT)."""
+    """A polynomial hash modulo 2^40, its high bits folded in (no overflow in int64, so the same without the
+    JIT; masks, not divisions, which cost a third of an interning)."""
     h = hi - lo
     for p in range(lo, hi):
-        h = (h * 1000003 + values[p] % 2147483647) % 2147483647
-    return h
+        h = (h * 1000003 + (values[p] & 0xFFFFFFFFFF)) & 0xFFFFFFFFFF
+    return h ^ (h >> 21)
 
 
 @njit(cache=True)
@@ -443,32 +538,99 @@ def _same(values, off, a, b):
 
 @njit(cache=True)
 def intern_sequences(values, off):
-    """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full)."""
+    """An id per sequence (CSR ``off`` over ``values``), equal ids for equal sequences (compared in full),
+    numbered by first appearance."""
     n = len(off) - 1
-    h = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        h[i] = _hash(values, off[i], off[i + 1])
-    order = np.argsort(h, kind="mergesort")
+    size = 1
+    while size < 2 * n + 2:
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)  # open addressing: the first sequence of each id
     ids = np.empty(n, dtype=np.int64)
     next_id = 0
-    g = 0
-    while g < n:
-        e = g
-        while e < n and h[order[e]] == h[order[g]]:
-            e += 1
-        for x in range(g, e):  # equal hashes: compare with the distinct sequences seen in the group
-            i = order[x]
-            ids[i] = -1
-            for y in range(g, x):
-                j = order[y]
-                if ids[j] >= 0 and _same(values, off, i, j):
-                    ids[i] = ids[j]
-                    break
-            if ids[i] < 0:
+    for i in range(n):
+        k = _hash(values, off[i], off[i + 1]) & (size - 1)
+        while True:
+            j = slots[k]
+            if j < 0:
+                slots[k] = i
                 ids[i] = next_id
                 next_id += 1
-        g = e
+                break
+            if _same(values, off, i, j):
+                ids[i] = ids[j]
+                break
+            k = (k + 1) & (size - 1)
     return ids
+
+
+@njit(cache=True)
+def element_strings(el_kind, el_a, el_b, word, stars, own_word):
+    """coval's string of each minimum-span element as an id (equal strings, equal ids): a terminal's is the
+    words of its run of key tokens ``[a, b)``, each once per '*' of its parse bit; a fallback's the one word
+    ``own_word[a]``."""
+    n = len(el_kind)
+    off = np.zeros(n + 1, dtype=np.int64)
+    for e in range(n):
+        k = 1
+        if el_kind[e] == TERMINAL:
+            k = 0
+            for t in range(el_a[e], el_b[e]):
+                k += stars[t]
+        off[e + 1] = off[e] + k
+    values = np.empty(off[n], dtype=np.int64)
+    for e in range(n):
+        p = off[e]
+        if el_kind[e] == TERMINAL:
+            for t in range(el_a[e], el_b[e]):
+                for _ in range(stars[t]):
+                    values[p] = word[t]
+                    p += 1
+        else:
+            values[p] = own_word[el_a[e]]
+    return intern_sequences(values, off)
+
+
+@njit(cache=True)
+def _sort_units(values, lo, n, step):
+    """Insertion sort, in place, of the ``n`` units of ``step`` values at ``values[lo:]`` (by their values
+    in order: a minimum span has few elements)."""
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            a = lo + (j - 1) * step
+            b = a + step
+            greater = False
+            for s in range(step):
+                if values[a + s] != values[b + s]:
+                    greater = values[a + s] > values[b + s]
+                    break
+            if not greater:
+                break
+            for s in range(step):
+                tmp = values[a + s]
+                values[a + s] = values[b + s]
+                values[b + s] = tmp
+            j -= 1
+
+
+@njit(cache=True)
+def _drop_repeats(values, lo, n, step):
+    """Of ``n`` sorted units of ``step`` values at ``values[lo:]``, keep one of each (in place); returns
+    how many values remain."""
+    w = 0
+    for r in range(n):
+        src = lo + r * step
+        repeat = w > 0
+        if repeat:
+            for s in range(step):
+                if values[src + s] != values[lo + w - step + s]:
+                    repeat = False
+                    break
+        if not repeat:
+            for s in range(step):
+                values[lo + w + s] = values[src + s]
+            w += step
+    return w
 
 
 @njit(cache=True)
@@ -478,29 +640,28 @@ def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_s
     A minimum span is the set of pairs (x, y) of its elements (coval: terminal string id, index), or with
     ``token_sets`` the set of tokens of the ranges [x, y).  A mention without a tree is its span."""
     n = len(el_off) - 1
-    size = np.zeros(n, dtype=np.int64)
-    for m in range(n):
-        if no_tree[m]:
-            size[m] = 5
-        elif token_sets:
-            k = 0
-            for e in range(el_off[m], el_off[m + 1]):
-                k += y[e] - x[e]
-            size[m] = 3 + k
-        else:
-            size[m] = 3 + 2 * (el_off[m + 1] - el_off[m])
     off = np.zeros(n + 1, dtype=np.int64)
-    for m in range(n):
-        off[m + 1] = off[m] + size[m]
+    for m in range(n):  # room for each mention's sequence; packed as it is written
+        if no_tree[m]:
+            size = 5
+        elif token_sets:
+            size = 3
+            for e in range(el_off[m], el_off[m + 1]):
+                size += y[e] - x[e]
+        else:
+            size = 3 + 2 * (el_off[m + 1] - el_off[m])
+        off[m + 1] = off[m] + size
     values = np.empty(off[n], dtype=np.int64)
+    p = 0
     for m in range(n):
-        p = off[m]
         values[p] = doc[m]
         values[p + 1] = sentence[m]
         if no_tree[m]:
             values[p + 2] = -1
             values[p + 3] = start[m]
             values[p + 4] = end[m]
+            off[m] = p
+            p += 5
             continue
         values[p + 2] = 0
         q = p + 3
@@ -509,49 +670,29 @@ def mention_identities(el_off, x, y, doc, sentence, start, end, no_tree, token_s
                 for t in range(x[e], y[e]):
                     values[q] = t
                     q += 1
-            body = np.sort(values[p + 3:off[m + 1]])
+            step = 1
         else:
-            k = el_off[m + 1] - el_off[m]
-            pairs = np.empty(k, dtype=np.int64)  # element order, sorted by (x, y)
-            for e in range(k):
-                pairs[e] = e
-            keys_x = x[el_off[m]:el_off[m + 1]]
-            keys_y = y[el_off[m]:el_off[m + 1]]
-            for i in range(1, k):  # insertion sort: a minimum span has few terminals
-                j = i
-                while j > 0 and (keys_x[pairs[j - 1]] > keys_x[pairs[j]] or (
-                        keys_x[pairs[j - 1]] == keys_x[pairs[j]] and keys_y[pairs[j - 1]] > keys_y[pairs[j]])):
-                    tmp = pairs[j]
-                    pairs[j] = pairs[j - 1]
-                    pairs[j - 1] = tmp
-                    j -= 1
-            body = np.empty(2 * k, dtype=np.int64)
-            for e in range(k):
-                body[2 * e] = keys_x[pairs[e]]
-                body[2 * e + 1] = keys_y[pairs[e]]
-        # a set: drop repeats (tokens, or (x, y) pairs)
-        w = 0
-        step = 1 if token_sets else 2
-        for r in range(0, len(body), step):
-            repeat = w > 0
-            if repeat:
-                for s in range(step):
-                    if body[r + s] != values[p + 3 + w - step + s]:
-                        repeat = False
-            if not repeat:
-                for s in range(step):
-                    values[p + 3 + w + s] = body[r + s]
-                w += step
-        size[m] = 3 + w
-    # compact (sets may have shrunk)
-    new_off = np.zeros(n + 1, dtype=np.int64)
-    for m in range(n):
-        new_off[m + 1] = new_off[m] + size[m]
-    packed = np.empty(new_off[n], dtype=np.int64)
-    for m in range(n):
-        for k in range(size[m]):
-            packed[new_off[m] + k] = values[off[m] + k]
-    return intern_sequences(packed, new_off)
+            for e in range(el_off[m], el_off[m + 1]):
+                values[q] = x[e]
+                values[q + 1] = y[e]
+                q += 2
+            step = 2
+        units = (q - p - 3) // step
+        _sort_units(values, p + 3, units, step)  # a set: sorted, repeats dropped
+        off[m] = p
+        p += 3 + _drop_repeats(values, p + 3, units, step)
+    off[n] = p
+    return intern_sequences(values, off)
+
+
+@njit(cache=True)
+def first_completions(chain, completion, n_chains):
+    """Per chain, the least ``completion`` of its mentions (``chain``: each mention's, in [0, n_chains))."""
+    first = np.full(n_chains, np.iinfo(np.int64).max, dtype=np.int64)
+    for m in range(len(chain)):
+        if completion[m] < first[chain[m]]:
+            first[chain[m]] = completion[m]
+    return first
 
 
 @njit(cache=True)

@@ -277,3 +277,24 @@ def remove_nested(clusters, spans, keep_singletons):
         gone = {spans[m][0] for m in listed}
         out.append([m for m in c if spans[m][0] not in gone])
     return out
+
+
+# ---- identities (kernels/mina.py: element_strings, mention_identities)
+
+
+def element_string(kind: str, a: int, b: int, words: list, stars: list, own_words: list) -> tuple:
+    """coval's string of a minimum-span element: a terminal run [a, b) of key tokens gives each token's word
+    once per '*' of its parse bit; a fallback the mention's own word ``own_words[a]``."""
+    if kind == "terminal":
+        return tuple(w for t in range(a, b) for w in [words[t]] * stars[t])
+    return (own_words[a],)
+
+
+def mention_identity(doc: int, sentence: int, elements: list, span: tuple | None, token_sets: bool) -> tuple:
+    """What makes two mentions one: (document, sentence, the set of elements (x, y) or, with ``token_sets``, the
+    set of tokens of the ranges [x, y)); a mention without a tree (``span`` given) is its span."""
+    if span is not None:
+        return doc, sentence, "span", span
+    if token_sets:
+        return doc, sentence, frozenset(t for x, y in elements for t in range(x, y))
+    return doc, sentence, frozenset(elements)

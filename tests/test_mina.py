@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import fastscore
 from fastscore.errors import InputError, ParseError, UsageError
-from tests.reference_mina import coval_counts, min_span, remove_nested
+from tests.reference_mina import coval_counts, element_string, mention_identity, min_span, remove_nested
 
 WORDS = [("the", "DT"), ("a", "DT"), ("man", "NN"), ("hat", "NN"), ("of", "IN"), ("with", "IN"), ("and", "CC"),
          (",", ","), (".", "."), ("-LRB-", "-LRB-"), ("%", "NN"), ("3", "CD"), ("U.S.", "NNP"), ("VP", "NN"),
@@ -179,6 +179,131 @@ def test_intern_sequences_compares_in_full():
     for i in range(len(seqs)):
         for j in range(len(seqs)):
             assert (ids[i] == ids[j]) == (seqs[i] == seqs[j])
+
+
+
+def _same_partition(ids, keys) -> bool:
+    """Equal ids exactly where the reference's keys are equal."""
+    return all((ids[i] == ids[j]) == (keys[i] == keys[j]) for i in range(len(keys)) for j in range(len(keys)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), min_size=1, max_size=8), st.data())
+def test_element_strings_match_reference(tokens, data):
+    from fastscore.kernels import mina as kernel
+
+    n = len(tokens)
+    words, stars = [w for w, _ in tokens], [s for _, s in tokens]
+    own = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    elements = data.draw(st.lists(st.tuples(st.sampled_from(["terminal", "fallback"]), st.integers(0, n - 1),
+                                            st.integers(0, n)), min_size=1, max_size=10))
+    elements = [(k, a, max(a + 1, b) if k == "fallback" else max(a, b)) for k, a, b in elements]
+    elements = [(k, a, min(b, n)) for k, a, b in elements]
+    as_array = lambda xs: np.asarray(xs, dtype=np.int64)  # noqa: E731
+    ids = kernel.element_strings(as_array([kernel.TERMINAL if k == "terminal" else kernel.FALLBACK
+                                           for k, _, _ in elements]),
+                                 as_array([a for _, a, _ in elements]), as_array([b for _, _, b in elements]),
+                                 as_array(words), as_array(stars), as_array(own))
+    assert _same_partition(ids.tolist(), [element_string(k, a, b, words, stars, own) for k, a, b in elements])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.booleans(), st.tuples(st.integers(0, 2),
+                                                                                          st.integers(1, 3)),
+                          st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=4)),
+                min_size=1, max_size=8), st.booleans())
+def test_mention_identities_match_reference(mentions, token_sets):
+    from fastscore.formats.table import offsets
+    from fastscore.kernels import mina as kernel
+
+    if token_sets:  # ranges [x, y)
+        mentions = [(d, s, nt, sp, [(min(x, y), max(x, y)) for x, y in els]) for d, s, nt, sp, els in mentions]
+    as_array = lambda xs, t=np.int64: np.asarray(xs, dtype=t)  # noqa: E731
+    flat = [e for *_, els in mentions for e in els]
+    ids = kernel.mention_identities(offsets([len(els) for *_, els in mentions]), as_array([x for x, _ in flat]),
+                                    as_array([y for _, y in flat]), as_array([m[0] for m in mentions]),
+                                    as_array([m[1] for m in mentions]), as_array([m[3][0] for m in mentions]),
+                                    as_array([m[3][0] + m[3][1] for m in mentions]),
+                                    as_array([m[2] for m in mentions], bool), token_sets)
+    keys = [mention_identity(d, s, els, (sp[0], sp[0] + sp[1]) if nt else None, token_sets)
+            for d, s, nt, sp, els in mentions]
+    assert _same_partition(ids.tolist(), keys)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees(), st.data(), st.sampled_from(["coval", "paper"]))
+def test_min_spans_of_many_mentions_are_each_ones_alone(tree, data, variant):
+    """Mentions are searched in the order of their first token, a span met twice built once (its fallback with
+    the mention's own words): each mention's elements are those it has alone."""
+    from fastscore.coref.mina import _word_features
+    from fastscore.kernels import mina as kernel
+
+    words, pos, bits = _bits(tree)
+    n = len(words)
+    spans = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n)).map(
+        lambda x: (min(x[0], x[1] - 1), max(x[0] + 1, x[1]))), min_size=1, max_size=4))
+    spans = data.draw(st.permutations(spans + spans[:2]))  # twins, in any order
+    vocab = sorted(set(words)) + ["extra"]
+    word = np.asarray([vocab.index(w) for w in words], dtype=np.int64)
+    text = "".join(bits).encode()
+    p_e = np.cumsum([len(b) for b in bits]).astype(np.int64)
+    p_s = p_e - np.asarray([len(b) for b in bits], dtype=np.int64)
+    pos_bad = np.asarray([p in ("DT", "CC") for p in pos])
+    code = kernel.COVAL if variant == "coval" else kernel.PAPER
+    fixed = (np.frombuffer(text, dtype=np.uint8), p_s, p_e, word, pos_bad, *_word_features(vocab, variant))
+
+    def run(chosen, own):
+        first = np.asarray([s for s, _ in chosen], dtype=np.int64)
+        length = np.asarray([e - s for s, e in chosen], dtype=np.int64)
+        return kernel.min_spans(*fixed, first, length, first, np.asarray(own, dtype=np.int64), code)
+
+    own = [7 * k for k in range(len(spans))]  # each mention's own words elsewhere
+    together = run(spans, own)
+    for m, span in enumerate(spans):
+        alone = run([span], [own[m]])
+        lo, hi = together[0][m], together[0][m + 1]
+        for column in range(1, 5):
+            assert together[column][lo:hi].tolist() == alone[column].tolist()
+        assert together[5][m] == alone[5][0] and together[6][m] == alone[6][0]
+
+
+def test_star_counts():
+    from fastscore.kernels import mina as kernel
+
+    bits = ["(NP*", "**)", "-", "(S(NP*)", ""]
+    text = np.frombuffer("".join(bits).encode(), dtype=np.uint8)
+    p_e = np.cumsum([len(b) for b in bits]).astype(np.int64)
+    p_s = p_e - np.asarray([len(b) for b in bits], dtype=np.int64)
+    assert kernel.star_counts(text, p_s, p_e).tolist() == [b.count("*") for b in bits]
+
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["DT", "D", "DTT", "IN", "CC", "NN", "", "C"]), max_size=10),
+       st.lists(st.sampled_from(["CC", "DT", "IN", "D", ""]), max_size=3))
+def test_fields_among(fields, tags):
+    from fastscore.formats.table import offsets
+    from fastscore.kernels import mina as kernel
+
+    buf = np.frombuffer(("".join(fields) + " ").encode(), dtype=np.uint8)
+    fe = np.cumsum([len(f) for f in fields], dtype=np.int64)
+    fs = fe - np.asarray([len(f) for f in fields], dtype=np.int64)
+    got = kernel.fields_among(buf, fs, fe, np.frombuffer(("".join(tags) + " ").encode(), dtype=np.uint8)[:-1],
+                              offsets([len(t) for t in tags]))
+    assert got.tolist() == [f in tags for f in fields]
+
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(-3, 9)), max_size=12))
+def test_first_completions(mentions):
+    from fastscore.kernels import mina as kernel
+
+    chain = np.asarray([c for c, _ in mentions], dtype=np.int64)
+    got = kernel.first_completions(chain, np.asarray([v for _, v in mentions], dtype=np.int64), 5)
+    for c in range(5):
+        values = [v for k, v in mentions if k == c]
+        assert got[c] == (min(values) if values else np.iinfo(np.int64).max)
 
 
 # ---- files

@@ -57,7 +57,7 @@ def prepare_sides(key, response, options: Options,
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
     k_table, k_tok = _read(key)
-    r_table, r_tok = _read(response)
+    r_table, r_tok = _read(response, fields=False)  # (the words of a few tokens are read from their lines)
     needs_tree = options.min_span or options.np_only
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
     warnings = [*k_table.warnings, *r_table.warnings, *parse_warnings, *check_documents(k_table, r_table, doc)]
@@ -89,14 +89,14 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     from ..kernels import mina as kernel
 
     variant = kernel.COVAL if options.variant == "coval" else kernel.PAPER
-    words, k_words, r_words = _vocabulary(k_tok, r_tok)
+    words, k_words = _vocabulary(k_tok)
     n_key_tokens = len(k_tok.line)
     m_first = np.concatenate([key.tokens(key.doc0), resp.tokens(key.doc0)])  # on the key's tokens
     if variant == kernel.COVAL:  # the whole-span fallback takes each mention's own words
         m_own = np.concatenate([key.tokens(key.doc0), resp.tokens(resp.doc0) + n_key_tokens])
     else:
         m_own = m_first
-    stars = _stars(k_tok)
+    stars = kernel.star_counts(k_tok.buf, k_tok.field_start[:, PARSE], k_tok.field_end[:, PARSE])
     # a token whose bit has no '*' (a missing bit '-') gives coval's trees no word: a word id with no features
     tree_words = np.where(stars > 0, k_words, len(words))
     m_len = np.concatenate([key.length(), resp.length()])
@@ -111,19 +111,11 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
         start = np.concatenate([key.start, resp.start])
         end = np.concatenate([key.end, resp.end])
         if variant == kernel.COVAL:
-            # a terminal is its words and its index: a run's words are the key's, one per '*' of its tokens'
-            # bits; a fallback's the mention's own word
-            terminal = el_kind == kernel.TERMINAL
-            star_words = np.repeat(np.arange(n_key_tokens), stars)  # key tokens, once per '*'
-            before = offsets(stars)  # '*'s before each key token
-            first = np.where(terminal, before[np.minimum(el_a, n_key_tokens)], el_a)
-            lengths = np.where(terminal, before[np.minimum(el_b, n_key_tokens)] - first, 1)
-            at = np.repeat(first - offsets(lengths)[:-1], lengths) + np.arange(int(lengths.sum()))
-            run_words = np.append(k_words[star_words], 0)  # (a spare last entry: never empty)
-            own_words = np.concatenate([k_words, r_words])
-            values = np.where(np.repeat(terminal, lengths), run_words[np.minimum(at, len(run_words) - 1)],
-                              own_words[np.minimum(at, len(own_words) - 1)])
-            strings = kernel.intern_sequences(values, offsets(lengths))
+            # a terminal is its words (the key's, one per '*' of its tokens' bits) and its index; a fallback's
+            # word is the mention's own
+            fallback_tokens = el_a[(el_kind == kernel.FALLBACK) & (el_a >= n_key_tokens)] - n_key_tokens
+            own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens)])
+            strings = kernel.element_strings(el_kind, el_a, el_b, k_words, stars, own_words)
             ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
             ident = kernel.mention_identities(el_off, el_a, el_b, doc, sentence, start, end, no_tree, True)
@@ -132,10 +124,10 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     return root_vp
 
 
-def _read(source) -> tuple[MentionTable, TokenColumns]:
+def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
     """The mention table and token columns of a file: a table read with them (``coref.score.read`` with the
     minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
-    read without them is read again from its file."""
+    read without them is read again from its file (``fields=False``: without the fields' bounds)."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
     if isinstance(source, MentionTable) and source.tokens is not None:
@@ -145,7 +137,7 @@ def _read(source) -> tuple[MentionTable, TokenColumns]:
                    "give paths (one key file, one response file)")
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
-    read = read_conll_columns(path)
+    read = read_conll_columns(path, fields=fields)
     if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
     return read
@@ -202,7 +194,9 @@ def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_t
     """The response's sentences must be the key's (mentions are compared inside sentences)."""
     r_index = r_table.doc_index()
     k_index = k_table.doc_index()
-    for name in a.doc_names:
+    if _same_sentences(a.doc_names, k_index, k_tok, r_index, r_tok):
+        return
+    for name in a.doc_names:  # the first difference, told
         if name not in r_index:
             continue
         kd, rd = k_index[name], r_index[name]
@@ -218,21 +212,51 @@ def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_t
                 "sentences (blank lines)")
 
 
+def _same_sentences(names: list[str], k_index: dict, k_tok: TokenColumns, r_index: dict,
+                    r_tok: TokenColumns) -> bool:
+    """Whether every document of both files has the same tokens in the same sentences on both sides."""
+    both = [(k_index[n], r_index[n]) for n in names if n in r_index and n in k_index]
+    if not both:
+        return True
+    kd, rd = np.asarray(both, dtype=np.int64).T
+    k_len = np.diff(k_tok.doc_offsets)[kd]
+    if not np.array_equal(k_len, np.diff(r_tok.doc_offsets)[rd]):
+        return False
+    within = np.arange(int(k_len.sum())) - np.repeat(offsets(k_len)[:-1], k_len)  # token number in its document
+    k_at = np.repeat(k_tok.doc_offsets[kd], k_len) + within
+    r_at = np.repeat(r_tok.doc_offsets[rd], k_len) + within
+    return bool(np.array_equal(k_tok.sentence[k_at], r_tok.sentence[r_at]))
+
+
 # ---- words
 
 
-def _vocabulary(k_tok: TokenColumns, r_tok: TokenColumns) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Distinct words of both files and each token's word id (key tokens, response tokens)."""
+def _vocabulary(k_tok: TokenColumns) -> tuple[list[str], np.ndarray]:
+    """Distinct words of the key and each key token's word id."""
     from ..kernels import conll_scan
 
-    buf = np.concatenate([k_tok.buf, r_tok.buf])
-    shift = len(k_tok.buf)
-    fs = np.concatenate([k_tok.field_start[:, WORD], r_tok.field_start[:, WORD] + shift])
-    fe = np.concatenate([k_tok.field_end[:, WORD], r_tok.field_end[:, WORD] + shift])
-    ids, first = conll_scan.intern_fields(buf, fs, fe)
-    words = [buf[a:b].tobytes().decode("utf-8") for a, b in zip(fs[first].tolist(), fe[first].tolist())]
-    n = len(k_tok.line)
-    return words, ids[:n], ids[n:]
+    fs, fe = k_tok.field_start[:, WORD], k_tok.field_end[:, WORD]
+    ids, first = conll_scan.intern_fields(k_tok.buf, fs, fe)
+    words = [k_tok.buf[a:b].tobytes().decode("utf-8") for a, b in zip(fs[first].tolist(), fe[first].tolist())]
+    return words, ids
+
+
+def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray) -> np.ndarray:
+    """Word ids of the response's ``tokens`` in the numbering of the key's ``words`` (a word the key lacks gets
+    a new id); the other response tokens get -1.  (Only whole-span fallbacks read a response's words.)"""
+    out = np.full(len(r_tok.line), -1, dtype=np.int64)
+    ids = {w: i for i, w in enumerate(words)}
+    for t in dict.fromkeys(tokens.tolist()):  # (a few hundred: no np.unique, whose first call is slow)
+        out[t] = ids.setdefault(_word(r_tok, t), len(ids))
+    return out
+
+
+def _word(tok: TokenColumns, t: int) -> str:
+    """Token t's word, from the field bounds when they were read, else split from its line as they would be."""
+    if tok.field_start.shape[1] > WORD:
+        return tok.field(t, WORD)
+    fields = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().split()  # ASCII white space, as the scanner
+    return fields[WORD].decode("utf-8") if len(fields) > WORD else ""
 
 
 def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
@@ -252,22 +276,14 @@ def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
     return (np.append(ok, False), np.append(keep, False), np.append(cat, 0).astype(np.int64), np.append(vp, False))
 
 
-def _stars(tok: TokenColumns) -> np.ndarray:
-    """The number of '*' in each token's parse bit (coval takes a token's word into a run once per '*')."""
-    star = np.concatenate([[0], np.cumsum(tok.buf == ord("*"))])
-    return star[tok.field_end[:, PARSE]] - star[tok.field_start[:, PARSE]]
-
-
 def _pos_bad(tok: TokenColumns, variant: str) -> np.ndarray:
     """The tokens whose part of speech a minimum span skips."""
-    from ..kernels import conll_scan
+    from ..kernels import mina as kernel
 
-    ids, first = conll_scan.intern_fields(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS])
     skipped = _SKIPPED_POS[variant]
-    tags = np.asarray([tok.buf[a:b].tobytes() in skipped for a, b in zip(tok.field_start[first, POS].tolist(),
-                                                                          tok.field_end[first, POS].tolist())],
-                      dtype=bool)
-    return tags[ids]
+    tags = np.frombuffer(b"".join(skipped), dtype=np.uint8)
+    return kernel.fields_among(tok.buf, tok.field_start[:, POS], tok.field_end[:, POS], tags,
+                               offsets([len(t) for t in skipped]))
 
 
 # ---- one side's mentions
@@ -356,12 +372,14 @@ class _Side:
 def _completion_order(raw_chain: np.ndarray, completion: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Chains renumbered, per document, in the order their first mention is completed (coval's cluster
     order)."""
+    from ..kernels import mina as kernel
+
     n_docs = len(off) - 1
     doc = np.repeat(np.arange(n_docs), np.diff(off))
     width = int(raw_chain.max()) + 1 if len(raw_chain) else 1
     uniq, inverse = np.unique(doc * width + raw_chain, return_inverse=True)  # chains present, by document
-    first = np.full(len(uniq), np.iinfo(np.int64).max)
-    np.minimum.at(first, inverse.reshape(-1), completion)
+    first = kernel.first_completions(inverse.reshape(-1).astype(np.int64, copy=False),
+                                   completion.astype(np.int64, copy=False), len(uniq))
     chain_doc = uniq // width
     order = np.lexsort((first, chain_doc))  # by document, then by first completion
     n_chains = np.bincount(chain_doc, minlength=n_docs).astype(np.int64)

@@ -77,6 +77,8 @@ class TokenColumns:
     field_end: np.ndarray
     n_fields: np.ndarray
     completion: np.ndarray
+    line_start: np.ndarray | None = None  # byte bounds of each token's line in ``buf`` (read without fields:
+    line_end: np.ndarray | None = None  # a field of a few tokens is then split from its line)
 
     FIELDS = 6  # document, part, number, word, part of speech, parse bit
 
@@ -360,7 +362,8 @@ class _Reader:
         first = np.flatnonzero(np.diff(np.concatenate([[-1], sentence + (doc_of << 32)])) != 0)
         position = np.arange(len(lines)) - np.repeat(first, np.diff(np.append(first, len(lines))))
         return TokenColumns(self.path, self.buf, lines, offsets(self.doc_tokens), sentence.astype(np.int64),
-                            position.astype(np.int64), fs, fe, n_fields, self.completion)
+                            position.astype(np.int64), fs, fe, n_fields, self.completion, self.starts[lines],
+                            self.ends[lines])
 
     def _labels(self, codes: list[int]) -> list[str]:
         """The cluster keys of these items' codes (as :meth:`_label`: a code is a digit key's value and length,
