@@ -568,9 +568,8 @@ class DaskExecutor:
     def _start_cluster(self, n_workers: int) -> None:
         """A LocalCluster of ``n_workers`` processes, forked from this process (Dask's event loop starts them one
         after the other: ~0.1 s each on 2 cores)."""
-        from dask.distributed import Client, LocalCluster
-
         import dask
+        from dask.distributed import Client, LocalCluster
 
         self._config = contextlib.ExitStack()  # Dask settings in force while the cluster lives
         fork = _fork_workers()
