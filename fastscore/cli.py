@@ -482,13 +482,14 @@ def _convert(args) -> int:
 
 
 def _stats(args, task: Task) -> int:
-    """compare or sweep; a file of another task's format names the --task that reads it."""
+    """compare or sweep; a file of another task's format names the --task that reads it (of the task's own
+    formats, read with a --format that does not fit: the options that read it)."""
     from .formats.files import readers_hint
 
     try:
         return _compare(args, task) if args.command == "compare" else _sweep(args, task)
     except OtherFormatError as exc:
-        raise exc.with_hint(readers_hint(exc.format, task_option=True)) from None
+        raise exc.with_hint(readers_hint(exc.format, task_option=True, running=task.name)) from None
 
 
 def _compare(args, task: Task) -> int:

@@ -158,20 +158,22 @@ def _cached_batches(task_name: str, path: str, batch_bytes: int, size: int, mtim
 
 # ---- work done by the executors (module-level functions: processes and Dask workers import them)
 
-def read_part(task_name: str, part) -> tuple[Any, tuple[list[str], Any]]:
+def read_part(task_name: str, part, options: dict | None = None) -> tuple[Any, tuple[list[str], Any]]:
     """A part read (or the part itself, when it is to be read again where it is scored: ``Corpus.read_again``),
     with what it tells of itself (:func:`described`)."""
     from .tasks import get_task
 
     corpus = get_task(task_name).corpus
-    read = read_only(task_name, part)
+    read = read_only(task_name, part, options)
     again = corpus.read_again is not None and corpus.read_again(part)
     return part if again else read, described(task_name, read)
 
 
-def _read(task, part):
-    """A part of a corpus read (``Corpus.read_shard``, else ``Task.read``)."""
-    return (task.corpus.read_shard or task.read)(part)
+def _read(task, part, options: dict | None = None):
+    """A part of a corpus read (``Corpus.read_shard``, else ``Task.read``) as one file is read: with the score
+    options that decide how (``Task.read_keywords``, e.g. coreference's ``--format``)."""
+    keywords = {k: options[k] for k in task.read_keywords if k in options} if options else {}
+    return (task.corpus.read_shard or task.read)(part, **keywords)
 
 
 def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[str] | None]:
@@ -179,10 +181,10 @@ def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[s
     return [None if docs is None else [task.pairing.key_of(n, options) for n in docs] for docs in names]
 
 
-def read_only(task_name: str, part) -> Any:
+def read_only(task_name: str, part, options: dict | None = None) -> Any:
     from .tasks import get_task
 
-    return _read(get_task(task_name), part)
+    return _read(get_task(task_name), part, options)
 
 
 def described(task_name: str, read) -> tuple[list[str], Any]:
@@ -200,7 +202,7 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
     from .tasks import get_task
 
     task = get_task(task_name)
-    key_reads, response_reads = ([_read(task, r) if isinstance(r, Part) else r for r in reads]
+    key_reads, response_reads = ([_read(task, r, options) if isinstance(r, Part) else r for r in reads]
                                  for reads in (key_reads, response_reads))
     if contexts is not None:
         key_reads, response_reads = ([r if c is None else task.corpus.in_context(r, c) for r, c in zip(reads, ctx)]
@@ -218,7 +220,7 @@ def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], 
     from .tasks import get_task
 
     task = get_task(task_name)
-    gold, system = _read(task, key_part), _read(task, response_part)
+    gold, system = _read(task, key_part, options), _read(task, response_part, options)
     k, r = _keys(task, [list(task.doc_names(gold)), list(task.doc_names(system))], options)
     if pair(k, r).disjoint:
         return None, k, r
@@ -365,9 +367,9 @@ class LocalExecutor:
                 on_done(i, value)
         return out
 
-    def read_parts(self, task_name, parts, on_done):
+    def read_parts(self, task_name, parts, on_done, options: dict | None = None):
         """(read handles, (names, summary) or exception) of each part."""
-        got = self.run(read_part, [(task_name, p) for p in parts], on_done, [part_size(p) for p in parts])
+        got = self.run(read_part, [(task_name, p, options) for p in parts], on_done, [part_size(p) for p in parts])
         return [g if isinstance(g, BaseException) else g[0] for g in got], \
                [g if isinstance(g, BaseException) else g[1] for g in got]
 
@@ -613,12 +615,12 @@ class DaskExecutor:
             prepare_to_fork(task_name, part)
             self._start_cluster(max(1, min(self.jobs, n_items)))
 
-    def read_parts(self, task_name, parts, on_done):
+    def read_parts(self, task_name, parts, on_done, options: dict | None = None):
         order = largest_first(len(parts), [part_size(p) for p in parts])
         reads = [None] * len(parts)
         names = [None] * len(parts)
         for i in order:  # submitted largest first: Dask runs a client's tasks in the order they came
-            reads[i] = self.client.submit(_on_worker, read_only, (task_name, parts[i]), pure=False)
+            reads[i] = self.client.submit(_on_worker, read_only, (task_name, parts[i], options), pure=False)
             names[i] = self.client.submit(_described_or_error, task_name, reads[i], pure=False)
         return reads, self._gather(names, on_done)
 
@@ -712,7 +714,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
         return _merged(task, results, unpaired, gold, system, [])
     n = len(key_parts) + len(response_parts)
     tick = _ticker(settings.progress, "reading", n)
-    reads, infos = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick())
+    reads, infos = ex.read_parts(task.name, key_parts + response_parts, lambda i, v: tick(), options)
     infos, skipped = _check_reads(key_parts + response_parts, infos, settings.skip_bad)
     names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]

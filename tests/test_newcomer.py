@@ -321,6 +321,17 @@ def test_compare_and_sweep_name_the_task_option(tmp_path, capsys):
         assert code == 1 and err.endswith(": give --task nugget\n"), err
 
 
+def test_compare_and_sweep_name_the_format_option_for_their_own_task(tmp_path, capsys):
+    """A file the task reads, given with a --format that does not fit it: the remedy is the format, not a task."""
+    folder = tmp_path / "key"
+    folder.mkdir()
+    (folder / "a.conll").write_bytes(KEY.read_bytes())
+    for argv in (["compare", KEY, KEY, KEY], ["sweep", KEY, KEY], ["compare", folder, folder, folder]):
+        code, _, err = run(capsys, *map(str, argv), "--format", "conllu")
+        assert code == 1 and "this looks like a CoNLL-2012" in err, err
+        assert err.endswith(": leave --format out: the format is told from the content\n"), err
+
+
 def test_a_folder_of_no_naf_document_and_no_shard_says_what_it_holds(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     code, _, err = run(capsys, "coref", str(tmp_path / "empty"), str(tmp_path / "empty"))

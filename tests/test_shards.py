@@ -186,6 +186,18 @@ def test_cli_prints_the_same_report(corpus, tmp_path):
     assert sharded.stderr == ""  # no progress bar without a terminal
 
 
+@pytest.mark.parametrize("response", ["key-shards", "response-shards"])  # paired by name; other cuts (two steps)
+def test_shards_are_read_in_the_format_given(corpus, response):
+    """``--format`` reads every shard as it reads one file: CoNLL-2012 shards given as CoNLL-U are refused with
+    the reader's message, not scored as tables of another format."""
+    from fastscore.errors import OtherFormatError
+
+    with pytest.raises(OtherFormatError, match=r"part-00\.conll:1: this looks like a CoNLL-2012"):
+        score_corpus(corpus["key-shards"], corpus[response], jobs=2, format="conllu")
+    given = score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=2, format="conll2012")
+    assert _numbers(given) == _numbers(score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=2))
+
+
 def test_a_document_in_two_shards_is_an_error(corpus, tmp_path):
     folder = tmp_path / "dup"
     folder.mkdir()

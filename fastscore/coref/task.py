@@ -182,7 +182,8 @@ COREF = Task(
     converter=CONVERTER,
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
-    read_keywords=("match", "np_only", "remove_nested"),  # minimum spans read the token columns too
+    # how a file is read: its format as given, and the token columns minimum spans read too
+    read_keywords=("format", "match", "np_only", "remove_nested"),
     doc_names=lambda table: list(table.doc_names),
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,
