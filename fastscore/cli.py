@@ -476,19 +476,27 @@ def _take_output_file(argv: list[str], commands: dict[str, argparse.ArgumentPars
 
 def _check_before_reading(args, task: Task, output_file: str | None) -> None:
     """What can be found wrong without the inputs, found before them: the files to write (their folder exists
-    and can be written; not a folder), the optional packages the options need, the metric's name."""
+    and can be written; not a folder), the optional packages the options need, the resampling's numbers, the
+    metric's name."""
     from importlib.util import find_spec
 
-    files = [("--output", output_file), ("--plot", getattr(args, "plot", None))]
-    if args.command == "convert":
-        files.append(("OUTPUT", args.output))
-    for what, path in files:
+    converted = args.output if args.command == "convert" and not os.path.isdir(args.input) else None  # else a folder
+    for path in (output_file, getattr(args, "plot", None), converted):
         if path is not None:
-            check_writable(path, what)
+            check_writable(path)
     if getattr(args, "plot", None) and find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'fastscore-ie[plot]'")
     if getattr(args, "executor", None) == "dask" and (find_spec("dask") is None or find_spec("distributed") is None):
         raise UsageError("--executor dask needs Dask: pip install 'fastscore-ie[dask]'")
+    resamples = args.resamples if args.command == "compare" else getattr(args, "bootstrap", 0)
+    if args.command == "compare" or resamples:  # compare always resamples; --bootstrap 0: no resampling
+        from .stats.intervals import check_level, check_method
+        from .stats.resample import check_count
+
+        check_count(resamples)
+        statistics = _statistics(args, resamples)
+        check_level(statistics["level"])
+        check_method(statistics["method"])
     metric = getattr(args, "metric", None)
     if metric is not None and args.command in ("compare", "sweep") and task.metric_choices is not None:
         choices = task.metric_choices(_keywords(args, task, "score"))
@@ -497,22 +505,21 @@ def _check_before_reading(args, task: Task, output_file: str | None) -> None:
                              f"choose from {', '.join(choices)}")
 
 
-def check_writable(path: str, what: str) -> None:
-    """An OutputError when ``path`` cannot be written: a folder, or in a missing or read-only folder (``-``,
-    standard output, and devices are fine)."""
+def check_writable(path: str) -> None:
+    """An OutputError, worded as ``outputs.output_path`` words it, when ``path`` cannot be written: a folder, or
+    in a missing or read-only folder (``-``, standard output, and devices are written into: fine)."""
     if path == "-":
         return
-    real = os.path.realpath(path)
+    real = os.path.realpath(path) if os.path.islink(path) else path
     if os.path.isdir(real):
-        raise OutputError(f"{what} {path}: cannot write: is a folder (give the file to write)")
-    if os.path.exists(real):
-        if not os.path.isfile(real):
-            return  # a device or a FIFO: written into
-    folder = os.path.dirname(real)
+        raise OutputError(f"{path}: cannot write: is a folder (give the file to write)")
+    if os.path.exists(real) and not os.path.isfile(real):
+        return
+    folder = os.path.dirname(os.path.abspath(real))
     if not os.path.isdir(folder):
-        raise OutputError(f"{what} {path}: cannot write: the folder {folder} does not exist")
+        raise OutputError(f"{path}: cannot write: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"{what} {path}: cannot write: the folder {folder} is not writable")
+        raise OutputError(f"{path}: cannot write: the folder {folder} is not writable")
 
 
 def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None,

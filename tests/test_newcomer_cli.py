@@ -118,6 +118,8 @@ def test_explain_output_never_takes_the_key_for_its_file(capsys, tmp_path):
     (["explain", "--output", "html", "/nonexistent/dir/p.html"], "does not exist"),
     (["compare", "--metric", "f1"], "--metric f1: not a metric of task coref"),
     (["compare", "--task", "explain", "--metric", "divided_entities"], 'did you mean "divided_entity"'),
+    (["compare", "--ci", "1.5"], "confidence level must be between 0 and 1"),
+    (["coref", "--bootstrap", "-1"], "number of resamples must be a whole number >= 1"),
 ])
 def test_options_refused_before_the_inputs_are_read(capsys, tmp_path, argv, says):
     missing = [str(tmp_path / "missing.conll")] * (3 if argv[0] == "compare" else 2)

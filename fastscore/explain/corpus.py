@@ -23,6 +23,9 @@ def score_files(key: str, response: str, score, doc: str | None = None, **option
     from .result import ExplainResult
     from .task import EXPLAIN
 
+    if "-" in (key, response):  # its documents would be read twice: to pair the files, then to explain them
+        raise UsageError(f'"-": standard input cannot be explained against several files '
+                         f"({response if key == '-' else key}): write it to a file")
     key_files, response_files = shard_files(key, EXPLAIN), shard_files(response, EXPLAIN)
     pairs, unpaired = _by_name(key_files, response_files) or _by_documents(key_files, response_files)
     if doc is not None:
