@@ -60,7 +60,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if m:
-            message += did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+            choices = [c.strip().strip("'") for c in m.group(2).split(",")]  # quoted or not (Python 3.12.8+)
+            message += did_you_mean(m.group(1), choices)
         super().error(message)
 
 
@@ -444,8 +445,6 @@ def _take_output_file(argv: list[str], commands: dict[str, argparse.ArgumentPars
     word after FORMAT is not needed as an input (the command has one word more than its positionals take) and
     ends a run of words (``--output html KEY RESPONSE PAGE`` does not write on KEY), so that ``--output json KEY
     RESPONSE`` keeps KEY."""
-    from .tasks import TASKS
-
     if not argv or argv[0] not in TASKS or not TASKS[argv[0]].output_file:
         return argv, None
     parser = commands[argv[0]]
@@ -527,11 +526,13 @@ def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[st
     """The sharded path's settings when GOLD or a SYSTEM is a corpus of shards or a file to read in batches
     (None: pairs of files only); corpus options given for pairs of files are refused.  ``keep_inputs``: the
     report asked shows the read inputs (``Task.inputs_shown``), so the results keep them."""
-    from .shards import DEFAULT_BATCH_BYTES, Settings, parse_size, uses_shards
+    from .shards import DEFAULT_BATCH_BYTES, Settings, parse_size, refuse_patterns, uses_shards
 
     gold = args.gold if gold is None else gold
     systems = [args.system] if systems is None else systems
-    if task.corpus is None:  # the task reads folders and patterns itself (explain)
+    for system in systems:
+        refuse_patterns(gold, system, task)
+    if task.corpus is None:
         return None
 
     batch = parse_size(args.batch_size) if task.corpus.batches is not None else DEFAULT_BATCH_BYTES

@@ -112,6 +112,14 @@ def parts_of(spec: str, task, batch_bytes: int, files: list[str] | None = None) 
     return out
 
 
+def refuse_patterns(gold: str, system: str, task) -> None:
+    """A glob pattern given to a task that reads no corpora of shards (nor patterns itself): a UsageError saying so."""
+    patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
+    if task.corpus is None and not task.reads_patterns and patterns:
+        raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
+                         "reads itself), not corpora of shards given as glob patterns")
+
+
 def uses_shards(gold: str, system: str, task, batch_bytes: int) -> bool:
     """Whether a run needs the sharded path: a side is a corpus of shards or a file to be read in batches."""
     if task.corpus is None:

@@ -144,6 +144,7 @@ class Task:
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")
     kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
     corpus: Corpus | None = None  # corpora as shards and batches (None: one pair of inputs only)
+    reads_patterns: bool = False  # without a corpus, its score reads folders and glob patterns of files itself
     pairing: Pairing = Pairing()  # how its gold and system documents pair (declared in the task's package)
     # the formats of `--output FORMAT FILE`: report gets file=FILE (e.g. an HTML page) and writes it
     output_file: tuple[str, ...] = ()

@@ -67,6 +67,14 @@ def test_explain_files_of_other_names_pair_by_their_documents(capsys, corpus):
     assert json.loads(out)["errors"]["extra_entity"] > 0
 
 
+def test_explain_response_documents_of_no_key_file_warned_once(capsys, corpus):
+    (corpus / "response" / "add_entity.conll").rename(corpus / "response" / "a.conll")
+    shutil.copy(ANCHORS / "drop_mention.response.conll", corpus / "response" / "other.conll")
+    code, _, err = run(capsys, "explain", corpus / "key", corpus / "response")
+    assert code == 0
+    assert err.count("drop_mention_00") == 1 and "response document(s) in no key file" in err
+
+
 def test_explain_key_folder_against_one_response_file_says_what_to_give(capsys, corpus):
     together = corpus / "all.conll"
     together.write_text("".join((corpus / "response" / f"{c}.conll").read_text() for c in CASES))
@@ -82,7 +90,7 @@ def test_compare_on_one_document_gives_no_p_value_nor_star(capsys, test):
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith(str(KEY)))
     assert "*" not in row and "0.00" not in row.split("]")[-1] and "1.0000" not in row
-    assert "p-values: none" in out and "no p-value is given" in err
+    assert "p-values: none" in out and "no p-values are given" in err
     code, out, _ = run(capsys, "compare", KEY, RESPONSE, KEY, "--resamples", "200", "--test", test, "-o", "json")
     system = json.loads(out)["systems"][0]
     assert system["p_value"] is None and system["p_adjusted"] is None

@@ -75,11 +75,12 @@ def _by_name(key_files: list[str], response_files: list[str]) -> tuple[list, lis
 
 def _by_documents(key_files: list[str], response_files: list[str]) -> tuple[list, list]:
     """Each key file with the one response file that holds its documents (a file's documents are read for their
-    names), and the response documents of no key file."""
+    names), and the documents of the response files paired with none (a paired file's others: its pair's
+    analysis warns of them)."""
     from ..shards import plan_units
 
     key_names, response_names = [_names(k) for k in key_files], [_names(r) for r in response_files]
-    units, unpaired = plan_units(key_names, response_names, key_files, response_files)
+    units, _ = plan_units(key_names, response_names, key_files, response_files)
     pairs = []
     for unit in units:
         keys, found = [key_files[k] for k in unit.key], [response_files[r] for r in unit.response]
@@ -91,4 +92,5 @@ def _by_documents(key_files: list[str], response_files: list[str]) -> tuple[list
             raise InputError(f"{keys[0]}: no response file holds its documents (first: "
                              f"{few(key_names[unit.key[0]], 1)}): give the response's file of the same name")
         pairs.append((keys[0], found[0]))
-    return pairs, unpaired
+    paired = {r for _, r in pairs}
+    return pairs, [n for r, names in zip(response_files, response_names) if r not in paired for n in names]

@@ -80,6 +80,7 @@ EXPLAIN = Task(
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
     output_file=("html",),
+    reads_patterns=True,  # explain.corpus
     metric_names=ERRORS + CORT,
     metric_choices=lambda options: ERRORS + CORT,
     pairing=PAIRING,

@@ -38,7 +38,7 @@ def resampling_warnings(n_docs: int, resamples: int, p_values: bool = False) -> 
     out = []
     if n_docs == 1:
         out.append("resampling 1 document: every resample is that document, so intervals have zero width and "
-                   "say nothing about uncertainty" + (", and no test can say anything (no p-value is given)"
+                   "say nothing about uncertainty" + (", and no test can say anything (no p-values are given)"
                                                       if p_values else "")
                    + "; resampling needs a corpus of many documents")
     if resamples < MIN_RESAMPLES:
