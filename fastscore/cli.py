@@ -8,14 +8,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, OtherFormatError, UsageError
+from .errors import FastscoreError, FastscoreWarning, OtherFormatError, OutputError, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
+from .messages import did_you_mean
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -44,6 +46,23 @@ examples:
 """
 
 STATISTICS_DEFAULTS = {"ci": 0.95, "ci_method": "percentile", "seed": 12345}
+
+
+class _Parser(argparse.ArgumentParser):
+    """Every parser of the command (subcommands included): no abbreviated option is taken for a whole one
+    (``--boot`` is not ``--bootstrap``), and a value not among the choices (a command, ``--task``...) is
+    answered with the closest one."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if m:
+            choices = [c.strip().strip("'") for c in m.group(2).split(",")]  # quoted or not (Python 3.12.8+)
+            message += did_you_mean(m.group(1), choices)
+        super().error(message)
 
 
 def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default: int) -> None:
@@ -89,7 +108,7 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     _task_group(c, task, "score", "command", "report")
     c.add_argument("--per-doc", action="store_true", help="also report every document")
     if task.output_file:  # a format, and for some formats the file to write: --output html FILE
-        c.add_argument("--output", "-o", nargs="+", metavar=("FORMAT", "FILE"), default=[task.outputs[0][0]],
+        c.add_argument("--output", "-o", metavar="FORMAT [FILE]", default=task.outputs[0][0],
                        help=_outputs_help(task.outputs))
     else:
         c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
@@ -149,7 +168,7 @@ class _Version(argparse.Action):
 def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The command line, with ``compare`` and ``sweep`` offering ``stats_task``'s options."""
     tasks = "; ".join(f"{t.name}: {t.summary}" for t in TASKS.values())
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="fastscore",
         description=f"Exact, fast scorers with the numbers of the official scorers ({tasks}), "
                     "with bootstrap intervals, significance tests and sweeps.",
@@ -198,7 +217,7 @@ def _stats_task(argv: list[str]) -> Task:
     """The task `compare` or `sweep` is asked for (its options are then offered); the default otherwise."""
     if not argv or argv[0] not in ("compare", "sweep"):
         return TASKS[DEFAULT_TASK]
-    pre = argparse.ArgumentParser(add_help=False)
+    pre = _Parser(add_help=False)
     pre.add_argument("--task")
     pre.add_argument("--metric")
     known, _ = pre.parse_known_args(argv[1:])
@@ -218,7 +237,9 @@ def _refuse_unknown(parser: argparse.ArgumentParser, extra: list[str], command: 
             where = (f"fastscore {owners[0]}" if command == task.name
                      else f"fastscore {command} --task {owners[0]}")
             parser.error(f"{flag} is an option of {where}, not of {command if command == task.name else f'{command} --task {task.name}'}")
-    parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    flags = [a.split("=", 1)[0] for a in extra if a.startswith("-") and a != "-"]
+    hint = did_you_mean(flags[0], parser._option_string_actions) if flags else ""
+    parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
 
 def main(argv: list[str] | None = None, own_process: bool = False) -> int:
@@ -252,15 +273,19 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
 def _main(argv: list[str], own_process: bool) -> int:
     stats_task = _stats_task(argv)
     parser, commands = _parser(stats_task)
+    argv, output_file = _take_output_file(argv, commands)
     args, extra = parser.parse_known_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
     task = TASKS[args.command] if args.command in TASKS else stats_task
+    if task.output_file and args.command == task.name:
+        args.output = [args.output] + ([output_file] if output_file is not None else [])
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
     if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
+    _check_before_reading(args, task, output_file)
     mode = "jit"
     if own_process:
         mode = _kernel_mode(args, task)
@@ -373,8 +398,8 @@ def _keywords(args, task: Task, *scopes: str) -> dict:
 
 def _score(args, task: Task) -> int:
     """A task's own command: score, warn, bootstrap, report."""
-    if not task.output_file:
-        task.check_output(args.output, bool(args.bootstrap))  # before the scoring, not after it
+    fmt, file = _output_file(args.output, task) if task.output_file else (args.output, None)
+    task.check_output(fmt, bool(args.bootstrap))  # before the scoring, not after it
     gold, system = args.gold, args.system
     keywords = _keywords(args, task, "score", "command")
     if task.bundled_example is not None and gold == system == "example":
@@ -383,8 +408,7 @@ def _score(args, task: Task) -> int:
     from .api import score
 
     stats = _statistics(args, args.bootstrap)
-    shown = args.output[0] if task.output_file else args.output
-    settings = _corpus_settings(args, task, keep_inputs=shown in task.inputs_shown)
+    settings = _corpus_settings(args, task, keep_inputs=fmt in task.inputs_shown)
     try:
         if settings is not None:
             from .api import score_corpus
@@ -400,19 +424,101 @@ def _score(args, task: Task) -> int:
         from .api import bootstrap
 
         bootstrap(result, args.bootstrap, **stats)
-    fmt, file = args.output, None
-    if task.output_file:
-        fmt, file = _output_file(args.output, task)
     _emit(task.render(result, fmt, args.per_doc, **_keywords(args, task, "report"), **({"file": file} if file else {})))
     return 0
 
 
 def _output_file(values: list[str], task: Task) -> tuple[str, str | None]:
-    """``--output FORMAT [FILE]`` of a task that writes files."""
+    """``--output FORMAT [FILE]`` of a task that writes files (``Task.output_file``: the formats that take one)."""
     formats = [name for name, _ in task.outputs]
     if values[0] not in formats or len(values) > 2:
         raise UsageError(f"--output {' '.join(values)}: give a format ({', '.join(formats)}) and at most a file")
-    return values[0], (values[1] if len(values) == 2 else None)
+    fmt, file = values[0], (values[1] if len(values) == 2 else None)
+    if file is not None and fmt not in task.output_file:
+        raise UsageError(f"--output {fmt} writes to standard output: only {' or '.join(task.output_file)} "
+                         "takes a FILE")
+    return fmt, file
+
+
+def _take_output_file(argv: list[str], commands: dict[str, argparse.ArgumentParser]) -> tuple[list[str], str | None]:
+    """``--output FORMAT FILE`` of a task that writes files: FILE taken out of the arguments, but only when the
+    word after FORMAT is not needed as an input (the command has one word more than its positionals take) and
+    ends a run of words (``--output html KEY RESPONSE PAGE`` does not write on KEY), so that ``--output json KEY
+    RESPONSE`` keeps KEY."""
+    if not argv or argv[0] not in TASKS or not TASKS[argv[0]].output_file:
+        return argv, None
+    parser = commands[argv[0]]
+    takes_value = {flag for flag, action in parser._option_string_actions.items() if action.nargs != 0}
+    positionals = sum(1 for action in parser._actions if not action.option_strings)
+    words: list[int] = []  # positions of the words that are neither an option nor an option's value
+    file_at = None  # the position after --output's FORMAT
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            words += range(i + 1, len(argv))
+            break
+        if not arg.startswith("-") or arg == "-":
+            words.append(i)
+        elif arg in ("--output", "-o"):
+            file_at = i + 2
+            i += 1
+        elif arg.startswith("--output=") or arg.startswith("-o") and not arg.startswith("--"):
+            file_at = i + 1  # --output=html, -ohtml
+        elif arg in takes_value:
+            i += 1
+        i += 1
+    if file_at in words and file_at + 1 not in words and len(words) == positionals + 1:
+        return argv[:file_at] + argv[file_at + 1:], argv[file_at]
+    return argv, None
+
+
+def _check_before_reading(args, task: Task, output_file: str | None) -> None:
+    """What can be found wrong without the inputs, found before them: the files to write (their folder exists
+    and can be written; not a folder), the optional packages the options need, the resampling's numbers, the
+    metric's name."""
+    from importlib.util import find_spec
+
+    converted = args.output if args.command == "convert" and not os.path.isdir(args.input) else None  # else a folder
+    for path in (output_file, getattr(args, "plot", None), converted):
+        if path is not None:
+            check_writable(path)
+    if getattr(args, "plot", None) and find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'fastscore-ie[plot]'")
+    if getattr(args, "executor", None) == "dask" and (find_spec("dask") is None or find_spec("distributed") is None):
+        raise UsageError("--executor dask needs Dask: pip install 'fastscore-ie[dask]'")
+    resamples = args.resamples if args.command == "compare" else getattr(args, "bootstrap", 0)
+    if args.command == "compare" or resamples:  # compare always resamples; --bootstrap 0: no resampling
+        from .stats.intervals import check_level, check_method
+        from .stats.resample import check_count
+
+        check_count(resamples)
+        statistics = _statistics(args, resamples)
+        check_level(statistics["level"])
+        check_method(statistics["method"])
+    metric = getattr(args, "metric", None)
+    if metric is not None and args.command in ("compare", "sweep") and task.metric_choices is not None:
+        choices = task.metric_choices(_keywords(args, task, "score"))
+        if metric not in choices:
+            raise UsageError(f"--metric {metric}: not a metric of task {task.name}{did_you_mean(metric, choices)}; "
+                             f"choose from {', '.join(choices)}")
+
+
+def check_writable(path: str) -> None:
+    """An OutputError, worded as ``outputs.output_path`` words it, when ``path`` cannot be written: a folder, or
+    in a missing or read-only folder (``-``, standard output, and devices are written into: fine)."""
+    if path == "-":
+        return
+    real = os.path.realpath(path) if os.path.islink(path) else path
+    if os.path.isdir(real):
+        raise OutputError(f"{path}: cannot write: is a folder (give the file to write)")
+    if os.path.exists(real) and not os.path.isfile(real):
+        return
+    folder = os.path.dirname(os.path.abspath(real))
+    if not os.path.isdir(folder):
+        raise OutputError(f"{path}: cannot write: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: cannot write: the folder {folder} is not writable")
 
 
 def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None,

@@ -90,6 +90,11 @@ def layout_of(registry: Mapping[str, MetricSpec]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c for m in registry.values() for c in m.columns))
 
 
+def every_metric(*registries: Mapping[str, MetricSpec]) -> tuple[str, ...]:
+    """The names ``--metric`` may take in any of the registries (``Task.metric_choices``)."""
+    return tuple(m for m in dict.fromkeys(m for r in registries for m in r) if m != "mentions")
+
+
 def f1_of(metric: str, sums: np.ndarray, columns: tuple[str, ...],
           registry: dict[str, MetricSpec]) -> np.ndarray:
     """F1 of ``metric`` for each row of a (n, len(columns)) matrix of summed statistics."""

@@ -113,9 +113,9 @@ def parts_of(spec: str, task, batch_bytes: int, files: list[str] | None = None) 
 
 
 def refuse_patterns(gold: str, system: str, task) -> None:
-    """A glob pattern given to a task that reads no corpora of shards: a UsageError saying so."""
+    """A glob pattern given to a task that reads no corpora of shards (nor patterns itself): a UsageError saying so."""
     patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
-    if task.corpus is None and patterns:
+    if task.corpus is None and not task.reads_patterns and patterns:
         raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
                          "reads itself), not corpora of shards given as glob patterns")
 

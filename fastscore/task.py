@@ -144,9 +144,14 @@ class Task:
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")
     kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
     corpus: Corpus | None = None  # corpora as shards and batches (None: one pair of inputs only)
+    reads_patterns: bool = False  # without a corpus, its score reads folders and glob patterns of files itself
     pairing: Pairing = Pairing()  # how its gold and system documents pair (declared in the task's package)
-    output_file: bool = False  # --output FORMAT [FILE]: report gets file=FILE (e.g. an HTML page) and writes it
+    # the formats of `--output FORMAT FILE`: report gets file=FILE (e.g. an HTML page) and writes it
+    output_file: tuple[str, ...] = ()
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
+    # (the score options) -> every metric `compare/sweep --metric` takes, known before any input is read (None: an
+    # unknown metric is found on the first input scored)
+    metric_choices: Callable[[dict], tuple[str, ...]] | None = None
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
     # outputs that show the read inputs (a result scored in parts keeps them only for these: Result.without_inputs)
     inputs_shown: tuple[str, ...] = ()

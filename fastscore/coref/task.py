@@ -157,6 +157,15 @@ CONVERTER = Converter(
     convert=lazy("fastscore.coref.convert", "convert_command"),
 )
 
+
+def _metric_choices(options: dict) -> tuple[str, ...]:
+    """Every metric of the task's registries (whichever its options and inputs make)."""
+    from ..metrics import every_metric
+    from .metrics import COREFUD_METRICS, METRICS
+
+    return every_metric(METRICS, COREFUD_METRICS)
+
+
 COREF = Task(
     name="coref",
     summary="score coreference output: CoNLL-2011/2012, CoNLL-U (CorefUD), jsonlines (MUC, B3, CEAF, BLANC, "
@@ -171,6 +180,7 @@ COREF = Task(
     gold_help="gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)",
     system_help="system file, in the key's format ('example' for the bundled example)",
     extensions=(".conll", ".conllu", ".jsonl", ".parquet", ".arrow"),
+    metric_choices=_metric_choices,
     default_metric="conll",
     metric_help=f"{'|'.join(ONE_METRIC)} (default conll)",
     outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"),

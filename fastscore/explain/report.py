@@ -8,7 +8,7 @@ from ..errors import UsageError
 from ..outputs import write_output
 from ..report.cells import interval
 from .analyser import ERRORS, TITLES
-from .result import TYPES, ExplainResult, error_dict
+from .result import TYPES, ExplainResult, error_dict, where as mention_where
 
 
 def render(result: ExplainResult, fmt: str, per_doc: bool = False, file: str | None = None) -> str:
@@ -54,7 +54,7 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
                                                         for i in range(len(ERRORS))))
             for err in d.errors:
                 info = error_dict(d, err)
-                where = "; ".join(f"\"{m['text']}\" ({m['side']} line {m['line']})" for m in info["mentions"])
+                where = "; ".join(f"\"{m['text']}\" ({mention_where(m)})" for m in info["mentions"])
                 lines.append(f"  {TITLES[err.kind]}: {where}")
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
@@ -117,8 +117,8 @@ def _error_item(d, k: int, err) -> str:
     links = []
     for mention, m in zip(err.mentions, info["mentions"]):
         prefix = f"d{k}{'k' if m['side'] == 'key' else 'r'}"
-        where = f"{m['side']} line {m['line']}" if m["line"] else m["side"]
-        links.append(f'<a href="#{prefix}{anchor(mention)}">{html.escape(m["text"])}</a> ({where})')
+        links.append(f'<a href="#{prefix}{anchor(mention)}">{html.escape(m["text"])}</a> '
+                     f'({html.escape(mention_where(m))})')
     ents = []
     if info["key_entities"]:
         ents.append("key " + ", ".join(map(html.escape, info["key_entities"])))

@@ -14,6 +14,7 @@ from .cort import Edge, tree_errors
 from ..errors import UsageError
 from .documents import Document, Types, drop_singletons, input_format, read_conll_sides, read_sides
 from .names import CORT
+from .corpus import is_several, score_files
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
 
@@ -43,6 +44,8 @@ class DocumentErrors:
     precision: list  # [Edge]
     response_lines: dict  # response mention -> its line in the response file
     response_view: object = None  # the response as analysed (Side: singletons dropped or not)
+    key_file: str | None = None  # the files of the document, when a result is of several (explain.corpus)
+    response_file: str | None = None
 
 
 @dataclass
@@ -120,9 +123,19 @@ def document_dict(d: DocumentErrors) -> dict:
 
 
 def mention_dict(d: DocumentErrors, m: tuple, side: str) -> dict:
+    """A mention for the reports; ``file`` (the line's) only in a result of several files."""
     words = d.doc.words_of(m)
     line = (d.doc.key.lines if side == "key" else d.response_lines).get(m)
-    return {"sentence": m[0], "start": m[1], "end": m[2], "text": " ".join(words), "side": side, "line": line}
+    out = {"sentence": m[0], "start": m[1], "end": m[2], "text": " ".join(words), "side": side, "line": line}
+    file = d.key_file if side == "key" else d.response_file
+    return out if file is None else {**out, "file": file}
+
+
+def where(m: dict) -> str:
+    """``key line 12`` (``key KEY/a.conll line 12`` in a result of several files; ``key`` without a line)."""
+    if not m["line"]:
+        return m["side"]
+    return f"{m['side']}{' ' + m['file'] if 'file' in m else ''} line {m['line']}"
 
 
 def error_dict(d: DocumentErrors, err: Error) -> dict:
@@ -150,6 +163,9 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
         raise UsageError(f"explain reads CoNLL-2012, CoNLL-U and jsonlines files (--format conll2012|conllu|jsonl), "
                          f"not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
+    if is_several(key_path) or is_several(response_path):  # folders or patterns of files
+        return score_files(key_path, response_path, score_explain, doc=doc, singletons=singletons, format=format,
+                           match=match, np_only=np_only, remove_nested=remove_nested, zero_match=zero_match)
     fmt = input_format(key_path, format)
     matching = CorefMatching(match, np_only, remove_nested, zero_match)
     _check_options(fmt, matching)

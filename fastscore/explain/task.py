@@ -51,9 +51,9 @@ def _read(source) -> ExplainInput:
 
 
 def _doc_names(source: ExplainInput) -> list[str]:
-    from ..coref.score import read
+    from .corpus import doc_names
 
-    return list(read(source.path).doc_names)
+    return doc_names(source.path)
 
 
 EXPLAIN = Task(
@@ -79,8 +79,10 @@ EXPLAIN = Task(
     report=lazy("fastscore.explain.report", "render"),
     input_names=("KEY", "RESPONSE"),
     kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
-    output_file=True,
+    output_file=("html",),
+    reads_patterns=True,  # explain.corpus
     metric_names=ERRORS + CORT,
+    metric_choices=lambda options: ERRORS + CORT,
     pairing=PAIRING,
     bundled_example=bundled("explain"),
 )

@@ -91,6 +91,14 @@ def _bundled(keywords: dict) -> tuple[str, str, dict]:
     return key, response, example_keywords
 
 
+def _metric_choices(options: dict) -> tuple[str, ...]:
+    """Every metric of the task's registries (whichever its options and inputs make)."""
+    from ..metrics import every_metric
+    from .metrics import SEQUENCING_METRICS, WITH_COREF
+
+    return every_metric(WITH_COREF, SEQUENCING_METRICS)
+
+
 NUGGET = Task(
     name="nugget",
     summary="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
@@ -103,6 +111,7 @@ NUGGET = Task(
     system_help="system TBF file ('example' for the bundled example)",
     extensions=(".tbf",),
     reads=(("tbf", ""),),
+    metric_choices=_metric_choices,
     default_metric="span",
     metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
                 "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "

@@ -26,7 +26,9 @@ def delta_labels(result) -> dict:
     return {"title": title, "panels": panels, "xlabel": xlabel}
 
 
-def _p_clause(label: str, p: float) -> str:
+def _p_clause(label: str, p: float | None) -> str:
+    if p is None:
+        return f"no {label} (too few documents)"
     text = p_value(p)
     return f"{label} {text}" if text.startswith("<") else f"{label} = {text}"
 

@@ -19,8 +19,11 @@ P_FLOOR = Decimal(1).scaleb(-P_DECIMALS)  # 0.0001
 METHOD_NAMES = {"percentile": "percentile", "bca": "BCa"}
 
 
-def p_value(p: float) -> str:
-    """A p-value as every statistics table prints it: ``0.0423``, ``1.0000``, ``< 0.0001``."""
+def p_value(p: float | None) -> str:
+    """A p-value as every statistics table prints it: ``0.0423``, ``1.0000``, ``< 0.0001``; nothing where no test
+    was made (too few documents)."""
+    if p is None:
+        return ""
     if p < P_FLOOR:
         return f"< {P_FLOOR}"
     return str(Decimal(repr(float(p))).quantize(P_FLOOR, rounding=ROUND_FLOOR))
@@ -79,7 +82,9 @@ def comparison(result, fmt: str) -> str:
     note = [significance_note(result),
             intervals_note(result.method, result.level, result.resamples, result.seed),
             (f"p-values: {P_DECIMALS} decimals, truncated (< {P_FLOOR} below that); p (Holm): Holm-Bonferroni "
-             f"adjusted over {_count(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)")]
+             f"adjusted over {_count(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)"
+             if any(s.p_value is not None for s in result.systems) else
+             "p-values: none (no test can say anything on fewer than 2 documents)")]
     return _table(head, rows, fmt, note, result)
 
 

@@ -38,8 +38,9 @@ def resampling_warnings(n_docs: int, resamples: int, p_values: bool = False) -> 
     out = []
     if n_docs == 1:
         out.append("resampling 1 document: every resample is that document, so intervals have zero width and "
-                   + ("they and the p-values" if p_values else "they") + " say nothing about uncertainty; "
-                   "resampling needs a corpus of many documents")
+                   "say nothing about uncertainty" + (", and no test can say anything (no p-values are given)"
+                                                      if p_values else "")
+                   + "; resampling needs a corpus of many documents")
     if resamples < MIN_RESAMPLES:
         out.append(f"only {resamples} resample{'s' if resamples != 1 else ''} (fewer than {MIN_RESAMPLES}): "
                    "interval ends rest on a handful of resamples"

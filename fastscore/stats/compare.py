@@ -12,7 +12,7 @@ from .bootstrap import DEFAULT_SEED, f1_values, interval, jackknife_f1, resampli
 from .docstats import DocStats
 from .intervals import check_level, check_method
 from .resample import bootstrap_values, check_budget, check_count, permutation_values
-from .significance import TESTS, holm, mark, paired_bootstrap_p, permutation_p
+from .significance import MIN_TESTED, TESTS, holm, mark, paired_bootstrap_p, permutation_p
 
 
 def check_same_documents(gold_names: list[str], name: str, names: list[str]) -> None:
@@ -35,8 +35,8 @@ class SystemComparison:
     ci: tuple[float, float]
     delta: float
     delta_ci: tuple[float, float]
-    p_value: float
-    p_adjusted: float = 1.0
+    p_value: float | None  # None: no test on fewer than MIN_TESTED documents
+    p_adjusted: float | None = 1.0
     deltas: np.ndarray | None = None  # bootstrap distribution of the difference
 
     def to_dict(self) -> dict:
@@ -132,13 +132,19 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
         deltas = scores[k]
         deltas -= scores[0]  # in place: the system's F1 values are no longer needed
         scores[k] = None
-        if test == "bootstrap":
+        if len(base) < MIN_TESTED:  # every resample is the one document: the test cannot say anything
+            p = None
+        elif test == "bootstrap":
             p = paired_bootstrap_p(deltas, delta)
         else:
             p = permutation_p(permutation_values(base.matrix, st.matrix, value, resamples, seed), delta)
         jd = jk - jack if method == "bca" else None
         out.systems.append(SystemComparison(name, point[k], ci, delta, interval(deltas, delta, jd, level, method),
                                             p, deltas=deltas))
+    if len(base) < MIN_TESTED:
+        for s in out.systems:
+            s.p_adjusted = None
+        return out
     for s, adj in zip(out.systems, holm([s.p_value for s in out.systems])):
         s.p_adjusted = adj
     return out

@@ -18,6 +18,9 @@ import numpy as np
 
 TOLERANCE = 1e-12
 TESTS = ("bootstrap", "permutation")
+# fewer documents and no test can say anything (one document: every resample is that document, every swap of
+# it gives the same difference or its opposite): no p-value, no mark
+MIN_TESTED = 2
 
 
 def paired_bootstrap_p(deltas: np.ndarray, delta: float) -> float:
@@ -43,6 +46,8 @@ def holm(p_values) -> list[float]:
     return adjusted.tolist()
 
 
-def mark(p: float) -> str:
-    """Significance mark: ** p < 0.01, * p < 0.05."""
+def mark(p: float | None) -> str:
+    """Significance mark: ** p < 0.01, * p < 0.05 (none without a p-value)."""
+    if p is None:
+        return ""
     return "**" if p < 0.01 else "*" if p < 0.05 else ""

@@ -33,6 +33,15 @@ OPTIONS = (
 )
 
 
+
+def _metric_choices(options: dict) -> tuple[str, ...]:
+    """Every metric of the task's registries (whichever its options and inputs make)."""
+    from ..metrics import every_metric
+    from .metrics import TEMPORAL_METRICS
+
+    return every_metric(TEMPORAL_METRICS)
+
+
 TEMPORAL = Task(
     name="temporal",
     summary="score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit does",
@@ -48,6 +57,7 @@ TEMPORAL = Task(
     system_help="system TimeML file or folder (same file names, same texts)",
     extensions=(".tml",),
     reads=(("timeml", ""),),
+    metric_choices=_metric_choices,
     default_metric="temporal",
     metric_help="temporal (temporal awareness), event-strict|event-relaxed|event-class|event-tense|event-aspect, "
                 "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)",

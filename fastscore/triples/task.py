@@ -81,6 +81,15 @@ CONVERTER = Converter(
     convert=lazy("fastscore.triples.convert", "convert_command"),
 )
 
+
+def _metric_choices(options: dict) -> tuple[str, ...]:
+    """Every metric of the task's registries (whichever its options and inputs make)."""
+    from ..metrics import every_metric
+    from .metrics import REGISTRIES
+
+    return every_metric(*REGISTRIES.values())
+
+
 TRIPLES = Task(
     name="triples",
     summary="score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does",
@@ -97,6 +106,7 @@ TRIPLES = Task(
     system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
     extensions=(".trp",),
     reads=(("triples", ""), ("naf", "")),
+    metric_choices=_metric_choices,
     default_metric="triples",
     metric_help="triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
                 "first-elements, second-elements (default triples)",
