@@ -244,3 +244,49 @@ def _refuse_folder(folder: str, pairs: list[tuple[str, str]]) -> None:
         if theirs[2] and _inside(folder, path):
             raise OutputError(f"{folder}: the output folder is inside the input folder {given}: refused, a run "
                               "reading that folder would take its files for inputs; write outside it")
+
+
+# ---- files named from what an input holds (one file per document)
+
+_NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+~")
+# names Windows gives to devices, whatever the extension
+_DEVICE_NAMES = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
+NAME_BYTES = 255  # the longest file name of the common file systems
+
+
+def file_name_of(doc_id: str) -> str:
+    """A document id as a file name, reversibly (``urllib.parse.unquote`` gives the id back): ASCII letters,
+    digits and ``- _ . + ~`` are kept; every other character (``/``, ``\\``, ``%``, spaces, control and non-ASCII
+    characters) becomes ``%XX`` per byte of its UTF-8 form, as does a leading ``.`` (no hidden file, no ``.`` or
+    ``..``) and the first letter of a Windows device name (``CON``, ``NUL``...).  Ids that differ only in case
+    still give names that differ only in case: see :func:`refuse_shared_names`."""
+    if not doc_id:
+        raise OutputError("a document with an empty id: no file can be named after it")
+    name = "".join(c if c in _NAME_CHARACTERS else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+                   for c in doc_id)
+    if name.startswith(".") or name.split(".")[0].upper() in _DEVICE_NAMES:
+        name = f"%{ord(name[0]):02X}{name[1:]}"
+    return name
+
+
+def refuse_shared_names(doc_ids, suffix: str, where: str) -> dict[str, str]:
+    """Each id's file name (:func:`file_name_of` + ``suffix``); an :class:`OutputError` when two ids would
+    share a file on a case-insensitive file system (macOS, Windows: refused everywhere, so that a run writes
+    the same files on every system) or a name is too long."""
+    names: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for doc_id in doc_ids:
+        name = file_name_of(doc_id) + suffix
+        if len(name.encode("utf-8")) > NAME_BYTES:
+            raise OutputError(f"{where}: document {_shown(doc_id)}: its file name would be {len(name)} bytes "
+                              f"long (at most {NAME_BYTES}): refused, nothing was written")
+        other = seen.setdefault(name.lower(), doc_id)
+        if other != doc_id:
+            raise OutputError(f"{where}: documents {_shown(other)} and {_shown(doc_id)} would share the file {name} on a "
+                              "case-insensitive file system: refused, nothing was written")
+        names[doc_id] = name
+    return names
+
+
+def _shown(doc_id: str) -> str:
+    return repr(doc_id if len(doc_id) <= 80 else doc_id[:80] + "...")

@@ -264,7 +264,14 @@ def _token_path(doc_id: str, opts: Options) -> str | None:
     words and no --tokens)."""
     if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
         return None
-    return os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
+    folder = opts.tokens_dir or "."
+    path = os.path.join(folder, doc_id + opts.token_ext)
+    # the id names the file (as in EvmEval); it may name a subfolder, never a file outside the folder
+    inside = os.path.normpath(os.path.join(os.path.abspath(folder), doc_id + opts.token_ext))
+    if not inside.startswith(os.path.join(os.path.abspath(folder), "")) or "\0" in doc_id:
+        raise InputError(f"document {doc_id[:80]!r}: its token table ({path[:200]!r}) would be read from outside "
+                         f"the token folder {folder}: a document id names a file inside it")
+    return path
 
 
 def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
