@@ -263,7 +263,7 @@ def _main(argv: list[str], own_process: bool) -> int:
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
     from .outputs import refuse_outputs_on_inputs
 
-    refuse_outputs_on_inputs(*_paths(args, task))  # before anything is read
+    refuse_outputs_on_inputs(*_paths(args, task), standard_output=True)  # before anything is read
     mode = "jit"
     if own_process:
         mode = _kernel_mode(args, task)

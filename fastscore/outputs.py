@@ -190,7 +190,7 @@ def _input_paths(inputs) -> list[tuple[str, str]]:
     return out
 
 
-def refuse_outputs_on_inputs(inputs, outputs, folders=()) -> None:
+def refuse_outputs_on_inputs(inputs, outputs, folders=(), standard_output: bool = False) -> None:
     """An :class:`OutputError` naming both paths, before anything is read or written, when an output of a run
     would land on one of its inputs:
 
@@ -203,9 +203,13 @@ def refuse_outputs_on_inputs(inputs, outputs, folders=()) -> None:
       one, or one lies in an input folder (their writer replaces a link there, never follows it:
       ``output_path(..., follow_links=False)``).
 
+    - ``standard_output`` (the command line's): standard output is an input file (``>> key.conll``).
+
     ``inputs``: paths, folders and glob patterns; ``None``, ``-`` (standard input) and objects (the API's
     already-read inputs) are passed over."""
     pairs = _input_paths(inputs)
+    if standard_output:
+        _refuse_standard_output(pairs)
     for output in (os.fspath(o) for o in outputs if o is not None):
         if output == "-":
             continue
@@ -230,6 +234,20 @@ def _refuse_one(output: str, pairs: list[tuple[str, str]]) -> None:
                 os.path.abspath(output), os.path.abspath(given)):
             raise OutputError(f"{output}: the input pattern {given} matches the output: refused, a run "
                               "reading the pattern would take it for an input; write it elsewhere")
+
+
+def _refuse_standard_output(pairs: list[tuple[str, str]]) -> None:
+    try:
+        st = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # closed, or not a file (a test's capture)
+        return
+    if not stat.S_ISREG(st.st_mode):
+        return
+    for given, path in pairs:
+        theirs = _identity(path)
+        if theirs is not None and theirs[:2] == (st.st_dev, st.st_ino):
+            raise OutputError(f"standard output is the input file {given} (redirected to it): refused, nothing was "
+                              "read or written; redirect the output to another file")
 
 
 def _refuse_folder(folder: str, pairs: list[tuple[str, str]]) -> None:

@@ -96,6 +96,16 @@ def test_an_input_given_as_an_option(files, capsys):
              "types.txt", "types.txt", capsys)
 
 
+def test_standard_output_appended_to_an_input(files, capsys, monkeypatch):
+    """``fastscore coref key.conll response.conll >> key.conll``: the report would end up in the key."""
+    before = Path("key.conll").read_bytes()
+    with open("key.conll", "a") as fh:
+        monkeypatch.setattr("sys.stdout", fh)
+        assert main(["coref", "key.conll", "response.conll"]) == 1
+    assert Path("key.conll").read_bytes() == before
+    assert "standard output is the input file key.conll" in capsys.readouterr().err
+
+
 # ---- folders and patterns of shards: an output there would be read as a shard by the next run
 
 def test_output_inside_an_input_folder(files, capsys):
