@@ -251,3 +251,14 @@ def test_token_table_never_read_outside_the_token_folder(tmp_path, capsys, doc_i
     assert main(["nugget", str(tbf), str(tbf), "--tokens", str(tmp_path / "tok")]) == 1
     err = capsys.readouterr().err
     assert "outside the token folder" in err and repr(doc_id) in err
+
+
+def test_every_option_naming_a_file_declares_it():
+    """An option whose value is a file or folder says whether it is read or written (Option.path): the command
+    line's check knows every input and output, for the tasks and converters to come too."""
+    from fastscore.tasks import TASKS
+
+    options = [o for t in TASKS.values() for o in (*t.options, *(t.converter.options if t.converter else ()))]
+    for o in options:
+        if o.metavar and any(w in o.metavar for w in ("FILE", "DIR")):
+            assert o.path, f"{o.flags[0]} names a file: declare path='input', 'output' or 'folder'"
