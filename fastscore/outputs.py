@@ -300,8 +300,8 @@ def refuse_shared_names(doc_ids, suffix: str, where: str) -> dict[str, str]:
                               f"long (at most {NAME_BYTES}): refused, nothing was written")
         other = seen.setdefault(name.lower(), doc_id)
         if other != doc_id:
-            raise OutputError(f"{where}: documents {_shown(other)} and {_shown(doc_id)} would share the file {name} on a "
-                              "case-insensitive file system: refused, nothing was written")
+            raise OutputError(f"{where}: documents {_shown(other)} and {_shown(doc_id)} would share the file {name} "
+                              "on a case-insensitive file system: refused, nothing was written")
         names[doc_id] = name
     return names
 

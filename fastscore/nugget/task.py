@@ -43,7 +43,8 @@ OPTIONS = (
            "(default type)", default="type", choices=("span", "type", "realis", "type+realis")),
     Option(("--coref-threshold",), "coref_threshold", "minimum Dice of an aligned coreference mention pair "
            "(default 1.0)", default=1.0, type=float, metavar="X"),
-    Option(("--type-whitelist",), "type_whitelist", "score only these types (one per line)", metavar="FILE", path="input"),
+    Option(("--type-whitelist",), "type_whitelist", "score only these types (one per line)", metavar="FILE",
+           path="input"),
     Option(("--mapping",), "mapping", "greedy (official) or optimal (maximum-weight, not official)",
            default="greedy", choices=("greedy", "optimal")),
     Option(("--sequencing",), "sequencing", "also score event sequencing (@After/@Subevent links; scorer_v1.8 "
@@ -57,7 +58,8 @@ OPTIONS = (
            "(EvmEval's, default) or type (corrected)", default="type+realis", choices=("type+realis", "type"),
            scope="command"),
     Option(("--doc",), "doc", "score only this document", metavar="ID", scope="command"),
-    Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report", path="output"),
+    Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report",
+           path="output"),
     Option(("--timeml",), "timeml", "with --sequencing: also write EvmEval's -a folder (TYPE/gold|sys/DOC.tml, "
            "TYPE/seq.out)", metavar="DIR", scope="report", path="folder"),
 )
