@@ -165,7 +165,7 @@ def _how_linked(output: str, given: str) -> str:
     if os.path.abspath(output) == os.path.abspath(given):
         return "the same path"
     if os.path.realpath(output) == os.path.realpath(given):
-        return "a symbolic link" if os.path.islink(output) or os.path.islink(given) else "another name"
+        return "a symbolic link" if os.path.islink(output) or os.path.islink(given) else "a symbolic link on the way"
     return "a hard link"
 
 
