@@ -286,6 +286,9 @@ def _main(argv: list[str], own_process: bool) -> int:
     if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
         raise UsageError(f"--jobs {args.jobs}: give at least 1")
     _check_before_reading(args, task, output_file)
+    from .outputs import refuse_outputs_on_inputs
+
+    refuse_outputs_on_inputs(*_paths(args, task), standard_output=True)  # before anything is read
     mode = "jit"
     if own_process:
         mode = _kernel_mode(args, task)
@@ -307,6 +310,30 @@ def _main(argv: list[str], own_process: bool) -> int:
             with contextlib.suppress(OSError):  # the output first; a broken pipe must not hide an input error
                 sys.stdout.flush()
             compile_in_background(argv, task.kernels)
+
+
+def _paths(args, task: Task) -> tuple[list, list, list]:
+    """The paths a command reads (files, folders, glob patterns), the files it writes and the folders it writes
+    files into (named from the inputs): its positional arguments, and the options declared with a ``path``."""
+    if args.command == "convert":
+        options = [o for c in _converters() for o in c.options]
+        inputs, outputs = [args.input], [args.output]
+    elif args.command in ("compare", "sweep"):
+        options = task.in_scope("score")
+        inputs, outputs = [args.key, getattr(args, "baseline", None), *args.systems], [getattr(args, "plot", None)]
+    else:
+        options = task.options
+        inputs, outputs = [args.gold, args.system], []
+        if task.output_file and len(args.output) > 1:  # --output FORMAT FILE
+            outputs.append(args.output[1])
+    folders = []
+    for o in options:
+        value = getattr(args, o.keyword, None)
+        if not o.path or value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        {"input": inputs, "output": outputs, "folder": folders}[o.path].extend(values)
+    return inputs, outputs, folders
 
 
 def _ensure_streams() -> None:

@@ -58,10 +58,15 @@ class Option:
     repeatable: bool = False  # given several times, the values form a list
     scope: str = "score"
     positional: bool = False  # the API takes it also as a positional argument, after gold and system
+    # its value is a path the run reads ("input": a file or folder) or writes ("output": a file; "folder": a folder
+    # of files named from the inputs): the command line refuses an output on an input (outputs.refuse_outputs_on_inputs)
+    path: str = ""
 
     def __post_init__(self):
         if self.scope not in SCOPES:
             raise ValueError(f"option {self.flags[0]}: scope must be one of {SCOPES}")
+        if self.path not in ("", "input", "output", "folder"):
+            raise ValueError(f"option {self.flags[0]}: path must be input, output or folder")
         if self.positional and self.scope == "report":
             raise ValueError(f"option {self.flags[0]}: a report option is no argument of the score function")
 

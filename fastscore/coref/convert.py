@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ..formats.table import MentionTable, Words, offsets
+from ..outputs import refuse_outputs_on_inputs
 
 FORMATS = ("conll2012", "conllu", "jsonl")
 TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U", "jsonl": "jsonlines"}
@@ -67,6 +68,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     source = os.fspath(source)
     if source == "-":
         raise UsageError('convert reads its input twice (mentions, then words): give a file, not "-"')
+    refuse_outputs_on_inputs([source, template], [target])
     refuse_folder(source, f"--to {to}")
     fmt = detect_format(source) if source_format == "auto" else source_format
     if fmt not in FORMATS:  # NAF, a mention table: no text of words and sentences to write in another format
@@ -713,6 +715,7 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
 
     if os.fspath(target) == "-":
         raise UsageError("--to parquet|arrow writes a binary file: give a path, not '-'")
+    refuse_outputs_on_inputs([source], [target])
     from ..formats.naf import holds_naf
 
     if os.path.isdir(source) and not holds_naf(source):

@@ -152,7 +152,7 @@ CONVERTER = Converter(
                choices=("auto", "conll2012", "conllu", "jsonl")),
         Option(("--template",), "template", "a file of the target format with the input's documents and words "
                "(e.g. the CoNLL-U key): its text (sentence ids, columns, empty nodes, fields) is kept and its "
-               "coreference replaced", metavar="FILE"),
+               "coreference replaced", metavar="FILE", path="input"),
     ),
     convert=lazy("fastscore.coref.convert", "convert_command"),
 )

@@ -104,7 +104,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     # token ids of all documents at once (token_spans.py); plain Python reads them document by document
     spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
         if opts.token_mode and not jit_disabled() else None
-    paths = [_token_path(d, opts) for d, _, _ in pairs] if spans is not None else []
+    paths = [_token_path(d, opts, g_doc) for d, g_doc, _ in pairs] if spans is not None else []
     wants_tables = bool(paths) and paths[0] is not None
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
@@ -124,7 +124,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             missing = table_path is not None and (one_by_one[-1] is None if one_by_one is not None
                                                   else not present[i])
         else:
-            table_path, table = _token_table(d, opts)
+            table_path, table = _token_table(d, opts, g_doc)
             missing = table_path is not None and table is None
         if missing:
             no_table.append(d)
@@ -259,18 +259,27 @@ def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
     return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
 
 
-def _token_path(doc_id: str, opts: Options) -> str | None:
+def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> str | None:
     """The path of a document's token table, or None when no table is wanted (character mode, or no invisible
     words and no --tokens)."""
     if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
         return None
-    return os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
+    folder = opts.tokens_dir or "."
+    path = os.path.join(folder, doc_id + opts.token_ext)
+    # the id names the file (as in EvmEval); it may name a subfolder, never a file outside the folder
+    inside = os.path.normpath(os.path.join(os.path.abspath(folder), doc_id + opts.token_ext))
+    if not inside.startswith(os.path.join(os.path.abspath(folder), "")) or "\0" in doc_id:
+        where = f"{doc.file.path}:{doc.line}: " if doc is not None and doc.file is not None else ""
+        raise InputError(f"{where}document {doc_id[:80]!r}: its token table ({path[:200]!r}) would be read from "
+                         f"outside the token folder {folder}: a document id names a file inside it")
+    return path
 
 
-def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
+def _token_table(doc_id: str, opts: Options,
+                 doc: TbfDocument | None = None) -> tuple[str | None, dict[str, str] | None]:
     """(path, token id -> token) of a document's token table; the path is None when no table is wanted, the
     table None when the file is missing."""
-    path = _token_path(doc_id, opts)
+    path = _token_path(doc_id, opts, doc)
     return (None, None) if path is None else (path, read_token_table(path))
 
 

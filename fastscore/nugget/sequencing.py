@@ -99,9 +99,14 @@ def timeml(side: Side, kind: str) -> str:
 
 def write_timeml(seq: Sequencing, scores: dict[str, dict], folder: str) -> None:
     """EvmEval's ``-a`` folder: ``TYPE/gold/DOC.tml``, ``TYPE/sys/DOC.tml`` and ``TYPE/seq.out`` for
-    Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files)."""
-    from ..outputs import cannot_write, write_output
+    Subevent, After and All (for other TimeML tools, or to compare with EvmEval's files).
 
+    ``DOC`` is the document id made a file name (:func:`fastscore.outputs.file_name_of`: the id itself for
+    letters, digits and ``-_.+~``, ``%XX`` for any other byte), so that every file lands in its folder and no
+    two documents share one; a link already there is replaced, not followed."""
+    from ..outputs import cannot_write, refuse_shared_names, write_output
+
+    names = refuse_shared_names(seq.doc_ids, ".tml", f"--timeml {folder}")  # before anything is written
     for kind in REPORTED:
         for sub in ("gold", "sys"):
             where = os.path.join(folder, kind, sub)
@@ -111,8 +116,8 @@ def write_timeml(seq: Sequencing, scores: dict[str, dict], folder: str) -> None:
                 raise cannot_write(where, exc) from None
         for doc_id, (gold, system) in zip(seq.doc_ids, seq.sides):
             for sub, side in (("gold", gold), ("sys", system)):
-                write_output(os.path.join(folder, kind, sub, doc_id + ".tml"), timeml(side, kind))
-        write_output(os.path.join(folder, kind, "seq.out"), seq_out(scores[kind]))
+                write_output(os.path.join(folder, kind, sub, names[doc_id]), timeml(side, kind), follow_links=False)
+        write_output(os.path.join(folder, kind, "seq.out"), seq_out(scores[kind]), follow_links=False)
 
 
 def score_sequencing(prep, al, opts) -> Sequencing:

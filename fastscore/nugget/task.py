@@ -31,19 +31,20 @@ Returns a NuggetResult (to_dict(), averages(), per_type(), coref_scores()).
 """
 
 OPTIONS = (
-    Option(("--tokens",), "tokens", "folder of token tables: spans are token ids", metavar="DIR"),
+    Option(("--tokens",), "tokens", "folder of token tables: spans are token ids", metavar="DIR", path="input"),
     Option(("--token-ext",), "token_ext", "token table file extension (default .tab)", default=".tab"),
     Option(("--char-spans",), "char_spans", "spans are character ranges b,e;b,e", switch=True, default=False),
     Option(("--preset",), "preset", "kbp2015 = scorer_v1.7.1 (default), kbp2016/kbp2017 = scorer_v1.8",
            default="kbp2015", choices=("kbp2015", "kbp2016", "kbp2017")),
     Option(("--invisible-words",), "invisible_words", "words removed from token spans (default: the preset's; "
-           "kbp2015 has a list)", metavar="FILE|none"),
+           "kbp2015 has a list)", metavar="FILE|none", path="input"),
     Option(("--coref",), "coref", "also score event coreference", switch=True, default=False),
     Option(("--coref-mapping",), "coref_mapping", "which mention mapping aligns coreference mentions "
            "(default type)", default="type", choices=("span", "type", "realis", "type+realis")),
     Option(("--coref-threshold",), "coref_threshold", "minimum Dice of an aligned coreference mention pair "
            "(default 1.0)", default=1.0, type=float, metavar="X"),
-    Option(("--type-whitelist",), "type_whitelist", "score only these types (one per line)", metavar="FILE"),
+    Option(("--type-whitelist",), "type_whitelist", "score only these types (one per line)", metavar="FILE",
+           path="input"),
     Option(("--mapping",), "mapping", "greedy (official) or optimal (maximum-weight, not official)",
            default="greedy", choices=("greedy", "optimal")),
     Option(("--sequencing",), "sequencing", "also score event sequencing (@After/@Subevent links; scorer_v1.8 "
@@ -57,9 +58,10 @@ OPTIONS = (
            "(EvmEval's, default) or type (corrected)", default="type+realis", choices=("type+realis", "type"),
            scope="command"),
     Option(("--doc",), "doc", "score only this document", metavar="ID", scope="command"),
-    Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report"),
+    Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report",
+           path="output"),
     Option(("--timeml",), "timeml", "with --sequencing: also write EvmEval's -a folder (TYPE/gold|sys/DOC.tml, "
-           "TYPE/seq.out)", metavar="DIR", scope="report"),
+           "TYPE/seq.out)", metavar="DIR", scope="report", path="folder"),
 )
 
 

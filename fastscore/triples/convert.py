@@ -46,7 +46,7 @@ from ..errors import InputError, ParseError, UsageError
 from ..formats.files import read_bytes, read_head, reject_other_format, source_name
 from ..formats.naf import NafDocument, id_problems, is_naf, parse_naf, trim
 from ..formats.triples import TripleDoc, module_comment, write_triples
-from ..outputs import cannot_write, is_hidden, write_output
+from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
 from .java import d2i
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
@@ -608,13 +608,17 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         names = sorted(n for n in os.listdir(in_path) if not is_hidden(n) and os.path.isfile(os.path.join(in_path, n)))
         if not names:
             raise InputError(f"{in_path}: the folder has no file to convert (NAF/KAF, KYOTO tuple or Kybot output)")
+        pairs = [(os.path.join(in_path, n), os.path.join(out_path, n + ".trp")) for n in names]
+    else:
+        pairs = [(in_path, out_path)]
+    beside = [os.path.join(os.path.dirname(src), os.path.basename(src)[: -len(KYBOT_SUFFIX)])
+              for src, _ in pairs if src.endswith(KYBOT_SUFFIX)]  # the KAF files Kybot outputs read by default
+    refuse_outputs_on_inputs([in_path, kaf, *beside], [out_path, *(dst for _, dst in pairs)])
+    if os.path.isdir(in_path):  # a folder of files
         try:
             os.makedirs(out_path, exist_ok=True)
         except OSError as exc:
             raise cannot_write(out_path, exc) from None
-        pairs = [(os.path.join(in_path, n), os.path.join(out_path, n + ".trp")) for n in names]
-    else:
-        pairs = [(in_path, out_path)]
     kybot_options = kaf is not None or threshold or strict_threshold
     if kybot_options and not any(is_kybot_output(read_head(src)) for src, _ in pairs):
         raise UsageError(f"--kaf, --threshold and --strict-threshold apply to KYOTO Kybot output: {in_path} has none")

@@ -39,11 +39,11 @@ OPTIONS = (
     Option(("--exact-ids",), "exact_ids", "elements match when their id sets are equal (the module's debug "
            "evaluator), not when they intersect", switch=True, default=False),
     Option(("--token-range",), "token_range", "file of token ids (one per line): only system triples with a "
-           "first-element id among them are scored", metavar="FILE"),
+           "first-element id among them are scored", metavar="FILE", path="input"),
     Option(("--relation-filter",), "relation_filter", "file of relations (one per line, exact names): only "
-           "triples with one of them are scored, on both sides", metavar="FILE"),
+           "triples with one of them are scored, on both sides", metavar="FILE", path="input"),
     Option(("--relation-map",), "relation_map", "file of FROM<TAB>TO relation translations applied to both "
-           "sides after the filter (the module's TripleRelationConversion)", metavar="FILE"),
+           "sides after the filter (the module's TripleRelationConversion)", metavar="FILE", path="input"),
     Option(("--ignore-file-suffix",), "ignore_file_suffix", "folders and glob patterns: pair files by their names "
            "without the last N characters (x.tag.trp with x.kaf.trp: 8)", default=0, type=_suffix, metavar="N",
            scope="command"),
@@ -71,7 +71,7 @@ CONVERTER = Converter(
         Option(("--intersect",), "intersect", "opinions as the module's --intersect option converts them",
                switch=True, default=False),
         Option(("--kaf",), "kaf", "KYOTO Kybot output: the KAF file the Kybots read (a folder: NAME for "
-               "NAME.kybot.xml; default: NAME beside the input)", metavar="FILE"),
+               "NAME.kybot.xml; default: NAME beside the input)", metavar="FILE", path="input"),
         Option(("--threshold",), "threshold", "KYOTO Kybot output: the WSD threshold, percent of the top rank on a "
                "term (default 0: keep everything)", default=0, type=int, metavar="N"),
         Option(("--strict-threshold",), "strict_threshold", "with --threshold: drop every role below it (the "
