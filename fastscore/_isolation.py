@@ -23,12 +23,19 @@ _BOOT = "import json, sys; sys.path[:] = json.loads(sys.argv.pop(1))\n"
 
 def installation_path() -> list[str]:
     """This process's import path without the working folder: neither ``''`` nor relative entries (Python
-    resolves them against the working folder) nor the working folder itself (``python -m`` puts it first)."""
+    resolves them against the working folder) nor the working folder itself (``python -m`` puts it first),
+    unless it is the folder this fastscore was imported from (``python -m fastscore`` in a checkout)."""
     try:
         here = os.path.realpath(os.getcwd())
     except OSError:  # the working folder was deleted: nothing in it can be imported
-        here = None
-    return [p for p in sys.path if p and os.path.isabs(p) and os.path.realpath(p) != here]
+        return [p for p in sys.path if os.path.isabs(p)]
+    installation = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    path = []
+    for entry in sys.path:
+        full = os.path.realpath(entry)  # '' and relative entries: in the working folder
+        if full == installation or (os.path.isabs(entry) and full != here):
+            path.append(full if full == installation else entry)
+    return path
 
 
 def python_command(code: str, *args: str) -> list[str]:

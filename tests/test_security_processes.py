@@ -78,6 +78,17 @@ def test_a_first_run_starts_the_isolated_warmup(tmp_path, monkeypatch):
     assert '""' not in path and str(tmp_path) not in path
 
 
+def test_the_working_folder_is_on_a_child_s_path_only_when_it_holds_this_fastscore(tmp_path, monkeypatch):
+    from fastscore import _isolation
+
+    installation = os.path.dirname(os.path.dirname(os.path.realpath(_isolation.__file__)))
+    monkeypatch.setattr(sys, "path", ["", "relative", str(tmp_path), "/usr/lib/python3"])
+    monkeypatch.chdir(tmp_path)
+    assert _isolation.installation_path() == ["/usr/lib/python3"]
+    monkeypatch.chdir(installation)  # python -m fastscore in a checkout: the checkout is the installation
+    assert _isolation.installation_path() == [installation, str(tmp_path), "/usr/lib/python3"]
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="PYTHONSAFEPATH is Python 3.11's")
 def test_pool_workers_started_by_a_forkserver_run_nothing_from_the_working_folder(tmp_path):
     """A pool started while this process has threads uses a forkserver, which multiprocessing starts as
@@ -268,3 +279,27 @@ def test_private_folder_refuses_a_file(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert _isolation.private_folder(str(tmp_path / "new")) and _is_private(str(tmp_path / "new"))
+
+
+def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
+    """matplotlib reads a ``matplotlibrc`` in the working folder first: ``--plot`` draws with its defaults."""
+    pytest.importorskip("matplotlib")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "matplotlibrc").write_text("figure.facecolor: ff0000\naxes.facecolor: ff0000\n")
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        import matplotlib, numpy as np
+        from fastscore.report.plot import plot_deltas
+        from fastscore.stats.compare import Comparison, SystemComparison
+        out = Comparison("coref", "conll", "bootstrap", 10, 1, 0.95, "base", 0.8, (0.7, 0.9), method="percentile")
+        out.systems.append(SystemComparison("s", 0.8, (0.7, 0.9), 0.0, (-0.1, 0.1), 0.5, 0.5, deltas=np.zeros(3)))
+        plot_deltas(out, "deltas.svg")
+        print(matplotlib.rcParams["figure.facecolor"])  # the program's settings are back
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ff0000"
+    assert "#ff0000" not in (work / "deltas.svg").read_text().lower()
