@@ -301,5 +301,5 @@ def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
                          timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ff0000"
+    assert out.stdout.strip() == "#ff0000"
     assert "#ff0000" not in (work / "deltas.svg").read_text().lower()
