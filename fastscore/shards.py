@@ -583,6 +583,8 @@ class DaskExecutor:
         if fork is not None:
             self._config.enter_context(fork)
         self._config.enter_context(no_working_folder_in_children())  # spawned workers (not Linux, or asked for)
+        if dask.config.get("temporary-directory", None) is None:  # else the folder the user chose
+            self._config.enter_context(dask.config.set({"temporary-directory": _private_scratch(self._config)}))
         # no dashboard, so no use for the workers' profiler, whose sampling every 10 ms only slows the parts
         self._config.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
         # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
@@ -661,6 +663,19 @@ def dask_setup(worker=None) -> None:
     """``dask worker ADDRESS --preload fastscore.shards``: each worker process warms up once when it starts
     (:func:`warm_worker` for every task), so that a run's first parts cost what later ones do."""
     warm_worker(None)
+
+
+def _private_scratch(stack: contextlib.ExitStack) -> str:
+    """A new private folder for a LocalCluster's scratch space, removed when ``stack`` closes.  Dask's default
+    is a fixed folder in the shared temporary directory (``dask-scratch-space``, else ``dask-scratch-space-UID``),
+    used by whoever made it first, and every Dask server puts its folder there first on its import path: the
+    scheduler and nannies in this process, each worker in its own."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="fastscore-dask-")
+    stack.callback(shutil.rmtree, folder, True)
+    return folder
 
 
 def _fork_workers():

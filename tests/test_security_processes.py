@@ -303,3 +303,34 @@ def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "#ff0000"
     assert "#ff0000" not in (work / "deltas.svg").read_text().lower()
+
+
+def test_a_local_cluster_keeps_its_scratch_space_in_a_private_folder(tmp_path, temporary, monkeypatch):
+    """Dask's default scratch space is a fixed folder in /tmp (whoever made it first owns it) that every Dask
+    server puts first on its import path: fastscore's LocalCluster gets a new private folder instead."""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    from fastscore.shards import DaskExecutor
+
+    (temporary / "dask-scratch-space").mkdir(mode=0o777)
+    (temporary / "dask-scratch-space").chmod(0o777)
+    seen = []
+
+    class Cluster:
+        def __init__(self, **kwargs):
+            seen.append(dask.config.get("temporary-directory", None))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(distributed, "LocalCluster", Cluster)
+    monkeypatch.setattr(distributed, "Client", lambda *a, **k: type("C", (), {"close": lambda self: None})())
+    with dask.config.set({"temporary-directory": None}):
+        with DaskExecutor(1, None) as ex:
+            assert ex.client is not None  # the cluster started
+            (scratch,) = seen
+            assert scratch is not None and _is_private(scratch) and "dask-scratch-space" not in scratch
+        assert not os.path.exists(scratch)  # removed with the cluster
+        with dask.config.set({"temporary-directory": str(tmp_path)}), DaskExecutor(1, None) as ex:
+            assert ex.client is not None
+            assert seen[-1] == str(tmp_path)  # the user's own choice kept
