@@ -7,7 +7,7 @@ milliseconds to seconds.  So a command-line run (the console entry point only: `
 program leaves its process alone) whose task's kernels are not cached yet, on input of at most
 ``PYTHON_MODE_BYTES``, runs the kernels as the plain Python functions they are written as (the same code,
 so the same numbers; ``kernels/_jit.py`` then does not even import numba); once the command has printed
-its result, a background process (``python -m fastscore._warmup``, at low priority) scores the same inputs
+its result, a background process (``fastscore._warmup``, isolated, at low priority) scores the same inputs
 with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
 (``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
 scoring them.  Runs that resample never run as plain Python: without compiled kernels they compile at
@@ -340,8 +340,8 @@ def skip_blas_check() -> None:
 
 
 def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> None:
-    """Start ``python -m fastscore._warmup ARGV`` detached when ``kernels`` are not cached, unless one
-    is running already."""
+    """Start the warm-up (:func:`warmup_command`) detached when ``kernels`` are not cached, unless one is
+    running already or this user has no private temporary folder for its lock."""
     if (os.environ.get("FASTSCORE_JIT", "auto") == "never" or lock_path() is None or compiling_in_background()
             or kernels_cached(kernels or None)):
         return
