@@ -54,10 +54,13 @@ def clean_env(**extra) -> dict:
 
 
 def wait_for_background(tmp: str, timeout: float = 900) -> None:
-    """Until no fastscore-compiling lock is left in ``tmp`` (the background compilation has finished)."""
+    """Until no compiling lock is left in this user's folder in ``tmp`` (the background compilation has
+    finished)."""
     deadline = time.time() + timeout
     time.sleep(0.5)
-    while time.time() < deadline and any(n.startswith("fastscore-compiling-") for n in os.listdir(tmp)):
+    folder = os.path.join(tmp, f"fastscore-{os.getuid()}")
+    while time.time() < deadline and os.path.isdir(folder) and any(n.startswith("compiling-")
+                                                                   for n in os.listdir(folder)):
         time.sleep(0.5)
 
 

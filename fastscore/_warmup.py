@@ -1,13 +1,15 @@
 """``python -m fastscore._warmup ARGV``: the background compilation a first run starts
-(:mod:`fastscore.first_run`).  It scores the command's inputs again with the JIT, so that the kernels and
-types the command needs get compiled and cached, and writes nothing but numba's cache: no report, no
-``--diff``/``--timeml``/``--plot`` file, no converted file (a conversion warms up on the bundled example)."""
+(:mod:`fastscore.first_run`, as an isolated process: ``first_run.warmup_command``).  It scores the command's
+inputs again with the JIT, so that the kernels and types the command needs get compiled and cached, and writes
+nothing but numba's cache and its lock: no report, no ``--diff``/``--timeml``/``--plot`` file, no converted file
+(a conversion warms up on the bundled example, and so does a run whose inputs are not plain files or folders:
+a FIFO, standard input)."""
 from __future__ import annotations
 
 import os
 import sys
 
-from .first_run import lock_path
+from .first_run import lock_path, take_lock
 
 
 def _score_again(argv: list[str]) -> None:
@@ -20,7 +22,7 @@ def _score_again(argv: list[str]) -> None:
     task = TASKS.get(args.command) or _converting_task(args.to)
     keywords = _keywords(args, task, "score", "command") if args.command in TASKS else {}
     example = task.bundled_example(keywords) if task.bundled_example is not None else None
-    if args.command in TASKS:
+    if args.command in TASKS and _plain(args.gold) and _plain(args.system):
         gold, system = args.gold, args.system
         if gold == system == "example" and example is not None:
             gold, system, example_keywords = example
@@ -35,6 +37,12 @@ def _score_again(argv: list[str]) -> None:
         score(gold, system, task=task.name, **example_keywords)
 
 
+def _plain(path: str) -> bool:
+    """A file or folder to read again: never a FIFO, a device or standard input (the command has read those;
+    opening a FIFO again would wait for, and take, the data meant for another reader)."""
+    return path == "example" or os.path.isfile(path) or os.path.isdir(path)
+
+
 def _converting_task(target: str):
     """The task whose converter writes ``target`` (a conversion warms up on that task's example)."""
     from .tasks import TASKS
@@ -44,8 +52,11 @@ def _converting_task(target: str):
 
 def _warm(argv: list[str]) -> None:
     lock = lock_path()
+    fd = None if lock is None else take_lock(lock)
+    if fd is None:
+        return
     try:
-        with open(lock, "w") as fh:
+        with open(fd, "w") as fh:
             fh.write(str(os.getpid()))
     except OSError:
         return

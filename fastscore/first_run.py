@@ -7,7 +7,7 @@ milliseconds to seconds.  So a command-line run (the console entry point only: `
 program leaves its process alone) whose task's kernels are not cached yet, on input of at most
 ``PYTHON_MODE_BYTES``, runs the kernels as the plain Python functions they are written as (the same code,
 so the same numbers; ``kernels/_jit.py`` then does not even import numba); once the command has printed
-its result, a background process (``python -m fastscore._warmup``, at low priority) scores the same inputs
+its result, a background process (``fastscore._warmup``, isolated, at low priority) scores the same inputs
 with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
 (``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
 scoring them.  Runs that resample never run as plain Python: without compiled kernels they compile at
@@ -21,11 +21,14 @@ from __future__ import annotations
 import glob
 import importlib.util
 import os
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 import zlib
+
+from ._isolation import import_numba, private_folder, python_command
 
 NOTE = ("fastscore: compiling the scoring kernels for the first run after installation "
         "(up to ~20 s; later runs reuse them)")
@@ -50,7 +53,9 @@ def kernels_cached(modules: tuple[str, ...] | None = None) -> bool:
     else:  # beside the source, or numba's user-wide folder when the source folder is read-only
         folders = [os.path.join(s, "__pycache__") for s in sources]
         folders.append(os.path.join(os.path.expanduser("~"), ".cache", "numba"))
-        folders.append(fallback_cache_dir())
+        fallback = fallback_cache_dir(create=False)
+        if fallback is not None:
+            folders.append(fallback)
     found = set()
     for folder in folders:
         for index in glob.glob(os.path.join(glob.escape(folder), "**", "*.nbi"), recursive=True):
@@ -136,10 +141,24 @@ def kernels_status() -> str:
     return f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); tiny inputs plain Python"
 
 
-def fallback_cache_dir() -> str:
-    """Where the kernels are cached when neither their folder nor the user's cache folder can be written."""
+def temporary_folder(create: bool = True) -> str | None:
+    """This user's folder in the temporary directory (``fastscore-UID``), for the fallback cache and the
+    locks: made private (mode 0700) when missing; None when it is not this user's private folder (a link, a
+    folder someone else made first, or one others may write in: then nothing is kept there)."""
+    folder = _temporary_folder_name()
+    return folder if private_folder(folder, create) else None
+
+
+def _temporary_folder_name() -> str:
     uid = os.getuid() if hasattr(os, "getuid") else "user"
-    return os.path.join(tempfile.gettempdir(), f"fastscore-numba-cache-{uid}")
+    return os.path.join(tempfile.gettempdir(), f"fastscore-{uid}")
+
+
+def fallback_cache_dir(create: bool = True) -> str | None:
+    """Where the kernels are cached when neither their folder nor the user's cache folder can be written;
+    None when :func:`temporary_folder` is not private."""
+    folder = temporary_folder(create)
+    return None if folder is None else os.path.join(folder, "numba-cache")
 
 
 def _writable(folder: str) -> bool:
@@ -154,8 +173,7 @@ def _writable(folder: str) -> bool:
 def ensure_cache_location() -> None:
     """Give numba a folder it can write when it has none (read-only site-packages and home): otherwise
     ``cache=True`` fails at import.  Called by ``fastscore.kernels`` before any kernel is declared."""
-    from numba.core import config
-
+    config = import_numba().config
     if config.CACHE_DIR:
         return
     sources = _kernel_sources()
@@ -164,19 +182,59 @@ def ensure_cache_location() -> None:
     xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if _writable(os.path.join(xdg, "numba")):
         return
-    config.CACHE_DIR = fallback_cache_dir()
+    config.CACHE_DIR = fallback_cache_dir() or _cache_for_this_run()
 
 
-def lock_path() -> str:
+def _cache_for_this_run() -> str:
+    """A new private folder for this process's compiled kernels, removed when it ends: the fallback folder's
+    name is taken by a folder that is not this user's private one, whose cache numba must not load."""
+    import atexit
+    import shutil
+    import warnings
+
+    from .errors import FastscoreWarning
+
+    folder = tempfile.mkdtemp(prefix="fastscore-numba-cache-")
+    atexit.register(shutil.rmtree, folder, True)
+    warnings.warn(f"{_temporary_folder_name()} is not this user's private folder (a link, another user's, or "
+                  "writable by others): the kernels compiled in this run are not cached for later runs (set "
+                  "NUMBA_CACHE_DIR to a folder of yours)", FastscoreWarning)
+    return folder
+
+
+def lock_path() -> str | None:
+    """The lock a background compilation holds, in this user's :func:`temporary_folder` (None: no private
+    folder, no background compilation)."""
     from ._version import __version__
 
+    folder = temporary_folder()
+    if folder is None:
+        return None
     where = "-".join(f"{zlib.crc32(s.encode()):08x}" for s in _kernel_sources()) or "none"
-    return os.path.join(tempfile.gettempdir(), f"fastscore-compiling-{__version__}-{where}.lock")
+    return os.path.join(folder, f"compiling-{__version__}-{where}.lock")
+
+
+def take_lock(path: str) -> int | None:
+    """The lock file at ``path`` opened for writing (a file descriptor), or None: never through a link
+    (``O_NOFOLLOW``), never a file of another user's or other than a plain file (nor waiting on a FIFO), never
+    truncated before it is checked."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    return fd
 
 
 def compiling_in_background() -> bool:
+    lock = lock_path()
     try:
-        return time.time() - os.path.getmtime(lock_path()) < LOCK_SECONDS
+        return lock is not None and time.time() - os.lstat(lock).st_mtime < LOCK_SECONDS
     except OSError:
         return False
 
@@ -270,6 +328,7 @@ def skip_blas_check() -> None:
     before = sys.modules.get(name, missing)
     sys.modules[name] = None  # an import of it fails at once, without importing scipy.linalg
     try:
+        import_numba()
         import numba.np.arraymath  # noqa: F401
     except ImportError:
         pass
@@ -281,18 +340,25 @@ def skip_blas_check() -> None:
 
 
 def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> None:
-    """Start ``python -m fastscore._warmup ARGV`` detached when ``kernels`` are not cached, unless one
-    is running already."""
-    if (os.environ.get("FASTSCORE_JIT", "auto") == "never" or compiling_in_background()
+    """Start the warm-up (:func:`warmup_command`) detached when ``kernels`` are not cached, unless one is
+    running already or this user has no private temporary folder for its lock."""
+    if (os.environ.get("FASTSCORE_JIT", "auto") == "never" or lock_path() is None or compiling_in_background()
             or kernels_cached(kernels or None)):
         return
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     try:
-        subprocess.Popen([sys.executable, "-m", "fastscore._warmup", *argv], env=env, stdin=subprocess.DEVNULL,
+        subprocess.Popen(warmup_command(argv), env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                          close_fds=True)
     except OSError:
         pass  # nothing lost: the next run compiles in place
+
+
+def warmup_command(argv: list[str]) -> list[str]:
+    """``python -m fastscore._warmup ARGV``, as a process that imports only from this installation
+    (:func:`fastscore._isolation.python_command`): not ``python -m``, which puts the working folder first."""
+    return python_command("import runpy; runpy.run_module('fastscore._warmup', run_name='__main__', "
+                          "alter_sys=True)", *argv)
 
 
 _announced = False

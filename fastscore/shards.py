@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ._isolation import no_working_folder_in_children
 from .errors import FastscoreError, InputError, UsageError
 from .formats.files import Part
 from .outputs import is_hidden
@@ -304,6 +305,7 @@ class LocalExecutor:
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = None
+        self._isolated = contextlib.ExitStack()  # in force while the pool lives
 
     def __enter__(self):
         return self
@@ -314,6 +316,7 @@ class LocalExecutor:
         interrupted = kind is not None and not issubclass(kind, Exception)  # Ctrl-C: do not wait for the workers
         workers = list((getattr(self.pool, "_processes", None) or {}).values())  # shutdown forgets them
         self.pool.shutdown(wait=not interrupted, cancel_futures=True)
+        self._isolated.close()
         if interrupted:  # they ignore Ctrl-C, and this process ends without telling them
             for process in workers:
                 process.terminate()
@@ -337,6 +340,8 @@ class LocalExecutor:
             # forkserver, since forking a process with threads (numba's, Dask's) may deadlock
             method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
                 else "forkserver"
+            # a forkserver (or a spawned worker) imports nothing from the working folder
+            self._isolated.enter_context(no_working_folder_in_children())
             # no more processes than parts: a fork pool starts them all at the first task
             self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method),
                                             initializer=_start_worker, initargs=(task_name,))
@@ -577,6 +582,9 @@ class DaskExecutor:
         fork = _fork_workers()
         if fork is not None:
             self._config.enter_context(fork)
+        self._config.enter_context(no_working_folder_in_children())  # spawned workers (not Linux, or asked for)
+        if dask.config.get("temporary-directory", None) is None:  # else the folder the user chose
+            self._config.enter_context(dask.config.set({"temporary-directory": _private_scratch(self._config)}))
         # no dashboard, so no use for the workers' profiler, whose sampling every 10 ms only slows the parts
         self._config.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
         # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
@@ -655,6 +663,19 @@ def dask_setup(worker=None) -> None:
     """``dask worker ADDRESS --preload fastscore.shards``: each worker process warms up once when it starts
     (:func:`warm_worker` for every task), so that a run's first parts cost what later ones do."""
     warm_worker(None)
+
+
+def _private_scratch(stack: contextlib.ExitStack) -> str:
+    """A new private folder for a LocalCluster's scratch space, removed when ``stack`` closes.  Dask's default
+    is a fixed folder in the shared temporary directory (``dask-scratch-space``, else ``dask-scratch-space-UID``),
+    used by whoever made it first, and every Dask server puts its folder there first on its import path: the
+    scheduler and nannies in this process, each worker in its own."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="fastscore-dask-")
+    stack.callback(shutil.rmtree, folder, True)
+    return folder
 
 
 def _fork_workers():

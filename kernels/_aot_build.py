@@ -25,8 +25,8 @@ def is_current(path: str) -> bool:
     """Whether ``path`` is a module built from the kernels' current sources (then installing again, e.g. to
     add an extra, keeps it).  Read in a child process: the build may replace the file this one would map."""
     import subprocess
-    import sys
 
+    from fastscore._isolation import python_command
     from fastscore.first_run import source_stamp
 
     paths = [part_path(path, i) for i in range(PARTS)]
@@ -38,7 +38,7 @@ def is_current(path: str) -> bool:
             "    spec = importlib.util.spec_from_file_location(name, path)\n"
             "    module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
             "    print(module._stamp())\n")
-    proc = subprocess.run([sys.executable, "-c", read, *paths], capture_output=True, text=True)
+    proc = subprocess.run(python_command(read, *paths), capture_output=True, text=True)
     return proc.returncode == 0 and proc.stdout.split() == [str(source_stamp())] * len(paths)
 
 
@@ -79,8 +79,11 @@ def build(path: str, parts: int = PARTS) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from fastscore._isolation import import_numba
+
     from .aot_signatures import SIGNATURES
 
+    import_numba()  # configured without the working folder's .numba_config.yaml (the children are forked)
     groups = split_signatures(SIGNATURES, parts)
     # fork: the children see this process's sys.path (setup.py puts the sources being installed first)
     with ProcessPoolExecutor(parts, mp_context=multiprocessing.get_context("fork")) as pool:

@@ -100,9 +100,10 @@ class Kernel:
         if self._dispatcher is None:
             from fastscore.first_run import announce_compilation, ensure_cache_location, skip_blas_check
 
-            skip_blas_check()  # only the command line uses this mode
-            import numba
+            from fastscore._isolation import import_numba
 
+            skip_blas_check()  # only the command line uses this mode
+            numba = import_numba()
             ensure_cache_location()
             announce_compilation()
             f = self.py_func
@@ -142,4 +143,7 @@ elif MODE == "aot":
             return Kernel(args[0], {})
         return lambda func: Kernel(func, kwargs)
 else:
+    from fastscore._isolation import import_numba
+
+    import_numba()  # configured without the working folder's .numba_config.yaml
     from numba import njit, prange  # noqa: F401

@@ -26,7 +26,7 @@ TASK_NAMES = tuple(tasks.TASKS)
 # lowest first; a pattern ending in ".*" is a package and its modules
 LAYERS = (
     ("base", ("fastscore._version", "fastscore.errors", "fastscore._gc", "fastscore.messages", "fastscore.outputs",
-              "fastscore.first_run")),
+              "fastscore.first_run", "fastscore._isolation")),
     ("kernels", ("fastscore.kernels", "fastscore.kernels.*")),
     ("readers and mechanisms", ("fastscore.formats", "fastscore.formats.*", "fastscore.library", "fastscore.frames",
                                 "fastscore.metrics", "fastscore.pairing")),

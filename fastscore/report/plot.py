@@ -43,6 +43,14 @@ def plot_deltas(result, path) -> str:
         import matplotlib.pyplot as plt
     except ImportError:
         raise UsageError("--plot needs matplotlib: pip install 'fastscore-ie[plot]'") from None
+    # matplotlib's own defaults, not a matplotlibrc it read in the working folder (it looks there first); the
+    # program's settings are back afterwards
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        return _draw(plt, result, path)
+
+
+def _draw(plt, result, path) -> str:
     labels = delta_labels(result)
     n = len(result.systems)
     fig, axes = plt.subplots(n, 1, figsize=(7, 2.2 * n + 1.2), squeeze=False)

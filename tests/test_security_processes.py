@@ -1,0 +1,336 @@
+"""Issue 35, code and configuration from elsewhere: the processes fastscore starts import nothing from the
+working folder, numba reads no ``.numba_config.yaml`` there, and the folders and locks fastscore keeps in the
+shared temporary directory are this user's private ones (links, other users' and world-writable ones refused)."""
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import warnings
+from pathlib import Path
+
+import pytest
+
+from fastscore import _warmup, first_run
+from fastscore.errors import FastscoreWarning
+
+ROOT = Path(__file__).resolve().parent.parent
+# modules a Python process imports after its start (first_run imports zlib; the warm-up, argparse; the
+# forkserver, socket and selectors): planted in the working folder, each leaves a mark if it is ever run
+PLANTED = ("zlib", "numpy", "argparse", "socket", "selectors", "fastscore")
+
+
+def _plant(folder: Path) -> Path:
+    marks = folder / "marks"
+    marks.mkdir()
+    for name in PLANTED:
+        (folder / f"{name}.py").write_text(f"open({str(marks / name)!r}, 'w').close()\n")
+    return marks
+
+
+def _env(tmp: Path, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "NUMBA_CACHE_DIR", "FASTSCORE_AOT", "PYTHONSAFEPATH")}
+    env.update(TMPDIR=str(tmp), **extra)
+    return env
+
+
+@pytest.fixture
+def temporary(tmp_path, monkeypatch) -> Path:
+    """The temporary directory, for this test only (``tempfile.gettempdir()`` caches it)."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+# ---- 1. processes started: nothing imported from the working folder
+
+def test_the_warmup_runs_nothing_from_the_working_folder(tmp_path, temporary, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    marks = _plant(work)
+    monkeypatch.chdir(work)
+    command = first_run.warmup_command([])  # no command: the warm-up stops after its imports
+    assert command[1] == "-I"
+    out = subprocess.run(command, capture_output=True, text=True, env=_env(temporary), timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert (temporary / f"fastscore-{os.getuid()}").is_dir()  # it ran: its lock folder is there
+    assert not list(marks.iterdir())
+
+
+def test_a_first_run_starts_the_isolated_warmup(tmp_path, monkeypatch):
+    """compile_in_background starts that command, with the working folder nowhere on its path."""
+    started = []
+    monkeypatch.setattr(first_run, "kernels_cached", lambda modules=None: False)
+    monkeypatch.setattr(first_run, "compiling_in_background", lambda: False)
+    monkeypatch.setattr(first_run.subprocess, "Popen", lambda command, **kw: started.append(command))
+    monkeypatch.delenv("FASTSCORE_JIT", raising=False)
+    monkeypatch.setattr(sys, "path", ["", str(tmp_path), *sys.path])
+    monkeypatch.chdir(tmp_path)
+    first_run.compile_in_background(["coref", "key.conll", "response.conll"])
+    (command,) = started
+    assert command[:2] == [sys.executable, "-I"] and command[-3:] == ["coref", "key.conll", "response.conll"]
+    path = command[4]
+    assert '""' not in path and str(tmp_path) not in path
+
+
+def test_the_working_folder_is_on_a_child_s_path_only_when_it_holds_this_fastscore(tmp_path, monkeypatch):
+    from fastscore import _isolation
+
+    installation = os.path.dirname(os.path.dirname(os.path.realpath(_isolation.__file__)))
+    monkeypatch.setattr(sys, "path", ["", "relative", str(tmp_path), "/usr/lib/python3"])
+    monkeypatch.chdir(tmp_path)
+    assert _isolation.installation_path() == ["/usr/lib/python3"]
+    monkeypatch.chdir(installation)  # python -m fastscore in a checkout: the checkout is the installation
+    assert _isolation.installation_path() == [installation, str(tmp_path), "/usr/lib/python3"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="PYTHONSAFEPATH is Python 3.11's")
+def test_pool_workers_started_by_a_forkserver_run_nothing_from_the_working_folder(tmp_path):
+    """A pool started while this process has threads uses a forkserver, which multiprocessing starts as
+    ``python -c``: it must not import the planted socket.py or selectors.py."""
+    work, scripts = tmp_path / "work", tmp_path / "scripts"
+    work.mkdir()
+    scripts.mkdir()
+    marks = _plant(work)
+    script = scripts / "pool.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, threading, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from fastscore.shards import LocalExecutor
+
+        if __name__ == "__main__":
+            threading.Thread(target=time.sleep, args=(60,), daemon=True).start()  # threads: a forkserver
+            with LocalExecutor(2) as ex:
+                print(sorted(ex.run(abs, [(-1,), (-2,)], lambda i, v: None)))
+    """))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path), timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "[1, 2]", out.stderr
+    assert not list(marks.iterdir())
+
+
+def test_children_started_in_the_pool_s_lifetime_get_no_working_folder(tmp_path, monkeypatch):
+    from fastscore import _isolation
+
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    with _isolation.no_working_folder_in_children():
+        assert os.environ["PYTHONSAFEPATH"] == "1"
+    assert "PYTHONSAFEPATH" not in os.environ  # the user's environment as it was
+    monkeypatch.setenv("PYTHONSAFEPATH", "x")
+    with _isolation.no_working_folder_in_children():
+        pass
+    assert os.environ["PYTHONSAFEPATH"] == "x"
+
+
+def test_the_warmup_reads_no_fifo_again(tmp_path):
+    """A FIFO or standard input was read by the command: the warm-up scores the bundled example instead of
+    waiting on it (and taking the data meant for the next reader)."""
+    fifo = tmp_path / "key.conll"
+    os.mkfifo(fifo)
+    assert not _warmup._plain(str(fifo)) and not _warmup._plain("-")
+    assert _warmup._plain("example") and _warmup._plain(str(tmp_path)) and _warmup._plain(__file__)
+
+
+# ---- 2. numba configured without the working folder's .numba_config.yaml
+
+_NUMBA_CONFIG = ("import sys\nsys.path.insert(0, {root!r})\n{before}"
+                 "import fastscore.kernels\nfrom numba.core import config\n"
+                 "print(repr(config.CACHE_DIR), int(config.OPT))\n"
+                 "config.reload_config()\nprint(repr(config.CACHE_DIR))\n")
+
+
+@pytest.mark.parametrize("before", ["", "import numba\n"], ids=["fastscore-first", "numba-imported-before"])
+def test_numba_reads_no_config_file_from_the_working_folder(tmp_path, before):
+    pytest.importorskip("yaml")  # numba reads the file only when it can
+    work = tmp_path / "work"
+    work.mkdir()
+    planted = tmp_path / "planted-pickles"
+    (work / ".numba_config.yaml").write_text(f"cache_dir: {planted}\nopt: '0'\n")
+    code = _NUMBA_CONFIG.format(root=str(ROOT), before=before)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["''", "3", "''"]
+    assert not out.stderr
+
+
+def test_numba_environment_variables_still_count(tmp_path):
+    pytest.importorskip("yaml")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".numba_config.yaml").write_text(f"cache_dir: {tmp_path / 'planted'}\n")
+    mine = tmp_path / "mine"
+    code = _NUMBA_CONFIG.format(root=str(ROOT), before="")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path, NUMBA_CACHE_DIR=str(mine), NUMBA_OPT="2"), timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [repr(str(mine)), "2", repr(str(mine))]
+
+
+# ---- 3. private folders and locks in the temporary directory
+
+def _shared_name(temporary: Path) -> Path:
+    return temporary / f"fastscore-{os.getuid()}"
+
+
+def _is_private(folder: str) -> bool:
+    st = os.lstat(folder)
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077 == 0
+
+
+def test_the_temporary_folder_is_made_private(temporary):
+    folder = first_run.temporary_folder()
+    assert folder == str(_shared_name(temporary)) and _is_private(folder)
+    assert first_run.fallback_cache_dir().startswith(folder + os.sep)
+    assert first_run.lock_path().startswith(folder + os.sep)
+
+
+def _world_writable(temporary: Path) -> Path:
+    folder = _shared_name(temporary)
+    folder.mkdir()
+    folder.chmod(0o777)
+    return folder
+
+
+def _a_link(temporary: Path) -> Path:
+    target = temporary / "elsewhere"
+    target.mkdir(mode=0o700)
+    _shared_name(temporary).symlink_to(target)
+    return target
+
+
+@pytest.mark.parametrize("plant", [_world_writable, _a_link], ids=["mode-0777", "symlink"])
+def test_a_planted_temporary_folder_is_refused(temporary, plant):
+    plant(temporary)
+    assert first_run.temporary_folder() is None
+    assert first_run.fallback_cache_dir() is None and first_run.lock_path() is None
+    assert not first_run.compiling_in_background()
+
+
+def test_another_users_temporary_folder_is_refused(temporary, monkeypatch):
+    other = os.getuid() + 4242
+    (temporary / f"fastscore-{other}").mkdir(mode=0o700)  # made by this user: as another user sees it
+    monkeypatch.setattr(os, "getuid", lambda: other)
+    assert first_run.temporary_folder() is None
+
+
+@pytest.mark.parametrize("plant", [_world_writable, _a_link], ids=["mode-0777", "symlink"])
+def test_numba_never_caches_in_a_planted_folder(temporary, monkeypatch, plant):
+    """Neither the kernels' folder nor the user's cache folder writable, and the fallback folder's name taken:
+    numba gets a new private folder for this run, and the run says so."""
+    from numba.core import config
+
+    planted = plant(temporary)
+    monkeypatch.setattr(first_run, "_writable", lambda folder: False)
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    with pytest.warns(FastscoreWarning, match="not this user's private folder"):
+        first_run.ensure_cache_location()
+    chosen = config.CACHE_DIR
+    assert os.path.isdir(chosen) and _is_private(chosen)
+    assert not os.path.realpath(chosen).startswith(os.path.realpath(planted))
+    assert not os.path.realpath(chosen).startswith(os.path.realpath(_shared_name(temporary)))
+
+
+def test_the_lock_is_never_written_through_a_link(temporary, tmp_path):
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n")
+    lock = Path(first_run.lock_path())
+    lock.symlink_to(precious)
+    code = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom fastscore import _warmup\n"
+            "_warmup._score_again = lambda argv: None\n_warmup._warm([])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(temporary),
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert precious.read_text() == "keep me\n" and lock.is_symlink()
+    assert first_run.take_lock(str(lock)) is None
+
+
+def test_a_lock_file_of_another_user_is_neither_taken_nor_truncated(temporary, monkeypatch):
+    lock = Path(first_run.lock_path())
+    lock.write_text("1234")
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(lock).st_uid + 4242)
+    assert first_run.take_lock(str(lock)) is None
+    assert lock.read_text() == "1234"
+
+
+def test_the_lock_is_taken_and_released(temporary, tmp_path):
+    """The warm-up holds the lock (its process id in it) while it scores, and removes it after."""
+    seen = tmp_path / "seen"
+    code = (f"import os, sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom fastscore import _warmup, first_run\n"
+            f"def score(argv):\n    open({str(seen)!r}, 'w').write(open(first_run.lock_path()).read())\n"
+            "_warmup._score_again = score\n_warmup._warm([])\nsys.__stdout__.write(str(os.getpid()))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(temporary),
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert seen.read_text() == out.stdout.strip()
+    assert not Path(first_run.lock_path()).exists()
+
+
+def test_private_folder_refuses_a_file(tmp_path):
+    from fastscore import _isolation
+
+    (tmp_path / "f").write_text("")
+    assert not _isolation.private_folder(str(tmp_path / "f"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _isolation.private_folder(str(tmp_path / "new")) and _is_private(str(tmp_path / "new"))
+
+
+def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
+    """matplotlib reads a ``matplotlibrc`` in the working folder first: ``--plot`` draws with its defaults."""
+    pytest.importorskip("matplotlib")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "matplotlibrc").write_text("figure.facecolor: ff0000\naxes.facecolor: ff0000\n")
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        import matplotlib, numpy as np
+        from fastscore.report.plot import plot_deltas
+        from fastscore.stats.compare import Comparison, SystemComparison
+        out = Comparison("coref", "conll", "bootstrap", 10, 1, 0.95, "base", 0.8, (0.7, 0.9), method="percentile")
+        out.systems.append(SystemComparison("s", 0.8, (0.7, 0.9), 0.0, (-0.1, 0.1), 0.5, 0.5, deltas=np.zeros(3)))
+        plot_deltas(out, "deltas.svg")
+        print(matplotlib.rcParams["figure.facecolor"])  # the program's settings are back
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "#ff0000"
+    assert "#ff0000" not in (work / "deltas.svg").read_text().lower()
+
+
+def test_a_local_cluster_keeps_its_scratch_space_in_a_private_folder(tmp_path, temporary, monkeypatch):
+    """Dask's default scratch space is a fixed folder in /tmp (whoever made it first owns it) that every Dask
+    server puts first on its import path: fastscore's LocalCluster gets a new private folder instead."""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    from fastscore.shards import DaskExecutor
+
+    (temporary / "dask-scratch-space").mkdir(mode=0o777)
+    (temporary / "dask-scratch-space").chmod(0o777)
+    seen = []
+
+    class Cluster:
+        def __init__(self, **kwargs):
+            seen.append(dask.config.get("temporary-directory", None))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(distributed, "LocalCluster", Cluster)
+    monkeypatch.setattr(distributed, "Client", lambda *a, **k: type("C", (), {"close": lambda self: None})())
+    with dask.config.set({"temporary-directory": None}):
+        with DaskExecutor(1, None) as ex:
+            assert ex.client is not None  # the cluster started
+            (scratch,) = seen
+            assert scratch is not None and _is_private(scratch) and "dask-scratch-space" not in scratch
+        assert not os.path.exists(scratch)  # removed with the cluster
+        with dask.config.set({"temporary-directory": str(tmp_path)}), DaskExecutor(1, None) as ex:
+            assert ex.client is not None
+            assert seen[-1] == str(tmp_path)  # the user's own choice kept
