@@ -129,7 +129,8 @@ def detect_format(path) -> str:
     from ..formats.xml_input import looks_like_xml, xml_root
 
     if looks_like_xml(data):  # the root element may lie past the head (a long comment before it)
-        root = xml_root(data, complete=False) or xml_root(read_bytes(path, keep=True))
+        name = source_name(path)
+        root = xml_root(data, complete=False, path=name) or xml_root(read_bytes(path, keep=True), path=name)
         if root is not None and root.name in NAF_ROOTS:
             return "naf"
     sniffed = sniff_format(data)

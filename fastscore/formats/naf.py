@@ -273,9 +273,10 @@ def read_naf(path: str | os.PathLike) -> NafDocument:
 NAF_ROOTS = ("NAF", "KAF", "naf", "kaf")
 
 
-def is_naf(data: bytes) -> bool:
-    """Is this XML whose root element is <NAF> or <KAF> (read whole: see :func:`.xml_input.xml_root`)?"""
-    root = xml_root(data)
+def is_naf(data: bytes, path: str | None = None) -> bool:
+    """Is this XML whose root element is <NAF> or <KAF> (see :func:`.xml_input.xml_root`; ``path``: the file
+    its refusal of an entity names)?"""
+    root = xml_root(data, path=path)
     return root is not None and root.name in NAF_ROOTS
 
 

@@ -366,7 +366,7 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
         docs = {n: read_triple_file(os.path.join(path, n), n) for n in folder_files(path)}
         return TripleSet(path, docs, folder=True)
     data = read_bytes(path)
-    if is_naf(data):
+    if is_naf(data, source_name(path)):
         return TripleSet(source_name(path), {}, naf={SINGLE_DOCUMENT: parse_naf(data, source_name(path))})
     return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT)})
 

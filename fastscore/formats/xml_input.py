@@ -59,10 +59,11 @@ def looks_like_xml(data: bytes | str) -> bool:
     return (_XML_START if isinstance(data, bytes) else _XML_START_TEXT).match(data) is not None
 
 
-def xml_root(data: bytes | str, complete: bool = True) -> XmlRoot | None:
+def xml_root(data: bytes | str, complete: bool = True, path: str | None = None) -> XmlRoot | None:
     """The root element of an XML document, read by expat up to its start tag; None when ``data`` is not
-    well-formed XML up to it (``complete=False``: ``data`` is the start of a file, which may end before it)."""
-    parser = expat_parser("")
+    well-formed XML up to it (``complete=False``: ``data`` is the start of a file, which may end before it).
+    An entity declaration :func:`expat_parser` refuses: a ParseError naming ``path``, given; else None."""
+    parser = expat_parser(path or "")
     found: list[XmlRoot] = []
 
     def start(name, _attrs):
@@ -74,7 +75,11 @@ def xml_root(data: bytes | str, complete: bool = True) -> XmlRoot | None:
         parser.Parse(data, complete)
     except _RootFound:
         return found[0]
-    except (expat.ExpatError, ParseError, LookupError, ValueError):  # LookupError: an encoding Python lacks
+    except ParseError:
+        if path is not None:
+            raise
+        return None
+    except (expat.ExpatError, LookupError, ValueError):  # LookupError: an encoding Python lacks
         return None
     return None
 

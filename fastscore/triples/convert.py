@@ -209,7 +209,7 @@ def naf_to_triples(source: str | os.PathLike | NafDocument, layers: Iterable[str
 
 def _read_naf(path: str) -> NafDocument:
     data = read_bytes(path)
-    if not is_naf(data):
+    if not is_naf(data, source_name(path)):
         raise ParseError(path, 1, "not a NAF or KAF document (its root element is not <NAF> or <KAF>)")
     return parse_naf(data, source_name(path))
 
@@ -626,7 +626,7 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         raise UsageError("--strict-threshold changes nothing without --threshold N (N > 0)")
     for src, dst in pairs:
         data = read_bytes(src)
-        root = xml_root(data)
+        root = xml_root(data, path=source_name(src))
         kind = None if root is None else root.name.lower()
         if kind in ("naf", "kaf") and root.name in NAF_ROOTS:
             doc = naf_to_triples(parse_naf(data, source_name(src)), layer_names, intersect)
