@@ -148,7 +148,7 @@ def _through_fifo(tmp_path, source, call, timeout: float = 30):
 
 
 def _numbers(result) -> dict:
-    return {k: v for k, v in result.to_dict().items() if k not in ("gold", "system", "warnings")}
+    return {k: v for k, v in result.to_dict().items() if k not in ("gold", "system", "key", "response", "warnings")}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
@@ -158,6 +158,24 @@ def test_a_fifo_input_scores_as_its_file(tmp_path, name):
     expected = _numbers(score(ex.key, ex.response, task=ex.task, **ex.options))
     got = _through_fifo(tmp_path, ex.key, lambda fifo: score(fifo, ex.response, task=ex.task, **ex.options))
     assert _numbers(got) == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("name", ["coref", "corefud"])
+def test_a_fifo_input_is_explained_as_its_file(tmp_path, name):
+    ex = example(name)  # CoNLL-U: its sentences are read beside its mentions
+    expected = _numbers(score(ex.key, ex.response, task="explain"))
+    assert _numbers(_through_fifo(tmp_path, ex.key, lambda fifo: score(fifo, ex.response, task="explain"))) == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_coreference_conversion_refuses_a_fifo_it_would_read_twice(tmp_path):
+    from fastscore.coref.convert import convert as convert_coref
+    from fastscore.errors import UsageError
+
+    with pytest.raises(UsageError, match="reads its input twice.*not a pipe"):
+        _through_fifo(tmp_path, example("corefud").key, lambda fifo: convert_coref(fifo, tmp_path / "x.jsonl", "jsonl"))
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")

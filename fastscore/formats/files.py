@@ -125,6 +125,14 @@ def read_head(path: str, size: int = 1 << 16) -> bytes:
     return data[:size]
 
 
+def is_pipe(path: str) -> bool:
+    """Whether ``path`` names a pipe (a FIFO, ``<(...)``): its bytes can be read once."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def refuse_stdin(path: str, why: str) -> None:
     """A UsageError for ``-`` given to a reader that cannot read standard input (``why``: the reason)."""
     if path == STDIN:
