@@ -20,7 +20,7 @@ def _score_again(argv: list[str]) -> None:
     task = TASKS.get(args.command) or _converting_task(args.to)
     keywords = _keywords(args, task, "score", "command") if args.command in TASKS else {}
     example = task.bundled_example(keywords) if task.bundled_example is not None else None
-    if args.command in TASKS:
+    if args.command in TASKS and not any(map(_is_pipe, (args.gold, args.system))):
         gold, system = args.gold, args.system
         if gold == system == "example" and example is not None:
             gold, system, example_keywords = example
@@ -33,6 +33,13 @@ def _score_again(argv: list[str]) -> None:
     if example is not None:
         gold, system, example_keywords = example
         score(gold, system, task=task.name, **example_keywords)
+
+
+def _is_pipe(path) -> bool:
+    """A FIFO is the command's to read: opened here too, it would wait for a writer or take part of its bytes."""
+    from .formats.files import is_pipe
+
+    return isinstance(path, str) and is_pipe(path)
 
 
 def _converting_task(target: str):
