@@ -315,7 +315,8 @@ _SNIFF_CHARS = 1 << 16
 
 
 def sniff_format(text: str | bytes) -> Sniffed | None:
-    """The format the first non-blank lines of a file show (a key of ``FORMATS``), or None."""
+    """The format the start of a file shows (a key of ``FORMATS``), or None: XML by its root element as expat
+    reads it (:func:`.xml_input.xml_root`), other formats by their first non-blank lines."""
     if looks_like_xml(text):  # the root element, as expat reads it (the encoding, a DOCTYPE, comments before)
         root = xml_root(text[:_SNIFF_CHARS], complete=len(text) <= _SNIFF_CHARS)
         if root is not None:
