@@ -87,7 +87,7 @@ def test_jsonlines_is_named_with_its_command(tmp_path, reader):
     (TIMEML, 2, "fastscore temporal"), ("\n<TimeML>\n", 2, "fastscore temporal"),
     ("<NAF>\n", 1, "fastscore coref --format naf"),
     ('<?xml version="1.0"?>\n<!-- c -->\n<KAF>\n', 3, "fastscore triples"), ("<triples>\n", 1, "fastscore triples"),
-    ('<?xml version="1.0"?>\n<other/>\n', 1, "no fastscore command reads it")])
+    ('<?xml version="1.0"?>\n<other/>\n', 2, "no fastscore command reads it")])
 def test_xml_is_named_with_the_command_that_reads_it(tmp_path, reader, text, line, command):
     err = _parse_error(reader, _write(tmp_path, "doc.tml", text))
     assert err.line == line

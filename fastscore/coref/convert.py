@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..formats.files import is_pipe
 from ..formats.table import MentionTable, Words, offsets
 from ..outputs import refuse_outputs_on_inputs
 
@@ -68,6 +69,8 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     source = os.fspath(source)
     if source == "-":
         raise UsageError('convert reads its input twice (mentions, then words): give a file, not "-"')
+    if is_pipe(source):
+        raise UsageError(f"{source}: convert reads its input twice (mentions, then words): give a file, not a pipe")
     refuse_outputs_on_inputs([source, template], [target])
     refuse_folder(source, f"--to {to}")
     fmt = detect_format(source) if source_format == "auto" else source_format
@@ -82,8 +85,8 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     mentions = _Mentions.of(table, text, report.blocks)
     if template is not None:
         template = os.fspath(template)
-        if template == "-":
-            raise UsageError('the template must be a file, not "-"')
+        if template == "-" or is_pipe(template):
+            raise UsageError(f'the template must be a file, not "{template}"')
         fmt_t = detect_format(template)
         if fmt_t != to:
             raise UsageError(f"{template}: the template must be a {TITLES[to]} file (the target format), "

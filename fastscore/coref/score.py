@@ -14,7 +14,7 @@ from typing import Iterable
 from .._gc import collector_paused
 from ..errors import InputError, OtherFormatError, UsageError
 from ..formats.conll import read_conll
-from ..formats.files import Part, read_head, readers_hint, sniff_format, source_name
+from ..formats.files import Part, read_bytes, read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
 from ..task import lazy
 from .engine import align_documents, check_documents, missing_warnings, score_aligned
@@ -125,10 +125,14 @@ def detect_format(path) -> str:
     columnar = sniff(data)
     if columnar is not None:
         return columnar  # a mention table written by fastscore convert --to parquet|arrow
-    from ..formats.naf import is_naf
+    from ..formats.naf import NAF_ROOTS
+    from ..formats.xml_input import looks_like_xml, xml_root
 
-    if is_naf(data):
-        return "naf"
+    if looks_like_xml(data):  # the root element may lie past the head (a long comment before it)
+        name = source_name(path)
+        root = xml_root(data, complete=False, path=name) or xml_root(read_bytes(path, keep=True), path=name)
+        if root is not None and root.name in NAF_ROOTS:
+            return "naf"
     sniffed = sniff_format(data)
     return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
 

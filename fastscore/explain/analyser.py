@@ -128,29 +128,34 @@ def _min_non_pronoun(mentions, types: Types):
 
 def _operations(auto_group: dict, key_group: dict, auto_of: dict) -> tuple[list, list, set]:
     """The response made the key: splits (part, response label, goes nowhere), merges (part, key label) and the
-    key mentions introduced."""
-    splits, merges, introduced = [], [], set()
-    pieces = []
+    key mentions introduced.  A response entity's parts are its mentions grouped by the key entity holding them
+    (key entities share no mention), so the work grows with the mentions, not with entities times parts."""
+    splits, introduced = [], set()
+    rank = {g: i for i, g in enumerate(key_group)}  # parts in the key entities' order
+    key_of = {m: g for g, gcluster in key_group.items() for m in gcluster}
+    parts_of: dict = {g: [] for g in key_group}  # key label -> the parts inside it, in the order they are made
     for a, acluster in auto_group.items():
-        used: set = set()
-        for g, gcluster in key_group.items():
-            part = acluster & gcluster
-            if part:
-                pieces.append(part)
-                used |= part
-                if part != acluster:
-                    splits.append((frozenset(part), a, False))
-        for m in sorted(acluster - used):
+        by_key: dict = {}
+        nowhere = []
+        for m in acluster:
+            g = key_of.get(m)
+            if g is None:
+                nowhere.append(m)
+            else:
+                by_key.setdefault(g, set()).add(m)
+        for g in sorted(by_key, key=rank.__getitem__):
+            part = by_key[g]
+            parts_of[g].append(part)
+            if part != acluster:
+                splits.append((frozenset(part), a, False))
+        for m in sorted(nowhere):
             splits.append((frozenset((m,)), a, True))
     for g, gcluster in key_group.items():
         for m in gcluster:
             if m not in auto_of:
                 introduced.add(m)
-                pieces.append({m})
-    for g, gcluster in key_group.items():
-        for part in pieces:
-            if part != gcluster and part <= gcluster:
-                merges.append((frozenset(part), g))
+                parts_of[g].append({m})
+    merges = [(frozenset(part), g) for g, gcluster in key_group.items() for part in parts_of[g] if part != gcluster]
     return splits, merges, introduced
 
 
@@ -160,24 +165,31 @@ def _group_errors(auto_group: dict, key_group: dict, key_of: dict, auto_of: dict
     errors = []
     # Extra Entity: removed mentions of a response entity with no key mention but pronouns
     nowhere: dict = {}
+    only_pronouns: dict = {}  # response label -> whether its mentions in the key are all pronouns
     for split in splits:
-        acluster = auto_group[split[1]]
-        if split[2] and all(types.is_pronoun(m) for m in acluster if m in key_of):
-            nowhere.setdefault(split[1], []).append(split)
+        a = split[1]
+        if split[2] and a not in only_pronouns:
+            only_pronouns[a] = all(types.is_pronoun(m) for m in auto_group[a] if m in key_of)
+        if split[2] and only_pronouns[a]:
+            nowhere.setdefault(a, []).append(split)
+    removed = {s for parts in nowhere.values() if len(parts) > 1 for s in parts}
     for a, parts in nowhere.items():
         if len(parts) > 1:
             mentions = tuple(sorted(m for p in parts for m in p[0]))
             errors.append(Error("extra_entity", mentions, (), (a,)))
-            splits = [s for s in splits if s not in parts]
+    if removed:
+        splits = [s for s in splits if s not in removed]
     # Missing Entity: introduced mentions of a key entity with no response mention but pronouns
+    gone: set = set()  # (key label, introduced mention) merges that the Missing Entity accounts for
     for g, gcluster in key_group.items():
         present = [m for m in gcluster if m in auto_of]
         missing = [m for m in gcluster if m not in auto_of]
         if all(types.is_pronoun(m) for m in present) and len(missing) > 1:
             errors.append(Error("missing_entity", tuple(sorted(gcluster)), (g,), ()))
-            gone = {frozenset((m,)) for m in missing}
-            merges = [mg for mg in merges if not (mg[1] == g and mg[0] in gone)]
+            gone.update((g, frozenset((m,))) for m in missing)
             introduced -= set(missing)
+    if gone:
+        merges = [mg for mg in merges if (mg[1], mg[0]) not in gone]
     # nothing moves for the part holding the entity's earliest non-pronoun mention
     auto_first = {a: _first(c, types) for a, c in auto_group.items()}
     key_first = {g: _first(c, types) for g, c in key_group.items()}

@@ -28,10 +28,12 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
     from ..coref.engine import check_documents
     from ..coref.score import match_corefud_sides
     from ..formats.conllu import read_conllu, read_conllu_blocks
+    from ..formats.files import read_bytes
 
     try:
+        data = [read_bytes(p, keep=True) for p in (key_path, response_path)]  # once: a pipe is read once
         k, r = read_conllu(key_path), read_conllu(response_path)
-        blocks = read_conllu_blocks(key_path), read_conllu_blocks(response_path)
+        blocks = read_conllu_blocks(key_path, data[0]), read_conllu_blocks(response_path, data[1])
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
     way = Matching(matching.match or "head", matching.zero_match or "dependent")

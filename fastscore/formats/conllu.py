@@ -311,11 +311,12 @@ class Block:
     multiword: int = 0  # multiword-token lines
 
 
-def read_conllu_blocks(path: str | os.PathLike) -> list[Block]:
+def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> list[Block]:
     """The sentences of a CoNLL-U file, cut as :func:`read_conllu` cuts them (block ``i`` is the table's
     sentence ``i``: its word keys have ``i`` as sentence).  The file is expected to be valid (read with
-    :func:`read_conllu` first)."""
-    text = read_text(os.fspath(path))
+    :func:`read_conllu` first); ``data``: its bytes, read already (a pipe cannot be read twice)."""
+    path = os.fspath(path)
+    text = read_text(path) if data is None else decode_utf8(source_name(path), data)
     text = text.replace("\r\n", "\n") if "\r" in text else text
     blocks: list[Block] = []
     line = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import stat
 import sys
 import zlib
 from contextlib import contextmanager
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import OtherFormatError, ParseError, UsageError
+from .xml_input import looks_like_xml, xml_root
 
 BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -20,6 +22,7 @@ STDIN_NAME = "<stdin>"
 
 _stdin_read: object | None = None  # the standard input stream already read (a pipe cannot be rewound)
 _stdin_ahead: tuple[object, bytes] | None = None  # (stream, its bytes) read ahead to tell its format
+_pipes: dict[str, bytes] = {}  # pipes' bytes read ahead to tell their format, by path, until read whole
 
 
 def source_name(path: str) -> str:
@@ -27,10 +30,14 @@ def source_name(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, keep: bool = False) -> bytes:
     """The bytes of a file (``-``: standard input), gunzipped when gzip-compressed (whatever the name),
-    without a leading UTF-8 byte-order mark (editors on Windows write one)."""
-    data = _read_stdin() if path == STDIN else _read_file(path)
+    without a leading UTF-8 byte-order mark (editors on Windows write one).  ``keep``: a look before its
+    reader reads it (standard input's and a pipe's bytes are kept for the reader)."""
+    if path == STDIN:
+        data = peek_stdin() if keep else _read_stdin()
+    else:
+        data = _read_file(path, keep=keep)
     if data.startswith(GZIP_MAGIC):
         data = _gunzip(source_name(path), data)
     return data[len(BOM):] if data.startswith(BOM) else data
@@ -111,10 +118,19 @@ def read_head(path: str, size: int = 1 << 16) -> bytes:
     """The first ``size`` bytes of :func:`read_bytes` (a gzip file is read whole): enough to tell a format
     without reading a large file twice."""
     data = peek_stdin() if path == STDIN else _read_file(path, size)
-    if data.startswith(GZIP_MAGIC):
-        return (_gunzip(STDIN_NAME, data) if path == STDIN else read_bytes(path))[:size]
-    data = data[:size]
-    return data[len(BOM):] if data.startswith(BOM) else data
+    if data.startswith(GZIP_MAGIC):  # whole: standard input's and a pipe's bytes are kept for their reader
+        whole = data if path == STDIN else _pipes.get(path) or _read_file(path)
+        data = _gunzip(source_name(path), whole)
+    data = data[len(BOM):] if data.startswith(BOM) else data
+    return data[:size]
+
+
+def is_pipe(path: str) -> bool:
+    """Whether ``path`` names a pipe (a FIFO, ``<(...)``): its bytes can be read once."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def refuse_stdin(path: str, why: str) -> None:
@@ -161,16 +177,27 @@ def folder_contents(folder: str) -> str:
     return "files" if any(not n.startswith(".") for n in os.listdir(folder)) else ""
 
 
-def _read_file(path: str, size: int = -1) -> bytes:
+def _read_file(path: str, size: int = -1, keep: bool = False) -> bytes:
+    """A file's first ``size`` bytes (all: -1).  A pipe (a FIFO, ``<(cat key.conll)``) is read whole at its
+    first look (``size`` given, or ``keep``) and kept until read whole without ``keep``: its format is told
+    from the bytes its reader then takes (a pipe cannot be opened and read twice)."""
+    if path in _pipes:
+        data = _pipes[path] if size >= 0 or keep else _pipes.pop(path)
+        return data[:size] if size >= 0 else data
     try:
         with open(path, "rb") as fh:
-            return fh.read(size)
+            if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return fh.read(size)
+            data = fh.read()
     except FileNotFoundError:
         raise ParseError(path, None, "file not found") from None
     except IsADirectoryError:
         raise ParseError(path, None, "is a directory, expected a file") from None
     except OSError as exc:
         raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+    if size >= 0 or keep:
+        _pipes[path] = data
+    return data[:size] if size >= 0 else data
 
 
 def _read_stdin() -> bytes:
@@ -281,7 +308,6 @@ _MARKERS = re.compile(
     r"|(?P<tbf>#BeginOfDocument|#EndOfDocument|@(?:Coreference|After|Subevent)(?=\s))"
     r"|(?P<conll>#\s*begin document|#\s*end document)"
     r"|(?P<conllu>#\s*(?:newdoc id|sent_id|global\.Entity))")
-_ROOT = re.compile(r"<(?![?!/])([\w:.-]+)")  # an XML document's first element
 _XML_ROOTS = {"TimeML": "timeml", "NAF": "naf", "KAF": "kaf", "triples": "triples"}
 _BRACKETS = re.compile(r"\(?[\w.+-]+\)?(?:\|\(?[\w.+-]+\)?)*")  # a CoNLL-2012 coreference column
 _SNIFF_LINES = 20
@@ -289,7 +315,13 @@ _SNIFF_CHARS = 1 << 16
 
 
 def sniff_format(text: str | bytes) -> Sniffed | None:
-    """The format the first non-blank lines of a file show (a key of ``FORMATS``), or None."""
+    """The format the start of a file shows (a key of ``FORMATS``), or None: XML by its root element as expat
+    reads it (:func:`.xml_input.xml_root`), other formats by their first non-blank lines."""
+    if looks_like_xml(text):  # the root element, as expat reads it (the encoding, a DOCTYPE, comments before)
+        root = xml_root(text[:_SNIFF_CHARS], complete=len(text) <= _SNIFF_CHARS)
+        if root is not None:
+            kind = _XML_ROOTS.get(root.name, "xml")
+            return Sniffed("naf" if kind == "kaf" else kind, root.line, "<" + root.name)
     if isinstance(text, bytes):
         text = text[:_SNIFF_CHARS].decode("utf-8", "replace")
     for magic, kind in (("PAR1", "parquet"), ("ARROW1", "arrow")):
@@ -301,25 +333,12 @@ def sniff_format(text: str | bytes) -> Sniffed | None:
         if not line:
             continue
         found = _sniff_line(line)
-        if found is not None and found[0] == "xml":  # the declaration: the root element tells the kind
-            return _xml_root(text, lineno) or Sniffed("xml", lineno, found[1])
         if found is not None:
             return Sniffed(found[0], lineno, found[1])
         seen += 1
         if seen == _SNIFF_LINES:
             break
     return None
-
-
-def _xml_root(text: str, lineno: int) -> Sniffed | None:
-    """TimeML, NAF/KAF or triples from the first element after the XML declaration (comments skipped)."""
-    body = re.sub(r"<!--.*?-->|<!DOCTYPE[^>]*>|<\?.*?\?>", lambda m: "\n" * m.group().count("\n"),
-                  text[:_SNIFF_CHARS], flags=re.S)
-    m = _ROOT.search(body)
-    if m is None or m.group(1) not in _XML_ROOTS:
-        return None
-    kind = _XML_ROOTS[m.group(1)]
-    return Sniffed("naf" if kind == "kaf" else kind, body.count("\n", 0, m.start()) + 1, "<" + m.group(1))
 
 
 def _sniff_line(line: str) -> tuple[str, str] | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..errors import ParseError
 from ..outputs import is_hidden
 from .files import read_bytes, refuse_stdin, source_name
+from .xml_input import expat_parser, xml_root
 
 
 def trim(s: str) -> str:
@@ -225,7 +226,7 @@ class _Handler:
 
 def parse_naf(data: bytes, path: str) -> NafDocument:
     doc = NafDocument(path, "naf")
-    parser = xml.parsers.expat.ParserCreate()
+    parser = expat_parser(path)
     parser.buffer_text = True
     handler = _Handler(doc, parser)
     parser.StartElementHandler = handler.start
@@ -269,11 +270,14 @@ def read_naf(path: str | os.PathLike) -> NafDocument:
     return parse_naf(read_bytes(path), source_name(path))
 
 
-def is_naf(data: bytes) -> bool:
-    """Does this XML start with a <NAF> or <KAF> root element?"""
-    head = data[:4096].lstrip()
-    head = re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.S).lstrip()
-    return bool(re.match(rb"<(NAF|KAF|naf|kaf)[\s>/]", head))
+NAF_ROOTS = ("NAF", "KAF", "naf", "kaf")
+
+
+def is_naf(data: bytes, path: str | None = None) -> bool:
+    """Is this XML whose root element is <NAF> or <KAF> (see :func:`.xml_input.xml_root`; ``path``: the file
+    its refusal of an entity names)?"""
+    root = xml_root(data, path=path)
+    return root is not None and root.name in NAF_ROOTS
 
 
 # ---- coreference as a mention table

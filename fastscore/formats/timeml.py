@@ -25,6 +25,7 @@ from xml.parsers import expat
 
 from ..errors import InputError, ParseError
 from .files import STDIN, decode_utf8, read_bytes, reject_other_format, source_name
+from .xml_input import expat_parser
 
 # attribute values the toolkit's schema check (TimeML-Normalizer's tml-min-consistency.xsd) accepts
 _EVENT_VALUES = {
@@ -128,8 +129,19 @@ def concat_timeml(reads: list[TimemlInput], name: str, like=None) -> TimemlInput
 
 def parse_timeml(path: str, name: str | None = None) -> TimemlDoc:
     """One TimeML file."""
-    text = decode_utf8(source_name(path), read_bytes(path))
+    text = _xml_text(source_name(path), read_bytes(path))
     return _Parser(source_name(path), name or os.path.basename(path)).parse(text)
+
+
+def _xml_text(path: str, data: bytes) -> str:
+    """A TimeML file's text (offsets are counted in its characters): UTF-16 after a UTF-16 byte-order mark,
+    else UTF-8 (an encoding declaration naming another is not followed: the bytes must be UTF-8)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise ParseError(path, None, f"invalid UTF-16 at byte {exc.start}: re-encode the file") from None
+    return decode_utf8(path, data)
 
 
 class _Parser:
@@ -158,7 +170,7 @@ class _Parser:
         return ParseError(self.path, line, problem, self.name)
 
     def parse(self, data: str) -> TimemlDoc:
-        p = expat.ParserCreate()
+        p = expat_parser(self.path, self.name)
         self.p = p
         p.StartElementHandler = self.start
         p.EndElementHandler = self.end

@@ -25,6 +25,7 @@ from ..errors import ParseError
 from ..outputs import is_hidden
 from .files import read_bytes, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
+from .xml_input import expat_parser
 
 EXTENSION = ".trp"
 SINGLE_DOCUMENT = "document"  # the name of the one document of a single file
@@ -292,7 +293,7 @@ class _Handler:
 def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
     """The triples of one file's bytes."""
     doc = TripleDoc(name, path)
-    parser = xml.parsers.expat.ParserCreate()
+    parser = expat_parser(path, name)
     parser.buffer_text = True
     handler = _Handler(doc, parser)
     parser.StartElementHandler = handler.first_start
@@ -365,7 +366,7 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
         docs = {n: read_triple_file(os.path.join(path, n), n) for n in folder_files(path)}
         return TripleSet(path, docs, folder=True)
     data = read_bytes(path)
-    if is_naf(data):
+    if is_naf(data, source_name(path)):
         return TripleSet(source_name(path), {}, naf={SINGLE_DOCUMENT: parse_naf(data, source_name(path))})
     return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT)})
 

@@ -44,7 +44,8 @@ from typing import Iterable
 
 from ..errors import InputError, ParseError, UsageError
 from ..formats.files import read_bytes, read_head, reject_other_format, source_name
-from ..formats.naf import NafDocument, id_problems, is_naf, parse_naf, trim
+from ..formats.naf import NAF_ROOTS, NafDocument, id_problems, is_naf, parse_naf, trim
+from ..formats.xml_input import expat_parser, xml_root
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
 from .java import d2i
@@ -208,29 +209,31 @@ def naf_to_triples(source: str | os.PathLike | NafDocument, layers: Iterable[str
 
 def _read_naf(path: str) -> NafDocument:
     data = read_bytes(path)
-    if not is_naf(data):
+    if not is_naf(data, source_name(path)):
         raise ParseError(path, 1, "not a NAF or KAF document (its root element is not <NAF> or <KAF>)")
     return parse_naf(data, source_name(path))
 
 
 # ---- KYOTO tuples (ConvertTuplesToTriples)
 
-def tuples_to_triples(path: str | os.PathLike, first_element: str = "event") -> TripleDoc:
+TUPLES_ROOT = "kafkybot-results"
+
+def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", data: bytes | None = None) -> TripleDoc:
     """A KYOTO Kybot tuple file (``<kafkybot-results><tuples source><tuple id profile profileConfidence>
     <event tokens="w1;w2" lemma/><participant role tokens/>...``): for every element named ``first_element``
     and every other element of its tuple, a triple first -> other, relation the other element's role, id
     ``SOURCE#TUPLE``, profile and profile confidence the tuple's, labels the element names, comments their
-    lemmas (sources in the order of the module's ``HashMap``)."""
+    lemmas (sources in the order of the module's ``HashMap``).  ``data``: the file's bytes, when read already."""
     import xml.parsers.expat
 
     from .java import hashmap_order
 
     path = os.fspath(path)
-    data = read_bytes(path)
+    data = read_bytes(path) if data is None else data
     doc = TripleDoc(os.path.basename(path), source_name(path))
     sources: dict[str, list[dict]] = {}
     state: dict = {"source": "", "tuples": [], "tuple": None}
-    parser = xml.parsers.expat.ParserCreate()
+    parser = expat_parser(source_name(path))
 
     def start(name, attrs):
         low = name.lower()
@@ -315,10 +318,9 @@ def java_double(text: str) -> float | None:
 
 
 def is_kybot_output(data: bytes) -> bool:
-    """Does this XML start with a ``<kybotOut>`` root element (KYOTO Kybot output)?"""
-    head = data[:4096].lstrip()
-    head = re.sub(rb"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>", b"", head, flags=re.DOTALL).lstrip()
-    return bool(re.match(rb"<kybotOut[\s>/]", head, flags=re.IGNORECASE))
+    """Is this XML whose root element is ``<kybotOut>`` (KYOTO Kybot output)?"""
+    root = xml_root(data)
+    return root is not None and root.name.lower() == "kybotout"
 
 
 class _Event:
@@ -438,7 +440,7 @@ class _KybotReader:
     def read(self, data: bytes) -> None:
         import xml.parsers.expat
 
-        self.parser = xml.parsers.expat.ParserCreate()
+        self.parser = expat_parser(self.path)
         self.parser.ordered_attributes = True
         self.parser.StartElementHandler = self.start
         self.parser.EndElementHandler = self.end
@@ -505,7 +507,8 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int, strict: bool
 
 
 def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | NafDocument, threshold: int = 0,
-                            name: str | None = None, strict_threshold: bool = False) -> TripleDoc:
+                            name: str | None = None, strict_threshold: bool = False,
+                            data: bytes | None = None) -> TripleDoc:
     """KYOTO Kybot output (``<kybotOut><doc><event eid target lemma rank profile_id/><role rid event
     target lemma rtype rank profile_id/>...``) as the module's ``KybotOutputToTriples`` converts it, with
     the KAF file the Kybots read (``kaf``: its terms map term ids to token ids) and the WSD ``threshold``
@@ -518,12 +521,13 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
     ``<place>`` and ``<country>`` and one ``TIME`` triple per ``<dateInfo>`` of the event (second element:
     the tokens of the last of its span terms found in the KAF, comment their words).  Events and roles whose
     terms have no tokens are left out (reported, as the module prints them); ``<doc>`` elements are not
-    matched to the KAF file (the module's converter reads every document into one map)."""
+    matched to the KAF file (the module's converter reads every document into one map).  ``data``: the file's
+    bytes, when read already."""
     path = os.fspath(path)
     if not isinstance(kaf, NafDocument):
         kaf = _read_naf(os.fspath(kaf))
     reader = _KybotReader(source_name(path))
-    reader.read(read_bytes(path))
+    reader.read(read_bytes(path) if data is None else data)
     doc = TripleDoc(name or os.path.basename(path), source_name(path))
     doc.warnings.extend(reader.warnings)
     terms = kaf.term_tokens
@@ -626,14 +630,20 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         raise UsageError("--strict-threshold changes nothing without --threshold N (N > 0)")
     for src, dst in pairs:
         data = read_bytes(src)
-        if is_naf(data):
+        root = xml_root(data, path=source_name(src))
+        kind = None if root is None else root.name.lower()
+        if kind in ("naf", "kaf") and root.name in NAF_ROOTS:
             doc = naf_to_triples(parse_naf(data, source_name(src)), layer_names, intersect)
-        elif is_kybot_output(data):
+        elif kind == "kybotout":
             doc = kybot_output_to_triples(src, kybot_kaf_path(src, kaf), threshold,
-                                          strict_threshold=strict_threshold)
-        else:
+                                          strict_threshold=strict_threshold, data=data)
+        else:  # KYOTO tuples, as the module finds them: <tuple> elements under any root
             reject_other_format(source_name(src), data, "naf", allowed=("xml",))  # another task's file
-            doc = tuples_to_triples(src, first_element)
+            doc = tuples_to_triples(src, first_element, data)
+            if root is not None and kind != TUPLES_ROOT and not len(doc):  # XML of no kind converted
+                raise ParseError(source_name(src), root.line, f"root element <{root.name}> and no tuple: not a "
+                                 f"NAF/KAF document (<NAF>, <KAF>), KYOTO tuple file (<{TUPLES_ROOT}>) or Kybot "
+                                 "output (<kybotOut>), which fastscore convert --to triples converts")
         write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)
     return warnings
