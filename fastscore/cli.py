@@ -13,9 +13,10 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, OtherFormatError, UsageError
+from .errors import FastscoreError, FastscoreWarning, InputError, OtherFormatError, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
+from .messages import LINE, shown
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -218,7 +219,7 @@ def _refuse_unknown(parser: argparse.ArgumentParser, extra: list[str], command: 
             where = (f"fastscore {owners[0]}" if command == task.name
                      else f"fastscore {command} --task {owners[0]}")
             parser.error(f"{flag} is an option of {where}, not of {command if command == task.name else f'{command} --task {task.name}'}")
-    parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    parser.error(f"unrecognized arguments: {' '.join(map(shown, extra))}")
 
 
 def main(argv: list[str] | None = None, own_process: bool = False) -> int:
@@ -244,9 +245,34 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         _error_line(f"fastscore: error: {exc}")
         return 1
     except OSError as exc:  # one the code did not name (OutputError names what it writes)
-        where = f"{exc.filename}: " if exc.filename else ""
-        _error_line(f"fastscore: error: {where}{exc.strerror or exc}")
+        _error_line(f"fastscore: error: {_os_error(exc)}")
         return 1
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError the code did not name: the paths it names, else the working folder when it is gone (Python
+    then fails to resolve any relative path, numba too)."""
+    names = [shown(n) for n in (exc.filename, exc.filename2) if n is not None]
+    if not names:
+        gone = _working_folder_gone()
+        if gone:
+            return gone
+    return "".join(f"{n}: " for n in names) + (exc.strerror or str(exc))
+
+
+def _working_folder_gone() -> str | None:
+    """What to say when the working folder no longer exists (removed while a shell was in it), else None."""
+    try:
+        os.getcwd()
+        return None
+    except FileNotFoundError:
+        pass
+    try:  # Linux names the folder it was, with " (deleted)"
+        was = os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
+    except OSError:
+        was = None
+    folder = "the working folder" + (f" {shown(was)}" if was else "")
+    return f"{folder} no longer exists (it was removed or renamed): cd to an existing folder and run again"
 
 
 def _main(argv: list[str], own_process: bool) -> int:
@@ -257,6 +283,9 @@ def _main(argv: list[str], own_process: bool) -> int:
         parser.print_help()
         return 2
     task = TASKS[args.command] if args.command in TASKS else stats_task
+    gone = _working_folder_gone()
+    if gone:  # relative paths resolve to nothing and compiling the kernels fails without a path: say why first
+        raise InputError(gone)
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
     if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
@@ -325,8 +354,9 @@ def _emit(text: str) -> None:
 
 
 def _error_line(text: str) -> None:
+    """A message on stderr as one line: a value quoted without ``shown`` is escaped (and cut) here."""
     try:
-        print(text, file=sys.stderr)
+        print(shown(text, LINE), file=sys.stderr)
         sys.stderr.flush()
     except (OSError, ValueError):  # stderr gone too: the exit status says it
         pass
@@ -361,7 +391,7 @@ def _warnings_on_stderr():
         finally:
             for w in caught:
                 if issubclass(w.category, FastscoreWarning):
-                    print(f"fastscore: warning: {w.message}", file=sys.stderr)
+                    print(shown(f"fastscore: warning: {w.message}", LINE), file=sys.stderr)
                 else:
                     print(warnings.formatwarning(w.message, w.category, w.filename, w.lineno), end="",
                           file=sys.stderr)
