@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 
 from .errors import FastscoreError, InputError, UsageError
 from .formats.files import Part
+from .messages import few, shown
 from .outputs import is_hidden
-from .messages import few
 from .pairing import pair
 
 DEFAULT_BATCH_BYTES = 256 << 20
@@ -290,7 +290,7 @@ def _owners(names: Sequence[list[str] | None], parts: list) -> dict[str, int]:
                                  '"#begin document" line): name the documents to score the files as one corpus, '
                                  "or score them one pair of files at a time")
             if j != i:
-                raise InputError(f'document "{name}" is in two shards: {parts[j]} and {parts[i]} '
+                raise InputError(f'document "{shown(name)}" is in two shards: {parts[j]} and {parts[i]} '
                                  "(a document must be in one shard only)")
     return owner
 
@@ -725,7 +725,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     if doc is not None:
         units = [u for u in units if any(doc in k_names[k] for k in u.key)]
         if not units:
-            raise UsageError(f'--doc "{doc}": no such document in the key')
+            raise UsageError(f'--doc "{shown(doc)}": no such document in the key')
     if not units:
         raise InputError(f"{gold}: no key document could be read")
     all_parts = key_parts + response_parts

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import ParseError
 from ..first_run import jit_disabled
+from ..messages import shown
 from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
 from .table import MentionTable, offsets
@@ -171,7 +172,7 @@ class _Reader:
                 name = m.group(1) or ""
                 if open_doc is not None:
                     self.names.append(name)
-                    self.fail(line, f'"#begin document" inside document "{self.names[open_doc]}" (begun at '
+                    self.fail(line, f'"#begin document" inside document "{shown(self.names[open_doc])}" (begun at '
                                     f'line {begins[open_doc] + 1 + self.first_line}): add the missing "#end document" line',
                               len(self.names) - 1)
                 if name in seen:

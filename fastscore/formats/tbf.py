@@ -19,6 +19,7 @@ from operator import itemgetter
 from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
+from ..messages import shown
 from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes,
                     source_name)
 
@@ -210,7 +211,7 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
             if line.startswith(BEGIN):
                 name = line[len(BEGIN):].strip()
                 if doc is not None:
-                    raise ParseError(path, lineno, f'"{BEGIN}" inside document "{doc.id}" (begun at line '
+                    raise ParseError(path, lineno, f'"{BEGIN}" inside document "{shown(doc.id)}" (begun at line '
                                                    f'{doc.line}): add the missing "{END}" line', name)
                 if not name:
                     raise ParseError(path, lineno, f'"{BEGIN}" without a document id')

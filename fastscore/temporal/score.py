@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ..formats.timeml import TimemlInput, read_timeml
+from ..messages import shown
 from ..pairing import pair
 from ..stats.docstats import DocStats
 from . import PAIRING
@@ -74,7 +75,7 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
             try:
                 c = score_relations(pair.gold.relations, pair.system.relations, method, exact=fix_toolkit_quirks)
             except ZeroWeightError as exc:
-                raise InputError(f'{sd.path}: document "{name}": implicit_in_recall: the weight 0.99 / (1 + n(n-1)/2 '
+                raise InputError(f'{sd.path}: document "{shown(name)}": implicit_in_recall: the weight 0.99 / (1 + n(n-1)/2 '
                                  f"- matched) divides by zero ({exc}); the toolkit stops with ZeroDivisionError here "
                                  "(more verified gold relations than pairs of intervals: two relations between the "
                                  "same intervals); --fix-toolkit-quirks scores it") from None
