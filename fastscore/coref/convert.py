@@ -328,8 +328,8 @@ def _onto_template(m: _Mentions, text: _Text, template: _Text, report: _Report) 
         diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
         forms += len(diff)
         if diff and first is None:
-            first = (f'document "{shown(doc.name)}" word {diff[0] + 1}: {a[diff[0]]!r} in the input, {b[diff[0]]!r} in the '
-                     "template")
+            first = (f'document "{shown(doc.name)}" word {diff[0] + 1}: {a[diff[0]]!r} in the input, {b[diff[0]]!r} '
+                     "in the template")
     if forms:
         report.add(f"{forms} word(s) differ between the input and the template {template.path} (the template's are "
                    f"written); first: {first}")

@@ -207,8 +207,8 @@ def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_t
         if len(differ):
             t = int(differ[0])
             raise InputError(
-                f"{r_tok.path}:{int(r_tok.line[r_tok.doc_offsets[rd] + t]) + 1}: document \"{shown(name)}\": token {t} is "
-                f"in sentence {int(rs[t]) + 1} of the response but in sentence {int(ks[t]) + 1} of the key "
+                f"{r_tok.path}:{int(r_tok.line[r_tok.doc_offsets[rd] + t]) + 1}: document \"{shown(name)}\": token "
+                f"{t} is in sentence {int(rs[t]) + 1} of the response but in sentence {int(ks[t]) + 1} of the key "
                 f"({k_tok.path}:{int(k_tok.line[k_tok.doc_offsets[kd] + t]) + 1}): the response must have the key's "
                 "sentences (blank lines)")
 

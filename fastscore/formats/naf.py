@@ -364,8 +364,8 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
                 for target in span.targets:
                     group, toks = _target_tokens(target, doc, positions, key, by_name, chain.id, span.line, name)
                     if where is not None and group != where:
-                        raise ParseError(doc.path, span.line, f'coreference chain "{shown(chain.id)}": a span with targets '
-                                         f"in two documents ({where}, {group})", name)
+                        raise ParseError(doc.path, span.line, f'coreference chain "{shown(chain.id)}": a span with '
+                                         f"targets in two documents ({where}, {group})", name)
                     where = group
                     tokens.extend(toks)
                 if not tokens:
@@ -388,11 +388,12 @@ def _target_tokens(target: str, doc: NafDocument, positions: dict[str, int], gro
             target = m.group("id")
     tokens = doc.term_tokens.get(target)
     if tokens is None:
-        raise ParseError(path, line, f'coreference chain "{shown(chain)}": target "{shown(target)}" names no term', name)
+        raise ParseError(path, line, f'coreference chain "{shown(chain)}": target "{shown(target)}" names no term',
+                         name)
     out = []
     for tok in tokens:
         if tok not in positions:
-            raise ParseError(path, line, f'coreference chain "{shown(chain)}": term "{shown(target)}" covers token "{shown(tok)}", which '
-                             "the text layer does not have", name)
+            raise ParseError(path, line, f'coreference chain "{shown(chain)}": term "{shown(target)}" covers token '
+                             f'"{shown(tok)}", which the text layer does not have', name)
         out.append(positions[tok])
     return group, out

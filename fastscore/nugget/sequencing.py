@@ -153,10 +153,10 @@ def score_sequencing(prep, al, opts) -> Sequencing:
             try:
                 seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
             except ZeroWeightError as exc:
-                raise InputError(f'{gold.file.path} and {system.file.path}: document "{shown(doc_id)}": event sequencing '
-                                 f"({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) divides by "
-                                 f"zero ({exc}); EvmEval stops with ZeroDivisionError here — the links contradict "
-                                 "each other (a cycle, or two relations between the same events)") from None
+                raise InputError(f'{gold.file.path} and {system.file.path}: document "{shown(doc_id)}": event '
+                                 f"sequencing ({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) "
+                                 f"divides by zero ({exc}); EvmEval stops with ZeroDivisionError here — the links "
+                                 "contradict each other (a cycle, or two relations between the same events)") from None
     if undefined:
         seq.warnings.append(f"{len(undefined)} event sequencing link(s) name a mention that is not defined in "
                             f"their document and were skipped (as EvmEval does); first: {undefined[0]}")

@@ -75,10 +75,10 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
             try:
                 c = score_relations(pair.gold.relations, pair.system.relations, method, exact=fix_toolkit_quirks)
             except ZeroWeightError as exc:
-                raise InputError(f'{sd.path}: document "{shown(name)}": implicit_in_recall: the weight 0.99 / (1 + n(n-1)/2 '
-                                 f"- matched) divides by zero ({exc}); the toolkit stops with ZeroDivisionError here "
-                                 "(more verified gold relations than pairs of intervals: two relations between the "
-                                 "same intervals); --fix-toolkit-quirks scores it") from None
+                raise InputError(f'{sd.path}: document "{shown(name)}": implicit_in_recall: the weight 0.99 / (1 + '
+                                 f"n(n-1)/2 - matched) divides by zero ({exc}); the toolkit stops with "
+                                 "ZeroDivisionError here (more verified gold relations than pairs of intervals: two "
+                                 "relations between the same intervals); --fix-toolkit-quirks scores it") from None
             rel = (c.system_verified, c.system_total, c.gold_verified, c.gold_total)
         for col, v in zip(REL_COLUMNS, rel):
             cols[col].append(v)

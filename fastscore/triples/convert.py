@@ -93,8 +93,8 @@ class _Converter:
         text = ""
         missing = [t for t in tokens if t not in self.naf.words]
         if missing:
-            self.warnings.append(f"{self.naf.path}:{line}: token \"{shown(missing[0])}\" has no word form: left out of the "
-                                 "comment")
+            self.warnings.append(f"{self.naf.path}:{line}: token \"{shown(missing[0])}\" has no word form: left out "
+                                 "of the comment")
         for t in tokens:
             if t in self.naf.words:
                 text += self.naf.words[t] + " "
@@ -545,15 +545,15 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
         event = reader.events[eid]
         first = terms.get(event.target, [])
         if not first:
-            doc.warnings.append(f"{reader.path}:{event.line}: event \"{shown(eid)}\": term \"{shown(event.target)}\" has no "
-                                "tokens in the KAF file: no triples")
+            doc.warnings.append(f"{reader.path}:{event.line}: event \"{shown(eid)}\": term "
+                                f"\"{shown(event.target)}\" has no tokens in the KAF file: no triples")
             continue
         comment = module_comment(event.lemma)
         for role in event.roles:
             second = terms.get(role.target, [])
             if not second:
-                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\": term \"{shown(role.target)}\" "
-                                    "has no tokens in the KAF file: no triple")
+                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\": term "
+                                    f"\"{shown(role.target)}\" has no tokens in the KAF file: no triple")
                 continue
             if not role.rtype:
                 doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\" has no rtype: a triple "
