@@ -556,6 +556,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             out.append(item)
         elif os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
+            _refuse_no_files(found)
             if not found and task is not None:
                 from .shards import is_corpus
 
@@ -568,11 +569,22 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             found = sorted(glob.glob(item))
             if not found:
                 raise UsageError(f"{item}: the pattern matches no file")
+            _refuse_no_files([f for f in found if not os.path.exists(f)])  # links to nothing (folders are systems)
             out += found
         else:
             named.add(len(out))
             out.append(item)
     return _once_without_key(out, named, key)
+
+
+def _refuse_no_files(found: list[str]) -> None:
+    """A system file that is none (a folder named like one, a link to a folder or to nothing): an InputError
+    saying what it is, before anything is scored."""
+    from .formats.files import not_a_file
+
+    for path in found:
+        if not os.path.isfile(path):
+            raise InputError(f"{shown(path)}: {not_a_file(path) or 'not a regular file'}")
 
 
 def _mirrors(folder: str, key: str, task: Task) -> bool:

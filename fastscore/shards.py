@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .errors import FastscoreError, InputError, UsageError
-from .formats.files import Part
+from .formats.files import Part, not_a_file
 from .messages import few, shown
 from .outputs import is_hidden
 from .pairing import pair
@@ -81,9 +81,26 @@ def is_corpus(spec: str, task) -> bool:
 def _folder_files(folder: str, task) -> list[str]:
     if task.corpus is not None and task.corpus.folder_files is not None:
         return task.corpus.folder_files(folder)
-    endings = tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                  if f.endswith(endings) and not is_hidden(f) and os.path.isfile(os.path.join(folder, f)))
+    endings = _shard_endings(task)
+    return _files([os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(endings) and not is_hidden(f)],
+                  task)
+
+
+def _shard_endings(task) -> tuple[str, ...]:
+    return tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
+
+
+def _files(paths: list[str], task) -> list[str]:
+    """The files among paths (sorted); a path named like a shard (the task's extensions, maybe gzipped) that is no
+    file (a folder, a link to one or to nothing) is an InputError saying what it is, not a shard left out."""
+    endings = _shard_endings(task)
+    out = []
+    for path in sorted(paths):
+        if os.path.isfile(path):
+            out.append(path)
+        elif path.endswith(endings):
+            raise InputError(f"{shown(path)}: {not_a_file(path) or 'not a regular file'}")
+    return out
 
 
 def shard_files(spec: str, task) -> list[str]:
@@ -95,7 +112,7 @@ def shard_files(spec: str, task) -> list[str]:
             raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
     if glob.has_magic(spec) and not os.path.exists(spec):
-        files = sorted(f for f in glob.glob(spec, recursive=True) if os.path.isfile(f) and not is_hidden(f))
+        files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
         return files

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import stat
 import sys
 import zlib
 from contextlib import contextmanager
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import OtherFormatError, ParseError, UsageError
+from ..messages import shown
 
 BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -165,12 +167,39 @@ def _read_file(path: str, size: int = -1) -> bytes:
     try:
         with open(path, "rb") as fh:
             return fh.read(size)
-    except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise ParseError(path, None, "is a directory, expected a file") from None
     except OSError as exc:
-        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+        reason = not_a_file(path) or (
+            "cannot read file: permission denied" if isinstance(exc, PermissionError) else
+            f"cannot read file: {exc.strerror or exc}")
+        raise ParseError(path, None, reason) from None
+
+
+NOT_FOUND = "file not found"
+
+
+def not_a_file(path: str) -> str | None:
+    """Why a path names no file to read, as a message says it (``file not found``, NOT_FOUND, first when nothing
+    is there; a link to nothing, a folder, a link to a folder each said to be one), else None."""
+    link = _link_target(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return NOT_FOUND + (f": it is a link to {link}, which does not exist (a dangling link)" if link else "")
+    except PermissionError:
+        return "cannot read file: permission denied (on a folder of its path)"
+    except (OSError, ValueError) as exc:
+        return f"cannot read file: {getattr(exc, 'strerror', None) or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return f"is a link to the folder {link}, expected a file" if link else "is a directory, expected a file"
+    return None
+
+
+def _link_target(path: str) -> str | None:
+    """What a symbolic link points to (shown as messages show paths), else None."""
+    try:
+        return shown(os.readlink(path))
+    except (OSError, ValueError):  # not a link, or no such path
+        return None
 
 
 def _read_stdin() -> bytes:

@@ -20,8 +20,8 @@ from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
-from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes,
-                    source_name)
+from .files import (BOM, GZIP_MAGIC, NOT_FOUND, Part, decode_utf8, document_batches, read_bytes, reject_other_format,
+                    source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -294,7 +294,7 @@ def read_token_bytes(path: str) -> bytes | None:
     try:
         data = read_bytes(path)
     except ParseError as exc:
-        if exc.problem == "file not found":
+        if exc.problem.startswith(NOT_FOUND):  # a link to nothing too
             return None
         raise
     if not data.isascii():

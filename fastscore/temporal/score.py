@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..formats.files import not_a_file
 from ..formats.timeml import TimemlInput, read_timeml
 from ..messages import shown
 from ..pairing import pair
@@ -30,7 +31,8 @@ def read(source) -> TimemlInput:
     if isinstance(source, TimemlInput):
         return source
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not os.path.exists(source):
-        raise InputError(f"{os.fspath(source)}: no such file or folder")
+        path = os.fspath(source)
+        raise InputError(f"{shown(path)}: {not_a_file(path) if os.path.islink(path) else 'no such file or folder'}")
     return read_timeml(source)
 
 
