@@ -27,17 +27,24 @@ def shown(value: object, limit: int = SHOWN) -> str:
     """A value (an id, a name, a path, a line of a file) as a message shows it: on one line, every character
     that does not show itself (controls, line and paragraph separators, zero-width and right-to-left marks,
     other invisible ones) escaped as ``\\n``, ``\\x00``, ``\\u200b``, and a value longer than ``limit``
-    characters (once escaped) cut in the middle: ``start...[1,843,210 characters]...end``.  Printable text is
-    returned as it is, so showing a shown value again changes nothing."""
+    characters (once escaped) cut in the middle: ``start...[1,843,210 characters]...end`` (its length as it
+    is).  Printable text is returned as it is, so showing a shown value again changes nothing."""
     text = str(value)
-    if not (text.isprintable() and _INVISIBLE.isdisjoint(text)):
-        text = "".join(map(_escaped, text))
-    if len(text) <= limit:
+    if len(text) <= limit and text.isprintable() and _INVISIBLE.isdisjoint(text):
         return text
-    note = f"...[{len(text):,} characters]..."
+    if len(text) <= limit:
+        text = _all_escaped(text)
+        if len(text) <= limit:
+            return text
+    note = f"...[{len(str(value)):,} characters]..."
     head = max(1, (limit - len(note)) * 2 // 3)
     tail = max(1, limit - len(note) - head)
-    return text[:head] + note + text[-tail:]
+    # only the ends are escaped: a value of megabytes (a file of lone CRs read as one line) costs no more
+    return _all_escaped(text[:head])[:head] + note + _all_escaped(text[-tail:])[-tail:]
+
+
+def _all_escaped(text: str) -> str:
+    return text if text.isprintable() and _INVISIBLE.isdisjoint(text) else "".join(map(_escaped, text))
 
 
 def few(names: Sequence[str], n: int = 5) -> str:
