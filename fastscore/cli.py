@@ -533,7 +533,7 @@ def _compare(args, task: Task) -> int:
     if args.plot:
         from .report.plot import plot_deltas
 
-        print(f"fastscore: plot written to {plot_deltas(result, args.plot)}", file=sys.stderr)
+        print(f"fastscore: plot written to {shown(plot_deltas(result, args.plot), LINE)}", file=sys.stderr)
     _emit(stats_tables.comparison(result, args.output))
     return 0
 

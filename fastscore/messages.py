@@ -20,6 +20,8 @@ def _escaped(c: str) -> str:
     if c in "\t\n\r":
         return {"\t": "\\t", "\n": "\\n", "\r": "\\r"}[c]
     n = ord(c)
+    if 0xDC80 <= n <= 0xDCFF:  # a byte of a file name that is not UTF-8 (os.fsdecode's surrogateescape)
+        n -= 0xDC00
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
 
 

@@ -47,6 +47,7 @@ def test_shown_escapes_what_does_not_show_and_cuts_the_middle():
     assert shown("a\nb\rc\td\x00") == "a\\nb\\rc\\td\\x00"
     assert shown("a\u00a0b") == "a\\xa0b" and shown("\u3164") == "\\u3164"  # a space that is none, a blank letter
     assert shown("é日本") == "é日本"
+    assert shown("\udcff.conll") == "\\xff.conll"  # a byte of a file name that is not UTF-8
     long = "a" * 50 + "b" * 10_000 + "c" * 50
     cut = shown(long)
     assert len(cut) <= SHOWN and cut.startswith("aaa") and cut.endswith("ccc") and "10,100 characters" in cut

@@ -540,7 +540,7 @@ def _name(name: str, to: str, report: _Report) -> str:
     if to == "conllu":
         new = new.strip()
     if new != name:
-        report.count("names", 1, f"{name!r} as {new!r}")
+        report.count("names", 1, f'"{shown(name)}" as "{shown(new)}"')
     return new
 
 

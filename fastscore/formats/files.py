@@ -381,5 +381,5 @@ def reject_other_format(path: str, text: str | bytes, expected: str, allowed: tu
     sniffed = sniff_format(text)
     if sniffed is None or sniffed.format == expected or sniffed.format in allowed:
         return
-    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{sniffed.cue}")'
+    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{shown(sniffed.cue)}")'
     raise OtherFormatError(path, sniffed.line, problem, sniffed.format, readers_hint(sniffed.format))
