@@ -569,7 +569,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             found = sorted(glob.glob(item))
             if not found:
                 raise UsageError(f"{item}: the pattern matches no file")
-            _refuse_no_files([f for f in found if not os.path.exists(f)])  # links to nothing (folders are systems)
+            _refuse_no_files([f for f in found if not os.path.isdir(f)])  # links to nothing (folders are systems)
             out += found
         else:
             named.add(len(out))
@@ -583,8 +583,9 @@ def _refuse_no_files(found: list[str]) -> None:
     from .formats.files import not_a_file
 
     for path in found:
-        if not os.path.isfile(path):
-            raise InputError(f"{shown(path)}: {not_a_file(path) or 'not a regular file'}")
+        reason = not_a_file(path)
+        if reason is not None:
+            raise InputError(f"{shown(path)}: {reason}")
 
 
 def _mirrors(folder: str, key: str, task: Task) -> bool:
