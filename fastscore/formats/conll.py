@@ -28,7 +28,8 @@ from ..errors import ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
 from ..outputs import writable
-from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
+from .files import (Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, reject_other_format, source_bytes,
+                    source_name)
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
@@ -189,8 +190,8 @@ class _Reader:
                 ends.append(line)
                 open_doc = None
         if open_doc is not None:
-            self.fail(begins[open_doc], '"#begin document" without "#end document": '
-                                        "the file ends inside the document", open_doc)
+            self.fail(begins[open_doc], '"#begin document" without "#end document": the file ends inside the '
+                                        "document" + lone_cr_hint(self.names[open_doc]), open_doc)
         self.begins = np.asarray(begins, dtype=np.int64)
         self.doc_ends = np.asarray(ends, dtype=np.int64)
 

@@ -177,6 +177,13 @@ def _read_file(path: str, size: int = -1) -> bytes:
 NOT_FOUND = "file not found"
 
 
+def lone_cr_hint(name: str) -> str:
+    """For a document whose name runs over lines ended by a CR alone (old Mac line ends, which end no line here):
+    what to do; else ``""``."""
+    return (": the file's lines end with a lone CR (\\r), which ends no line: convert them to LF (tr '\\r' '\\n')"
+            if "\r" in name else "")
+
+
 def not_a_file(path: str) -> str | None:
     """Why a path names no file to read, as a message says it (``file not found``, NOT_FOUND, first when nothing
     is there; a link to nothing, a folder, a link to a folder each said to be one), else None."""

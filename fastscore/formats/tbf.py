@@ -20,8 +20,8 @@ from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
-from .files import (BOM, GZIP_MAGIC, NOT_FOUND, Part, decode_utf8, document_batches, read_bytes, reject_other_format,
-                    source_bytes, source_name)
+from .files import (BOM, GZIP_MAGIC, NOT_FOUND, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
+                    reject_other_format, source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -250,7 +250,8 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
         rows.append(fields)
         lines.append(lineno)
     if doc is not None:
-        raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
+        raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document'
+                                         + lone_cr_hint(doc.id), doc.id)
     if not docs:
         if allow_empty and not text.strip():
             return TbfFile(path, os.path.basename(path), docs)
