@@ -14,10 +14,10 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, OtherFormatError, OutputError, UsageError
+from .errors import FastscoreError, FastscoreWarning, InputError, OtherFormatError, OutputError, UsageError
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
-from .messages import did_you_mean
+from .messages import LINE, did_you_mean, shown
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
 
@@ -239,7 +239,7 @@ def _refuse_unknown(parser: argparse.ArgumentParser, extra: list[str], command: 
             parser.error(f"{flag} is an option of {where}, not of {command if command == task.name else f'{command} --task {task.name}'}")
     flags = [a.split("=", 1)[0] for a in extra if a.startswith("-") and a != "-"]
     hint = did_you_mean(flags[0], parser._option_string_actions) if flags else ""
-    parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    parser.error(f"unrecognized arguments: {' '.join(map(shown, extra))}{hint}")
 
 
 def main(argv: list[str] | None = None, own_process: bool = False) -> int:
@@ -265,9 +265,34 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         _error_line(f"fastscore: error: {exc}")
         return 1
     except OSError as exc:  # one the code did not name (OutputError names what it writes)
-        where = f"{exc.filename}: " if exc.filename else ""
-        _error_line(f"fastscore: error: {where}{exc.strerror or exc}")
+        _error_line(f"fastscore: error: {_os_error(exc)}")
         return 1
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError the code did not name: the paths it names, else the working folder when it is gone (Python
+    then fails to resolve any relative path, numba too)."""
+    names = [shown(n) for n in (exc.filename, exc.filename2) if n is not None]
+    if not names:
+        gone = _working_folder_gone()
+        if gone:
+            return gone
+    return "".join(f"{n}: " for n in names) + (exc.strerror or str(exc))
+
+
+def _working_folder_gone() -> str | None:
+    """What to say when the working folder no longer exists (removed while a shell was in it), else None."""
+    try:
+        os.getcwd()
+        return None
+    except FileNotFoundError:
+        pass
+    try:  # Linux names the folder it was, with " (deleted)"
+        was = os.readlink("/proc/self/cwd").removesuffix(" (deleted)")
+    except OSError:
+        was = None
+    folder = "the working folder" + (f" {shown(was)}" if was else "")
+    return f"{folder} no longer exists (it was removed or renamed): cd to an existing folder and run again"
 
 
 def _main(argv: list[str], own_process: bool) -> int:
@@ -279,6 +304,9 @@ def _main(argv: list[str], own_process: bool) -> int:
         parser.print_help()
         return 2
     task = TASKS[args.command] if args.command in TASKS else stats_task
+    gone = _working_folder_gone()
+    if gone:  # relative paths resolve to nothing and compiling the kernels fails without a path: say why first
+        raise InputError(gone)
     if task.output_file and args.command == task.name:
         args.output = [args.output] + ([output_file] if output_file is not None else [])
     if extra:
@@ -377,8 +405,9 @@ def _emit(text: str) -> None:
 
 
 def _error_line(text: str) -> None:
+    """A message on stderr as one line: a value quoted without ``shown`` is escaped (and cut) here."""
     try:
-        print(text, file=sys.stderr)
+        print(shown(text, LINE), file=sys.stderr)
         sys.stderr.flush()
     except (OSError, ValueError):  # stderr gone too: the exit status says it
         pass
@@ -413,7 +442,7 @@ def _warnings_on_stderr():
         finally:
             for w in caught:
                 if issubclass(w.category, FastscoreWarning):
-                    print(f"fastscore: warning: {w.message}", file=sys.stderr)
+                    print(shown(f"fastscore: warning: {w.message}", LINE), file=sys.stderr)
                 else:
                     print(warnings.formatwarning(w.message, w.category, w.filename, w.lineno), end="",
                           file=sys.stderr)
@@ -636,7 +665,7 @@ def _compare(args, task: Task) -> int:
     if args.plot:
         from .report.plot import plot_deltas
 
-        print(f"fastscore: plot written to {plot_deltas(result, args.plot)}", file=sys.stderr)
+        print(f"fastscore: plot written to {shown(plot_deltas(result, args.plot), LINE)}", file=sys.stderr)
     _emit(stats_tables.comparison(result, args.output))
     return 0
 
@@ -659,6 +688,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             out.append(item)
         elif os.path.isdir(item):
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
+            _refuse_no_files(found)
             if not found and task is not None:
                 from .shards import is_corpus
 
@@ -671,11 +701,23 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             found = sorted(glob.glob(item))
             if not found:
                 raise UsageError(f"{item}: the pattern matches no file")
+            _refuse_no_files([f for f in found if not os.path.isdir(f)])  # links to nothing (folders are systems)
             out += found
         else:
             named.add(len(out))
             out.append(item)
     return _once_without_key(out, named, key)
+
+
+def _refuse_no_files(found: list[str]) -> None:
+    """A system file that is none (a folder named like one, a link to a folder or to nothing): an InputError
+    saying what it is, before anything is scored."""
+    from .formats.files import not_a_file
+
+    for path in found:
+        reason = not_a_file(path)
+        if reason is not None:
+            raise InputError(f"{shown(path)}: {reason}")
 
 
 def _mirrors(folder: str, key: str, task: Task) -> bool:

@@ -2,9 +2,12 @@
 
 ``FastscoreError`` is the root; the CLI turns it into one line on stderr and
 exit code 1.  ``ParseError`` carries the file, line and document so that the
-message says where the problem is.
+message says where the problem is, the path and the document shown escaped and cut
+(``fastscore.messages.shown``); the attributes keep them as they are.
 """
 from __future__ import annotations
+
+from .messages import shown
 
 
 class FastscoreError(Exception):
@@ -31,8 +34,8 @@ class ParseError(InputError):
         self.line = line
         self.document = document
         self.problem = problem
-        where = self.path if line is None else f"{self.path}:{line}"
-        doc = "" if document is None else f' document "{document}":'
+        where = shown(self.path) if line is None else f"{shown(self.path)}:{line}"
+        doc = "" if document is None else f' document "{shown(document)}":'
         super().__init__(f"{where}:{doc} {problem}")
 
     def __reduce__(self):  # pickled as its parts (errors cross process pools and Dask workers)

@@ -29,9 +29,9 @@ from typing import Any, Callable, Sequence
 
 from ._isolation import no_working_folder_in_children
 from .errors import FastscoreError, InputError, UsageError
-from .formats.files import Part
+from .formats.files import Part, not_a_file
+from .messages import few, shown
 from .outputs import is_hidden
-from .messages import few
 from .pairing import pair
 
 DEFAULT_BATCH_BYTES = 256 << 20
@@ -82,9 +82,26 @@ def is_corpus(spec: str, task) -> bool:
 def _folder_files(folder: str, task) -> list[str]:
     if task.corpus is not None and task.corpus.folder_files is not None:
         return task.corpus.folder_files(folder)
-    endings = tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                  if f.endswith(endings) and not is_hidden(f) and os.path.isfile(os.path.join(folder, f)))
+    endings = _shard_endings(task)
+    return _files([os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(endings) and not is_hidden(f)],
+                  task)
+
+
+def _shard_endings(task) -> tuple[str, ...]:
+    return tuple(task.extensions) + tuple(e + ".gz" for e in task.extensions)
+
+
+def _files(paths: list[str], task) -> list[str]:
+    """The files among paths (sorted); a path named like a shard (the task's extensions, maybe gzipped) that is no
+    file (a folder, a link to one or to nothing) is an InputError saying what it is, not a shard left out."""
+    endings = _shard_endings(task)
+    out = []
+    for path in sorted(paths):
+        if os.path.isfile(path):
+            out.append(path)
+        elif path.endswith(endings):
+            raise InputError(f"{shown(path)}: {not_a_file(path) or 'not a regular file'}")
+    return out
 
 
 def shard_files(spec: str, task) -> list[str]:
@@ -96,7 +113,7 @@ def shard_files(spec: str, task) -> list[str]:
             raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
     if glob.has_magic(spec) and not os.path.exists(spec):
-        files = sorted(f for f in glob.glob(spec, recursive=True) if os.path.isfile(f) and not is_hidden(f))
+        files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
         return files
@@ -291,7 +308,7 @@ def _owners(names: Sequence[list[str] | None], parts: list) -> dict[str, int]:
                                  '"#begin document" line): name the documents to score the files as one corpus, '
                                  "or score them one pair of files at a time")
             if j != i:
-                raise InputError(f'document "{name}" is in two shards: {parts[j]} and {parts[i]} '
+                raise InputError(f'document "{shown(name)}" is in two shards: {parts[j]} and {parts[i]} '
                                  "(a document must be in one shard only)")
     return owner
 
@@ -746,7 +763,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     if doc is not None:
         units = [u for u in units if any(doc in k_names[k] for k in u.key)]
         if not units:
-            raise UsageError(f'--doc "{doc}": no such document in the key')
+            raise UsageError(f'--doc "{shown(doc)}": no such document in the key')
     if not units:
         raise InputError(f"{gold}: no key document could be read")
     all_parts = key_parts + response_parts

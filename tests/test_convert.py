@@ -170,7 +170,7 @@ def test_conll_to_jsonl_and_back_needs_no_template(tmp_path):
 
 def test_conll_through_conllu_reports_the_document_name_it_cannot_keep(tmp_path):
     lost = convert(EXAMPLE / "key.conll", tmp_path / "k.conllu", "conllu")
-    assert any("1 document name(s) changed" in w and "'(LuoTestCase); ' as '(LuoTestCase);'" in w for w in lost)
+    assert any("1 document name(s) changed" in w and '"(LuoTestCase); " as "(LuoTestCase);"' in w for w in lost)
     assert read_conllu(tmp_path / "k.conllu").doc_names == ["(LuoTestCase);"]
 
 

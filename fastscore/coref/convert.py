@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ..formats.files import is_pipe
 from ..formats.table import MentionTable, Words, offsets
+from ..messages import shown
 from ..outputs import refuse_outputs_on_inputs
 
 FORMATS = ("conll2012", "conllu", "jsonl")
@@ -332,8 +333,8 @@ def _onto_template(m: _Mentions, text: _Text, template: _Text, report: _Report) 
         diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
         forms += len(diff)
         if diff and first is None:
-            first = (f'document "{doc.name}" word {diff[0] + 1}: {a[diff[0]]!r} in the input, {b[diff[0]]!r} in the '
-                     "template")
+            first = (f'document "{shown(doc.name)}" word {diff[0] + 1}: {a[diff[0]]!r} in the input, {b[diff[0]]!r} '
+                     "in the template")
     if forms:
         report.add(f"{forms} word(s) differ between the input and the template {template.path} (the template's are "
                    f"written); first: {first}")
@@ -341,7 +342,7 @@ def _onto_template(m: _Mentions, text: _Text, template: _Text, report: _Report) 
     extra = [d.name for i, d in enumerate(template.docs) if i not in used]
     if extra:
         report.add(f"{len(extra)} template document(s) not in the input, written without mentions: "
-                   + ", ".join(f'"{x}"' for x in extra[:3]) + (" ..." if len(extra) > 3 else ""))
+                   + ", ".join(f'"{shown(x)}"' for x in extra[:3]) + (" ..." if len(extra) > 3 else ""))
     new_doc = [where[text.docs[d].name] for d in m.doc]
     labels: list[list[str]] = [[] for _ in template.docs]
     etypes: list[dict[str, str]] = [{} for _ in template.docs]
@@ -466,7 +467,7 @@ _LINKS = re.compile(r"(?:\t|\|)(?:Bridge|SplitAnte)=")
 
 
 def _where(doc: str, label: str) -> str:
-    return f'document "{doc}", entity {label}'
+    return f'document "{shown(doc)}", entity {label}'
 
 
 # ---- writers: (mentions, input words, output words) -> (what should read back, a function writing it)
@@ -544,7 +545,7 @@ def _name(name: str, to: str, report: _Report) -> str:
     if to == "conllu":
         new = new.strip()
     if new != name:
-        report.count("names", 1, f"{name!r} as {new!r}")
+        report.count("names", 1, f'"{shown(name)}" as "{shown(new)}"')
     return new
 
 
@@ -557,7 +558,7 @@ def _form(word: str, to: str, report: _Report, doc: str) -> str:
         from ..formats.conllu import conllu_cell as cell
     new = cell(word)
     if new != word:
-        report.count("bad_form", 1, f'document "{doc}": {word!r} as {new!r}')
+        report.count("bad_form", 1, f'document "{shown(doc)}": {word!r} as {new!r}')
     return new
 
 
@@ -586,7 +587,7 @@ def _conllu_writer(m: _Mentions, text: _Text, out: _Text, report: _Report, templ
             name = _name(doc.name, "conllu", report)
             names.append(name)
             if not doc.n_words:
-                report.count("no_words_doc", 1, f'"{doc.name}"')
+                report.count("no_words_doc", 1, f'"{shown(doc.name)}"')
                 continue
             for i, (forms, nodes) in enumerate(zip(doc.sentences, doc.positions)):
                 speaker = None
@@ -706,7 +707,7 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
                "CoNLL-U brackets cannot express some crossing or interleaved mentions of one entity"
                if to == "conllu" else "")
         report.add(f"{target}: {len(wrong)} document(s) read back with different clusters than written "
-                   f"({n} cluster(s) differ){': ' + why if why else ''}; first: \"{wrong[0]}\"")
+                   f"({n} cluster(s) differ){': ' + why if why else ''}; first: \"{shown(wrong[0])}\"")
 
 
 def convert_columnar(source, target, kind: str, source_format: str = "auto") -> list[str]:

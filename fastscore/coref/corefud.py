@@ -37,6 +37,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ..formats.conllu import SENTENCE_SHIFT, key_ord
 from ..formats.table import MentionTable, Words, offsets
+from ..messages import shown
 
 MODES = ("exact", "partial", "head")
 ZERO_MODES = ("dependent", "linear")
@@ -100,7 +101,7 @@ def _groups(words: Words, doc: np.ndarray, head_mode: bool) -> np.ndarray:
 
 
 def _place(table: MentionTable, row: int, doc: int) -> str:
-    return f"{table.path}:{int(table.words.lines[row])}: document \"{table.doc_names[doc]}\""
+    return f"{table.path}:{int(table.words.lines[row])}: document \"{shown(table.doc_names[doc])}\""
 
 
 def twice_warning(key: tuple, response: tuple) -> list[str]:

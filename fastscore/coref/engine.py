@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..formats.table import MentionTable, offsets
-from ..messages import did_you_mean, few
+from ..messages import did_you_mean, few, shown
 from ..pairing import pair
 from .metrics import METRICS
 from ..stats.docstats import DocStats
@@ -56,7 +56,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
     else:
         index = key.doc_index()
         if doc not in index:
-            raise InputError(f'{key.path}: no document "{doc}" in the key (--doc){did_you_mean(doc, index)}')
+            raise InputError(f'{key.path}: no document "{shown(doc)}" in the key (--doc){did_you_mean(doc, index)}')
         docs = [index[doc]]
     r_docs = [r for _, _, r in pair([key.doc_names[d] for d in docs], response.doc_names, PAIRING).pairs]
     refuse_unread(key, [key.doc_names[d] for d in docs])
@@ -64,7 +64,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
     for d, r in zip(docs, r_docs):
         if r is not None and response.doc_tokens[r] != key.doc_tokens[d]:
             raise InputError(
-                f'{response.path}:{response.doc_lines[r]}: document "{key.doc_names[d]}": '
+                f'{response.path}:{response.doc_lines[r]}: document "{shown(key.doc_names[d])}": '
                 f"{response.doc_tokens[r]} tokens, but the key ({key.path}:{key.doc_lines[d]}) has "
                 f"{key.doc_tokens[d]}: the response must have the same tokens as the key"
             )

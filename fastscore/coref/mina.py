@@ -24,6 +24,7 @@ from ..errors import InputError, ParseError, UsageError
 from ..formats.conll import TokenColumns, read_conll_columns
 from ..formats.table import MentionTable, offsets
 from .metrics import COVAL_METRICS
+from ..messages import shown
 from ..stats.docstats import DocStats
 from .engine import Aligned, align_documents, check_documents
 
@@ -173,7 +174,7 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
     problem = (f"parse bit {bit!r} closes a bracket its sentence never opened" if why == 1 else
                f"the parse brackets of the sentence ending here do not balance (bit {bit!r})" if why == 2 else
                f"parse bit {bit!r} is not '(TAG'... '*' ')'...")
-    return [f"{tok.path}:{int(tok.line[t]) + 1}: document \"{_doc_name(tok, table, t)}\": {problem}; "
+    return [f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": {problem}; "
             f"{n_bad} sentence{'s' if n_bad > 1 else ''} of the key with such parse bits, read as coval reads "
             "them (each mention's tree from its own tokens' bits: closings of what opened before it ignored, "
             "what is open at its end closed)"]
@@ -206,8 +207,8 @@ def _check_sentences(a: Aligned, k_table: MentionTable, k_tok: TokenColumns, r_t
         if len(differ):
             t = int(differ[0])
             raise InputError(
-                f"{r_tok.path}:{int(r_tok.line[r_tok.doc_offsets[rd] + t]) + 1}: document \"{name}\": token {t} is "
-                f"in sentence {int(rs[t]) + 1} of the response but in sentence {int(ks[t]) + 1} of the key "
+                f"{r_tok.path}:{int(r_tok.line[r_tok.doc_offsets[rd] + t]) + 1}: document \"{shown(name)}\": token "
+                f"{t} is in sentence {int(rs[t]) + 1} of the response but in sentence {int(ks[t]) + 1} of the key "
                 f"({k_tok.path}:{int(k_tok.line[k_tok.doc_offsets[kd] + t]) + 1}): the response must have the key's "
                 "sentences (blank lines)")
 

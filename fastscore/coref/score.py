@@ -16,6 +16,7 @@ from ..errors import InputError, OtherFormatError, UsageError
 from ..formats.conll import read_conll
 from ..formats.files import Part, read_bytes, read_head, readers_hint, sniff_format, source_name
 from ..formats.table import MentionTable
+from ..messages import shown
 from ..task import lazy
 from .engine import align_documents, check_documents, missing_warnings, score_aligned
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
@@ -115,8 +116,10 @@ def detect_format(path) -> str:
     if os.path.isdir(path) and path != "-":
         named = [e for e in FILE_ENDINGS if path.rstrip("/" + os.sep).endswith(e)]
         if named:  # a folder named like a file (e.g. a failed download): not NAF documents
-            raise InputError(f"{path}: is a folder, not a {named[0]} file (a folder is read as NAF documents, or as "
-                             "a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
+            link = path.rstrip("/" + os.sep)
+            what = f"a link to the folder {shown(os.readlink(link))}" if os.path.islink(link) else "a folder"
+            raise InputError(f"{shown(path)}: is {what}, not a {named[0]} file (a folder is read as NAF documents, or "
+                             "as a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
         _refuse_folder_of_no_naf(path)
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
     from ..formats.columnar import sniff

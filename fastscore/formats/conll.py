@@ -26,8 +26,10 @@ import numpy as np
 
 from ..errors import ParseError
 from ..first_run import jit_disabled
+from ..messages import shown
 from ..outputs import writable
-from .files import Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes, source_name
+from .files import (Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, reject_other_format, source_bytes,
+                    source_name)
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
@@ -171,7 +173,7 @@ class _Reader:
                 name = m.group(1) or ""
                 if open_doc is not None:
                     self.names.append(name)
-                    self.fail(line, f'"#begin document" inside document "{self.names[open_doc]}" (begun at '
+                    self.fail(line, f'"#begin document" inside document "{shown(self.names[open_doc])}" (begun at '
                                     f'line {begins[open_doc] + 1 + self.first_line}): add the missing "#end document" line',
                               len(self.names) - 1)
                 if name in seen:
@@ -188,8 +190,8 @@ class _Reader:
                 ends.append(line)
                 open_doc = None
         if open_doc is not None:
-            self.fail(begins[open_doc], '"#begin document" without "#end document": '
-                                        "the file ends inside the document", open_doc)
+            self.fail(begins[open_doc], '"#begin document" without "#end document": the file ends inside the '
+                                        "document" + lone_cr_hint(self.names[open_doc]), open_doc)
         self.begins = np.asarray(begins, dtype=np.int64)
         self.doc_ends = np.asarray(ends, dtype=np.int64)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import OtherFormatError, ParseError, UsageError
+from ..messages import shown
 from .xml_input import looks_like_xml, xml_root
 
 BOM = b"\xef\xbb\xbf"
@@ -189,15 +190,49 @@ def _read_file(path: str, size: int = -1, keep: bool = False) -> bytes:
             if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 return fh.read(size)
             data = fh.read()
-    except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise ParseError(path, None, "is a directory, expected a file") from None
     except OSError as exc:
-        raise ParseError(path, None, f"cannot read file: {exc.strerror}") from None
+        reason = not_a_file(path) or (
+            "cannot read file: permission denied" if isinstance(exc, PermissionError) else
+            f"cannot read file: {exc.strerror or exc}")
+        raise ParseError(path, None, reason) from None
     if size >= 0 or keep:
         _pipes[path] = data
     return data[:size] if size >= 0 else data
+
+
+NOT_FOUND = "file not found"
+
+
+def lone_cr_hint(name: str) -> str:
+    """For a document whose name runs over lines ended by a CR alone (old Mac line ends, which end no line here):
+    what to do; else ``""``."""
+    return (": the file's lines end with a lone CR (\\r), which ends no line: convert them to LF (tr '\\r' '\\n')"
+            if "\r" in name else "")
+
+
+def not_a_file(path: str) -> str | None:
+    """Why a path names no file to read, as a message says it (``file not found``, NOT_FOUND, first when nothing
+    is there; a link to nothing, a folder, a link to a folder each said to be one), else None."""
+    link = _link_target(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return NOT_FOUND + (f": it is a link to {link}, which does not exist (a dangling link)" if link else "")
+    except PermissionError:
+        return "cannot read file: permission denied (on a folder of its path)"
+    except (OSError, ValueError) as exc:
+        return f"cannot read file: {getattr(exc, 'strerror', None) or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return f"is a link to the folder {link}, expected a file" if link else "is a directory, expected a file"
+    return None
+
+
+def _link_target(path: str) -> str | None:
+    """What a symbolic link points to (shown as messages show paths), else None."""
+    try:
+        return shown(os.readlink(path))
+    except (OSError, ValueError):  # not a link, or no such path
+        return None
 
 
 def _read_stdin() -> bytes:
@@ -371,5 +406,5 @@ def reject_other_format(path: str, text: str | bytes, expected: str, allowed: tu
     sniffed = sniff_format(text)
     if sniffed is None or sniffed.format == expected or sniffed.format in allowed:
         return
-    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{sniffed.cue}")'
+    problem = f'this looks like {FORMATS[sniffed.format]}, not {FORMATS[expected]} (it has "{shown(sniffed.cue)}")'
     raise OtherFormatError(path, sniffed.line, problem, sniffed.format, readers_hint(sniffed.format))

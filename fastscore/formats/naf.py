@@ -18,6 +18,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..messages import shown
 from ..outputs import is_hidden
 from .files import read_bytes, refuse_stdin, source_name
 from .xml_input import expat_parser, xml_root
@@ -251,7 +252,7 @@ def id_problems(doc: NafDocument) -> list[str]:
         twice = [(ident, line, first) for t, ident, line, first in doc.repeated if t == tag]
         if twice:
             ident, line, first = twice[0]
-            out.append(f'{doc.path}:{line}: {len(twice)} {tag} id(s) given twice, first "{ident}" (also at line '
+            out.append(f'{doc.path}:{line}: {len(twice)} {tag} id(s) given twice, first "{shown(ident)}" (also at line '
                        f"{first}): the later one is used")
     if doc.terms and not doc.words:
         out.append(f"{doc.path}:{doc.terms[0].line}: no text layer (no <wf> tokens): the terms cover no word")
@@ -260,7 +261,7 @@ def id_problems(doc: NafDocument) -> list[str]:
         if missing:
             term, tok = missing[0]
             out.append(f'{doc.path}:{term.line}: {len(missing)} term target(s) name tokens the text layer does '
-                       f'not have, first: term "{term.id}", token "{tok}"')
+                       f'not have, first: term "{shown(term.id)}", token "{shown(tok)}"')
     return out
 
 
@@ -352,7 +353,7 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
     for key, (_, name, file) in zip(keys, files):
         doc = read_naf(file)
         for tag, ident, line, first in doc.repeated[:1]:  # no official scorer to follow: refused
-            raise ParseError(doc.path, line, f'{tag} id "{ident}" given twice (first at line {first})', name)
+            raise ParseError(doc.path, line, f'{tag} id "{shown(ident)}" given twice (first at line {first})', name)
         base = tokens_of[key]
         positions = {t: base + k for k, t in enumerate(doc.word_order)}
         tokens_of[key] = base + len(doc.word_order)
@@ -367,12 +368,12 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
                 for target in span.targets:
                     group, toks = _target_tokens(target, doc, positions, key, by_name, chain.id, span.line, name)
                     if where is not None and group != where:
-                        raise ParseError(doc.path, span.line, f'coreference chain "{chain.id}": a span with targets '
-                                         f"in two documents ({where}, {group})", name)
+                        raise ParseError(doc.path, span.line, f'coreference chain "{shown(chain.id)}": a span with '
+                                         f"targets in two documents ({where}, {group})", name)
                     where = group
                     tokens.extend(toks)
                 if not tokens:
-                    raise ParseError(doc.path, span.line, f'coreference chain "{chain.id}": empty span', name)
+                    raise ParseError(doc.path, span.line, f'coreference chain "{shown(chain.id)}": empty span', name)
                 chains[where].setdefault(chain.id, []).append((min(tokens), max(tokens) + 1))
     table = MentionTable.from_documents({k: list(chains[k].values()) for k in groups}, tokens_of,
                                         path=source_name(path))
@@ -391,11 +392,12 @@ def _target_tokens(target: str, doc: NafDocument, positions: dict[str, int], gro
             target = m.group("id")
     tokens = doc.term_tokens.get(target)
     if tokens is None:
-        raise ParseError(path, line, f'coreference chain "{chain}": target "{target}" names no term', name)
+        raise ParseError(path, line, f'coreference chain "{shown(chain)}": target "{shown(target)}" names no term',
+                         name)
     out = []
     for tok in tokens:
         if tok not in positions:
-            raise ParseError(path, line, f'coreference chain "{chain}": term "{target}" covers token "{tok}", which '
-                             "the text layer does not have", name)
+            raise ParseError(path, line, f'coreference chain "{shown(chain)}": term "{shown(target)}" covers token '
+                             f'"{shown(tok)}", which the text layer does not have', name)
         out.append(positions[tok])
     return group, out

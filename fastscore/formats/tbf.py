@@ -19,8 +19,9 @@ from operator import itemgetter
 from .._gc import collector_paused
 from ..errors import ParseError
 from ..first_run import jit_disabled
-from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes,
-                    source_name)
+from ..messages import shown
+from .files import (BOM, GZIP_MAGIC, NOT_FOUND, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
+                    reject_other_format, source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -210,7 +211,7 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
             if line.startswith(BEGIN):
                 name = line[len(BEGIN):].strip()
                 if doc is not None:
-                    raise ParseError(path, lineno, f'"{BEGIN}" inside document "{doc.id}" (begun at line '
+                    raise ParseError(path, lineno, f'"{BEGIN}" inside document "{shown(doc.id)}" (begun at line '
                                                    f'{doc.line}): add the missing "{END}" line', name)
                 if not name:
                     raise ParseError(path, lineno, f'"{BEGIN}" without a document id')
@@ -249,7 +250,8 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
         rows.append(fields)
         lines.append(lineno)
     if doc is not None:
-        raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document', doc.id)
+        raise ParseError(path, doc.line, f'"{BEGIN}" without "{END}": the file ends inside the document'
+                                         + lone_cr_hint(doc.id), doc.id)
     if not docs:
         if allow_empty and not text.strip():
             return TbfFile(path, os.path.basename(path), docs)
@@ -293,7 +295,7 @@ def read_token_bytes(path: str) -> bytes | None:
     try:
         data = read_bytes(path)
     except ParseError as exc:
-        if exc.problem == "file not found":
+        if exc.problem.startswith(NOT_FOUND):  # a link to nothing too
             return None
         raise
     if not data.isascii():

@@ -22,6 +22,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
+from ..messages import shown
 from ..outputs import is_hidden
 from .files import read_bytes, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
@@ -248,7 +249,7 @@ class _Handler:
             if seen:
                 n, line, tid, name = seen
                 more = f" ({n} such elements in the file)" if n > 1 else ""
-                out.append(f'{self.doc.path}:{line}: triple "{tid}": <{name}> {what}{more}')
+                out.append(f'{self.doc.path}:{line}: triple "{shown(tid)}": <{name}> {what}{more}')
         return out
 
     def end(self, name: str) -> None:
@@ -260,13 +261,13 @@ class _Handler:
         if name in _TRIPLE:
             self._store(t)
         else:
-            self.doc.warnings.append(f"{self.doc.path}:{self.parser.CurrentLineNumber}: triple \"{t[_COL_ID]}\" "
+            self.doc.warnings.append(f"{self.doc.path}:{self.parser.CurrentLineNumber}: triple \"{shown(t[_COL_ID])}\" "
                                      f"closed by </{name}>, not </triple>: dropped, as the Triple evaluation "
                                      "module drops it")
 
     def _store(self, t: list) -> None:
         if not t[_COL_RELATION]:
-            raise ParseError(self.doc.path, t[_COL_LINE], f'triple "{t[_COL_ID]}" has no relation (every triple '
+            raise ParseError(self.doc.path, t[_COL_LINE], f'triple "{shown(t[_COL_ID])}" has no relation (every triple '
                              "needs relation=\"...\")", self.doc.name)
         # the triple itself is stored: elements that follow go on filling it, as in the module's parser
         if self.stored is not None:  # closed again (a triple inside it): the row stored first keeps what it has
@@ -278,7 +279,7 @@ class _Handler:
             try:
                 t[_COL_CONFIDENCE] = int(confidence)
             except ValueError:
-                self.doc.warnings.append(f"{self.doc.path}:{t[_COL_LINE]}: triple \"{t[_COL_ID]}\": "
+                self.doc.warnings.append(f"{self.doc.path}:{t[_COL_LINE]}: triple \"{shown(t[_COL_ID])}\": "
                                          f"profile_confidence {confidence!r} is not a whole number: ignored")
         self.stored = len(self.rows)
         self.rows.append(t)

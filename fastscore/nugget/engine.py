@@ -18,7 +18,7 @@ from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import (Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
                            read_token_tables, span_kind, values_of)
-from ..messages import did_you_mean, few
+from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
 from . import PAIRING
 from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
@@ -82,7 +82,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     if not gold.documents:
         raise ParseError(gold.path, None, 'no "#BeginOfDocument" line in the gold standard: not a TBF file (or empty)')
     if doc is not None and doc not in gold.documents:
-        raise InputError(f'{gold.path}: no document "{doc}" in the gold standard (--doc)'
+        raise InputError(f'{gold.path}: no document "{shown(doc)}" in the gold standard (--doc)'
                          + did_you_mean(doc, gold.documents))
     paired = pair(gold.documents, system.documents, PAIRING)
     pairs = [p for p in paired.pairs if doc in (None, p[0])]
@@ -334,7 +334,7 @@ def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
     folder = opts.tokens_dir or "."
     what = ("invisible words not removed and token ids not checked there (as EvmEval does)" if opts.invisible
             else "token ids not checked there")
-    where = (f'no token table for {len(docs)} of {n_docs} document(s) in the token folder "{folder}" '
+    where = (f'no token table for {len(docs)} of {n_docs} document(s) in the token folder "{shown(folder)}" '
              f"(DOCID{opts.token_ext}): {few(docs)}: {what}")
     if opts.tokens_dir is None:
         where += "; without --tokens the token folder is the current directory: use --tokens DIR to point elsewhere"
@@ -354,7 +354,7 @@ def _unknown_tokens(tbf: TbfFile, doc_id: str, rows, table: dict[str, str], tabl
     for r in rows:
         missing = next((t for t in tbf.spans[r].split(",") if t not in table), None)
         if missing is not None:
-            found.append(f'{tbf.path}:{tbf.lines[r]}: document "{doc_id}": mention {tbf.ids[r]!r} names token '
+            found.append(f'{tbf.path}:{tbf.lines[r]}: document "{shown(doc_id)}": mention {tbf.ids[r]!r} names token '
                          f"{missing!r}, which {table_path} does not have")
 
 
@@ -367,7 +367,7 @@ def _undefined_members(tbf: TbfFile, doc: TbfDocument, found: list[str]) -> None
     for r in clusters:
         for a in r.args:
             if a not in defined:
-                found.append(f'{tbf.path}:{r.line}: document "{doc.id}": cluster {r.id!r} names mention {a!r}')
+                found.append(f'{tbf.path}:{r.line}: document "{shown(doc.id)}": cluster {r.id!r} names mention {a!r}')
 
 
 def _checked_rows(tbf: TbfFile, doc: TbfDocument, repeated: list[str]) -> range:
@@ -376,7 +376,7 @@ def _checked_rows(tbf: TbfFile, doc: TbfDocument, repeated: list[str]) -> range:
     ids = tbf.ids[doc.start:doc.end]
     if len(set(ids)) != len(ids):
         for r, mid, first in _repeated_ids(tbf, doc):
-            repeated.append(f'{tbf.path}:{tbf.lines[r]}: document "{doc.id}": mention id {mid!r} '
+            repeated.append(f'{tbf.path}:{tbf.lines[r]}: document "{shown(doc.id)}": mention id {mid!r} '
                             f"(first at line {first})")
     return doc.rows
 
@@ -545,7 +545,7 @@ def _check_clusters(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], op
                                                "(merge the clusters)", doc.id)
             owner[a] = r
             if a not in defined:
-                undefined.append(f'{path}:{r.line}: document "{doc.id}": cluster {r.id!r} names mention {a!r}')
+                undefined.append(f'{path}:{r.line}: document "{shown(doc.id)}": cluster {r.id!r} names mention {a!r}')
                 continue
             span = tbf.spans[defined[a]]
             key = _span_set(span, opts.token_mode)
@@ -553,7 +553,7 @@ def _check_clusters(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], op
             if other is not None and other != a:
                 written = tbf.spans[defined[other]]
                 same = repr(span) if written == span else f"({written!r} and {span!r})"
-                same_span.append(f"{path}:{r.line}: document \"{doc.id}\": cluster {r.id!r} has mentions "
+                same_span.append(f"{path}:{r.line}: document \"{shown(doc.id)}\": cluster {r.id!r} has mentions "
                                  f"{other!r} and {a!r} with the same span {same}")
             spans[key] = a
 

@@ -28,6 +28,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from ..errors import InputError, ParseError
 from ..formats.tbf import Relation
+from ..messages import shown
 from ..temporal.awareness import Counts, ZeroWeightError, build, score_document
 from .options import COREF_MAPPINGS, LINK_TYPES, REPORTED
 from .py2order import set_order
@@ -157,10 +158,10 @@ def score_sequencing(prep, al, opts) -> Sequencing:
             try:
                 seq.counts[kind].append(score_document(build(g, exact), build(s, exact)))
             except ZeroWeightError as exc:
-                raise InputError(f'{gold.file.path} and {system.file.path}: document "{doc_id}": event sequencing '
-                                 f"({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) divides by "
-                                 f"zero ({exc}); EvmEval stops with ZeroDivisionError here — the links contradict "
-                                 "each other (a cycle, or two relations between the same events)") from None
+                raise InputError(f'{gold.file.path} and {system.file.path}: document "{shown(doc_id)}": event '
+                                 f"sequencing ({kind}): the implicit-recall weight 0.99 / (1 + n(n-1)/2 - matched) "
+                                 f"divides by zero ({exc}); EvmEval stops with ZeroDivisionError here — the links "
+                                 "contradict each other (a cycle, or two relations between the same events)") from None
     if undefined:
         seq.warnings.append(f"{len(undefined)} event sequencing link(s) name a mention that is not defined in "
                             f"their document and were skipped (as EvmEval does); first: {undefined[0]}")
@@ -204,11 +205,11 @@ def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_link
                                            "link joins exactly two (EvmEval stops with a ValueError here)", doc_id)
         absent = next((a for a in args if a not in cluster_of), None)
         if absent is not None:  # EvmEval logs an error and skips the link
-            undefined.append(f'{path}:{r.line}: document "{doc_id}": @{r.name} {r.id} names mention {absent!r}')
+            undefined.append(f'{path}:{r.line}: document "{shown(doc_id)}": @{r.name} {r.id} names mention {absent!r}')
             continue
         c1, c2 = cluster_of[args[0]], cluster_of[args[1]]
         if c1 == c2:
-            self_links.append(f"{path}:{r.line}: document \"{doc_id}\": @{r.name} {r.id} {args[0]},{args[1]}")
+            self_links.append(f"{path}:{r.line}: document \"{shown(doc_id)}\": @{r.name} {r.id} {args[0]},{args[1]}")
             continue
         by_type[r.name].append((c1, c2, r.line))
     out = {}

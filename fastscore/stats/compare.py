@@ -7,6 +7,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import InputError, UsageError
+from ..messages import shown
 from ..pairing import pair
 from .bootstrap import DEFAULT_SEED, f1_values, interval, jackknife_f1, resampling_warnings
 from .docstats import DocStats
@@ -22,10 +23,24 @@ def check_same_documents(gold_names: list[str], name: str, names: list[str]) -> 
     if missing or extra:
         what = []
         if missing:
-            what.append(f"{len(missing)} gold document(s) missing (first: \"{missing[0]}\")")
+            what.append(f"{len(missing)} gold document(s) missing (first: \"{shown(missing[0])}\")")
         if extra:
-            what.append(f"{len(extra)} document(s) not in the gold (first: \"{extra[0]}\")")
+            what.append(f"{len(extra)} document(s) not in the gold (first: \"{shown(extra[0])}\")")
         raise InputError(f"{name}: " + " and ".join(what) + ": systems must be scored on the gold's documents")
+
+
+def _in_baseline_order(name: str, st: DocStats, base: DocStats) -> DocStats:
+    """A system's statistics in the baseline's document order; an InputError when its documents differ."""
+    same = st.in_order(base.doc_names)
+    if same is not None:
+        return same
+    theirs, ours = set(base.doc_names), set(st.doc_names)
+    missing = next((n for n in base.doc_names if n not in ours), None)
+    extra = next((n for n in st.doc_names if n not in theirs), None)
+    what = ([f'the baseline\'s document "{shown(missing)}" is missing'] if missing is not None else []) + (
+        [f'document "{shown(extra)}" is not the baseline\'s'] if extra is not None else [])
+    raise InputError(f"{shown(name)}: documents differ from the baseline's: "
+                     + (" and ".join(what) or "a document is there a different number of times"))
 
 
 @dataclass
@@ -96,7 +111,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
                   test: str = "bootstrap", resamples: int = 10000, seed: int | None = DEFAULT_SEED,
                   level: float = 0.95, method: str = "percentile", *, task: str,
                   options: dict | None = None) -> Comparison:
-    """Compare systems to a baseline on per-document statistics of the same documents (in the same order).
+    """Compare systems to a baseline on per-document statistics of the same documents (a system's in another
+    order are put in the baseline's: shards cut otherwise give the same numbers).
 
     ``options`` (the task's scoring options) go into the signature.  Keeps ``resamples`` F1 values per
     system and the baseline (refused beyond ``resample.SAMPLE_BUDGET`` bytes)."""
@@ -108,9 +124,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     if not systems:
         raise UsageError("compare needs at least one system besides the baseline")
     base_name, base = baseline
-    for name, st in systems:
-        if st.doc_names != base.doc_names:
-            raise InputError(f"{name}: documents differ from the baseline's")
+    systems = [(name, _in_baseline_order(name, st, base)) for name, st in systems]
     kept = len(systems) + 1
     check_budget(resamples, kept, f"{kept} systems, the baseline included",
                  working=3 if test == "permutation" else 2)

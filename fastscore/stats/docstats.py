@@ -10,6 +10,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..messages import shown
 from ..metrics import NAMED_REGISTRIES, MetricSpec, f1_of, layout_of, named_registry
 
 
@@ -71,6 +72,21 @@ class DocStats:
         columns = layout_of({m: self.registry[m] for m in metrics})
         index = [self.columns.index(c) for c in columns]
         return DocStats(self.doc_names, np.ascontiguousarray(self.matrix[:, index]), columns, self.registry)
+
+    def in_order(self, names: list[str]) -> "DocStats | None":
+        """The rows of the documents ``names``, in that order (a name given twice: its rows in their order), or
+        None when these are not the statistics of exactly those documents.  Paired tests draw the same rows of
+        both sides: a system whose documents came in another order (shards cut otherwise) is put in the
+        baseline's order, which leaves every total (``math.fsum``) and resample the same."""
+        if self.doc_names == names:
+            return self
+        if sorted(self.doc_names) != sorted(names):
+            return None
+        rows: dict[str, list[int]] = {}
+        for i, name in reversed(list(enumerate(self.doc_names))):
+            rows.setdefault(name, []).append(i)
+        index = [rows[name].pop() for name in names]
+        return DocStats(list(names), np.ascontiguousarray(self.matrix[index]), self.columns, self.registry)
 
     def row(self, i: int) -> dict[str, float]:
         return dict(zip(self.columns, self.matrix[i].tolist()))
@@ -184,7 +200,7 @@ class DocStats:
                                  f"{_source(sources, 0)}'s")
             for name in part.doc_names:
                 if name in seen:
-                    raise InputError(f'document "{name}" is in two shards: {_source(sources, seen[name])} and '
+                    raise InputError(f'document "{shown(name)}" is in two shards: {_source(sources, seen[name])} and '
                                      f"{_source(sources, i)}")
                 seen[name] = i
         if layout is not None:

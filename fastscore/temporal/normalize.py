@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError, ParseError
 from ..formats.timeml import Entity, TimemlDoc
+from ..messages import shown
 
 REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "IBEFORE": "IAFTER", "IAFTER": "IBEFORE", "DURING": "DURING_INV",
            "DURING_INV": "DURING", "BEGINS": "BEGUN_BY", "BEGUN_BY": "BEGINS", "ENDS": "ENDED_BY", "ENDED_BY": "ENDS",
@@ -124,8 +125,8 @@ def normalise(gold: TimemlDoc, system: TimemlDoc) -> NormalisedPair:
     if gold.text != system.text:
         g, s = gold.text.split("\n"), system.text.split("\n")
         k = next((i for i, (a, b) in enumerate(zip(g, s)) if a != b), min(len(g), len(s)))
-        raise InputError(f'{system.path}:{system.text_line + k}: document "{system.name}": the text differs from the '
-                         f"gold's ({gold.path}:{gold.text_line + k}) once tags are stripped: gold "
+        raise InputError(f'{system.path}:{system.text_line + k}: document "{shown(system.name)}": the text differs '
+                         f"from the gold's ({gold.path}:{gold.text_line + k}) once tags are stripped: gold "
                          f"{(g[k] if k < len(g) else '<end of text>')[:60]!r}, system "
                          f"{(s[k] if k < len(s) else '<end of text>')[:60]!r} (the toolkit stops: TEXTS NOT SAME)")
     toks = tokens(gold.text)

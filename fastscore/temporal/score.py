@@ -12,7 +12,9 @@ import os
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..formats.files import not_a_file
 from ..formats.timeml import TimemlInput, read_timeml
+from ..messages import shown
 from ..pairing import pair
 from ..stats.docstats import DocStats
 from . import PAIRING
@@ -29,7 +31,8 @@ def read(source) -> TimemlInput:
     if isinstance(source, TimemlInput):
         return source
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not os.path.exists(source):
-        raise InputError(f"{os.fspath(source)}: no such file or folder")
+        path = os.fspath(source)
+        raise InputError(f"{shown(path)}: {not_a_file(path) if os.path.islink(path) else 'no such file or folder'}")
     return read_timeml(source)
 
 
@@ -74,10 +77,10 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
             try:
                 c = score_relations(pair.gold.relations, pair.system.relations, method, exact=fix_toolkit_quirks)
             except ZeroWeightError as exc:
-                raise InputError(f'{sd.path}: document "{name}": implicit_in_recall: the weight 0.99 / (1 + n(n-1)/2 '
-                                 f"- matched) divides by zero ({exc}); the toolkit stops with ZeroDivisionError here "
-                                 "(more verified gold relations than pairs of intervals: two relations between the "
-                                 "same intervals); --fix-toolkit-quirks scores it") from None
+                raise InputError(f'{sd.path}: document "{shown(name)}": implicit_in_recall: the weight 0.99 / (1 + '
+                                 f"n(n-1)/2 - matched) divides by zero ({exc}); the toolkit stops with "
+                                 "ZeroDivisionError here (more verified gold relations than pairs of intervals: two "
+                                 "relations between the same intervals); --fix-toolkit-quirks scores it") from None
             rel = (c.system_verified, c.system_total, c.gold_verified, c.gold_total)
         for col, v in zip(REL_COLUMNS, rel):
             cols[col].append(v)

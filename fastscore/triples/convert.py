@@ -47,6 +47,7 @@ from ..formats.files import read_bytes, read_head, reject_other_format, source_n
 from ..formats.naf import NAF_ROOTS, NafDocument, id_problems, is_naf, parse_naf, trim
 from ..formats.xml_input import expat_parser, xml_root
 from ..formats.triples import TripleDoc, module_comment, write_triples
+from ..messages import shown
 from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
 from .java import d2i
 
@@ -85,7 +86,7 @@ class _Converter:
         for t in terms:
             tokens = self.naf.term_tokens.get(t)
             if tokens is None:
-                raise ParseError(self.naf.path, line, f'{what}: target "{t}" names no term of the terms layer')
+                raise ParseError(self.naf.path, line, f'{what}: target "{shown(t)}" names no term of the terms layer')
             out.extend(tokens)
         return out
 
@@ -93,8 +94,8 @@ class _Converter:
         text = ""
         missing = [t for t in tokens if t not in self.naf.words]
         if missing:
-            self.warnings.append(f"{self.naf.path}:{line}: token \"{missing[0]}\" has no word form: left out of the "
-                                 "comment")
+            self.warnings.append(f"{self.naf.path}:{line}: token \"{shown(missing[0])}\" has no word form: left out "
+                                 "of the comment")
         for t in tokens:
             if t in self.naf.words:
                 text += self.naf.words[t] + " "
@@ -115,7 +116,7 @@ class _Converter:
             if _has_value(term.sentiment):
                 self.add(term.id, sentiment_label(term.sentiment), term.tokens, (),
                          self.words(term.tokens, term.line), layer="term", line=term.line,
-                         what=f'term "{term.id}"')
+                         what=f'term "{shown(term.id)}"')
 
     def opinion(self, intersect: bool) -> None:
         for op in self.naf.opinions:
@@ -125,7 +126,7 @@ class _Converter:
             overlap = overlap.strip()
             if intersect and not overlap:
                 continue
-            what = f'opinion "{op.id}"'
+            what = f'opinion "{shown(op.id)}"'
             expression = self.tokens(op.parts.get("opinion_expression", []), op.line, what)
             if "opinion_expression" not in op.parts:
                 self.warnings.append(f"{self.naf.path}:{op.line}: {what} has no opinion_expression: its triples "
@@ -147,12 +148,12 @@ class _Converter:
 
     def spans(self, items, layer: str) -> None:
         for item in items:
-            what = f'{item.kind} "{item.id}"'
+            what = f'{item.kind} "{shown(item.id)}"'
             relation = item.attrs.get("type", "")
             if layer == "property" and not relation and item.attrs.get("lemma"):
                 relation = item.attrs["lemma"]
                 self.warnings.append(f"{self.naf.path}:{item.line}: {what} has no type: its lemma "
-                                     f"\"{relation}\" is the relation (the module's converter leaves it empty)")
+                                     f"\"{shown(relation)}\" is the relation (the module's converter leaves it empty)")
             if not item.spans:
                 self.warnings.append(f"{self.naf.path}:{item.line}: {what} has no span: no triple")
             for span in item.spans:
@@ -162,14 +163,14 @@ class _Converter:
 
     def srl(self) -> None:
         for pred in self.naf.predicates:
-            what = f'predicate "{pred.id}"'
+            what = f'predicate "{shown(pred.id)}"'
             first = self.tokens([t for s in pred.spans for t in s.targets], pred.line, what)
             if not pred.roles:
                 self.warnings.append(f"{self.naf.path}:{pred.line}: {what} has no role: no triple")
             for role in pred.roles:
-                second = self.tokens([t for s in role.spans for t in s.targets], role.line, f'role "{role.id}"')
+                second = self.tokens([t for s in role.spans for t in s.targets], role.line, f'role "{shown(role.id)}"')
                 self.add(role.id, role.attrs.get("semrole", ""), first, second, self.words(first, pred.line),
-                         self.words(second, role.line), "", "", "srl", role.line, f'role "{role.id}"')
+                         self.words(second, role.line), "", "", "srl", role.line, f'role "{shown(role.id)}"')
 
 
 _LAYER_NAMES = {"sentiment": "terms", "opinion": "opinion", "entity": "entity", "property": "property",
@@ -284,7 +285,7 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
                     if k == j:
                         continue
                     if not other["role"]:
-                        doc.warnings.append(f"{path}:{tup['line']}: tuple \"{tup['id']}\": element "
+                        doc.warnings.append(f"{path}:{tup['line']}: tuple \"{shown(tup['id'])}\": element "
                                             f"<{other['name']}> has no role: a triple without a relation")
                     doc.append(f"{source}#{tup['id']}", other["role"], first["tokens"], other["tokens"],
                                first["name"], other["name"], module_comment(first["lemma"]),
@@ -539,7 +540,7 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
         text = ""
         for t in tokens:
             if t.lower() not in words:
-                raise ParseError(reader.path, line, f'token "{t}" of the KAF file {kaf.path} has no word form '
+                raise ParseError(reader.path, line, f'token "{shown(t)}" of the KAF file {kaf.path} has no word form '
                                                     "(the module stops with a NullPointerException)")
             text += words[t.lower()] + " "
         return module_comment(trim(text))
@@ -548,18 +549,18 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
         event = reader.events[eid]
         first = terms.get(event.target, [])
         if not first:
-            doc.warnings.append(f"{reader.path}:{event.line}: event \"{eid}\": term \"{event.target}\" has no "
-                                "tokens in the KAF file: no triples")
+            doc.warnings.append(f"{reader.path}:{event.line}: event \"{shown(eid)}\": term "
+                                f"\"{shown(event.target)}\" has no tokens in the KAF file: no triples")
             continue
         comment = module_comment(event.lemma)
         for role in event.roles:
             second = terms.get(role.target, [])
             if not second:
-                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{eid}\": term \"{role.target}\" "
-                                    "has no tokens in the KAF file: no triple")
+                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\": term "
+                                    f"\"{shown(role.target)}\" has no tokens in the KAF file: no triple")
                 continue
             if not role.rtype:
-                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{eid}\" has no rtype: a triple "
+                doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\" has no rtype: a triple "
                                     "without a relation")
             doc.append(eid, role.rtype, first, second, "", "", comment, module_comment(role.lemma), role.profile,
                        "", role.line)
