@@ -6,6 +6,12 @@ message says where the problem is.
 """
 from __future__ import annotations
 
+import errno
+import os
+from typing import Callable, Iterable, TypeVar
+
+F = TypeVar("F", bound=Callable)
+
 
 class FastscoreError(Exception):
     """Base class of every error fastscore raises on purpose."""
@@ -39,6 +45,21 @@ class ParseError(InputError):
         return ParseError, (self.path, self.line, self.problem, self.document)
 
 
+class InputNotFound(ParseError, FileNotFoundError):
+    """An input file or folder that does not exist: fastscore's error (the CLI's one line, ``except
+    FastscoreError``) and Python's ``FileNotFoundError`` (``except OSError`` catches it; ``errno``, ``filename``)."""
+
+    def __init__(self, path: str, problem: str = "file not found"):
+        super().__init__(path, None, problem)
+        self.errno, self.strerror, self.filename = errno.ENOENT, os.strerror(errno.ENOENT), self.path
+
+    def __str__(self) -> str:  # the one line, not OSError's "[Errno 2] ..."
+        return self.args[0]
+
+    def __reduce__(self):
+        return InputNotFound, (self.path, self.problem)
+
+
 class OtherFormatError(ParseError):
     """A file of another format than its reader's: ``format`` is what it looks like (a key of
     ``fastscore.formats.files.FORMATS``), ``hint`` what to do with it (the command that reads it)."""
@@ -59,3 +80,44 @@ class OtherFormatError(ParseError):
 class FastscoreWarning(UserWarning):
     """What the reference scorers only warn about (and what fastscore adds): the API emits result
     warnings through Python's ``warnings`` module with this category; the CLI prints them on stderr."""
+
+
+class UnknownKeyword(UsageError, TypeError):
+    """A keyword a function or task does not have: a ``TypeError`` as Python's own, naming the closest one."""
+
+
+def keyword_hint(word: str, known: Iterable[str], listed: str = "its keywords") -> str:
+    """``: did you mean 'singletons'?`` for a misspelt keyword, else `` (its keywords: ...)``."""
+    known = sorted(known)
+    guess = closest(word, known)
+    return f": did you mean {guess!r}?" if guess else f" ({listed}: {', '.join(known) or 'none'})"
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice nearest to a misspelt ``word`` (difflib's ratio, 0.6 at least), or None."""
+    import difflib
+
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def suggest_keywords(function: F) -> F:
+    """``function`` (no ``**keywords`` of its own) raising :class:`UnknownKeyword` for a keyword it lacks, where
+    Python raises a bare TypeError; checked only when the call fails, so a call costs one frame more."""
+    import functools
+    import inspect
+
+    @functools.wraps(function)
+    def checked(*args, **keywords):
+        try:
+            return function(*args, **keywords)
+        except TypeError:
+            known = [n for n in inspect.signature(function).parameters if n != "self"]
+            unknown = [k for k in keywords if k not in known]
+            if unknown:
+                name = function.__qualname__.replace(".__init__", "")
+                raise UnknownKeyword(f"{name}() got an unexpected keyword argument {', '.join(map(repr, unknown))}"
+                                     + keyword_hint(unknown[0], known)) from None
+            raise
+
+    return checked  # type: ignore[return-value]

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, suggest_keywords
 from ..formats.table import offsets
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
@@ -233,6 +233,7 @@ class CorefEvaluator:
     :class:`fastscore.coref.result.CorefResult` of every document added (for ``bootstrap``, ``to_pandas``, ...).
     """
 
+    @suggest_keywords
     def __init__(self) -> None:
         self.metrics = {name: MetricScore(self, name) for name in METRIC_NAMES}
         self.reset()
@@ -243,6 +244,7 @@ class CorefEvaluator:
         self._names: list[str | None] = []
         self._cached = None
 
+    @suggest_keywords
     def update(self, predicted, gold, mention_to_predicted: dict | None = None, mention_to_gold: dict | None = None,
                *, doc: str | None = None) -> None:
         """Add one document (``doc``: its name in results; default its number, from 0).  The clusters are kept

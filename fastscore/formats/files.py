@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..errors import OtherFormatError, ParseError, UsageError
+from ..errors import InputNotFound, OtherFormatError, ParseError, UsageError
 
 BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -166,7 +166,7 @@ def _read_file(path: str, size: int = -1) -> bytes:
         with open(path, "rb") as fh:
             return fh.read(size)
     except FileNotFoundError:
-        raise ParseError(path, None, "file not found") from None
+        raise InputNotFound(path) from None
     except IsADirectoryError:
         raise ParseError(path, None, "is a directory, expected a file") from None
     except OSError as exc:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from .._gc import collector_paused
-from ..errors import ParseError
+from ..errors import InputNotFound, ParseError
 from ..first_run import jit_disabled
 from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, read_bytes, reject_other_format, source_bytes,
                     source_name)
@@ -292,10 +292,8 @@ def read_token_bytes(path: str) -> bytes | None:
     which then goes on).  ``kernels/tbf_tokens.table_lookup`` reads them as :func:`read_token_table` does."""
     try:
         data = read_bytes(path)
-    except ParseError as exc:
-        if exc.problem == "file not found":
-            return None
-        raise
+    except InputNotFound:
+        return None
     if not data.isascii():
         decode_utf8(source_name(path), data)  # a ParseError naming the line of a byte that is not UTF-8
     return data

@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, InputNotFound, UsageError
 from ..formats.timeml import TimemlInput, read_timeml
 from ..pairing import pair
 from ..stats.docstats import DocStats
@@ -29,7 +29,7 @@ def read(source) -> TimemlInput:
     if isinstance(source, TimemlInput):
         return source
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not os.path.exists(source):
-        raise InputError(f"{os.fspath(source)}: no such file or folder")
+        raise InputNotFound(os.fspath(source), "no such file or folder")
     return read_timeml(source)
 
 
