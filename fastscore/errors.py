@@ -87,18 +87,11 @@ class UnknownKeyword(UsageError, TypeError):
 
 
 def keyword_hint(word: str, known: Iterable[str], listed: str = "its keywords") -> str:
-    """``: did you mean 'singletons'?`` for a misspelt keyword, else `` (its keywords: ...)``."""
+    """``: did you mean "singletons"?`` for a misspelt keyword, else `` (its keywords: ...)``."""
+    from .messages import did_you_mean
+
     known = sorted(known)
-    guess = closest(word, known)
-    return f": did you mean {guess!r}?" if guess else f" ({listed}: {', '.join(known) or 'none'})"
-
-
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The choice nearest to a misspelt ``word`` (difflib's ratio, 0.6 at least), or None."""
-    import difflib
-
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return found[0] if found else None
+    return did_you_mean(word, known) or f" ({listed}: {', '.join(known) or 'none'})"
 
 
 def suggest_keywords(function: F) -> F:

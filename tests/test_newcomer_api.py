@@ -51,7 +51,7 @@ def test_a_missing_input_survives_pickling_and_keeps_the_cli_line(tmp_path, caps
     (lambda: fastscore.coval.compute_documents([], [], minspan=True), "min_span"),
 ])
 def test_a_misspelt_keyword_names_the_closest_one(call, guess):
-    with pytest.raises(TypeError, match=f"did you mean '{guess}'") as caught:
+    with pytest.raises(TypeError, match=f"did you mean "{guess}"") as caught:
         call()
     assert isinstance(caught.value, UnknownKeyword)
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import UsageError, suggest_keywords
 from ..formats.table import offsets
+from ..messages import counted
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
@@ -361,4 +362,4 @@ class CorefEvaluator:
     def __repr__(self) -> str:
         if not self._names:
             return "CorefEvaluator(0 documents)"
-        return f"CorefEvaluator({len(self._names)} documents: CoNLL F1 {100 * self.get_f1():.2f})"
+        return f"CorefEvaluator({counted(len(self._names), 'document')}: CoNLL F1 {100 * self.get_f1():.2f})"

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from ..errors import InputError
+from ..messages import counted
 from ..metrics import PRF
 from .metrics import METRICS
 from ..result import Result
@@ -110,5 +111,5 @@ class CorefResult(Result):
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)
-        return (f"CorefResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+        return (f"CorefResult({counted(len(self.doc_stats), 'document')}, {self.key_path!r} vs {self.response_path!r}: "
                 f"F1 {f1})")

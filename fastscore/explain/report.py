@@ -5,6 +5,7 @@ import html
 import json
 
 from ..errors import UsageError
+from ..messages import counted
 from ..outputs import write_output
 from ..report.cells import interval
 from .analyser import ERRORS, TITLES
@@ -21,7 +22,7 @@ def render(result: ExplainResult, fmt: str, per_doc: bool = False, file: str | N
         if file is None:
             return page
         write_output(file, page)  # complete or not at all; OSError -> one line naming the file
-        return f"wrote {file} ({len(page.encode('utf-8')):,} bytes, {len(result.analysed)} documents)\n"
+        return f"wrote {file} ({len(page.encode('utf-8')):,} bytes, {counted(len(result.analysed), 'document')})\n"
     if fmt != "text":
         raise UsageError(f"unknown output {fmt!r}: choose text, json or html")
     return text(result, per_doc)
@@ -35,7 +36,7 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
     totals = result.totals()
     by_type = result.by_mention_type()
     head = f"{'error':<20}{'count':>8}" + ("  interval" if result.bootstrap else "")
-    lines = [f"{len(result.analysed)} documents, {totals['key_mentions']} key mentions, "
+    lines = [f"{counted(len(result.analysed), 'document')}, {totals['key_mentions']} key mentions, "
              f"{totals['response_mentions']} response mentions", "",
              "Kummerfeld & Klein error types (mentions involved by type: " + ", ".join(TYPES) + ")", head]
     for e in ERRORS:
@@ -157,7 +158,7 @@ def html_page(result: ExplainResult) -> str:
             "content=\"width=device-width,initial-scale=1\"><title>fastscore explain</title>"
             f"<style>{STYLE}</style></head><body><h1>Coreference errors</h1>"
             f"<p>Key <code>{html.escape(result.key_path)}</code>, response <code>{html.escape(result.response_path)}"
-            f"</code>: {len(result.analysed)} documents, {totals['key_mentions']} key and "
+            f"</code>: {counted(len(result.analysed), 'document')}, {totals['key_mentions']} key and "
             f"{totals['response_mentions']} response mentions. Mentions are boxed and labelled with their entity "
             "at their end (colour repeats the label); a dashed box is a mention the other side lacks. Each error "
             "links to its mentions; open a document with <kbd>Enter</kbd> on its title.</p>"

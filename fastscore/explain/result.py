@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..messages import counted
 from ..metrics import MetricSpec
 from ..result import Result
 from ..stats.docstats import DocStats
@@ -83,7 +84,7 @@ class ExplainResult(Result):
     def __repr__(self) -> str:
         totals = self.totals()
         found = ", ".join(f"{TITLES[e].lower()} {totals[e]}" for e in ERRORS if totals[e]) or "no errors"
-        return (f"ExplainResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+        return (f"ExplainResult({counted(len(self.doc_stats), 'document')}, {self.key_path!r} vs {self.response_path!r}: "
                 f"{found})")
 
     def totals(self) -> dict:
