@@ -15,12 +15,32 @@ from .task import Task
 from .tasks import DEFAULT_TASK, TASKS, get_task
 
 
-def _warned(result, stacklevel: int = 3):
+def _warned(result, stacklevel: int = 3, task: Task | None = None):
     """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning), attributed to
-    the caller of the API function (``stacklevel`` frames up)."""
-    for message in getattr(result, "warnings", ()):
+    the caller of the API function (``stacklevel`` frames up); ``task``: its options named as keywords there."""
+    said = getattr(result, "warnings", None)
+    if task is not None and said:
+        said[:] = [as_keywords(message, task) for message in said]
+    for message in said or ():
         warnings.warn(message, FastscoreWarning, stacklevel=stacklevel)
     return result
+
+
+def as_keywords(message: str, task: Task) -> str:
+    """A message for the command line told to Python: ``--tokens DIR`` is ``tokens=DIR``, a switch
+    ``--char-spans`` is ``char_spans=True`` (other uses of a flag are left as they are)."""
+    import re
+
+    for o in task.options:
+        for flag in o.flags:
+            if not flag.startswith("--"):
+                continue
+            if o.switch:
+                message = re.sub(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", f"{o.keyword}=True", message)
+            elif o.metavar:
+                message = re.sub(rf"(?<![\w-]){re.escape(flag)} {re.escape(o.metavar)}(?![\w-])",
+                                 f"{o.keyword}={o.metavar}", message)
+    return message
 
 
 def read_conll(path: str | os.PathLike) -> MentionTable:
@@ -63,7 +83,7 @@ def _scored(t: Task, gold, system, options: dict):
     from .formats.files import readers_hint
 
     try:
-        return _warned(t.score(gold, system, **options), stacklevel=4)  # _scored, then the API function
+        return _warned(t.score(gold, system, **options), stacklevel=4, task=t)  # _scored, then the API function
     except OtherFormatError as exc:
         raise exc.with_hint(readers_hint(exc.format, running=t.name, api=True)) from None
 
@@ -91,7 +111,7 @@ def score_corpus(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs:
     if t.corpus is None:
         raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size, skip_bad_shards)
-    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings))
+    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
 
 
 def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str | None, batch_size: int | None,
