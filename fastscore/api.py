@@ -73,7 +73,7 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
     from .stats.bootstrap import bootstrap_stats
 
     result.bootstrap = bootstrap_stats(result.doc_stats, result.metrics, resamples, level, seed, method)
-    _warned(result.bootstrap)
+    _warned(result.bootstrap, stacklevel=4)  # bootstrap, suggest_keywords, then the caller
     return result
 
 

@@ -68,6 +68,10 @@ class CorefResult(Result):
             metrics[m]["ci"] = list(ci)
         return {"mentions": counts_object(sums, "mentions", True), "metrics": metrics}
 
+    @property
+    def table_metrics(self) -> list[str]:
+        return ["mentions", *self.metrics]  # mention identification first, as the text report shows it
+
     def scores(self) -> dict:
         """Corpus scores: ``{"mentions": {...}, "metrics": {name: {...}}}``."""
         return self._object(self.doc_stats.sums(), self.intervals())
