@@ -32,6 +32,15 @@ def _ci(result: ExplainResult, metric: str) -> str:
     return interval(result.intervals().get(metric), lambda count: f"{count:g}")
 
 
+def untyped_note(result: ExplainResult) -> str:
+    """Why mentions are of type unknown, said once: documents without part-of-speech tags ("" when none)."""
+    untyped = sum(d.doc.tags is None for d in result.analysed)
+    if not untyped:
+        return ""
+    return (f"unknown: no part-of-speech tags in {untyped} of {counted(len(result.analysed), 'document')} (LitBank's "
+            "CoNLL files and jsonlines files have none), so their mentions are not typed")
+
+
 def text(result: ExplainResult, per_doc: bool = False) -> str:
     totals = result.totals()
     by_type = result.by_mention_type()
@@ -42,6 +51,8 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
     for e in ERRORS:
         types = " ".join(str(by_type[e][t]) for t in TYPES)
         lines.append(f"{TITLES[e]:<20}{totals[e]:>8}  {_ci(result, e)}".rstrip() + f"   ({types})")
+    note = untyped_note(result)
+    lines += [note] * bool(note)
     cort = result.cort()
     lines += ["", "cort (spanning trees: each mention linked to its closest preceding mention)"]
     for which, column in (("recall_errors", "cort_recall_errors"), ("precision_errors", "cort_precision_errors")):
@@ -130,6 +141,7 @@ def _error_item(d, k: int, err) -> str:
 
 def html_page(result: ExplainResult) -> str:
     totals = result.totals()
+    note = untyped_note(result)
     by_type = result.by_mention_type()
     rows = []
     interval = result.bootstrap is not None
@@ -164,5 +176,5 @@ def html_page(result: ExplainResult) -> str:
             "links to its mentions; open a document with <kbd>Enter</kbd> on its title.</p>"
             f'<h2>Error counts</h2><table aria-label="error counts">{head}{"".join(rows)}</table>'
             "<p>Mentions involved by type; cort: key (recall) and response (precision) spanning-tree edges not "
-            f"recovered by the other side.</p><h2>Documents</h2>{''.join(docs)}"
+            f"recovered by the other side.{' ' + html.escape(note) + '.' if note else ''}</p><h2>Documents</h2>{''.join(docs)}"
             f"<p><small>{html.escape(result.signature())}</small></p></body></html>\n")
