@@ -9,7 +9,7 @@ from ..messages import counted
 from ..outputs import write_output
 from ..report.cells import interval
 from .analyser import ERRORS, TITLES
-from .result import TYPES, ExplainResult, error_dict
+from .result import TYPES, ExplainResult, error_dict, span_error_notes
 
 
 def render(result: ExplainResult, fmt: str, per_doc: bool = False, file: str | None = None) -> str:
@@ -66,7 +66,9 @@ def text(result: ExplainResult, per_doc: bool = False) -> str:
                                                         for i in range(len(ERRORS))))
             for err in d.errors:
                 info = error_dict(d, err)
-                where = "; ".join(f"\"{m['text']}\" ({m['side']} line {m['line']})" for m in info["mentions"])
+                notes = _notes(d, err)
+                where = "; ".join(f"\"{m['text']}\" ({m['side']} line {m['line']}{note})"
+                                  for m, note in zip(info["mentions"], notes))
                 lines.append(f"  {TITLES[err.kind]}: {where}")
     lines += ["", f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
@@ -124,12 +126,18 @@ def _side_html(doc, side, prefix: str, other) -> str:
     return "".join(out)
 
 
+def _notes(d, err) -> tuple[str, ...]:
+    """What follows each mention's line in an error's listing: for a span error of the same words, what differs."""
+    notes = span_error_notes(d, err) if err.kind == "span_error" else ("",) * len(err.mentions)
+    return tuple(f", {n}" if n else "" for n in notes)
+
+
 def _error_item(d, k: int, err) -> str:
     info = error_dict(d, err)
     links = []
-    for mention, m in zip(err.mentions, info["mentions"]):
+    for mention, m, note in zip(err.mentions, info["mentions"], _notes(d, err)):
         prefix = f"d{k}{'k' if m['side'] == 'key' else 'r'}"
-        where = f"{m['side']} line {m['line']}" if m["line"] else m["side"]
+        where = (f"{m['side']} line {m['line']}" if m["line"] else m["side"]) + html.escape(note)
         links.append(f'<a href="#{prefix}{anchor(mention)}">{html.escape(m["text"])}</a> ({where})')
     ents = []
     if info["key_entities"]:
