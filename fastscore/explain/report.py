@@ -100,8 +100,40 @@ def _hue(label: str) -> int:
     return (sum(ord(c) * 131 for c in label) * 47) % 360
 
 
-def _side_html(doc, side, prefix: str, other) -> str:
-    """The document's sentences with ``side``'s mentions marked; a mention not on the other side dashed."""
+def response_labels(key, response) -> dict[str, str]:
+    """Each response entity's label on the page: the label of the key entity sharing most of its mentions (where
+    two response entities want one key entity, the one sharing more, then the earlier, gets it), so that one
+    entity has one number on both sides; the others are numbered after the key's labels."""
+    from collections import Counter
+
+    entities: dict[str, list] = {}
+    for m, label in response.entity_of.items():
+        entities.setdefault(label, []).append(m)
+    wants = []
+    for order, (label, mentions) in enumerate(entities.items()):
+        shared = Counter(key.entity_of[m] for m in mentions if m in key.entity_of)
+        if shared:
+            best, n = max(shared.items(), key=lambda item: item[1])  # the first of a tie
+            wants.append((-n, order, label, best))
+    shown: dict[str, str] = {}
+    for _, _, label, best in sorted(wants):
+        if best not in shown.values():
+            shown[label] = best
+    used = set(key.entity_of.values()) | set(shown.values())
+    n = 1 + max((int(x) for x in used if x.isdigit()), default=-1)
+    for label in entities:
+        if label not in shown:
+            while str(n) in used:
+                n += 1
+            shown[label] = str(n)
+            used.add(str(n))
+    return shown
+
+
+def _side_html(doc, side, prefix: str, other, labels: dict[str, str] | None = None) -> str:
+    """The document's sentences with ``side``'s mentions marked; a mention not on the other side dashed;
+    ``labels``: the entities' labels on the page (default: the file's)."""
+    name = (lambda label: label) if labels is None else labels.__getitem__
     opens: dict = {}
     closes: dict = {}
     for m, label in side.entity_of.items():
@@ -112,15 +144,17 @@ def _side_html(doc, side, prefix: str, other) -> str:
         parts = []
         for t, w in enumerate(words):
             for m in sorted(opens.get((s, t), ()), key=lambda m: -m[2]):
-                label = html.escape(side.entity_of[m])
+                label = html.escape(name(side.entity_of[m]))
+                own = html.escape(side.entity_of[m])
+                own = f", the file's {own}" if own != label else ""
                 dashed = " x" if m not in other.entity_of else ""
                 gaps = (f" (discontinuous: {html.escape(' '.join(doc.words_of(m)))})"
                         if len(m) > 3 and m[3] != tuple(range(m[1], m[2])) else "")
                 parts.append(f'<span class="m{dashed}" id="{prefix}{anchor(m)}" style="--h:{_hue(label)}" '
-                             f'title="entity {label}{gaps}">')
+                             f'title="entity {label}{own}{gaps}">')
             parts.append(html.escape(w))
             for m in sorted(closes.get((s, t), ()), key=lambda m: m[1], reverse=True):
-                parts.append(f"<b>{html.escape(side.entity_of[m])}</b></span>")
+                parts.append(f"<b>{html.escape(name(side.entity_of[m]))}</b></span>")
             parts.append(" ")
         out.append("<p>" + "".join(parts) + "</p>")
     return "".join(out)
@@ -132,7 +166,7 @@ def _notes(d, err) -> tuple[str, ...]:
     return tuple(f", {n}" if n else "" for n in notes)
 
 
-def _error_item(d, k: int, err) -> str:
+def _error_item(d, k: int, err, labels: dict[str, str]) -> str:
     info = error_dict(d, err)
     links = []
     for mention, m, note in zip(err.mentions, info["mentions"], _notes(d, err)):
@@ -143,7 +177,7 @@ def _error_item(d, k: int, err) -> str:
     if info["key_entities"]:
         ents.append("key " + ", ".join(map(html.escape, info["key_entities"])))
     if info["response_entities"]:
-        ents.append("response " + ", ".join(map(html.escape, info["response_entities"])))
+        ents.append("response " + ", ".join(html.escape(labels.get(e, e)) for e in info["response_entities"]))
     return f"<li><strong>{TITLES[err.kind]}</strong>: {'; '.join(links)}" + (f" — {'; '.join(ents)}" if ents else "") + "</li>"
 
 
@@ -163,7 +197,8 @@ def html_page(result: ExplainResult) -> str:
     docs = []
     for k, d in enumerate(result.analysed):
         n = len(d.errors)
-        items = "".join(_error_item(d, k, err) for err in d.errors) or "<li>no errors</li>"
+        labels = response_labels(d.doc.key, d.response_view)
+        items = "".join(_error_item(d, k, err, labels) for err in d.errors) or "<li>no errors</li>"
         counts = ", ".join(f"{TITLES[e]} {c}" for e in ERRORS
                            if (c := sum(1 for err in d.errors if err.kind == e)))
         docs.append(
@@ -173,7 +208,7 @@ def html_page(result: ExplainResult) -> str:
             f'<div class="cols"><section class="txt" aria-label="key"><h4>Key (gold) entities</h4>'
             f'{_side_html(d.doc, d.doc.key, f"d{k}k", d.response_view)}</section>'
             f'<section class="txt" aria-label="response"><h4>Response (system) entities</h4>'
-            f'{_side_html(d.doc, d.response_view, f"d{k}r", d.doc.key)}</section></div></details>')
+            f'{_side_html(d.doc, d.response_view, f"d{k}r", d.doc.key, labels)}</section></div></details>')
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
             "content=\"width=device-width,initial-scale=1\"><title>fastscore explain</title>"
             f"<style>{STYLE}</style></head><body><h1>Coreference errors</h1>"
