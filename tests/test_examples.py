@@ -18,6 +18,7 @@ EXPECTED = json.loads((TESTDATA / "examples" / "expected.json").read_text())
 COMMANDS = {  # example -> its command's arguments
     "coref": ["coref", "example", "example"],
     "corefud": ["coref", "example", "example", "--format", "conllu"],
+    "mina": ["coref", str(example("mina").key), str(example("mina").response), "--match", "mina"],
     "nugget": ["nugget", "example", "example"],
     "temporal": ["temporal", "example", "example"],
     "triples": ["triples", "example", "example"],

@@ -39,6 +39,9 @@ class Example:
 EXAMPLES = {
     ex.name: ex for ex in (
         Example("coref", "coref", KEY, RESPONSE, "CoNLL-2012: test case TC-A/TC-A-4 of the reference scorer"),
+        Example("mina", "coref", HERE / "mina" / "key.conll", HERE / "mina" / "response.conll",
+                "MINA: mentions whose boundaries differ from the key's but whose minimum spans match",
+                {"match": "mina"}),
         Example("corefud", "coref", HERE / "corefud" / "key.conllu", HERE / "corefud" / "response.conllu",
                 "CorefUD (CoNLL-U): a zero (an empty node) and a discontinuous mention"),
         Example("nugget", "nugget", HERE / "nugget" / "key.tbf", HERE / "nugget" / "response.tbf",
@@ -55,7 +58,7 @@ EXAMPLES = {
 
 
 def example(name: str) -> Example:
-    """The bundled example NAME: coref, corefud, nugget, temporal, explain or triples."""
+    """The bundled example NAME: coref, mina, corefud, nugget, temporal, explain or triples."""
     try:
         return EXAMPLES[name]
     except KeyError:
