@@ -130,7 +130,7 @@ def text(result, per_doc: bool = False) -> str:
             lines.append(f"{doc_id:<{width}}{shown(p):>8}{shown(r):>8}{shown(f):>8}")
     if undefined:
         lines += ["", "-: not defined, a division by zero (a precision with no system mention, a recall with no gold "
-                  "mention, an F1 of either; EvmEval prints nan)"]
+                  "mention, an F1 of a precision and a recall both 0 or not defined; EvmEval prints nan)"]
     lines += ["", *ci_note(result, " (of the micro F1, and of each F1 shown)"), f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 
