@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import textwrap
 import warnings
 from contextlib import contextmanager
@@ -29,8 +30,6 @@ def _warned(result, stacklevel: int = 3, task: Task | None = None):
 def as_keywords(message: str, task: Task) -> str:
     """A message for the command line told to Python: ``--tokens DIR`` is ``tokens=DIR``, a switch
     ``--char-spans`` is ``char_spans=True`` (other uses of a flag are left as they are)."""
-    import re
-
     for o in task.options:
         for flag in o.flags:
             if not flag.startswith("--"):

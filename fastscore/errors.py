@@ -7,8 +7,12 @@ message says where the problem is.
 from __future__ import annotations
 
 import errno
+import functools
+import inspect
 import os
 from typing import Callable, Iterable, TypeVar
+
+from .messages import did_you_mean
 
 F = TypeVar("F", bound=Callable)
 
@@ -88,8 +92,6 @@ class UnknownKeyword(UsageError, TypeError):
 
 def keyword_hint(word: str, known: Iterable[str], listed: str = "its keywords") -> str:
     """``: did you mean "singletons"?`` for a misspelt keyword, else `` (its keywords: ...)``."""
-    from .messages import did_you_mean
-
     known = sorted(known)
     return did_you_mean(word, known) or f" ({listed}: {', '.join(known) or 'none'})"
 
@@ -97,8 +99,6 @@ def keyword_hint(word: str, known: Iterable[str], listed: str = "its keywords") 
 def suggest_keywords(function: F) -> F:
     """``function`` (no ``**keywords`` of its own) raising :class:`UnknownKeyword` for a keyword it lacks, where
     Python raises a bare TypeError; checked only when the call fails, so a call costs one frame more."""
-    import functools
-    import inspect
 
     @functools.wraps(function)
     def checked(*args, **keywords):
