@@ -4,23 +4,42 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import textwrap
 import warnings
 from contextlib import contextmanager
 from typing import Callable
 
-from .errors import FastscoreWarning, UsageError
+from .errors import FastscoreWarning, UnknownKeyword, UsageError, keyword_hint, suggest_keywords
 from .formats.table import MentionTable
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS, get_task
 
 
-def _warned(result, stacklevel: int = 3):
+def _warned(result, stacklevel: int = 3, task: Task | None = None):
     """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning), attributed to
-    the caller of the API function (``stacklevel`` frames up)."""
-    for message in getattr(result, "warnings", ()):
+    the caller of the API function (``stacklevel`` frames up); ``task``: its options named as keywords there."""
+    said = getattr(result, "warnings", None)
+    if task is not None and said:
+        said[:] = [as_keywords(message, task) for message in said]
+    for message in said or ():
         warnings.warn(message, FastscoreWarning, stacklevel=stacklevel)
     return result
+
+
+def as_keywords(message: str, task: Task) -> str:
+    """A message for the command line told to Python: ``--tokens DIR`` is ``tokens=DIR``, a switch
+    ``--char-spans`` is ``char_spans=True`` (other uses of a flag are left as they are)."""
+    for o in task.options:
+        for flag in o.flags:
+            if not flag.startswith("--"):
+                continue
+            if o.switch:
+                message = re.sub(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", f"{o.keyword}=True", message)
+            elif o.metavar:
+                message = re.sub(rf"(?<![\w-]){re.escape(flag)} {re.escape(o.metavar)}(?![\w-])",
+                                 f"{o.keyword}={o.metavar}", message)
+    return message
 
 
 def read_conll(path: str | os.PathLike) -> MentionTable:
@@ -37,6 +56,7 @@ def read_tbf(path: str | os.PathLike):
     return _read(path)
 
 
+@suggest_keywords
 def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int | None = 12345,
               method: str = "percentile"):
     """Attach bootstrap confidence intervals (F1 of every metric) to a result and return it.
@@ -52,7 +72,7 @@ def bootstrap(result, resamples: int = 1000, *, level: float = 0.95, seed: int |
     from .stats.bootstrap import bootstrap_stats
 
     result.bootstrap = bootstrap_stats(result.doc_stats, result.metrics, resamples, level, seed, method)
-    _warned(result.bootstrap)
+    _warned(result.bootstrap, stacklevel=4)  # bootstrap, suggest_keywords, then the caller
     return result
 
 
@@ -62,7 +82,7 @@ def _scored(t: Task, gold, system, options: dict):
     from .formats.files import readers_hint
 
     try:
-        return _warned(t.score(gold, system, **options), stacklevel=4)  # _scored, then the API function
+        return _warned(t.score(gold, system, **options), stacklevel=4, task=t)  # _scored, then the API function
     except OtherFormatError as exc:
         raise exc.with_hint(readers_hint(exc.format, running=t.name, api=True)) from None
 
@@ -71,7 +91,7 @@ def score(gold, system, *, task: str = DEFAULT_TASK, **options):
     """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
     ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`)."""
     t = get_task(task)
-    t.check_keywords(options, "score", "command")
+    t.check_keywords(options, "score", "command", also=_own_keywords(score))
     return _scored(t, gold, system, options)
 
 
@@ -86,11 +106,11 @@ def score_corpus(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs:
     from .shards import score_corpus as _score
 
     t = get_task(task)
-    t.check_keywords(options, "score", "command")
+    t.check_keywords(options, "score", "command", also=_own_keywords(score_corpus))
     if t.corpus is None:
         raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size, skip_bad_shards)
-    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings))
+    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
 
 
 def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str | None, batch_size: int | None,
@@ -103,8 +123,13 @@ def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str |
                     batch_bytes=batch_size or DEFAULT_BATCH_BYTES, skip_bad=skip_bad_shards)
 
 
+def _own_keywords(function: Callable) -> list[str]:
+    """A function's named keywords (those beside its ``**options``), for the closest to a misspelt one."""
+    return [n for n, p in inspect.signature(function).parameters.items() if p.kind != p.VAR_KEYWORD]
+
+
 @contextmanager
-def _task_scorer(task: str, key, systems: list, options: dict, settings):
+def _task_scorer(task: str, key, systems: list, options: dict, settings, caller: Callable):
     """A function system -> result for a task, with the key read once; every system must cover exactly the
     key's documents (a task whose pairing refuses missing and extra documents checks them as it scores: a
     temporal pair of two single files is one document whatever the files' names).  Key or systems that are corpora of shards (folders, glob patterns, files to read in
@@ -113,7 +138,7 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings):
     from .stats.compare import check_same_documents
 
     t = get_task(task)
-    t.check_keywords(options, "score")
+    t.check_keywords(options, "score", also=_own_keywords(caller))
     is_path = lambda x: isinstance(x, (str, os.PathLike))
     sharded = lambda s: is_path(key) and is_path(s) and uses_shards(os.fspath(key), os.fspath(s), t,
                                                                     settings.batch_bytes)
@@ -156,7 +181,7 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
     from .stats.compare import compare_stats
 
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
-    with _task_scorer(task, key, [baseline, *systems], options, settings) as (t, scored):
+    with _task_scorer(task, key, [baseline, *systems], options, settings, compare) as (t, scored):
         metric = metric or t.default_metric
         base = (_name(baseline), scored(baseline).doc_stats)
         base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
@@ -177,7 +202,7 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
     rows = []
     shown: list[str] = []
-    with _task_scorer(task, key, list(systems), options, settings) as (t, scored):
+    with _task_scorer(task, key, list(systems), options, settings, sweep) as (t, scored):
         metric = metric or t.default_metric
         for n, s in enumerate(systems):
             result = scored(s)
@@ -240,6 +265,10 @@ def _make_score_function(task: Task) -> Callable:
            for o in sorted(options, key=lambda o: not o.positional)])
 
     def score_task(*args, **keywords):
+        unknown = [k for k in keywords if k not in signature.parameters]
+        if unknown:
+            raise UnknownKeyword(f"{score_task.__name__}() got an unexpected keyword argument "
+                                 f"{', '.join(map(repr, unknown))}{keyword_hint(unknown[0], signature.parameters)}")
         given = signature.bind(*args, **keywords)
         given.apply_defaults()
         values = dict(given.arguments)

@@ -7,7 +7,15 @@ message says where the problem is, the path and the document shown escaped and c
 """
 from __future__ import annotations
 
-from .messages import shown
+import errno
+import functools
+import inspect
+import os
+from typing import Callable, Iterable, TypeVar
+
+from .messages import did_you_mean, shown
+
+F = TypeVar("F", bound=Callable)
 
 
 class FastscoreError(Exception):
@@ -42,6 +50,21 @@ class ParseError(InputError):
         return ParseError, (self.path, self.line, self.problem, self.document)
 
 
+class InputNotFound(ParseError, FileNotFoundError):
+    """An input file or folder that does not exist: fastscore's error (the CLI's one line, ``except
+    FastscoreError``) and Python's ``FileNotFoundError`` (``except OSError`` catches it; ``errno``, ``filename``)."""
+
+    def __init__(self, path: str, problem: str = "file not found"):
+        super().__init__(path, None, problem)
+        self.errno, self.strerror, self.filename = errno.ENOENT, os.strerror(errno.ENOENT), self.path
+
+    def __str__(self) -> str:  # the one line, not OSError's "[Errno 2] ..."
+        return self.args[0]
+
+    def __reduce__(self):
+        return InputNotFound, (self.path, self.problem)
+
+
 class OtherFormatError(ParseError):
     """A file of another format than its reader's: ``format`` is what it looks like (a key of
     ``fastscore.formats.files.FORMATS``), ``hint`` what to do with it (the command that reads it)."""
@@ -62,3 +85,33 @@ class OtherFormatError(ParseError):
 class FastscoreWarning(UserWarning):
     """What the reference scorers only warn about (and what fastscore adds): the API emits result
     warnings through Python's ``warnings`` module with this category; the CLI prints them on stderr."""
+
+
+class UnknownKeyword(UsageError, TypeError):
+    """A keyword a function or task does not have: a ``TypeError`` as Python's own, naming the closest one."""
+
+
+def keyword_hint(word: str, known: Iterable[str], listed: str = "its keywords") -> str:
+    """``: did you mean "singletons"?`` for a misspelt keyword, else `` (its keywords: ...)``."""
+    known = sorted(known)
+    return did_you_mean(word, known) or f" ({listed}: {', '.join(known) or 'none'})"
+
+
+def suggest_keywords(function: F) -> F:
+    """``function`` (no ``**keywords`` of its own) raising :class:`UnknownKeyword` for a keyword it lacks, where
+    Python raises a bare TypeError; checked only when the call fails, so a call costs one frame more."""
+
+    @functools.wraps(function)
+    def checked(*args, **keywords):
+        try:
+            return function(*args, **keywords)
+        except TypeError:
+            known = [n for n in inspect.signature(function).parameters if n != "self"]
+            unknown = [k for k in keywords if k not in known]
+            if unknown:
+                name = function.__qualname__.replace(".__init__", "")
+                raise UnknownKeyword(f"{name}() got an unexpected keyword argument {', '.join(map(repr, unknown))}"
+                                     + keyword_hint(unknown[0], known)) from None
+            raise
+
+    return checked  # type: ignore[return-value]

@@ -101,7 +101,7 @@ def _load_compiled_kernels():
         paths = [os.path.join(f, "_aot" + x) for f in _kernel_sources() for x in EXTENSION_SUFFIXES]
         path = next((p for p in paths if os.path.isfile(p)), None)
         if path is None:
-            return None, ("none beside the kernels (a source install leaves them to the JIT; the wheel of "
+            return None, ("none is installed (a source install leaves the kernels to the JIT; the wheel of "
                           "scripts/build_wheel.sh has them, python -m fastscore.kernels._aot_build compiles them)")
         try:
             module = _load_extension(name, path)
@@ -110,19 +110,19 @@ def _load_compiled_kernels():
                 folder, base = os.path.split(path)
                 other = _load_extension(f"{name}_{part}", os.path.join(folder, base.replace("_aot", f"_aot_{part}", 1)))
                 if other._stamp() != stamp:
-                    return None, f"{os.path.basename(other.__file__)} was built from other kernel sources than _aot"
+                    return None, f"not used: {os.path.basename(other.__file__)} was built from other kernel sources than _aot"
                 for attr, value in vars(other).items():
                     if not attr.startswith("_"):
                         setattr(module, attr, value)
         except (ImportError, OSError, AttributeError) as exc:
-            return None, f"they do not load ({exc})"
+            return None, f"installed, but it does not load ({exc})"
         sys.modules[name] = module
     try:
         if module._stamp() == source_stamp():
             return module, ""
     except AttributeError:
         pass
-    return None, "they were built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)"
+    return None, "not used: built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)"
 
 
 def kernels_status() -> str:
@@ -135,7 +135,7 @@ def kernels_status() -> str:
         return "kernels: plain Python (FASTSCORE_JIT=never)"
     module, why = _load_compiled_kernels()
     if module is None:
-        return f"kernels: numba's JIT (compiled at first use, then cached), not compiled ones: {why}"
+        return f"kernels: numba's JIT (compiled at first use, then cached); the module compiled ahead of time: {why}"
     if setting == "always":
         return "kernels: numba's JIT (FASTSCORE_JIT=always); compiled kernels installed"
     return f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); tiny inputs plain Python"

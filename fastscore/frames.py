@@ -25,7 +25,7 @@ def score_table(result, per_doc: bool = False):
     import pyarrow as pa
 
     stats = result.doc_stats
-    names = list(result.metrics)
+    names = list(getattr(result, "table_metrics", result.metrics))
     rows: list[tuple] = []
     sums = [(None, stats.sums())]
     if per_doc:

@@ -58,3 +58,8 @@ def did_you_mean(name: str, names: Iterable[str]) -> str:
     """``: did you mean "x" or "y"?`` for close matches of a mistyped name, else ``""``."""
     close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.6)
     return (": did you mean " + " or ".join(f'"{shown(c)}"' for c in close) + "?") if close else ""
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 document``, ``2 documents``: a count and its noun, singular for one."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

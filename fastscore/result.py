@@ -44,6 +44,11 @@ class Result:
         what a worker sends back when no such report is asked (they are most of its bytes).  Default: itself."""
         return self
 
+    @property
+    def table_metrics(self) -> list[str]:
+        """The rows of ``score_table()``, in order: the metrics (a task adds what its text report shows)."""
+        return list(self.metrics)
+
     # ---- written once
 
     @property

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import glob
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -793,6 +794,7 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
         if isinstance(r, BaseException):
             raise r
     result = task.corpus.merge(results, gold, system)
+    result.warnings[:] = summed_warnings(result.warnings, system)
     notes = []
     if unpaired:
         notes.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: {few(unpaired)}")
@@ -800,6 +802,30 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
     result.warnings.extend(notes)
     result.skipped_shards = skipped
     return result
+
+
+# "PATH: N what: "a", "b" ...": a count of documents (or mentions) with the first few names, as each shard warns
+COUNTED = re.compile(r'(?P<path>[^:]+): (?P<n>\d+) (?P<what>[^:"]+): (?P<names>".*)')
+
+
+def summed_warnings(warnings: list[str], system: str) -> list[str]:
+    """The shards' warnings with those that say the same of their own documents ("2 key document(s) missing
+    from the response, scored as empty: ...") said once, for the whole corpus: the total and the first names."""
+    found = [COUNTED.fullmatch(w) for w in warnings]
+    groups: dict[str, list[int]] = {}  # what -> the warnings saying it
+    for i, m in enumerate(found):
+        if m is not None:
+            groups.setdefault(m["what"], []).append(i)
+    out = []
+    for i, (w, m) in enumerate(zip(warnings, found)):
+        same = [] if m is None else groups[m["what"]]
+        if len(same) < 2:
+            out.append(w)
+        elif i == same[0]:
+            total = sum(int(found[k]["n"]) for k in same)
+            names = [n for k in same for n in re.findall(r'"([^"]*)"', found[k]["names"])][:5]
+            out.append(f"{system}: {total} {m['what']}: {few(names)}" + (" ..." if total > len(names) else ""))
+    return out
 
 
 def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[str, str], options: dict,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
-from .errors import UsageError
+from .errors import UnknownKeyword, UsageError, keyword_hint
 from .pairing import Pairing
 
 SCOPES = ("score", "command", "report")
@@ -170,13 +170,14 @@ class Task:
     def in_scope(self, *scopes: str) -> list[Option]:
         return [o for o in self.options if o.scope in scopes]
 
-    def check_keywords(self, keywords: Iterable[str], *scopes: str) -> None:
-        """A clear error for keywords that are not options of this task in these scopes."""
+    def check_keywords(self, keywords: Iterable[str], *scopes: str, also: Iterable[str] = ()) -> None:
+        """A clear error (a TypeError too, as Python's) for keywords that are not options of this task in these
+        scopes, naming the closest of them or of ``also`` (the calling function's own keywords)."""
         known = {o.keyword for o in self.in_scope(*scopes)}
         unknown = [k for k in keywords if k not in known]
         if unknown:
-            raise UsageError(f"{', '.join(map(repr, unknown))}: not an option of task {self.name!r} here "
-                             f"(its options: {', '.join(sorted(known)) or 'none'})")
+            hint = keyword_hint(unknown[0], known | set(also), "its options")
+            raise UnknownKeyword(f"{', '.join(map(repr, unknown))}: not an option of task {self.name!r} here{hint}")
 
     def defaults(self, *scopes: str) -> dict[str, Any]:
         return {o.keyword: o.default for o in self.in_scope(*scopes)}

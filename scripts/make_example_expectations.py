@@ -7,6 +7,8 @@ line (with the example's files named ``KEY`` and ``RESPONSE``), its exit code an
 
 * ``coref``: the CoNLL-2012 example (test case TC-A/TC-A-4), v8.01's ``scorer.pl all`` (Perl); its first line
   (``version: 8.01 PATH``) left out, as it names where the scorer lies;
+* ``mina``: the MINA example (minimum spans), coval's ``scorer.py KEY RESPONSE min_span`` report as
+  ``scripts/make_mina_anchors.py`` recorded it for the same files (its case-016);
 * ``corefud``: the CorefUD scorer 1.2 (ufal/corefud-scorer, commit 4fd7b0e), its defaults (head match,
   singletons dropped, zeros matched by their dependencies); Python 3 with udapi, numpy and scipy;
 * ``nugget``: EvmEval scorer_v1.7.1 (commit 1bd96c9, ``scorer_v1.7.py``, TAC KBP 2015 rules; fastscore's
@@ -61,6 +63,22 @@ def coref(args) -> dict:
     return {"example": "coref", "tool": "conll/reference-coreference-scorers v8.01",
             "command": named(cmd, ex.key, ex.response), "exit": p.returncode, "report": p.stdout.split("\n", 1)[1], "drop_first_line": True,
             "fastscore": ["--output", "perl"]}
+
+
+def mina(args) -> dict:
+    """coval's ``scorer.py KEY RESPONSE min_span`` report, as scripts/make_mina_anchors.py recorded it for the
+    case the example is (tests/data/mina_anchors/case-016: the same lines, gzipped)."""
+    import gzip
+
+    ex = example("mina")
+    case = ROOT / "tests" / "data" / "mina_anchors" / "case-016"
+    for name, path in (("key", ex.key), ("response", ex.response)):
+        if gzip.decompress(Path(f"{case}.{name}.gz").read_bytes()) != path.read_bytes():
+            raise SystemExit(f"{path} is not {case}.{name}.gz")
+    run = json.loads(Path(f"{case}.json").read_text())["min_span"]
+    return {"example": "mina", "tool": "ns-moosavi/coval 87071a6 (tests/data/mina_anchors/case-016.json)",
+            "command": ["python", "scorer.py", "KEY", "RESPONSE", "min_span"], "exit": 0, "report": run["report"],
+            "fastscore": ["--match", "mina", "--output", "coval"]}
 
 
 def corefud(args) -> dict:
@@ -135,7 +153,7 @@ def main() -> None:
     for name in ("perl_scorer", "corefud", "evmeval", "evmeval18"):
         setattr(args, name, getattr(args, name).resolve())
     expected = {name: make(args) for name, make in
-                (("coref", coref), ("corefud", corefud), ("nugget", nugget), ("nugget-kbp2017", nugget_kbp2017),
+                (("coref", coref), ("corefud", corefud), ("mina", mina), ("nugget", nugget), ("nugget-kbp2017", nugget_kbp2017),
                  ("temporal", temporal), ("triples", triples))}
     text = json.dumps(expected, indent=1, sort_keys=True) + "\n"
     if args.check:

@@ -10,8 +10,9 @@ Each fence says what its block is:
   `--option` of a synopsis must be one the command has;
 - anything else (```bash) must be listed in NOT_RUN, with the reason it cannot run in a test.
 
-Every block runs in one folder, shared by the blocks of a test module: it holds ``tests/`` (the
-repository's, so the docs' paths to its data work as written) and the files the pages' examples name.
+Every block runs in one folder outside the checkout, shared by the blocks of a test module, that starts empty
+as a user's folder does: a page's examples write their files first (``python -m fastscore.examples NAME``), so
+a path into the repository (``tests/data/...``) fails.
 """
 from __future__ import annotations
 
@@ -19,13 +20,11 @@ import doctest
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastscore.examples import KEY, RESPONSE
 from tests.conftest import ROOT
 
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
@@ -68,14 +67,10 @@ def blocks(pages: list[Path]) -> list[Block]:
 
 
 def make_folder(folder: Path) -> Path:
-    """The folder the blocks run in: ``tests/`` and the files the pages' examples name."""
-    (folder / "tests").symlink_to(ROOT / "tests")
-    for name, source in (("key.conll", KEY), ("response.conll", RESPONSE), ("base.conll", RESPONSE),
-                         ("a.conll", RESPONSE), ("b.conll", KEY)):
-        shutil.copy(source, folder / name)
-    nuggets = ROOT / "tests" / "data" / "nugget_anchors" / "case-003"
-    shutil.copy(nuggets / "gold.char.tbf", folder / "gold.tbf")
-    shutil.copy(nuggets / "system.char.tbf", folder / "system.tbf")
+    """The folder the blocks run in: an empty one outside the checkout, as a user's after ``pip install`` (a
+    page's example writes its files there first: ``python -m fastscore.examples NAME``, or a command that writes
+    them); a path into the repository (``tests/data/...``) fails there."""
+    assert ROOT not in folder.resolve().parents, folder
     return folder
 
 
@@ -94,7 +89,8 @@ def commands(block: Block) -> list[tuple[str, str]]:
 
 def run_command(command: str, folder: Path, capsys) -> tuple[int, str, str]:
     """Run one documented command: `fastscore ...` in this process (the worktree's fastscore), anything
-    with shell syntax through bash, where `fastscore` is `python -m fastscore` from this worktree."""
+    else through bash, where `fastscore` is `python -m fastscore` and `python` this interpreter, both with this
+    worktree's fastscore."""
     words = shlex.split(command, comments=True)
     if words and words[0] == "fastscore" and not re.search(r"[|<>;&$`]", command):
         from fastscore.cli import main
@@ -111,6 +107,8 @@ def run_command(command: str, folder: Path, capsys) -> tuple[int, str, str]:
         bin_dir.mkdir()
         (bin_dir / "fastscore").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m fastscore "$@"\n')
         (bin_dir / "fastscore").chmod(0o755)
+        (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        (bin_dir / "python").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(["bash", "-c", f"set -o pipefail; {command}"], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=120)

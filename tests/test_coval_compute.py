@@ -131,7 +131,7 @@ def test_result_is_a_coref_result():
     case = CASES["cases"][1]
     result = fastscore.coval.score(case["predictions"], case["references"])
     assert result.f1("muc") == pytest.approx(case["results"]["plain"]["muc/f1"], rel=1e-12)
-    assert result.score_table().column("metric").to_pylist()[:3] == ["muc", "bcub", "ceafm"]
+    assert result.score_table().column("metric").to_pylist()[:4] == ["mentions", "muc", "bcub", "ceafm"]
 
 
 def test_compute_documents_is_compute_of_each_document():

@@ -138,7 +138,7 @@ def test_result_bootstrap_and_tables():
         ev.update((spans, rng.integers(0, 4, 12)), (spans, rng.integers(0, 3, 12)), doc=f"doc{d}")
     result = fastscore.bootstrap(ev.result(), 200, seed=1)
     table = result.score_table(per_doc=True)
-    assert table.num_rows == len(result.metrics) * 31
+    assert table.num_rows == (1 + len(result.metrics)) * 31  # the mentions row, then every metric
     rows = table.to_pylist()
     conll = next(r for r in rows if r["document"] is None and r["metric"] == "conll")
     assert conll["f1"] == pytest.approx(ev.get_f1()) and conll["ci_low"] <= conll["f1"] <= conll["ci_high"]
@@ -147,7 +147,7 @@ def test_result_bootstrap_and_tables():
     assert doc_muc["f1"] == pytest.approx(result.document("doc3")["metrics"]["muc"]["f1"]) and doc_muc["ci_low"] is None
     pd = pytest.importorskip("pandas")
     frame = result.to_pandas()
-    assert isinstance(frame, pd.DataFrame) and list(frame["metric"]) == list(result.metrics)
+    assert isinstance(frame, pd.DataFrame) and list(frame["metric"]) == ["mentions", *result.metrics]
 
 
 @pytest.mark.parametrize("predicted, message", [

@@ -114,8 +114,8 @@ def test_missing_token_tables_give_one_summary_warning_naming_the_current_folder
     result = score_nugget(gold, gold)
     assert result.warnings == [(
         'no token table for 7 of 7 document(s) in the token folder "." (DOCID.tab): "doc0", "doc1", "doc2", "doc3", '
-        '"doc4" ...: invisible words not removed and token ids not checked there (as EvmEval does); without '
-        "--tokens the token folder is the current directory: use --tokens DIR to point elsewhere")]
+        '"doc4" ...: invisible words not removed and token ids not checked there (as EvmEval does); the token '
+        "folder is the current directory unless --tokens DIR names another")]  # the API says tokens=DIR
     tkn = tmp_path / "tkn"
     tkn.mkdir()
     for d in docs[:5]:

@@ -837,7 +837,7 @@ def test_compare_refuses_a_system_without_every_key_document(systems, tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == ""
     assert re.fullmatch(r"fastscore: error: .*partial: 8 gold document\(s\) missing \(first: .*\): systems must be "
-                        r"scored on the gold's documents\n", run.stderr)
+                        r"scored on the gold's documents: add them to the system output .*\n", run.stderr)
 
 
 def test_minimum_spans_over_shards_paired_by_name(tmp_path):

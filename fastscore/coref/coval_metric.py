@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import FastscoreError, UsageError
+from ..errors import FastscoreError, UsageError, suggest_keywords
 
 DOCUMENT = "dummy_doc"  # the document name evaluate gives coval
 REPORTED = ("mentions", "muc", "bcub", "ceafe", "lea")  # evaluate's metrics, in its order
@@ -177,6 +177,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
                        tables=None)
 
 
+@suggest_keywords
 def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
           NP_only: bool = False, min_span: bool = False, remove_nested: bool = False):
     """The :class:`~fastscore.coref.result.CorefResult` of ``evaluate``'s coval inputs (see :func:`compute`):
@@ -184,6 +185,7 @@ def score(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[st
     return _score([(references, predictions)], [DOCUMENT], keep_singletons, NP_only, min_span, remove_nested)
 
 
+@suggest_keywords
 def score_documents(predictions: Sequence, references: Sequence, keep_singletons: bool = True, NP_only: bool = False,
                     min_span: bool = False, remove_nested: bool = False):
     """Many ``compute`` calls in one: ``predictions[d]`` and ``references[d]`` are the examples of document ``d``
@@ -210,6 +212,7 @@ def _flat(registry, sums) -> dict[str, float] | list[dict[str, float]]:
     return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
 
+@suggest_keywords
 def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[str]], keep_singletons: bool = True,
             NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> dict[str, float]:
     """``evaluate.load("coval").compute(...)``'s output, with coval's numbers: ``{"mentions/recall": ...,
@@ -221,6 +224,7 @@ def compute(predictions: Sequence[Sequence[str]], references: Sequence[Sequence[
     return _flat(result.doc_stats.registry, result.doc_stats.sums())
 
 
+@suggest_keywords
 def compute_documents(predictions: Sequence, references: Sequence, keep_singletons: bool = True,
                       NP_only: bool = False, min_span: bool = False, remove_nested: bool = False) -> list[dict]:
     """:func:`compute` of each document, in one call (read and scored together): ``predictions[d]`` and

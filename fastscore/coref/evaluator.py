@@ -21,8 +21,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, suggest_keywords
 from ..formats.table import offsets
+from ..messages import counted
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
@@ -233,6 +234,7 @@ class CorefEvaluator:
     :class:`fastscore.coref.result.CorefResult` of every document added (for ``bootstrap``, ``to_pandas``, ...).
     """
 
+    @suggest_keywords
     def __init__(self) -> None:
         self.metrics = {name: MetricScore(self, name) for name in METRIC_NAMES}
         self.reset()
@@ -243,6 +245,7 @@ class CorefEvaluator:
         self._names: list[str | None] = []
         self._cached = None
 
+    @suggest_keywords
     def update(self, predicted, gold, mention_to_predicted: dict | None = None, mention_to_gold: dict | None = None,
                *, doc: str | None = None) -> None:
         """Add one document (``doc``: its name in results; default its number, from 0).  The clusters are kept
@@ -359,4 +362,4 @@ class CorefEvaluator:
     def __repr__(self) -> str:
         if not self._names:
             return "CorefEvaluator(0 documents)"
-        return f"CorefEvaluator({len(self._names)} documents: CoNLL F1 {100 * self.get_f1():.2f})"
+        return f"CorefEvaluator({counted(len(self._names), 'document')}: CoNLL F1 {100 * self.get_f1():.2f})"

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from ..errors import InputError
+from ..messages import counted
 from ..metrics import PRF
 from .metrics import METRICS
 from ..result import Result
@@ -67,6 +68,10 @@ class CorefResult(Result):
             metrics[m]["ci"] = list(ci)
         return {"mentions": counts_object(sums, "mentions", True), "metrics": metrics}
 
+    @property
+    def table_metrics(self) -> list[str]:
+        return ["mentions", *self.metrics]  # mention identification first, as the text report shows it
+
     def scores(self) -> dict:
         """Corpus scores: ``{"mentions": {...}, "metrics": {name: {...}}}``."""
         return self._object(self.doc_stats.sums(), self.intervals())
@@ -110,5 +115,5 @@ class CorefResult(Result):
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)
-        return (f"CorefResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+        return (f"CorefResult({counted(len(self.doc_stats), 'document')}, {self.key_path!r} vs {self.response_path!r}: "
                 f"F1 {f1})")

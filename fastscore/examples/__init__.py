@@ -1,7 +1,8 @@
 """The small key/response pairs shipped with fastscore, one per task (each folder's LICENSE.md says where it
 comes from and what it shows).
 
-``fastscore TASK example example`` scores one (``--format conllu`` for CorefUD); in Python::
+``fastscore TASK example example`` scores one (``--format conllu`` for CorefUD); ``python -m fastscore.examples
+NAME ...`` writes them into the current folder (NAME/key.EXT, NAME/response.EXT); in Python::
 
     from fastscore import score
     from fastscore.examples import example
@@ -39,6 +40,11 @@ class Example:
 EXAMPLES = {
     ex.name: ex for ex in (
         Example("coref", "coref", KEY, RESPONSE, "CoNLL-2012: test case TC-A/TC-A-4 of the reference scorer"),
+        Example("corpus", "coref", HERE / "corpus" / "key.conll", HERE / "corpus" / "response.conll",
+                "a corpus: 30 CoNLL-2012 documents, a response with every error type (for statistics and explain)"),
+        Example("mina", "coref", HERE / "mina" / "key.conll", HERE / "mina" / "response.conll",
+                "MINA: mentions whose boundaries differ from the key's but whose minimum spans match",
+                {"match": "mina"}),
         Example("corefud", "coref", HERE / "corefud" / "key.conllu", HERE / "corefud" / "response.conllu",
                 "CorefUD (CoNLL-U): a zero (an empty node) and a discontinuous mention"),
         Example("nugget", "nugget", HERE / "nugget" / "key.tbf", HERE / "nugget" / "response.tbf",
@@ -55,7 +61,7 @@ EXAMPLES = {
 
 
 def example(name: str) -> Example:
-    """The bundled example NAME: coref, corefud, nugget, temporal, explain or triples."""
+    """The bundled example NAME: coref, corpus, mina, corefud, nugget, temporal, explain or triples."""
     try:
         return EXAMPLES[name]
     except KeyError:
@@ -76,3 +82,24 @@ def command_inputs(name: str) -> tuple[str, str, dict[str, Any]]:
     """What ``TASK example example`` scores: the key, the response and the options set for them."""
     ex = example(name)
     return str(ex.key), str(ex.response), dict(ex.options)
+
+
+def write(names: list[str], folder: str | Path = ".") -> list[Path]:
+    """Copy the bundled examples NAMES (all: every one) into ``folder``/NAME/ (key, response, licence); a file
+    already there is left as it is when it holds the same bytes, else refused (nothing of the user's is
+    overwritten).  The paths written, or found already there."""
+    from ..errors import UsageError
+
+    chosen = [example(n) for n in (list(EXAMPLES) if names == ["all"] else names)]
+    copies = []
+    for ex in chosen:
+        for source in (ex.key, ex.response, *sorted(ex.folder.glob("LICENSE*"))):
+            target = Path(folder) / ex.name / source.name
+            if target.exists() and (not target.is_file() or target.read_bytes() != source.read_bytes()):
+                raise UsageError(f"{target}: exists and is not the bundled example's: not overwritten")
+            copies.append((source, target))
+    for source, target in copies:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_bytes(source.read_bytes())
+    return [target for _, target in copies]

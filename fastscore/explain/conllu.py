@@ -14,7 +14,7 @@ from bisect import bisect_right
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, InputNotFound
 from .documents import NO_TAG, Document, Side
 from .matching import CorefMatching, build_sides
 
@@ -34,6 +34,8 @@ def read_conllu_sides(key_path: str, response_path: str, matching: CorefMatching
         data = [read_bytes(p, keep=True) for p in (key_path, response_path)]  # once: a pipe is read once
         k, r = read_conllu(key_path), read_conllu(response_path)
         blocks = read_conllu_blocks(key_path, data[0]), read_conllu_blocks(response_path, data[1])
+    except InputNotFound:
+        raise
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
     way = Matching(matching.match or "head", matching.zero_match or "dependent")

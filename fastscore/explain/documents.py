@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, InputNotFound
 from ..pairing import pair
 from . import PAIRING
 from .heads import mention_head, parse_sentence
@@ -69,6 +69,8 @@ def input_format(key_path: str, format: str = "auto") -> str:
 
     try:
         fmt = detect_format(key_path) if format == "auto" else format
+    except FileNotFoundError:
+        raise InputNotFound(key_path) from None
     except OSError as exc:
         raise InputError(f"cannot read {key_path}: {exc.strerror}") from None
     if fmt not in ("conll2012", "jsonl", "conllu"):
@@ -83,6 +85,8 @@ def read_conll_sides(key_path: str, response_path: str) -> tuple[tuple, tuple]:
 
     try:
         return read_conll_columns(key_path), read_conll_columns(response_path)
+    except InputNotFound:
+        raise
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {getattr(exc, 'filename', None) or key_path}: {exc}") from None
 

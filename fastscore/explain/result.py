@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..messages import counted
 from ..metrics import MetricSpec
 from ..result import Result
 from ..stats.docstats import DocStats
@@ -86,7 +87,7 @@ class ExplainResult(Result):
     def __repr__(self) -> str:
         totals = self.totals()
         found = ", ".join(f"{TITLES[e].lower()} {totals[e]}" for e in ERRORS if totals[e]) or "no errors"
-        return (f"ExplainResult({len(self.doc_stats)} documents, {self.key_path!r} vs {self.response_path!r}: "
+        return (f"ExplainResult({counted(len(self.doc_stats), 'document')}, {self.key_path!r} vs {self.response_path!r}: "
                 f"{found})")
 
     def totals(self) -> dict:
@@ -136,6 +137,24 @@ def where(m: dict) -> str:
     if not m["line"]:
         return m["side"]
     return f"{m['side']}{' ' + m['file'] if 'file' in m else ''} line {m['line']}"
+
+
+def span_error_notes(d: DocumentErrors, err: Error) -> tuple[str, str]:
+    """What tells a span error's response and key mention apart where their words are the same (head matching
+    leaves a response mention of the key mention's words unpaired): their heads, else their positions; ("", "")
+    where the words differ."""
+    response, key = err.mentions[0], err.mentions[1]
+    if d.doc.words_of(response) != d.doc.words_of(key):
+        return "", ""
+    words = d.doc.words[key[0]]
+    heads = d.doc.head(response), d.doc.head(key)
+    if heads[0] != heads[1]:  # the head's place where its word is the same
+        same = words[heads[0]] == words[heads[1]]
+        return tuple(f'head "{words[h]}"' + (f" (word {h + 1} of the sentence)" if same else "") for h in heads)
+    where = tuple(", ".join(str(p + 1) for p in (m[3] if len(m) > 3 else range(m[1], m[2]))) for m in (response, key))
+    if where[0] != where[1]:
+        return tuple(f"words {w}" for w in where)
+    return "unpaired: the key mention is paired with another response mention", ""
 
 
 def error_dict(d: DocumentErrors, err: Error) -> dict:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..errors import OtherFormatError, ParseError, UsageError
+from ..errors import InputNotFound, OtherFormatError, ParseError, UsageError
 from ..messages import shown
 from .xml_input import looks_like_xml, xml_root
 
@@ -194,6 +194,8 @@ def _read_file(path: str, size: int = -1, keep: bool = False) -> bytes:
         reason = not_a_file(path) or (
             "cannot read file: permission denied" if isinstance(exc, PermissionError) else
             f"cannot read file: {exc.strerror or exc}")
+        if reason.startswith(NOT_FOUND):  # a link to nothing too
+            raise InputNotFound(path, reason) from None
         raise ParseError(path, None, reason) from None
     if size >= 0 or keep:
         _pipes[path] = data

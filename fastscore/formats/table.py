@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..messages import counted
+
 
 ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTable.to_arrow
 TABLE_VERSION = 1  # the layout of the mention table written by to_arrow (read back only when equal)
@@ -129,8 +131,8 @@ class MentionTable:
 
     def __repr__(self) -> str:
         clusters = sum(len(x) for x in self.cluster_labels)
-        return (f"MentionTable({self.path!r}: {self.n_docs} documents, {int(self.doc_tokens.sum())} tokens, "
-                f"{len(self.start)} mentions, {clusters} clusters)")
+        return (f"MentionTable({self.path!r}: {counted(self.n_docs, 'document')}, {counted(int(self.doc_tokens.sum()), 'token')}, "
+                f"{counted(len(self.start), 'mention')}, {counted(clusters, 'cluster')})")
 
     def doc_index(self) -> dict[str, int]:
         return {name: i for i, name in enumerate(self.doc_names)}

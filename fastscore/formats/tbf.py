@@ -17,10 +17,10 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 
 from .._gc import collector_paused
-from ..errors import ParseError
+from ..errors import InputNotFound, ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
-from .files import (BOM, GZIP_MAGIC, NOT_FOUND, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
+from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
                     reject_other_format, source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
@@ -294,10 +294,8 @@ def read_token_bytes(path: str) -> bytes | None:
     which then goes on).  ``kernels/tbf_tokens.table_lookup`` reads them as :func:`read_token_table` does."""
     try:
         data = read_bytes(path)
-    except ParseError as exc:
-        if exc.problem.startswith(NOT_FOUND):  # a link to nothing too
-            return None
-        raise
+    except InputNotFound:
+        return None
     if not data.isascii():
         decode_utf8(source_name(path), data)  # a ParseError naming the line of a byte that is not UTF-8
     return data

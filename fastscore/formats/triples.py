@@ -22,7 +22,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
-from ..messages import shown
+from ..messages import counted, shown
 from ..outputs import is_hidden
 from .files import read_bytes, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
@@ -114,8 +114,8 @@ class TripleSet:
 
     def __repr__(self) -> str:
         kind = "folder" if self.folder else "file"
-        return f"TripleSet({self.path!r}, {kind}, {len(self.documents)} documents, " \
-               f"{sum(len(d) for d in self.documents.values())} triples)"
+        return f"TripleSet({self.path!r}, {kind}, {counted(len(self.documents), 'document')}, " \
+               f"{counted(sum(len(d) for d in self.documents.values()), 'triple')})"
 
 
 TRIPLE, FIRST_IDS, SECOND_IDS, FIRST, SECOND, OTHER = range(6)

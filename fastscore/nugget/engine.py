@@ -337,7 +337,7 @@ def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
     where = (f'no token table for {len(docs)} of {n_docs} document(s) in the token folder "{shown(folder)}" '
              f"(DOCID{opts.token_ext}): {few(docs)}: {what}")
     if opts.tokens_dir is None:
-        where += "; without --tokens the token folder is the current directory: use --tokens DIR to point elsewhere"
+        where += "; the token folder is the current directory unless --tokens DIR names another"
     return where
 
 

@@ -80,6 +80,15 @@ def _ci(result, metric: str) -> str:
 
 
 def text(result, per_doc: bool = False) -> str:
+    undefined = []
+
+    def shown(x) -> str:
+        """A percentage, or "-" for a score that divides by zero (noted under the table)."""
+        if x is None or math.isnan(x):
+            undefined.append(x)
+            return "-"
+        return pct(x)
+
     lines = [f"gold:     {result.gold.path}", f"system:   {result.system.path}",
              f"documents: {len(result.documents)}", f"rules:    {result.options.preset.scorer}"]
     if result.options.mapping == "optimal":
@@ -92,15 +101,15 @@ def text(result, per_doc: bool = False) -> str:
     for a, name in enumerate(ATTRIBUTES):
         avg = result.averages(a)
         mi, ma = avg["micro"], avg["macro"]
-        lines.append(with_ci(f"{name:<14}{pct(mi['precision']):>9}{pct(mi['recall']):>8}{pct(mi['f1']):>8}"
-                             f"{pct(ma['precision']):>10}{pct(ma['recall']):>8}{pct(ma['f1']):>8}", name))
+        lines.append(with_ci(f"{name:<14}{shown(mi['precision']):>9}{shown(mi['recall']):>8}{shown(mi['f1']):>8}"
+                             f"{shown(ma['precision']):>10}{shown(ma['recall']):>8}{shown(ma['f1']):>8}", name))
     coref = result.coref_scores()
     if coref is not None:
         lines += ["", f"{'coreference':<14}{'recall':>9}{'precision':>11}{'F1':>9}" + (f"  {head}" if head else "")]
         for m in COREF_METRICS:
             o = coref[m]
-            lines.append(with_ci(f"{m:<14}{pct(o['recall']):>9}{pct(o['precision']):>11}{pct(o['f1']):>9}", m))
-        lines.append(f"{'average':<14}{'':>9}{'':>11}{pct(coref['average']):>9}  (official: mean of the "
+            lines.append(with_ci(f"{m:<14}{shown(o['recall']):>9}{shown(o['precision']):>11}{shown(o['f1']):>9}", m))
+        lines.append(f"{'average':<14}{'':>9}{'':>11}{shown(coref['average']):>9}  (official: mean of the "
                      "truncated F1 of bcub, ceafe, muc, blanc)"
                      + (f"; untruncated mean: {head} {_ci(result, 'coref-average')}" if head else ""))
     if result.sequencing is not None:
@@ -108,7 +117,7 @@ def text(result, per_doc: bool = False) -> str:
                   + (f"  {head}" if head else "")]
         for kind in REPORTED:
             o = result.sequencing_scores(kind)
-            lines.append(with_ci(f"{kind:<14}{pct(o['recall']):>9}{pct(o['precision']):>11}{pct(o['f1']):>9}"
+            lines.append(with_ci(f"{kind:<14}{shown(o['recall']):>9}{shown(o['precision']):>11}{shown(o['f1']):>9}"
                                  f"{o['gold']:>7}{o['system']:>8}", f"sequencing-{kind.lower()}"))
         lines.append("(temporal awareness, implicit relations in recall: scorer_v1.8 -a"
                      + ("; exact closure, not the official timegraph)" if result.options.sequencing_graph == "exact"
@@ -118,7 +127,10 @@ def text(result, per_doc: bool = False) -> str:
         lines += ["", "span F1 per document", f"{'document':<{width}}{'P':>8}{'R':>8}{'F1':>8}"]
         for d, doc_id in enumerate(result.documents):
             p, r, f = result.doc_scores(d, 0)
-            lines.append(f"{doc_id:<{width}}{pct(p):>8}{pct(r):>8}{pct(f):>8}")
+            lines.append(f"{doc_id:<{width}}{shown(p):>8}{shown(r):>8}{shown(f):>8}")
+    if undefined:
+        lines += ["", "-: not defined, a division by zero (a precision with no system mention, a recall with no gold "
+                  "mention, an F1 of a precision and a recall both 0 or not defined; EvmEval prints nan)"]
     lines += ["", *ci_note(result, " (of the micro F1, and of each F1 shown)"), f"signature: {result.signature()}"]
     return "\n".join(lines) + "\n"
 

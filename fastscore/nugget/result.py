@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..messages import counted
 from ..result import Result, check_same_options
 from ..stats.docstats import DocStats
 from .engine import Aligned, Prepared
@@ -191,5 +192,5 @@ class NuggetResult(Result):
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{name} {100 * self.averages(a)['micro']['f1']:.2f}" for a, name in enumerate(ATTRIBUTES))
-        return (f"NuggetResult({len(self.documents)} documents, {self.gold.path!r} vs {self.system.path!r}: "
+        return (f"NuggetResult({counted(len(self.documents), 'document')}, {self.gold.path!r} vs {self.system.path!r}: "
                 f"micro F1 {f1})")

@@ -11,6 +11,7 @@ import io
 import json
 from decimal import ROUND_FLOOR, Decimal
 
+from ..messages import counted
 from ..stats.significance import mark
 from .cells import interval, pct
 
@@ -51,20 +52,16 @@ def _latex_escape(s: str) -> str:
     return "".join("\\" + c if c in "&%$#_{}" else special.get(c, c) for c in s)
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
-
-
 def intervals_note(method: str, level: float, resamples: int, seed) -> str:
     return (f"intervals: {level_percent(level)} {METHOD_NAMES.get(method, method)} bootstrap, "
-            f"{_count(resamples, 'resample')} of documents, seed {seed}")
+            f"{counted(resamples, 'resample')} of documents, seed {seed}")
 
 
 def significance_note(result) -> str:
     if result.test == "permutation":
-        return (f"test: approximate randomization (permutation), {_count(result.resamples, 'trial')} of "
+        return (f"test: approximate randomization (permutation), {counted(result.resamples, 'trial')} of "
                 f"per-document swaps, seed {result.seed}")
-    return f"test: paired bootstrap, {_count(result.resamples, 'resample')} of documents, seed {result.seed}"
+    return f"test: paired bootstrap, {counted(result.resamples, 'resample')} of documents, seed {result.seed}"
 
 
 def comparison(result, fmt: str) -> str:
@@ -82,7 +79,7 @@ def comparison(result, fmt: str) -> str:
     note = [significance_note(result),
             intervals_note(result.method, result.level, result.resamples, result.seed),
             (f"p-values: {P_DECIMALS} decimals, truncated (< {P_FLOOR} below that); p (Holm): Holm-Bonferroni "
-             f"adjusted over {_count(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)"
+             f"adjusted over {counted(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)"
              if any(s.p_value is not None for s in result.systems) else
              "p-values: none (no test can say anything on fewer than 2 documents)")]
     return _table(head, rows, fmt, note, result)

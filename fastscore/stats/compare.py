@@ -17,16 +17,22 @@ from .significance import MIN_TESTED, TESTS, holm, mark, paired_bootstrap_p, per
 
 
 def check_same_documents(gold_names: list[str], name: str, names: list[str]) -> None:
-    """A system must cover exactly the gold's documents to be compared or swept."""
+    """A system must cover exactly the gold's documents to be compared or swept (resamples of documents pair
+    each gold document with every system's): the error says how to make it so."""
     paired = pair(gold_names, names)
     missing, extra = paired.missing, paired.extra
     if missing or extra:
-        what = []
+        what, remedy = [], []
         if missing:
             what.append(f"{len(missing)} gold document(s) missing (first: \"{shown(missing[0])}\")")
+            remedy.append("add them to the system output (empty where the system found nothing: a score counts a "
+                          "missing document as empty), or compare on a gold holding only the documents every system "
+                          "has")
         if extra:
             what.append(f"{len(extra)} document(s) not in the gold (first: \"{shown(extra[0])}\")")
-        raise InputError(f"{name}: " + " and ".join(what) + ": systems must be scored on the gold's documents")
+            remedy.append("leave the documents the gold lacks out of the system output")
+        raise InputError(f"{name}: " + " and ".join(what) + ": systems must be scored on the gold's documents: "
+                         + "; ".join(remedy))
 
 
 def _in_baseline_order(name: str, st: DocStats, base: DocStats) -> DocStats:

@@ -10,11 +10,11 @@ from typing import Mapping
 
 import numpy as np
 
-from ..messages import shown
+from ..messages import counted, shown
 from ..metrics import NAMED_REGISTRIES, MetricSpec, f1_of, layout_of, named_registry
 
 
-@dataclass
+@dataclass(repr=False)
 class DocStats:
     doc_names: list[str]
     matrix: np.ndarray  # float64 (n_docs, len(columns)); counts are exact integers
@@ -40,6 +40,11 @@ class DocStats:
         for k, name in enumerate(layout):
             matrix[:, k] = columns[name]
         return cls(list(doc_names), matrix, tuple(layout), registry)
+
+    def __repr__(self) -> str:  # one line: the matrix and the registry's functions would fill a screen
+        names = ", ".join(map(repr, self.doc_names[:3])) + (", ..." if len(self.doc_names) > 3 else "")
+        return (f"DocStats({counted(len(self.doc_names), 'document')} [{names}], "
+                f"{counted(len(self.columns), 'column')}, metrics {', '.join(self.registry)})")
 
     def __reduce__(self):  # a named registry travels as its name, so that it is the same object where it lands
         name = next((n for n, r in NAMED_REGISTRIES.items() if r is self.registry), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from ..messages import counted
 from ..result import Result, check_same_options
 from ..stats.docstats import DocStats
 from .entities import KINDS
@@ -165,5 +166,5 @@ class TemporalResult(Result):
             e = self.entities()
             what.append(f"event F1 {100 * e['event']['strict']['f1']:.2f}, timex F1 "
                         f"{100 * e['timex']['strict']['f1']:.2f} (strict)")
-        return (f"TemporalResult({len(self.documents)} documents, {self.method}, {self.gold.path!r} vs "
+        return (f"TemporalResult({counted(len(self.documents), 'document')}, {self.method}, {self.gold.path!r} vs "
                 f"{self.system.path!r}: {'; '.join(what)})")

@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from ..errors import InputError, InputNotFound, UsageError
 from ..formats.files import not_a_file
 from ..formats.timeml import TimemlInput, read_timeml
 from ..messages import shown
@@ -32,7 +32,7 @@ def read(source) -> TimemlInput:
         return source
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-" and not os.path.exists(source):
         path = os.fspath(source)
-        raise InputError(f"{shown(path)}: {not_a_file(path) if os.path.islink(path) else 'no such file or folder'}")
+        raise InputNotFound(path, not_a_file(path) if os.path.islink(path) else "no such file or folder")
     return read_timeml(source)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..messages import counted
 from ..result import Result
 from ..stats.docstats import DocStats
 from .engine import Inputs
@@ -134,7 +135,7 @@ class TriplesResult(Result):
     def __repr__(self) -> str:
         m = self.scores()["metrics"]["triples"]
         return (f"TriplesResult({self.variant}: P={m['precision']:.4f} R={m['recall']:.4f} F1={m['f1']:.4f}, "
-                f"{len(self.doc_stats)} documents)")
+                f"{counted(len(self.doc_stats), 'document')})")
 
 
 def run_warnings(result: TriplesResult, gold_warnings: list[str], system_warnings: list[str]) -> list[str]:
