@@ -345,9 +345,24 @@ class LocalExecutor:
             self.board = _Board(context, workers)
             self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                             initargs=(task_name, self.board.rows))
-            with _interrupts_held():  # forked now, not at the first part: they warm up while the parts are planned
+            with self._starting_workers():  # forked now, not at the first part: they warm up while the parts are planned
                 self.pool.submit(int)
         return self.pool
+
+    @contextlib.contextmanager
+    def _starting_workers(self):
+        """Workers started within the block (a fork pool starts them all at its first task, a forkserver one as
+        tasks come): Ctrl-C held back (:func:`_interrupts_held`), and a system that refuses more processes
+        (EAGAIN: a limit on processes or memory) a ResourceError, the workers already started ended."""
+        try:
+            with _interrupts_held():
+                yield
+        except OSError as exc:
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+                process.terminate()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            raise ResourceError(f"--jobs {self.jobs}: cannot start the worker processes ({exc.strerror or exc}): "
+                                "no result (try fewer --jobs)") from None
 
     def run(self, fn, argument_lists: list[tuple], on_done, sizes: list[int] | None = None,
             files: list[list[str]] | None = None) -> list:
@@ -371,16 +386,19 @@ class LocalExecutor:
 
         groups = in_chunks(largest_first(len(argument_lists), sizes), sizes, self.jobs * CHUNKS_PER_WORKER)
         futures = {}
-        with _interrupts_held():  # a pool not started yet forks its workers at the first submission
+        with self._starting_workers():  # a pool not started yet forks its workers at the first submission
             for group in groups:
                 self.chunks.append([f for i in group for f in files[i]])
                 chunk = len(self.chunks) - 1
                 futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]), chunk)] = group
+        waiting = dict(futures)
         for future in as_completed(futures):
+            del waiting[future]
             try:
                 values = future.result().unpack()
             except BrokenProcessPool:
-                raise self._worker_died(fn) from None
+                unfinished = [f for group in [futures[future], *waiting.values()] for i in group for f in files[i]]
+                raise self._worker_died(fn, unfinished) from None
             except MemoryError:
                 raise out_of_memory([f for i in futures[future] for f in files[i]], _DOING.get(fn), True) from None
             for i, value in zip(futures[future], values):
@@ -388,20 +406,21 @@ class LocalExecutor:
                 on_done(i, value)
         return out
 
-    def _worker_died(self, fn) -> ResourceError:
+    def _worker_died(self, fn, unfinished: list[str]) -> ResourceError:
         """The error of a pool broken by a worker's death (killed, crashed): the files of the chunk it was on
-        (of every chunk in work, when the one that died first cannot be told)."""
+        (else of every chunk in work, else the ``unfinished`` ones), and how it ended."""
         import signal
 
         processes = list((getattr(self.pool, "_processes", None) or {}).items())  # shutdown forgets them
         self.pool.shutdown(wait=True)  # the pool's thread ends the other workers and collects every exit status
         ended = {pid: p.exitcode for pid, p in processes}
+        # the pool ends the other workers with SIGTERM once one died: the first did not end so
+        died = [pid for pid, code in ended.items() if code not in (None, 0, -signal.SIGTERM)] or \
+            [pid for pid, code in ended.items() if code]
         on = self.board.chunks_in_work() if self.board is not None else {}
-        # the pool ends the other workers with SIGTERM once one died: the first is the one that did not get it
-        first = [pid for pid in on if ended.get(pid) not in (None, 0, -signal.SIGTERM)] or list(on)
-        files = [f for pid in first for f in self.chunks[on[pid]]]
-        code = next((ended[pid] for pid in first if ended.get(pid)), None)
-        return worker_died(files, code, _DOING.get(fn))
+        chunks = [on[pid] for pid in died if pid in on] or list(on.values())
+        files = [f for c in chunks for f in self.chunks[c]] or unfinished
+        return worker_died(files, ended[died[0]] if died else None, _DOING.get(fn))
 
     def read_parts(self, task_name, parts, on_done, options: dict | None = None):
         """(read handles, (names, summary) or exception) of each part."""
@@ -690,6 +709,8 @@ class DaskExecutor:
     def _start_cluster(self, n_workers: int) -> None:
         """A LocalCluster of ``n_workers`` processes, forked from this process (Dask's event loop starts them one
         after the other: ~0.1 s each on 2 cores)."""
+        import logging
+
         import dask
         from dask.distributed import Client, LocalCluster
 
@@ -701,8 +722,11 @@ class DaskExecutor:
         self._config.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
         # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
         # cluster may hold (Dask then warns, "Port 8787 is already in use")
+        # Dask's own logs silenced: a worker that dies is fastscore's one error line (dask_result), not a page of
+        # the scheduler's and nannies' warnings
         self.cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                                    silence_logs=logging.CRITICAL)
         self._client = Client(self.cluster)
 
     def __enter__(self):
@@ -771,8 +795,8 @@ def dask_result(future, files: list[str], doing: str | None = None):
         raise out_of_memory(files, doing, True) from None
     except KilledWorker:
         on = f" while {doing or 'working on'} {few(files)}" if files else ""
-        raise ResourceError(f"Dask workers died{on}, each that took it: no result (the system kills a process that "
-                            "runs out of memory: try fewer --jobs or a smaller --batch-size)") from None
+        raise ResourceError(f"Dask workers died{on} (each worker that took them): no result (the system kills a "
+                            "process that runs out of memory: try fewer --jobs or a smaller --batch-size)") from None
 
 
 def _on_worker(fn, args):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -37,14 +38,13 @@ def _one_error_line(code: int, err: str, *fragments: str) -> None:
 
 @pytest.fixture
 def tbf_shards(tmp_path) -> tuple[Path, Path]:
-    """Three key shards and their response shards (d1, d2, d3: the nugget example, documents renamed)."""
+    """Three key shards and their response shards (d1, d2, d3: the nugget example, its documents renamed)."""
     gold, system = tmp_path / "gold", tmp_path / "system"
     gold.mkdir(), system.mkdir()
     for i in (1, 2, 3):
         for source, folder in (("key.tbf", gold), ("response.tbf", system)):
-            text = (NUGGET / source).read_text(encoding="utf-8")
-            (folder / f"d{i}.tbf").write_text(text.replace("#BeginOfDocument example1", f"#BeginOfDocument e{i}"),
-                                              encoding="utf-8")
+            text = re.sub(r"(?m)^(#BeginOfDocument \S+)", rf"\1_{i}", (NUGGET / source).read_text(encoding="utf-8"))
+            (folder / f"d{i}.tbf").write_text(text, encoding="utf-8")
     return gold, system
 
 
@@ -55,6 +55,17 @@ def tbf_shards(tmp_path) -> tuple[Path, Path]:
 KILLED_ON_B = [("pass",), ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)",), ("pass",)]
 NO_MEMORY_ON_B = [("pass",), ("raise MemoryError",), ("pass",)]
 FILES = [["a.tbf"], ["b.tbf"], ["c.tbf"]]
+
+DYING_READER = (
+    "import os, signal, sys\n"
+    "from fastscore import shards\n"
+    "from fastscore.cli import main\n"
+    "parent, read = os.getpid(), shards._read\n"
+    "def dying(task, part, options=None):\n"
+    "    if os.getpid() != parent and os.path.basename(str(part)) == 'd2.tbf':\n"
+    "        os.kill(os.getpid(), signal.SIGKILL)\n"
+    "    return read(task, part, options)\n"
+    "shards._read = dying\n")
 
 
 def test_a_killed_pool_worker_names_the_files_it_had():
@@ -70,22 +81,47 @@ def test_a_killed_pool_worker_names_the_files_it_had():
 def test_a_killed_worker_on_the_command_line_is_one_line(tbf_shards):
     """The command line scoring shards with --jobs 2, one worker killed (SIGKILL) as it reads d2.tbf."""
     gold, system = tbf_shards
-    program = (
-        "import os, signal, sys\n"
-        "from fastscore import shards\n"
-        "from fastscore.cli import main\n"
-        "parent, read = os.getpid(), shards._read\n"
-        "def dying(task, part, options=None):\n"
-        "    if os.getpid() != parent and os.path.basename(str(part)) == 'd2.tbf':\n"
-        "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    return read(task, part, options)\n"
-        "shards._read = dying\n"
-        "sys.exit(main(sys.argv[1:]))\n")
+    program = DYING_READER + "sys.exit(main(sys.argv[1:]))\n"
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     proc = subprocess.run([sys.executable, "-c", program, "nugget", str(gold), str(system), "--char-spans",
                            "--jobs", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     _one_error_line(proc.returncode, proc.stderr, "killed by SIGKILL", "d2.tbf")
     assert "d1.tbf" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_killed_dask_worker_is_one_line(tbf_shards):
+    """A LocalCluster's worker killed as it reads d2.tbf (Dask gives up at once: allowed-failures 0), Dask's
+    own logs silenced."""
+    pytest.importorskip("dask.distributed")
+    gold, system = tbf_shards
+    program = DYING_READER + (
+        "import dask\n"
+        "with dask.config.set({'distributed.scheduler.allowed-failures': 0}):\n"
+        "    sys.exit(main(sys.argv[1:]))\n")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    proc = subprocess.run([sys.executable, "-c", program, "nugget", str(gold), str(system), "--char-spans",
+                           "--executor", "dask", "--jobs", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=300)
+    _one_error_line(proc.returncode, proc.stderr, "Dask workers died while reading and scoring", "d2.tbf")
+
+
+def test_a_system_that_refuses_more_processes_is_one_error(monkeypatch):
+    """fork() failing with EAGAIN (a limit on processes, or on memory): a ResourceError naming --jobs, and
+    nothing left running."""
+    import errno
+    import threading
+
+    def refused():
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # the pool forks (the test's process may have threads)
+    monkeypatch.setattr(shards, "kernel_threads_allow_fork", lambda: True)
+    monkeypatch.setattr(os, "fork", refused)
+    with shards.LocalExecutor(2) as ex:
+        with pytest.raises(ResourceError, match=r"--jobs 2: cannot start the worker processes \(Resource "
+                                                r"temporarily unavailable\): no result \(try fewer --jobs\)"):
+            ex.run(abs, [(-1,), (-2,)], lambda i, v: None)
 
 
 # ---- memory that runs out
@@ -120,6 +156,24 @@ def test_memory_running_out_while_converting_leaves_the_target_as_it_was(tmp_pat
     _one_error_line(code, capsys.readouterr().err, "out of memory while converting", "key.conll")
     assert target.read_text() == "what the user had\n"
     assert not list(tmp_path.glob(TEMPORARY_PREFIX + "*"))
+
+
+@pytest.mark.slow
+def test_a_real_memory_limit_while_converting(tmp_path):
+    """``ulimit -v`` of 550 MB and a CoNLL-2012 file of 1M tokens (as plain Python: numba's JIT alone needs
+    more): one line, and no output."""
+    import resource
+
+    lines = [f"#begin document (d{d}); part 000\n" + "".join(
+        f"d{d}\t0\t{i}\tword{i}\tNN\t*\t-\t-\t-\t-\t*\t{'(1)' if i % 7 == 0 else '-'}\n" + ("\n" if i % 25 == 24 else "")
+        for i in range(500)) + "#end document\n" for d in range(2000)]
+    (tmp_path / "big.conll").write_text("".join(lines))
+    limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (550 << 20, 550 << 20))  # noqa: E731
+    proc = subprocess.run([sys.executable, "-m", "fastscore", "convert", str(tmp_path / "big.conll"),
+                           str(tmp_path / "out.jsonl"), "--to", "jsonl"], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "FASTSCORE_JIT": "never"}, preexec_fn=limit, timeout=900)
+    _one_error_line(proc.returncode, proc.stderr, "out of memory while converting", "big.conll")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.conll"]
 
 
 def test_dask_workers_that_died_or_ran_out_of_memory_name_the_files():
@@ -201,7 +255,7 @@ def test_shards_with_numba_kernels_and_jobs(tbf_shards, layer):
     proc = subprocess.run([sys.executable, "-m", "fastscore", "nugget", str(gold), str(system), "--char-spans",
                            "--jobs", "2", "--quiet"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=1200)
     assert proc.returncode == 0 and "Terminating" not in proc.stderr, proc.stderr
-    assert "documents: 3" in proc.stdout
+    assert "documents: 6" in proc.stdout
 
 
 # ---- table files whose metadata holds anything
@@ -236,8 +290,6 @@ def test_table_metadata_is_checked(table_file, tmp_path, tokens, problem):
 
 
 def _escaped(text: str) -> str:
-    import re
-
     return re.escape(text)
 
 
@@ -277,3 +329,21 @@ def test_conllu_sentence_metadata_is_checked(tmp_path, edit):
     pq.write_table(bad, tmp_path / "bad.parquet")
     with pytest.raises(InputError, match="bad.parquet: not a fastscore mention table .*sentences"):
         read_mention_table(tmp_path / "bad.parquet")
+
+
+def test_statistics_metadata_and_columns_are_checked():
+    """Per-document statistics read back (DocStats.from_arrow): metadata that is not ours, deeply nested JSON,
+    a column of strings: an InputError naming the source."""
+    import fastscore
+    from fastscore.coref.metrics import METRICS
+    from fastscore.stats.docstats import DocStats
+
+    table = fastscore.score_coref(KEY, RESPONSE).doc_stats.to_arrow()
+    info = json.loads(table.schema.metadata[b"fastscore"])
+    for raw in (json.dumps({**info, "columns": 5}), json.dumps([info]), "[" * 100000, "{"):
+        with pytest.raises(InputError, match="s.parquet: its 'fastscore' metadata is not that of fastscore"):
+            DocStats.from_arrow(table.replace_schema_metadata({"fastscore": raw}), METRICS, "s.parquet")
+    column = info["columns"][0]
+    strings = table.set_column(1, column, pa.array([str(x) for x in table.column(1).to_pylist()]))
+    with pytest.raises(InputError, match=f"s.parquet: column '{column}' holds string, not numbers"):
+        DocStats.from_arrow(strings, METRICS, "s.parquet")
