@@ -454,10 +454,15 @@ def worker_died(files: list[str], exitcode: int | None, doing: str | None = None
             how = f"was killed by signal {-exitcode}"
     elif exitcode:
         how = f"exited with status {exitcode}"
-    on = f" while {doing or 'working on'} {few(files)}" if files else ""
-    hint = (" (the system kills a process that runs out of memory: try fewer --jobs or a smaller --batch-size)"
-            if exitcode == -getattr(signal, "SIGKILL", 9) else "")
-    return ResourceError(f"a worker process {how}{on}: no result{hint}")
+    hint = f" ({KILLED_HINT})" if exitcode == -getattr(signal, "SIGKILL", 9) else ""
+    return ResourceError(f"a worker process {how}{_while(files, doing)}: no result{hint}")
+
+
+KILLED_HINT = "the system kills a process that runs out of memory: try fewer --jobs or a smaller --batch-size"
+
+
+def _while(files: list[str], doing: str | None) -> str:
+    return f" while {doing or 'working on'} {few(files)}" if files else ""
 
 
 _DOING = {read_part: "reading", score_unit: "scoring", score_pair: "reading and scoring"}
@@ -794,9 +799,8 @@ def dask_result(future, files: list[str], doing: str | None = None):
     except MemoryError:
         raise out_of_memory(files, doing, True) from None
     except KilledWorker:
-        on = f" while {doing or 'working on'} {few(files)}" if files else ""
-        raise ResourceError(f"Dask workers died{on} (each worker that took them): no result (the system kills a "
-                            "process that runs out of memory: try fewer --jobs or a smaller --batch-size)") from None
+        raise ResourceError(f"Dask workers died{_while(files, doing)} (each worker that took them): no result "
+                            f"({KILLED_HINT})") from None
 
 
 def _on_worker(fn, args):
