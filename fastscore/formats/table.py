@@ -22,16 +22,16 @@ INT32_MAX = 2 ** 31 - 1
 INT64_MAX = 2 ** 63 - 1
 
 
-def whole_numbers(meta: dict, key: str, count: int, path: str, limit: int = INT64_MAX,
-                  counted: str = "documents") -> np.ndarray:
-    """``meta[key]`` (a table file's JSON metadata) as int64: a list of ``count`` whole numbers, each from 0 to
-    ``limit`` (JSON may hold anything: a float of 1e300, a string, a list), else an InputError naming ``path``."""
+def whole_numbers(meta: dict, key: str, count: int, path: str, limit: int = INT64_MAX) -> np.ndarray:
+    """``meta[key]`` (a table file's JSON metadata) as int64: a list of ``count`` whole numbers (one per document),
+    each from 0 to ``limit`` (JSON may hold anything: a float of 1e300, a string, a list), else an InputError
+    naming ``path``."""
     from ..errors import InputError
 
     values = meta.get(key)
     if not isinstance(values, list) or len(values) != count:
         got = f"{len(values)} values" if isinstance(values, list) else "no list"
-        raise InputError(f"{path}: its metadata {key!r} holds {got} for {count} {counted} (write the file again "
+        raise InputError(f"{path}: its metadata {key!r} holds {got} for {count} documents (write the file again "
                          "with fastscore convert)")
     for i, v in enumerate(values):
         if type(v) is not int or not 0 <= v <= limit:
@@ -337,7 +337,7 @@ class MentionTable:
             seen: set[str] = set()
             twice = next(n for n in names if n in seen or seen.add(n))
             raise InputError(f"{path}: document {twice!r} is listed twice in the dictionary of column 'doc'")
-        tokens = whole_numbers(meta, "doc_tokens", len(names), path, INT32_MAX, "documents")
+        tokens = whole_numbers(meta, "doc_tokens", len(names), path, INT32_MAX)
         lines = whole_numbers(meta, "doc_lines", len(names), path) if meta.get("doc_lines") else \
             np.zeros(len(names), dtype=np.int64)
         not_integers = [c for c in ("start", "end", "cluster") if not pa.types.is_integer(arrow.column(c).type)]
