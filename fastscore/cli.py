@@ -14,7 +14,8 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import FastscoreError, FastscoreWarning, InputError, OtherFormatError, OutputError, UsageError
+from .errors import (FastscoreError, FastscoreWarning, InputError, OtherFormatError, OutputError, UsageError,
+                     out_of_memory)
 from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
                         use_compiled_kernels, use_python_kernels)
 from .messages import LINE, did_you_mean, shown
@@ -264,6 +265,9 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except FastscoreError as exc:
         _error_line(f"fastscore: error: {exc}")
         return 1
+    except MemoryError:  # outside a command's run (_main names its files)
+        _error_line(f"fastscore: error: {out_of_memory([])}")
+        return 1
     except OSError as exc:  # one the code did not name (OutputError names what it writes)
         _error_line(f"fastscore: error: {_os_error(exc)}")
         return 1
@@ -330,6 +334,10 @@ def _main(argv: list[str], own_process: bool) -> int:
             return _score(args, task)
     except FastscoreError:
         raise  # an input's error: the kernels still compile for the next run
+    except MemoryError:  # outputs are written whole or not at all (fastscore.outputs): none is left half-written
+        mode = "stopped"
+        doing = "converting" if args.command == "convert" else "reading or scoring"
+        raise out_of_memory(_inputs(args), doing, hasattr(args, "jobs")) from None
     except BaseException:
         mode = "stopped"  # interrupted, or an output gone: nothing started behind the user's back
         raise
@@ -362,6 +370,12 @@ def _paths(args, task: Task) -> tuple[list, list, list]:
         values = value if isinstance(value, list) else [value]
         {"input": inputs, "output": outputs, "folder": folders}[o.path].extend(values)
     return inputs, outputs, folders
+
+
+def _inputs(args) -> list[str]:
+    """The files a command reads (named when memory runs out)."""
+    given = [getattr(args, name, None) for name in ("input", "template", "gold", "system", "key", "baseline")]
+    return [str(x) for x in given + list(getattr(args, "systems", None) or []) if x is not None]
 
 
 def _ensure_streams() -> None:
@@ -798,6 +812,9 @@ def run() -> None:
     # no kernel of fastscore calls BLAS: OpenBLAS's thread pool, started with numpy (one thread a core, each
     # spinning a while), would only take CPU from the workers of a run (0.07 s of CPU on 2 cores)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # numba's parallel kernels on a threading layer that survives a fork (TBB, else numba's workqueue), not GNU
+    # OpenMP, which ends every child forked after it started: --jobs forks workers once the kernels are loaded
+    os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")
     code = main(own_process=True)
     try:
         sys.stdout.flush()

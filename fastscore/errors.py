@@ -115,3 +115,18 @@ def suggest_keywords(function: F) -> F:
             raise
 
     return checked  # type: ignore[return-value]
+
+
+class ResourceError(FastscoreError):
+    """The machine could not carry the run: memory ran out, or a worker process died (names the files it was
+    on; CLI exit code 1)."""
+
+
+def out_of_memory(files: "list[str]", doing: "str | None" = None, in_batches: bool = False) -> ResourceError:
+    """The error of a MemoryError met while ``doing`` (reading, scoring...) ``files``; ``in_batches``: the
+    command reads corpora in parts (--jobs, --batch-size)."""
+    from .messages import few
+
+    on = f" while {doing or 'working on'} {few(files)}" if files else ""
+    hint = "; or fewer --jobs and a smaller --batch-size" if in_batches else ""
+    return ResourceError(f"out of memory{on}: no result (give the run more memory{hint})")

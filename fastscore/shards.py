@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ._isolation import no_working_folder_in_children
-from .errors import FastscoreError, InputError, UsageError
+from .errors import FastscoreError, InputError, ResourceError, UsageError, out_of_memory
 from .formats.files import Part, not_a_file
 from .messages import few, shown
 from .outputs import is_hidden
@@ -324,6 +324,8 @@ class LocalExecutor:
         self.jobs = jobs
         self.pool = None
         self._isolated = contextlib.ExitStack()  # in force while the pool lives
+        self.board = None  # the chunk each worker is on (_Board)
+        self.chunks: list[list[str]] = []  # the files of each chunk sent to the pool (its number: the index)
 
     def __enter__(self):
         return self
@@ -355,52 +357,138 @@ class LocalExecutor:
             prepare_to_fork(task_name, part)
 
             # fork while this process has one thread (workers start at once, with what is imported); else
-            # forkserver, since forking a process with threads (numba's, Dask's) may deadlock
-            method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
-                else "forkserver"
+            # forkserver, since forking a process with threads (Dask's) may deadlock, and a child forked from
+            # one whose kernels run on GNU OpenMP stops at once (kernel_threads_allow_fork)
+            method = "fork" if threading.active_count() == 1 and kernel_threads_allow_fork() \
+                and "fork" in multiprocessing.get_all_start_methods() else "forkserver"
             # a forkserver (or a spawned worker) imports nothing from the working folder
             self._isolated.enter_context(no_working_folder_in_children())
             # no more processes than parts: a fork pool starts them all at the first task
-            self.pool = ProcessPoolExecutor(min(self.jobs, n_items), mp_context=multiprocessing.get_context(method),
-                                            initializer=_start_worker, initargs=(task_name,))
-            with _interrupts_held():  # forked now, not at the first part: they warm up while the parts are planned
+            workers, context = min(self.jobs, n_items), multiprocessing.get_context(method)
+            self.board = _Board(context, workers)
+            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                            initargs=(task_name, self.board.rows))
+            with self._starting_workers():  # forked now, not at the first part: they warm up while the parts are planned
                 self.pool.submit(int)
         return self.pool
 
-    def run(self, fn, argument_lists: list[tuple], on_done, sizes: list[int] | None = None) -> list:
+    @contextlib.contextmanager
+    def _starting_workers(self):
+        """Workers started within the block (a fork pool starts them all at its first task, a forkserver one as
+        tasks come): Ctrl-C held back (:func:`_interrupts_held`), and a system that refuses more processes
+        (EAGAIN: a limit on processes or memory) a ResourceError, the workers already started ended."""
+        try:
+            with _interrupts_held():
+                yield
+        except OSError as exc:
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+                process.terminate()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            raise ResourceError(f"--jobs {self.jobs}: cannot start the worker processes ({exc.strerror or exc}): "
+                                "no result (try fewer --jobs)") from None
+
+    def run(self, fn, argument_lists: list[tuple], on_done, sizes: list[int] | None = None,
+            files: list[list[str]] | None = None) -> list:
         """``fn(*args)`` for each argument tuple; ``on_done(i, value_or_exception)`` as each ends.  With
         ``sizes`` (bytes of each item's input), the largest items go first, so that no worker is left with a
-        large one at the end."""
+        large one at the end.  ``files``: each item's files, named when memory runs out or a worker dies on it
+        (a :class:`~fastscore.errors.ResourceError`)."""
         pool = self._pool(len(argument_lists))
         out: list = [None] * len(argument_lists)
+        files = files or [[] for _ in argument_lists]
         if pool is None:
             for i, args in enumerate(argument_lists):
-                out[i] = _call(fn, args)
+                try:
+                    out[i] = _call(fn, args)
+                except MemoryError:
+                    raise out_of_memory(files[i], _DOING.get(fn), True) from None
                 on_done(i, out[i])
             return out
         from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
 
         groups = in_chunks(largest_first(len(argument_lists), sizes), sizes, self.jobs * CHUNKS_PER_WORKER)
-        with _interrupts_held():  # a pool not started yet forks its workers at the first submission
-            futures = {pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group])): group
-                       for group in groups}
+        futures = {}
+        with self._starting_workers():  # a pool not started yet forks its workers at the first submission
+            for group in groups:
+                self.chunks.append([f for i in group for f in files[i]])
+                chunk = len(self.chunks) - 1
+                futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]), chunk)] = group
+        waiting = dict(futures)
         for future in as_completed(futures):
-            for i, value in zip(futures[future], future.result().unpack()):
+            del waiting[future]
+            try:
+                values = future.result().unpack()
+            except BrokenProcessPool:
+                unfinished = [f for group in [futures[future], *waiting.values()] for i in group for f in files[i]]
+                raise self._worker_died(fn, unfinished) from None
+            except MemoryError:
+                raise out_of_memory([f for i in futures[future] for f in files[i]], _DOING.get(fn), True) from None
+            for i, value in zip(futures[future], values):
                 out[i] = value
                 on_done(i, value)
         return out
 
+    def _worker_died(self, fn, unfinished: list[str]) -> ResourceError:
+        """The error of a pool broken by a worker's death (killed, crashed): the files of the chunk it was on
+        (else of every chunk in work, else the ``unfinished`` ones), and how it ended."""
+        import signal
+
+        processes = list((getattr(self.pool, "_processes", None) or {}).items())  # shutdown forgets them
+        self.pool.shutdown(wait=True)  # the pool's thread ends the other workers and collects every exit status
+        ended = {pid: p.exitcode for pid, p in processes}
+        # the pool ends the other workers with SIGTERM once one died: the first did not end so
+        died = [pid for pid, code in ended.items() if code not in (None, 0, -signal.SIGTERM)] or \
+            [pid for pid, code in ended.items() if code]
+        on = self.board.chunks_in_work() if self.board is not None else {}
+        chunks = [on[pid] for pid in died if pid in on] or list(on.values())
+        files = [f for c in chunks for f in self.chunks[c]] or unfinished
+        return worker_died(files, ended[died[0]] if died else None, _DOING.get(fn))
+
     def read_parts(self, task_name, parts, on_done, options: dict | None = None):
         """(read handles, (names, summary) or exception) of each part."""
-        got = self.run(read_part, [(task_name, p, options) for p in parts], on_done, [part_size(p) for p in parts])
+        got = self.run(read_part, [(task_name, p, options) for p in parts], on_done, [part_size(p) for p in parts],
+                       [[str(p)] for p in parts])
         return [g if isinstance(g, BaseException) else g[0] for g in got], \
                [g if isinstance(g, BaseException) else g[1] for g in got]
 
-    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
-        return self.run(score_unit, [(task_name, *j) for j in jobs], on_done, sizes)
+    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None,
+                    files: list[list[str]] | None = None):
+        return self.run(score_unit, [(task_name, *j) for j in jobs], on_done, sizes, files)
 
     def score_pairs(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
-        return self.run(score_pair, [(task_name, *j) for j in jobs], on_done, sizes)
+        return self.run(score_pair, [(task_name, *j) for j in jobs], on_done, sizes, [pair_files(j) for j in jobs])
+
+
+def pair_files(job: tuple) -> list[str]:
+    """The key and response shard of a :func:`score_pair` job."""
+    return [str(job[0]), str(job[1])]
+
+
+def worker_died(files: list[str], exitcode: int | None, doing: str | None = None) -> ResourceError:
+    """The error of a worker process that ended while it had ``files`` (``exitcode``: a signal's is negative)."""
+    import signal
+
+    how = "ended"
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"was killed by signal {-exitcode}"
+    elif exitcode:
+        how = f"exited with status {exitcode}"
+    hint = f" ({KILLED_HINT})" if exitcode == -getattr(signal, "SIGKILL", 9) else ""
+    return ResourceError(f"a worker process {how}{_while(files, doing)}: no result{hint}")
+
+
+KILLED_HINT = "the system kills a process that runs out of memory: try fewer --jobs or a smaller --batch-size"
+
+
+def _while(files: list[str], doing: str | None) -> str:
+    return f" while {doing or 'working on'} {few(files)}" if files else ""
+
+
+_DOING = {read_part: "reading", score_unit: "scoring", score_pair: "reading and scoring"}
 
 
 def largest_first(n: int, sizes: list[int] | None) -> list[int]:
@@ -471,6 +559,24 @@ def prepare_to_fork(task_name: str | None, part=None) -> None:
             pass
 
 
+def kernel_threads_allow_fork() -> bool:
+    """Whether a child forked from this process can run: not when numba's threading layer (started by the
+    first parallel kernel this process compiled or loaded) is GNU OpenMP, whose fork handler ends every child
+    ("Terminating: fork() called from a process already using GNU OpenMP").  The command line chooses a
+    fork-safe layer (``NUMBA_THREADING_LAYER=forksafe``, ``cli.run``); a user's program or setting may not."""
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return True
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # not started yet: a forked child starts its own
+        return True
+    if layer != "omp":
+        return True  # TBB and numba's workqueue are fork-safe
+    omppool = sys.modules.get("numba.np.ufunc.omppool")  # loaded with the layer
+    return getattr(omppool, "openmp_vendor", "GNU") != "GNU"
+
+
 def warm_worker(task_name: str | None) -> None:
     """A worker made ready to score: the kernels compiled at installation chosen when nothing chose yet
     (``fastscore.library.prefer_compiled_kernels``; a forked worker keeps its parent's), then the task's bundled
@@ -494,8 +600,10 @@ def warm_worker(task_name: str | None) -> None:
 WARM: set[str] = set()  # the tasks this process has warmed up for (once each)
 
 
-def _start_worker(task_name: str | None) -> None:
+def _start_worker(task_name: str | None, board_rows=None) -> None:
     _leave_interrupts_to_the_parent()
+    if board_rows is not None:
+        _Board.take_row(board_rows)
     _one_thread_each()
     if task_name is not None:
         warm_worker(task_name)
@@ -557,9 +665,45 @@ class Packed:
         return pickle.loads(self.data)
 
 
-def _packed_calls(fn, argument_lists: Packed) -> Packed:
-    """``fn`` called on each argument tuple of a chunk (:func:`in_chunks`): the list of what :func:`_call` gave."""
-    return Packed([_call(fn, args) for args in argument_lists.unpack()])
+def _packed_calls(fn, argument_lists: Packed, chunk: int = -1) -> Packed:
+    """``fn`` called on each argument tuple of a chunk (:func:`in_chunks`, numbered ``chunk``): the list of what
+    :func:`_call` gave."""
+    _Board.on_chunk(chunk)
+    try:
+        return Packed([_call(fn, args) for args in argument_lists.unpack()])
+    finally:
+        _Board.on_chunk(-1)
+
+
+class _Board:
+    """The chunk each worker of a pool is on, in memory shared with the parent (a process id and a chunk
+    number per worker): when a worker dies, the files it had are named (the pool only says that one died)."""
+
+    ROW: tuple | None = None  # in a worker: (the board's rows, this worker's index)
+
+    def __init__(self, context, workers: int):
+        self.rows = context.Array("q", 2 * workers)  # (pid: 0 none yet, chunk: -1 none) per worker
+
+    @classmethod
+    def take_row(cls, rows) -> None:
+        """A worker's row, taken as it starts."""
+        with rows.get_lock():
+            for i in range(0, len(rows), 2):
+                if rows[i] == 0:
+                    rows[i], rows[i + 1] = os.getpid(), -1
+                    cls.ROW = (rows, i)
+                    return
+
+    @classmethod
+    def on_chunk(cls, chunk: int) -> None:
+        if cls.ROW is not None:
+            rows, i = cls.ROW
+            rows[i + 1] = chunk
+
+    def chunks_in_work(self) -> dict[int, int]:
+        """Worker process id -> the chunk it is on (those on one)."""
+        rows = self.rows[:]
+        return {rows[i]: rows[i + 1] for i in range(0, len(rows), 2) if rows[i] and rows[i + 1] >= 0}
 
 
 class DaskExecutor:
@@ -593,6 +737,8 @@ class DaskExecutor:
     def _start_cluster(self, n_workers: int) -> None:
         """A LocalCluster of ``n_workers`` processes, forked from this process (Dask's event loop starts them one
         after the other: ~0.1 s each on 2 cores)."""
+        import logging
+
         import dask
         from dask.distributed import Client, LocalCluster
 
@@ -607,8 +753,11 @@ class DaskExecutor:
         self._config.enter_context(dask.config.set({"distributed.worker.profile.enabled": False}))
         # no dashboard; the scheduler's HTTP server (always started) on a free port, not 8787, which another
         # cluster may hold (Dask then warns, "Port 8787 is already in use")
+        # Dask's own logs silenced: a worker that dies is fastscore's one error line (dask_result), not a page of
+        # the scheduler's and nannies' warnings
         self.cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                                    silence_logs=logging.CRITICAL)
         self._client = Client(self.cluster)
 
     def __enter__(self):
@@ -622,14 +771,14 @@ class DaskExecutor:
         if self._config is not None:
             self._config.close()
 
-    def _gather(self, futures, on_done) -> list:
+    def _gather(self, futures, on_done, files: list[list[str]] | None = None, fn=None) -> list:
         from dask.distributed import as_completed
 
         index = {f.key: i for i, f in enumerate(futures)}
         out: list = [None] * len(futures)
         for future in as_completed(futures):
             i = index[future.key]
-            out[i] = future.result()
+            out[i] = dask_result(future, files[i] if files else [], _DOING.get(fn))
             on_done(i, out[i])
         return out
 
@@ -648,19 +797,36 @@ class DaskExecutor:
         for i in order:  # submitted largest first: Dask runs a client's tasks in the order they came
             reads[i] = self.client.submit(_on_worker, read_only, (task_name, parts[i], options), pure=False)
             names[i] = self.client.submit(_described_or_error, task_name, reads[i], pure=False)
-        return reads, self._gather(names, on_done)
+        return reads, self._gather(names, on_done, [[str(p)] for p in parts], read_part)
 
-    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
-        return self._submit(score_unit, task_name, jobs, on_done, sizes)
+    def score_units(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None,
+                    files: list[list[str]] | None = None):
+        return self._submit(score_unit, task_name, jobs, on_done, sizes, files)
 
     def score_pairs(self, task_name, jobs: list[tuple], on_done, sizes: list[int] | None = None):
-        return self._submit(score_pair, task_name, jobs, on_done, sizes)
+        return self._submit(score_pair, task_name, jobs, on_done, sizes, [pair_files(j) for j in jobs])
 
-    def _submit(self, fn, task_name, jobs: list[tuple], on_done, sizes: list[int] | None):
+    def _submit(self, fn, task_name, jobs: list[tuple], on_done, sizes: list[int] | None,
+                files: list[list[str]] | None):
         futures = [None] * len(jobs)
         for i in largest_first(len(jobs), sizes):
             futures[i] = self.client.submit(_on_worker, fn, (task_name, *jobs[i]), pure=False)
-        return self._gather(futures, on_done)
+        return self._gather(futures, on_done, files, fn)
+
+
+def dask_result(future, files: list[str], doing: str | None = None):
+    """A Dask task's result; memory run out, or workers that died on it (Dask's KilledWorker, once as many
+    workers as ``distributed.scheduler.allowed-failures`` allows died running it), as a ResourceError naming
+    ``files``."""
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except MemoryError:
+        raise out_of_memory(files, doing, True) from None
+    except KilledWorker:
+        raise ResourceError(f"Dask workers died{_while(files, doing)} (each worker that took them): no result "
+                            f"({KILLED_HINT})") from None
 
 
 def _on_worker(fn, args):
@@ -704,7 +870,8 @@ def _fork_workers():
     import dask
 
     key = "distributed.worker.multiprocessing-method"
-    if not sys.platform.startswith("linux") or dask.config.get(key, "spawn") != "spawn":
+    if not sys.platform.startswith("linux") or dask.config.get(key, "spawn") != "spawn" \
+            or not kernel_threads_allow_fork():
         return None
     import warnings
 
@@ -775,7 +942,9 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     tick = _ticker(settings.progress, "scoring", len(jobs))
     sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
                                                                for r in u.response) for u in units]
-    results = ex.score_units(task.name, jobs, lambda i, v: tick(), sizes)
+    files = [[str(all_parts[k]) for k in u.key] + [str(all_parts[len(key_parts) + r]) for r in u.response]
+             for u in units]
+    results = ex.score_units(task.name, jobs, lambda i, v: tick(), sizes, files)
     return _merged(task, results, unpaired, gold, system, skipped)
 
 

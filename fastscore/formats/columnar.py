@@ -137,6 +137,6 @@ def _table(arrow, path: str) -> MentionTable:
         return table
     except InputError:
         raise
-    except (ValueError, TypeError, KeyError) as exc:  # a column of another type, metadata that is not ours
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:  # a column of another type, metadata not ours
         raise InputError(f"{path}: not a fastscore mention table ({type(exc).__name__}: {exc}); see "
                          "MentionTable.to_arrow for the schema") from None

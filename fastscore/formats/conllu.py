@@ -144,9 +144,20 @@ def sentences_to_meta(sentences: Sequence[Sentence]) -> dict:
 
 
 def sentences_from_meta(meta: dict, source: str | None = None) -> SentenceDigests:
-    """The inverse of :func:`sentences_to_meta` (a ValueError, KeyError or TypeError when it is not that)."""
-    return SentenceDigests([str(x) for x in meta["ids"]], [int(x) for x in meta["lines"]],
-                           {int(k): v for k, v in meta["newdoc"].items()}, bytes.fromhex(meta["digests"]), source)
+    """The inverse of :func:`sentences_to_meta` (a ValueError, KeyError or TypeError when it is not that: every
+    value is checked, as a file's metadata may hold anything)."""
+    ids, lines, newdoc, digests = meta["ids"], meta["lines"], meta["newdoc"], meta["digests"]
+    if not (isinstance(ids, list) and isinstance(lines, list) and isinstance(newdoc, dict)
+            and isinstance(digests, str) and isinstance(source, (str, type(None)))):
+        raise TypeError("sentences: ids and lines must be lists, newdoc an object, digests and source strings")
+    if not all(isinstance(x, str) for x in ids):
+        raise TypeError("sentences: an id is not a string")
+    if not all(type(x) is int and 0 <= x < 2 ** 63 for x in lines):
+        raise ValueError("sentences: a line is not a whole number")
+    if not all(k.isascii() and k.isdigit() and int(k) < len(ids) and isinstance(v, (str, bool))
+               for k, v in newdoc.items()):
+        raise ValueError("sentences: a document start names no sentence, or its id is not a string")
+    return SentenceDigests(ids, lines, {int(k): v for k, v in newdoc.items()}, bytes.fromhex(digests), source)
 
 
 def read_conllu(path: str | os.PathLike | Part) -> MentionTable:

@@ -20,6 +20,29 @@ ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTabl
 TABLE_VERSION = 1  # the layout of the mention table written by to_arrow (read back only when equal)
 
 
+INT32_MAX = 2 ** 31 - 1
+INT64_MAX = 2 ** 63 - 1
+
+
+def whole_numbers(meta: dict, key: str, count: int, path: str, limit: int = INT64_MAX) -> np.ndarray:
+    """``meta[key]`` (a table file's JSON metadata) as int64: a list of ``count`` whole numbers (one per document),
+    each from 0 to ``limit`` (JSON may hold anything: a float of 1e300, a string, a list), else an InputError
+    naming ``path``."""
+    from ..errors import InputError
+
+    values = meta.get(key)
+    if not isinstance(values, list) or len(values) != count:
+        got = f"{len(values)} values" if isinstance(values, list) else "no list"
+        raise InputError(f"{path}: its metadata {key!r} holds {got} for {count} documents (write the file again "
+                         "with fastscore convert)")
+    for i, v in enumerate(values):
+        if type(v) is not int or not 0 <= v <= limit:
+            shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:40] + "..."
+            raise InputError(f"{path}: its metadata {key!r} holds {shown} at {i}, not a whole number from 0 to "
+                             f"{limit} (write the file again with fastscore convert)")
+    return np.asarray(values, dtype=np.int64)
+
+
 def offsets(sizes) -> np.ndarray:
     """CSR offsets (int64, one more than ``sizes``) of consecutive groups of the given sizes."""
     return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
@@ -312,10 +335,17 @@ class MentionTable:
         if not pa.types.is_dictionary(doc.type):
             raise InputError(f"{path}: column 'doc' must be dictionary-encoded (its dictionary lists the documents)")
         names = [str(x) for x in doc.dictionary.to_pylist()]
-        tokens = np.asarray(meta.get("doc_tokens", []), dtype=np.int64)
-        lines = np.asarray(meta.get("doc_lines") or [0] * len(names), dtype=np.int64)
-        if len(tokens) != len(names) or len(lines) != len(names) or len(set(names)) != len(names):
-            raise InputError(f"{path}: {len(names)} documents (some named twice?) but {len(tokens)} token counts")
+        if len(set(names)) != len(names):
+            seen: set[str] = set()
+            twice = next(n for n in names if n in seen or seen.add(n))
+            raise InputError(f"{path}: document {twice!r} is listed twice in the dictionary of column 'doc'")
+        tokens = whole_numbers(meta, "doc_tokens", len(names), path, INT32_MAX)
+        lines = whole_numbers(meta, "doc_lines", len(names), path) if meta.get("doc_lines") else \
+            np.zeros(len(names), dtype=np.int64)
+        not_integers = [c for c in ("start", "end", "cluster") if not pa.types.is_integer(arrow.column(c).type)]
+        if not_integers:
+            raise InputError(f"{path}: column {not_integers[0]!r} holds {arrow.column(not_integers[0]).type}, not "
+                             "integers (see MentionTable.to_arrow for the schema)")
         doc_idx = doc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         start = arrow.column("start").to_numpy().astype(np.int64)
         end = arrow.column("end").to_numpy().astype(np.int64)

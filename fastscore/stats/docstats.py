@@ -156,7 +156,14 @@ class DocStats:
         raw = (table.schema.metadata or {}).get(b"fastscore")
         if raw is None:
             raise InputError(f"{source}: not fastscore statistics (no 'fastscore' metadata in the Arrow schema)")
-        info = json.loads(raw)
+        try:
+            info = json.loads(raw)
+        except (ValueError, RecursionError):
+            info = None
+        if not isinstance(info, dict) or not all(
+                isinstance(info.get(k), list) and all(isinstance(x, str) for x in info[k]) for k in ("columns", "metrics")):
+            raise InputError(f"{source}: its 'fastscore' metadata is not that of fastscore statistics (a JSON object "
+                             "with lists of columns and metrics)")
         if info.get("version") != __version__:
             raise InputError(f"{source}: statistics of fastscore {info.get('version')}, not {__version__}: "
                              "score again with this version (numbers may differ between versions)")
@@ -166,6 +173,12 @@ class DocStats:
                              f"{list(registry)} (another task or other options)")
         if table.column_names != ["doc", *columns]:
             raise InputError(f"{source}: columns {table.column_names[:4]}... do not match its metadata")
+        import pyarrow as pa
+
+        wrong = [c for c in columns if not (pa.types.is_integer(table.column(c).type)
+                                            or pa.types.is_floating(table.column(c).type))]
+        if wrong:
+            raise InputError(f"{source}: column {wrong[0]!r} holds {table.column(wrong[0]).type}, not numbers")
         matrix = np.empty((table.num_rows, len(columns)), dtype=np.float64)
         for k, c in enumerate(columns):
             matrix[:, k] = table.column(c).to_numpy(zero_copy_only=False)
