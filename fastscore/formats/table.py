@@ -16,6 +16,24 @@ import numpy as np
 
 ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTable.to_arrow
 TABLE_VERSION = 1  # the layout of the mention table written by to_arrow (read back only when equal)
+# a table's token counts are claims, not counted words: the kernels allocate by the largest offset, so a
+# document may hold at most this many tokens (a whole corpus as one document is some millions)
+MAX_TABLE_TOKENS = 1 << 26
+MAX_TABLE_LINES = (1 << 63) - 1
+
+
+def _counts(values, key: str, bound: int, path) -> np.ndarray:
+    """A metadata list of per-document counts (``doc_tokens``, ``doc_lines``) as int64, each a whole number
+    in [0, bound]; else an InputError naming the first that is not."""
+    from ..errors import InputError
+
+    if not isinstance(values, list):
+        raise InputError(f"{path}: its metadata's {key} is {str(values)[:40]}, not a list of counts")
+    for d, v in enumerate(values):
+        if type(v) is not int or not 0 <= v <= bound:
+            raise InputError(f"{path}: its metadata's {key}[{d}] is {str(v)[:40]}: expected a whole number from 0 "
+                             f"to {bound}")
+    return np.asarray(values, dtype=np.int64)
 
 
 def offsets(sizes) -> np.ndarray:
@@ -310,8 +328,8 @@ class MentionTable:
         if not pa.types.is_dictionary(doc.type):
             raise InputError(f"{path}: column 'doc' must be dictionary-encoded (its dictionary lists the documents)")
         names = [str(x) for x in doc.dictionary.to_pylist()]
-        tokens = np.asarray(meta.get("doc_tokens", []), dtype=np.int64)
-        lines = np.asarray(meta.get("doc_lines") or [0] * len(names), dtype=np.int64)
+        tokens = _counts(meta.get("doc_tokens", []), "doc_tokens", MAX_TABLE_TOKENS, path)
+        lines = _counts(meta.get("doc_lines") or [0] * len(names), "doc_lines", MAX_TABLE_LINES, path)
         if len(tokens) != len(names) or len(lines) != len(names) or len(set(names)) != len(names):
             raise InputError(f"{path}: {len(names)} documents (some named twice?) but {len(tokens)} token counts")
         doc_idx = doc.indices.to_numpy(zero_copy_only=False).astype(np.int64)

@@ -104,7 +104,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     # token ids of all documents at once (token_spans.py); plain Python reads them document by document
     spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
         if opts.token_mode and not jit_disabled() else None
-    paths = [_token_path(d, opts) for d, _, _ in pairs] if spans is not None else []
+    paths = [_token_path(g, opts) for _, g, _ in pairs] if spans is not None else []
     wants_tables = bool(paths) and paths[0] is not None
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
@@ -124,7 +124,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             missing = table_path is not None and (one_by_one[-1] is None if one_by_one is not None
                                                   else not present[i])
         else:
-            table_path, table = _token_table(d, opts)
+            table_path, table = _token_table(g_doc, opts)
             missing = table_path is not None and table is None
         if missing:
             no_table.append(d)
@@ -259,18 +259,21 @@ def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
     return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
 
 
-def _token_path(doc_id: str, opts: Options) -> str | None:
-    """The path of a document's token table, or None when no table is wanted (character mode, or no invisible
-    words and no --tokens)."""
+def _token_path(doc: TbfDocument, opts: Options) -> str | None:
+    """The path of a (gold) document's token table, or None when no table is wanted (character mode, or no
+    invisible words and no --tokens); a ParseError for an id no file name can hold."""
     if not (opts.token_mode and (opts.invisible or opts.tokens_dir is not None)):
         return None
-    return os.path.join(opts.tokens_dir or ".", doc_id + opts.token_ext)
+    if "\0" in doc.id:  # open() refuses it with a ValueError
+        raise ParseError(doc.file.path, doc.line, "the document id holds a NUL byte: no token table can be named "
+                                                  f"after it (DOCID{opts.token_ext})", doc.id)
+    return os.path.join(opts.tokens_dir or ".", doc.id + opts.token_ext)
 
 
-def _token_table(doc_id: str, opts: Options) -> tuple[str | None, dict[str, str] | None]:
-    """(path, token id -> token) of a document's token table; the path is None when no table is wanted, the
-    table None when the file is missing."""
-    path = _token_path(doc_id, opts)
+def _token_table(doc: TbfDocument, opts: Options) -> tuple[str | None, dict[str, str] | None]:
+    """(path, token id -> token) of a (gold) document's token table; the path is None when no table is
+    wanted, the table None when the file is missing."""
+    path = _token_path(doc, opts)
     return (None, None) if path is None else (path, read_token_table(path))
 
 
@@ -290,7 +293,7 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     by_python = {}
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
-        table_path, table = _token_table(d, opts)
+        table_path, table = _token_table(g_doc, opts)
         invisible = _invisible_ids(table, opts)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
@@ -479,17 +482,33 @@ def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list):
 
 
 def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
-    """The characters of a mention's span (as EvmEval lists them), or a ParseError."""
+    """The characters of a mention's span (as EvmEval lists them), or a ParseError: also for an offset that is
+    negative or of more than ``MAX_DIGITS`` digits (the kernels' int64), and for a mention listing more than
+    ``MAX_MENTION_CHARS`` characters (they are listed one by one: a span ``4,200000000`` would take gigabytes).
+    ``kernels/tbf_scan.parse_char_spans`` leaves exactly these spans to this function."""
+    from ..kernels.tbf_scan import MAX_DIGITS, MAX_MENTION_CHARS
+
     span = tbf.spans[row]
     chars: list[int] = []
+
+    def refuse(problem: str):
+        return ParseError(tbf.path, tbf.lines[row], f"bad character span {span!r} of mention {tbf.ids[row]!r}: "
+                                                    + problem, doc_id)
+
     for part in span.split(";"):
         bounds = part.split(",")
         try:
             b, e = int(bounds[0]), int(bounds[1])
         except (ValueError, IndexError):
-            raise ParseError(tbf.path, tbf.lines[row], f"bad character span {span!r} of mention {tbf.ids[row]!r}: "
-                                                       "expected 'begin,end' ranges separated by ';' (or pass "
-                                                       "--tokens for token ids)", doc_id) from None
+            raise refuse("expected 'begin,end' ranges separated by ';' (or pass --tokens for token ids)") from None
+        for x in (b, e):
+            if x < 0:
+                raise refuse(f"offset {x} is negative (character offsets count from 0)")
+            if x >= 10 ** MAX_DIGITS:
+                raise refuse(f"offset {x} is too large (at most {MAX_DIGITS} digits)")
+        if len(chars) + max(e - b, 0) > MAX_MENTION_CHARS:
+            raise refuse(f"it covers more than {MAX_MENTION_CHARS} characters, more than fastscore reads for one "
+                         "mention (an event nugget is a word or a phrase)")
         chars.extend(range(b, e))
     return chars
 
