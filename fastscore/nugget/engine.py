@@ -440,12 +440,15 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
     buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
-    cap = max(16, len(buf))
+    limit = _chars_limit(len(buf))
+    cap = min(max(16, len(buf)), limit)
     while True:
         off, vals, lengths, bad = parse_char_spans(buf, n_flat, cap)
         if bad != FULL:
             break
-        cap *= 4
+        if cap == limit:
+            _refuse_too_many_chars(tbf, doc_ids, per_doc, limit)
+        cap = min(cap * 4, limit)
     if bad >= 0:
         flat = [r for rows in per_doc for r in rows]
         row = flat[bad]
@@ -453,7 +456,7 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         _chars(tbf, doc, row)  # raises the clear error
         # else a span Python's int() reads and the kernel does not (' 12', '+12', digits of other scripts):
         # read them all as EvmEval does
-        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc)
+        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
     sides = []
     k = 0
     for rows in per_doc:
@@ -465,15 +468,45 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     return sides, (off, vals, lengths)
 
 
-def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list):
+def _chars_limit(span_bytes: int) -> int:
+    """The most characters the spans of a file may list in all (each is listed, as EvmEval lists them): in
+    proportion to the size of the span fields (``span_bytes``), never to an offset; far more than any real
+    file (a span field of 9 bytes lists 6 characters or so)."""
+    return max(1 << 24, 16 * span_bytes)
+
+
+def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
+    """The ParseError for spans that list more than ``limit`` characters in all, at the mention listing most."""
+    from ..kernels.tbf_scan import MAX_MENTION_CHARS
+
+    def listed(row: int) -> int:
+        try:
+            return sum(max(int(e) - int(b), 0) for b, e in (part.split(",") for part in tbf.spans[row].split(";")))
+        except ValueError:  # a malformed span after those that fill the limit
+            return 0
+
+    doc, row = max(((d, r) for d, rows in zip(doc_ids, per_doc) for r in rows), key=lambda dr: listed(dr[1]))
+    raise ParseError(tbf.path, tbf.lines[row], f"bad character span {tbf.spans[row]!r} of mention "
+                                               f"{tbf.ids[row]!r}: the file's spans cover more than {limit} "
+                                               f"characters in all, more than fastscore reads for a file of this size "
+                                               f"(this mention covers {listed(row)}; at most {MAX_MENTION_CHARS} "
+                                               "each, far fewer in real files)", doc)
+
+
+def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
     """What ``parse_char_spans`` returns, from :func:`_chars`: per mention its sorted distinct characters
-    (CSR offsets and values) and its number of characters with repeats."""
+    (CSR offsets and values) and its number of characters with repeats; more than ``limit`` characters in all:
+    the ParseError of :func:`_refuse_too_many_chars`."""
     off = [0]
     vals: list[int] = []
     lengths: list[float] = []
+    listed = 0
     for doc, rows in zip(doc_ids, per_doc):
         for r in rows:
             chars = _chars(tbf, doc, r)
+            listed += len(chars)
+            if listed > limit:
+                _refuse_too_many_chars(tbf, doc_ids, per_doc, limit)
             lengths.append(len(chars))
             vals.extend(sorted(set(chars)))
             off.append(len(vals))
