@@ -81,7 +81,7 @@ def test_tbf_character_spans_listing_too_many_characters_in_all(tmp_path):
     lines = [f"sys\td1\tE{k}\t0,1000000\tx\tMovement_Transport-Person\tActual\n" for k in range(20)]
     path = tmp_path / "s.tbf"
     path.write_text("#BeginOfDocument d1\n" + "".join(lines) + "#EndOfDocument\n")
-    with pytest.raises(ParseError, match="cover more than 16777216 characters in all") as caught:
+    with pytest.raises(ParseError, match="cover more than 4194304 characters in all") as caught:
         score(path, path, task="nugget", char_spans=True)
     assert caught.value.line == 2 and "'0,1000000'" in str(caught.value)
 

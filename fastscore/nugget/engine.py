@@ -472,7 +472,7 @@ def _chars_limit(span_bytes: int) -> int:
     """The most characters the spans of a file may list in all (each is listed, as EvmEval lists them): in
     proportion to the size of the span fields (``span_bytes``), never to an offset; far more than any real
     file (a span field of 9 bytes lists 6 characters or so)."""
-    return max(1 << 24, 16 * span_bytes)
+    return max(1 << 22, 16 * span_bytes)
 
 
 def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
