@@ -165,3 +165,23 @@ def test_mention_table_counts_out_of_range(tmp_path, capsys, case):
         score(path, path)
     err = _one_line_error(capsys, main(["coref", str(source), str(path)]))
     assert str(path) in err and key in err
+
+
+@pytest.mark.parametrize("spans", [["--char-spans"], ["--tokens", "tokens"]])
+def test_tbf_number_past_ints_digit_limit(tmp_path, capsys, monkeypatch, spans):
+    """int() refuses more than 4,300 digits (a ValueError traceback, in character and token mode alike)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tokens").mkdir()
+    path = _tbf(tmp_path, "1," + "9" * 5000)
+    err = _one_line_error(capsys, main(["nugget", str(path), str(path), *spans]))
+    assert f"{path}:2:" in err
+
+
+def test_conll_part_number_past_ints_digit_limit(tmp_path):
+    """A part number of 5,000 digits (a document key of jsonlines) written as CoNLL-2012 (a ValueError before)."""
+    source = tmp_path / "d.jsonl"
+    part = "9" * 5000
+    source.write_text(json.dumps({"doc_key": f"(d1); part {part}", "sentences": [["a", "b"]],
+                                  "clusters": [[[0, 0], [1, 1]]]}) + "\n")
+    assert main(["convert", str(source), str(tmp_path / "d.conll"), "--to", "conll2012"]) == 0
+    assert (tmp_path / "d.conll").read_text().startswith(f"#begin document (d1); part {part}\n")

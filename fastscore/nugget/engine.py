@@ -530,6 +530,9 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
 
     for part in span.split(";"):
         bounds = part.split(",")
+        if any(len(x) > 4000 for x in bounds[:2]):  # int() refuses more than 4,300 digits (a ValueError)
+            raise refuse(f"an offset of {max(map(len, bounds[:2]))} characters is too large (at most "
+                         f"{MAX_DIGITS} digits)")
         try:
             b, e = int(bounds[0]), int(bounds[1])
         except (ValueError, IndexError):
