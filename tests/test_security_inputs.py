@@ -185,3 +185,13 @@ def test_conll_part_number_past_ints_digit_limit(tmp_path):
                                   "clusters": [[[0, 0], [1, 1]]]}) + "\n")
     assert main(["convert", str(source), str(tmp_path / "d.conll"), "--to", "conll2012"]) == 0
     assert (tmp_path / "d.conll").read_text().startswith(f"#begin document (d1); part {part}\n")
+
+
+def test_jsonl_number_past_ints_digit_limit(tmp_path, capsys):
+    """json.loads raises a plain ValueError (not a JSONDecodeError) for a number of more than 4,300 digits."""
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"doc_key": "d1", "sentences": [["a", "b"]], "clusters": [[[0, ' + "9" * 5000 + "]]]}\n")
+    err = _one_line_error(capsys, main(["coref", str(path), str(path)]))
+    assert f"{path}:1:" in err and "4,300 digits" in err
+    with pytest.raises(ParseError):
+        score(path, path)
