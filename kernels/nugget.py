@@ -42,7 +42,9 @@ def _doc_pairs(g_off, g_val, g_len, s_off, s_val, s_len):
     top = 0
     for v in vals:
         top = max(top, v + 1)
-    order = stable_order(vals, top)  # ids are small non-negative integers
+    # token numbers and character offsets are non-negative (the readers check); a counting sort needs memory
+    # up to the largest, so far offsets (a character 200000000) take the general sort, as stable
+    order = stable_order(vals, top) if top <= 4 * n_vals + 4096 else np.argsort(vals, kind="mergesort")
     vals = take(vals, order)
     owner = take(owner, order)
     cap = 4 * (n_g + n_s) + 16

@@ -9,27 +9,33 @@ import numpy as np
 from ._jit import njit
 
 NEWLINE, COMMA, SEMICOLON = 10, 44, 59
+MAX_DIGITS = 18  # a longer number is left to Python (no overflow, so the same without the JIT)
 
 
 @njit(cache=True)
-def _number(buf, p, end):
-    """(value, next position) of the digits at p; value -1 when there are none."""
+def _bounded_number(buf, p, end):
+    """(value, next position) of the digits at p; value -1 when there are none or more than MAX_DIGITS."""
     v = 0
     q = p
     while q < end and 48 <= buf[q] <= 57:
+        if q - p == MAX_DIGITS:
+            return -1, q
         v = v * 10 + (int(buf[q]) - 48)  # int(): a uint8 sum would wrap in plain Python
         q += 1
     return (v if q > p else -1), q
 
 
 FULL = -2  # parse_char_spans: call again with a larger ``cap``
+MAX_MENTION_CHARS = 1 << 20  # characters one mention may list (fastscore.nugget.engine checks the same in Python)
 
 
 @njit(cache=True)
 def parse_char_spans(buf, n_mentions, cap):
     """(offsets, characters, lengths, the first malformed mention or -1, or FULL when more than ``cap``
-    characters).  Arrays are sized up front, never regrown in the loop (an array variable assigned there
-    costs reference counting at every step)."""
+    characters).  A mention listing more than ``MAX_MENTION_CHARS`` characters, or with a number of more
+    than ``MAX_DIGITS`` digits, is malformed here (Python's reader names the value).  Arrays are sized up
+    front, never regrown in the loop (an array variable assigned there costs reference counting at every
+    step)."""
     off = np.zeros(n_mentions + 1, dtype=np.int64)
     lengths = np.zeros(n_mentions, dtype=np.float64)
     vals = np.empty(cap, dtype=np.int64)
@@ -42,11 +48,11 @@ def parse_char_spans(buf, n_mentions, cap):
         start_k = n
         q = p
         while True:
-            b, q = _number(buf, q, end)
+            b, q = _bounded_number(buf, q, end)
             if b < 0 or q >= end or buf[q] != COMMA:
                 return off, vals[:0], lengths, k
-            e, q = _number(buf, q + 1, end)
-            if e < 0:
+            e, q = _bounded_number(buf, q + 1, end)
+            if e < 0 or n - start_k + max(e - b, 0) > MAX_MENTION_CHARS:
                 return off, vals[:0], lengths, k
             if n + max(e - b, 0) > cap:
                 return off, vals[:0], lengths, FULL
@@ -78,21 +84,7 @@ def parse_char_spans(buf, n_mentions, cap):
     return off, vals[:n], lengths, -1
 
 
-MAX_DIGITS = 18  # a longer number is left to Python (no overflow, so the same without the JIT)
 HASH_MOD = 2147483647
-
-
-@njit(cache=True)
-def _bounded_number(buf, p, end):
-    """(value, next position) of the digits at p; value -1 when there are none or more than MAX_DIGITS."""
-    v = 0
-    q = p
-    while q < end and 48 <= buf[q] <= 57:
-        if q - p == MAX_DIGITS:
-            return -1, q
-        v = v * 10 + (int(buf[q]) - 48)  # int(): a uint8 sum would wrap in plain Python
-        q += 1
-    return (v if q > p else -1), q
 
 
 @njit(cache=True)

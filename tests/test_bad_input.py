@@ -409,3 +409,104 @@ def test_fuzz_mention_tables(tmp_path, kind):
 @pytest.mark.parametrize("kind", ["parquet", "arrow"])
 def test_fuzz_mention_tables_long(tmp_path, kind):
     _fuzz_table(kind, tmp_path, FUZZ_SLOW)
+
+
+# Out-of-range numbers where a format carries offsets or indices (issue 35): scored or refused in one line,
+# never a crash, a hang, or memory in proportion to the number.  CoNLL-2012, NAF and TimeML carry none (their
+# tokens are lines or elements, their references ids).
+HOSTILE_NUMBERS = ["-1", "-5", "0", "200000000", "2147483647", "2147483648", "9223372036854775808",
+                   "99999999999999999999", "1e300", "9" * 5000]  # the last past int()'s 4,300 digits
+OFFSETS = {
+    "tbf": [r"\t(\d+),\d+", r",(\d+)[;\t]"],  # character spans
+    "jsonl": [r"\[(\d+), \d+\]", r"\[\d+, (\d+)\]"],  # mention spans
+    "conllu": [r"(?m)^\d+\t(?:[^\t\n]*\t){5}(\d+)\t", r"\[(\d+)/\d+\]", r"\[\d+/(\d+)\]", r"\t(\d+):"],  # heads,
+    # parts of discontinuous mentions, DEPS heads
+}
+
+
+def _hostile_number(rng, m):
+    """The match with its group 1 replaced by a hostile number."""
+    a, b = m.start(1) - m.start(0), m.end(1) - m.start(0)
+    return m.group(0)[:a] + rng.choice(HOSTILE_NUMBERS) + m.group(0)[b:]
+
+
+def _fuzz_offsets(fmt, tmp_path, n, seed=35):
+    task, gold, options, _, _ = _fuzz_source(fmt, tmp_path)
+    text = gold.read_text(encoding="utf-8")
+    (tmp_path / "system").mkdir()
+    system = tmp_path / "system" / gold.name
+    rng = random.Random(f"{seed}-{fmt}")
+    counts = {"error": 0, "scored": 0}
+    for _ in range(n):
+        mutated = text
+        for _ in range(rng.randint(1, 2)):
+            mutated = _replace_nth(rng, mutated, rng.choice(OFFSETS[fmt]), lambda m, found: _hostile_number(rng, m))
+        system.write_text(mutated, encoding="utf-8")
+        counts[_outcome(task, gold, system, options)[0]] += 1  # a traceback or a hang fails here
+    assert counts["error"], counts
+    return counts
+
+
+@pytest.mark.parametrize("fmt", sorted(OFFSETS))
+def test_fuzz_out_of_range_offsets(tmp_path, fmt):
+    _fuzz_offsets(fmt, tmp_path, FUZZ_DEFAULT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", sorted(OFFSETS))
+def test_fuzz_out_of_range_offsets_long(tmp_path, fmt):
+    _fuzz_offsets(fmt, tmp_path, FUZZ_SLOW)
+
+
+def _fuzz_table_numbers(kind, tmp_path, n, seed=35):
+    """Mention tables whose metadata counts (doc_tokens, doc_lines) or span columns hold hostile numbers."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from fastscore.coref.convert import convert_columnar
+
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "system").mkdir()
+    gold = tmp_path / "gold" / f"d.{kind}"
+    convert_columnar(TESTDATA / "anchors" / "case-001.key", gold, kind)
+    table = pq.read_table(gold) if kind == "parquet" else pa.ipc.open_file(pa.memory_map(str(gold))).read_all()
+    meta = dict(table.schema.metadata)
+    info = json.loads(meta[b"fastscore.mentions"])
+    system = tmp_path / "system" / gold.name
+    rng = random.Random(f"{seed}-{kind}")
+    counts = {"error": 0, "scored": 0}
+    for _ in range(n):
+        if rng.random() < 0.5:
+            key = rng.choice(["doc_tokens", "doc_lines"])
+            values = list(info[key])
+            values[rng.randrange(len(values))] = "NUMBER"  # written as a JSON number literal, as is
+            raw = json.dumps({**info, key: values}).replace('"NUMBER"', rng.choice(HOSTILE_NUMBERS))
+            made = table.replace_schema_metadata({**meta, b"fastscore.mentions": raw.encode()})
+        else:
+            column = rng.choice(["start", "end", "cluster"])
+            values = table.column(column).to_pylist()
+            values[rng.randrange(len(values))] = rng.choice([-5, -1, 0, 200000000, 2 ** 31 - 1])
+            made = table.set_column(table.schema.get_field_index(column), column,
+                                    pa.array(values, type=table.schema.field(column).type))
+        if kind == "parquet":
+            pq.write_table(made, system)
+        else:
+            with pa.OSFile(str(system), "wb") as sink, pa.ipc.new_file(sink, made.schema) as writer:
+                writer.write_table(made)
+        for key, response in ((gold, system), (system, system)):  # as the response, and as the key too
+            counts[_outcome("coref", key, response, {})[0]] += 1
+    assert counts["error"], counts
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_table_numbers(tmp_path, kind):
+    _fuzz_table_numbers(kind, tmp_path, FUZZ_DEFAULT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_fuzz_mention_table_numbers_long(tmp_path, kind):
+    _fuzz_table_numbers(kind, tmp_path, FUZZ_SLOW)

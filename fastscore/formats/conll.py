@@ -425,7 +425,7 @@ def write_conll(table: MentionTable, path, sentences: list[list[list[str]]] | No
             names = labels[d] if labels is not None else _digit_labels(table.cluster_labels[d], len(chains))
             items = bracket_items(zip(names, chains), n)
             m = _PART.fullmatch(name)
-            doc_id, part = (m.group(1), str(int(m.group(2)))) if m else (name, "0")
+            doc_id, part = (m.group(1), _part_number(m.group(2))) if m else (name, "0")
             doc_id = conll_cell(doc_id).lstrip("#") or "-"
             own = columns[d] if columns is not None else None
             if own is not None:
@@ -457,6 +457,12 @@ def write_conll(table: MentionTable, path, sentences: list[list[list[str]]] | No
 
 
 _PART = re.compile(r"\((.*)\); part (\d+)")
+
+
+def _part_number(digits: str) -> str:
+    """A part number as written back (``007``: ``7``): int() reads any script's digits, but refuses more than
+    4,300 of them (a ValueError); such a number keeps its digits, leading zeros dropped."""
+    return str(int(digits)) if len(digits) <= 4000 else digits.lstrip("0") or "0"
 _WHITESPACE = re.compile(r"\s+")
 
 

@@ -106,6 +106,8 @@ def _objects(path) -> Iterator[tuple[int, dict, str, list, list]]:
             if not seen:
                 reject_other_format(name, text, "jsonl")
             raise ParseError(name, number, f"not a JSON object: {exc.msg} (column {exc.colno})") from None
+        except ValueError:  # int() refuses more than 4,300 digits
+            raise ParseError(name, number, "a number of more than 4,300 digits: spans are token indices") from None
         doc_key, sentences, spans = _document(name, number, obj)
         if doc_key in seen:
             raise ParseError(name, number, f"the same doc_key appears twice (first at line {seen[doc_key]})", doc_key)

@@ -18,9 +18,9 @@ from ..messages import counted
 
 ARROW_METADATA = b"fastscore.mentions"  # the schema metadata key of MentionTable.to_arrow
 TABLE_VERSION = 1  # the layout of the mention table written by to_arrow (read back only when equal)
-
-
-INT32_MAX = 2 ** 31 - 1
+# a table's token counts are claims, not counted words: the kernels allocate by the largest offset, so a
+# document may hold at most this many tokens (a whole corpus as one document is some millions)
+MAX_TABLE_TOKENS = 1 << 26
 INT64_MAX = 2 ** 63 - 1
 
 
@@ -339,7 +339,7 @@ class MentionTable:
             seen: set[str] = set()
             twice = next(n for n in names if n in seen or seen.add(n))
             raise InputError(f"{path}: document {twice!r} is listed twice in the dictionary of column 'doc'")
-        tokens = whole_numbers(meta, "doc_tokens", len(names), path, INT32_MAX)
+        tokens = whole_numbers(meta, "doc_tokens", len(names), path, MAX_TABLE_TOKENS)
         lines = whole_numbers(meta, "doc_lines", len(names), path) if meta.get("doc_lines") else \
             np.zeros(len(names), dtype=np.int64)
         not_integers = [c for c in ("start", "end", "cluster") if not pa.types.is_integer(arrow.column(c).type)]

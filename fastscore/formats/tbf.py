@@ -270,6 +270,12 @@ _INTS = re.compile(r"\d+(?:,\d+)*")  # one integer or three and more: token ids,
 _ID_LIST = re.compile(r"[^,;\s]+(?:,[^,;\s]+)*")
 
 
+def _whole(digits: str) -> int | float:
+    """The number ``digits`` writes; past 4,000 digits (int() refuses more than 4,300: a ValueError), inf: only
+    its order against a small number matters."""
+    return int(digits) if len(digits) <= 4000 else float("inf")
+
+
 def span_kind(span: str) -> str:
     """What one span field looks like: ``"ranges"`` (``b,e;b,e``: character spans), ``"wide"`` (``b,e``
     with ``e - b >= 2``: a character range; as token ids, two tokens with a gap), ``"narrow"`` (``b,b+1``:
@@ -280,7 +286,7 @@ def span_kind(span: str) -> str:
         return "ranges"
     pair = _INT_PAIR.fullmatch(span)
     if pair is not None:
-        b, e = int(pair[1]), int(pair[2])
+        b, e = _whole(pair[1]), _whole(pair[2])
         return "numbers" if b >= e else "narrow" if e - b == 1 else "wide"
     if _INTS.fullmatch(span):
         return "numbers"

@@ -299,7 +299,7 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     by_python = {}
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
-        table_path, table = _token_table(d, opts)
+        table_path, table = _token_table(g_doc, opts)
         invisible = _invisible_ids(table, opts)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
@@ -446,12 +446,15 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
     buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
-    cap = max(16, len(buf))
+    limit = _chars_limit(len(buf))
+    cap = min(max(16, len(buf)), limit)
     while True:
         off, vals, lengths, bad = parse_char_spans(buf, n_flat, cap)
         if bad != FULL:
             break
-        cap *= 4
+        if cap == limit:
+            _refuse_too_many_chars(tbf, doc_ids, per_doc, limit)
+        cap = min(cap * 4, limit)
     if bad >= 0:
         flat = [r for rows in per_doc for r in rows]
         row = flat[bad]
@@ -459,7 +462,7 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         _chars(tbf, doc, row)  # raises the clear error
         # else a span Python's int() reads and the kernel does not (' 12', '+12', digits of other scripts):
         # read them all as EvmEval does
-        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc)
+        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
     sides = []
     k = 0
     for rows in per_doc:
@@ -471,15 +474,45 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     return sides, (off, vals, lengths)
 
 
-def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list):
+def _chars_limit(span_bytes: int) -> int:
+    """The most characters the spans of a file may list in all (each is listed, as EvmEval lists them): in
+    proportion to the size of the span fields (``span_bytes``), never to an offset; far more than any real
+    file (a span field of 9 bytes lists 6 characters or so)."""
+    return max(1 << 22, 16 * span_bytes)
+
+
+def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
+    """The ParseError for spans that list more than ``limit`` characters in all, at the mention listing most."""
+    from ..kernels.tbf_scan import MAX_MENTION_CHARS
+
+    def listed(row: int) -> int:
+        try:
+            return sum(max(int(e) - int(b), 0) for b, e in (part.split(",") for part in tbf.spans[row].split(";")))
+        except ValueError:  # a malformed span after those that fill the limit
+            return 0
+
+    doc, row = max(((d, r) for d, rows in zip(doc_ids, per_doc) for r in rows), key=lambda dr: listed(dr[1]))
+    raise ParseError(tbf.path, tbf.lines[row], f"bad character span {tbf.spans[row]!r} of mention "
+                                               f"{tbf.ids[row]!r}: the file's spans cover more than {limit} "
+                                               f"characters in all, more than fastscore reads for a file of this size "
+                                               f"(this mention covers {listed(row)}; at most {MAX_MENTION_CHARS} "
+                                               "each, far fewer in real files)", doc)
+
+
+def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
     """What ``parse_char_spans`` returns, from :func:`_chars`: per mention its sorted distinct characters
-    (CSR offsets and values) and its number of characters with repeats."""
+    (CSR offsets and values) and its number of characters with repeats; more than ``limit`` characters in all:
+    the ParseError of :func:`_refuse_too_many_chars`."""
     off = [0]
     vals: list[int] = []
     lengths: list[float] = []
+    listed = 0
     for doc, rows in zip(doc_ids, per_doc):
         for r in rows:
             chars = _chars(tbf, doc, r)
+            listed += len(chars)
+            if listed > limit:
+                _refuse_too_many_chars(tbf, doc_ids, per_doc, limit)
             lengths.append(len(chars))
             vals.extend(sorted(set(chars)))
             off.append(len(vals))
@@ -488,17 +521,36 @@ def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list):
 
 
 def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
-    """The characters of a mention's span (as EvmEval lists them), or a ParseError."""
+    """The characters of a mention's span (as EvmEval lists them), or a ParseError: also for an offset that is
+    negative or of more than ``MAX_DIGITS`` digits (the kernels' int64), and for a mention listing more than
+    ``MAX_MENTION_CHARS`` characters (they are listed one by one: a span ``4,200000000`` would take gigabytes).
+    ``kernels/tbf_scan.parse_char_spans`` leaves exactly these spans to this function."""
+    from ..kernels.tbf_scan import MAX_DIGITS, MAX_MENTION_CHARS
+
     span = tbf.spans[row]
     chars: list[int] = []
+
+    def refuse(problem: str):
+        return ParseError(tbf.path, tbf.lines[row], f"bad character span {span!r} of mention {tbf.ids[row]!r}: "
+                                                    + problem, doc_id)
+
     for part in span.split(";"):
         bounds = part.split(",")
+        if any(len(x) > 4000 for x in bounds[:2]):  # int() refuses more than 4,300 digits (a ValueError)
+            raise refuse(f"an offset of {max(map(len, bounds[:2]))} characters is too large (at most "
+                         f"{MAX_DIGITS} digits)")
         try:
             b, e = int(bounds[0]), int(bounds[1])
         except (ValueError, IndexError):
-            raise ParseError(tbf.path, tbf.lines[row], f"bad character span {span!r} of mention {tbf.ids[row]!r}: "
-                                                       "expected 'begin,end' ranges separated by ';' (or pass "
-                                                       "--tokens for token ids)", doc_id) from None
+            raise refuse("expected 'begin,end' ranges separated by ';' (or pass --tokens for token ids)") from None
+        for x in (b, e):
+            if x < 0:
+                raise refuse(f"offset {x} is negative (character offsets count from 0)")
+            if x >= 10 ** MAX_DIGITS:
+                raise refuse(f"offset {x} is too large (at most {MAX_DIGITS} digits)")
+        if len(chars) + max(e - b, 0) > MAX_MENTION_CHARS:
+            raise refuse(f"it covers more than {MAX_MENTION_CHARS} characters, more than fastscore reads for one "
+                         "mention (an event nugget is a word or a phrase)")
         chars.extend(range(b, e))
     return chars
 
