@@ -91,3 +91,10 @@ def test_empty_and_blank_files_have_no_triples_as_in_the_module(tmp_path, text):
     m, warnings = score(tmp_path, text)
     assert (m["correct"], m["system"], m["recall"]) == (0, 0, 0.0)  # the module: P NaN, R 0.0
     assert any("file: no triples" in w for w in warnings)
+
+
+def test_an_unknown_declared_encoding_is_ignored_as_in_the_module(tmp_path):
+    m, warnings = score(tmp_path, trp(SYSTEM, "no-such-encoding").encode())  # the module: 0.75, 0.75
+    assert (m["precision"], m["recall"]) == (0.75, 0.75) and warnings
+    with pytest.raises(ParseError, match="unknown encoding"):
+        score(tmp_path, trp(SYSTEM, "no-such-encoding").encode(), fix_module_quirks=True)

@@ -308,7 +308,10 @@ def parse_triples(data: bytes, path: str, name: str, bom: bool = False) -> Tripl
     where the module reads it otherwise: ``--fix-module-quirks``)."""
     # the module's parser gets a FileReader: UTF-8 (bad bytes become U+FFFD), the XML declaration and BOMs ignored
     text, lossy = data, False
-    if not data.isascii():
+    if data.isascii():
+        if _declared_other(data):  # (read as text: expat then ignores the declaration, as the module does)
+            text = data.decode("ascii")
+    else:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -332,7 +335,9 @@ def parse_triples(data: bytes, path: str, name: str, bom: bool = False) -> Tripl
             doc.fixed = _parse(data, path, name, lenient=False)
         except ParseError as exc:
             doc.fixed = exc
-        if text[0] != "\ufeff":
+        if isinstance(doc.fixed, TripleDoc) and all(getattr(doc, c) == getattr(doc.fixed, c) for c in _COLUMNS):
+            doc.fixed = None  # (read the same either way)
+        elif text[0] != "\ufeff":
             doc.warnings.append(f"{path}: not read as its encoding says: the module's parser reads every file as "
                                 "UTF-8 (bytes that are not become U+FFFD, which match each other; a UTF-16 file "
                                 "has no triple), whatever its XML declaration; --fix-module-quirks reads it as its "
@@ -341,7 +346,7 @@ def parse_triples(data: bytes, path: str, name: str, bom: bool = False) -> Tripl
 
 
 def _declared_other(data: bytes) -> bool:
-    """Whether the XML declaration names an encoding other than UTF-8 (for a file not all ASCII)."""
+    """Whether the XML declaration names an encoding other than UTF-8."""
     m = re.match(rb"\s*<\?xml[^>]*encoding\s*=\s*[\"']([^\"']*)", data)
     return bool(m) and m.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8")
 
