@@ -386,3 +386,18 @@ def test_upper_case_clitics_are_not_cut_as_in_the_toolkits_tokenizer(tmp_path):
     # the toolkit: event strict F1 66.67 (the texts differ), relaxed 100.0 (one token: the same name)
     ev = score_temporal(g, s).entities()["event"]
     assert ev["relaxed"]["f1"] == 1.0 and round(ev["strict"]["f1"], 4) == 0.6667
+
+
+def test_a_tlink_with_both_sources_to_an_event_is_an_error_as_the_toolkit_stops(tmp_path):
+    both = LINKS.replace('eventInstanceID="ei1" relatedToEventInstance="ei2"',
+                         'eventInstanceID="ei1" timeID="t1" relatedToEventInstance="ei2"')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + both)
+    with pytest.raises(ParseError, match=r"s\.tml:\d+: .*eventInstanceID twice .*duplicate attribute"):
+        score_temporal(g, s)  # the normaliser writes eventInstanceID="ei1" eventInstanceID="ei1": the scorer stops
+
+
+def test_a_tlink_attribute_outside_the_schema_is_scored_with_the_schema_warning(tmp_path):
+    extra = LINKS.replace('relatedToEventInstance="ei2" />', 'relatedToEventInstance="ei2" comment="x" />')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + extra)
+    r = score_temporal(g, s)  # the toolkit's normaliser: "not a valid TimeML XML file"
+    assert r.relations()["f1"] == 1.0 and "TLINK attribute 'comment'" in r.warnings[0]

@@ -43,6 +43,9 @@ _REQUIRED = {"EVENT": ("class",), "TIMEX3": ("type", "value")}
 # writes `|` as `-`, splits on Unicode blanks the merge does not skip, and the merge reads the raw file, where a
 # character or entity reference other than &amp; is not the character its tokenizer saw
 _NORMALISER_STOPS = re.compile(r"[|\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|&(?!amp;)|&amp;(?=#?\w+;)")
+# the TLINK attributes the toolkit's schema allows
+_TLINK_ATTRIBUTES = ("lid", "origin", "eventInstanceID", "timeID", "signalID", "relatedToTime",
+                     "relatedToEventInstance", "relType")
 # the TLINK attributes the toolkit's scorer looks for with re.search anywhere in the tag
 ENDPOINT_WORDS = ("eventInstanceID", "timeID", "relatedToEventInstance", "relatedToTime", "relType", "lid")
 
@@ -242,6 +245,9 @@ class _Parser:
             self.instances.append(Instance(attrs["eiid"], attrs["eventID"], dict(attrs), line))
         elif tag == "TLINK":
             self.raw_links.append((dict(attrs), line))
+            for key in attrs:
+                if key not in _TLINK_ATTRIBUTES:
+                    self.issues.append(f"{self.path}:{line}: TLINK attribute {key!r}")
         elif self.open is not None:
             self.open.nested = True  # e.g. a SIGNAL inside an EVENT
         elif self.in_dct_timex:
@@ -310,9 +316,13 @@ class _Parser:
                                     (False, ("relatedToEventInstance", "relatedToTime"))):
                 has_e, has_t = ev in attrs, tm in attrs
                 targets = ("relatedToEventInstance" in attrs, "relatedToTime" in attrs)
-                if first and has_e and has_t and targets[0] != targets[1]:
-                    # the normaliser takes the link as event-event or time-time after its one target, and the
-                    # scorer reads that pair (its get_relations: timeID wins unless the normaliser overwrote it)
+                if first and has_e and has_t and targets == (True, False):
+                    raise self.error(line, f"TLINK {lid!r} has both eventInstanceID and timeID: the toolkit's "
+                                           "normaliser writes it with eventInstanceID twice and its entity scorer "
+                                           "stops (duplicate attribute)")
+                if first and has_e and has_t and targets == (False, True):
+                    # the normaliser takes the link as time-time (its target is a time), and the scorer reads
+                    # that pair (its get_relations: timeID wins)
                     has_e, has_t = targets
                     note = (f"{self.path}:{line}: TLINK {lid!r} has both eventInstanceID and timeID: read as the "
                             f"toolkit reads it, {ev if has_e else tm} -> {'relatedToEventInstance' if has_e else 'relatedToTime'}")

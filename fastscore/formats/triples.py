@@ -66,6 +66,7 @@ class TripleDoc:
     late: dict[int, list[int]] = field(default_factory=dict)
     # the file read as its encoding says (or the error it deserves) where the module reads it otherwise
     fixed: "TripleDoc | ParseError | None" = None
+    stopped: bool = False  # the module's parse failed (malformed XML): its report prints id sums as averages
 
     def ids_at_end(self, k: int, side: int = 0) -> int:
         """How many ids element ``side`` (0 first, 1 second) of triple ``k`` had when the triple ended."""
@@ -373,6 +374,7 @@ def _parse(source, path: str, name: str, lenient: bool) -> TripleDoc:
             raise ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
                              name) from None
         handler.columns()
+        doc.stopped = True
         doc.warnings.append(f"{path}:{exc.lineno}: {problem}: the module's parser stops here and scores the "
                             f"{len(doc)} triple(s) read before; --fix-module-quirks refuses the file")
         doc.fixed = ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
