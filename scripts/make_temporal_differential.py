@@ -15,6 +15,10 @@ SHA-256 of every input file and the toolkit's outputs, exit codes and last error
 
     python scripts/make_temporal_differential.py --toolkit DIR/tempeval3_toolkit --python2 PY27
         [--cases 200] [--seed 31] [--check]
+    python scripts/make_temporal_differential.py --toolkit DIR/tempeval3_toolkit --python2 PY27 --quirks --cases 45
+
+``--quirks`` (issue 36) makes ``quirk_corpus`` cases instead (the same cases, one quirk each: see ``QUIRKS``)
+and writes ``expected_quirks.json.gz``.
 
 ``--check`` runs everything again and compares the bytes with the stored file.
 """
