@@ -319,7 +319,7 @@ def parse_triples(data: bytes, path: str, name: str, bom: bool = False) -> Tripl
             text, lossy = data.decode("utf-8", "replace"), True
     if bom:
         text = "\ufeff" + (text if isinstance(text, str) else text.decode())
-    if not text.strip():
+    if not text or text.isspace():  # (isspace stops at the first other character: no copy of a large file)
         doc = TripleDoc(name, path)
         doc.warnings.append(f"{path}: {'empty' if not text else 'blank'} file: no triples (the module's parser "
                             "stops at once and scores it as no triples)")
