@@ -229,7 +229,7 @@ def _as_scorer_reads(path: str, link, x: str, y: str, notes: list[str], fix: boo
             else y)
     if read != (x, y):
         notes.append(f"{path}:{link.line}: TLINK {link.lid!r}: the toolkit's scorer finds `timeID`/`relatedToTime` in its "
-                     f"other attributes ({link.extra.strip()}) and reads its ends as {read[0]!r}, {read[1]!r}"
+                     f"other attributes ({link.extra.strip()!r}) and reads its ends as {read[0]!r}, {read[1]!r}"
                      + (" (not under --fix-toolkit-quirks)" if fix else ""))
     return (x, y) if fix else read
 
