@@ -15,6 +15,10 @@ SHA-256 of every input file and the toolkit's outputs, exit codes and last error
 
     python scripts/make_temporal_differential.py --toolkit DIR/tempeval3_toolkit --python2 PY27
         [--cases 200] [--seed 31] [--check]
+    python scripts/make_temporal_differential.py --toolkit DIR/tempeval3_toolkit --python2 PY27 --quirks --cases 45
+
+``--quirks`` (issue 36) makes ``quirk_corpus`` cases instead (the same cases, one quirk each: see ``QUIRKS``)
+and writes ``expected_quirks.json.gz``.
 
 ``--check`` runs everything again and compares the bytes with the stored file.
 """
@@ -64,6 +68,51 @@ def case_corpus(seed: int, n: int) -> dict[str, str]:
     return files
 
 
+# issue 36: the ways the toolkit reads inputs the cases above never hold, one class per quirk case
+QUIRKS = ("stop_character", "both_sources", "attribute_text")
+_STOPS = ("|", "\u00a0", "&quot;", "&lt;", "&gt;", "&apos;", "&#65;", "\u2009", "\u3000", "&amp;")
+_ATTRIBUTE_TEXT = (' origin="relatedToTime"', ' origin="timeID"', ' origin="USER relatedToTime"', ' origin="USER"')
+
+
+def quirk_corpus(seed: int, n: int) -> dict[str, str]:
+    """Quirk case ``n``: case ``n``'s files with the quirk ``QUIRKS[n % 3]`` in one document: a character
+    the normaliser stops on (or ``&amp;``, which it reads) in a line of both texts; a system TLINK given
+    both ``eventInstanceID`` and ``timeID``; a system TLINK with another attribute naming an end."""
+    files = case_corpus(seed, n)
+    rng = random.Random(seed * 7919 + n)
+    quirk = QUIRKS[n % len(QUIRKS)]
+    doc = rng.choice(sorted(k.split("/", 1)[1] for k in files if k.startswith("system/")))
+    gold, system = files.get(f"gold/{doc}"), files[f"system/{doc}"]
+    if quirk == "stop_character" and gold is not None:
+        stop = rng.choice(_STOPS)
+        lines = gold[gold.index("<TEXT>"):gold.index("</TEXT>")].count("\n")
+        k = rng.randrange(1, max(lines, 2))
+        files[f"gold/{doc}"], files[f"system/{doc}"] = (_after_text_line(t, k, f" w{stop}x") for t in (gold, system))
+    elif quirk == "both_sources":
+        links = [m for m in re.finditer(r'<TLINK [^>]*eventInstanceID="[^"]*"[^>]*/>', system)]
+        times = re.findall(r'<TIMEX3 tid="([^"]+)"', system)
+        if links and times:
+            m = rng.choice(links)
+            tag = m.group().replace(" eventInstanceID=", f' timeID="{rng.choice(times)}" eventInstanceID=', 1)
+            files[f"system/{doc}"] = system[:m.start()] + tag + system[m.end():]
+    elif quirk == "attribute_text":
+        links = list(re.finditer(r"<TLINK [^>]*?(?=\s*/>)", system))
+        if links:
+            m = rng.choice(links)
+            files[f"system/{doc}"] = system[:m.end()] + rng.choice(_ATTRIBUTE_TEXT) + system[m.end():]
+    return files
+
+
+def _after_text_line(text: str, k: int, insert: str) -> str:
+    """``insert`` at the end of line ``k`` of the TEXT (counted from its opening tag)."""
+    start = text.index("<TEXT>")
+    end = start
+    for _ in range(k):
+        end = text.index("\n", end + 1)
+    end = text.index("\n", end + 1) if end == start else end
+    return text[:end] + insert + text[end:]
+
+
 def write_inputs(folder: Path, files: dict[str, str]) -> None:
     for sub in ("gold", "system"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
@@ -81,10 +130,11 @@ def _without_temporary_paths(out: dict) -> dict:
 
 
 def build(args: argparse.Namespace) -> bytes:
-    expected = {"generator": f"scripts/make_temporal_differential.py --cases {args.cases} --seed {args.seed}",
+    flag = " --quirks" if args.quirks else ""
+    expected = {"generator": f"scripts/make_temporal_differential.py --cases {args.cases} --seed {args.seed}{flag}",
                 "seed": args.seed, "toolkit": "naushadzaman/tempeval3_toolkit (head)", "cases": {}}
     for n in range(args.cases):
-        files = case_corpus(args.seed, n)
+        files = (quirk_corpus if args.quirks else case_corpus)(args.seed, n)
         with tempfile.TemporaryDirectory() as tmp:
             write_inputs(Path(tmp), files)
             out = _without_temporary_paths(run_toolkit(args.toolkit.resolve(), args.python2, Path(tmp) / "gold",
@@ -99,9 +149,10 @@ def main() -> None:
     ap = parser(__doc__, cases=200, seed=31)
     ap.add_argument("--toolkit", type=Path, required=True, help="the tempeval3_toolkit folder")
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
+    ap.add_argument("--quirks", action="store_true", help="the quirk cases (quirk_corpus): expected_quirks.json.gz")
     args = ap.parse_args()
     data = build(args)
-    target = OUT / "expected.json.gz"
+    target = OUT / ("expected_quirks.json.gz" if args.quirks else "expected.json.gz")
     store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     stopped = sum(bool(c["normalizer_errors"]) for c in cases.values())

@@ -329,3 +329,75 @@ def test_fuzz_is_scored_or_rejected_cleanly(tmp_path):
                 score_temporal(gold, target, evaluation_method=method, fix_toolkit_quirks=k % 3 == 0)
             except FastscoreError:
                 pass
+
+
+# -- issue 36: how the toolkit reads inputs no generator made (figures from the toolkit, Python 2.7 + Java 17) ----
+
+BODY = ('The firm <EVENT eid="e1" class="OCCURRENCE">rose</EVENT> on <TIMEX3 tid="t1" type="DATE" value="X">Thursday'
+        '</TIMEX3> and <EVENT eid="e2" class="OCCURRENCE">fell</EVENT> .')
+MK = '<MAKEINSTANCE eiid="ei1" eventID="e1"/>\n<MAKEINSTANCE eiid="ei2" eventID="e2"/>\n'
+LINKS = ('<TLINK lid="l1" relType="BEFORE" eventInstanceID="ei1" relatedToEventInstance="ei2" />\n'
+         '<TLINK lid="l2" relType="IS_INCLUDED" eventInstanceID="ei1" relatedToTime="t1" />\n'
+         '<TLINK lid="l3" relType="AFTER" eventInstanceID="ei2" relatedToTime="t0" />\n'
+         '<TLINK lid="l4" relType="BEFORE" timeID="t1" relatedToTime="t0" />\n')
+
+
+def _pair(tmp_path, gold_text, system_text, gold_tail, system_tail):
+    (tmp_path / "g.tml").write_text(doc(gold_text, gold_tail), encoding="utf-8")
+    (tmp_path / "s.tml").write_text(doc(system_text, system_tail), encoding="utf-8")
+    return tmp_path / "g.tml", tmp_path / "s.tml"
+
+
+@pytest.mark.parametrize("stop", ["fi|rm", "\u00a0firm", "&quot;firm&quot;", "a &lt; b", "it&apos;s", "a\u2009b"])
+def test_characters_the_toolkits_normaliser_stops_on_are_an_error_unless_fixed(tmp_path, stop):
+    text = BODY.replace("firm", stop)
+    g, s = _pair(tmp_path, text, text, MK + LINKS, MK + LINKS)
+    with pytest.raises(InputError, match=r"g\.tml:\d+: .* the toolkit's normaliser stops"):
+        score_temporal(g, s)
+    r = score_temporal(g, s, fix_toolkit_quirks=True)
+    assert r.relations()["f1"] == 1.0 and "normaliser stops" in r.warnings[0]
+
+
+def test_a_tlink_with_both_event_instance_and_time_is_read_as_the_toolkit_reads_it(tmp_path):
+    both = LINKS.replace('eventInstanceID="ei2" relatedToTime="t0"', 'eventInstanceID="ei2" timeID="t1" '
+                                                                        'relatedToTime="t0"')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + both)
+    r = score_temporal(g, s)  # the toolkit: te3 P 75.0, R 100.0 (timeID wins: t1 AFTER t0)
+    assert (r.relations()["system_verified"], r.relations()["system_total"]) == (3, 4)
+    assert r.relations()["recall"] == 1.0 and "both eventInstanceID and timeID" in r.warnings[0]
+
+
+def test_attribute_text_naming_an_endpoint_is_read_as_the_toolkit_reads_it(tmp_path):
+    origin = LINKS.replace('relatedToEventInstance="ei2" />', 'relatedToEventInstance="ei2" origin="relatedToTime" />')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + origin)
+    r = score_temporal(g, s)  # the toolkit: te3 P 75.0, R 100.0 (the end is the literal word relatedToTime)
+    assert r.relations()["precision"] == 0.75 and r.relations()["recall"] == 1.0
+    assert "origin=\"relatedToTime\"" in r.warnings[0]
+    fixed = score_temporal(g, s, fix_toolkit_quirks=True)
+    assert fixed.relations()["f1"] == 1.0 and fixed.warnings
+
+
+def test_upper_case_clitics_are_not_cut_as_in_the_toolkits_tokenizer(tmp_path):
+    assert [t for t in tokens("THE MARKET'S DON'T market's")] == [(0, 3), (4, 12), (13, 18), (19, 25), (25, 27)]
+    gold = BODY.replace("The firm", "The <EVENT eid=\"e9\" class=\"OCCURRENCE\">MARKET</EVENT>'S")
+    system = BODY.replace("The firm", "The MARKET<EVENT eid=\"e9\" class=\"OCCURRENCE\">'S</EVENT>")
+    tail = MK + '<MAKEINSTANCE eiid="ei9" eventID="e9"/>\n'
+    g, s = _pair(tmp_path, gold, system, tail, tail)
+    # the toolkit: event strict F1 66.67 (the texts differ), relaxed 100.0 (one token: the same name)
+    ev = score_temporal(g, s).entities()["event"]
+    assert ev["relaxed"]["f1"] == 1.0 and round(ev["strict"]["f1"], 4) == 0.6667
+
+
+def test_a_tlink_with_both_sources_to_an_event_is_an_error_as_the_toolkit_stops(tmp_path):
+    both = LINKS.replace('eventInstanceID="ei1" relatedToEventInstance="ei2"',
+                         'eventInstanceID="ei1" timeID="t1" relatedToEventInstance="ei2"')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + both)
+    with pytest.raises(ParseError, match=r"s\.tml:\d+: .*eventInstanceID twice .*duplicate attribute"):
+        score_temporal(g, s)  # the normaliser writes eventInstanceID="ei1" eventInstanceID="ei1": the scorer stops
+
+
+def test_a_tlink_attribute_outside_the_schema_is_scored_with_the_schema_warning(tmp_path):
+    extra = LINKS.replace('relatedToEventInstance="ei2" />', 'relatedToEventInstance="ei2" comment="x" />')
+    g, s = _pair(tmp_path, BODY, BODY, MK + LINKS, MK + extra)
+    r = score_temporal(g, s)  # the toolkit's normaliser: "not a valid TimeML XML file"
+    assert r.relations()["f1"] == 1.0 and "TLINK attribute 'comment'" in r.warnings[0]

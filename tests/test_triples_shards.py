@@ -3,6 +3,7 @@ through fastscore.shards prints what one read of the folder prints, to the byte,
 from __future__ import annotations
 
 import json
+import re
 import pickle
 import shutil
 from pathlib import Path
@@ -125,7 +126,8 @@ def test_a_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path, capsys):
     system = tmp_path / "system"
     shutil.copytree(corpus / "system", system)
     bad = system / "case-007.kaf.trp"
-    bad.write_text(bad.read_text().replace("</elementFirstIds>", "</elementFirst>", 1))
+    # (malformed XML is read as the module reads it, the triples before the error: a triple without relation fails)
+    bad.write_text(re.sub(r' relation="[^"]*"', "", bad.read_text(), count=1))
     with pytest.raises(InputError) as whole:
         read_triples(system)
     args = ["triples", str(corpus / "gold"), str(system), "--ignore-file-suffix", "8", "-o", "json", "-j", "2"]

@@ -40,6 +40,16 @@ _INSTANCE_VALUES = {k: tuple(v for v in vals if v != "PASSIVE") for k, vals in _
 _TIMEX_VALUES = {"type": ("DATE", "TIME", "DURATION", "SET")}
 _REQUIRED = {"EVENT": ("class",), "TIMEX3": ("type", "value")}
 
+# characters of a TEXT on which the toolkit's normaliser stops (merge_tok_n_tml: "Distinct chars"): its tokenizer
+# writes `|` as `-`, splits on Unicode blanks the merge does not skip, and the merge reads the raw file, where a
+# character or entity reference other than &amp; is not the character its tokenizer saw
+_NORMALISER_STOPS = re.compile(r"[|\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|&(?!amp;)|&amp;(?=#?\w+;)")
+# the TLINK attributes the toolkit's schema allows
+_TLINK_ATTRIBUTES = ("lid", "origin", "eventInstanceID", "timeID", "signalID", "relatedToTime",
+                     "relatedToEventInstance", "relType")
+# the TLINK attributes the toolkit's scorer looks for with re.search anywhere in the tag
+ENDPOINT_WORDS = ("eventInstanceID", "timeID", "relatedToEventInstance", "relatedToTime", "relType", "lid")
+
 RELATIONS = ("BEFORE", "AFTER", "IBEFORE", "IAFTER", "BEGINS", "BEGUN_BY", "ENDS", "ENDED_BY", "INCLUDES",
              "IS_INCLUDED", "DURING", "DURING_INV", "SIMULTANEOUS", "IDENTITY")
 
@@ -75,6 +85,8 @@ class Tlink:
     target: tuple[str, str]
     rel: str
     line: int
+    extra: str = ""  # the tag's other attributes as the normaliser keeps them (` name="value"`...)
+    note: str = ""  # how the toolkit reads a TLINK with both eventInstanceID and timeID
 
 
 @dataclass
@@ -89,6 +101,7 @@ class TimemlDoc:
     dct: str  # tid of the DCT's TIMEX3
     dct_entity: Entity | None = None  # the DCT's TIMEX3 when the toolkit's entity scorer counts it (see below)
     schema_issues: list[str] | None = None  # values the toolkit's schema check rejects ("file:line: what")
+    normaliser_stop: str | None = None  # "file:line: what" when the toolkit's normaliser stops on the TEXT
 
 
 @dataclass
@@ -244,6 +257,9 @@ class _Parser:
             self.instances.append(Instance(attrs["eiid"], attrs["eventID"], dict(attrs), line))
         elif tag == "TLINK":
             self.raw_links.append((dict(attrs), line))
+            for key in attrs:
+                if key not in _TLINK_ATTRIBUTES:
+                    self.issues.append(f"{self.path}:{line}: TLINK attribute {key!r}")
         elif self.open is not None:
             self.open.nested = True  # e.g. a SIGNAL inside an EVENT
         elif self.in_dct_timex:
@@ -307,9 +323,21 @@ class _Parser:
             if rel not in RELATIONS:
                 raise self.error(line, f"TLINK {lid!r}: unknown relType {rel!r}: TimeML's are {', '.join(RELATIONS)}")
             ends = []
+            note = ""
             for first, (ev, tm) in ((True, ("eventInstanceID", "timeID")),
                                     (False, ("relatedToEventInstance", "relatedToTime"))):
                 has_e, has_t = ev in attrs, tm in attrs
+                targets = ("relatedToEventInstance" in attrs, "relatedToTime" in attrs)
+                if first and has_e and has_t and targets == (True, False):
+                    raise self.error(line, f"TLINK {lid!r} has both eventInstanceID and timeID: the toolkit's "
+                                           "normaliser writes it with eventInstanceID twice and its entity scorer "
+                                           "stops (duplicate attribute)")
+                if first and has_e and has_t and targets == (False, True):
+                    # the normaliser takes the link as time-time (its target is a time), and the scorer reads
+                    # that pair (its get_relations: timeID wins)
+                    has_e, has_t = targets
+                    note = (f"{self.path}:{line}: TLINK {lid!r} has both eventInstanceID and timeID: read as the "
+                            f"toolkit reads it, {ev if has_e else tm} -> {'relatedToEventInstance' if has_e else 'relatedToTime'}")
                 if has_e == has_t:
                     what = "both" if has_e else "neither"
                     raise self.error(line, f"TLINK {lid!r} has {what} {ev} and {tm}: a TLINK relates one event "
@@ -328,9 +356,19 @@ class _Parser:
                         raise self.error(line, f"TLINK {lid!r} names TIMEX3 {tid!r}, which has no text (the toolkit's "
                                                "normaliser stops on it)")
                     ends.append(("time", tid))
-            links.append(Tlink(lid, ends[0], ends[1], rel, line))
+            extra = "".join(f' {k}="{v}"' for k, v in attrs.items() if k not in ENDPOINT_WORDS)
+            links.append(Tlink(lid, ends[0], ends[1], rel, line, extra, note))
         return TimemlDoc(self.name, self.path, text, self.text_line, self.entities, self.instances, links, self.dct,
-                         self._dct_entity(), self.issues)
+                         self._dct_entity(), self.issues, self._normaliser_stop())
+
+    def _normaliser_stop(self) -> str | None:
+        """Where the toolkit's normaliser stops on this file's TEXT ("file:line: what"), or None."""
+        m = re.search(r"<TEXT\b[^>]*>(.*?)</TEXT>", self.raw, re.S)
+        k = _NORMALISER_STOPS.search(self.raw, m.start(1), m.end(1)) if m else None
+        if k is None:
+            return None
+        what = repr(k.group()) if k.group() != "&" else repr(self.raw[k.start():k.start() + 8].split(";")[0] + ";")
+        return f"{self.path}:{self.raw.count(chr(10), 0, k.start()) + 1}: {what} in the TEXT"
 
     def _dct_entity(self) -> Entity | None:
         """The toolkit's normaliser renames the DCT's tid to t0 only when the file has ``<DCT><TIMEX3`` with

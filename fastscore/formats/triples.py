@@ -18,13 +18,14 @@ it), as the module reads them, are warned.
 from __future__ import annotations
 
 import os
+import re
 import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
 from ..messages import counted, shown
 from ..outputs import is_hidden
-from .files import read_bytes, reject_other_format, source_name
+from .files import BOM, STDIN, read_bytes, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
 from .xml_input import expat_parser
 
@@ -65,6 +66,9 @@ class TripleDoc:
     # row -> [first, second] ids added after the triple's end (the module matches with them, but its token range
     # and its average ids were taken when the triple ended)
     late: dict[int, list[int]] = field(default_factory=dict)
+    # the file read as its encoding says (or the error it deserves) where the module reads it otherwise
+    fixed: "TripleDoc | ParseError | None" = None
+    stopped: bool = False  # the module's parse failed (malformed XML): its report prints id sums as averages
 
     def ids_at_end(self, k: int, side: int = 0) -> int:
         """How many ids element ``side`` (0 first, 1 second) of triple ``k`` had when the triple ended."""
@@ -130,8 +134,18 @@ _TRIPLE_KEYS = {"id": _COL_ID, "profile_id": _COL_PROFILE, "kaflayer": _COL_LAYE
                 "profile_confidence": _RAW_CONFIDENCE, "relation": _COL_RELATION}
 
 
+def java_lower(name: str) -> str:
+    """A name as compared with Java's ``equalsIgnoreCase`` against the module's lower-case names
+    (``İD`` is ``id``, ``elementſecond`` is ``elementsecond``)."""
+    if name.isascii():
+        return name.lower()
+    from ..triples.java import fold  # (not at import: fastscore.triples.java imports this module)
+
+    return fold(name)
+
+
 def _kind(name: str) -> int:
-    low = name.lower()
+    low = java_lower(name)
     if low in _TRIPLE:
         return TRIPLE
     if low in _FIRST_IDS:
@@ -198,7 +212,7 @@ class _Handler:
         for key, value in attrs.items():
             column = columns.get(key, -1)
             if column == -1:  # a name not seen yet: its column ignoring case, or None
-                column = columns[key] = _TRIPLE_KEYS.get(key.lower())
+                column = columns[key] = _TRIPLE_KEYS.get(java_lower(key))
             if column is not None:
                 t[column] = value if value and value[0] > " " and value[-1] > " " else trim(value)
         self.current, self.stored = t, None
@@ -211,7 +225,7 @@ class _Handler:
             ids = t[_COL_FIRST if kind == FIRST else _COL_SECOND]
             had = len(ids)
             for key, value in attrs.items():
-                k = key.lower()
+                k = java_lower(key)
                 if k == "id":
                     ids.append(trim(value))
                     if stored is not None:
@@ -225,7 +239,7 @@ class _Handler:
         else:
             first = kind == FIRST_IDS
             for key, value in attrs.items():
-                k = key.lower()
+                k = java_lower(key)
                 if k == "comment":
                     column = _COL_FIRST_COMMENT if first else _COL_SECOND_COMMENT
                     t[column] = module_comment(trim(value))
@@ -291,22 +305,83 @@ class _Handler:
                 setattr(self.doc, name, list(column))
 
 
-def parse_triples(data: bytes, path: str, name: str) -> TripleDoc:
-    """The triples of one file's bytes."""
+def parse_triples(data: bytes, path: str, name: str, bom: bool = False) -> TripleDoc:
+    """The triples of one file's bytes as the module reads them (``bom``: a UTF-8 byte order mark that
+    :func:`read_bytes` dropped; ``doc.fixed``: the file read as its encoding says, or the error it deserves,
+    where the module reads it otherwise: ``--fix-module-quirks``)."""
+    # the module's parser gets a FileReader: UTF-8 (bad bytes become U+FFFD), the XML declaration and BOMs ignored
+    text, lossy = data, False
+    if data.isascii():
+        if _declared_other(data):  # (read as text: expat then ignores the declaration, as the module does)
+            text = data.decode("ascii")
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text, lossy = data.decode("utf-8", "replace"), True
+    if bom:
+        text = "\ufeff" + (text if isinstance(text, str) else text.decode())
+    if not text or text.isspace():  # (isspace stops at the first other character: no copy of a large file)
+        doc = TripleDoc(name, path)
+        doc.warnings.append(f"{path}: {'empty' if not text else 'blank'} file: no triples (the module's parser "
+                            "stops at once and scores it as no triples)")
+        return doc
+    if isinstance(text, str) and text[0] == "\ufeff":
+        doc = TripleDoc(name, path)
+        doc.warnings.append(f"{path}: a byte order mark (BOM) starts the file: the module's parser stops on it "
+                            "(FileReader keeps it as a character before the XML) and reads no triples; "
+                            "--fix-module-quirks reads the file")
+    else:
+        doc = _parse(text, path, name, lenient=True)
+    if bom or lossy or (isinstance(text, str) and _declared_other(data)):
+        try:
+            doc.fixed = _parse(data, path, name, lenient=False)
+        except ParseError as exc:
+            doc.fixed = exc
+        if isinstance(doc.fixed, TripleDoc) and all(getattr(doc, c) == getattr(doc.fixed, c) for c in _COLUMNS):
+            doc.fixed = None  # (read the same either way)
+        elif text[0] != "\ufeff":
+            doc.warnings.append(f"{path}: not read as its encoding says: the module's parser reads every file as "
+                                "UTF-8 (bytes that are not become U+FFFD, which match each other; a UTF-16 file "
+                                "has no triple), whatever its XML declaration; --fix-module-quirks reads it as its "
+                                "encoding says")
+    return doc
+
+
+def _declared_other(data: bytes) -> bool:
+    """Whether the XML declaration names an encoding other than UTF-8."""
+    m = re.match(rb"\s*<\?xml[^>]*encoding\s*=\s*[\"']([^\"']*)", data)
+    return bool(m) and m.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8")
+
+
+def _parse(source, path: str, name: str, lenient: bool) -> TripleDoc:
+    """Triples of a text (or bytes, read as their encoding says).  ``lenient``: XML malformed after some
+    triples keeps them, as the module's parser keeps what it read before the error (warned); else an error."""
     doc = TripleDoc(name, path)
     parser = expat_parser(path, name)
     parser.buffer_text = True
     handler = _Handler(doc, parser)
     parser.StartElementHandler = handler.first_start
     parser.EndElementHandler = handler.end
+    data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
     try:
-        parser.Parse(data, True)
+        parser.Parse(source, True)
     except LookupError as exc:  # the declaration names an encoding Python does not know
         raise ParseError(path, 1, f"XML declaration: {exc}", name) from None
     except xml.parsers.expat.ExpatError as exc:
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # a file of another task's
-        raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
-                         f"(column {exc.offset + 1})", name) from None
+        problem = (f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} (line {exc.lineno}, column "
+                   f"{exc.offset + 1})")
+        if not lenient:
+            raise ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
+                             name) from None
+        handler.columns()
+        doc.stopped = True
+        doc.warnings.append(f"{path}:{exc.lineno}: {problem}: the module's parser stops here and scores the "
+                            f"{len(doc)} triple(s) read before; --fix-module-quirks refuses the file")
+        doc.fixed = ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
+                               name)
+        return doc
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
         raise ParseError(path, handler.root_line, wrong_kind(handler.root or ""), name)
@@ -331,7 +406,18 @@ def wrong_kind(root: str) -> str:
 
 
 def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:
-    return parse_triples(read_bytes(path), source_name(path), name)
+    return parse_triples(read_bytes(path), source_name(path), name, starts_with_bom(path))
+
+
+def starts_with_bom(path: str) -> bool:
+    """Whether a file starts with a UTF-8 byte order mark (which :func:`read_bytes` drops; the module reads it)."""
+    if path == STDIN:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(BOM)) == BOM
+    except OSError:
+        return False
 
 
 def folder_files(path: str, extensions: tuple[str, ...] = (EXTENSION,)) -> list[str]:
@@ -369,7 +455,8 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
     data = read_bytes(path)
     if is_naf(data, source_name(path)):
         return TripleSet(source_name(path), {}, naf={SINGLE_DOCUMENT: parse_naf(data, source_name(path))})
-    return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT)})
+    return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT,
+                                                                        starts_with_bom(path))})
 
 
 def trp_files(folder: str) -> list[str]:

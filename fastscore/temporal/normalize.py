@@ -37,7 +37,7 @@ _AS_SIMULTANEOUS = ("DURING", "DURING_INV", "IDENTITY")
 _LEAD = set("[{(´`\"»«")
 _TRAIL = set("]}'`\"),;:!?%»«")
 _WORD = re.compile(r"\S+")
-_CLITIC = re.compile(r"(?:'(?:s|re|ve|d|m|em|ll)|n't)$", re.I)
+_CLITIC = re.compile(r"(?:'(?:s|re|ve|d|m|em|ll)|n't)$")  # case-sensitive, as tokenize.pl's $FClitic: MARKET'S is one token
 _ABBREV = re.compile(r"^(?:[A-Za-zÀ-ÿ]\.)+$")
 _PRE_SPLITS = (re.compile(r"(\.\.\.)"), re.compile(r"([;!?/])(?=[^ ])"), re.compile(r"(,)(?=[^ 0-9.])"),
                re.compile(r"([a-zA-ZÀ-ÿ][a-zA-ZÀ-ÿ][.:])(?=[A-ZÀ-Ý])"))
@@ -120,8 +120,9 @@ class NormalisedPair:
 EVENT_ATTRIBUTES = ("eiid", "class", "tense", "aspect", "polarity", "pos", "modality")
 
 
-def normalise(gold: TimemlDoc, system: TimemlDoc) -> NormalisedPair:
-    """Both annotations of one document, renamed identically."""
+def normalise(gold: TimemlDoc, system: TimemlDoc, fix: bool = False) -> NormalisedPair:
+    """Both annotations of one document, renamed identically (``fix``: a TLINK's other attributes are not read
+    as its ends, unlike the toolkit's scorer; see :func:`_as_scorer_reads`)."""
     if gold.text != system.text:
         g, s = gold.text.split("\n"), system.text.split("\n")
         k = next((i for i, (a, b) in enumerate(zip(g, s)) if a != b), min(len(g), len(s)))
@@ -189,8 +190,9 @@ def normalise(gold: TimemlDoc, system: TimemlDoc) -> NormalisedPair:
             if open_timex[a] == last_tid:
                 last_tid += 1
             timex_map[a][begins[a][t].id] = f"t{open_timex[a]}"
-    sides = [_side(doc, event_map[a], timex_map[a]) for a, doc in enumerate(docs)]
-    return NormalisedPair(sides[0], sides[1])
+    notes: list[str] = []
+    sides = [_side(doc, event_map[a], timex_map[a], notes, fix) for a, doc in enumerate(docs)]
+    return NormalisedPair(sides[0], sides[1], notes)
 
 
 def _name(e: Entity) -> str:
@@ -211,7 +213,30 @@ def _token_span(text: str, e: Entity, starts: list[int], ends: list[int]) -> tup
     return i, min(j, len(starts) - 1)
 
 
-def _side(doc: TimemlDoc, event_map: dict[str, str], timex_map: dict[str, str]) -> Side:
+def _attribute_value(word: str, extra: str) -> str:
+    """The scorer's get_entity_val on the tag's other attributes: the first ``word="..."``'s value, else the word."""
+    m = re.search(word + '="([^"]*)"', extra)
+    return m.group(1) if m else word
+
+
+def _as_scorer_reads(path: str, link, x: str, y: str, notes: list[str], fix: bool) -> tuple[str, str]:
+    """The ends the toolkit's scorer reads from the normalised TLINK: its get_relations looks for ``timeID`` and
+    ``relatedToTime`` with re.search anywhere in the tag, so another attribute's name or value holding the word
+    (``origin="relatedToTime"``) replaces an event end by that attribute's value, or the word itself."""
+    if not link.extra:
+        return x, y
+    read = (_attribute_value("timeID", link.extra) if x.startswith("ei") and "timeID" in link.extra else x,
+            _attribute_value("relatedToTime", link.extra) if y.startswith("ei") and "relatedToTime" in link.extra
+            else y)
+    if read != (x, y):
+        notes.append(f"{path}:{link.line}: TLINK {link.lid!r}: the toolkit's scorer finds `timeID`/`relatedToTime` in its "
+                     f"other attributes ({link.extra.strip()!r}) and reads its ends as {read[0]!r}, {read[1]!r}"
+                     + (" (not under --fix-toolkit-quirks)" if fix else ""))
+    return (x, y) if fix else read
+
+
+def _side(doc: TimemlDoc, event_map: dict[str, str], timex_map: dict[str, str], notes: list[str],
+          fix: bool = False) -> Side:
     # instances: eiN for the first instance of eN, then ei1000000+N, +1, ... (document order)
     instance_map: dict[str, str] = {}
     used: set[str] = set()
@@ -249,6 +274,9 @@ def _side(doc: TimemlDoc, event_map: dict[str, str], timex_map: dict[str, str]) 
                 x, y, rel = y, x, REVERSE[rel]
         if rel in ("DURING", "DURING_INV"):  # the scorer's consider_DURING_as_SIMULTANEOUS
             rel = "SIMULTANEOUS"
+        if link.note:
+            notes.append(link.note)
+        x, y = _as_scorer_reads(doc.path, link, x, y, notes, fix)
         relations.append((x, y, rel))
     # the entity scorer: MAKEINSTANCE attributes (the last instance of an event), then the EVENT tag's
     events: dict[str, EntityRecord] = {}

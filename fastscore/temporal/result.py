@@ -22,7 +22,7 @@ def schema_warnings(issues: list[str]) -> list[str]:
     """The one warning for attribute values outside TimeML's (none without)."""
     if not issues:
         return []
-    return [f"{len(issues)} attribute value(s) outside TimeML's (the toolkit's normaliser checks files against "
+    return [f"{len(issues)} attribute(s) or value(s) outside TimeML's (the toolkit's normaliser checks files against "
             f"its schema and scores nothing when one fails; fastscore scores them); first: {issues[0]}"]
 
 

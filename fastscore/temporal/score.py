@@ -66,8 +66,11 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
     g, s = read(gold), read(system)
     docs = pairs(g, s)
     cols: dict[str, list[float]] = {c: [] for c in TEMPORAL_COLUMNS}
+    notes: list[str] = []
     for name, gd, sd in docs:
-        pair = normalise(gd, sd)
+        notes += _normaliser_stops(gd, sd, fix_toolkit_quirks)
+        pair = normalise(gd, sd, fix_toolkit_quirks)
+        notes += pair.warnings
         ent = entity_counts(pair) if not relations_only else dict.fromkeys(entity_columns(), 0)
         for c, v in ent.items():
             cols[c].append(v)
@@ -89,5 +92,28 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
     stats = DocStats.from_columns(names, {c: np.asarray(v, np.float64) for c, v in cols.items()}, TEMPORAL_METRICS,
                                   TEMPORAL_COLUMNS)
     parts = ("relations",) if relations_only else ("entities",) if entities_only else ("relations", "entities")
-    return TemporalResult(g, s, method, fix_toolkit_quirks, parts, stats, schema_warnings(issues),
+    return TemporalResult(g, s, method, fix_toolkit_quirks, parts, stats, schema_warnings(issues) + _summary(notes),
                           schema_issues=issues)
+
+
+def _normaliser_stops(gd, sd, fix: bool) -> list[str]:
+    """The toolkit's normaliser stops on some characters of a TEXT and scores nothing: an error, or under
+    --fix-toolkit-quirks a note that the text is scored as it reads."""
+    stops = [d.normaliser_stop for d in (gd, sd) if d.normaliser_stop]
+    if not stops:
+        return []
+    if not fix:
+        raise InputError(f"{stops[0]}: the toolkit's normaliser stops on this character (merge_tok_n_tml: \"Distinct "
+                         "chars\": `|`, a Unicode blank other than space, tab and line ends, or a character or "
+                         "entity reference other than &amp;) and scores nothing; --fix-toolkit-quirks scores the "
+                         "text as it reads")
+    return [f"{stops[0]}: the toolkit's normaliser stops on this character and scores nothing; scored as the text "
+            "reads (--fix-toolkit-quirks)"]
+
+
+def _summary(notes: list[str]) -> list[str]:
+    """Notes on how the toolkit reads the input: one warning, the first of them named."""
+    if not notes:
+        return []
+    return [f"{len(notes)} place(s) where the official toolkit reads the input unusually (fastscore gives its "
+            f"figures unless --fix-toolkit-quirks says otherwise); first: {notes[0]}"]

@@ -90,7 +90,7 @@ def read(source) -> TripleSet:
 def converted(ts: TripleSet, opts: Options) -> TripleSet:
     """Triples of a NAF/KAF input (its layers converted in memory); triple input as it is."""
     if ts.naf is None:
-        return ts
+        return as_asked(ts, opts)
     if not opts.layers:
         raise UsageError(f"{ts.path}: NAF/KAF input: choose the layers that become triples with --layers "
                          f"(e.g. --layers entity,opinion)")
@@ -98,6 +98,19 @@ def converted(ts: TripleSet, opts: Options) -> TripleSet:
 
     docs = {name: naf_to_triples(doc, _module_order(opts.layers), opts.intersect, name=name)
             for name, doc in ts.naf.items()}
+    return TripleSet(ts.path, docs, folder=ts.folder)
+
+
+def as_asked(ts: TripleSet, opts: Options) -> TripleSet:
+    """Triple files as the module reads them, or, with --fix-module-quirks, as their encoding says (a malformed
+    file refused) where the module reads them otherwise."""
+    if not opts.fix_module_quirks or not any(d.fixed is not None for d in ts.documents.values()):
+        return ts
+    docs = {}
+    for name, d in ts.documents.items():
+        if isinstance(d.fixed, Exception):
+            raise d.fixed
+        docs[name] = d.fixed or d
     return TripleSet(ts.path, docs, folder=ts.folder)
 
 
@@ -143,7 +156,8 @@ def prepare_again(inputs: Inputs) -> Prepared:
         golds = [read_triple_shard(d.gold_file) for d in inputs.documents]
         systems = [read_triple_shard(d.system_file) if d.system_file else concat_triples([], "", g)
                    for d, g in zip(inputs.documents, golds)]
-        gold, system = concat_triples(golds, inputs.gold_path), concat_triples(systems, inputs.system_path)
+        gold, system = (as_asked(concat_triples(reads, path), inputs.options)
+                        for reads, path in ((golds, inputs.gold_path), (systems, inputs.system_path)))
     else:
         gold, system = (converted(read(p), inputs.options) for p in (inputs.gold_path, inputs.system_path))
     return run(prepare(gold, system, inputs.options))

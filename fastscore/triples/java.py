@@ -17,9 +17,11 @@ from ..formats.triples import trim  # noqa: F401  (Java's String.trim, used by t
 
 
 def _fold_char(c: str) -> str:
+    # Java's Character.toUpperCase / toLowerCase map one character to one (Python's full mappings may give
+    # two: the one-character mapping is then the character itself, but for U+0130 İ, whose is i)
     u = c.upper()
     u = u if len(u) == 1 else c
-    lo = u.lower()
+    lo = "i" if u == "\u0130" else u.lower()
     return lo if len(lo) == 1 else u
 
 

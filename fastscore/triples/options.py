@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ParseError, UsageError
 from ..formats.files import read_text
-from ..formats.triples import trim
+from ..formats.triples import starts_with_bom, trim
 
 VARIANTS = {  # (exact ids, ignore relations) -> name
     (False, False): "partial",
@@ -33,9 +33,14 @@ def java_lines(text: str) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def read_token_range(path: str) -> list[str]:
-    """The token ids of a token-range file: one per line, trimmed, blank lines skipped, each once."""
-    tokens = list(dict.fromkeys(t for t in (trim(line) for line in java_lines(read_text(path))) if t))
+def read_token_range(path: str, fix_module_quirks: bool = False) -> list[str]:
+    """The token ids of a token-range file: one per line, trimmed, blank lines skipped, each once.  A byte order
+    mark stays on the first id, as the module reads it (``String.trim`` keeps U+FEFF: that id matches none),
+    unless ``fix_module_quirks``."""
+    lines = java_lines(read_text(path))
+    if lines and not fix_module_quirks and starts_with_bom(path):
+        lines[0] = "\ufeff" + lines[0]
+    tokens = list(dict.fromkeys(t for t in (trim(line) for line in lines) if t))
     if not tokens:
         raise ParseError(path, None, "token-range file names no tokens (one token id per line, e.g. w34)")
     return tokens
@@ -83,6 +88,7 @@ class Options:
     location_defect: bool = False
     layers: tuple[str, ...] | None = None
     intersect: bool = False
+    fix_module_quirks: bool = False  # files read as their encoding says, malformed XML refused (not official)
     # read from the files above
     range_tokens: list[str] = field(default_factory=list)
     filter_relations: list[str] = field(default_factory=list)
@@ -117,6 +123,8 @@ class Options:
             items["layers"] = ",".join(self.layers)
             if self.intersect:
                 items["intersect"] = "yes"
+        if self.fix_module_quirks:
+            items["fix-module-quirks"] = "yes"
         return items
 
 
@@ -134,7 +142,8 @@ def _layers(value) -> tuple[str, ...] | None:
 def resolve_options(*, ignore_relations: bool = False, exact_ids: bool = False, token_range: str | None = None,
                     relation_filter: str | None = None, relation_map: str | None = None,
                     ignore_file_suffix: int = 0, dedup: str = "auto", skip_time_and_location: bool = False,
-                    location_defect: bool = False, layers=None, intersect: bool = False) -> Options:
+                    location_defect: bool = False, layers=None, intersect: bool = False,
+                    fix_module_quirks: bool = False) -> Options:
     if dedup not in DEDUP:
         raise UsageError(f"dedup must be one of {', '.join(DEDUP)}, not {dedup!r}")
     if ignore_file_suffix is None:
@@ -147,11 +156,15 @@ def resolve_options(*, ignore_relations: bool = False, exact_ids: bool = False, 
                          "--layers opinion")
     opts = Options(bool(ignore_relations), bool(exact_ids), token_range, relation_filter, relation_map,
                    ignore_file_suffix, dedup, bool(skip_time_and_location), bool(location_defect), layer_names,
-                   bool(intersect))
-    if token_range:
-        opts.range_tokens = read_token_range(token_range)
+                   bool(intersect), bool(fix_module_quirks))
     if relation_filter:
         opts.filter_relations = read_relation_filter(relation_filter)
     if relation_map:
         opts.mapping, opts.warnings = read_relation_map(relation_map)
+    if token_range:
+        opts.range_tokens = read_token_range(token_range, opts.fix_module_quirks)
+        if opts.range_tokens[0].startswith("\ufeff"):
+            opts.warnings.append(f"{token_range}: a byte order mark (BOM) starts the file: the module keeps it on the "
+                                 f"first id ({opts.range_tokens[0][1:]!r}), which then matches no id; "
+                                 "--fix-module-quirks reads the id")
     return opts

@@ -148,7 +148,8 @@ def _t(result) -> dict:
 
 
 def _avg(total_ids: float, n: float) -> int:
-    return idiv(int(total_ids), int(n)) if n else 0
+    """The module's integer average (``n`` 0: the sum, as the module prints it when nothing was divided)."""
+    return idiv(int(total_ids), int(n)) if n else int(total_ids)
 
 
 def _range_head(opts) -> str:
@@ -161,20 +162,24 @@ def _names(result) -> tuple[str, str]:
     return os.path.basename(result.inputs.gold_path), os.path.basename(result.inputs.system_path)
 
 
-def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str) -> str:
+def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str, prep=None) -> str:
     n_sys = int(t["system"])
     out = int(t["out_of_range"])
+    # a file whose parse failed: the module never divides its id sums (its parse() divides after a success)
+    g_n, s_n = (0 if any(getattr(d, "stopped", False) for d in docs) else n
+                for docs, n in (((prep.gold_docs if prep else ()), t["gold"]),
+                                ((prep.system_docs if prep else ()), t["system"])))
     return ("\nPrecision and recall figures\n"
             f"Gold standard\t{gold_name}\n"
             f"\tNr. of Triples\t{int(t['gold'])}\n"
-            f"\tAverage nr. of first element ids\t{_avg(t['gold_first_ids'], t['gold'])}\n"
-            f"\tAverage nr. of second element ids\t{_avg(t['gold_second_ids'], t['gold'])}\n"
+            f"\tAverage nr. of first element ids\t{_avg(t['gold_first_ids'], g_n)}\n"
+            f"\tAverage nr. of second element ids\t{_avg(t['gold_second_ids'], g_n)}\n"
             f"\nSystem file\t{system_name}\n"
             f"\t{total_label}\t{n_sys + out}\n"
             f"\tNr. of Triples in range\t{n_sys}\n"
             f"\tNr. of Triples out of range\t{out}\n"
-            f"\tAverage nr. of first element ids\t{_avg(t['system_first_ids'], t['system'])}\n"
-            f"\tAverage nr. of second element ids\t{_avg(t['system_second_ids'], t['system'])}\n"
+            f"\tAverage nr. of first element ids\t{_avg(t['system_first_ids'], s_n)}\n"
+            f"\tAverage nr. of second element ids\t{_avg(t['system_second_ids'], s_n)}\n"
             f"\tNumber of unique Triples in scope\t{int(t['unique_pr'])}\n"
             "\n")
 
@@ -230,7 +235,7 @@ def _single(result) -> str:
     prep = result.prepared
     t = _t(result)
     gold_name, system_name = _names(result)
-    s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total")
+    s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total", prep)
     s += _elements(t)
     n_sys, out = int(t["system"]), int(t["out_of_range"])
     if prep.options.ignore_relations:
@@ -297,7 +302,7 @@ def _debug(result) -> str:
                      prep.gold.relations[0])
     s += _statistics(system_name, prep.system.passed[0], len(prep.out.rows[0]),
                      [sdoc.ids[k] for k in prep.system.rows[0]], prep.system.relations[0])
-    s += _figures_head(t, gold_name, system_name, "Nr. of Triples")
+    s += _figures_head(t, gold_name, system_name, "Nr. of Triples", prep)
     s += _elements(t)
     g = t["gold"]
     for v in ("exact", "exact-any-relation", "partial", "partial-any-relation"):

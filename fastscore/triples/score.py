@@ -14,7 +14,7 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
                   token_range: str | None = None, relation_filter: str | None = None,
                   relation_map: str | None = None, ignore_file_suffix: int = 0, dedup: str = "auto",
                   skip_time_and_location: bool = False, location_defect: bool = False, layers=None,
-                  intersect: bool = False) -> TriplesResult:
+                  intersect: bool = False, fix_module_quirks: bool = False) -> TriplesResult:
     """Score system triples against gold triples as the Triple evaluation module counts them.
 
     Parameters
@@ -31,6 +31,8 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
     skip_time_and_location : drop TIME and LOCATION triples.  location_defect : drop every LOCATION triple,
         as the module does by an operator-precedence defect.
     layers, intersect : NAF/KAF input, converted in memory (see :mod:`fastscore.triples.convert`).
+    fix_module_quirks : files read as their encoding says and malformed XML refused, where the module reads them
+        otherwise (a BOM, an XML declaration it ignores, triples before an XML error): not official.
 
     Precision = correct / unique system triples in scope, recall = correct / gold triples,
     F1 = 2PR / (P + R); see :mod:`fastscore.kernels.triples` for "correct" and "unique".
@@ -40,7 +42,7 @@ def score_triples(gold, system, *, ignore_relations: bool = False, exact_ids: bo
                                relation_filter=relation_filter, relation_map=relation_map,
                                ignore_file_suffix=ignore_file_suffix, dedup=dedup,
                                skip_time_and_location=skip_time_and_location, location_defect=location_defect,
-                               layers=layers, intersect=intersect)
+                               layers=layers, intersect=intersect, fix_module_quirks=fix_module_quirks)
         g0, s0 = read(gold), read(system)
         g, s = converted(g0, opts), converted(s0, opts)
         prep = run(prepare(g, s, opts))

@@ -59,6 +59,9 @@ OPTIONS = (
            "srl, opinion, property, sentiment", metavar="LAYERS"),
     Option(("--intersect",), "intersect", "with --layers opinion: only opinions that overlap an entity or a "
            "property (the module's converter option)", switch=True, default=False),
+    Option(("--fix-module-quirks",), "fix_module_quirks", "corrected reading, not official: triple files read as "
+           "their encoding says (BOM, XML declaration) and malformed XML refused, where the module reads them "
+           "otherwise", switch=True, default=False),
 )
 
 
