@@ -3,6 +3,10 @@ from pathlib import Path
 
 import pytest
 
+# the kernels' threads as the command line runs them (cli.run): a fork-safe threading layer, so that the tests'
+# process pools and LocalClusters fork their workers whatever parallel kernel ran before in the same process
+os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("FASTSCORE_SHARED", ROOT.parent / "shared")) / "data"
 TESTDATA = Path(__file__).resolve().parent / "data"

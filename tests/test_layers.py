@@ -31,7 +31,7 @@ LAYERS = (
     ("readers and mechanisms", ("fastscore.formats", "fastscore.formats.*", "fastscore.library", "fastscore.frames",
                                 "fastscore.metrics", "fastscore.pairing")),
     ("shared rooms", ("fastscore.stats", "fastscore.stats.*", "fastscore.report", "fastscore.report.*",
-                      "fastscore.result", "fastscore.task", "fastscore.examples",
+                      "fastscore.result", "fastscore.task", "fastscore.planner", "fastscore.examples",
                       "fastscore.examples.__main__")),
     ("tasks", tuple(p for name in TASK_NAMES for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
     ("registry", ("fastscore.tasks",)),

@@ -279,7 +279,7 @@ def _with_metadata(arrow, key: bytes, edit) -> pa.Table:
 
 @pytest.mark.parametrize("tokens, problem", [
     ([1e300], "holds 1e+300 at 0"), ([-1], "holds -1 at 0"), ([2.0], "holds 2.0 at 0"), (["12"], "holds '12' at 0"),
-    ([True], "holds True at 0"), ([[3]], "holds [3] at 0"), ([2 ** 40], "holds 1099511627776 at 0, not a whole number from 0 to 2147483647"),
+    ([True], "holds True at 0"), ([[3]], "holds [3] at 0"), ([2 ** 40], "holds 1099511627776 at 0, not a whole number from 0 to 67108864"),
     ([12, 12], "holds 2 values for 1 documents"), (None, "holds no list for 1 documents"),
 ])
 def test_table_metadata_is_checked(table_file, tmp_path, tokens, problem):

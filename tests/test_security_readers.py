@@ -187,12 +187,13 @@ def test_a_fifo_naf_converts_as_its_file(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
-def test_a_fifo_in_a_folder_or_glob_of_shards_is_left_out(tmp_path, capsys):
+def test_a_fifo_in_a_folder_or_glob_of_shards_is_refused_not_opened(tmp_path, capsys):
     os.mkfifo(tmp_path / "a.conll")  # no writer: opening it would wait for ever
     key = str(example("coref").key)
-    assert main(["coref", str(tmp_path / "*.conll"), key]) == 2  # the pattern matches no file
-    assert main(["coref", str(tmp_path), key]) == 1  # the folder holds no NAF document and no shard
-    capsys.readouterr()
+    assert main(["coref", str(tmp_path / "*.conll"), key]) == 1  # named like a shard, no file: said, not left out
+    assert "a.conll: not a regular file" in capsys.readouterr().err
+    assert main(["coref", str(tmp_path), key]) == 1
+    assert "a.conll: not a regular file" in capsys.readouterr().err
 
 
 # ---- explain: work that grows with the mentions

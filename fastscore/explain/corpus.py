@@ -15,18 +15,17 @@ def is_several(spec: str) -> bool:
     return spec != "-" and (os.path.isdir(spec) or glob.has_magic(spec) and not os.path.exists(spec))
 
 
-def score_files(key: str, response: str, score, doc: str | None = None, **options):
-    """The analysis of the files of ``key`` against those of ``response`` (each a folder, a pattern or a file);
-    ``score``: (key file, response file, doc=..., **options) -> ExplainResult of one pair."""
-    from ..shards import shard_files
+def score_files(key: str, response: str, score, task, doc: str | None = None, **options):
+    """The analysis of the files of ``key`` against those of ``response`` (each a folder, a pattern or a file,
+    read as ``task`` reads them); ``score``: (key file, response file, doc=..., **options) -> ExplainResult of one
+    pair (the results are joined into one of its class)."""
+    from ..planner import shard_files
     from ..stats.docstats import DocStats
-    from .result import ExplainResult
-    from .task import EXPLAIN
 
     if "-" in (key, response):  # its documents would be read twice: to pair the files, then to explain them
         raise UsageError(f'"-": standard input cannot be explained against several files '
                          f"({response if key == '-' else key}): write it to a file")
-    key_files, response_files = shard_files(key, EXPLAIN), shard_files(response, EXPLAIN)
+    key_files, response_files = shard_files(key, task), shard_files(response, task)
     pairs, unpaired = _by_name(key_files, response_files) or _by_documents(key_files, response_files)
     if doc is not None:
         pairs = [(k, r) for k, r in pairs if doc in _names(k)]
@@ -45,16 +44,16 @@ def score_files(key: str, response: str, score, doc: str | None = None, **option
         warnings.append(f"{response}: {len(unpaired)} response document(s) in no key file, not explained: "
                         f"{few(unpaired)}")
     stats = DocStats.concat([r.doc_stats for r in results], [k for k, _ in pairs])
-    return ExplainResult(key, response, stats, [d for r in results for d in r.analysed], results[0].options,
+    return type(results[0])(key, response, stats, [d for r in results for d in r.analysed], results[0].options,
                          warnings=warnings)
 
 
-def doc_names(spec: str) -> list[str]:
-    """The document names of an input (of its files, in order, when it names several)."""
-    from ..shards import shard_files
-    from .task import EXPLAIN
+def doc_names(spec: str, task) -> list[str]:
+    """The document names of an input (of its files, in order, when it names several, read as ``task`` reads
+    them)."""
+    from ..planner import shard_files
 
-    return [n for path in (shard_files(spec, EXPLAIN) if is_several(spec) else [spec]) for n in _names(path)]
+    return [n for path in (shard_files(spec, task) if is_several(spec) else [spec]) for n in _names(path)]
 
 
 def _names(path: str) -> list[str]:
@@ -77,7 +76,7 @@ def _by_documents(key_files: list[str], response_files: list[str]) -> tuple[list
     """Each key file with the one response file that holds its documents (a file's documents are read for their
     names), and the documents of the response files paired with none (a paired file's others: its pair's
     analysis warns of them)."""
-    from ..shards import plan_units
+    from ..planner import plan_units
 
     key_names, response_names = [_names(k) for k in key_files], [_names(r) for r in response_files]
     units, _ = plan_units(key_names, response_names, key_files, response_files)

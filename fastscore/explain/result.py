@@ -183,7 +183,9 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
                          f"not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
     if is_several(key_path) or is_several(response_path):  # folders or patterns of files
-        return score_files(key_path, response_path, score_explain, doc=doc, singletons=singletons, format=format,
+        from .task import EXPLAIN
+
+        return score_files(key_path, response_path, score_explain, EXPLAIN, doc=doc, singletons=singletons, format=format,
                            match=match, np_only=np_only, remove_nested=remove_nested, zero_match=zero_match)
     fmt = input_format(key_path, format)
     matching = CorefMatching(match, np_only, remove_nested, zero_match)

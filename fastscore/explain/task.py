@@ -53,7 +53,7 @@ def _read(source) -> ExplainInput:
 def _doc_names(source: ExplainInput) -> list[str]:
     from .corpus import doc_names
 
-    return doc_names(source.path)
+    return doc_names(source.path, EXPLAIN)
 
 
 EXPLAIN = Task(

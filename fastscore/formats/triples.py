@@ -134,14 +134,25 @@ _TRIPLE_KEYS = {"id": _COL_ID, "profile_id": _COL_PROFILE, "kaflayer": _COL_LAYE
                 "profile_confidence": _RAW_CONFIDENCE, "relation": _COL_RELATION}
 
 
+def _fold_char(c: str) -> str:
+    # Java's Character.toUpperCase / toLowerCase map one character to one (Python's full mappings may give
+    # two: the one-character mapping is then the character itself, but for U+0130 İ, whose is i)
+    u = c.upper()
+    u = u if len(u) == 1 else c
+    lo = "i" if u == "\u0130" else u.lower()
+    return lo if len(lo) == 1 else u
+
+
+def fold(s: str) -> str:
+    """A key equal for two strings exactly when Java's ``equalsIgnoreCase`` says they are equal
+    (character by character, upper-cased then lower-cased)."""
+    return s if s.isascii() and s.islower() else "".join(_fold_char(c) for c in s)
+
+
 def java_lower(name: str) -> str:
     """A name as compared with Java's ``equalsIgnoreCase`` against the module's lower-case names
     (``İD`` is ``id``, ``elementſecond`` is ``elementsecond``)."""
-    if name.isascii():
-        return name.lower()
-    from ..triples.java import fold  # (not at import: fastscore.triples.java imports this module)
-
-    return fold(name)
+    return name.lower() if name.isascii() else fold(name)
 
 
 def _kind(name: str) -> int:

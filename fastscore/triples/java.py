@@ -13,22 +13,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-from ..formats.triples import trim  # noqa: F401  (Java's String.trim, used by the readers)
-
-
-def _fold_char(c: str) -> str:
-    # Java's Character.toUpperCase / toLowerCase map one character to one (Python's full mappings may give
-    # two: the one-character mapping is then the character itself, but for U+0130 İ, whose is i)
-    u = c.upper()
-    u = u if len(u) == 1 else c
-    lo = "i" if u == "\u0130" else u.lower()
-    return lo if len(lo) == 1 else u
-
-
-def fold(s: str) -> str:
-    """A key equal for two strings exactly when Java's ``equalsIgnoreCase`` says they are equal
-    (character by character, upper-cased then lower-cased)."""
-    return s if s.isascii() and s.islower() else "".join(_fold_char(c) for c in s)
+from ..formats.triples import fold, trim  # noqa: F401  (Java's equalsIgnoreCase and String.trim, read there)
 
 
 def string_hash(s: str) -> int:
