@@ -76,7 +76,11 @@ def test_timeml_and_triple_variants_read_as_the_plain_files(tmp_path, kind):
         read_timeml(tmp_path / "plain" / "key.tml").documents["key.tml"].text
     trp = example("triples").key.read_text(encoding="utf-8")
     (tmp_path / "key.trp").write_bytes(_variant(trp, kind, "<triples"))
-    assert [write_triples(d) for d in read_triples(tmp_path / "key.trp").documents.values()] == \
+    read = list(read_triples(tmp_path / "key.trp").documents.values())
+    if kind == "utf16":  # the module reads UTF-8 whatever the file declares: no triples (--fix-module-quirks: all)
+        assert not read[0].ids and read[0].warnings
+        read = [d.fixed for d in read]
+    assert [write_triples(d) for d in read] == \
         [write_triples(d) for d in read_triples(example("triples").key).documents.values()]
 
 

@@ -35,13 +35,19 @@ def read_bytes(path: str, keep: bool = False) -> bytes:
     """The bytes of a file (``-``: standard input), gunzipped when gzip-compressed (whatever the name),
     without a leading UTF-8 byte-order mark (editors on Windows write one).  ``keep``: a look before its
     reader reads it (standard input's and a pipe's bytes are kept for the reader)."""
+    return read_bytes_and_bom(path, keep)[0]
+
+
+def read_bytes_and_bom(path: str, keep: bool = False) -> tuple[bytes, bool]:
+    """:func:`read_bytes`'s bytes, and whether a byte-order mark was dropped from them (for a reader that reads
+    the mark as its official tool does; the file is read once, so a pipe too)."""
     if path == STDIN:
         data = peek_stdin() if keep else _read_stdin()
     else:
         data = _read_file(path, keep=keep)
     if data.startswith(GZIP_MAGIC):
         data = _gunzip(source_name(path), data)
-    return data[len(BOM):] if data.startswith(BOM) else data
+    return (data[len(BOM):], True) if data.startswith(BOM) else (data, False)
 
 
 @dataclass(frozen=True)

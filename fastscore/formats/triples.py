@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..errors import ParseError
 from ..messages import counted, shown
 from ..outputs import is_hidden
-from .files import BOM, STDIN, read_bytes, reject_other_format, source_name
+from .files import read_bytes, read_bytes_and_bom, reject_other_format, source_name
 from .naf import is_naf, parse_naf, trim  # noqa: F401  (trim: Java's String.trim, shared)
 from .xml_input import expat_parser
 
@@ -417,18 +417,8 @@ def wrong_kind(root: str) -> str:
 
 
 def read_triple_file(path: str, name: str = SINGLE_DOCUMENT) -> TripleDoc:
-    return parse_triples(read_bytes(path), source_name(path), name, starts_with_bom(path))
-
-
-def starts_with_bom(path: str) -> bool:
-    """Whether a file starts with a UTF-8 byte order mark (which :func:`read_bytes` drops; the module reads it)."""
-    if path == STDIN:
-        return False
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(len(BOM)) == BOM
-    except OSError:
-        return False
+    data, bom = read_bytes_and_bom(path)
+    return parse_triples(data, source_name(path), name, bom)
 
 
 def folder_files(path: str, extensions: tuple[str, ...] = (EXTENSION,)) -> list[str]:
@@ -463,11 +453,10 @@ def read_triples(path: str | os.PathLike) -> TripleSet:
             return TripleSet(path, {}, folder=True, naf=naf)
         docs = {n: read_triple_file(os.path.join(path, n), n) for n in folder_files(path)}
         return TripleSet(path, docs, folder=True)
-    data = read_bytes(path)
+    data, bom = read_bytes_and_bom(path)
     if is_naf(data, source_name(path)):
         return TripleSet(source_name(path), {}, naf={SINGLE_DOCUMENT: parse_naf(data, source_name(path))})
-    return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT,
-                                                                        starts_with_bom(path))})
+    return TripleSet(source_name(path), {SINGLE_DOCUMENT: parse_triples(data, source_name(path), SINGLE_DOCUMENT, bom)})
 
 
 def trp_files(folder: str) -> list[str]:

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ParseError, UsageError
-from ..formats.files import read_text
-from ..formats.triples import starts_with_bom, trim
+from ..formats.files import decode_utf8, read_bytes_and_bom, read_text, source_name
+from ..formats.triples import trim
 
 VARIANTS = {  # (exact ids, ignore relations) -> name
     (False, False): "partial",
@@ -37,8 +37,9 @@ def read_token_range(path: str, fix_module_quirks: bool = False) -> list[str]:
     """The token ids of a token-range file: one per line, trimmed, blank lines skipped, each once.  A byte order
     mark stays on the first id, as the module reads it (``String.trim`` keeps U+FEFF: that id matches none),
     unless ``fix_module_quirks``."""
-    lines = java_lines(read_text(path))
-    if lines and not fix_module_quirks and starts_with_bom(path):
+    data, bom = read_bytes_and_bom(path)
+    lines = java_lines(decode_utf8(source_name(path), data))
+    if lines and not fix_module_quirks and bom:
         lines[0] = "\ufeff" + lines[0]
     tokens = list(dict.fromkeys(t for t in (trim(line) for line in lines) if t))
     if not tokens:
