@@ -8,7 +8,7 @@ import re
 import textwrap
 import warnings
 from contextlib import contextmanager
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import FastscoreWarning, UnknownKeyword, UsageError, keyword_hint, suggest_keywords
 from .formats.table import MentionTable
@@ -16,11 +16,26 @@ from .task import Task
 from .tasks import DEFAULT_TASK, TASKS, get_task
 
 
+_FLAGS_KEPT = False  # the command line's own run: its messages name the flags the user typed
+
+
+@contextmanager
+def flags_kept() -> Iterator[None]:
+    """While it lasts (the command line's run), warnings name options as flags (``--tokens DIR``), not keywords."""
+    global _FLAGS_KEPT
+    before, _FLAGS_KEPT = _FLAGS_KEPT, True
+    try:
+        yield
+    finally:
+        _FLAGS_KEPT = before
+
+
 def _warned(result, stacklevel: int = 3, task: Task | None = None):
     """Emit a result's warnings through Python's ``warnings`` module (category FastscoreWarning), attributed to
-    the caller of the API function (``stacklevel`` frames up); ``task``: its options named as keywords there."""
+    the caller of the API function (``stacklevel`` frames up); ``task``: its options named as keywords there
+    (unless the command line runs: :func:`flags_kept`)."""
     said = getattr(result, "warnings", None)
-    if task is not None and said:
+    if task is not None and said and not _FLAGS_KEPT:
         said[:] = [as_keywords(message, task) for message in said]
     for message in said or ():
         warnings.warn(message, FastscoreWarning, stacklevel=stacklevel)

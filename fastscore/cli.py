@@ -449,7 +449,9 @@ def _kernel_mode(args, task) -> str:
 @contextmanager
 def _warnings_on_stderr():
     """The API's warnings (FastscoreWarning) as ``fastscore: warning: ...`` lines on stderr, each once."""
-    with warnings.catch_warnings(record=True) as caught:
+    from .api import flags_kept
+
+    with warnings.catch_warnings(record=True) as caught, flags_kept():
         warnings.simplefilter("always", FastscoreWarning)
         try:
             yield

@@ -158,6 +158,14 @@ def test_api_warnings_name_the_keyword_not_the_flag(tmp_path, monkeypatch):
     assert not any("--tokens" in str(w.message) for w in caught)
 
 
+def test_command_line_warnings_name_the_flag(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no token table here
+    (tmp_path / "g.tbf").write_text("#BeginOfDocument d1\nsys\td1\tE1\tt3\tx\tConflict_Attack\tActual\n"
+                                    "#EndOfDocument\n", encoding="utf-8")
+    code, _, err = run(capsys, "nugget", "g.tbf", "g.tbf")
+    assert code == 0 and "unless --tokens DIR names another" in err and "tokens=DIR" not in err
+
+
 def test_to_pandas_and_score_table_have_the_mentions_row():
     table = fastscore.score_coref(KEY, RESPONSE).score_table()
     assert table.column("metric").to_pylist()[:2] == ["mentions", "muc"]
