@@ -16,7 +16,9 @@ punctuation is never a terminal.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import re
+import unicodedata
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +43,7 @@ class Options:
     keep_singletons: bool = True
     np_only: bool = False
     remove_nested: bool = False
+    fix_coval_quirks: bool = False  # fields split at ASCII blanks only, not at U+00A0 and the like as coval does
 
 
 def score_mina(key, response, options: Options, doc: str | None = None) -> tuple[DocStats, Aligned, list[str]]:
@@ -60,8 +63,14 @@ def prepare_sides(key, response, options: Options,
     k_table, k_tok = _read(key)
     r_table, r_tok = _read(response, fields=False)  # (the words of a few tokens are read from their lines)
     needs_tree = options.min_span or options.np_only
+    blanks = []
+    if needs_tree:  # (only trees and the fallback's words read the word, POS and parse columns)
+        k_tok, blank = _split_as_coval(k_tok, k_table, options.fix_coval_quirks)
+        r_tok, r_blank = _split_as_coval(r_tok, r_table, options.fix_coval_quirks)
+        blanks = blank + (r_blank if options.min_span else [])
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
-    warnings = [*k_table.warnings, *r_table.warnings, *parse_warnings, *check_documents(k_table, r_table, doc)]
+    warnings = [*k_table.warnings, *r_table.warnings, *blanks, *parse_warnings,
+                *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
     key_side = _Side(a, k_table, k_tok, True)
@@ -115,7 +124,8 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
             # a terminal is its words (the key's, one per '*' of its tokens' bits) and its index; a fallback's
             # word is the mention's own
             fallback_tokens = el_a[(el_kind == kernel.FALLBACK) & (el_a >= n_key_tokens)] - n_key_tokens
-            own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens)])
+            own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens,
+                                                                 not options.fix_coval_quirks)])
             strings = kernel.element_strings(el_kind, el_a, el_b, k_words, stars, own_words)
             ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
@@ -242,22 +252,87 @@ def _vocabulary(k_tok: TokenColumns) -> tuple[list[str], np.ndarray]:
     return words, ids
 
 
-def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray) -> np.ndarray:
+def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray, as_coval: bool) -> np.ndarray:
     """Word ids of the response's ``tokens`` in the numbering of the key's ``words`` (a word the key lacks gets
     a new id); the other response tokens get -1.  (Only whole-span fallbacks read a response's words.)"""
     out = np.full(len(r_tok.line), -1, dtype=np.int64)
     ids = {w: i for i, w in enumerate(words)}
     for t in dict.fromkeys(tokens.tolist()):  # (a few hundred: no np.unique, whose first call is slow)
-        out[t] = ids.setdefault(_word(r_tok, t), len(ids))
+        out[t] = ids.setdefault(_word(r_tok, t, as_coval), len(ids))
     return out
 
 
-def _word(tok: TokenColumns, t: int) -> str:
-    """Token t's word, from the field bounds when they were read, else split from its line as they would be."""
+def _word(tok: TokenColumns, t: int, as_coval: bool) -> str:
+    """Token t's word, from the field bounds when they were read, else split from its line as they would be
+    (``as_coval``: at every blank Python's str.split() splits at, as coval's ``line.split()``; else at ASCII
+    blanks, as the scanner)."""
     if tok.field_start.shape[1] > WORD:
         return tok.field(t, WORD)
-    fields = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().split()  # ASCII white space, as the scanner
-    return fields[WORD].decode("utf-8") if len(fields) > WORD else ""
+    line = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes()
+    fields = line.decode("utf-8").split() if as_coval else [f.decode("utf-8") for f in line.split()]
+    return fields[WORD] if len(fields) > WORD else ""
+
+
+# ---- fields split as coval splits them
+
+# what Python's str.split() (coval's ``line.split()``) splits at beside the ASCII blanks the scanner splits at:
+# U+001C-U+001F, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000
+_OTHER_BLANK = re.compile(r"(?![ \t\r\x0b\x0c])\s")
+_FIELD = re.compile(r"\S+")
+
+
+def _other_blank_tokens(tok: TokenColumns) -> np.ndarray:
+    """The tokens whose line holds a blank of ``_OTHER_BLANK`` (their UTF-8 bytes found without decoding)."""
+    buf = np.asarray(tok.buf, dtype=np.uint8)
+    if tok.line_start is None or not len(tok.line) or not len(buf):
+        return np.zeros(0, dtype=np.int64)
+    b0 = buf
+    b1 = np.append(buf[1:], np.uint8(0))
+    b2 = np.append(buf[2:], np.zeros(min(2, len(buf)), dtype=np.uint8))
+    hit = ((b0 >= 0x1C) & (b0 <= 0x1F)) | ((b0 == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0)))
+    hit |= (b0 == 0xE1) & (b1 == 0x9A) & (b2 == 0x80)
+    hit |= (b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF))
+    hit |= (b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F)
+    hit |= (b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80)
+    at = np.flatnonzero(hit)
+    if not len(at):
+        return np.zeros(0, dtype=np.int64)
+    t = np.searchsorted(tok.line_start, at, side="right") - 1
+    inside = (t >= 0) & (at < tok.line_end[np.maximum(t, 0)])
+    return np.unique(t[inside]).astype(np.int64)
+
+
+def _split_as_coval(tok: TokenColumns, table: MentionTable, fix: bool) -> tuple[TokenColumns, list[str]]:
+    """coval reads a token line with ``line.split()``, which also splits at U+00A0, U+3000 and the other blanks of
+    ``_OTHER_BLANK``: a word holding one becomes two fields, and the POS and parse columns shift on that line.
+    Read so (the fields of those lines split again; a new TokenColumns, the given one may be shared), with one
+    warning naming the first line; ``fix`` (``--fix-coval-quirks``): read as written, and the warning says so."""
+    lines = _other_blank_tokens(tok)
+    if not len(lines):
+        return tok, []
+    t = int(lines[0])
+    text = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().decode("utf-8")
+    blank = _OTHER_BLANK.search(text).group()
+    name = unicodedata.name(blank, "") or "a control character"
+    n = len(lines)
+    where = (f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": a field holds "
+             f"U+{ord(blank):04X} ({name}), a blank coval's line.split() splits at "
+             f"({n} line{'s' if n > 1 else ''} of the file)")
+    if fix:
+        return tok, [where + ": read as written (--fix-coval-quirks), coval would shift its columns there"]
+    fs, fe, count = tok.field_start.copy(), tok.field_end.copy(), tok.n_fields.copy()
+    for t in lines.tolist():
+        raw = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes()
+        text = raw.decode("utf-8")
+        fields = list(_FIELD.finditer(text))
+        count[t] = len(fields)
+        fs[t], fe[t] = 0, 0
+        for k, f in enumerate(fields[:fs.shape[1]]):
+            fs[t, k] = tok.line_start[t] + len(text[:f.start()].encode("utf-8"))
+            fe[t, k] = tok.line_start[t] + len(text[:f.end()].encode("utf-8"))
+    return replace(tok, field_start=fs, field_end=fe, n_fields=count), [
+        where + ": read as coval reads it, its word, POS and parse columns shifted (--fix-coval-quirks reads it "
+        "as written)"]
 
 
 def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:
