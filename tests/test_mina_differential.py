@@ -89,3 +89,46 @@ def test_generated_pairs_have_the_features():
                 seen["in two clusters"] += len(set(spans)) < len(spans)
                 seen["empty document"] += not clusters
     assert min(seen.values()) >= 5, seen
+
+
+# ---- issue 36: a blank Python's str.split() splits at inside a key or response field (U+00A0, U+3000, ...)
+
+BLANKS = json.loads(gzip.decompress((TESTDATA / "mina_differential" / "blanks.json.gz").read_bytes()))
+BLANKS_ABOUT = BLANKS.pop("about")
+BLANK_PAIRS = sorted(BLANKS)
+
+
+def blank_pair(tmp_path_factory, name: str) -> tuple[str, str]:
+    key, resp = generator.blank_pair_texts(BLANKS_ABOUT["seed"], int(name.split("-")[1]))
+    assert generator.sha(key) == BLANKS[name]["key_sha256"], f"{name}: the generator changed"
+    assert generator.sha(resp) == BLANKS[name]["response_sha256"], f"{name}: the generator changed"
+    folder = tmp_path_factory.mktemp(name)
+    (folder / "key.conll").write_bytes(key)
+    (folder / "response.conll").write_bytes(resp)
+    return str(folder / "key.conll"), str(folder / "response.conll")
+
+
+def test_blank_data_cover_the_class():
+    assert len(BLANK_PAIRS) >= 50 and BLANKS_ABOUT["blanks"] and BLANKS_ABOUT["configs"].keys() == KEYWORDS.keys()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BLANK_PAIRS)
+def test_blanks_agree_with_coval(tmp_path_factory, name):
+    """coval's figures, each config; a warning names the first line holding such a blank."""
+    key, resp = blank_pair(tmp_path_factory, name)
+    bad = []
+    for config, keywords in KEYWORDS.items():
+        want = BLANKS[name]["coval"][config]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stats = fastscore.score_coref(key, resp, **keywords).doc_stats
+        told = [str(w.message) for w in caught]
+        if "min_span" in config or "NP_only" in config:
+            assert any("coval's line.split() splits at" in w for w in told), (config, told)
+        assert list(stats.doc_names) == want["docs"]
+        bad += _compare(stats.sums(), want["totals"], f"{config} total")
+        for k, doc in enumerate(want["docs"]):
+            per = {metric: values[k] for metric, values in want["per_doc"].items()}
+            bad += _compare({c: stats.column(c)[k] for c in stats.columns}, per, f"{config} {doc}")
+    assert not bad, "\n".join(bad[:20])
