@@ -544,3 +544,32 @@ def test_fix_coval_quirks_needs_the_key_columns(tmp_path):
     key, resp = _blanked_example(tmp_path, "\u00a0")
     with pytest.raises(UsageError, match="--fix-coval-quirks"):
         fastscore.score_coref(key, resp, fix_coval_quirks=True)
+
+
+def test_a_byte_order_mark_hides_the_first_document_from_coval(tmp_path):
+    """coval's ``open()`` keeps a UTF-8 byte-order mark, so ``startswith("#begin document")`` misses the first
+    line: the key's first document is left out (coval 87071a6 on the bundled corpus pair: its numbers are those
+    of the pair without that document); on a one-document key coval scores nothing (refused here); a response
+    with a mark makes coval fail (KeyError): scored as written, said."""
+    from pathlib import Path
+
+    folder = Path(fastscore.__file__).parent / "examples" / "corpus"
+    key, resp = (folder / "key.conll").read_bytes(), (folder / "response.conll").read_bytes()
+    (tmp_path / "bom_key.conll").write_bytes(b"\xef\xbb\xbf" + key)
+    first_end = key.index(b"#end document") + len(b"#end document\n")
+    (tmp_path / "rest_key.conll").write_bytes(key[first_end:])
+    (tmp_path / "resp.conll").write_bytes(resp)
+    got, told = _scored(str(tmp_path / "bom_key.conll"), str(tmp_path / "resp.conll"), match="mina")
+    assert any("bom_key.conll:1: the file starts with a byte-order mark" in w for w in told), told
+    want, _ = _scored(str(tmp_path / "rest_key.conll"), str(tmp_path / "resp.conll"), match="mina")
+    assert list(got.doc_names) == list(want.doc_names) and got.sums() == want.sums()
+    fixed, told = _scored(str(tmp_path / "bom_key.conll"), str(tmp_path / "resp.conll"), match="mina",
+                          fix_coval_quirks=True)
+    assert len(fixed.doc_names) == len(want.doc_names) + 1
+    (tmp_path / "bom_resp.conll").write_bytes(b"\xef\xbb\xbf" + resp)
+    _, told = _scored(str(folder / "key.conll"), str(tmp_path / "bom_resp.conll"), match="mina")
+    assert any("coval fails on this response" in w for w in told), told
+    one = folder.parent / "mina" / "key.conll"
+    (tmp_path / "one.conll").write_bytes(b"\xef\xbb\xbf" + one.read_bytes())
+    with pytest.raises(InputError, match="coval reads no document of this key"):
+        fastscore.score_coref(str(tmp_path / "one.conll"), str(one.parent / "response.conll"), match="mina")

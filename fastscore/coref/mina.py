@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import InputError, ParseError, UsageError
 from ..formats.conll import TokenColumns, read_conll_columns
+from ..formats.files import read_bytes_and_bom
 from ..formats.table import MentionTable, offsets
 from .metrics import COVAL_METRICS
 from ..messages import shown
@@ -60,8 +61,10 @@ def prepare_sides(key, response, options: Options,
     are one mention.  (``fastscore explain`` reads its matching from here.)"""
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
-    k_table, k_tok = _read(key)
-    r_table, r_tok = _read(response, fields=False)  # (the words of a few tokens are read from their lines)
+    bom_notes: list[str] = []
+    k_table, k_tok = _read(key, bom=(bom_notes, True, options.fix_coval_quirks))
+    r_table, r_tok = _read(response, fields=False, bom=(bom_notes, False, options.fix_coval_quirks))
+    # (the response's words of a few tokens are read from their lines)
     needs_tree = options.min_span or options.np_only
     blanks = []
     if needs_tree:  # (only trees and the fallback's words read the word, POS and parse columns)
@@ -69,7 +72,7 @@ def prepare_sides(key, response, options: Options,
         r_tok, r_blank = _split_as_coval(r_tok, r_table, options.fix_coval_quirks)
         blanks = blank + (r_blank if options.min_span else [])
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
-    warnings = [*k_table.warnings, *r_table.warnings, *blanks, *parse_warnings,
+    warnings = [*bom_notes, *k_table.warnings, *r_table.warnings, *blanks, *parse_warnings,
                 *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
@@ -135,10 +138,12 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     return root_vp
 
 
-def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
+def _read(source, fields: bool = True, bom: tuple | None = None) -> tuple[MentionTable, TokenColumns]:
     """The mention table and token columns of a file: a table read with them (``coref.score.read`` with the
     minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
-    read without them is read again from its file (``fields=False``: without the fields' bounds)."""
+    read without them is read again from its file (``fields=False``: without the fields' bounds).  ``bom``:
+    (notes, is_key, fix): a file read here that starts with a byte-order mark is read as coval reads it
+    (``_coval_bom``), its note added to notes."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
     if isinstance(source, MentionTable) and source.tokens is not None:
@@ -148,10 +153,43 @@ def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
                    "give paths (one key file, one response file)")
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
-    read = read_conll_columns(path, fields=fields)
+    data, had_bom = read_bytes_and_bom(path)
+    if had_bom and bom is not None:
+        data = _coval_bom(path, data, *bom)
+    read = read_conll_columns(path, data=data, fields=fields)
     if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
     return read
+
+
+_BEGIN = b"#begin document"
+
+
+def _coval_bom(path: str, data: bytes, notes: list[str], is_key: bool, fix: bool) -> bytes:
+    """A file that starts with a byte-order mark, as coval reads it: ``open()`` keeps the mark, so a first line
+    ``#begin document`` is no start for ``startswith``, and the lines up to the next one are read as outside
+    any document.  The key's first document is then left out (its lines blanked: line numbers kept); the
+    response's makes coval fail (KeyError on it): scored as written, said.  ``fix``: read as written."""
+    if not data.startswith(_BEGIN):
+        return data  # the mark hides no start
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    where = f"{path}:1: the file starts with a byte-order mark, which coval keeps: its first line {first!r} is no " \
+            "\"#begin document\" to coval"
+    if not is_key:
+        notes.append(where + ", so coval fails on this response (KeyError on its first document); fastscore reads "
+                     "the document")
+        return data
+    if fix:
+        notes.append(where + ", so coval leaves out the key's first document; read here (--fix-coval-quirks)")
+        return data
+    at = data.find(b"\n" + _BEGIN)
+    head, rest = (data, b"") if at < 0 else (data[:at + 1], data[at + 1:])
+    if not rest:
+        raise InputError(f"{where}: coval reads no document of this key and scores nothing (0 everywhere); "
+                         "--fix-coval-quirks reads it as written")
+    notes.append(where + ", so coval leaves out the key's first document (and the response's of that name): "
+                 "scored without it, as coval does (--fix-coval-quirks reads it)")
+    return b"\n" * head.count(b"\n") + rest
 
 
 # ---- checks
