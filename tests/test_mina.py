@@ -573,3 +573,17 @@ def test_a_byte_order_mark_hides_the_first_document_from_coval(tmp_path):
     (tmp_path / "one.conll").write_bytes(b"\xef\xbb\xbf" + one.read_bytes())
     with pytest.raises(InputError, match="coval reads no document of this key"):
         fastscore.score_coref(str(tmp_path / "one.conll"), str(one.parent / "response.conll"), match="mina")
+
+
+def test_a_line_of_unicode_blanks_is_refused_clearly(tmp_path):
+    """coval reads a line of only U+00A0 as an empty line (a sentence break); fastscore's reader sees a token:
+    one clear error naming file and line (before: '0 columns')."""
+    from pathlib import Path
+
+    folder = Path(fastscore.__file__).parent / "examples" / "mina"
+    lines = (folder / "key.conll").read_text(encoding="utf-8").split("\n")
+    at = lines.index("", 2)
+    lines[at] = "\u00a0"
+    (tmp_path / "key.conll").write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(ParseError, match=rf"key\.conll:{at + 1}: .*only blanks \(U\+00A0\).*sentence break"):
+        fastscore.score_coref(str(tmp_path / "key.conll"), str(folder / "response.conll"), match="mina")

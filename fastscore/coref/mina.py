@@ -352,6 +352,13 @@ def _split_as_coval(tok: TokenColumns, table: MentionTable, fix: bool) -> tuple[
     text = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().decode("utf-8")
     blank = _OTHER_BLANK.search(text).group()
     name = unicodedata.name(blank, "") or "a control character"
+    for u in lines.tolist():  # a line of blanks only: an empty line (a sentence break) to coval, a token here
+        only = tok.buf[tok.line_start[u]:tok.line_end[u]].tobytes().decode("utf-8")
+        if not only.split():
+            raise ParseError(tok.path, int(tok.line[u]) + 1,
+                             f"the line holds only blanks ({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(only))}): "
+                             "coval's line.strip() reads it as an empty line (a sentence break), fastscore's reader "
+                             "as a token: make it empty (a sentence break) or remove it", _doc_name(tok, table, u))
     n = len(lines)
     where = (f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": a field holds "
              f"U+{ord(blank):04X} ({name}), a blank coval's line.split() splits at "
