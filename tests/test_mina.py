@@ -587,3 +587,21 @@ def test_a_line_of_unicode_blanks_is_refused_clearly(tmp_path):
     (tmp_path / "key.conll").write_text("\n".join(lines), encoding="utf-8")
     with pytest.raises(ParseError, match=rf"key\.conll:{at + 1}: .*only blanks \(U\+00A0\).*sentence break"):
         fastscore.score_coref(str(tmp_path / "key.conll"), str(folder / "response.conll"), match="mina")
+
+
+def test_a_lone_carriage_return_is_said(tmp_path):
+    """coval's open() ends a line at a lone CR (its tokens after it shift: coval 87071a6 then differs, e.g. on
+    the bundled pair with one in the key's 4th token line); fastscore reads a blank and says so.  CRLF files
+    are not lone returns."""
+    from pathlib import Path
+
+    folder = Path(fastscore.__file__).parent / "examples" / "mina"
+    key, resp = (folder / "key.conll").read_bytes(), str(folder / "response.conll")
+    lines = key.split(b"\n")
+    lines[4] = lines[4].replace(b" ", b"\r", 1)
+    (tmp_path / "cr.conll").write_bytes(b"\n".join(lines))
+    (tmp_path / "crlf.conll").write_bytes(key.replace(b"\n", b"\r\n"))
+    _, told = _scored(str(tmp_path / "cr.conll"), resp, match="mina")
+    assert any(re.search(r"cr\.conll:5: .*carriage return inside the line", w) for w in told), told
+    _, told = _scored(str(tmp_path / "crlf.conll"), resp, match="mina")
+    assert not any("carriage return" in w for w in told), told

@@ -72,7 +72,8 @@ def prepare_sides(key, response, options: Options,
         r_tok, r_blank = _split_as_coval(r_tok, r_table, options.fix_coval_quirks)
         blanks = blank + (r_blank if options.min_span else [])
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
-    warnings = [*bom_notes, *k_table.warnings, *r_table.warnings, *blanks, *parse_warnings,
+    warnings = [*bom_notes, *k_table.warnings, *r_table.warnings, *_lone_cr(k_tok, k_table), *_lone_cr(r_tok, r_table),
+                *blanks, *parse_warnings,
                 *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
@@ -332,12 +333,31 @@ def _other_blank_tokens(tok: TokenColumns) -> np.ndarray:
     hit |= (b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF))
     hit |= (b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F)
     hit |= (b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80)
-    at = np.flatnonzero(hit)
-    if not len(at):
+    return _token_lines_at(tok, np.flatnonzero(hit))
+
+
+def _token_lines_at(tok: TokenColumns, at: np.ndarray) -> np.ndarray:
+    """The tokens whose line holds one of the byte positions ``at`` (sorted, distinct)."""
+    if not len(at) or tok.line_start is None or not len(tok.line):
         return np.zeros(0, dtype=np.int64)
     t = np.searchsorted(tok.line_start, at, side="right") - 1
     inside = (t >= 0) & (at < tok.line_end[np.maximum(t, 0)])
     return np.unique(t[inside]).astype(np.int64)
+
+
+def _lone_cr(tok: TokenColumns, table: MentionTable) -> list[str]:
+    """coval's ``open()`` (universal newlines) ends a line at a carriage return not followed by a line feed:
+    a token line holding one is two lines to coval, which then numbers the tokens after it otherwise (or fails).
+    fastscore reads it as a blank between fields, as the CoNLL-2012 reader does: said, once per file."""
+    buf = np.asarray(tok.buf, dtype=np.uint8)
+    lone = np.flatnonzero((buf == 13) & (np.append(buf[1:], np.uint8(10)) != 10))
+    lines = _token_lines_at(tok, lone)
+    if not len(lines):
+        return []
+    t, n = int(lines[0]), len(lines)
+    return [f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": a carriage return "
+            f"inside the line ({n} line{'s' if n > 1 else ''} of the file): coval's open() ends a line there, so its "
+            "tokens after it, and its figures, differ from these (or it fails); fastscore reads it as a blank"]
 
 
 def _split_as_coval(tok: TokenColumns, table: MentionTable, fix: bool) -> tuple[TokenColumns, list[str]]:
