@@ -144,7 +144,7 @@ def _read(source, fields: bool = True, bom: tuple | None = None) -> tuple[Mentio
     minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
     read without them is read again from its file (``fields=False``: without the fields' bounds).  ``bom``:
     (notes, is_key, fix): a file read here that starts with a byte-order mark is read as coval reads it
-    (``_coval_bom``), its note added to notes."""
+    (``_coval_documents``), its note added to notes."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
     if isinstance(source, MentionTable) and source.tokens is not None:
@@ -155,8 +155,8 @@ def _read(source, fields: bool = True, bom: tuple | None = None) -> tuple[Mentio
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
     data, had_bom = read_bytes_and_bom(path)
-    if had_bom and bom is not None:
-        data = _coval_bom(path, data, *bom)
+    if bom is not None:
+        data = _coval_documents(path, data, had_bom, *bom)
     read = read_conll_columns(path, data=data, fields=fields)
     if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
@@ -164,33 +164,58 @@ def _read(source, fields: bool = True, bom: tuple | None = None) -> tuple[Mentio
 
 
 _BEGIN = b"#begin document"
+_BEGIN_LIKE = re.compile(rb"(?mi)^[ \t]*#[ \t]*begin[ \t]+document[^\n]*")
 
 
-def _coval_bom(path: str, data: bytes, notes: list[str], is_key: bool, fix: bool) -> bytes:
-    """A file that starts with a byte-order mark, as coval reads it: ``open()`` keeps the mark, so a first line
-    ``#begin document`` is no start for ``startswith``, and the lines up to the next one are read as outside
-    any document.  The key's first document is then left out (its lines blanked: line numbers kept); the
-    response's makes coval fail (KeyError on it): scored as written, said.  ``fix``: read as written."""
-    if not data.startswith(_BEGIN):
-        return data  # the mark hides no start
-    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
-    where = f"{path}:1: the file starts with a byte-order mark, which coval keeps: its first line {first!r} is no " \
-            "\"#begin document\" to coval"
-    if not is_key:
-        notes.append(where + ", so coval fails on this response (KeyError on its first document); fastscore reads "
-                     "the document")
+def _coval_documents(path: str, data: bytes, had_bom: bool, notes: list[str], is_key: bool, fix: bool) -> bytes:
+    """The documents coval reads, as it reads them: ``startswith("#begin document")`` on the line ``open()``
+    gives, byte-order mark kept, and a name from the 17th character (none for a bare ``#begin document``).
+    A key's document whose start coval does not see after a closed one (a mark before the first line, no name,
+    ``#begin  document``, ``#BEGIN DOCUMENT``, an indented one) is left out, its lines blanked up to the next
+    start coval sees (line numbers kept; its response document is then not scored), said; a response whose
+    first start the mark hides makes coval fail (KeyError): read as written, said.  ``fix``: read as written."""
+    odd = [m.start() for m in _BEGIN_LIKE.finditer(data)
+           if not data.startswith(_BEGIN + b" ", m.start()) or data[m.start():m.end()].rstrip(b"\r") == _BEGIN]
+    if had_bom and data.startswith(_BEGIN) and not is_key:
+        notes.append(f"{path}:1: the file starts with a byte-order mark, which coval keeps: its first line is no "
+                     "\"#begin document\" to coval, so coval fails on this response (KeyError on its first "
+                     "document); fastscore reads the document")
+    if not is_key or not (odd or had_bom and data.startswith(_BEGIN)):
         return data
+    lines = data.split(b"\n")
+    inside, skip, left_out = False, False, []
+    for k, raw in enumerate(lines):
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if k == 0 and had_bom:
+            line = b"\xef\xbb\xbf" + line
+        if line.startswith(_BEGIN):
+            inside = line != _BEGIN
+            skip = not inside
+            if skip:
+                left_out.append((k, "a bare \"#begin document\" (no name)"))
+        elif line.startswith(b"#end document"):
+            inside = False
+        elif not inside and not skip and _BEGIN_LIKE.match(line.lstrip(b"\xef\xbb\xbf")):
+            skip = True
+            left_out.append((k, "a byte-order mark before its first line" if k == 0 and had_bom else
+                             f"{line.decode('utf-8', 'replace')!r}, no \"#begin document\" to coval's startswith"))
+        if skip:
+            lines[k] = b"\r" if raw.endswith(b"\r") else b""
+    if not left_out:
+        return data
+    k, why = left_out[0]
+    where = (f"{path}:{k + 1}: coval leaves out {len(left_out)} document{'s' if len(left_out) > 1 else ''} of the key "
+             f"(the first: {why})")
     if fix:
-        notes.append(where + ", so coval leaves out the key's first document; read here (--fix-coval-quirks)")
+        notes.append(where + ": read here as written (--fix-coval-quirks)")
         return data
-    at = data.find(b"\n" + _BEGIN)
-    head, rest = (data, b"") if at < 0 else (data[:at + 1], data[at + 1:])
-    if not rest:
+    kept = b"\n".join(lines)
+    if _BEGIN_LIKE.search(kept) is None:
         raise InputError(f"{where}: coval reads no document of this key and scores nothing (0 everywhere); "
                          "--fix-coval-quirks reads it as written")
-    notes.append(where + ", so coval leaves out the key's first document (and the response's of that name): "
-                 "scored without it, as coval does (--fix-coval-quirks reads it)")
-    return b"\n" * head.count(b"\n") + rest
+    notes.append(where + ", and the response's of the same names: scored without them, as coval does "
+                 "(--fix-coval-quirks reads them as written)")
+    return kept
 
 
 # ---- checks
