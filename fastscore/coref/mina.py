@@ -180,6 +180,7 @@ def _coval_documents(path: str, data: bytes, had_bom: bool, notes: list[str], is
         notes.append(f"{path}:1: the file starts with a byte-order mark, which coval keeps: its first line is no "
                      "\"#begin document\" to coval, so coval fails on this response (KeyError on its first "
                      "document); fastscore reads the document")
+    notes += _comment_lines(path, data)
     if not is_key or not (odd or had_bom and data.startswith(_BEGIN)):
         return data
     lines = data.split(b"\n")
@@ -216,6 +217,30 @@ def _coval_documents(path: str, data: bytes, had_bom: bool, notes: list[str], is
     notes.append(where + ", and the response's of the same names: scored without them, as coval does "
                  "(--fix-coval-quirks reads them as written)")
     return kept
+
+
+_COMMENT = re.compile(rb"(?m)^#(?!begin document|end document)")
+
+
+def _comment_lines(path: str, data: bytes) -> list[str]:
+    """A ``#`` line inside a document is a token line to coval (``line.strip()`` is not empty), numbered in
+    its sentence (or starting one after a blank line); fastscore's reader skips it: said, once per file."""
+    found = [m.start() for m in _COMMENT.finditer(data)]
+    if not found:
+        return []
+    begins = np.array([m.start() for m in re.finditer(rb"(?m)^#begin document", data)] or [-1])
+    ends = np.array([m.start() for m in re.finditer(rb"(?m)^#end document", data)] or [-1])
+    at = np.array(found)
+    last_begin = begins[np.maximum(np.searchsorted(begins, at) - 1, 0)]
+    last_end = ends[np.maximum(np.searchsorted(ends, at) - 1, 0)]
+    inside = at[(last_begin >= 0) & (last_begin < at) & ((last_end < last_begin) | (last_end > at))]
+    if not len(inside):
+        return []
+    line = data.count(b"\n", 0, int(inside[0])) + 1
+    n = len(inside)
+    return [f"{path}:{line}: a '#' line inside a document ({n} such line{'s' if n > 1 else ''} in the file): coval "
+            "reads it as a token of its sentence, so where key and response differ there its figures differ from "
+            "these; fastscore's reader skips it"]
 
 
 # ---- checks
