@@ -239,8 +239,8 @@ def _comment_lines(path: str, data: bytes) -> list[str]:
     line = data.count(b"\n", 0, int(inside[0])) + 1
     n = len(inside)
     return [f"{path}:{line}: a '#' line inside a document ({n} such line{'s' if n > 1 else ''} in the file): coval "
-            "reads it as a token of its sentence, so where key and response differ there its figures differ from "
-            "these; fastscore's reader skips it"]
+            "reads it as a token of its sentence, so where a mention spans it or key and response differ there its "
+            "figures differ from these (or it fails); fastscore's reader skips it"]
 
 
 # ---- checks
