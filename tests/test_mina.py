@@ -540,7 +540,7 @@ def test_a_unicode_blank_in_a_word_splits_it_as_coval_does(tmp_path, blank):
     assert any("read as written" in w for w in told) and _p_r(fixed, "mentions") == [17, 20, 17, 23]
 
 
-def test_fix_coval_quirks_needs_the_key_columns(tmp_path):
+def test_fix_coval_quirks_needs_coval_s_reading(tmp_path):
     key, resp = _blanked_example(tmp_path, "\u00a0")
     with pytest.raises(UsageError, match="--fix-coval-quirks"):
         fastscore.score_coref(key, resp, fix_coval_quirks=True)

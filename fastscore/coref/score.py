@@ -176,9 +176,9 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
     """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
     from .mina import Options, score_mina
 
-    if fix_coval_quirks and not (match == "mina" or np_only):
-        raise UsageError("--fix-coval-quirks corrects how coval reads the key's word, POS and parse columns: use it "
-                         "with --match mina or --np-only")
+    if fix_coval_quirks and not (match == "mina" or np_only or remove_nested):
+        raise UsageError("--fix-coval-quirks corrects how coval reads the files (documents, columns): use it with "
+                         "--match mina, --np-only or --remove-nested")
 
     if match not in (None, "exact", "mina"):
         raise UsageError(f"--match {match} is CorefUD matching (CoNLL-U); --np-only and --remove-nested apply to "
