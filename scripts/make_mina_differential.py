@@ -18,6 +18,17 @@ and its make_key/make_response); beside them every pair may have, chosen by the 
   the key has (coval raises KeyError on them; the pair is then also scored with the document present and
   empty in the response, which is what fastscore scores, with a warning).
 
+With ``--blanks`` (issue 36) the pairs are those of ``--seed`` whose documents are on both sides, with a blank
+Python's ``str.split()`` splits at and ASCII does not (U+00A0, U+3000, U+001C, ...; ``OTHER_BLANKS``) put
+into 1-4 key words or parts of speech (inside, at the start or at the end) and into 0-2 response words: coval's
+``line.split()`` splits the field there (``with_blanks``); written to ``blanks.json.gz``, seed 36.
+
+With ``--starts`` (issue 36, the next class: how coval's ``get_doc_lines`` finds documents) each pair of
+``--seed`` with documents on both sides gets one of ``STARTS``: a byte-order mark before the key's or the
+response's first line, a key document's start coval's ``startswith("#begin document")`` misses (bare, two
+spaces, upper case, indented: its second document, after a closed one), a ``#`` line inside a document of both
+files at the same place, CRLF line ends in both; written to ``starts.json.gz``, seed 37.
+
 Writes ``tests/data/mina_differential/expected.json.gz``: per pair the SHA-256 of its two files (the
 test regenerates them from this script and checks the digests) and per configuration (those of
 make_mina_anchors.CONFIGS) coval's ``totals`` and ``per_doc`` [p_num, p_den, r_num, r_den] per metric,
@@ -260,6 +271,77 @@ def pair_texts(seed: int, i: int) -> tuple[bytes, bytes, bytes | None]:
     return key, resp, conll_text(filled, "response", ("key", "star", "none")[i % 3])
 
 
+OTHER_BLANKS = "\x1c\x1d\x1e\x1f\x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + \
+    "\u2028\u2029\u202f\u205f\u3000"
+BLANKS_SEED = 36
+BLANKS_OUT = ROOT / "tests" / "data" / "mina_differential" / "blanks.json.gz"
+
+
+def with_blanks(text: bytes, rng: random.Random, n_lines: int, fields: tuple[int, ...]) -> bytes:
+    """``text`` with a blank of OTHER_BLANKS put into field ``fields`` (chosen per line) of ``n_lines`` token
+    lines: inside the field, or at its start or end (beside the separator)."""
+    lines = text.split(b"\n")
+    tokens = [k for k, line in enumerate(lines) if line and not line.startswith(b"#")]
+    for k in sorted(rng.sample(tokens, min(n_lines, len(tokens)))):
+        cols = lines[k].decode("utf-8").split(" ")
+        f = rng.choice(fields)
+        at = rng.randint(0, len(cols[f]))
+        cols[f] = cols[f][:at] + rng.choice(OTHER_BLANKS) + cols[f][at:]
+        lines[k] = " ".join(cols).encode("utf-8")
+    return b"\n".join(lines)
+
+
+def blank_pair_texts(seed: int, i: int) -> tuple[bytes, bytes] | None:
+    """Pair i of ``seed`` with blanks in key and response fields (None: a pair with documents on one side)."""
+    key, resp, filled = pair_texts(seed, i)
+    if filled is not None or b"#begin" not in resp:
+        return None
+    rng = random.Random(f"blanks {seed} {i}")
+    return with_blanks(key, rng, rng.randint(1, 4), (3, 3, 4)), with_blanks(resp, rng, rng.randint(0, 2), (3,))
+
+
+STARTS = ("bom key", "bom response", "bare begin", "two spaces", "upper case", "indented", "comment both", "crlf")
+STARTS_SEED = 37
+STARTS_OUT = ROOT / "tests" / "data" / "mina_differential" / "starts.json.gz"
+
+
+def _second_begin(text: bytes, new: bytes) -> bytes:
+    lines = text.split(b"\n")
+    begins = [k for k, line in enumerate(lines) if line.startswith(b"#begin document")]
+    if len(begins) > 1:
+        lines[begins[1]] = new if new == b"#begin document" else new + lines[begins[1]][len(b"#begin document"):]
+    return b"\n".join(lines)
+
+
+def _comment(text: bytes, at: int) -> bytes:
+    lines = text.split(b"\n")
+    tokens = [k for k, line in enumerate(lines) if line and not line.startswith(b"#")]
+    lines.insert(tokens[at % len(tokens)], b"# a comment")
+    return b"\n".join(lines)
+
+
+def start_pair_texts(seed: int, i: int) -> tuple[str, bytes, bytes] | None:
+    """Pair i of ``seed`` with one of STARTS (chosen by i), or None (a pair with documents on one side)."""
+    key, resp, filled = pair_texts(seed, i)
+    if filled is not None or b"#begin" not in resp:
+        return None
+    kind = STARTS[i % len(STARTS)]
+    bom = b"\xef\xbb\xbf"
+    if kind == "bom key":
+        key = bom + key
+    elif kind == "bom response":
+        resp = bom + resp
+    elif kind in ("bare begin", "two spaces", "upper case", "indented"):
+        key = _second_begin(key, {"bare begin": b"#begin document", "two spaces": b"#begin  document",
+                                  "upper case": b"#BEGIN DOCUMENT", "indented": b"  #begin document"}[kind])
+    elif kind == "comment both":
+        at = random.Random(f"starts {seed} {i}").randint(0, 10 ** 6)
+        key, resp = _comment(key, at), _comment(resp, at)
+    else:
+        key, resp = key.replace(b"\n", b"\r\n"), resp.replace(b"\n", b"\r\n")
+    return kind, key, resp
+
+
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -279,13 +361,21 @@ def coval_numbers(a, key: Path, resp: Path) -> dict:
     return out
 
 
-def one_pair(a, i: int) -> tuple[str, dict]:
-    key, resp, filled = pair_texts(a.seed, i)
+def one_pair(a, i: int) -> tuple[str, dict] | None:
+    if a.blanks or a.starts:
+        texts = blank_pair_texts(a.seed, i) if a.blanks else start_pair_texts(a.seed, i)
+        if texts is None:
+            return None
+        key, resp, filled = *texts[-2:], None
+    else:
+        key, resp, filled = pair_texts(a.seed, i)
     with tempfile.TemporaryDirectory() as tmp:
         k, r, f = Path(tmp) / "k", Path(tmp) / "r", Path(tmp) / "f"
         k.write_bytes(key)
         r.write_bytes(resp)
         entry = {"key_sha256": sha(key), "response_sha256": sha(resp), "coval": coval_numbers(a, k, r)}
+        if a.starts:
+            entry["kind"] = texts[0]
         if filled is not None:
             f.write_bytes(filled)
             entry["scored_as"] = coval_numbers(a, k, f)
@@ -294,9 +384,9 @@ def one_pair(a, i: int) -> tuple[str, dict]:
 
 def build(a) -> bytes:
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        pairs = dict(pool.map(lambda i: one_pair(a, i), range(a.pairs)))
+        pairs = dict(p for p in pool.map(lambda i: one_pair(a, i), range(a.pairs)) if p is not None)
     rows = [f"{json.dumps(k)}:{json.dumps(v, sort_keys=True, separators=(',', ':'))}" for k, v in sorted(pairs.items())]
-    head = json.dumps({"coval_commit": anchors.COVAL_COMMIT, "seed": a.seed, "pairs": a.pairs,
+    head = json.dumps({"coval_commit": anchors.COVAL_COMMIT, "seed": a.seed, "pairs": a.pairs, **({"blanks": True} if a.blanks else {}), **({"starts": True} if a.starts else {}),
                        "configs": {k: list(v) for k, v in CONFIGS.items()}}, sort_keys=True)
     text = '{\n"about":' + head + ",\n" + ",\n".join(rows) + "\n}\n"
     return gzip.compress(text.encode(), 9, mtime=0)
@@ -312,7 +402,17 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--check", action="store_true", help="regenerate and compare with --out")
+    ap.add_argument("--blanks", action="store_true", help=f"Unicode blanks in fields (seed {BLANKS_SEED}, "
+                    f"{BLANKS_OUT.name} unless --seed, --out)")
+    ap.add_argument("--starts", action="store_true", help=f"documents coval finds otherwise (seed {STARTS_SEED}, "
+                    f"{STARTS_OUT.name} unless --seed, --out)")
     a = ap.parse_args()
+    if a.starts:
+        a.seed = STARTS_SEED if a.seed == SEED else a.seed
+        a.out = str(STARTS_OUT) if a.out == str(OUT) else a.out
+    if a.blanks:
+        a.seed = BLANKS_SEED if a.seed == SEED else a.seed
+        a.out = str(BLANKS_OUT) if a.out == str(OUT) else a.out
     a.coval, a.driver = os.path.abspath(a.coval), os.path.abspath(a.driver)
     data = build(a)
     out = Path(a.out)

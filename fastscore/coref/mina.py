@@ -16,12 +16,15 @@ punctuation is never a terminal.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import re
+import unicodedata
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import InputError, ParseError, UsageError
 from ..formats.conll import TokenColumns, read_conll_columns
+from ..formats.files import read_bytes_and_bom
 from ..formats.table import MentionTable, offsets
 from .metrics import COVAL_METRICS
 from ..messages import shown
@@ -41,6 +44,7 @@ class Options:
     keep_singletons: bool = True
     np_only: bool = False
     remove_nested: bool = False
+    fix_coval_quirks: bool = False  # fields split at ASCII blanks only, not at U+00A0 and the like as coval does
 
 
 def score_mina(key, response, options: Options, doc: str | None = None) -> tuple[DocStats, Aligned, list[str]]:
@@ -57,11 +61,20 @@ def prepare_sides(key, response, options: Options,
     are one mention.  (``fastscore explain`` reads its matching from here.)"""
     if options.variant not in VARIANTS:
         raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
-    k_table, k_tok = _read(key)
-    r_table, r_tok = _read(response, fields=False)  # (the words of a few tokens are read from their lines)
+    bom_notes: list[str] = []
+    k_table, k_tok = _read(key, bom=(bom_notes, True, options.fix_coval_quirks))
+    r_table, r_tok = _read(response, fields=False, bom=(bom_notes, False, options.fix_coval_quirks))
+    # (the response's words of a few tokens are read from their lines)
     needs_tree = options.min_span or options.np_only
+    blanks = []
+    if needs_tree:  # (only trees and the fallback's words read the word, POS and parse columns)
+        k_tok, blank = _split_as_coval(k_tok, k_table, options.fix_coval_quirks)
+        r_tok, r_blank = _split_as_coval(r_tok, r_table, options.fix_coval_quirks)
+        blanks = blank + (r_blank if options.min_span else [])
     parse_warnings = _check_parse(k_tok, k_table) if needs_tree else []
-    warnings = [*k_table.warnings, *r_table.warnings, *parse_warnings, *check_documents(k_table, r_table, doc)]
+    warnings = [*bom_notes, *k_table.warnings, *r_table.warnings, *_lone_cr(k_tok, k_table), *_lone_cr(r_tok, r_table),
+                *blanks, *parse_warnings,
+                *check_documents(k_table, r_table, doc)]
     a = align_documents(k_table, r_table, doc)
     _check_sentences(a, k_table, k_tok, r_table, r_tok)
     key_side = _Side(a, k_table, k_tok, True)
@@ -115,7 +128,8 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
             # a terminal is its words (the key's, one per '*' of its tokens' bits) and its index; a fallback's
             # word is the mention's own
             fallback_tokens = el_a[(el_kind == kernel.FALLBACK) & (el_a >= n_key_tokens)] - n_key_tokens
-            own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens)])
+            own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens,
+                                                                 not options.fix_coval_quirks)])
             strings = kernel.element_strings(el_kind, el_a, el_b, k_words, stars, own_words)
             ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
@@ -125,10 +139,12 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
     return root_vp
 
 
-def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
+def _read(source, fields: bool = True, bom: tuple | None = None) -> tuple[MentionTable, TokenColumns]:
     """The mention table and token columns of a file: a table read with them (``coref.score.read`` with the
     minimum-span options, as compare and sweep read) or a (table, token columns) pair is used as it is; a table
-    read without them is read again from its file (``fields=False``: without the fields' bounds)."""
+    read without them is read again from its file (``fields=False``: without the fields' bounds).  ``bom``:
+    (notes, is_key, fix): a file read here that starts with a byte-order mark is read as coval reads it
+    (``_coval_documents``), its note added to notes."""
     if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], TokenColumns):
         return source
     if isinstance(source, MentionTable) and source.tokens is not None:
@@ -138,10 +154,93 @@ def _read(source, fields: bool = True) -> tuple[MentionTable, TokenColumns]:
                    "give paths (one key file, one response file)")
     if path == "-" or not os.path.isfile(path):
         raise UsageError(whole_files + ("" if path == "-" else f" ({path} is not a file)"))
-    read = read_conll_columns(path, fields=fields)
+    data, had_bom = read_bytes_and_bom(path)
+    if bom is not None:
+        data = _coval_documents(path, data, had_bom, *bom)
+    read = read_conll_columns(path, data=data, fields=fields)
     if isinstance(source, MentionTable) and read[0].doc_names != source.doc_names:
         raise UsageError(whole_files + f" (a table of part of {path}, as a batch of a large file, is not one)")
     return read
+
+
+_BEGIN = b"#begin document"
+_BEGIN_LIKE = re.compile(rb"(?mi)^[ \t]*#[ \t]*begin[ \t]+document[^\n]*")
+
+
+def _coval_documents(path: str, data: bytes, had_bom: bool, notes: list[str], is_key: bool, fix: bool) -> bytes:
+    """The documents coval reads, as it reads them: ``startswith("#begin document")`` on the line ``open()``
+    gives, byte-order mark kept, and a name from the 17th character (none for a bare ``#begin document``).
+    A key's document whose start coval does not see after a closed one (a mark before the first line, no name,
+    ``#begin  document``, ``#BEGIN DOCUMENT``, an indented one) is left out, its lines blanked up to the next
+    start coval sees (line numbers kept; its response document is then not scored), said; a response whose
+    first start the mark hides makes coval fail (KeyError): read as written, said.  ``fix``: read as written."""
+    odd = [m.start() for m in _BEGIN_LIKE.finditer(data)
+           if not data.startswith(_BEGIN + b" ", m.start()) or data[m.start():m.end()].rstrip(b"\r") == _BEGIN]
+    if had_bom and data.startswith(_BEGIN) and not is_key:
+        notes.append(f"{path}:1: the file starts with a byte-order mark, which coval keeps: its first line is no "
+                     "\"#begin document\" to coval, so coval fails on this response (KeyError on its first "
+                     "document); fastscore reads the document")
+    notes += _comment_lines(path, data)
+    if not is_key or not (odd or had_bom and data.startswith(_BEGIN)):
+        return data
+    lines = data.split(b"\n")
+    inside, skip, left_out = False, False, []
+    for k, raw in enumerate(lines):
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if k == 0 and had_bom:
+            line = b"\xef\xbb\xbf" + line
+        if line.startswith(_BEGIN):
+            inside = line != _BEGIN
+            skip = not inside
+            if skip:
+                left_out.append((k, "a bare \"#begin document\" (no name)"))
+        elif line.startswith(b"#end document"):
+            inside = False
+        elif not inside and not skip and _BEGIN_LIKE.match(line.lstrip(b"\xef\xbb\xbf")):
+            skip = True
+            left_out.append((k, "a byte-order mark before its first line" if k == 0 and had_bom else
+                             f"{line.decode('utf-8', 'replace')!r}, no \"#begin document\" to coval's startswith"))
+        if skip:
+            lines[k] = b"\r" if raw.endswith(b"\r") else b""
+    if not left_out:
+        return data
+    k, why = left_out[0]
+    where = (f"{path}:{k + 1}: coval leaves out {len(left_out)} document{'s' if len(left_out) > 1 else ''} of the key "
+             f"(the first: {why})")
+    if fix:
+        notes.append(where + ": read here as written (--fix-coval-quirks)")
+        return data
+    kept = b"\n".join(lines)
+    if _BEGIN_LIKE.search(kept) is None:
+        raise InputError(f"{where}: coval reads no document of this key and scores nothing (0 everywhere); "
+                         "--fix-coval-quirks reads it as written")
+    notes.append(where + ", and the response's of the same names: scored without them, as coval does "
+                 "(--fix-coval-quirks reads them as written)")
+    return kept
+
+
+_COMMENT = re.compile(rb"(?m)^#(?!begin document|end document)")
+
+
+def _comment_lines(path: str, data: bytes) -> list[str]:
+    """A ``#`` line inside a document is a token line to coval (``line.strip()`` is not empty), numbered in
+    its sentence (or starting one after a blank line); fastscore's reader skips it: said, once per file."""
+    found = [m.start() for m in _COMMENT.finditer(data)]
+    if not found:
+        return []
+    begins = np.array([m.start() for m in re.finditer(rb"(?m)^#begin document", data)] or [-1])
+    ends = np.array([m.start() for m in re.finditer(rb"(?m)^#end document", data)] or [-1])
+    at = np.array(found)
+    last_begin = begins[np.maximum(np.searchsorted(begins, at) - 1, 0)]
+    last_end = ends[np.maximum(np.searchsorted(ends, at) - 1, 0)]
+    inside = at[(last_begin >= 0) & (last_begin < at) & ((last_end < last_begin) | (last_end > at))]
+    if not len(inside):
+        return []
+    line = data.count(b"\n", 0, int(inside[0])) + 1
+    n = len(inside)
+    return [f"{path}:{line}: a '#' line inside a document ({n} such line{'s' if n > 1 else ''} in the file): coval "
+            "reads it as a token of its sentence, so where a mention spans it or key and response differ there its "
+            "figures differ from these (or it fails); fastscore's reader skips it"]
 
 
 # ---- checks
@@ -242,22 +341,113 @@ def _vocabulary(k_tok: TokenColumns) -> tuple[list[str], np.ndarray]:
     return words, ids
 
 
-def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray) -> np.ndarray:
+def _response_words(words: list[str], r_tok: TokenColumns, tokens: np.ndarray, as_coval: bool) -> np.ndarray:
     """Word ids of the response's ``tokens`` in the numbering of the key's ``words`` (a word the key lacks gets
     a new id); the other response tokens get -1.  (Only whole-span fallbacks read a response's words.)"""
     out = np.full(len(r_tok.line), -1, dtype=np.int64)
     ids = {w: i for i, w in enumerate(words)}
     for t in dict.fromkeys(tokens.tolist()):  # (a few hundred: no np.unique, whose first call is slow)
-        out[t] = ids.setdefault(_word(r_tok, t), len(ids))
+        out[t] = ids.setdefault(_word(r_tok, t, as_coval), len(ids))
     return out
 
 
-def _word(tok: TokenColumns, t: int) -> str:
-    """Token t's word, from the field bounds when they were read, else split from its line as they would be."""
+def _word(tok: TokenColumns, t: int, as_coval: bool) -> str:
+    """Token t's word, from the field bounds when they were read, else split from its line as they would be
+    (``as_coval``: at every blank Python's str.split() splits at, as coval's ``line.split()``; else at ASCII
+    blanks, as the scanner)."""
     if tok.field_start.shape[1] > WORD:
         return tok.field(t, WORD)
-    fields = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().split()  # ASCII white space, as the scanner
-    return fields[WORD].decode("utf-8") if len(fields) > WORD else ""
+    line = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes()
+    fields = line.decode("utf-8").split() if as_coval else [f.decode("utf-8") for f in line.split()]
+    return fields[WORD] if len(fields) > WORD else ""
+
+
+# ---- fields split as coval splits them
+
+# what Python's str.split() (coval's ``line.split()``) splits at beside the ASCII blanks the scanner splits at:
+# U+001C-U+001F, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000
+_OTHER_BLANK = re.compile(r"(?![ \t\r\x0b\x0c])\s")
+_FIELD = re.compile(r"\S+")
+
+
+def _other_blank_tokens(tok: TokenColumns) -> np.ndarray:
+    """The tokens whose line holds a blank of ``_OTHER_BLANK`` (their UTF-8 bytes found without decoding)."""
+    buf = np.asarray(tok.buf, dtype=np.uint8)
+    if tok.line_start is None or not len(tok.line) or not len(buf):
+        return np.zeros(0, dtype=np.int64)
+    b0 = buf
+    b1 = np.append(buf[1:], np.uint8(0))
+    b2 = np.append(buf[2:], np.zeros(min(2, len(buf)), dtype=np.uint8))
+    hit = ((b0 >= 0x1C) & (b0 <= 0x1F)) | ((b0 == 0xC2) & ((b1 == 0x85) | (b1 == 0xA0)))
+    hit |= (b0 == 0xE1) & (b1 == 0x9A) & (b2 == 0x80)
+    hit |= (b0 == 0xE2) & (b1 == 0x80) & (((b2 >= 0x80) & (b2 <= 0x8A)) | (b2 == 0xA8) | (b2 == 0xA9) | (b2 == 0xAF))
+    hit |= (b0 == 0xE2) & (b1 == 0x81) & (b2 == 0x9F)
+    hit |= (b0 == 0xE3) & (b1 == 0x80) & (b2 == 0x80)
+    return _token_lines_at(tok, np.flatnonzero(hit))
+
+
+def _token_lines_at(tok: TokenColumns, at: np.ndarray) -> np.ndarray:
+    """The tokens whose line holds one of the byte positions ``at`` (sorted, distinct)."""
+    if not len(at) or tok.line_start is None or not len(tok.line):
+        return np.zeros(0, dtype=np.int64)
+    t = np.searchsorted(tok.line_start, at, side="right") - 1
+    inside = (t >= 0) & (at < tok.line_end[np.maximum(t, 0)])
+    return np.unique(t[inside]).astype(np.int64)
+
+
+def _lone_cr(tok: TokenColumns, table: MentionTable) -> list[str]:
+    """coval's ``open()`` (universal newlines) ends a line at a carriage return not followed by a line feed:
+    a token line holding one is two lines to coval, which then numbers the tokens after it otherwise (or fails).
+    fastscore reads it as a blank between fields, as the CoNLL-2012 reader does: said, once per file."""
+    buf = np.asarray(tok.buf, dtype=np.uint8)
+    lone = np.flatnonzero((buf == 13) & (np.append(buf[1:], np.uint8(10)) != 10))
+    lines = _token_lines_at(tok, lone)
+    if not len(lines):
+        return []
+    t, n = int(lines[0]), len(lines)
+    return [f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": a carriage return "
+            f"inside the line ({n} line{'s' if n > 1 else ''} of the file): coval's open() ends a line there, so its "
+            "tokens after it, and its figures, differ from these (or it fails); fastscore reads it as a blank"]
+
+
+def _split_as_coval(tok: TokenColumns, table: MentionTable, fix: bool) -> tuple[TokenColumns, list[str]]:
+    """coval reads a token line with ``line.split()``, which also splits at U+00A0, U+3000 and the other blanks of
+    ``_OTHER_BLANK``: a word holding one becomes two fields, and the POS and parse columns shift on that line.
+    Read so (the fields of those lines split again; a new TokenColumns, the given one may be shared), with one
+    warning naming the first line; ``fix`` (``--fix-coval-quirks``): read as written, and the warning says so."""
+    lines = _other_blank_tokens(tok)
+    if not len(lines):
+        return tok, []
+    t = int(lines[0])
+    text = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes().decode("utf-8")
+    blank = _OTHER_BLANK.search(text).group()
+    name = unicodedata.name(blank, "") or "a control character"
+    for u in lines.tolist():  # a line of blanks only: an empty line (a sentence break) to coval, a token here
+        only = tok.buf[tok.line_start[u]:tok.line_end[u]].tobytes().decode("utf-8")
+        if not only.split():
+            raise ParseError(tok.path, int(tok.line[u]) + 1,
+                             f"the line holds only blanks ({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(only))}): "
+                             "coval's line.strip() reads it as an empty line (a sentence break), fastscore's reader "
+                             "as a token: make it empty (a sentence break) or remove it", _doc_name(tok, table, u))
+    n = len(lines)
+    where = (f"{tok.path}:{int(tok.line[t]) + 1}: document \"{shown(_doc_name(tok, table, t))}\": a field holds "
+             f"U+{ord(blank):04X} ({name}), a blank coval's line.split() splits at "
+             f"({n} line{'s' if n > 1 else ''} of the file)")
+    if fix:
+        return tok, [where + ": read as written (--fix-coval-quirks), coval would shift its columns there"]
+    fs, fe, count = tok.field_start.copy(), tok.field_end.copy(), tok.n_fields.copy()
+    for t in lines.tolist():
+        raw = tok.buf[tok.line_start[t]:tok.line_end[t]].tobytes()
+        text = raw.decode("utf-8")
+        fields = list(_FIELD.finditer(text))
+        count[t] = len(fields)
+        fs[t], fe[t] = 0, 0
+        for k, f in enumerate(fields[:fs.shape[1]]):
+            fs[t, k] = tok.line_start[t] + len(text[:f.start()].encode("utf-8"))
+            fe[t, k] = tok.line_start[t] + len(text[:f.end()].encode("utf-8"))
+    return replace(tok, field_start=fs, field_end=fe, n_fields=count), [
+        where + ": read as coval reads it, its word, POS and parse columns shifted (--fix-coval-quirks reads it "
+        "as written)"]
 
 
 def _word_features(words: list[str], variant: str) -> tuple[np.ndarray, ...]:

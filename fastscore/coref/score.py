@@ -160,20 +160,25 @@ def _refuse_folder_of_no_naf(path: str) -> None:
 def score_coref(key, response, metrics: Iterable[str] | None = None, *, singletons: str | None = None,
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
                 zero_match: str | None = None, preset: str | None = None, cross_document: bool = False,
-                mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False) -> CorefResult:
+                mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False,
+                fix_coval_quirks: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
-        if match == "mina" or np_only or remove_nested or mina_variant is not None:
+        if match == "mina" or np_only or remove_nested or mina_variant is not None or fix_coval_quirks:
             return _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                                preset, cross_document, mina_variant, np_only, remove_nested)
+                                preset, cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks)
         return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
                             preset, cross_document)
 
 
 def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match, preset,
-                 cross_document, mina_variant, np_only, remove_nested) -> CorefResult:
+                 cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks=False) -> CorefResult:
     """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
     from .mina import Options, score_mina
+
+    if fix_coval_quirks and not (match == "mina" or np_only or remove_nested):
+        raise UsageError("--fix-coval-quirks corrects how coval reads the files (documents, columns): use it with "
+                         "--match mina, --np-only or --remove-nested")
 
     if match not in (None, "exact", "mina"):
         raise UsageError(f"--match {match} is CorefUD matching (CoNLL-U); --np-only and --remove-nested apply to "
@@ -195,7 +200,8 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
                              f"(with the key's parse bits), not {found}")
     key_path, resp_path = (x.path if isinstance(x, MentionTable) else os.fspath(x) for x in (key, response))
     options = Options(min_span=match == "mina", variant=mina_variant or "coval",
-                      keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested)
+                      keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested,
+                      fix_coval_quirks=fix_coval_quirks)
     stats, aligned, warnings = score_mina(key, response, options, doc)
     names = resolve(metrics, COVAL_METRICS)
     missing, note = missing_warnings(aligned, resp_path)
@@ -208,6 +214,8 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
         shown["np-only"] = True
     if remove_nested:
         shown["remove-nested"] = True
+    if fix_coval_quirks:
+        shown["fix-coval-quirks"] = True
     if doc is not None:
         shown["doc"] = doc
     return CorefResult(stats, names, key_path, resp_path, shown, warnings, missing, tables=None,

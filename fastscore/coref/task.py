@@ -62,6 +62,10 @@ OPTIONS = (
            switch=True, default=False),
     Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "
            "cluster (coval's remove_nested)", switch=True, default=False),
+    Option(("--fix-coval-quirks",), "fix_coval_quirks", "corrected reading, not official: with --match mina, "
+           "--np-only or --remove-nested, read the files as written (coval splits a word at U+00A0, U+3000, ... and "
+           "misses documents behind a byte-order mark or an odd start line; see docs/mina.md)", switch=True,
+           default=False),
     Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
            "linear (matched like other mentions)", choices=("dependent", "linear")),
     Option(("--singletons",), "singletons", "keep or drop one-mention clusters of key and response (default: "
