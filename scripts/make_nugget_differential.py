@@ -15,7 +15,10 @@ are reproducible): per case the SHA-256 of every input file and, per run, EvmEva
 fastscore options alongside, the exit code, the report (log lines removed) and EvmEval's first error.
 
     python scripts/make_nugget_differential.py --python2 PY27 --v18 DIR/scorer_v1.8.py
-        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check]
+        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check] [--quirks]
+
+``--quirks`` writes ``expected_quirks.json.gz`` instead: the cases of ``quirk_inputs`` (issue 36: a byte-order
+mark, a whitelist with a blank line or empty), run with ``--cases 60``.
 
 ``--check`` runs everything again and compares the bytes with the stored file (EvmEval's bundled
 v8.01 adds documents in Perl's hash order: a CoNLL figure on a truncation boundary can move by 0.01
@@ -178,6 +181,36 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
     return files, runs
 
 
+QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty")  # issue 36: how EvmEval reads a file
+
+
+def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[str]]:
+    """Case ``n`` (``case_inputs``) with inputs EvmEval reads its own way, drawn from a stream of their own
+    (the plain cases stay as stored): a byte-order mark starting the gold or the system files, and, on v1.8
+    runs, a type whitelist with a blank line or none at all.  Also the quirks drawn."""
+    files, runs = case_inputs(seed, n)
+    rng = random.Random(seed * 7919 + n)
+    quirks = [q for q in QUIRKS if rng.random() < 0.4] or [rng.choice(QUIRKS)]
+    for side in ("gold", "system"):
+        if f"bom_{side}" in quirks:
+            for mode in ("token", "char"):
+                files[f"{side}.{mode}.tbf"] = "\ufeff" + files[f"{side}.{mode}.tbf"]
+    for k, run in enumerate(runs):
+        if run["scorer"] != "v18" or "-wl" in run["evmeval_args"]:
+            continue
+        if "whitelist_empty" in quirks and rng.random() < 0.5:
+            text = ""
+        elif "whitelist_blank" in quirks:
+            text = "\n".join(rng.sample(TYPES, 4) + [""] * rng.randint(1, 2) + rng.sample(TYPES, 2)) + "\n"
+        else:
+            continue
+        name = f"whitelist-q{k}.txt"
+        files[name] = text
+        run["evmeval_args"] += ["-wl", name]
+        run["args"] += ["--type-whitelist", name]
+    return files, runs, quirks
+
+
 def repeated_ids(tbf: str) -> set[str]:
     """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks)."""
     seen: set[tuple[str, str]] = set()
@@ -217,18 +250,19 @@ def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:
                "-s", str(folder / f"system.{run['mode']}.tbf")]
         cmd += [subst.get(a, str(folder / a) if a.startswith("whitelist-") else a) for a in run["evmeval_args"]]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=scorer.parent)
-    return {"exit": proc.returncode, "report": report(proc.stdout) if proc.returncode == 0 else "",
-            "error": first_error(proc) if proc.returncode else ""}
+    error = first_error(proc).replace(str(folder), "INPUTS") if proc.returncode else ""  # no temporary path
+    return {"exit": proc.returncode, "report": report(proc.stdout) if proc.returncode == 0 else "", "error": error}
 
 
 def build(args: argparse.Namespace) -> bytes:
     scorers = {"v18": args.v18.resolve(), "v171": args.v171.resolve()}
-    expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}",
+    quirks = " --quirks" if args.quirks else ""
+    expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}{quirks}",
                 "seed": args.seed,
                 "scorers": {"v18": "EvmEval scorer_v1.8.py (head)", "v171": "EvmEval scorer_v1.7.py @1bd96c9"},
                 "cases": {}}
     for n in range(args.cases):
-        files, runs = case_inputs(args.seed, n)
+        files, runs = quirk_inputs(args.seed, n)[:2] if args.quirks else case_inputs(args.seed, n)
         with tempfile.TemporaryDirectory() as tmp:
             write_inputs(Path(tmp), files)
             for run in runs:
@@ -243,9 +277,11 @@ def main() -> None:
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
     ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
     ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
+    ap.add_argument("--quirks", action="store_true", help="the cases with inputs EvmEval reads its own way "
+                    "(quirk_inputs), written to expected_quirks.json.gz")
     args = ap.parse_args()
     data = build(args)
-    target = OUT / "expected.json.gz"
+    target = OUT / ("expected_quirks.json.gz" if args.quirks else "expected.json.gz")
     store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     failed = sum(r["exit"] != 0 for c in cases.values() for r in c["runs"])

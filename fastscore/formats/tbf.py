@@ -21,7 +21,7 @@ from ..errors import InputNotFound, ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
 from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
-                    reject_other_format, source_bytes, source_name)
+                    read_bytes_and_bom, reject_other_format, source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -87,6 +87,7 @@ class TbfFile:
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
     type_codes: tuple | None = field(default=None, repr=False, compare=False)
     realis_codes: tuple | None = field(default=None, repr=False, compare=False)
+    bom: bool = False  # a UTF-8 byte-order mark started the file (dropped; EvmEval reads it: nugget/quirks.py)
 
 
 def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
@@ -99,6 +100,7 @@ def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
             getattr(out, column).extend(getattr(read, column))
         for doc_id, doc in read.documents.items():
             out.documents[doc_id] = replace(doc, start=doc.start + base, end=doc.end + base, file=out)
+    out.bom = bool(reads) and reads[0].bom
     return out
 
 
@@ -107,15 +109,33 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     of whole documents: messages name the file's own lines); a clear :class:`ParseError` for anything
     malformed.  ``allow_empty``: a file with nothing but white space is a file without documents (a system
     that found nothing) instead of an error."""
-    data, name, before = source_bytes(source)
+    if isinstance(source, Part):
+        (data, name, before), bom = source_bytes(source), _part_starts_with_bom(source)
+    else:  # read once: standard input and pipes cannot be read twice
+        path = os.fspath(source)
+        (data, bom), name, before = read_bytes_and_bom(path), source_name(path), 0
     # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
     text = None if data.isascii() else decode_utf8(name, data, before)
     with collector_paused():
         if len(data) >= SCAN_BYTES and not jit_disabled():
             tbf = _scan(name, data, before)
             if tbf is not None:
+                tbf.bom = bom
                 return tbf
-        return _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+        tbf = _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+        tbf.bom = bom
+        return tbf
+
+
+def _part_starts_with_bom(part: Part) -> bool:
+    """Whether the batch starts the file and the file a UTF-8 byte-order mark (which the read dropped)."""
+    if part.start:
+        return False
+    try:
+        with open(part.path, "rb") as fh:
+            return fh.read(len(BOM)) == BOM
+    except OSError:
+        return False
 
 
 _BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start

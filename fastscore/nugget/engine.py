@@ -299,7 +299,7 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     by_python = {}
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
-        table_path, table = _token_table(g_doc, opts)
+        table_path, table = _token_table(d, opts, g_doc)
         invisible = _invisible_ids(table, opts)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
