@@ -31,6 +31,7 @@ import gzip
 import hashlib
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -181,20 +182,60 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
     return files, runs
 
 
-QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty")  # issue 36: how EvmEval reads a file
+QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty",  # issue 36: how EvmEval reads a file
+          "blank_doc_id", "blank_line", "blank_edge", "table_blank", "table_repeat")
+KBP2015 = {"the", "a", "an", "you", "he", "she", "we", "my", "your", "her", "our", "who", "where", "when"}
+BLANKS = ("\u00a0", "\u2003", "\u3000", "\x1c")  # white space to Python 3's strip(), not to Python 2's
+
+
+def _token_table(text: str, rng: random.Random, quirks: list[str]) -> str:
+    """A token table as scorer_v1.7.1's ``read_token_ids`` reads it its own way: an invisible word with Unicode
+    white space after it (visible to it), an id on two lines, one of them an invisible word (invisible to it)."""
+    out = []
+    for line in text.split("\n"):
+        fields = line.split("\t")
+        if "table_blank" in quirks and len(fields) == 4 and fields[1].lower() in KBP2015 and rng.random() < 0.5:
+            line = "\t".join([fields[0], fields[1] + rng.choice(BLANKS[:3])] + fields[2:])
+        if "table_repeat" in quirks and len(fields) == 4 and rng.random() < 0.2:
+            other = "\t".join([fields[0], rng.choice(["the", "an", "car"])] + fields[2:])
+            out += [other, line] if rng.random() < 0.5 else [line, other]
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _unicode_blanks(text: str, seed: float, quirks: list[str]) -> str:
+    """A TBF text with Unicode white space EvmEval keeps: after a document id, as a line of its own, at the end
+    of a mention or relation line (the same draws for the token and the character files)."""
+    rng = random.Random(seed)
+    out = []
+    for line in text.split("\n"):
+        if "blank_doc_id" in quirks and line.startswith("#BeginOfDocument") and rng.random() < 0.4:
+            line += rng.choice(BLANKS)
+        elif "blank_edge" in quirks and line and line[0] != "#" and rng.random() < 0.15:
+            line += rng.choice(BLANKS)
+        out.append(line)
+        if "blank_line" in quirks and line.startswith("#BeginOfDocument") and rng.random() < 0.3:
+            out.append(rng.choice(BLANKS))
+    return "\n".join(out)
 
 
 def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[str]]:
     """Case ``n`` (``case_inputs``) with inputs EvmEval reads its own way, drawn from a stream of their own
-    (the plain cases stay as stored): a byte-order mark starting the gold or the system files, and, on v1.8
-    runs, a type whitelist with a blank line or none at all.  Also the quirks drawn."""
+    (the plain cases stay as stored): a byte-order mark starting the gold or the system files, Unicode white space
+    (``_unicode_blanks``), and, on v1.8 runs, a type whitelist with a blank line or none at all.  Also the quirks drawn."""
     files, runs = case_inputs(seed, n)
     rng = random.Random(seed * 7919 + n)
-    quirks = [q for q in QUIRKS if rng.random() < 0.4] or [rng.choice(QUIRKS)]
+    quirks = [q for q in QUIRKS if rng.random() < 0.3] or [rng.choice(QUIRKS)]
     for side in ("gold", "system"):
-        if f"bom_{side}" in quirks:
-            for mode in ("token", "char"):
+        blanks = rng.random()
+        for mode in ("token", "char"):
+            files[f"{side}.{mode}.tbf"] = _unicode_blanks(files[f"{side}.{mode}.tbf"], blanks, quirks)
+            if f"bom_{side}" in quirks:
                 files[f"{side}.{mode}.tbf"] = "\ufeff" + files[f"{side}.{mode}.tbf"]
+    for name in sorted(files):
+        if name.startswith("tkn/"):
+            files[name] = _token_table(files[name], rng, quirks)
     for k, run in enumerate(runs):
         if run["scorer"] != "v18" or "-wl" in run["evmeval_args"]:
             continue
@@ -212,21 +253,29 @@ def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[st
 
 
 def repeated_ids(tbf: str) -> set[str]:
-    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks)."""
+    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks), named as EvmEval
+    names them (``documents``)."""
     seen: set[tuple[str, str]] = set()
     found: set[str] = set()
-    for line in tbf.splitlines():
+    doc = ""
+    for line in tbf.split("\n"):
+        if line.startswith("#BeginOfDocument"):
+            doc = _name(line)
         fields = line.split("\t")
         if len(fields) >= 7 and not line.startswith(("#", "@")):
-            if (fields[1], fields[2]) in seen:
-                found.add(fields[1])
-            seen.add((fields[1], fields[2]))
+            if (doc, fields[2]) in seen:
+                found.add(doc)
+            seen.add((doc, fields[2]))
     return found
 
 
 def documents(tbf: str) -> set[str]:
-    """The document ids of a TBF text."""
-    return {line.split(" ", 1)[1] for line in tbf.splitlines() if line.startswith("#BeginOfDocument ")}
+    """The document ids of a TBF text as EvmEval reads them (Python 2's strip: ASCII white space only)."""
+    return {_name(line) for line in tbf.split("\n") if line.startswith("#BeginOfDocument")}
+
+
+def _name(begin_line: str) -> str:
+    return begin_line[len("#BeginOfDocument"):].strip(" \t\n\r\x0b\x0c")
 
 
 def write_inputs(folder: Path, files: dict[str, str]) -> None:
@@ -240,7 +289,9 @@ def digest(text: str) -> str:
 
 
 def report(stdout: str) -> str:
-    return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("["))
+    """EvmEval's report without its log lines (lines end at "\\n" only: a document id may hold U+001C)."""
+    lines = re.split(r"(?<=\n)", stdout)
+    return "".join(ln for ln in lines if not ln.startswith("["))
 
 
 def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:

@@ -88,3 +88,100 @@ def test_whitelist_lines_end_at_newlines_only(tmp_path):
     wl = _tbf(tmp_path, "wl.txt", "Contact\x0cBroadcast\n")
     micro = score_nugget(gold, system, type_whitelist=wl, **V18).to_dict()["metrics"]["span"]["micro"]
     assert (micro["gold"], micro["f1"]) == (2, 1.0)  # the two Contact_Broadcast mentions
+
+
+# Unicode white space: Python 2's strip() (EvmEval reads bytes) removes ASCII white space only
+
+def test_document_id_with_a_trailing_no_break_space_is_another_document(tmp_path):
+    """`#BeginOfDocument d1` + U+00A0 is document "d1\\xa0" to EvmEval: gold d1 scored as empty (50.00)."""
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("#BeginOfDocument d1\n", "#BeginOfDocument d1\u00a0\n"))
+    result = score_nugget(gold, system, **V18)
+    assert _f1(result) == 0.5 and result.documents == ["d1", "d2"]
+    assert any("s.tbf, line 1: 1 line(s) start or end with Unicode white space" in w for w in result.warnings)
+    assert _f1(score_nugget(gold, system, fix_evmeval_quirks=True, **V18)) == 1.0
+
+
+def test_only_document_ids_differing_by_unicode_white_space_are_scored_not_refused(tmp_path):
+    """No document in common as EvmEval reads the ids: EvmEval scores every gold document empty, so does fastscore."""
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("#BeginOfDocument d1\n", "#BeginOfDocument d1\x1c\n")
+                  .replace("#BeginOfDocument d2\n", "#BeginOfDocument d2\u2003\n"))
+    result = score_nugget(gold, system, **V18)
+    assert result.to_dict()["metrics"]["span"]["micro"]["tp"] == 0
+    assert any("none of its document ids is one of the gold standard's as EvmEval reads them" in w
+               for w in result.warnings)
+
+
+def test_line_of_no_break_space_is_skipped_with_a_warning_that_evmeval_fails(tmp_path):
+    gold = _tbf(tmp_path, "g.tbf", GOLD.replace("#EndOfDocument\n", "\u00a0\n#EndOfDocument\n", 1))
+    result = score_nugget(gold, _tbf(tmp_path, "s.tbf", GOLD), **V18)
+    assert _f1(result) == 1.0
+    assert any("g.tbf, line 4: 1 line(s) of Unicode white space only: EvmEval fails" in w for w in result.warnings)
+
+
+SEQ = ("#BeginOfDocument d1\n"
+       "g\td1\tE1\t0,4\ta\tConflict_Attack\tActual\n"
+       "g\td1\tE2\t5,9\tb\tConflict_Attack\tActual\n"
+       "g\td1\tE3\t10,14\tc\tLife_Die\tActual\n"
+       "g\td1\tE4\t15,19\td\tLife_Die\tActual\n"
+       "@After\tA1\tE1,E3\n"
+       "@Subevent\tS1\tE3,E4\n"
+       "#EndOfDocument\n")
+
+
+def test_relation_member_with_a_trailing_no_break_space_names_another_mention(tmp_path):
+    """`@Subevent S1 E3,E4` + U+00A0 names "E4\\xa0", which no mention has: the link is skipped, as scorer_v1.8 -a
+    skips it (Subevent recall 0)."""
+    gold = _tbf(tmp_path, "g.tbf", SEQ)
+    system = _tbf(tmp_path, "s.tbf", SEQ.replace("E3,E4\n", "E3,E4\u00a0\n"))
+    opts = dict(coref=True, sequencing=True, **V18)
+    official, fixed = score_nugget(gold, system, **opts), score_nugget(gold, system, fix_evmeval_quirks=True, **opts)
+    assert official.sequencing_scores("Subevent") != fixed.sequencing_scores("Subevent")
+    assert fixed.sequencing_scores("Subevent") == score_nugget(gold, gold, **opts).sequencing_scores("Subevent")
+
+
+def test_realis_with_a_trailing_no_break_space_differs_under_scorer_v171(tmp_path):
+    """v1.7.1 normalises realis by removing ASCII punctuation and white space only: "Actual\\xa0" != "Actual"."""
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("Contact_Broadcast\tActual\n", "Contact_Broadcast\tActual\u00a0\n"))
+    result = score_nugget(gold, system, char_spans=True)
+    assert _f1(result) == 1.0 and _f1(result, "realis") == round(1 / 3, 4)
+    assert _f1(score_nugget(gold, system, char_spans=True, fix_evmeval_quirks=True), "realis") == 1.0
+
+
+# scorer_v1.7.1's read_token_ids: an id is invisible if any of its lines is an invisible word (Python 2 lower/strip)
+
+TOKEN_GOLD = ("#BeginOfDocument d1\n"
+              "g\td1\tE1\tt1,t2\tthe attack\tConflict_Attack\tActual\n"
+              "#EndOfDocument\n")
+TOKEN_SYSTEM = TOKEN_GOLD.replace("t1,t2", "t2").replace("the attack", "attack")
+
+
+def _tokens(tmp_path, first_word: str, repeat: str | None = None) -> str:
+    tkn = tmp_path / "tkn"
+    tkn.mkdir()
+    lines = [f"t1\t{first_word}\t0\t3"] + ([f"t1\t{repeat}\t0\t3"] if repeat else []) + ["t2\tattack\t4\t10"]
+    (tkn / "d1.tab").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(tkn)
+
+
+@pytest.mark.parametrize("jit", ["auto", "never"])
+def test_token_id_invisible_when_any_of_its_lines_is(tmp_path, monkeypatch, jit):
+    """`t1 the` then `t1 car`: scorer_v1.7.1 keeps t1 in its invisible set (the gold span is t2 alone: 100)."""
+    monkeypatch.setenv("FASTSCORE_JIT", jit)
+    gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
+    result = score_nugget(gold, system, tokens=_tokens(tmp_path, "the", repeat="car"))
+    assert _f1(result) == 1.0
+
+
+@pytest.mark.parametrize("jit", ["auto", "never"])
+def test_invisible_word_with_a_no_break_space_stays_visible_as_in_scorer_v171(tmp_path, monkeypatch, jit):
+    monkeypatch.setenv("FASTSCORE_JIT", jit)
+    gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
+    tkn = _tokens(tmp_path, "the\u00a0")
+    result = score_nugget(gold, system, tokens=tkn)
+    assert _f1(result) == round(2 / 3, 4)
+    assert any("token(s) are invisible words once Unicode white space is stripped" in w and "'t1'" in w
+               for w in result.warnings)
+    assert _f1(score_nugget(gold, system, tokens=tkn, fix_evmeval_quirks=True)) == 1.0

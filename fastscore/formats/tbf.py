@@ -26,6 +26,10 @@ from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, lone_c
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
 MIN_FIELDS = 7
+# what Python 2's str.strip() removes, as EvmEval reads the bytes: other Unicode white space (U+00A0, U+2003,
+# and 0x1c-0x1f, which Python 3 strips) is part of a line, an id or a field
+ASCII_BLANKS = " \t\n\r\x0b\x0c"
+_OTHER_BLANKS = re.compile(rb"[\x1c-\x1f]")  # stripped by the scan kernels as by Python 3: read line by line
 
 
 @dataclass(slots=True)
@@ -87,6 +91,9 @@ class TbfFile:
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
     type_codes: tuple | None = field(default=None, repr=False, compare=False)
     realis_codes: tuple | None = field(default=None, repr=False, compare=False)
+    # lines whose edges hold Unicode white space that EvmEval keeps: (line, "blank") for a line of nothing
+    # else (skipped here; EvmEval reads a mention line and stops), (line, "edge") otherwise (read as EvmEval)
+    unicode_blanks: list = field(default_factory=list, repr=False, compare=False)
     bom: bool = False  # a UTF-8 byte-order mark started the file (dropped; EvmEval reads it: nugget/quirks.py)
 
 
@@ -101,6 +108,7 @@ def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
         for doc_id, doc in read.documents.items():
             out.documents[doc_id] = replace(doc, start=doc.start + base, end=doc.end + base, file=out)
     out.bom = bool(reads) and reads[0].bom
+    out.unicode_blanks = [b for read in reads for b in read.unicode_blanks]
     return out
 
 
@@ -153,6 +161,8 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
     """The file read from its bytes (kernels/tbf_read.py): what :func:`_parse` returns, or None when the
     file has anything irregular (then :func:`_parse` reads it again and writes the message).  ``before``:
     the lines of the file before ``data`` (a batch)."""
+    if _OTHER_BLANKS.search(data):
+        return None  # the kernel strips 0x1c-0x1f as Python 3 does, EvmEval keeps them
     import numpy as np
 
     from ..kernels import tbf_read as scan
@@ -175,7 +185,7 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
     doc: TbfDocument | None = None
     for k, kind, s, e, n_rows, n_rels in zip(*(a.tolist() for a in documents)):
         if kind == scan.BEGIN:
-            name = data[s:e].decode("utf-8")[len(BEGIN):].strip()
+            name = data[s:e].decode("utf-8")[len(BEGIN):].strip(ASCII_BLANKS)
             if doc is not None or not name or name in docs:
                 return None
             doc = TbfDocument(name, k + 1 + before, n_rows, n_rows)
@@ -222,14 +232,19 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
     doc: TbfDocument | None = None
     rows: list[list[str]] = []
     lines: list[int] = []
+    unicode_blanks = []
     for lineno, raw in enumerate(text.split("\n"), before + 1):
-        line = raw.strip()
+        line = raw.strip(ASCII_BLANKS)
         if not line:
             continue
+        if not ("!" <= line[0] <= "~" and "!" <= line[-1] <= "~") and line != line.strip():
+            unicode_blanks.append((lineno, "edge" if line.strip() else "blank"))
+            if not line.strip():
+                continue
         first = line[0]
         if first == "#":
             if line.startswith(BEGIN):
-                name = line[len(BEGIN):].strip()
+                name = line[len(BEGIN):].strip(ASCII_BLANKS)
                 if doc is not None:
                     raise ParseError(path, lineno, f'"{BEGIN}" inside document "{shown(doc.id)}" (begun at line '
                                                    f'{doc.line}): add the missing "{END}" line', name)
@@ -250,7 +265,7 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
             reject_other_format(path, text, "tbf")
             raise ParseError(path, lineno, f'line outside a document: add a "{BEGIN} ID" line before it')
         if first == "@":
-            parts = line[1:].strip().split("\t")
+            parts = line[1:].strip(ASCII_BLANKS).split("\t")
             if len(parts) != 3:
                 raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
                                                f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
@@ -278,7 +293,8 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
         reject_other_format(path, text, "tbf")
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
     ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
-    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines)
+    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines,
+                  unicode_blanks=unicode_blanks)
     for d in docs.values():
         d.file = tbf
     return tbf
@@ -408,15 +424,17 @@ def join_token_tables(tables: list[bytes | None]) -> tuple:
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
 
-def read_token_table(path: str) -> dict[str, str] | None:
-    """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
+def read_token_table(path: str) -> dict[str, list[str]] | None:
+    """token id -> the words of its lines (scorer_v1.7.1's ``read_token_ids`` makes an id invisible when any of
+    them is), or None when the file does not exist (as EvmEval, which then goes on).  Lines end at "\\n" and
+    lose their trailing ASCII white space only (Python 2 reads bytes)."""
     data = read_token_bytes(path)
     if data is None:
         return None
-    tokens: dict[str, str] = {}
+    tokens: dict[str, list[str]] = {}
     for raw in data.decode("utf-8").split("\n"):
-        fields = raw.rstrip().split("\t")
+        fields = raw.rstrip(ASCII_BLANKS).split("\t")
         if len(fields) < 4:
             continue  # EvmEval skips such lines (with a log message)
-        tokens[fields[0]] = fields[1]
+        tokens.setdefault(fields[0], []).append(fields[1])
     return tokens

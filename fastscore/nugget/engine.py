@@ -16,12 +16,12 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import (Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
+from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
                            read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
 from . import PAIRING
-from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
+from .options import ASCII_LOWER, COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
 from .token_spans import TokenSpans, row_positions
 
 
@@ -63,6 +63,7 @@ class Prepared:
     csr: dict = field(default_factory=dict)  # role -> (offsets, ids, lengths) of all scored mentions (char mode)
     members: dict = field(default_factory=dict)  # role -> Members of the scored documents (when computed)
     file_rows: dict = field(default_factory=dict, repr=False)  # role -> scored_rows(), once computed
+    kept_visible: list = field(default_factory=list, repr=False)  # invisible words EvmEval keeps (for a warning)
 
 
 @dataclass
@@ -128,7 +129,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             missing = table_path is not None and table is None
         if missing:
             no_table.append(d)
-        invisible = _invisible_ids(table, opts) if spans is None else set()
+        invisible = _invisible_ids(table, opts, table_path, out.kept_visible) if spans is None else set()
         token_ids: dict[str, int] = {}
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
@@ -159,6 +160,10 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                      out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
+    if out.kept_visible:
+        out.warnings.append(f"{len(out.kept_visible)} token(s) are invisible words once Unicode white space is "
+                            "stripped, which scorer_v1.7.1 (Python 2) keeps: visible, as it scores them "
+                            f"(--fix-evmeval-quirks removes them); first: {out.kept_visible[0]}")
     for role, tbf in (("gold", gold), ("system", system)):
         found = unknown_tokens[role]
         if found:
@@ -187,7 +192,11 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
         return
     extra = paired.extra
-    if paired.disjoint:
+    if paired.disjoint and _same_once_stripped(gold.documents, system.documents):
+        warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
+                        "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
+                        "every gold document as empty (--fix-evmeval-quirks strips it)")
+    elif paired.disjoint:
         raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
                          f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
                          'that the system output is for these gold documents (the names on the "#BeginOfDocument" '
@@ -199,6 +208,11 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
     if extra:
         warnings.append(f"{system.path}: {len(extra)} system document(s) not in the gold standard {gold.path}, "
                         f"not scored: {few(extra)}")
+
+
+def _same_once_stripped(gold: dict, system: dict) -> bool:
+    """Whether some document id of each file is the same once stripped of (Unicode) white space."""
+    return bool({d.strip() for d in gold} & {d.strip() for d in system})
 
 
 SPAN_SAMPLE = 32  # spans looked at per file, spread over it
@@ -300,7 +314,7 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
         table_path, table = _token_table(d, opts, g_doc)
-        invisible = _invisible_ids(table, opts)
+        invisible = _invisible_ids(table, opts, table_path, out.kept_visible)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
             tbf, rows = spans.files[role], kept[role][i]
@@ -341,11 +355,24 @@ def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
     return where
 
 
-def _invisible_ids(table: dict[str, str] | None, opts: Options) -> set[str]:
+def _invisible_ids(table: dict[str, list[str]] | None, opts: Options, path: str | None = None,
+                   kept_visible: list[str] | None = None) -> set[str]:
+    """The ids any of whose lines holds an invisible word, the word lowered and stripped as Python 2 does a byte
+    string (ASCII only: ``the`` + U+00A0 stays visible, noted in ``kept_visible``; ``--fix-evmeval-quirks``: as
+    Python 3 does)."""
     if table is None or not opts.invisible:
         return set()
     # EvmEval lowercases the token, then looks it up in the list as written
-    return {tid for tid, tok in table.items() if tok.lower().strip() in opts.invisible}
+    read = {tid for tid, words in table.items()
+            if any(w.translate(ASCII_LOWER).strip(ASCII_BLANKS) in opts.invisible for w in words)}
+    # the corrected reading differs on words outside ASCII only (what the kernels leave to Python)
+    meant = read | {tid for tid, words in table.items()
+                    if any(not w.isascii() and w.lower().strip() in opts.invisible for w in words)}
+    if opts.fix_evmeval_quirks:
+        return meant
+    if kept_visible is not None:
+        kept_visible += [f"{path}: token {tid!r} ({table[tid][-1]!r})" for tid in table if tid in meant - read]
+    return read
 
 
 def _unknown_tokens(tbf: TbfFile, doc_id: str, rows, table: dict[str, str], table_path: str,

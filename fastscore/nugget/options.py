@@ -18,7 +18,7 @@ KBP2015_INVISIBLE = ("the", "a", "an", "I", "you", "he", "she", "we", "my", "you
                      "when")
 ATTRIBUTES = ("span", "type", "realis", "type+realis")
 COREF_MAPPINGS = {"span": 0, "type": 1, "realis": 2, "type+realis": 3}
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+ASCII_LOWER = _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)  # Python 2 lower()
 _V17_DROP = str.maketrans("", "", string.punctuation + " \t\n\r\x0b\x0c")
 
 

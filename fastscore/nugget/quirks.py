@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..formats.tbf import TbfFile
+from ..errors import ParseError
+from ..formats.tbf import Relation, TbfFile
 from ..messages import shown
 from .options import Options
 
@@ -22,6 +23,8 @@ def evmeval_reading(gold: TbfFile, system: TbfFile, opts: Options) -> tuple[TbfF
     notes = list(opts.notes)
     if opts.fix_evmeval_quirks:
         return system, notes
+    for tbf in (gold, system) if system is not gold else (gold,):
+        notes += _unicode_blank_notes(tbf)
     if gold.bom and gold.documents:
         notes.append(f"{gold.path}, line 1: a byte-order mark starts the file: EvmEval fails on this gold file (it "
                      f"reads the line as a mention line of a document without id, then exits 1); scored without the mark (as "
@@ -39,3 +42,40 @@ def evmeval_reading(gold: TbfFile, system: TbfFile, opts: Options) -> tuple[TbfF
             documents[first] = replace(documents[first], end=documents[first].start, relations=[])
             system = replace(system, documents=documents)
     return system, notes
+
+
+def _unicode_blank_notes(tbf: TbfFile) -> list[str]:
+    """Warnings about lines whose edges hold Unicode white space, which Python 2's ``strip`` keeps."""
+    notes = []
+    blank = [line for line, kind in tbf.unicode_blanks if kind == "blank"]
+    edge = [line for line, kind in tbf.unicode_blanks if kind == "edge"]
+    if blank:
+        notes.append(f"{tbf.path}, line {blank[0]}: {len(blank)} line(s) of Unicode white space only: EvmEval "
+                     "fails on them where their document is scored (Python 2 keeps U+00A0 and the like: a mention "
+                     "line with too few fields, exit 1); skipped here")
+    if edge:
+        notes.append(f"{tbf.path}, line {edge[0]}: {len(edge)} line(s) start or end with Unicode white space "
+                     "(U+00A0 and the like), which EvmEval keeps: read as it reads them (a document id, mention id "
+                     f"or realis with it is another one); {FIX} strips it")
+    return notes
+
+
+def fixed_reading(tbf: TbfFile) -> TbfFile:
+    """``--fix-evmeval-quirks``: document ids, relation fields, types and realis without the Unicode white space
+    at their edges that EvmEval keeps (the file read as it is meant)."""
+    if not any(kind == "edge" for _, kind in tbf.unicode_blanks):
+        return tbf
+    documents = {}
+    for name, d in tbf.documents.items():
+        name = name.strip()
+        if name in documents:
+            raise ParseError(tbf.path, d.line, f"the same document appears twice (first at line "
+                                               f"{documents[name].line}) once its white space is stripped", name)
+        relations = [Relation(r.name.strip(), r.id.strip(), [a.strip() for a in r.args], r.line)
+                     for r in d.relations]
+        documents[name] = replace(d, id=name, relations=relations)
+    out = replace(tbf, documents=documents, types=[t.strip() for t in tbf.types],
+                  realis=[r.strip() for r in tbf.realis], type_codes=None, realis_codes=None)
+    for d in documents.values():
+        d.file = out
+    return out
