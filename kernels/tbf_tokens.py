@@ -210,8 +210,9 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
     The tokens' groups (by document; each with its hash and the bytes ``buf[g_start:g_end]``): whether the
     table of the group's document has a line with that id (looked up in a hash table of the document's
     groups), and whether the word of any such line is invisible (:func:`_invisible`: 0, 1, or 2 for
-    Python to decide), as scorer_v1.7.1's ``read_token_ids`` collects them.  Per document: whether a line of three tabs or more ends in a byte outside ASCII (white
-    space only Python can tell: that table is read in Python)."""
+    Python to decide), as scorer_v1.7.1's ``read_token_ids`` collects them.  Per document: whether a line of
+    three tabs or more ends in a byte outside ASCII (white space only Python can tell: that table is read in
+    Python)."""
     n_groups = len(g_doc)
     found = np.zeros(n_groups, dtype=np.bool_)
     invisible = np.zeros(n_groups, dtype=np.int64)

@@ -183,7 +183,8 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
 
 
 QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty",  # issue 36: how EvmEval reads a file
-          "blank_doc_id", "blank_line", "blank_edge", "table_blank", "table_repeat")
+          "blank_doc_id", "blank_line", "blank_edge", "table_blank", "table_repeat",
+          "span_underscore")
 KBP2015 = {"the", "a", "an", "you", "he", "she", "we", "my", "your", "her", "our", "who", "where", "when"}
 BLANKS = ("\u00a0", "\u2003", "\u3000", "\x1c")  # white space to Python 3's strip(), not to Python 2's
 
@@ -223,7 +224,8 @@ def _unicode_blanks(text: str, seed: float, quirks: list[str]) -> str:
 def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[str]]:
     """Case ``n`` (``case_inputs``) with inputs EvmEval reads its own way, drawn from a stream of their own
     (the plain cases stay as stored): a byte-order mark starting the gold or the system files, Unicode white space
-    (``_unicode_blanks``), and, on v1.8 runs, a type whitelist with a blank line or none at all.  Also the quirks drawn."""
+    (``_unicode_blanks``), token tables v1.7.1 reads its own way (``_token_table``), and, on v1.8 runs, a type
+    whitelist with a blank line or none at all.  Also the quirks drawn."""
     files, runs = case_inputs(seed, n)
     rng = random.Random(seed * 7919 + n)
     quirks = [q for q in QUIRKS if rng.random() < 0.3] or [rng.choice(QUIRKS)]
@@ -233,6 +235,9 @@ def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[st
             files[f"{side}.{mode}.tbf"] = _unicode_blanks(files[f"{side}.{mode}.tbf"], blanks, quirks)
             if f"bom_{side}" in quirks:
                 files[f"{side}.{mode}.tbf"] = "\ufeff" + files[f"{side}.{mode}.tbf"]
+    if "span_underscore" in quirks:  # Python 2's int() refuses "4_0" (EvmEval crashes), Python 3's reads 40
+        side = rng.choice(["gold", "system"])
+        files[f"{side}.char.tbf"] = re.sub(r"\t(\d)(\d+),", r"\t\1_\2,", files[f"{side}.char.tbf"], count=1)
     for name in sorted(files):
         if name.startswith("tkn/"):
             files[name] = _token_table(files[name], rng, quirks)

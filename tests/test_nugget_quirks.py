@@ -185,3 +185,22 @@ def test_invisible_word_with_a_no_break_space_stays_visible_as_in_scorer_v171(tm
     assert any("token(s) are invisible words once Unicode white space is stripped" in w and "'t1'" in w
                for w in result.warnings)
     assert _f1(score_nugget(gold, system, tokens=tkn, fix_evmeval_quirks=True)) == 1.0
+
+
+@pytest.mark.parametrize("span", ["1_0,14", "\u0661\u0660,14", "10,1\u00a04"])
+def test_offsets_python2_int_refuses_are_a_clear_error(tmp_path, capsys, span):
+    """EvmEval crashes (Python 2's int() takes ASCII digits only); fastscore read `1_0` as 10 and scored."""
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("\t10,14\t", f"\t{span}\t"))
+    assert main(["nugget", gold, system, "--preset", "kbp2016"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "s.tbf:3" in err and "bad character span" in err
+
+
+def test_malformed_span_of_a_type_the_whitelist_leaves_out_is_still_an_error(tmp_path, capsys):
+    """scorer_v1.8's parse_line reads the span before it looks at the whitelist: EvmEval crashes there too."""
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("\t10,14\t", "\t1_0,14\t"))
+    wl = _tbf(tmp_path, "wl.txt", "Contact_Broadcast\n")
+    assert main(["nugget", gold, system, "--preset", "kbp2016", "--type-whitelist", wl]) == 1
+    assert "bad character span '1_0,14'" in capsys.readouterr().err

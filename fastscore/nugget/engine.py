@@ -8,6 +8,7 @@ tables are given, type names normalised, type whitelist).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 
@@ -16,8 +17,8 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
-                           read_token_tables, span_kind, values_of)
+from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
+                           read_token_table, read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
 from . import PAIRING
@@ -138,7 +139,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             rows = doc_obj.rows if unique[role] is not None and unique[role][i] else \
                 _checked_rows(tbf, doc_obj, repeated[role])
             if opts.whitelist is not None:
-                rows = [r for r in rows if canonical_v18(tbf.types[r]) in opts.whitelist]
+                listed = [canonical_v18(tbf.types[r]) in opts.whitelist for r in rows]
+                if not opts.token_mode:  # EvmEval's parse_line reads the span before it looks at the whitelist
+                    for r in (r for r, keep in zip(rows, listed) if not keep):
+                        _chars(tbf, doc_obj.id, r)
+                rows = [r for r, keep in zip(rows, listed) if keep]
             kept[role].append(rows)
             if opts.token_mode and spans is None:
                 sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
@@ -487,8 +492,7 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         row = flat[bad]
         doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
         _chars(tbf, doc, row)  # raises the clear error
-        # else a span Python's int() reads and the kernel does not (' 12', '+12', digits of other scripts):
-        # read them all as EvmEval does
+        # else a span Python 2's int() reads and the kernel does not (' 12', '+12'): read them all as EvmEval does
         off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
     sides = []
     k = 0
@@ -514,7 +518,8 @@ def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limi
 
     def listed(row: int) -> int:
         try:
-            return sum(max(int(e) - int(b), 0) for b, e in (part.split(",") for part in tbf.spans[row].split(";")))
+            ranges = (part.split(",") for part in tbf.spans[row].split(";"))
+            return sum(max(py2_int(e) - py2_int(b), 0) for b, e in ranges)
         except ValueError:  # a malformed span after those that fill the limit
             return 0
 
@@ -567,7 +572,7 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
             raise refuse(f"an offset of {max(map(len, bounds[:2]))} characters is too large (at most "
                          f"{MAX_DIGITS} digits)")
         try:
-            b, e = int(bounds[0]), int(bounds[1])
+            b, e = py2_int(bounds[0]), py2_int(bounds[1])
         except (ValueError, IndexError):
             raise refuse("expected 'begin,end' ranges separated by ';' (or pass --tokens for token ids)") from None
         for x in (b, e):
@@ -713,13 +718,25 @@ def _valid_clusters(tbf: TbfFile, members: Members, span_keys=None) -> list[bool
     return valid.tolist()
 
 
+_PY2_INT = re.compile(r"[ \t\n\r\x0b\x0c]*[+-]?[0-9]+[ \t\n\r\x0b\x0c]*")
+
+
+def py2_int(text: str) -> int:
+    """``text`` read as Python 2's ``int()`` reads EvmEval's byte strings: ASCII digits with a sign and ASCII
+    white space around them, nothing else (Python 3 also takes ``4_0``, other scripts' digits and Unicode white
+    space); a ValueError otherwise."""
+    if not _PY2_INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def _span_set(span: str, token_mode: bool):
     """A key equal for two spans exactly when they cover the same tokens or characters: the token set, or
     the character ranges sorted and merged (a malformed character span: its text; scoring reports it)."""
     if token_mode:
         return frozenset(span.split(","))
     try:
-        ranges = sorted((int(b), int(e)) for b, e in (part.split(",") for part in span.split(";")))
+        ranges = sorted((py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";")))
     except ValueError:
         return span
     merged: list[list[int]] = []

@@ -3,8 +3,9 @@
 ``read_docs_with_doc_id_and_name`` (scorer_v1.7.1 and v1.8) reads bytes: a UTF-8 byte-order mark before
 ``#BeginOfDocument`` makes the first line a mention line of a document named "" and the first document's
 lines go to that document.  In a system file, the first document is then scored as empty; in a gold file, the
-document "" is scored (its first line has too few fields, or it has no token table): EvmEval exits 1.  Each case is warned;
-``--fix-evmeval-quirks`` reads the file as it is meant (the mark dropped), without a warning.
+document "" is scored (its first line has too few fields, or it has no token table): EvmEval exits 1.  Each
+case is warned; ``--fix-evmeval-quirks`` reads the file as it is meant (the mark dropped), without a warning.
+The same for Unicode white space at the ends of lines, which Python 2's ``strip`` keeps.
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def evmeval_reading(gold: TbfFile, system: TbfFile, opts: Options) -> tuple[TbfF
         notes += _unicode_blank_notes(tbf)
     if gold.bom and gold.documents:
         notes.append(f"{gold.path}, line 1: a byte-order mark starts the file: EvmEval fails on this gold file (it "
-                     f"reads the line as a mention line of a document without id, then exits 1); scored without the mark (as "
-                     f"{FIX} does)")
+                     "reads the line as a mention line of a document without id, then exits 1); scored without the "
+                     f"mark (as {FIX} does)")
     first = next(iter(system.documents), None) if system.bom else None
     if first is not None and first in gold.documents:
         if system.documents[first].line != 1:
