@@ -184,7 +184,7 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
 
 QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty",  # issue 36: how EvmEval reads a file
           "blank_doc_id", "blank_line", "blank_edge", "table_blank", "table_repeat",
-          "span_underscore")
+          "span_underscore", "empty_member")
 KBP2015 = {"the", "a", "an", "you", "he", "she", "we", "my", "your", "her", "our", "who", "where", "when"}
 BLANKS = ("\u00a0", "\u2003", "\u3000", "\x1c")  # white space to Python 3's strip(), not to Python 2's
 
@@ -207,7 +207,8 @@ def _token_table(text: str, rng: random.Random, quirks: list[str]) -> str:
 
 def _unicode_blanks(text: str, seed: float, quirks: list[str]) -> str:
     """A TBF text with Unicode white space EvmEval keeps: after a document id, as a line of its own, at the end
-    of a mention or relation line (the same draws for the token and the character files)."""
+    of a mention or relation line; relations with an empty member (``E1,E2,``, ``,E3``) (the same draws for the
+    token and the character files)."""
     rng = random.Random(seed)
     out = []
     for line in text.split("\n"):
@@ -215,6 +216,9 @@ def _unicode_blanks(text: str, seed: float, quirks: list[str]) -> str:
             line += rng.choice(BLANKS)
         elif "blank_edge" in quirks and line and line[0] != "#" and rng.random() < 0.15:
             line += rng.choice(BLANKS)
+        if "empty_member" in quirks and line.startswith("@") and rng.random() < 0.3:  # EvmEval: no such mention
+            name, rid, members = line.split("\t")
+            line = f"{name}\t{rid}\t{members}," if name == "@Coreference" else f"{name}\t{rid}\t,{members}"
         out.append(line)
         if "blank_line" in quirks and line.startswith("#BeginOfDocument") and rng.random() < 0.3:
             out.append(rng.choice(BLANKS))

@@ -204,3 +204,21 @@ def test_malformed_span_of_a_type_the_whitelist_leaves_out_is_still_an_error(tmp
     wl = _tbf(tmp_path, "wl.txt", "Contact_Broadcast\n")
     assert main(["nugget", gold, system, "--preset", "kbp2016", "--type-whitelist", wl]) == 1
     assert "bad character span '1_0,14'" in capsys.readouterr().err
+
+
+def test_empty_relation_member_is_an_undefined_member_as_in_evmeval(tmp_path):
+    """`@Coreference C1 E1,E2,`: EvmEval's parse_relation keeps "" as a member no mention has (ignored)."""
+    text = GOLD.replace("#EndOfDocument\n", "@Coreference\tC1\tE1,E2,\n#EndOfDocument\n", 1)
+    system = _tbf(tmp_path, "s.tbf", text)
+    result = score_nugget(_tbf(tmp_path, "g2.tbf", text.replace(",\n", "\n")), system, coref=True, **V18)
+    assert result.to_dict()["coref"]["average"] == 1.0
+    assert any("member(s) name mentions that are not defined" in w and "''" in w for w in result.warnings)
+
+
+def test_missing_token_folder_is_scored_without_tables_as_evmeval(tmp_path):
+    """EvmEval -t NOWHERE scores every document without its token table; fastscore exited 2."""
+    gold = _tbf(tmp_path, "g.tbf", TOKEN_GOLD)
+    system = _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
+    result = score_nugget(gold, system, tokens=str(tmp_path / "nowhere"))
+    assert _f1(result) == round(2 / 3, 4)
+    assert any("no such folder" in w for w in result.warnings)

@@ -269,9 +269,7 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
             if len(parts) != 3:
                 raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
                                                f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
-            args = parts[2].split(",")
-            if not all(args):
-                raise ParseError(path, lineno, f"empty mention id in relation {parts[1]!r}", doc.id)
+            args = parts[2].split(",")  # an empty id ("E1,E2,") names no mention: ignored, warned, as EvmEval does
             if len(args) < 2 and parts[0] != "Coreference":  # EvmEval stops here too
                 raise ParseError(path, lineno, f"@{parts[0]} relation {parts[1]!r} names one mention: a relation "
                                                "joins at least two", doc.id)

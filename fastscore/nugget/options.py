@@ -82,7 +82,7 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     p = PRESETS[preset]
     if char_spans and tokens is not None:
         raise UsageError("--char-spans and --tokens exclude each other")
-    if tokens is not None and not os.path.isdir(tokens):
+    if tokens is not None and os.path.exists(tokens) and not os.path.isdir(tokens):
         raise UsageError(f"--tokens {tokens}: not a folder")
     if coref_mapping not in COREF_MAPPINGS:
         raise UsageError(f"unknown coreference mapping {coref_mapping!r}: choose from {', '.join(COREF_MAPPINGS)}")
@@ -111,6 +111,9 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     whitelist, notes = None, ()
     if type_whitelist is not None:
         whitelist, notes = read_whitelist(type_whitelist, fix_evmeval_quirks)
+    if tokens is not None and not os.path.exists(tokens):  # EvmEval -t scores it: every table missing
+        notes += (f"--tokens {tokens}: no such folder: every document is scored without its token table, as "
+                  "EvmEval does (check the path)",)
     return Options(p, token_mode, tokens, token_ext, invisible, whitelist, coref, coref_mapping, coref_threshold,
                    mapping, per_type_mapping, sequencing, no_script_validation, sequencing_graph,
                    bool(fix_evmeval_quirks), notes)
