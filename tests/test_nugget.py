@@ -214,7 +214,8 @@ def test_doc_option_and_usage_errors(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["documents"] == 1
     assert main(args + ["--doc", "nope"]) == 1
     assert main(args + ["--coref-threshold", "0"]) == 2
-    assert main(args + ["--tokens", str(tmp_path / "missing")]) == 2
+    (tmp_path / "file").write_text("")
+    assert main(args + ["--tokens", str(tmp_path / "file")]) == 2  # a missing folder is scored as EvmEval -t does
     with pytest.raises(UsageError):
         fastscore.score_nugget(demo / "gold.tbf", demo / "system_A.tbf", preset="kbp2099")
 

@@ -222,3 +222,14 @@ def test_missing_token_folder_is_scored_without_tables_as_evmeval(tmp_path):
     result = score_nugget(gold, system, tokens=str(tmp_path / "nowhere"))
     assert _f1(result) == round(2 / 3, 4)
     assert any("no such folder" in w for w in result.warnings)
+
+
+def test_one_member_link_stops_scorer_v18_only(tmp_path, capsys):
+    """scorer_v1.8 stops at `@After A1 E1` in a scored document; v1.7.1 (kbp2015) reads no such check."""
+    text = GOLD.replace("#EndOfDocument\n", "@After\tA1\tE1\n#EndOfDocument\n", 1)
+    gold, system = _tbf(tmp_path, "g.tbf", GOLD), _tbf(tmp_path, "s.tbf", text)
+    assert _f1(score_nugget(gold, system, char_spans=True)) == 1.0
+    assert main(["nugget", gold, system, "--preset", "kbp2016"]) == 1
+    assert "s.tbf:4" in capsys.readouterr().err
+    other = text.replace("#BeginOfDocument d1\n", "#BeginOfDocument d9\n")  # a document never scored
+    assert _f1(score_nugget(gold, _tbf(tmp_path, "o.tbf", other), **V18)) == 0.5

@@ -178,7 +178,7 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
 
     names = column(r_bounds[0], r_bounds[1])
     if any(names[i] != "Coreference" for i in np.flatnonzero(r_args < 2).tolist()):
-        return None  # an @After or @Subevent naming one mention
+        return None  # an @After or @Subevent naming one mention: the line reader reads it (nugget/engine checks it)
     relations = list(map(Relation, names, column(r_bounds[2], r_bounds[3]),
                          [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1 + before).tolist()))
     docs: dict[str, TbfDocument] = {}
@@ -270,9 +270,6 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
                 raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
                                                f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
             args = parts[2].split(",")  # an empty id ("E1,E2,") names no mention: ignored, warned, as EvmEval does
-            if len(args) < 2 and parts[0] != "Coreference":  # EvmEval stops here too
-                raise ParseError(path, lineno, f"@{parts[0]} relation {parts[1]!r} names one mention: a relation "
-                                               "joins at least two", doc.id)
             doc.relations.append(Relation(parts[0], parts[1], args, lineno))
             continue
         fields = line.split("\t")

@@ -91,6 +91,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     doc_ids = [d for d, _, _ in pairs]
     out = Prepared(doc_ids, [], [], [], [])
     _check_documents(gold, system, paired, doc, out.warnings)
+    if opts.preset.name != "kbp2015":
+        _one_member_links(gold, system, pairs)
     for tbf in (gold, system):
         check_span_syntax(tbf, opts)
     # by role, not by file: gold and system may be one file
@@ -213,6 +215,17 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
     if extra:
         warnings.append(f"{system.path}: {len(extra)} system document(s) not in the gold standard {gold.path}, "
                         f"not scored: {few(extra)}")
+
+
+def _one_member_links(gold: TbfFile, system: TbfFile, pairs: list) -> None:
+    """scorer_v1.8's ``parse_relation_line`` stops at an @After or @Subevent of one mention in a scored document
+    (v1.7.1 checks nothing): the same, as a clear error."""
+    for _, g_doc, s_doc in pairs:
+        for tbf, d in ((gold, g_doc), (system, s_doc)):
+            for r in d.relations if d is not None else ():
+                if len(r.args) < 2 and r.name != "Coreference":
+                    raise ParseError(tbf.path, r.line, f"@{r.name} relation {r.id!r} names one mention: a relation "
+                                                       "joins at least two (scorer_v1.8 stops here too)", d.id)
 
 
 def _same_once_stripped(gold: dict, system: dict) -> bool:
