@@ -165,10 +165,11 @@ def span_numbers(first, code, keep):
 
 @njit(cache=True)
 def _rstrip_end(tab, s, e):
-    """End of the line ``tab[s:e]`` once its trailing ASCII white space (``str.isspace``) is dropped."""
+    """End of the line ``tab[s:e]`` once its trailing white space is dropped as Python 2's ``rstrip`` drops it
+    from EvmEval's byte strings (tab to carriage return, space: not 0x1c-0x1f)."""
     while e > s:
         c = tab[e - 1]
-        if c == 32 or 9 <= c <= 13 or 28 <= c <= 31:
+        if c == 32 or 9 <= c <= 13:
             e -= 1
         else:
             break
@@ -182,7 +183,7 @@ def _invisible(tab, s, e, words, word_off):
     for i in range(s, e):
         if tab[i] >= 128:
             return 2
-    while s < e and (tab[s] == 32 or 9 <= tab[s] <= 13 or 28 <= tab[s] <= 31):
+    while s < e and (tab[s] == 32 or 9 <= tab[s] <= 13):
         s += 1
     e = _rstrip_end(tab, s, e)
     for w in range(len(word_off) - 1):
@@ -208,9 +209,10 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
     EvmEval reads it (a line of four fields or more once its trailing white space is dropped: id, word, ...).
     The tokens' groups (by document; each with its hash and the bytes ``buf[g_start:g_end]``): whether the
     table of the group's document has a line with that id (looked up in a hash table of the document's
-    groups), and whether the word of its last such line is invisible (:func:`_invisible`: 0, 1, or 2 for
-    Python to decide).  Per document: whether a line of three tabs or more ends in a byte outside ASCII (white
-    space only Python can tell: that table is read in Python)."""
+    groups), and whether the word of any such line is invisible (:func:`_invisible`: 0, 1, or 2 for
+    Python to decide), as scorer_v1.7.1's ``read_token_ids`` collects them.  Per document: whether a line of
+    three tabs or more ends in a byte outside ASCII (white space only Python can tell: that table is read in
+    Python)."""
     n_groups = len(g_doc)
     found = np.zeros(n_groups, dtype=np.bool_)
     invisible = np.zeros(n_groups, dtype=np.int64)
@@ -262,7 +264,10 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
                         a = table[s]
                         if g_key[a] == key and same_bytes(tab, p, t1, buf, g_start[a], g_end[a]):
                             found[a] = True
-                            invisible[a] = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
+                            # invisible when any of its lines is (scorer_v1.7.1's set): 1 wins, then 2 (Python)
+                            v = _invisible(tab, t1 + 1, t2, words, word_off) if len(word_off) > 1 else 0
+                            if v == 1 or (v == 2 and invisible[a] == 0):
+                                invisible[a] = v
                             break
                         s = (s + 1) & (size - 1)
             p = q + 1

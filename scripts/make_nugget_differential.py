@@ -15,7 +15,10 @@ are reproducible): per case the SHA-256 of every input file and, per run, EvmEva
 fastscore options alongside, the exit code, the report (log lines removed) and EvmEval's first error.
 
     python scripts/make_nugget_differential.py --python2 PY27 --v18 DIR/scorer_v1.8.py
-        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check]
+        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check] [--quirks]
+
+``--quirks`` writes ``expected_quirks.json.gz`` instead: the cases of ``quirk_inputs`` (issue 36: a byte-order
+mark, a whitelist with a blank line or empty), run with ``--cases 60``.
 
 ``--check`` runs everything again and compares the bytes with the stored file (EvmEval's bundled
 v8.01 adds documents in Perl's hash order: a CoNLL figure on a truncation boundary can move by 0.01
@@ -28,6 +31,7 @@ import gzip
 import hashlib
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,22 +182,109 @@ def case_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict]]:
     return files, runs
 
 
+QUIRKS = ("bom_gold", "bom_system", "whitelist_blank", "whitelist_empty",  # issue 36: how EvmEval reads a file
+          "blank_doc_id", "blank_line", "blank_edge", "table_blank", "table_repeat",
+          "span_underscore", "empty_member")
+KBP2015 = {"the", "a", "an", "you", "he", "she", "we", "my", "your", "her", "our", "who", "where", "when"}
+BLANKS = ("\u00a0", "\u2003", "\u3000", "\x1c")  # white space to Python 3's strip(), not to Python 2's
+
+
+def _token_table(text: str, rng: random.Random, quirks: list[str]) -> str:
+    """A token table as scorer_v1.7.1's ``read_token_ids`` reads it its own way: an invisible word with Unicode
+    white space after it (visible to it), an id on two lines, one of them an invisible word (invisible to it)."""
+    out = []
+    for line in text.split("\n"):
+        fields = line.split("\t")
+        if "table_blank" in quirks and len(fields) == 4 and fields[1].lower() in KBP2015 and rng.random() < 0.5:
+            line = "\t".join([fields[0], fields[1] + rng.choice(BLANKS[:3])] + fields[2:])
+        if "table_repeat" in quirks and len(fields) == 4 and rng.random() < 0.2:
+            other = "\t".join([fields[0], rng.choice(["the", "an", "car"])] + fields[2:])
+            out += [other, line] if rng.random() < 0.5 else [line, other]
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _unicode_blanks(text: str, seed: float, quirks: list[str]) -> str:
+    """A TBF text with Unicode white space EvmEval keeps: after a document id, as a line of its own, at the end
+    of a mention or relation line; relations with an empty member (``E1,E2,``, ``,E3``) (the same draws for the
+    token and the character files)."""
+    rng = random.Random(seed)
+    out = []
+    for line in text.split("\n"):
+        if "blank_doc_id" in quirks and line.startswith("#BeginOfDocument") and rng.random() < 0.4:
+            line += rng.choice(BLANKS)
+        elif "blank_edge" in quirks and line and line[0] != "#" and rng.random() < 0.15:
+            line += rng.choice(BLANKS)
+        if "empty_member" in quirks and line.startswith("@") and rng.random() < 0.3:  # EvmEval: no such mention
+            name, rid, members = line.split("\t")
+            line = f"{name}\t{rid}\t{members}," if name == "@Coreference" else f"{name}\t{rid}\t,{members}"
+        out.append(line)
+        if "blank_line" in quirks and line.startswith("#BeginOfDocument") and rng.random() < 0.3:
+            out.append(rng.choice(BLANKS))
+    return "\n".join(out)
+
+
+def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[str]]:
+    """Case ``n`` (``case_inputs``) with inputs EvmEval reads its own way, drawn from a stream of their own
+    (the plain cases stay as stored): a byte-order mark starting the gold or the system files, Unicode white space
+    (``_unicode_blanks``), token tables v1.7.1 reads its own way (``_token_table``), and, on v1.8 runs, a type
+    whitelist with a blank line or none at all.  Also the quirks drawn."""
+    files, runs = case_inputs(seed, n)
+    rng = random.Random(seed * 7919 + n)
+    quirks = [q for q in QUIRKS if rng.random() < 0.3] or [rng.choice(QUIRKS)]
+    for side in ("gold", "system"):
+        blanks = rng.random()
+        for mode in ("token", "char"):
+            files[f"{side}.{mode}.tbf"] = _unicode_blanks(files[f"{side}.{mode}.tbf"], blanks, quirks)
+            if f"bom_{side}" in quirks:
+                files[f"{side}.{mode}.tbf"] = "\ufeff" + files[f"{side}.{mode}.tbf"]
+    if "span_underscore" in quirks:  # Python 2's int() refuses "4_0" (EvmEval crashes), Python 3's reads 40
+        side = rng.choice(["gold", "system"])
+        files[f"{side}.char.tbf"] = re.sub(r"\t(\d)(\d+),", r"\t\1_\2,", files[f"{side}.char.tbf"], count=1)
+    for name in sorted(files):
+        if name.startswith("tkn/"):
+            files[name] = _token_table(files[name], rng, quirks)
+    for k, run in enumerate(runs):
+        if run["scorer"] != "v18" or "-wl" in run["evmeval_args"]:
+            continue
+        if "whitelist_empty" in quirks and rng.random() < 0.5:
+            text = ""
+        elif "whitelist_blank" in quirks:
+            text = "\n".join(rng.sample(TYPES, 4) + [""] * rng.randint(1, 2) + rng.sample(TYPES, 2)) + "\n"
+        else:
+            continue
+        name = f"whitelist-q{k}.txt"
+        files[name] = text
+        run["evmeval_args"] += ["-wl", name]
+        run["args"] += ["--type-whitelist", name]
+    return files, runs, quirks
+
+
 def repeated_ids(tbf: str) -> set[str]:
-    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks)."""
+    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks), named as EvmEval
+    names them (``documents``)."""
     seen: set[tuple[str, str]] = set()
     found: set[str] = set()
-    for line in tbf.splitlines():
+    doc = ""
+    for line in tbf.split("\n"):
+        if line.startswith("#BeginOfDocument"):
+            doc = _name(line)
         fields = line.split("\t")
         if len(fields) >= 7 and not line.startswith(("#", "@")):
-            if (fields[1], fields[2]) in seen:
-                found.add(fields[1])
-            seen.add((fields[1], fields[2]))
+            if (doc, fields[2]) in seen:
+                found.add(doc)
+            seen.add((doc, fields[2]))
     return found
 
 
 def documents(tbf: str) -> set[str]:
-    """The document ids of a TBF text."""
-    return {line.split(" ", 1)[1] for line in tbf.splitlines() if line.startswith("#BeginOfDocument ")}
+    """The document ids of a TBF text as EvmEval reads them (Python 2's strip: ASCII white space only)."""
+    return {_name(line) for line in tbf.split("\n") if line.startswith("#BeginOfDocument")}
+
+
+def _name(begin_line: str) -> str:
+    return begin_line[len("#BeginOfDocument"):].strip(" \t\n\r\x0b\x0c")
 
 
 def write_inputs(folder: Path, files: dict[str, str]) -> None:
@@ -207,7 +298,9 @@ def digest(text: str) -> str:
 
 
 def report(stdout: str) -> str:
-    return "".join(ln for ln in stdout.splitlines(keepends=True) if not ln.startswith("["))
+    """EvmEval's report without its log lines (lines end at "\\n" only: a document id may hold U+001C)."""
+    lines = re.split(r"(?<=\n)", stdout)
+    return "".join(ln for ln in lines if not ln.startswith("["))
 
 
 def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:
@@ -217,18 +310,19 @@ def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:
                "-s", str(folder / f"system.{run['mode']}.tbf")]
         cmd += [subst.get(a, str(folder / a) if a.startswith("whitelist-") else a) for a in run["evmeval_args"]]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=scorer.parent)
-    return {"exit": proc.returncode, "report": report(proc.stdout) if proc.returncode == 0 else "",
-            "error": first_error(proc) if proc.returncode else ""}
+    error = first_error(proc).replace(str(folder), "INPUTS") if proc.returncode else ""  # no temporary path
+    return {"exit": proc.returncode, "report": report(proc.stdout) if proc.returncode == 0 else "", "error": error}
 
 
 def build(args: argparse.Namespace) -> bytes:
     scorers = {"v18": args.v18.resolve(), "v171": args.v171.resolve()}
-    expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}",
+    quirks = " --quirks" if args.quirks else ""
+    expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}{quirks}",
                 "seed": args.seed,
                 "scorers": {"v18": "EvmEval scorer_v1.8.py (head)", "v171": "EvmEval scorer_v1.7.py @1bd96c9"},
                 "cases": {}}
     for n in range(args.cases):
-        files, runs = case_inputs(args.seed, n)
+        files, runs = quirk_inputs(args.seed, n)[:2] if args.quirks else case_inputs(args.seed, n)
         with tempfile.TemporaryDirectory() as tmp:
             write_inputs(Path(tmp), files)
             for run in runs:
@@ -243,9 +337,11 @@ def main() -> None:
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
     ap.add_argument("--v18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
     ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
+    ap.add_argument("--quirks", action="store_true", help="the cases with inputs EvmEval reads its own way "
+                    "(quirk_inputs), written to expected_quirks.json.gz")
     args = ap.parse_args()
     data = build(args)
-    target = OUT / "expected.json.gz"
+    target = OUT / ("expected_quirks.json.gz" if args.quirks else "expected.json.gz")
     store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     failed = sum(r["exit"] != 0 for c in cases.values() for r in c["runs"])

@@ -21,10 +21,12 @@ from fastscore.cli import main
 from tests.conftest import ROOT, TESTDATA
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from make_nugget_differential import case_inputs, digest, documents, repeated_ids, write_inputs  # noqa: E402
+from make_nugget_differential import (case_inputs, digest, documents, quirk_inputs, repeated_ids,  # noqa: E402
+                                      write_inputs)
 
 STORED = json.loads(gzip.decompress((TESTDATA / "nugget_differential" / "expected.json.gz").read_bytes()))
 CASES = STORED["cases"]
+QUIRKS = json.loads(gzip.decompress((TESTDATA / "nugget_differential" / "expected_quirks.json.gz").read_bytes()))
 
 
 def _args(folder, run: dict) -> list[str]:
@@ -45,17 +47,41 @@ def test_evmeval_differential(case, tmp_path, capsys):
     assert {k: digest(v) for k, v in files.items()} == CASES[case]["inputs"]
     write_inputs(tmp_path, files)
     for k, (run, stored) in enumerate(zip(runs, CASES[case]["runs"])):
-        assert run["args"] == stored["args"]
-        code = main(["nugget", *_args(tmp_path, run), "--output", "evmeval"])
-        out, err = capsys.readouterr()
-        stop = _v171_stop(files, run)
-        if stop is not None and stored["exit"] == 0:
-            assert f"\n{stop}" not in stored["report"], f"run {k}: v1.7.1 scored {stop}"  # it stopped there
-            assert _one_clear_error(code, out, err) and "duplicate mention id" in err, f"run {k}: {err}"
-        elif stored["exit"] == 0:
-            assert (code, out) == (0, stored["report"]), f"run {k}: {stored['evmeval_args']}: {err}"
-        else:
-            assert _one_clear_error(code, out, err), f"run {k}: EvmEval stopped ({stored['error']}): {err}"
+        _compare(k, run, stored, files, tmp_path, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(QUIRKS["cases"]))
+def test_evmeval_differential_quirks(case, tmp_path, capsys):
+    """Inputs EvmEval reads its own way (issue 36): its figures, warned; where it fails on a byte-order mark or
+    a line of Unicode white space, the score warned as one EvmEval fails on (or a clear error)."""
+    files, runs, quirks = quirk_inputs(QUIRKS["seed"], int(case.split("-")[1]))
+    assert {k: digest(v) for k, v in files.items()} == QUIRKS["cases"][case]["inputs"]
+    write_inputs(tmp_path, files)
+    fails = {"bom_gold", "bom_system", "blank_line"} & set(quirks)  # where EvmEval may fail on a plain meaning
+    for k, (run, stored) in enumerate(zip(runs, QUIRKS["cases"][case]["runs"])):
+        if stored["exit"] and fails:
+            code = main(["nugget", *_args(tmp_path, run), "--output", "evmeval"])
+            out, err = capsys.readouterr()
+            scored_warned = code == 0 and "EvmEval fails on" in err
+            assert scored_warned or _one_clear_error(code, out, err), f"run {k}: {stored['error']}: {err}"
+            continue
+        _compare(k, run, stored, files, tmp_path, capsys)
+
+
+def _compare(k: int, run: dict, stored: dict, files: dict[str, str], folder, capsys) -> None:
+    """Run ``k``: fastscore's report is EvmEval's where it finishes, one clear error where it stops."""
+    assert run["args"] == stored["args"]
+    code = main(["nugget", *_args(folder, run), "--output", "evmeval"])
+    out, err = capsys.readouterr()
+    stop = _v171_stop(files, run)
+    if stop is not None and stored["exit"] == 0:
+        assert f"\n{stop}" not in stored["report"], f"run {k}: v1.7.1 scored {stop}"  # it stopped there
+        assert _one_clear_error(code, out, err) and "duplicate mention id" in err, f"run {k}: {err}"
+    elif stored["exit"] == 0:
+        assert (code, out) == (0, stored["report"]), f"run {k}: {stored['evmeval_args']}: {err}"
+    else:
+        assert _one_clear_error(code, out, err), f"run {k}: EvmEval stopped ({stored['error']}): {err}"
 
 
 def _v171_stop(files: dict[str, str], run: dict) -> str | None:

@@ -21,11 +21,15 @@ from ..errors import InputNotFound, ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
 from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
-                    reject_other_format, source_bytes, source_name)
+                    read_bytes_and_bom, reject_other_format, source_bytes, source_name)
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
 MIN_FIELDS = 7
+# what Python 2's str.strip() removes, as EvmEval reads the bytes: other Unicode white space (U+00A0, U+2003,
+# and 0x1c-0x1f, which Python 3 strips) is part of a line, an id or a field
+ASCII_BLANKS = " \t\n\r\x0b\x0c"
+_OTHER_BLANKS = re.compile(rb"[\x1c-\x1f]")  # stripped by the scan kernels as by Python 3: read line by line
 
 
 @dataclass(slots=True)
@@ -87,6 +91,10 @@ class TbfFile:
     id_codes: tuple | None = field(default=None, repr=False, compare=False)
     type_codes: tuple | None = field(default=None, repr=False, compare=False)
     realis_codes: tuple | None = field(default=None, repr=False, compare=False)
+    # lines whose edges hold Unicode white space that EvmEval keeps: (line, "blank") for a line of nothing
+    # else (skipped here; EvmEval reads a mention line and stops), (line, "edge") otherwise (read as EvmEval)
+    unicode_blanks: list = field(default_factory=list, repr=False, compare=False)
+    bom: bool = False  # a UTF-8 byte-order mark started the file (dropped; EvmEval reads it: nugget/quirks.py)
 
 
 def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
@@ -99,6 +107,8 @@ def concat_tbf(reads: list[TbfFile], name: str, like: TbfFile) -> TbfFile:
             getattr(out, column).extend(getattr(read, column))
         for doc_id, doc in read.documents.items():
             out.documents[doc_id] = replace(doc, start=doc.start + base, end=doc.end + base, file=out)
+    out.bom = bool(reads) and reads[0].bom
+    out.unicode_blanks = [b for read in reads for b in read.unicode_blanks]
     return out
 
 
@@ -107,15 +117,33 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     of whole documents: messages name the file's own lines); a clear :class:`ParseError` for anything
     malformed.  ``allow_empty``: a file with nothing but white space is a file without documents (a system
     that found nothing) instead of an error."""
-    data, name, before = source_bytes(source)
+    if isinstance(source, Part):
+        (data, name, before), bom = source_bytes(source), _part_starts_with_bom(source)
+    else:  # read once: standard input and pipes cannot be read twice
+        path = os.fspath(source)
+        (data, bom), name, before = read_bytes_and_bom(path), source_name(path), 0
     # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
     text = None if data.isascii() else decode_utf8(name, data, before)
     with collector_paused():
         if len(data) >= SCAN_BYTES and not jit_disabled():
             tbf = _scan(name, data, before)
             if tbf is not None:
+                tbf.bom = bom
                 return tbf
-        return _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+        tbf = _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+        tbf.bom = bom
+        return tbf
+
+
+def _part_starts_with_bom(part: Part) -> bool:
+    """Whether the batch starts the file and the file a UTF-8 byte-order mark (which the read dropped)."""
+    if part.start:
+        return False
+    try:
+        with open(part.path, "rb") as fh:
+            return fh.read(len(BOM)) == BOM
+    except OSError:
+        return False
 
 
 _BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start
@@ -133,6 +161,8 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
     """The file read from its bytes (kernels/tbf_read.py): what :func:`_parse` returns, or None when the
     file has anything irregular (then :func:`_parse` reads it again and writes the message).  ``before``:
     the lines of the file before ``data`` (a batch)."""
+    if _OTHER_BLANKS.search(data):
+        return None  # the kernel strips 0x1c-0x1f as Python 3 does, EvmEval keeps them
     import numpy as np
 
     from ..kernels import tbf_read as scan
@@ -148,14 +178,14 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
 
     names = column(r_bounds[0], r_bounds[1])
     if any(names[i] != "Coreference" for i in np.flatnonzero(r_args < 2).tolist()):
-        return None  # an @After or @Subevent naming one mention
+        return None  # an @After or @Subevent naming one mention: the line reader reads it (nugget/engine checks it)
     relations = list(map(Relation, names, column(r_bounds[2], r_bounds[3]),
                          [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1 + before).tolist()))
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     for k, kind, s, e, n_rows, n_rels in zip(*(a.tolist() for a in documents)):
         if kind == scan.BEGIN:
-            name = data[s:e].decode("utf-8")[len(BEGIN):].strip()
+            name = data[s:e].decode("utf-8")[len(BEGIN):].strip(ASCII_BLANKS)
             if doc is not None or not name or name in docs:
                 return None
             doc = TbfDocument(name, k + 1 + before, n_rows, n_rows)
@@ -202,14 +232,19 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
     doc: TbfDocument | None = None
     rows: list[list[str]] = []
     lines: list[int] = []
+    unicode_blanks = []
     for lineno, raw in enumerate(text.split("\n"), before + 1):
-        line = raw.strip()
+        line = raw.strip(ASCII_BLANKS)
         if not line:
             continue
+        if not ("!" <= line[0] <= "~" and "!" <= line[-1] <= "~") and line != line.strip():
+            unicode_blanks.append((lineno, "edge" if line.strip() else "blank"))
+            if not line.strip():
+                continue
         first = line[0]
         if first == "#":
             if line.startswith(BEGIN):
-                name = line[len(BEGIN):].strip()
+                name = line[len(BEGIN):].strip(ASCII_BLANKS)
                 if doc is not None:
                     raise ParseError(path, lineno, f'"{BEGIN}" inside document "{shown(doc.id)}" (begun at line '
                                                    f'{doc.line}): add the missing "{END}" line', name)
@@ -230,16 +265,11 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
             reject_other_format(path, text, "tbf")
             raise ParseError(path, lineno, f'line outside a document: add a "{BEGIN} ID" line before it')
         if first == "@":
-            parts = line[1:].strip().split("\t")
+            parts = line[1:].strip(ASCII_BLANKS).split("\t")
             if len(parts) != 3:
                 raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
                                                f"(@NAME, id, mention ids), found {len(parts)}", doc.id)
-            args = parts[2].split(",")
-            if not all(args):
-                raise ParseError(path, lineno, f"empty mention id in relation {parts[1]!r}", doc.id)
-            if len(args) < 2 and parts[0] != "Coreference":  # EvmEval stops here too
-                raise ParseError(path, lineno, f"@{parts[0]} relation {parts[1]!r} names one mention: a relation "
-                                               "joins at least two", doc.id)
+            args = parts[2].split(",")  # an empty id ("E1,E2,") names no mention: ignored, warned, as EvmEval does
             doc.relations.append(Relation(parts[0], parts[1], args, lineno))
             continue
         fields = line.split("\t")
@@ -258,7 +288,8 @@ def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> 
         reject_other_format(path, text, "tbf")
         raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
     ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
-    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines)
+    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), docs, ids, spans, texts, types, realis, lines,
+                  unicode_blanks=unicode_blanks)
     for d in docs.values():
         d.file = tbf
     return tbf
@@ -388,15 +419,17 @@ def join_token_tables(tables: list[bytes | None]) -> tuple:
     return data, offsets(np.maximum(sizes, 0)), sizes >= 0
 
 
-def read_token_table(path: str) -> dict[str, str] | None:
-    """token id -> token, or None when the file does not exist (as EvmEval, which then goes on)."""
+def read_token_table(path: str) -> dict[str, list[str]] | None:
+    """token id -> the words of its lines (scorer_v1.7.1's ``read_token_ids`` makes an id invisible when any of
+    them is), or None when the file does not exist (as EvmEval, which then goes on).  Lines end at "\\n" and
+    lose their trailing ASCII white space only (Python 2 reads bytes)."""
     data = read_token_bytes(path)
     if data is None:
         return None
-    tokens: dict[str, str] = {}
+    tokens: dict[str, list[str]] = {}
     for raw in data.decode("utf-8").split("\n"):
-        fields = raw.rstrip().split("\t")
+        fields = raw.rstrip(ASCII_BLANKS).split("\t")
         if len(fields) < 4:
             continue  # EvmEval skips such lines (with a log message)
-        tokens[fields[0]] = fields[1]
+        tokens.setdefault(fields[0], []).append(fields[1])
     return tokens

@@ -8,6 +8,7 @@ tables are given, type names normalised, type whitelist).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 
@@ -16,12 +17,12 @@ import numpy as np
 from ..errors import InputError, ParseError
 from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import (Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes, read_token_table,
-                           read_token_tables, span_kind, values_of)
+from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
+                           read_token_table, read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
 from . import PAIRING
-from .options import COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
+from .options import ASCII_LOWER, COREF_MAPPINGS, NOT_ANNOTATED, Options, canonical_v18
 from .token_spans import TokenSpans, row_positions
 
 
@@ -63,6 +64,7 @@ class Prepared:
     csr: dict = field(default_factory=dict)  # role -> (offsets, ids, lengths) of all scored mentions (char mode)
     members: dict = field(default_factory=dict)  # role -> Members of the scored documents (when computed)
     file_rows: dict = field(default_factory=dict, repr=False)  # role -> scored_rows(), once computed
+    kept_visible: list = field(default_factory=list, repr=False)  # invisible words EvmEval keeps (for a warning)
 
 
 @dataclass
@@ -89,6 +91,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     doc_ids = [d for d, _, _ in pairs]
     out = Prepared(doc_ids, [], [], [], [])
     _check_documents(gold, system, paired, doc, out.warnings)
+    if opts.preset.name != "kbp2015":
+        _one_member_links(gold, system, pairs)
     for tbf in (gold, system):
         check_span_syntax(tbf, opts)
     # by role, not by file: gold and system may be one file
@@ -128,7 +132,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             missing = table_path is not None and table is None
         if missing:
             no_table.append(d)
-        invisible = _invisible_ids(table, opts) if spans is None else set()
+        invisible = _invisible_ids(table, opts, table_path, out.kept_visible) if spans is None else set()
         token_ids: dict[str, int] = {}
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
@@ -137,7 +141,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             rows = doc_obj.rows if unique[role] is not None and unique[role][i] else \
                 _checked_rows(tbf, doc_obj, repeated[role])
             if opts.whitelist is not None:
-                rows = [r for r in rows if canonical_v18(tbf.types[r]) in opts.whitelist]
+                listed = [canonical_v18(tbf.types[r]) in opts.whitelist for r in rows]
+                if not opts.token_mode:  # EvmEval's parse_line reads the span before it looks at the whitelist
+                    for r in (r for r, keep in zip(rows, listed) if not keep):
+                        _chars(tbf, doc_obj.id, r)
+                rows = [r for r, keep in zip(rows, listed) if keep]
             kept[role].append(rows)
             if opts.token_mode and spans is None:
                 sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
@@ -159,6 +167,10 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                      out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
+    if out.kept_visible:
+        out.warnings.append(f"{len(out.kept_visible)} token(s) are invisible words once Unicode white space is "
+                            "stripped, which scorer_v1.7.1 (Python 2) keeps: visible, as it scores them "
+                            f"(--fix-evmeval-quirks removes them); first: {out.kept_visible[0]}")
     for role, tbf in (("gold", gold), ("system", system)):
         found = unknown_tokens[role]
         if found:
@@ -187,7 +199,11 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
         return
     extra = paired.extra
-    if paired.disjoint:
+    if paired.disjoint and _same_once_stripped(gold.documents, system.documents):
+        warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
+                        "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
+                        "every gold document as empty (--fix-evmeval-quirks strips it)")
+    elif paired.disjoint:
         raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
                          f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
                          'that the system output is for these gold documents (the names on the "#BeginOfDocument" '
@@ -199,6 +215,22 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
     if extra:
         warnings.append(f"{system.path}: {len(extra)} system document(s) not in the gold standard {gold.path}, "
                         f"not scored: {few(extra)}")
+
+
+def _one_member_links(gold: TbfFile, system: TbfFile, pairs: list) -> None:
+    """scorer_v1.8's ``parse_relation_line`` stops at an @After or @Subevent of one mention in a scored document
+    (v1.7.1 checks nothing): the same, as a clear error."""
+    for _, g_doc, s_doc in pairs:
+        for tbf, d in ((gold, g_doc), (system, s_doc)):
+            for r in d.relations if d is not None else ():
+                if len(r.args) < 2 and r.name != "Coreference":
+                    raise ParseError(tbf.path, r.line, f"@{r.name} relation {r.id!r} names one mention: a relation "
+                                                       "joins at least two (scorer_v1.8 stops here too)", d.id)
+
+
+def _same_once_stripped(gold: dict, system: dict) -> bool:
+    """Whether some document id of each file is the same once stripped of (Unicode) white space."""
+    return bool({d.strip() for d in gold} & {d.strip() for d in system})
 
 
 SPAN_SAMPLE = 32  # spans looked at per file, spread over it
@@ -300,7 +332,7 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
         table_path, table = _token_table(d, opts, g_doc)
-        invisible = _invisible_ids(table, opts)
+        invisible = _invisible_ids(table, opts, table_path, out.kept_visible)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
             tbf, rows = spans.files[role], kept[role][i]
@@ -341,11 +373,24 @@ def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
     return where
 
 
-def _invisible_ids(table: dict[str, str] | None, opts: Options) -> set[str]:
+def _invisible_ids(table: dict[str, list[str]] | None, opts: Options, path: str | None = None,
+                   kept_visible: list[str] | None = None) -> set[str]:
+    """The ids any of whose lines holds an invisible word, the word lowered and stripped as Python 2 does a byte
+    string (ASCII only: ``the`` + U+00A0 stays visible, noted in ``kept_visible``; ``--fix-evmeval-quirks``: as
+    Python 3 does)."""
     if table is None or not opts.invisible:
         return set()
     # EvmEval lowercases the token, then looks it up in the list as written
-    return {tid for tid, tok in table.items() if tok.lower().strip() in opts.invisible}
+    read = {tid for tid, words in table.items()
+            if any(w.translate(ASCII_LOWER).strip(ASCII_BLANKS) in opts.invisible for w in words)}
+    # the corrected reading differs on words outside ASCII only (what the kernels leave to Python)
+    meant = read | {tid for tid, words in table.items()
+                    if any(not w.isascii() and w.lower().strip() in opts.invisible for w in words)}
+    if opts.fix_evmeval_quirks:
+        return meant
+    if kept_visible is not None:
+        kept_visible += [f"{path}: token {tid!r} ({table[tid][-1]!r})" for tid in table if tid in meant - read]
+    return read
 
 
 def _unknown_tokens(tbf: TbfFile, doc_id: str, rows, table: dict[str, str], table_path: str,
@@ -460,8 +505,7 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         row = flat[bad]
         doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
         _chars(tbf, doc, row)  # raises the clear error
-        # else a span Python's int() reads and the kernel does not (' 12', '+12', digits of other scripts):
-        # read them all as EvmEval does
+        # else a span Python 2's int() reads and the kernel does not (' 12', '+12'): read them all as EvmEval does
         off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
     sides = []
     k = 0
@@ -487,7 +531,8 @@ def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limi
 
     def listed(row: int) -> int:
         try:
-            return sum(max(int(e) - int(b), 0) for b, e in (part.split(",") for part in tbf.spans[row].split(";")))
+            ranges = (part.split(",") for part in tbf.spans[row].split(";"))
+            return sum(max(py2_int(e) - py2_int(b), 0) for b, e in ranges)
         except ValueError:  # a malformed span after those that fill the limit
             return 0
 
@@ -540,7 +585,7 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
             raise refuse(f"an offset of {max(map(len, bounds[:2]))} characters is too large (at most "
                          f"{MAX_DIGITS} digits)")
         try:
-            b, e = int(bounds[0]), int(bounds[1])
+            b, e = py2_int(bounds[0]), py2_int(bounds[1])
         except (ValueError, IndexError):
             raise refuse("expected 'begin,end' ranges separated by ';' (or pass --tokens for token ids)") from None
         for x in (b, e):
@@ -686,13 +731,25 @@ def _valid_clusters(tbf: TbfFile, members: Members, span_keys=None) -> list[bool
     return valid.tolist()
 
 
+_PY2_INT = re.compile(r"[ \t\n\r\x0b\x0c]*[+-]?[0-9]+[ \t\n\r\x0b\x0c]*")
+
+
+def py2_int(text: str) -> int:
+    """``text`` read as Python 2's ``int()`` reads EvmEval's byte strings: ASCII digits with a sign and ASCII
+    white space around them, nothing else (Python 3 also takes ``4_0``, other scripts' digits and Unicode white
+    space); a ValueError otherwise."""
+    if not _PY2_INT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def _span_set(span: str, token_mode: bool):
     """A key equal for two spans exactly when they cover the same tokens or characters: the token set, or
     the character ranges sorted and merged (a malformed character span: its text; scoring reports it)."""
     if token_mode:
         return frozenset(span.split(","))
     try:
-        ranges = sorted((int(b), int(e)) for b, e in (part.split(",") for part in span.split(";")))
+        ranges = sorted((py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";")))
     except ValueError:
         return span
     merged: list[list[int]] = []

@@ -18,7 +18,7 @@ KBP2015_INVISIBLE = ("the", "a", "an", "I", "you", "he", "she", "we", "my", "you
                      "when")
 ATTRIBUTES = ("span", "type", "realis", "type+realis")
 COREF_MAPPINGS = {"span": 0, "type": 1, "realis": 2, "type+realis": 3}
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+ASCII_LOWER = _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)  # Python 2 lower()
 _V17_DROP = str.maketrans("", "", string.punctuation + " \t\n\r\x0b\x0c")
 
 
@@ -67,19 +67,22 @@ class Options:
     sequencing: bool = False  # score @After/@Subevent links (v1.8 -a)
     no_script_validation: bool = False  # accept links both ways between two clusters (v1.8 -nv)
     sequencing_graph: str = "official"  # the TempEval-3 timegraph, or "exact" (the corrected closure)
+    fix_evmeval_quirks: bool = False  # inputs read as they mean, not as EvmEval misreads them (nugget/quirks.py)
+    notes: tuple[str, ...] = ()  # warnings about the options' files (the whitelist as EvmEval reads it)
 
 
 def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                     char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                     coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
                     mapping: str = "greedy", per_type_mapping: str = "type+realis", sequencing: bool = False,
-                    no_script_validation: bool = False, sequencing_graph: str = "official") -> Options:
+                    no_script_validation: bool = False, sequencing_graph: str = "official",
+                    fix_evmeval_quirks: bool = False) -> Options:
     if preset not in PRESETS:
         raise UsageError(f"unknown preset {preset!r}: choose from {', '.join(PRESETS)}")
     p = PRESETS[preset]
     if char_spans and tokens is not None:
         raise UsageError("--char-spans and --tokens exclude each other")
-    if tokens is not None and not os.path.isdir(tokens):
+    if tokens is not None and os.path.exists(tokens) and not os.path.isdir(tokens):
         raise UsageError(f"--tokens {tokens}: not a folder")
     if coref_mapping not in COREF_MAPPINGS:
         raise UsageError(f"unknown coreference mapping {coref_mapping!r}: choose from {', '.join(COREF_MAPPINGS)}")
@@ -105,11 +108,32 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
         invisible = frozenset()
     else:
         invisible = frozenset(w.strip() for w in _lines(invisible_words) if w.strip())
-    whitelist = None
+    whitelist, notes = None, ()
     if type_whitelist is not None:
-        whitelist = frozenset(canonical_v18(w) for w in _lines(type_whitelist) if w.strip())
+        whitelist, notes = read_whitelist(type_whitelist, fix_evmeval_quirks)
+    if tokens is not None and not os.path.exists(tokens):  # EvmEval -t scores it: every table missing
+        notes += (f"--tokens {tokens}: no such folder: every document is scored without its token table, as "
+                  "EvmEval does (check the path)",)
     return Options(p, token_mode, tokens, token_ext, invisible, whitelist, coref, coref_mapping, coref_threshold,
-                   mapping, per_type_mapping, sequencing, no_script_validation, sequencing_graph)
+                   mapping, per_type_mapping, sequencing, no_script_validation, sequencing_graph,
+                   bool(fix_evmeval_quirks), notes)
+
+
+def read_whitelist(path: str, fix_evmeval_quirks: bool = False) -> tuple[frozenset[str] | None, tuple[str, ...]]:
+    """The normalised types of a whitelist file as scorer_v1.8's ``main`` reads them (a line is what ends at
+    "\\n"; a blank line adds "", which keeps the types with no ASCII letter or digit; no type at all filters
+    nothing: None), and the warnings that say so.  ``fix_evmeval_quirks``: blank lines are skipped."""
+    text = _text(path)
+    lines = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else []
+    types = {canonical_v18(w) for w in lines if w.strip() or not fix_evmeval_quirks}
+    notes = []
+    if "" in types and not fix_evmeval_quirks:
+        line = next(k for k, w in enumerate(lines, 1) if not canonical_v18(w))
+        notes.append(f"{path}, line {line}: a line with no ASCII letter or digit in the type whitelist keeps the "
+                     "types that have none, as EvmEval reads it (--fix-evmeval-quirks skips blank lines)")
+    if not types:
+        notes.append(f"{path}: no type in the type whitelist: every type is scored, as EvmEval does")
+    return (frozenset(types) or None), tuple(notes)
 
 
 def _refuse_idle_options(aligned: bool, sequencing: bool, token_mode: bool, coref_mapping: str,
@@ -133,9 +157,13 @@ def _refuse_idle_options(aligned: bool, sequencing: bool, token_mode: bool, core
 
 
 def _lines(path: str) -> list[str]:
+    return _text(path).splitlines()
+
+
+def _text(path: str) -> str:
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read().splitlines()
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -15,7 +15,12 @@ EVMEVAL_NAMES = ("plain", "mention_type", "realis_status", "mention_type+realis_
 
 
 def _pad(s: str, n: int) -> str:
-    return " " * (n - len(s)) + s
+    """``s`` right-aligned to ``n`` bytes, as Python 2's "%*s" aligns EvmEval's byte strings."""
+    return " " * (n - _bytes(s)) + s
+
+
+def _bytes(s: str) -> int:
+    return len(s.encode("utf-8", "surrogateescape"))
 
 
 def _document_rows(result, width: int) -> str:
@@ -36,7 +41,7 @@ def _document_rows(result, width: int) -> str:
 def official(result) -> str:
     """The report of EvmEval's scorer (print_eval_results), without its log lines."""
     out = []
-    width = max((len(d) for d in result.documents), default=0)
+    width = max((_bytes(d) for d in result.documents), default=0)
     headers = [_pad(n, len(SMALL_HEADER)) for n in EVMEVAL_NAMES]
     out.append("========Document Mention Detection Results==========\n")
     out.append(_pad("", width) + "\t" + "\t|\t".join(headers) + "\n")
@@ -45,7 +50,7 @@ def official(result) -> str:
     per_type = result.per_type()
     out.append("\n\n========Mention Type Results==========\n")
     if per_type:
-        tw = max(len(t) for t in per_type)
+        tw = max(_bytes(t) for t in per_type)
         out.append("%s\tPrec\tRec\tF1\t#Gold\t#Sys\n" % _pad("Type", tw))
         zero = lambda x: 0 if math.isnan(x) else x
         for t, o in per_type.items():

@@ -7,6 +7,7 @@ from ..formats.tbf import TbfFile, read_tbf
 from .engine import align, coref_tables, prepare
 from .metrics import nugget_doc_stats
 from .options import resolve_options
+from .quirks import evmeval_reading, fixed_reading
 from .result import NuggetResult
 from .sequencing import score_sequencing
 
@@ -29,7 +30,11 @@ def score_nugget(gold, system, *, doc: str | None = None, **options) -> NuggetRe
     with collector_paused():
         opts = resolve_options(**options)
         g, s = read(gold), read(system, allow_empty=True)
-        prep = prepare(g, s, opts, doc)
+        if opts.fix_evmeval_quirks:
+            g, s = fixed_reading(g), fixed_reading(s)
+        read_s, notes = evmeval_reading(g, s, opts)
+        prep = prepare(g, read_s, opts, doc)
+        prep.warnings[:0] = notes
         al = align(prep, opts)
         coref = None
         if opts.coref:
