@@ -210,3 +210,57 @@ def test_broken_documents_refused_only_when_scored(tmp_path):
         read_conll(resp)  # read on its own, the file is refused as before
     with pytest.raises(InputError, match="unbalanced bracket"):
         convert(resp, tmp_path / "r.jsonl", "jsonl")  # and converted
+
+
+# ---- issue 36: lines v8.01 reads otherwise than meant (GetFileNames, GetCoreference): its figures, a warning ----
+
+_KEY = _doc("d1", ["(1", "1)", "(1)", "(2)", "-"]) + _doc("d2", ["(3", "3)", "(3)", "-", "(4)"])
+
+
+def _mentions(tmp_path, response: bytes, **options) -> list[float]:
+    """The mention identification counts [recall num, den, precision num, den] of the response against _KEY."""
+    key, resp = tmp_path / "key", tmp_path / "response"
+    key.write_text(_KEY)
+    resp.write_bytes(response)
+    m = score_coref(key, resp, ["muc"], **options).scores()["mentions"]
+    return [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]]
+
+
+def test_bom_hides_the_first_document_as_in_v801(tmp_path):
+    """v8.01's /^\\#\\s*begin document/ misses a first line starting with U+FEFF: d1 is not in the response
+    (v8.01: mentions 3/6, 3/3); --fix-scorer-quirks reads it."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        assert _mentions(tmp_path, b"\xef\xbb\xbf" + _KEY.encode()) == [3, 6, 3, 3]
+    assert 'response:1: a byte-order mark before "#begin document d1"' in str(said[0].message)
+    assert 'missing from the response, scored as empty: "d1"' in str(said[1].message)
+    assert _mentions(tmp_path, b"\xef\xbb\xbf" + _KEY.encode(), fix_scorer_quirks=True) == [6, 6, 6, 6]
+
+
+@pytest.mark.parametrize("tail", ["\t ", "\t\x0b", "\t\x0c", "\t \t"])
+def test_whitespace_after_the_last_tab_hides_the_items_as_in_v801(tmp_path, tail):
+    """split(/\\t/) drops trailing empty fields only: a last field of whitespace is v8.01's coreference column,
+    so d1's items are not read (v8.01: mentions 3/6, 3/3)."""
+    resp = _doc("d1", ["(1", "1)", "(1)", "(2)", "-"]).replace("\n", tail + "\n").replace("document" + tail, "document")
+    resp = resp.replace("#begin document d1" + tail, "#begin document d1")
+    text = (resp + _doc("d2", ["(3", "3)", "(3)", "-", "(4)"])).encode()
+    with pytest.warns(FastscoreWarning, match=r"response:2: whitespace after the last TAB \(and 3 more line\(s\)\)"):
+        assert _mentions(tmp_path, text) == [3, 6, 3, 3]
+    assert _mentions(tmp_path, text, fix_scorer_quirks=True) == [6, 6, 6, 6]
+
+
+def test_crlf_with_a_trailing_tab_reads_no_item_as_in_v801(tmp_path):
+    """Inside a document v8.01 does not strip the CR: "(1)\\t\\r" has the last field "\\r" (v8.01: 0/6, 0/0)."""
+    text = "".join(line + "\t\r\n" if line.startswith("d\t") else line + "\r\n" for line in _KEY.splitlines())
+    with pytest.warns(FastscoreWarning, match="whitespace after the last TAB"):
+        assert _mentions(tmp_path, text.encode()) == [0, 6, 0, 0]
+    assert _mentions(tmp_path, text.encode(), fix_scorer_quirks=True) == [6, 6, 6, 6]
+
+
+def test_a_bracket_hidden_by_a_blank_field_stops_v801_and_fastscore(tmp_path):
+    """v8.01 dies ("some mentions in the document do not close"): an error saying why."""
+    text = _KEY.replace("d\t0\t1\tw\t1)\n", "d\t0\t1\tw\t1)\t \n", 1).encode()
+    with pytest.raises(InputError, match=r"never closed \(v8.01 stops on this document too: .* line 3, whose last "
+                                         r"TAB field is whitespace; --fix-scorer-quirks"):
+        _mentions(tmp_path, text)
+    assert _mentions(tmp_path, text, fix_scorer_quirks=True) == [6, 6, 6, 6]

@@ -28,17 +28,21 @@ from ..errors import ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
 from ..outputs import writable
-from .files import (Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, reject_other_format, source_bytes,
-                    source_name)
+from .files import (BOM, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, read_bytes_and_bom,
+                    reject_other_format, source_bytes, source_name)
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _BEGIN_LINE = re.compile(rb"^#[ \t\f\v]*begin document", re.MULTILINE)  # where a batch of documents may start
 _END = re.compile(r"#\s*end document")
+_V801_BEGIN = re.compile(r"#\s*begin document (.*)$")  # v8.01's test (GetFileNames), matched after the mark
+# a token line whose last non-empty TAB field is whitespace (v8.01's ``\s``, a CR included)
+_BLANK_LAST_FIELD = re.compile(rb"\t[ \r\x0b\x0c]+\t*$", re.MULTILINE)
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
 
 
-def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = False) -> MentionTable:
+def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = False,
+               fix_scorer_quirks: bool = False) -> MentionTable:
     """Read a CoNLL-2011/2012 file (or a :class:`~fastscore.formats.files.Part` of one: a batch of its
     documents) into a :class:`MentionTable`.
 
@@ -46,11 +50,28 @@ def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = Fals
     document for anything the format does not allow.  ``-`` reads standard
     input; gzip-compressed files are read as they are.  ``defer_bracket_errors``: a document whose
     brackets do not balance is read without mentions and its error kept in ``unread`` (for scoring,
-    which refuses it only when the document is scored, as v8.01 does).
+    which refuses it only when the document is scored, as v8.01 does).  Where v8.01 misreads the file (a
+    byte-order mark before the first ``#begin document``, whitespace after the last TAB of a token line), the
+    file is read as v8.01 reads it, with a warning in ``warnings``; ``fix_scorer_quirks``: as it was meant.
     """
-    data, name, first_line = source_bytes(path)
+    data, name, first_line, bom = _source_bytes_and_bom(path)
     decode_utf8(name, data, first_line)  # the kernels read bytes; the text must be UTF-8 all the same
-    return _Reader(name, data, first_line).table(defer_bracket_errors)
+    reader = _Reader(name, data, first_line)
+    if not fix_scorer_quirks:
+        reader.read_as_v801(bom)
+    return reader.table(defer_bracket_errors)
+
+
+def _source_bytes_and_bom(source: str | os.PathLike | Part) -> tuple[bytes, str, int, bool]:
+    """:func:`~fastscore.formats.files.source_bytes`, and whether a byte-order mark was dropped from the bytes
+    (read once: a pipe too)."""
+    if isinstance(source, Part):  # a batch of a regular file: its first bytes can be looked at again
+        data, name, first_line = source_bytes(source)
+        with open(source.path, "rb") as fh:
+            return data, name, first_line, source.start == 0 and fh.read(len(BOM)) == BOM
+    path = os.fspath(source)
+    data, bom = read_bytes_and_bom(path)
+    return data, source_name(path), 0, bom
 
 
 def conll_batches(path: str, batch_bytes: int) -> list[Part]:
@@ -148,6 +169,57 @@ class _Reader:
         self.starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
         self.ends = np.concatenate([newlines, [len(self.buf)]]).astype(np.int64)
         self.kind, self.col_s, self.col_e = scan.classify_lines(self.scan_buf, self.starts, self.ends)
+        self.warnings: list[str] = []  # where the file is read as v8.01 misreads it (read_as_v801)
+        self.items_hidden: list[int] = []  # lines whose items v8.01 does not read
+
+    def read_as_v801(self, bom: bool) -> None:
+        """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
+        intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as intended)."""
+        if bom:
+            self._hide_document_after_bom()
+        self._hide_items_after_blank_field()
+
+    def _hide_document_after_bom(self) -> None:
+        """``/^#\\s*begin document (.*?)$/`` misses a first line that starts with a byte-order mark: v8.01 reads
+        no line up to the next ``#begin document``, so the first document is not in the file for it."""
+        if self.kind[0] != self.scan.DIRECTIVE or _V801_BEGIN.match(self.text(0)) is None:
+            return
+        ends = [k for k in np.flatnonzero(self.kind == self.scan.DIRECTIVE).tolist() if _END.match(self.text(k))]
+        if not ends:
+            return  # no document to hide: refused as the file is
+        self.kind[:ends[0] + 1] = self.scan.BLANK
+        self.warnings.append(
+            f'{self.path}:{1 + self.first_line}: a byte-order mark before "{shown(self.text(0))}": v8.01 does not see '
+            "the line as the start of a document, so it leaves the document out of this file, and so does fastscore "
+            "(--fix-scorer-quirks reads it)")
+
+    def _hide_items_after_blank_field(self) -> None:
+        """v8.01 takes the last non-empty TAB field as the coreference column (``split(/\\t/)`` drops trailing
+        empty fields): where that field is whitespace (``\\t `` at the end of a line, or ``\\t\\r`` in a CRLF file),
+        the line's items are not read."""
+        lost = [self._line_of(m.start()) for m in _BLANK_LAST_FIELD.finditer(self.data)]
+        lost = [k for k in lost if self.kind[k] == self.scan.TOKEN_BRACKETS]
+        if not lost:
+            return
+        self.kind[lost] = self.scan.TOKEN
+        self.items_hidden = lost
+        more = f" (and {len(lost) - 1} more line(s))" if len(lost) > 1 else ""
+        self.warnings.append(
+            f"{self.path}:{lost[0] + 1 + self.first_line}: whitespace after the last TAB{more}: v8.01 reads it as the "
+            f'coreference column, so the items "{shown(self.column(lost[0]))}" are not read, by v8.01 nor by fastscore '
+            "(--fix-scorer-quirks reads them)")
+
+    def _hidden_hint(self, d: int) -> str:
+        """Why a document's brackets do not balance where v8.01 does not read some of its items."""
+        end = self.doc_ends[d] if d < len(self.doc_ends) else len(self.kind)
+        hidden = [k for k in self.items_hidden if self.begins[d] < k < end]
+        if not hidden:
+            return ""
+        return (f" (v8.01 stops on this document too: it does not read the items of line "
+                f"{hidden[0] + 1 + self.first_line}, whose last TAB field is whitespace; --fix-scorer-quirks reads them)")
+
+    def _line_of(self, offset: int) -> int:
+        return int(np.searchsorted(self.starts, offset, side="right") - 1)
 
     def text(self, line: int) -> str:
         return self.data[self.starts[line]:self.ends[line]].decode("utf-8").rstrip("\r")
@@ -316,7 +388,7 @@ class _Reader:
             t = int(error_item[d])
             label = self._label(t, code, ls, le)
             what = (f"closed at token {token[t]} but never opened" if error[d] == scan.ERR_NOT_OPENED
-                    else f"opened at token {token[t]} is never closed")
+                    else f"opened at token {token[t]} is never closed") + self._hidden_hint(d)
             if not defer_bracket_errors:
                 self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
             unread[self.names[d]] = ParseError(self.path, int(line[t]) + 1 + self.first_line,
@@ -343,6 +415,7 @@ class _Reader:
             cluster_labels=labels,
             discarded=self.discarded,
             unread=unread,
+            warnings=self.warnings,
         )
 
     def token_columns(self, fields: bool = True) -> TokenColumns:
