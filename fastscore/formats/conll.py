@@ -36,6 +36,8 @@ _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _BEGIN_LINE = re.compile(rb"^#[ \t\f\v]*begin document", re.MULTILINE)  # where a batch of documents may start
 _END = re.compile(r"#\s*end document")
 _V801_BEGIN = re.compile(r"#\s*begin document (.*)$")  # v8.01's test (GetFileNames), matched after the mark
+_BEGIN_LIKE = re.compile(rb"^[ \t\x0b\x0c]*#[ \t\x0b\x0c]*begin[ \t\x0b\x0c]+document", re.MULTILINE | re.IGNORECASE)
+_V801_END = re.compile(rb"#[ \t\r\x0b\x0c]*end document")  # v8.01's end test, anywhere in a line
 # a token line whose last non-empty TAB field is whitespace (v8.01's ``\s``, a CR included)
 _BLANK_LAST_FIELD = re.compile(rb"\t[ \r\x0b\x0c]+\t*$", re.MULTILINE)
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
@@ -171,27 +173,85 @@ class _Reader:
         self.kind, self.col_s, self.col_e = scan.classify_lines(self.scan_buf, self.starts, self.ends)
         self.warnings: list[str] = []  # where the file is read as v8.01 misreads it (read_as_v801)
         self.items_hidden: list[int] = []  # lines whose items v8.01 does not read
+        self.v801_ends: set[int] = set()  # lines that end a document for v8.01 only
+        self.documents_hidden = 0  # documents v8.01 does not see
 
     def read_as_v801(self, bom: bool) -> None:
         """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
-        intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as intended)."""
-        if bom:
-            self._hide_document_after_bom()
+        intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as written)."""
+        self._hide_unseen_documents(bom)
+        self._end_where_v801_ends()
         self._hide_items_after_blank_field()
 
-    def _hide_document_after_bom(self) -> None:
-        """``/^#\\s*begin document (.*?)$/`` misses a first line that starts with a byte-order mark: v8.01 reads
-        no line up to the next ``#begin document``, so the first document is not in the file for it."""
-        if self.kind[0] != self.scan.DIRECTIVE or _V801_BEGIN.match(self.text(0)) is None:
-            return
-        ends = [k for k in np.flatnonzero(self.kind == self.scan.DIRECTIVE).tolist() if _END.match(self.text(k))]
-        if not ends:
-            return  # no document to hide: refused as the file is
-        self.kind[:ends[0] + 1] = self.scan.BLANK
-        self.warnings.append(
-            f'{self.path}:{1 + self.first_line}: a byte-order mark before "{shown(self.text(0))}": v8.01 does not see '
-            "the line as the start of a document, so it leaves the document out of this file, and so does fastscore "
-            "(--fix-scorer-quirks reads it)")
+    def _lines_matching(self, pattern: "re.Pattern[bytes]") -> list[int]:
+        starts = [m.start() for m in pattern.finditer(self.data)]
+        return (np.searchsorted(self.starts, starts, side="right") - 1).tolist() if starts else []
+
+    def _next_end(self, k: int) -> int | None:
+        """The first ``#end document`` line after line ``k``, if no ``#begin document`` comes before it."""
+        for j in np.flatnonzero(self.kind[k + 1:] == self.scan.DIRECTIVE).tolist():
+            text = self.text(k + 1 + j)
+            if _END.match(text):
+                return k + 1 + j
+            if _BEGIN.match(text):
+                return None
+        return None
+
+    def _inside_document(self, k: int) -> bool:
+        """Whether a ``#begin document`` comes before line ``k`` with no ``#end document`` between."""
+        for j in np.flatnonzero(self.kind[:k] == self.scan.DIRECTIVE)[::-1].tolist():
+            text = self.text(j)
+            if _END.match(text) or j in self.v801_ends:
+                return False
+            if _BEGIN.match(text):
+                return True
+        return False
+
+    def _hide_unseen_documents(self, bom: bool) -> None:
+        """v8.01 starts a document only at a line its ``/^\\#\\s*begin document (.*?)$/`` matches: not after a
+        byte-order mark, nor ``#begin document`` without a name, ``  #begin``, ``#begin  document``, ``#BEGIN``.
+        It reads no line up to the next start, so such a document is not in the file for it."""
+        hidden = []
+        for k in self._lines_matching(_BEGIN_LIKE):
+            text = self.text(k)
+            if _V801_BEGIN.match(text) is not None and not (k == 0 and bom):
+                continue
+            end = self._next_end(k)
+            if end is not None:
+                self.kind[k:end + 1] = self.scan.BLANK
+                hidden.append(k)
+        self.documents_hidden = len(hidden)
+        if hidden:
+            k = hidden[0]
+            why = "a byte-order mark before " if k == 0 and bom else ""
+            more = f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""
+            self.warnings.append(
+                f'{self.path}:{k + 1 + self.first_line}: {why}"{shown(self.text(k))}"{more} does not start a document '
+                "for v8.01 (its test is /^#\\s*begin document (.*?)$/), so it leaves the document out of this file, "
+                "and so does fastscore (--fix-scorer-quirks reads the file as written)")
+
+    def _end_where_v801_ends(self) -> None:
+        """v8.01's end test ``/\\#\\s*end document/`` is not anchored: ``  #end document``, or a token line whose
+        last field holds ``#end document``, ends the document; the lines up to the written end are not read."""
+        early = []
+        for k in self._lines_matching(_V801_END):
+            if self.kind[k] == self.scan.BLANK or _END.match(self.text(k)):
+                continue
+            end = self._next_end(k)
+            if end is None and not self._inside_document(k):
+                continue  # a written end follows no begin: refused as written
+            self.kind[k] = self.scan.DIRECTIVE
+            if end is not None:
+                self.kind[k + 1:end + 1] = self.scan.BLANK
+            self.v801_ends.add(k)
+            early.append(k)
+        if early:
+            k = early[0]
+            more = f" (and {len(early) - 1} more)" if len(early) > 1 else ""
+            self.warnings.append(
+                f'{self.path}:{k + 1 + self.first_line}: "{shown(self.text(k))}"{more} ends the document for v8.01 (its '
+                "test /\\#\\s*end document/ is not anchored), so the lines up to the next \"#end document\" are not read, "
+                "by v8.01 nor by fastscore (--fix-scorer-quirks reads the file as written)")
 
     def _hide_items_after_blank_field(self) -> None:
         """v8.01 takes the last non-empty TAB field as the coreference column (``split(/\\t/)`` drops trailing
@@ -256,7 +316,7 @@ class _Reader:
                 open_doc = len(self.names)
                 self.names.append(name)
                 begins.append(line)
-            elif _END.match(text):
+            elif _END.match(text) or line in self.v801_ends:
                 if open_doc is None:
                     self.fail(line, '"#end document" without a matching "#begin document"')
                 ends.append(line)
@@ -279,7 +339,7 @@ class _Reader:
             reject_other_format(self.path, self.data, "conll")
             self.fail(lines[np.argmax(outside)],
                       'token line outside a document: add a "#begin document NAME" line before it')
-        if not self.names:
+        if not self.names and not self.documents_hidden:  # (every document hidden as v8.01 misses it: none)
             reject_other_format(self.path, self.data, "conll")
             self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
         self.token_lines, self.token_doc = lines, doc  # (token_columns reads them again)
@@ -403,7 +463,7 @@ class _Reader:
             m_start, m_end, m_chain, mention_off = _without_documents(
                 error != 0, mention_off, m_start, m_end, m_chain)
             labels = [[] if error[d] else x for d, x in enumerate(labels)]
-        return MentionTable(
+        table = MentionTable(
             path=self.path,
             doc_names=self.names,
             doc_lines=self.begins + 1 + self.first_line,
@@ -417,6 +477,8 @@ class _Reader:
             unread=unread,
             warnings=self.warnings,
         )
+        table.documents_hidden = self.documents_hidden  # (scoring then pairs what v8.01 sees, even nothing)
+        return table
 
     def token_columns(self, fields: bool = True) -> TokenColumns:
         """The token columns (after :meth:`table`; ``fields=False``: without field bounds)."""
