@@ -178,7 +178,8 @@ def make_case(rng: random.Random) -> tuple[str, str, list[str]]:
 # v8.01's misreadings (issue 36), one feature class each: a byte-order mark before the first
 # "#begin document"; whitespace after the last TAB of token lines (split(/\t/) keeps it as the last field);
 # a CRLF file with a TAB at the end of every token line (inside a document v8.01 does not strip the CR)
-QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field")
+# a start line v8.01's /^\#\s*begin document (.*?)$/ misses; an end line only its unanchored test sees
+QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field", "unseen_begin", "unanchored_end")
 
 
 def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
@@ -190,6 +191,17 @@ def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
         tail, share = rng.choice(("\t ", "\t\x0b", "\t\x0c", "\t \t")), rng.choice((0.1, 0.3, 1.0))
         return "\n".join(line + tail if token_line(line) and rng.random() < share else line
                          for line in text.split("\n"))
+    if quirk == "unseen_begin":  # one document's start
+        starts = [m.start() for m in re.finditer(r"(?m)^#begin document ", text)]
+        at = rng.choice(starts)
+        name = text[at:].split("\n", 1)[0][len("#begin document "):]
+        start = rng.choice(("#begin document", f"  #begin document {name}", f"#begin  document {name}",
+                            f"#BEGIN DOCUMENT {name}"))
+        return text[:at] + start + text[at:].split("\n", 1)[1].join(("\n", ""))
+    if quirk == "unanchored_end":  # one document's end
+        ends = [m.start() for m in re.finditer(r"(?m)^#end document$", text)]
+        at = rng.choice(ends)
+        return text[:at] + rng.choice(("  ", "\t", "end: ")) + text[at:]
     return "\r\n".join(line + "\t" if token_line(line) else line for line in text.split("\n"))
 
 

@@ -307,3 +307,25 @@ def test_the_unanchored_end_test_ends_the_document(tmp_path, end):
     with pytest.warns(FastscoreWarning, match="ends the document for v8.01"):
         m = score_coref(tmp_path / "k2", tmp_path / "r2", ["muc"]).scores()["mentions"]
     assert (m["recall_num"], m["precision_den"]) == (6, 6)
+
+
+@pytest.mark.parametrize("column, read", [("(2)|(\u0661)", 6), ("(\uff12)", 5), ("(2)|(x1", 6), ("(2) |(1)", 6)])
+def test_columns_fastscore_refused_are_read_by_v801s_regexes(tmp_path, column, read):
+    """v8.01 reads bytes (\\d: 0-9): (١), (２), (x1 are no items; "(2) |(1)" is two.  Mentions found as v8.01 finds
+    them (v8.01: precision's denominator 6, 5, 6, 6); --fix-scorer-quirks refuses the column, as fastscore did."""
+    text = _KEY.replace("d\t0\t3\tw\t(2)", f"d\t0\t3\tw\t{column}", 1).encode()
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        assert _mentions(tmp_path, text)[3] == read
+    assert "is read by v8.01's regexes as" in str(said[0].message)
+    with pytest.raises(InputError, match="bad coreference column"):
+        _mentions(tmp_path, text, fix_scorer_quirks=True)
+
+
+@pytest.mark.parametrize("column", ["(-1)", "e1)", "( 1)"])
+def test_a_closing_v801_finds_inside_other_text(tmp_path, column):
+    """(\\d+)\\) matches inside "(-1)", "e1)", "( 1)": each closes the open (1 (v8.01: 6/6)."""
+    text = _KEY.replace("d\t0\t1\tw\t1)", f"d\t0\t1\tw\t{column}", 1).encode()
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        assert _mentions(tmp_path, text) == [6, 6, 6, 6]

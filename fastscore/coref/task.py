@@ -71,7 +71,8 @@ OPTIONS = (
            "crac2023 (head), crac2024 (head, zeros by dependencies)",
            choices=("conll2012", "crac2022", "crac2023", "crac2024")),
     Option(("--fix-scorer-quirks",), "fix_scorer_quirks", "CoNLL-2012: read what v8.01 misreads as it was meant "
-           "(a byte-order mark, whitespace after the last TAB; see docs/formats.md), not v8.01's figures",
+           "(a byte-order mark, start and end lines, whitespace after the last TAB; see docs/formats.md), not v8.01's "
+           "figures",
            switch=True, default=False),
     Option(("--allow-repeated",), "allow_repeated", "score a response with more than 10 repeated mentions "
            "(v8.01 refuses to)", switch=True, default=False),

@@ -124,8 +124,16 @@ def read_conll_columns(path: str | os.PathLike, data: bytes | None = None,
     return reader.table(), reader.token_columns(fields)
 
 
-_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
-                  (re.compile(r"\((\d+)"), "open"), (re.compile(r"(\d+)\)"), "close"))
+# v8.01 reads bytes: its \d is 0-9 only (re.ASCII)
+_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)", re.A), "discard"), (re.compile(r"\((\d+)\)", re.A), "single"),
+                  (re.compile(r"\((\d+)", re.A), "open"), (re.compile(r"(\d+)\)", re.A), "close"))
+
+
+class _ReadByV801(Exception):
+    """A coreference column fastscore's reading refuses, read by v8.01's regexes instead."""
+
+    def __init__(self, line: int):
+        self.line = line
 
 
 def v801_column_items(column: str) -> tuple[list[tuple[str, str]], list[str]]:
@@ -175,10 +183,13 @@ class _Reader:
         self.items_hidden: list[int] = []  # lines whose items v8.01 does not read
         self.v801_ends: set[int] = set()  # lines that end a document for v8.01 only
         self.documents_hidden = 0  # documents v8.01 does not see
+        self.v801 = False  # read as v8.01 reads (read_as_v801)
+        self.read_by_v801: list[int] = []  # lines whose column only v8.01's regexes read
 
     def read_as_v801(self, bom: bool) -> None:
         """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
         intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as written)."""
+        self.v801 = True
         self._hide_unseen_documents(bom)
         self._end_where_v801_ends()
         self._hide_items_after_blank_field()
@@ -352,7 +363,32 @@ class _Reader:
         return self.token_count[lines] - self.token_count[begin] - 1
 
     def items(self):
-        """Bracket items with resolved cluster codes (split antecedents dropped)."""
+        """Bracket items with resolved cluster codes (split antecedents dropped).  Reading as v8.01
+        (:meth:`read_as_v801`), a column fastscore's reading refuses (``(-1)``, ``e1)``, ``(x1``, ``(2) |(1)``,
+        digits of other scripts) is read by v8.01's regexes instead, with one warning."""
+        while True:
+            try:
+                found = self._read_items()
+            except _ReadByV801 as exc:
+                self.read_by_v801.append(exc.line)
+                continue
+            if self.read_by_v801:
+                k, more = self.read_by_v801[0], len(self.read_by_v801) - 1
+                items = [f"{'(' if w != 'close' else ''}{x}{')' if w != 'open' else ''}"
+                         for w, x in v801_column_items(self.column(k))[0]]
+                self.warnings.append(
+                    f'{self.path}:{k + 1 + self.first_line}: the coreference column "{shown(self.column(k))}"'
+                    f"{f' (and {more} more line(s))' if more else ''} is read by v8.01's regexes as "
+                    f"{' '.join(items) or 'no item'}, and so by fastscore (--fix-scorer-quirks refuses it)")
+            return found
+
+    def _unreadable(self, line: int, problem: str) -> None:
+        """A column fastscore's reading refuses: read as v8.01 reads it, or an error."""
+        if self.v801:
+            raise _ReadByV801(int(line))
+        self.fail(line, problem, self._doc_of(line))
+
+    def _read_items(self):
         scan = self.scan
         lines = np.flatnonzero(self.kind == scan.TOKEN_BRACKETS)
         self.label_of_code: dict[int, str] = {}
@@ -365,7 +401,7 @@ class _Reader:
         if err:
             bad = lines[at]
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
-            self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
+            self._unreadable(bad, f"bad coreference column {self.column(bad)!r}: {problem}")
         if len(substituted):
             line, kind, ls, le, code = self._with_substituted(substituted, line, kind, ls, le, code)
         unresolved = np.flatnonzero(code < 0)
@@ -378,8 +414,7 @@ class _Reader:
                     try:
                         cache[raw] = _cluster_key(raw.decode("utf-8"))
                     except ValueError as exc:
-                        self.fail(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}",
-                                  self._doc_of(line[t]))
+                        self._unreadable(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}")
                 key = cache[raw]
                 if key is None:
                     if kind[t] != scan.SINGLE:
@@ -397,7 +432,8 @@ class _Reader:
         """Lines whose digit-only column v8.01 reads otherwise than item by item: items written back to back
         (``(7(12+2)07)``: each removal joins its neighbours, here into ``(707)``) or a ``+`` (only
         ``(N+D)``, one digit after the ``+``, is a discarded split antecedent)."""
-        return lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+        found = lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+        return np.union1d(found, self.read_by_v801).astype(np.int64) if self.read_by_v801 else found
 
     def _with_substituted(self, substituted: np.ndarray, line, kind, ls, le, code):
         """The kernel's items with those of ``substituted`` lines, read as v8.01 reads them, in line order."""
