@@ -114,6 +114,12 @@ def _lea(key: Path, resp: Path) -> list[float] | None:
     return [lea["recall_num"], lea["recall_den"], lea["precision_num"], lea["precision_den"]]
 
 
+def _v801_misses(key: str, doc: str) -> bool:
+    """Whether v8.01 misses the start of the key's document ``doc`` (a BOM, upper case...): with ``--doc`` it scores
+    it as an empty key document, fastscore refuses (issue 36, documented)."""
+    return f"#begin document {doc}" not in [line.rstrip("\r") for line in key.split("\n")]
+
+
 def differences(case: str, folder: Path) -> list[str]:
     """What differs from v8.01 and coval on one case (empty: identical)."""
     spec = CASES[case]
@@ -136,7 +142,8 @@ def differences(case: str, folder: Path) -> list[str]:
         if result is not None:
             out.append(f"--doc: v8.01 refuses ({expected['stderr'][:80]!r}), fastscore scores")
     elif result is None:
-        out.append("--doc: fastscore refuses, v8.01 scores")
+        if not _v801_misses(spec["key"], spec["doc"]):  # else refused on purpose (docs/formats.md)
+            out.append("--doc: fastscore refuses, v8.01 scores")
     elif _report(result, per_doc=True) != expected["stdout"]:
         out.append(f"--doc: report differs:\n{_report(result, per_doc=True)}\nv8.01:\n{expected['stdout']}")
     if "coval_lea" in spec:
