@@ -40,12 +40,26 @@ def _write(tmp_path, text, name="f.conll"):
 def test_parse_errors_name_file_line_and_problem(tmp_path, text, line, fragment):
     p = _write(tmp_path, text)
     with pytest.raises(ParseError) as err:
-        read_conll(p)
+        read_conll(p, fix_scorer_quirks=True)  # the file as written (by default some are read as v8.01 reads them)
     msg = str(err.value)
     assert str(p) in msg and fragment in msg
     assert err.value.line == line
     if line is not None:
         assert f"{p}:{line}:" in msg
+
+
+@pytest.mark.parametrize("text, read", [
+    ("#begin document (d); part 000\nd 0 0 A -\n", 'has no "#end document": v8.01 reads it to the end'),
+    ("#begin document (d); part 000\nd 0 0 A ()\n#end document\n", "read by v8.01's regexes as no item"),
+    ("#begin document (d); part 000\nd 0 0 A (x1)\n#end document\n", "closed at token 0 but never opened"),
+])
+def test_read_as_v801_reads_them(tmp_path, text, read):
+    """Issue 36: by default what v8.01 reads is read so, with a warning; "(x1)" is "1)" to v8.01, which stops."""
+    p = _write(tmp_path, text)
+    try:
+        assert read in read_conll(p).warnings[0]
+    except ParseError as exc:
+        assert read in str(exc)
 
 
 def test_document_is_named(tmp_path):

@@ -336,3 +336,12 @@ def test_a_closing_v801_finds_inside_other_text(tmp_path, column):
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         assert _mentions(tmp_path, text) == [6, 6, 6, 6]
+
+
+def test_an_unterminated_last_document_is_read_to_the_end_as_in_v801(tmp_path):
+    """v8.01 reads the last document to the end of the file (6/6); --fix-scorer-quirks refuses the file."""
+    text = _KEY[:-len("#end document\n")].encode()
+    with pytest.warns(FastscoreWarning, match=r'response:8: document "d2" has no "#end document"'):
+        assert _mentions(tmp_path, text) == [6, 6, 6, 6]
+    with pytest.raises(InputError, match='without "#end document"'):
+        _mentions(tmp_path, text, fix_scorer_quirks=True)

@@ -332,7 +332,13 @@ class _Reader:
                     self.fail(line, '"#end document" without a matching "#begin document"')
                 ends.append(line)
                 open_doc = None
-        if open_doc is not None:
+        if open_doc is not None and self.v801:  # v8.01 reads the last document to the end of the file
+            ends.append(len(self.kind) - 1)
+            self.warnings.append(
+                f'{self.path}:{begins[open_doc] + 1 + self.first_line}: document "{shown(self.names[open_doc])}" has no '
+                '"#end document": v8.01 reads it to the end of the file, and so does fastscore (--fix-scorer-quirks '
+                "refuses the file)")
+        elif open_doc is not None:
             self.fail(begins[open_doc], '"#begin document" without "#end document": the file ends inside the '
                                         "document" + lone_cr_hint(self.names[open_doc]), open_doc)
         self.begins = np.asarray(begins, dtype=np.int64)
