@@ -130,10 +130,14 @@ _V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)", re.A), "discard"), (re.compile(r
 
 
 class _ReadByV801(Exception):
-    """A coreference column fastscore's reading refuses, read by v8.01's regexes instead."""
+    """Coreference columns fastscore's reading refuses, to be read by v8.01's regexes instead."""
 
-    def __init__(self, line: int):
-        self.line = line
+    def __init__(self, lines: list[int]):
+        self.lines = lines
+
+
+# a column the bracket kernel reads (its labels checked after): items "(L)", "(L", "L)" and "|"
+_KERNEL_READS = re.compile(rb"(?:\||\([^()|]+\)?|[^()|]+\))*")
 
 
 def v801_column_items(column: str) -> tuple[list[tuple[str, str]], list[str]]:
@@ -376,7 +380,7 @@ class _Reader:
             try:
                 found = self._read_items()
             except _ReadByV801 as exc:
-                self.read_by_v801.append(exc.line)
+                self.read_by_v801 = sorted(set(self.read_by_v801) | set(exc.lines))
                 continue
             if self.read_by_v801:
                 k, more = self.read_by_v801[0], len(self.read_by_v801) - 1
@@ -388,11 +392,9 @@ class _Reader:
                     f"{' '.join(items) or 'no item'}, and so by fastscore (--fix-scorer-quirks refuses it)")
             return found
 
-    def _unreadable(self, line: int, problem: str) -> None:
-        """A column fastscore's reading refuses: read as v8.01 reads it, or an error."""
-        if self.v801:
-            raise _ReadByV801(int(line))
-        self.fail(line, problem, self._doc_of(line))
+    def _kernel_refused(self, lines: np.ndarray) -> list[int]:
+        """The lines whose column the bracket kernel refuses (one pass: the kernel stops at the first)."""
+        return [k for k in lines.tolist() if _KERNEL_READS.fullmatch(self.data, self.col_s[k], self.col_e[k]) is None]
 
     def _read_items(self):
         scan = self.scan
@@ -405,22 +407,31 @@ class _Reader:
             lines = np.setdiff1d(lines, substituted)
         line, kind, ls, le, code, err, at = scan.bracket_items(self.scan_buf, lines, self.col_s, self.col_e)
         if err:
+            if self.v801:
+                raise _ReadByV801(self._kernel_refused(lines) or [int(lines[at])])
             bad = lines[at]
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
-            self._unreadable(bad, f"bad coreference column {self.column(bad)!r}: {problem}")
+            self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
         if len(substituted):
             line, kind, ls, le, code = self._with_substituted(substituted, line, kind, ls, le, code)
         unresolved = np.flatnonzero(code < 0)
         if len(unresolved):
             keep = np.ones(len(code), dtype=bool)
             cache: dict[bytes, str | None] = {}
+            refused: list[int] = []  # (reading as v8.01: every line whose label fastscore refuses, at once)
             for t in unresolved.tolist():
                 raw = self.data[ls[t]:le[t]]
                 if raw not in cache:
                     try:
                         cache[raw] = _cluster_key(raw.decode("utf-8"))
                     except ValueError as exc:
-                        self._unreadable(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}")
+                        if not self.v801:
+                            self.fail(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}",
+                                      self._doc_of(line[t]))
+                        refused.append(int(line[t]))
+                        continue
+                if refused:
+                    continue
                 key = cache[raw]
                 if key is None:
                     if kind[t] != scan.SINGLE:
@@ -430,6 +441,8 @@ class _Reader:
                     self.discarded.setdefault(self.names[self._doc_of(line[t])], []).append(raw.decode())
                     continue
                 code[t] = self._key_code(key)
+            if refused:
+                raise _ReadByV801(refused)
             line, kind, code = line[keep], kind[keep], code[keep]
             ls, le = ls[keep], le[keep]
         return line, kind, code, ls, le
