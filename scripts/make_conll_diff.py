@@ -180,7 +180,9 @@ def make_case(rng: random.Random) -> tuple[str, str, list[str]]:
 # a CRLF file with a TAB at the end of every token line (inside a document v8.01 does not strip the CR)
 # a start line v8.01's /^\#\s*begin document (.*?)$/ misses; an end line only its unanchored test sees
 # items only v8.01's byte regexes read (fastscore refused them): other scripts' digits, a sign, a letter, a blank
-QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field", "unseen_begin", "unanchored_end", "odd_items")
+# a last document without "#end document" (v8.01 reads it to the end of the file)
+QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field", "unseen_begin", "unanchored_end", "odd_items",
+          "unterminated_last")
 
 
 def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
@@ -203,6 +205,8 @@ def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
         ends = [m.start() for m in re.finditer(r"(?m)^#end document$", text)]
         at = rng.choice(ends)
         return text[:at] + rng.choice(("  ", "\t", "end: ")) + text[at:]
+    if quirk == "unterminated_last":
+        return text[:text.rindex("#end document")]
     if quirk == "odd_items":  # in some token lines' last column
         def odd(line: str) -> str:
             head, _, column = line.rpartition("\t")

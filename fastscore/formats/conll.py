@@ -194,6 +194,7 @@ class _Reader:
         """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
         intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as written)."""
         self.v801 = True
+        self.directive_lines = np.flatnonzero(self.kind == self.scan.DIRECTIVE)
         self._hide_unseen_documents(bom)
         self._end_where_v801_ends()
         self._hide_items_after_blank_field()
@@ -202,19 +203,25 @@ class _Reader:
         starts = [m.start() for m in pattern.finditer(self.data)]
         return (np.searchsorted(self.starts, starts, side="right") - 1).tolist() if starts else []
 
+    def _directives(self, k: int, forward: bool):
+        """The ``#`` lines after line ``k`` (``forward``) or before it, nearest first (from the lines found once)."""
+        at = int(np.searchsorted(self.directive_lines, k, side="right" if forward else "left"))
+        lines = self.directive_lines[at:] if forward else self.directive_lines[:at][::-1]
+        return (j for j in lines.tolist() if self.kind[j] == self.scan.DIRECTIVE)
+
     def _next_end(self, k: int) -> int | None:
         """The first ``#end document`` line after line ``k``, if no ``#begin document`` comes before it."""
-        for j in np.flatnonzero(self.kind[k + 1:] == self.scan.DIRECTIVE).tolist():
-            text = self.text(k + 1 + j)
+        for j in self._directives(k, True):
+            text = self.text(j)
             if _END.match(text):
-                return k + 1 + j
-            if _BEGIN.match(text):
+                return j
+            if _BEGIN_LIKE.match(text.encode()):  # (any start, so each search stops at the next document)
                 return None
         return None
 
     def _inside_document(self, k: int) -> bool:
         """Whether a ``#begin document`` comes before line ``k`` with no ``#end document`` between."""
-        for j in np.flatnonzero(self.kind[:k] == self.scan.DIRECTIVE)[::-1].tolist():
+        for j in self._directives(k, False):
             text = self.text(j)
             if _END.match(text) or j in self.v801_ends:
                 return False
