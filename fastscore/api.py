@@ -57,11 +57,12 @@ def as_keywords(message: str, task: Task) -> str:
     return message
 
 
-def read_conll(path: str | os.PathLike) -> MentionTable:
-    """Read a CoNLL-2011/2012 coreference file (see :mod:`fastscore.formats.conll`)."""
+def read_conll(path: str | os.PathLike, fix_scorer_quirks: bool = False) -> MentionTable:
+    """Read a CoNLL-2011/2012 coreference file (see :mod:`fastscore.formats.conll`): lines v8.01 misreads are read
+    as it reads them (``MentionTable.warnings`` says where), or as meant with ``fix_scorer_quirks``."""
     from .formats.conll import read_conll as _read
 
-    return _read(path)
+    return _read(path, fix_scorer_quirks=fix_scorer_quirks)
 
 
 def read_tbf(path: str | os.PathLike):

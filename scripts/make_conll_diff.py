@@ -18,7 +18,9 @@ v8.01 does: no span twice on a side (about two pairs in three are made so), key 
 the response given to coval as documents without mentions (it crashes on missing ones).
 
 Written to ``tests/data/conll_diff/cases.json.gz`` (the inputs and the outputs; ``--check`` regenerates
-and compares the bytes).  The reference scorers are not part of fastscore: fetch them yourself
+and compares the bytes).  ``--quirks`` writes ``quirks.json.gz`` instead: pairs made as above, each with one
+of the lines v8.01's ``GetFileNames``/``GetCoreference`` read otherwise than meant (issue 36; ``QUIRKS``), put
+in the key or the response; v8.01's figures are fastscore's by default (with a warning).  The reference scorers are not part of fastscore: fetch them yourself
 (conll/reference-coreference-scorers, ns-moosavi/coval) and point to them:
 
     python scripts/make_conll_diff.py --perl-scorer DIR/scorer.pl --coval DIR/coval [--cases 360] [--seed 24] [--check]
@@ -39,6 +41,7 @@ from expectations import gzipped_json, parser, store_or_check  # noqa: E402
 from fastscore.formats.conll import bracket_items  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "conll_diff" / "cases.json.gz"
+OUT_QUIRKS = OUT.with_name("quirks.json.gz")
 RUNS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
 LABELS = ("0", "1", "2", "3", "7", "07", "9", "12", "40", "41", "100")
 HASH_SEEDS = (0, 1, 2, 3)
@@ -172,6 +175,55 @@ def make_case(rng: random.Random) -> tuple[str, str, list[str]]:
     return "\n".join(key_lines) + "\n", "\n".join(resp_lines) + "\n", names
 
 
+# v8.01's misreadings (issue 36), one feature class each: a byte-order mark before the first
+# "#begin document"; whitespace after the last TAB of token lines (split(/\t/) keeps it as the last field);
+# a CRLF file with a TAB at the end of every token line (inside a document v8.01 does not strip the CR)
+# a start line v8.01's /^\#\s*begin document (.*?)$/ misses; an end line only its unanchored test sees
+# items only v8.01's byte regexes read (fastscore refused them): other scripts' digits, a sign, a letter, a blank
+# a last document without "#end document" (v8.01 reads it to the end of the file)
+QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field", "unseen_begin", "unanchored_end", "odd_items",
+          "unterminated_last")
+
+
+def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
+    """``text`` (a key or a response) with one of QUIRKS."""
+    if quirk == "bom":
+        return "\ufeff" + text
+    token_line = lambda line: bool(line) and not line.startswith("#")
+    if quirk == "blank_last_field":  # on every token line, or on some
+        tail, share = rng.choice(("\t ", "\t\x0b", "\t\x0c", "\t \t")), rng.choice((0.1, 0.3, 1.0))
+        return "\n".join(line + tail if token_line(line) and rng.random() < share else line
+                         for line in text.split("\n"))
+    if quirk == "unseen_begin":  # one document's start
+        starts = [m.start() for m in re.finditer(r"(?m)^#begin document ", text)]
+        at = rng.choice(starts)
+        name = text[at:].split("\n", 1)[0][len("#begin document "):]
+        start = rng.choice(("#begin document", f"  #begin document {name}", f"#begin  document {name}",
+                            f"#BEGIN DOCUMENT {name}"))
+        return text[:at] + start + text[at:].split("\n", 1)[1].join(("\n", ""))
+    if quirk == "unanchored_end":  # one document's end
+        ends = [m.start() for m in re.finditer(r"(?m)^#end document$", text)]
+        at = rng.choice(ends)
+        return text[:at] + rng.choice(("  ", "\t", "end: ")) + text[at:]
+    if quirk == "unterminated_last":
+        return text[:text.rindex("#end document")]
+    if quirk == "odd_items":  # in some token lines' last column
+        def odd(line: str) -> str:
+            head, _, column = line.rpartition("\t")
+            column = rng.choice((f"(\u0661)", "(\uff12)", f"{column}|(x1", f"{column} |(9)", re.sub(r"\((\d)", r"( \1", column),
+                                 re.sub(r"(\d+)\)", r"e\1)", column), re.sub(r"\((\d+)\)", r"(-\1)", column)))
+            return f"{head}\t{column}"
+        return "\n".join(odd(line) if token_line(line) and rng.random() < 0.2 else line for line in text.split("\n"))
+    return "\r\n".join(line + "\t" if token_line(line) else line for line in text.split("\n"))
+
+
+def make_quirk_case(rng: random.Random, quirk: str) -> tuple[str, str, list[str]]:
+    key_text, resp_text, names = make_case(rng)
+    if rng.random() < 0.5:
+        return with_quirk(rng, key_text, quirk), resp_text, names
+    return key_text, with_quirk(rng, resp_text, quirk), names
+
+
 # ---- running the reference scorers ---------------------------------------------------------------
 
 def run_perl(scorer: Path, args: list[str], hash_seed: int = 0) -> dict:
@@ -252,8 +304,8 @@ def v801_items(column: str) -> list[str]:
     return items
 
 
-def make_record(rng: random.Random, scorer: Path, coval: Path | None, folder: Path) -> dict:
-    key_text, resp_text, names = make_case(rng)
+def make_record(rng: random.Random, scorer: Path, coval: Path | None, folder: Path, quirk: str | None = None) -> dict:
+    key_text, resp_text, names = make_case(rng) if quirk is None else make_quirk_case(rng, quirk)
     key, resp = folder / "key", folder / "response"
     key.write_text(key_text)
     resp.write_text(resp_text)
@@ -271,6 +323,8 @@ def make_record(rng: random.Random, scorer: Path, coval: Path | None, folder: Pa
     doc = rng.choice(names)
     runs["doc"] = run_perl(scorer, ["all", str(key), str(resp), doc])
     record = {"key": key_text, "response": resp_text, "doc": doc, "runs": runs}
+    if quirk is not None:
+        record["quirk"] = quirk
     scored = runs["muc"]["rc"] == 0 and "TOTALS" in runs["muc"]["stdout"]
     if coval is not None and scored:
         lea = coval_lea(coval, key_text, resp_text)
@@ -288,14 +342,30 @@ def build(scorer: Path, coval: Path | None, cases: int, seed: int) -> bytes:
     return gzipped_json(data, indent=0)
 
 
+def build_quirks(scorer: Path, cases: int, seed: int) -> bytes:
+    """``cases`` pairs per class of QUIRKS (coval, which reads lines otherwise, is not run)."""
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp())
+    data = {"generator": f"scripts/make_conll_diff.py --quirks --cases {cases} --seed {seed}",
+            "scorer": "CoNLL reference scorer v8.01, PERL_HASH_SEED 0 (and 1-3: every TOTALS reading seen)",
+            "cases": {f"{quirk}-{n:03d}": make_record(rng, scorer, None, folder, quirk)
+                      for quirk in QUIRKS for n in range(cases)}}
+    return gzipped_json(data, indent=0)
+
+
 def main() -> None:
     ap = parser(__doc__, cases=360, seed=24)
     ap.add_argument("--perl-scorer", type=Path, required=True, help="path of v8.01 scorer.pl")
     ap.add_argument("--coval", type=Path, help="path of coval's 'coval' package folder (for LEA)")
+    ap.add_argument("--quirks", action="store_true", help="write quirks.json.gz: --cases pairs per class of v8.01's "
+                    "misreadings (issue 36)")
     args = ap.parse_args()
-    data = build(args.perl_scorer.resolve(), args.coval, args.cases, args.seed)
-    store_or_check(OUT, data, args.check)
-    print(f"{args.cases} cases written to {OUT}")
+    if args.quirks:
+        data, out = build_quirks(args.perl_scorer.resolve(), args.cases, args.seed), OUT_QUIRKS
+    else:
+        data, out = build(args.perl_scorer.resolve(), args.coval, args.cases, args.seed), OUT
+    store_or_check(out, data, args.check)
+    print(f"{args.cases} cases written to {out}")
 
 
 if __name__ == "__main__":

@@ -40,12 +40,26 @@ def _write(tmp_path, text, name="f.conll"):
 def test_parse_errors_name_file_line_and_problem(tmp_path, text, line, fragment):
     p = _write(tmp_path, text)
     with pytest.raises(ParseError) as err:
-        read_conll(p)
+        read_conll(p, fix_scorer_quirks=True)  # the file as written (by default some are read as v8.01 reads them)
     msg = str(err.value)
     assert str(p) in msg and fragment in msg
     assert err.value.line == line
     if line is not None:
         assert f"{p}:{line}:" in msg
+
+
+@pytest.mark.parametrize("text, read", [
+    ("#begin document (d); part 000\nd 0 0 A -\n", 'has no "#end document": v8.01 reads it to the end'),
+    ("#begin document (d); part 000\nd 0 0 A ()\n#end document\n", "read by v8.01's regexes as no item"),
+    ("#begin document (d); part 000\nd 0 0 A (x1)\n#end document\n", "closed at token 0 but never opened"),
+])
+def test_read_as_v801_reads_them(tmp_path, text, read):
+    """Issue 36: by default what v8.01 reads is read so, with a warning; "(x1)" is "1)" to v8.01, which stops."""
+    p = _write(tmp_path, text)
+    try:
+        assert read in read_conll(p).warnings[0]
+    except ParseError as exc:
+        assert read in str(exc)
 
 
 def test_document_is_named(tmp_path):
@@ -157,7 +171,9 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
 
 def test_utf8_byte_order_mark_is_accepted(tmp_path):
     p = _write(tmp_path, b"\xef\xbb\xbf" + GOOD.encode())
-    assert read_conll(p).doc_names == ["(d); part 000"]
+    assert read_conll(p, fix_scorer_quirks=True).doc_names == ["(d); part 000"]
+    table = read_conll(p)  # as v8.01 reads it: the first document's start is not one (issue 36)
+    assert table.doc_names == [] and "a byte-order mark before" in table.warnings[0]
 
 
 # ---- fuzzing every format: seeded mutations of valid files, scored in this process

@@ -113,7 +113,9 @@ def test_gzip_conll_scores_like_the_plain_file(tmp_path):
     np.testing.assert_array_equal(packed.start, plain.start)
     np.testing.assert_array_equal(packed.end, plain.end)
     np.testing.assert_array_equal(packed.cluster, plain.cluster)
-    assert fastscore.score_coref(zkey, zresponse).scores() == fastscore.score_coref(key, response).scores()
+    # (the response's byte-order mark read as meant: v8.01 would miss its first document, issue 36)
+    assert (fastscore.score_coref(zkey, zresponse, fix_scorer_quirks=True).scores()
+            == fastscore.score_coref(key, response).scores())
 
 
 def test_gzip_tbf_scores_like_the_plain_file(tmp_path):

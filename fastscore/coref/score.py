@@ -48,13 +48,15 @@ PRESETS = {p.name: p for p in (
 
 
 def read(source, format: str = "auto", cross_document: bool = False, defer_bracket_errors: bool = True,
-         match: str | None = None, np_only: bool = False, remove_nested: bool = False) -> MentionTable:
+         match: str | None = None, np_only: bool = False, remove_nested: bool = False,
+         fix_scorer_quirks: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
     only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`).  With the
     minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
-    token columns (``MentionTable.tokens``), which they read."""
+    token columns (``MentionTable.tokens``), which they read.  ``fix_scorer_quirks`` (CoNLL-2012): read what v8.01
+    misreads as it was meant (see :func:`fastscore.formats.conll.read_conll`)."""
     if isinstance(source, MentionTable):
         return source
     if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
@@ -66,9 +68,10 @@ def read(source, format: str = "auto", cross_document: bool = False, defer_brack
         table.tokens = tokens
         return table
     if format != "auto":
-        return _read_format(source, format, cross_document, defer_bracket_errors)
+        return _read_format(source, format, cross_document, defer_bracket_errors, fix_scorer_quirks=fix_scorer_quirks)
     fmt = detect_format(source.path if isinstance(source, Part) else source)
-    table = _read_format(source, fmt, cross_document, defer_bracket_errors, sniffed=True)
+    table = _read_format(source, fmt, cross_document, defer_bracket_errors, sniffed=True,
+                         fix_scorer_quirks=fix_scorer_quirks)
     table.sniffed = fmt  # the signature's format (_format_of): not sniffed again
     return table
 
@@ -79,7 +82,7 @@ _READERS = {"jsonl": lazy("fastscore.formats.jsonl", "read_jsonl"), "parquet": _
 
 
 def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: bool,
-                 sniffed: bool = False) -> MentionTable:
+                 sniffed: bool = False, fix_scorer_quirks: bool = False) -> MentionTable:
     """:func:`read` of a file (or a batch of a large CoNLL-2012, jsonlines or CoNLL-U file: a ``Part``) whose format
     is known (``sniffed``: told from its content, so no mention table file of another kind)."""
     if fmt in ("conll2012", "conllu", "jsonl") and not sniffed and not isinstance(source, Part):
@@ -93,7 +96,7 @@ def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: b
         return read_naf_coref(source, cross_document)
     if fmt in _READERS:
         return _READERS[fmt](source)
-    return read_conll(source, defer_bracket_errors)
+    return read_conll(source, defer_bracket_errors, fix_scorer_quirks)
 
 
 def _columnar_of_kind(source, fmt: str) -> MentionTable:
@@ -161,14 +164,17 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
                 zero_match: str | None = None, preset: str | None = None, cross_document: bool = False,
                 mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False,
-                fix_coval_quirks: bool = False) -> CorefResult:
+                fix_coval_quirks: bool = False, fix_scorer_quirks: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
         if match == "mina" or np_only or remove_nested or mina_variant is not None or fix_coval_quirks:
+            if fix_scorer_quirks:
+                raise UsageError("--fix-scorer-quirks reads files as v8.01 meant to; coval's scoring (--match mina, "
+                                 "--np-only, --remove-nested) reads them as coval does (--fix-coval-quirks)")
             return _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
                                 preset, cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks)
         return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                            preset, cross_document)
+                            preset, cross_document, fix_scorer_quirks)
 
 
 def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match, preset,
@@ -223,7 +229,7 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
 
 
 def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                 preset, cross_document) -> CorefResult:
+                 preset, cross_document, fix_scorer_quirks=False) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
     if preset is not None:
         _check_preset_inputs(preset, (key, response))
@@ -232,12 +238,12 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
     if settings["format"] == "auto" and not isinstance(key, MentionTable):
-        k = read(key, "auto", cross_document)
+        k = read(key, "auto", cross_document, fix_scorer_quirks=fix_scorer_quirks)
         given = k.sniffed  # what _format_of would sniff again
     else:
         given = _format_of(key, settings["format"])  # before standard input is read
-        k = read(key, settings["format"], cross_document)
-    r = read(response, settings["format"], cross_document)
+        k = read(key, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks)
+    r = read(response, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
         other, conllu = (k, r) if k.words is None else (r, k)

@@ -74,6 +74,10 @@ OPTIONS = (
     Option(("--preset",), "preset", "a published configuration: conll2012, crac2022 (CorefUD, partial), "
            "crac2023 (head), crac2024 (head, zeros by dependencies)",
            choices=("conll2012", "crac2022", "crac2023", "crac2024")),
+    Option(("--fix-scorer-quirks",), "fix_scorer_quirks", "CoNLL-2012: read what v8.01 misreads as it was meant "
+           "(a byte-order mark, start and end lines, whitespace after the last TAB; see docs/formats.md), not v8.01's "
+           "figures",
+           switch=True, default=False),
     Option(("--allow-repeated",), "allow_repeated", "score a response with more than 10 repeated mentions "
            "(v8.01 refuses to)", switch=True, default=False),
     Option(("--doc",), "doc", "score only this key document (its full name, part included)", metavar="NAME",
@@ -197,7 +201,7 @@ COREF = Task(
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
     # how a file is read: its format as given, and the token columns minimum spans read too
-    read_keywords=("format", "match", "np_only", "remove_nested"),
+    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks"),
     doc_names=lambda table: list(table.doc_names),
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,

@@ -28,17 +28,23 @@ from ..errors import ParseError
 from ..first_run import jit_disabled
 from ..messages import shown
 from ..outputs import writable
-from .files import (Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, reject_other_format, source_bytes,
-                    source_name)
+from .files import (BOM, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, read_bytes_and_bom,
+                    reject_other_format, source_bytes, source_name)
 from .table import MentionTable, offsets
 
 _BEGIN = re.compile(r"#\s*begin document(?: (.*))?$")
 _BEGIN_LINE = re.compile(rb"^#[ \t\f\v]*begin document", re.MULTILINE)  # where a batch of documents may start
 _END = re.compile(r"#\s*end document")
+_V801_BEGIN = re.compile(r"#\s*begin document (.*)$")  # v8.01's test (GetFileNames), matched after the mark
+_BEGIN_LIKE = re.compile(rb"^[ \t\x0b\x0c]*#[ \t\x0b\x0c]*begin[ \t\x0b\x0c]+document", re.MULTILINE | re.IGNORECASE)
+_V801_END = re.compile(rb"#[ \t\r\x0b\x0c]*end document")  # v8.01's end test, anywhere in a line
+# a token line whose last non-empty TAB field is whitespace (v8.01's ``\s``, a CR included)
+_BLANK_LAST_FIELD = re.compile(rb"\t[ \r\x0b\x0c]+\t*$", re.MULTILINE)
 _LABEL = re.compile(r"(?:[^\W\d][\w.]*-)?(\d+)(?:-.*)?", re.ASCII | re.DOTALL)
 
 
-def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = False) -> MentionTable:
+def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = False,
+               fix_scorer_quirks: bool = False) -> MentionTable:
     """Read a CoNLL-2011/2012 file (or a :class:`~fastscore.formats.files.Part` of one: a batch of its
     documents) into a :class:`MentionTable`.
 
@@ -46,11 +52,28 @@ def read_conll(path: str | os.PathLike | Part, defer_bracket_errors: bool = Fals
     document for anything the format does not allow.  ``-`` reads standard
     input; gzip-compressed files are read as they are.  ``defer_bracket_errors``: a document whose
     brackets do not balance is read without mentions and its error kept in ``unread`` (for scoring,
-    which refuses it only when the document is scored, as v8.01 does).
+    which refuses it only when the document is scored, as v8.01 does).  Where v8.01 misreads the file (a
+    byte-order mark before the first ``#begin document``, whitespace after the last TAB of a token line), the
+    file is read as v8.01 reads it, with a warning in ``warnings``; ``fix_scorer_quirks``: as it was meant.
     """
-    data, name, first_line = source_bytes(path)
+    data, name, first_line, bom = _source_bytes_and_bom(path)
     decode_utf8(name, data, first_line)  # the kernels read bytes; the text must be UTF-8 all the same
-    return _Reader(name, data, first_line).table(defer_bracket_errors)
+    reader = _Reader(name, data, first_line)
+    if not fix_scorer_quirks:
+        reader.read_as_v801(bom)
+    return reader.table(defer_bracket_errors)
+
+
+def _source_bytes_and_bom(source: str | os.PathLike | Part) -> tuple[bytes, str, int, bool]:
+    """:func:`~fastscore.formats.files.source_bytes`, and whether a byte-order mark was dropped from the bytes
+    (read once: a pipe too)."""
+    if isinstance(source, Part):  # a batch of a regular file: its first bytes can be looked at again
+        data, name, first_line = source_bytes(source)
+        with open(source.path, "rb") as fh:
+            return data, name, first_line, source.start == 0 and fh.read(len(BOM)) == BOM
+    path = os.fspath(source)
+    data, bom = read_bytes_and_bom(path)
+    return data, source_name(path), 0, bom
 
 
 def conll_batches(path: str, batch_bytes: int) -> list[Part]:
@@ -101,8 +124,20 @@ def read_conll_columns(path: str | os.PathLike, data: bytes | None = None,
     return reader.table(), reader.token_columns(fields)
 
 
-_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)"), "discard"), (re.compile(r"\((\d+)\)"), "single"),
-                  (re.compile(r"\((\d+)"), "open"), (re.compile(r"(\d+)\)"), "close"))
+# v8.01 reads bytes: its \d is 0-9 only (re.ASCII)
+_V801_PATTERNS = ((re.compile(r"\((\d+\+\d)\)", re.A), "discard"), (re.compile(r"\((\d+)\)", re.A), "single"),
+                  (re.compile(r"\((\d+)", re.A), "open"), (re.compile(r"(\d+)\)", re.A), "close"))
+
+
+class _ReadByV801(Exception):
+    """Coreference columns fastscore's reading refuses, to be read by v8.01's regexes instead."""
+
+    def __init__(self, lines: list[int]):
+        self.lines = lines
+
+
+# a column the bracket kernel reads (its labels checked after): items "(L)", "(L", "L)" and "|"
+_KERNEL_READS = re.compile(rb"(?:\||\([^()|]+\)?|[^()|]+\))*")
 
 
 def v801_column_items(column: str) -> tuple[list[tuple[str, str]], list[str]]:
@@ -148,6 +183,125 @@ class _Reader:
         self.starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
         self.ends = np.concatenate([newlines, [len(self.buf)]]).astype(np.int64)
         self.kind, self.col_s, self.col_e = scan.classify_lines(self.scan_buf, self.starts, self.ends)
+        self.warnings: list[str] = []  # where the file is read as v8.01 misreads it (read_as_v801)
+        self.items_hidden: list[int] = []  # lines whose items v8.01 does not read
+        self.v801_ends: set[int] = set()  # lines that end a document for v8.01 only
+        self.documents_hidden = 0  # documents v8.01 does not see
+        self.v801 = False  # read as v8.01 reads (read_as_v801)
+        self.read_by_v801: list[int] = []  # lines whose column only v8.01's regexes read
+
+    def read_as_v801(self, bom: bool) -> None:
+        """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
+        intended reading, each kind with one warning (``--fix-scorer-quirks`` reads the file as written)."""
+        self.v801 = True
+        self.directive_lines = np.flatnonzero(self.kind == self.scan.DIRECTIVE)
+        self._hide_unseen_documents(bom)
+        self._end_where_v801_ends()
+        self._hide_items_after_blank_field()
+
+    def _lines_matching(self, pattern: "re.Pattern[bytes]") -> list[int]:
+        starts = [m.start() for m in pattern.finditer(self.data)]
+        return (np.searchsorted(self.starts, starts, side="right") - 1).tolist() if starts else []
+
+    def _directives(self, k: int, forward: bool):
+        """The ``#`` lines after line ``k`` (``forward``) or before it, nearest first (from the lines found once)."""
+        at = int(np.searchsorted(self.directive_lines, k, side="right" if forward else "left"))
+        lines = self.directive_lines[at:] if forward else self.directive_lines[:at][::-1]
+        return (j for j in lines.tolist() if self.kind[j] == self.scan.DIRECTIVE)
+
+    def _next_end(self, k: int) -> int | None:
+        """The first ``#end document`` line after line ``k``, if no ``#begin document`` comes before it."""
+        for j in self._directives(k, True):
+            text = self.text(j)
+            if _END.match(text):
+                return j
+            if _BEGIN_LIKE.match(text.encode()):  # (any start, so each search stops at the next document)
+                return None
+        return None
+
+    def _inside_document(self, k: int) -> bool:
+        """Whether a ``#begin document`` comes before line ``k`` with no ``#end document`` between."""
+        for j in self._directives(k, False):
+            text = self.text(j)
+            if _END.match(text) or j in self.v801_ends:
+                return False
+            if _BEGIN.match(text):
+                return True
+        return False
+
+    def _hide_unseen_documents(self, bom: bool) -> None:
+        """v8.01 starts a document only at a line its ``/^\\#\\s*begin document (.*?)$/`` matches: not after a
+        byte-order mark, nor ``#begin document`` without a name, ``  #begin``, ``#begin  document``, ``#BEGIN``.
+        It reads no line up to the next start, so such a document is not in the file for it."""
+        hidden = []
+        for k in self._lines_matching(_BEGIN_LIKE):
+            text = self.text(k)
+            if _V801_BEGIN.match(text) is not None and not (k == 0 and bom):
+                continue
+            end = self._next_end(k)
+            if end is not None:
+                self.kind[k:end + 1] = self.scan.BLANK
+                hidden.append(k)
+        self.documents_hidden = len(hidden)
+        if hidden:
+            k = hidden[0]
+            why = "a byte-order mark before " if k == 0 and bom else ""
+            more = f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""
+            self.warnings.append(
+                f'{self.path}:{k + 1 + self.first_line}: {why}"{shown(self.text(k))}"{more} does not start a document '
+                "for v8.01 (its test is /^#\\s*begin document (.*?)$/), so it leaves the document out of this file, "
+                "and so does fastscore (--fix-scorer-quirks reads the file as written)")
+
+    def _end_where_v801_ends(self) -> None:
+        """v8.01's end test ``/\\#\\s*end document/`` is not anchored: ``  #end document``, or a token line whose
+        last field holds ``#end document``, ends the document; the lines up to the written end are not read."""
+        early = []
+        for k in self._lines_matching(_V801_END):
+            if self.kind[k] == self.scan.BLANK or _END.match(self.text(k)):
+                continue
+            end = self._next_end(k)
+            if end is None and not self._inside_document(k):
+                continue  # a written end follows no begin: refused as written
+            self.kind[k] = self.scan.DIRECTIVE
+            if end is not None:
+                self.kind[k + 1:end + 1] = self.scan.BLANK
+            self.v801_ends.add(k)
+            early.append(k)
+        if early:
+            k = early[0]
+            more = f" (and {len(early) - 1} more)" if len(early) > 1 else ""
+            self.warnings.append(
+                f'{self.path}:{k + 1 + self.first_line}: "{shown(self.text(k))}"{more} ends the document for v8.01 (its '
+                "test /\\#\\s*end document/ is not anchored), so the lines up to the next \"#end document\" are not read, "
+                "by v8.01 nor by fastscore (--fix-scorer-quirks reads the file as written)")
+
+    def _hide_items_after_blank_field(self) -> None:
+        """v8.01 takes the last non-empty TAB field as the coreference column (``split(/\\t/)`` drops trailing
+        empty fields): where that field is whitespace (``\\t `` at the end of a line, or ``\\t\\r`` in a CRLF file),
+        the line's items are not read."""
+        lost = [self._line_of(m.start()) for m in _BLANK_LAST_FIELD.finditer(self.data)]
+        lost = [k for k in lost if self.kind[k] == self.scan.TOKEN_BRACKETS]
+        if not lost:
+            return
+        self.kind[lost] = self.scan.TOKEN
+        self.items_hidden = lost
+        more = f" (and {len(lost) - 1} more line(s))" if len(lost) > 1 else ""
+        self.warnings.append(
+            f"{self.path}:{lost[0] + 1 + self.first_line}: whitespace after the last TAB{more}: v8.01 reads it as the "
+            f'coreference column, so the items "{shown(self.column(lost[0]))}" are not read, by v8.01 nor by fastscore '
+            "(--fix-scorer-quirks reads them)")
+
+    def _hidden_hint(self, d: int) -> str:
+        """Why a document's brackets do not balance where v8.01 does not read some of its items."""
+        end = self.doc_ends[d] if d < len(self.doc_ends) else len(self.kind)
+        hidden = [k for k in self.items_hidden if self.begins[d] < k < end]
+        if not hidden:
+            return ""
+        return (f" (v8.01 stops on this document too: it does not read the items of line "
+                f"{hidden[0] + 1 + self.first_line}, whose last TAB field is whitespace; --fix-scorer-quirks reads them)")
+
+    def _line_of(self, offset: int) -> int:
+        return int(np.searchsorted(self.starts, offset, side="right") - 1)
 
     def text(self, line: int) -> str:
         return self.data[self.starts[line]:self.ends[line]].decode("utf-8").rstrip("\r")
@@ -184,12 +338,18 @@ class _Reader:
                 open_doc = len(self.names)
                 self.names.append(name)
                 begins.append(line)
-            elif _END.match(text):
+            elif _END.match(text) or line in self.v801_ends:
                 if open_doc is None:
                     self.fail(line, '"#end document" without a matching "#begin document"')
                 ends.append(line)
                 open_doc = None
-        if open_doc is not None:
+        if open_doc is not None and self.v801:  # v8.01 reads the last document to the end of the file
+            ends.append(len(self.kind) - 1)
+            self.warnings.append(
+                f'{self.path}:{begins[open_doc] + 1 + self.first_line}: document "{shown(self.names[open_doc])}" has no '
+                '"#end document": v8.01 reads it to the end of the file, and so does fastscore (--fix-scorer-quirks '
+                "refuses the file)")
+        elif open_doc is not None:
             self.fail(begins[open_doc], '"#begin document" without "#end document": the file ends inside the '
                                         "document" + lone_cr_hint(self.names[open_doc]), open_doc)
         self.begins = np.asarray(begins, dtype=np.int64)
@@ -207,7 +367,7 @@ class _Reader:
             reject_other_format(self.path, self.data, "conll")
             self.fail(lines[np.argmax(outside)],
                       'token line outside a document: add a "#begin document NAME" line before it')
-        if not self.names:
+        if not self.names and not self.documents_hidden:  # (every document hidden as v8.01 misses it: none)
             reject_other_format(self.path, self.data, "conll")
             self.fail(None, 'no "#begin document" line: not a CoNLL coreference file (or empty)')
         self.token_lines, self.token_doc = lines, doc  # (token_columns reads them again)
@@ -220,7 +380,30 @@ class _Reader:
         return self.token_count[lines] - self.token_count[begin] - 1
 
     def items(self):
-        """Bracket items with resolved cluster codes (split antecedents dropped)."""
+        """Bracket items with resolved cluster codes (split antecedents dropped).  Reading as v8.01
+        (:meth:`read_as_v801`), a column fastscore's reading refuses (``(-1)``, ``e1)``, ``(x1``, ``(2) |(1)``,
+        digits of other scripts) is read by v8.01's regexes instead, with one warning."""
+        while True:
+            try:
+                found = self._read_items()
+            except _ReadByV801 as exc:
+                self.read_by_v801 = sorted(set(self.read_by_v801) | set(exc.lines))
+                continue
+            if self.read_by_v801:
+                k, more = self.read_by_v801[0], len(self.read_by_v801) - 1
+                items = [f"{'(' if w != 'close' else ''}{x}{')' if w != 'open' else ''}"
+                         for w, x in v801_column_items(self.column(k))[0]]
+                self.warnings.append(
+                    f'{self.path}:{k + 1 + self.first_line}: the coreference column "{shown(self.column(k))}"'
+                    f"{f' (and {more} more line(s))' if more else ''} is read by v8.01's regexes as "
+                    f"{' '.join(items) or 'no item'}, and so by fastscore (--fix-scorer-quirks refuses it)")
+            return found
+
+    def _kernel_refused(self, lines: np.ndarray) -> list[int]:
+        """The lines whose column the bracket kernel refuses (one pass: the kernel stops at the first)."""
+        return [k for k in lines.tolist() if _KERNEL_READS.fullmatch(self.data, self.col_s[k], self.col_e[k]) is None]
+
+    def _read_items(self):
         scan = self.scan
         lines = np.flatnonzero(self.kind == scan.TOKEN_BRACKETS)
         self.label_of_code: dict[int, str] = {}
@@ -231,6 +414,8 @@ class _Reader:
             lines = np.setdiff1d(lines, substituted)
         line, kind, ls, le, code, err, at = scan.bracket_items(self.scan_buf, lines, self.col_s, self.col_e)
         if err:
+            if self.v801:
+                raise _ReadByV801(self._kernel_refused(lines) or [int(lines[at])])
             bad = lines[at]
             problem = "empty cluster label" if err == scan.ERR_EMPTY_LABEL else "unexpected text"
             self.fail(bad, f"bad coreference column {self.column(bad)!r}: {problem}", self._doc_of(bad))
@@ -240,14 +425,20 @@ class _Reader:
         if len(unresolved):
             keep = np.ones(len(code), dtype=bool)
             cache: dict[bytes, str | None] = {}
+            refused: list[int] = []  # (reading as v8.01: every line whose label fastscore refuses, at once)
             for t in unresolved.tolist():
                 raw = self.data[ls[t]:le[t]]
                 if raw not in cache:
                     try:
                         cache[raw] = _cluster_key(raw.decode("utf-8"))
                     except ValueError as exc:
-                        self.fail(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}",
-                                  self._doc_of(line[t]))
+                        if not self.v801:
+                            self.fail(line[t], f"bad coreference column {self.column(line[t])!r}: {exc}",
+                                      self._doc_of(line[t]))
+                        refused.append(int(line[t]))
+                        continue
+                if refused:
+                    continue
                 key = cache[raw]
                 if key is None:
                     if kind[t] != scan.SINGLE:
@@ -257,6 +448,8 @@ class _Reader:
                     self.discarded.setdefault(self.names[self._doc_of(line[t])], []).append(raw.decode())
                     continue
                 code[t] = self._key_code(key)
+            if refused:
+                raise _ReadByV801(refused)
             line, kind, code = line[keep], kind[keep], code[keep]
             ls, le = ls[keep], le[keep]
         return line, kind, code, ls, le
@@ -265,7 +458,8 @@ class _Reader:
         """Lines whose digit-only column v8.01 reads otherwise than item by item: items written back to back
         (``(7(12+2)07)``: each removal joins its neighbours, here into ``(707)``) or a ``+`` (only
         ``(N+D)``, one digit after the ``+``, is a discarded split antecedent)."""
-        return lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+        found = lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+        return np.union1d(found, self.read_by_v801).astype(np.int64) if self.read_by_v801 else found
 
     def _with_substituted(self, substituted: np.ndarray, line, kind, ls, le, code):
         """The kernel's items with those of ``substituted`` lines, read as v8.01 reads them, in line order."""
@@ -316,7 +510,7 @@ class _Reader:
             t = int(error_item[d])
             label = self._label(t, code, ls, le)
             what = (f"closed at token {token[t]} but never opened" if error[d] == scan.ERR_NOT_OPENED
-                    else f"opened at token {token[t]} is never closed")
+                    else f"opened at token {token[t]} is never closed") + self._hidden_hint(d)
             if not defer_bracket_errors:
                 self.fail(line[t], f"unbalanced bracket: cluster {label} {what}", d)
             unread[self.names[d]] = ParseError(self.path, int(line[t]) + 1 + self.first_line,
@@ -331,7 +525,7 @@ class _Reader:
             m_start, m_end, m_chain, mention_off = _without_documents(
                 error != 0, mention_off, m_start, m_end, m_chain)
             labels = [[] if error[d] else x for d, x in enumerate(labels)]
-        return MentionTable(
+        table = MentionTable(
             path=self.path,
             doc_names=self.names,
             doc_lines=self.begins + 1 + self.first_line,
@@ -343,7 +537,10 @@ class _Reader:
             cluster_labels=labels,
             discarded=self.discarded,
             unread=unread,
+            warnings=self.warnings,
         )
+        table.documents_hidden = self.documents_hidden  # (scoring then pairs what v8.01 sees, even nothing)
+        return table
 
     def token_columns(self, fields: bool = True) -> TokenColumns:
         """The token columns (after :meth:`table`; ``fields=False``: without field bounds)."""
