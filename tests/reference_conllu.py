@@ -12,7 +12,8 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, repeated_sentence_id,
+                                      entity_without_mention, heads_outside_warning,
+                                      blank_line_warning, leading_empty_line_warning, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -333,6 +334,13 @@ class _Reader:
 
     def close_file(self) -> None:
         self.close_mentions()
+        lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
+        line0 = self.start.line if self.start else 0
+        if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
+            self.file.warnings.append(leading_empty_line_warning(self.path))
+        blank = next((n for n, line in enumerate(lines) if line and not line.strip(" \t")), None)
+        if blank is not None:
+            self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}

@@ -241,6 +241,16 @@ def entity_without_mention(attribute: str, eid: str) -> str:
     return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
 
 
+def blank_line_warning(where: str) -> str:
+    return (f"{where}: a line of only spaces or tabs, read as an empty line; the CorefUD scorer crashes on it "
+            "(udapi reads it as a word line): remove the blanks to run it")
+
+
+def leading_empty_line_warning(path: str) -> str:
+    return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
+            "more it skips): remove it to run the scorer")
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -1022,6 +1032,7 @@ class _File:
         self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
+        self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
                                                                             f"{int(self.outside[1]) + self.line0}"))
@@ -1033,6 +1044,21 @@ class _File:
         if self.start is not None:
             table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved)
         return table
+
+    def scorer_crash_warnings(self) -> list[str]:
+        """Lines read here that crash the CorefUD scorer, which the intended score does not depend on: one
+        empty line opening the file (udapi's ``re.split(r"\\n\\n+")`` leaves it at the start of the first
+        sentence) and lines of only blanks (udapi reads them as word lines)."""
+        out = []
+        data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
+        if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
+            out.append(leading_empty_line_warning(self.path))
+        if b" \n" in data or b"\t\n" in data or data.endswith((b" ", b"\t")):
+            m = _BLANKS_LINE.search(self.data)
+            if m:
+                line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
+                out.append(blank_line_warning(f"{self.path}:{line}"))
+        return out
 
     def keep_mentions(self) -> None:
         """Mentions dropped (left open) out; entities numbered among those with a mention."""
@@ -1192,4 +1218,5 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
+_BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")

@@ -1,0 +1,67 @@
+"""CorefUD inputs on which corefud-scorer 1.2 (udapi 0.5.2) crashes though the intended score is plain: scored
+with one warning naming file and line; or where it crashes on a link: one clear error (issue 36).  The scorer's
+behaviour on each was observed on variants of the bundled example (see docs/corefud.md)."""
+import warnings
+
+import pytest
+
+import fastscore
+from fastscore.errors import FastscoreError, FastscoreWarning
+from fastscore.formats.conllu import read_conllu
+
+from tests import reference_conllu
+
+DOC = """# newdoc id = d1
+# global.Entity = eid-etype-head-other
+# sent_id = s1
+1\tMaria\tmaria\tPROPN\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)
+2\tbought\tbuy\tVERB\t_\t_\t0\troot\t_\t_
+3\tit\tit\tPRON\t_\t_\t2\tobj\t_\tEntity=(e2-object-1)
+
+# sent_id = s2
+1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)
+2\tsold\tsell\tVERB\t_\t_\t0\troot\t_\t_
+3\tit\tit\tPRON\t_\t_\t2\tobj\t_\tEntity=(e2-object-1)
+4\tto\tto\tADP\t_\t_\t5\tcase\t_\t_
+5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\tEntity=(e3-person-1)
+
+"""
+
+
+def _pair(tmp_path, text):
+    kp, rp = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    kp.write_text(text, encoding="utf-8")
+    rp.write_text(text, encoding="utf-8")
+    return kp, rp
+
+
+def _score(kp, rp):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FastscoreWarning)
+        result = fastscore.score_coref(kp, rp)
+    return result, [str(w.message) for w in caught if issubclass(w.category, FastscoreWarning)]
+
+
+def _same_as_oracle(path):
+    assert read_conllu(path).warnings == reference_conllu.read_conllu(path).warnings
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("\n" + DOC, 1, "starts with one empty line"),
+    (DOC.replace("\n\n# sent_id = s2", "\n \n# sent_id = s2"), 7, "only spaces or tabs"),
+    (DOC.replace("\n\n# sent_id = s2", "\n\n\t\n# sent_id = s2"), 8, "only spaces or tabs"),
+    (DOC + " \n", 15, "only spaces or tabs"),
+])
+def test_lines_that_crash_the_scorer_are_scored_with_a_warning(tmp_path, text, line, what):
+    kp, rp = _pair(tmp_path, text)
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    mine = [w for w in said if what in w and "the CorefUD scorer crashes" in w]
+    assert any(f"key.conllu:{line}:" in w for w in mine) and any(f"response.conllu:{line}:" in w for w in mine)
+    _same_as_oracle(kp)
+
+
+def test_two_leading_empty_lines_are_read_silently_as_by_the_scorer(tmp_path):
+    kp, rp = _pair(tmp_path, "\n\n" + DOC)
+    assert not [w for w in _score(kp, rp)[1] if "crashes" in w]
+    _same_as_oracle(kp)
