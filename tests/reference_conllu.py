@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -35,7 +35,7 @@ def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
     table.sentences = reader.file.sentences
     table.warnings = reader.file.warnings
     if start is not None:
-        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved, early=reader.batch_early)
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
     return table
@@ -78,6 +78,10 @@ class _Reader:
         self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
         self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.opened_at: dict[str, int] = {}  # entity -> the line of its first mention (dropped ones too)
+        self.named: set[str] = set()  # entities named as antecedents by links read so far
+        self.batch_early: list[tuple[str, int, str, str]] = []  # (BatchFacts.early)
+        self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
@@ -151,7 +155,7 @@ class _Reader:
         self.doc_words[-1] += len(forms)
         self.sentence_lines.append((toks, numbers, idents))
         marked = [k for k, t in enumerate(toks) if "Entity=" in t or "Bridge=" in t or "SplitAnte=" in t]
-        if not marked and all(regular):
+        if not marked and all(regular) and not any("Split=" in t for t in toks):
             return
         nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
         order = [key for key, _ in nodes]
@@ -160,14 +164,21 @@ class _Reader:
             if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
                 self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
                                       "of its words", doc)
+        marked = sorted(set(marked) | {k for k, t in enumerate(toks) if "Split=" in t and k in position})
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
-            for item in misc.split("|"):
+            items = misc.split("|")
+            for item in items:
                 if item.startswith("Entity="):
                     self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
-                elif item.startswith(("Bridge=", "SplitAnte=")):
-                    self.links(item, numbers[k])
+            # then, as udapi, Bridge, then SplitAnte (or the legacy Split where SplitAnte is empty or missing)
+            split_ante = [item for item in items if item.startswith("SplitAnte=")]
+            legacy = [] if any(len(item) > len("SplitAnte=") for item in split_ante) else "Split="
+            for prefix in ("Bridge=", "SplitAnte=", legacy):
+                for item in items:
+                    if prefix and item.startswith(prefix):
+                        self.links(item, numbers[k])
 
     def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
         """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
@@ -203,6 +214,10 @@ class _Reader:
                 self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
             for eid in (ante, this.split(":", 1)[0]):
                 self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
+            this = self.eid_of(this.split(":", 1)[0])
+            if not (this in self.opened_at or name != "Bridge" and this in self.named):
+                self.early.append((this, line, self.doc_names[-1], name))
+            self.named.add(self.eid_of(ante))
 
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
@@ -285,6 +300,7 @@ class _Reader:
                 self.heads_outside.append(f"{self.path}:{line}")
             mention = _Mention(eid, [key], line)
             self.entities.setdefault(eid, []).append(mention)
+            self.opened_at.setdefault(eid, line)
             if part is not None:
                 self.discontinuous.setdefault(eid, []).append(mention)
         if not closing:
@@ -344,6 +360,12 @@ class _Reader:
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
+        for eid, line, doc, name in self.early:
+            first = self.opened_at.get(eid)
+            if self.start is not None:
+                self.batch_early.append((eid, line, doc, link_before_entity(name, eid)))
+            elif first is not None:
+                self.fail(line, link_before_entity(name, eid), doc)
         for eid, (line, doc, name) in self.linked.items():
             if eid in self.entities:
                 continue

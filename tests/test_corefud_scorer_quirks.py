@@ -65,3 +65,42 @@ def test_two_leading_empty_lines_are_read_silently_as_by_the_scorer(tmp_path):
     kp, rp = _pair(tmp_path, "\n\n" + DOC)
     assert not [w for w in _score(kp, rp)[1] if "crashes" in w]
     _same_as_oracle(kp)
+
+
+def _refused(path, *words):
+    with pytest.raises(FastscoreError) as exc:
+        read_conllu(path)
+    with pytest.raises(FastscoreError) as oracle:
+        reference_conllu.read_conllu(path)
+    assert str(exc.value) == str(oracle.value)
+    assert all(w in str(exc.value) for w in words), str(exc.value)
+
+
+ON_MARIA = "Entity=(e1-person-1)\n2\tbought"
+
+
+@pytest.mark.parametrize("misc, words", [
+    ("Entity=(e1-person-1)|SplitAnte=e1<e3,e2<e3", ("key.conllu:4:", "SplitAnte names entity 'e3' before its first mention")),
+    ("Entity=(e1-person-1)|Bridge=e1<e3", ("key.conllu:4:", "Bridge names entity 'e3' before its first mention")),
+    ("Entity=(e1-person-1)|Split=e1<e3,e2<e3", ("Split names entity 'e3' before its first mention",)),
+    ("Entity=(e1-person-1)|Split=e9<e1", ("key.conllu:4:", "Split names entity 'e9', which has no mention")),
+])
+def test_links_udapi_cannot_follow_are_refused(tmp_path, misc, words):
+    """udapi reads links node by node (a KeyError for an entity not yet opened) and reads the legacy Split=
+    as SplitAnte (a ValueError for an entity without mention): the scorer crashes."""
+    kp, _ = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    _refused(kp, *words)
+
+
+ON_TOM = "Entity=(e3-person-1)\n"
+
+
+@pytest.mark.parametrize("misc", [
+    "Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3",  # after (or at) the entity's first mention
+    "Bridge=e1<e3|Entity=(e3-person-1)",  # udapi reads the node's Entity before its links, whatever the order
+    "Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3|Split=e9<e1",  # Split is read only where SplitAnte is not
+])
+def test_links_udapi_follows_are_read_as_before(tmp_path, misc):
+    kp, rp = _pair(tmp_path, DOC.replace(ON_TOM, misc + "\n", 1))
+    assert read_conllu(kp).warnings == reference_conllu.read_conllu(kp).warnings == []
+    assert _score(kp, rp)[0].f1("conll") == 1.0

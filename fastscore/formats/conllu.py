@@ -193,6 +193,9 @@ class BatchFacts:
     # its document)
     left_open: dict[str, int] = field(default_factory=dict)
     continued: set[str] = field(default_factory=set)
+    # links naming an entity not opened before them in the batch (entity, line, document, message): the file
+    # stops there unless an earlier batch mentions the entity
+    early: list[tuple[str, int, str, str]] = field(default_factory=list)
 
 
 _PART = re.compile(rb"\[\d+/\d+\]")  # a discontinuous part's marker (searched first: most batches have none)
@@ -249,6 +252,11 @@ def blank_line_warning(where: str) -> str:
 def leading_empty_line_warning(path: str) -> str:
     return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
             "more it skips): remove it to run the scorer")
+
+
+def link_before_entity(attribute: str, eid: str) -> str:
+    return (f"{attribute} names entity {eid.split(':', 1)[-1]!r} before its first mention: the CorefUD scorer stops "
+            "here (udapi reads links node by node)")
 
 
 def heads_outside_warning(count: int, first: str) -> str:
@@ -975,23 +983,61 @@ class _File:
         self.names = ([f"{t + self.docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())]
                       if tags.any() else values)
         self.links = links[:n_lk]
-        self.link_format()
+        self.link_format(limit)
         if status != K.OK:
             self.bracket_problem(status, err)
 
-    def link_format(self) -> None:
-        """Bridge and SplitAnte items (before the brackets' first problem): ANTECEDENT<ENTITY, else an error."""
+    def link_format(self, limit: int) -> None:
+        """Bridge and SplitAnte items (before the brackets' first problem), and udapi's legacy ``Split`` on a
+        node without SplitAnte: ANTECEDENT<ENTITY, else an error."""
         self.linked: dict[str, tuple[int, str, str]] = {}
-        for line, s, e, b in self.links.tolist():
+        self.link_items: list[tuple[int, str, str, str, str | None]] = []  # line, attribute, antecedent, entity, doc
+        for line, s, e, b in sorted(self.links.tolist() + self.legacy_split(limit)):
             name, _, value = self.text_at(s, e).partition("=")
             doc = self.doc_of(b)
             for link in value.split(","):
                 ante, sep, this = link.partition("<")
                 if not sep:
                     self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
-                for eid in (ante, this.split(":", 1)[0]):
-                    eid = f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                        for eid in (ante, this.split(":", 1)[0])]
+                for eid in pair:
                     self.linked.setdefault(eid, (line, doc, name))
+                self.link_items.append((line, name, pair[0], pair[1], doc))
+
+    def legacy_split(self, limit: int) -> list[list[int]]:
+        """``Split=`` items that udapi reads as SplitAnte (on a word or empty node without SplitAnte):
+        (line, start, end, block) as the scanner gives links."""
+        if b"Split=" not in self.data:
+            return []
+        K, out = self.K, []
+        for m in _LEGACY_SPLIT.finditer(self.data):
+            i = int(np.searchsorted(self.ls, m.start(), side="right")) - 1
+            b = int(self.block[i])
+            if (self.kind[i] != K.KIND_TOKEN or self.tabs[i] != 9 or not 0 <= b < limit or m.start() < self.t8[i]
+                    or self.what[i] not in (K.ID_WORD, K.ID_EMPTY)
+                    or _SPLIT_ANTE.search(self.data, self.t8[i], self.le[i])):
+                continue
+            out.append([i + 1, m.start(), m.end(), b])
+        return out
+
+    def links_before_their_entity(self) -> None:
+        """udapi reads the links node by node: the entity after ``<`` must be known there (a Bridge's must
+        have a mention opened at or before the node; a SplitAnte's may also have been named as an antecedent
+        before), or the scorer crashes (KeyError, IndexError).  An entity mentioned nowhere in the file is
+        :meth:`links_resolved`'s error; in a batch, one opened in an earlier batch is settled by the file."""
+        opened: dict[str, int] = {}
+        for eid, line in self.M[:, [self.K.M_EID, self.K.M_LINE]].tolist():
+            opened.setdefault(self.names[eid], line)
+        named: set[str] = set()
+        for line, name, ante, this, doc in sorted(self.link_items, key=lambda x: (x[0], x[1] != "Bridge")):
+            first = opened.get(this)
+            known = first is not None and first <= line or name != "Bridge" and this in named
+            if not known and self.start is not None:
+                self.early.append((this, line + self.line0, doc, link_before_entity(name, this)))
+            elif not known and first is not None:  # (else links_resolved's error: no mention at all)
+                self.fail(line, link_before_entity(name, this), doc)
+            named.add(ante)
 
     def bracket_problem(self, status: int, err: np.ndarray) -> None:
         K = self.K
@@ -1036,13 +1082,16 @@ class _File:
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
                                                                             f"{int(self.outside[1]) + self.line0}"))
+        self.early: list[tuple[str, int, str, str]] = []
+        self.links_before_their_entity()
         self.keep_mentions()
         self.unresolved = self.links_resolved()
         table = self.table()
         table.sentences = self.sentences()
         table.warnings = self.warnings
         if self.start is not None:
-            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved)
+            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved,
+                                     early=self.early)
         return table
 
     def scorer_crash_warnings(self) -> list[str]:
@@ -1219,4 +1268,6 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
 _BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
+_LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
+_SPLIT_ANTE = re.compile(rb"(?<=[\t|])SplitAnte=[^|\n]")
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
