@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -78,6 +78,7 @@ class _Reader:
         self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
         self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.sid_lines: list[int] = []  # per sentence: the line of its sent_id (else its first line)
         self.opened_at: dict[str, int] = {}  # entity -> the line of its first mention (dropped ones too)
         self.named: set[str] = set()  # entities named as antecedents by links read so far
         self.batch_early: list[tuple[str, int, str, str]] = []  # (BatchFacts.early)
@@ -110,7 +111,7 @@ class _Reader:
     def sentence(self, lines: list[str], first_line: int) -> None:
         """One block of lines (``first_line`` is the number of its first line)."""
         s = len(self.file.sentences)
-        sent_id, newdoc = None, None
+        sent_id, newdoc, sid_line = None, None, None
         toks: list[str] = []
         numbers: list[int] = []
         for k, line in enumerate(lines):
@@ -126,7 +127,7 @@ class _Reader:
                 continue
             m = _SENT_ID.match(line)
             if m:
-                sent_id = m.group(1)
+                sent_id, sid_line = m.group(1), first_line + k
                 continue
             m = _GLOBAL_ENTITY.match(line)
             if m:
@@ -151,6 +152,7 @@ class _Reader:
         if sent_id and previous is not None and previous.sent_id == sent_id:
             self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
         self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
+        self.sid_lines.append(sid_line if sid_line is not None else first_line)
         self.node_doc[s] = len(self.doc_names) - 1
         self.doc_words[-1] += len(forms)
         self.sentence_lines.append((toks, numbers, idents))
@@ -373,6 +375,20 @@ class _Reader:
                 self.unresolved.append((eid, line, doc, name))
             else:
                 self.fail(line, entity_without_mention(name, eid), doc)
+        self.check_zones()
+
+    def check_zones(self) -> None:
+        """udapi's zones (``# sent_id = BUNDLE/ZONE``): a valid name, and mentions in one zone only."""
+        zones = [t.sent_id.split("/", 1)[1] if "/" in t.sent_id else "" for t in self.file.sentences]
+        for n, t in enumerate(self.file.sentences):
+            if "/" in t.sent_id and not re.match(r"^[a-z-]*(_[A-Za-z0-9-]+)?$", zones[n]):
+                self.fail(self.sid_lines[n], zone_invalid(t.sent_id, zones[n]), self.doc_names[self.node_doc[n]])
+        first: dict[str, tuple[int, int]] = {}
+        for line, s in sorted((m.line, m.words[0] >> SENTENCE_SHIFT) for ms in self.entities.values() for m in ms):
+            first.setdefault(zones[s], (line, s))
+        if len(first) > 1:
+            (z1, (l1, _)), (z2, (l2, s2)) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1, z2), self.doc_names[self.node_doc[s2]])
 
     # ---- the table
 

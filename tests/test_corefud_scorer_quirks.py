@@ -104,3 +104,24 @@ def test_links_udapi_follows_are_read_as_before(tmp_path, misc):
     kp, rp = _pair(tmp_path, DOC.replace(ON_TOM, misc + "\n", 1))
     assert read_conllu(kp).warnings == reference_conllu.read_conllu(kp).warnings == []
     assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("ids, words", [
+    (("news/1", "s2"), ("key.conllu:3:", "sentence id 'news/1'", "'1' is not a zone name")),
+    (("a/b/c", "s2"), ("key.conllu:3:", "'b/c' is not a zone name")),
+    (("x/en", "x/de"), ("key.conllu:9:", "zone 'de' after one in zone 'en' (line 4)")),
+    (("a/en", "s2"), ("key.conllu:9:", "no zone after one in zone 'en'")),
+])
+def test_sentence_ids_udapi_reads_as_zones_it_cannot_score_are_refused(tmp_path, ids, words):
+    """udapi reads ``BUNDLE/ZONE``: an invalid zone name, or mentions in two zones (it compares their words),
+    stop the scorer (ValueError)."""
+    kp, _ = _pair(tmp_path, DOC.replace("sent_id = s1", f"sent_id = {ids[0]}").replace("sent_id = s2",
+                                                                                        f"sent_id = {ids[1]}"))
+    _refused(kp, *words)
+
+
+@pytest.mark.parametrize("ids", [("a/en", "b/en"), ("a/", "b/"), ("a/en_x-1", "b/en_x-1")])
+def test_sentence_ids_of_one_valid_zone_score_as_the_scorer(tmp_path, ids):
+    kp, rp = _pair(tmp_path, DOC.replace("sent_id = s1", f"sent_id = {ids[0]}").replace("sent_id = s2",
+                                                                                        f"sent_id = {ids[1]}"))
+    assert _score(kp, rp)[0].f1("conll") == 1.0

@@ -259,6 +259,19 @@ def link_before_entity(attribute: str, eid: str) -> str:
             "here (udapi reads links node by node)")
 
 
+def zone_invalid(sent_id: str, zone: str) -> str:
+    return (f"sentence id {sent_id!r}: udapi reads the text after '/' as a zone, and {zone!r} is not a zone name "
+            "(the CorefUD scorer stops here): use another character than '/' in sentence ids")
+
+
+def zones_mixed(zone: str, line: int, other: str) -> str:
+    def name(z):
+        return f"zone {z!r}" if z else "no zone"
+    return (f"a mention in a sentence of {name(other)} after one in {name(zone)} (line {line}): udapi reads the text "
+            "after '/' in sentence ids as a zone and compares words across zones (the CorefUD scorer stops here): "
+            "use another character than '/' in sentence ids")
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -1086,6 +1099,7 @@ class _File:
         self.links_before_their_entity()
         self.keep_mentions()
         self.unresolved = self.links_resolved()
+        self.zones()
         table = self.table()
         table.sentences = self.sentences()
         table.warnings = self.warnings
@@ -1108,6 +1122,26 @@ class _File:
                 line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
                 out.append(blank_line_warning(f"{self.path}:{line}"))
         return out
+
+    def zones(self) -> None:
+        """udapi reads ``# sent_id = BUNDLE/ZONE``: a zone must be a valid name, and mentions in two zones
+        make it compare words across zones: the CorefUD scorer stops on both."""
+        if not self.data.count(b"/"):
+            return
+        blocks = [b for b in range(self.nb) if "/" in self.sent_id(b)]
+        if not blocks:
+            return
+        zone = {b: self.sent_id(b).split("/", 1)[1] for b in blocks}
+        for b in blocks:
+            if not _ZONE.match(zone[b]):
+                self.fail(int(self.b_sid_line[b]) + 1 if self.b_sid_line[b] >= 0 else int(self.b_first[b]),
+                          zone_invalid(self.sent_id(b), zone[b]), self.doc_of(b))
+        first: dict[str, int] = {}  # zone -> the line of its first mention ("": none, as udapi's default)
+        for line in sorted(self.M[:, self.K.M_LINE].tolist()):
+            first.setdefault(zone.get(int(self.block[line - 1]), ""), line)
+        if len(first) > 1:
+            (z1, l1), (z2, l2) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1 + self.line0, z2), self.doc_of(int(self.block[l2 - 1])))
 
     def keep_mentions(self) -> None:
         """Mentions dropped (left open) out; entities numbered among those with a mention."""
@@ -1270,4 +1304,5 @@ _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id",
 _BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
 _LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
 _SPLIT_ANTE = re.compile(rb"(?<=[\t|])SplitAnte=[^|\n]")
+_ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
