@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -85,6 +85,7 @@ class _Reader:
         self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
         if start is not None and start.entity_fields is not None:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
@@ -171,6 +172,8 @@ class _Reader:
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
             items = misc.split("|")
+            last = {item.partition("=")[0]: n for n, item in enumerate(items)}  # udapi's MISC: the last of a name
+            items = [item for n, item in enumerate(items) if last[item.partition("=")[0]] == n]
             for item in items:
                 if item.startswith("Entity="):
                     self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
@@ -250,9 +253,9 @@ class _Reader:
         for chunk in (c for c in _CHUNKS.split(value) if c):
             opening, closing = chunk[0] == "(", chunk[-1] == ")"
             body = chunk.strip("()")
-            if not opening and not closing:
-                self.fail(line, f"Entity chunk {chunk!r} has neither an opening nor a closing bracket", doc)
-            if opening:
+            if not opening and not closing:  # udapi warns and goes on
+                self.no_bracket.append(f"{self.path}:{line}")
+            elif opening:
                 self.open(body, closing, key, line)
             else:
                 self.close(body, key, line, order, index)
@@ -352,6 +355,8 @@ class _Reader:
 
     def close_file(self) -> None:
         self.close_mentions()
+        if self.no_bracket:
+            self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":

@@ -125,3 +125,35 @@ def test_sentence_ids_of_one_valid_zone_score_as_the_scorer(tmp_path, ids):
     kp, rp = _pair(tmp_path, DOC.replace("sent_id = s1", f"sent_id = {ids[0]}").replace("sent_id = s2",
                                                                                         f"sent_id = {ids[1]}"))
     assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("misc, line", [
+    ("Entity=(e1-person-1)  ", 4),  # trailing spaces on a word line: udapi's chunk "  "
+    ("Entity=e1|Entity=(e1-person-1)", None),  # (the last Entity= counts: see below)
+    ("Entity=(e1-person-1)e7", 4),
+])
+def test_entity_chunks_without_a_bracket_are_ignored_with_a_warning(tmp_path, misc, line):
+    """udapi warns about a chunk with neither bracket and goes on: the scorer scores the rest."""
+    kp, rp = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    mine = [w for w in said if "neither an opening nor a closing bracket" in w]
+    assert len(mine) == (0 if line is None else 2) and all(w.endswith(f".conllu:{line}") for w in mine)
+    _same_as_oracle(kp)
+
+
+@pytest.mark.parametrize("misc", [
+    "Entity=(e9-person-1)|Entity=(e1-person-1)",
+    "Entity=(e1-person-1)|Bridge=e7<e1|Bridge=e1<e1x|Entity=(e1-person-1)",  # (e7 never mentioned: not read)
+])
+def test_of_two_items_of_one_name_in_misc_the_last_counts(tmp_path, misc):
+    """udapi's MISC is a DualDict: the last ``Entity=`` (``Bridge=``, ``SplitAnte=``) of a node counts; the
+    scorer gives 100 on a pair whose response has only the last."""
+    kp, _ = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    rp = tmp_path / "plain.conllu"
+    rp.write_text(DOC, encoding="utf-8")
+    if "e1x" in misc:
+        _refused(kp, "Bridge names entity 'e1x', which has no mention")
+        return
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+    _same_as_oracle(kp)

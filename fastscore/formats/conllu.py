@@ -272,6 +272,11 @@ def zones_mixed(zone: str, line: int, other: str) -> str:
             "use another character than '/' in sentence ids")
 
 
+def no_bracket_warning(count: int, first: str) -> str:
+    return (f"{count} Entity chunk(s) with neither an opening nor a closing bracket (trailing spaces, say) ignored, "
+            f"as the CorefUD scorer ignores them; first: {first}")
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -976,7 +981,8 @@ class _File:
         K = self.K
         data, buf = self.data, self.buf
         self.nodes(limit)
-        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: count, first line
+        # head indices udapi reads outside their mention, chunks without a bracket it ignores: count, first line
+        self.outside = np.zeros(4, dtype=np.int64)
         err = np.zeros(8, dtype=np.int64)
         n_open = data.count(b"(")
         n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
@@ -1060,7 +1066,6 @@ class _File:
         name = self.names[a_s] if status == K.E_HEAD_OUTSIDE else self.names[v0] if v0 < len(self.names) else ""
         problems = {
             K.E_NO_HEADER: lambda: 'Entity= annotation but no "# global.Entity = ..." header line',
-            K.E_NEITHER: lambda: f"Entity chunk {a!r} has neither an opening nor a closing bracket",
             K.E_HEAD_TEXT: lambda: f"head index {a!r} of {self.text_at(b_s, b_e)!r} is not a number",
             K.E_NO_ID: lambda: f"Entity {a!r} has no entity id",
             K.E_BAD_PART: lambda: f"entity id {a!r} ends with ']' but is not a discontinuous part like e3[1/2]",
@@ -1091,6 +1096,9 @@ class _File:
         self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
+        if self.outside[2]:
+            self.warnings.append(no_bracket_warning(int(self.outside[2]), f"{self.path}:"
+                                                                          f"{int(self.outside[3]) + self.line0}"))
         self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
