@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -85,6 +85,7 @@ class _Reader:
         self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
         if start is not None and start.entity_fields is not None:
@@ -165,8 +166,8 @@ class _Reader:
         position = {k: n for n, (_, k) in enumerate(nodes)}
         for k in marked:
             if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
-                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
-                                      "of its words", doc)
+                self.multiword.append(f"{idents[k]!r} at {self.path}:{numbers[k]}")
+        marked = [k for k in marked if k in position]
         marked = sorted(set(marked) | {k for k, t in enumerate(toks) if "Split=" in t and k in position})
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
@@ -357,6 +358,8 @@ class _Reader:
         self.close_mentions()
         if self.no_bracket:
             self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
+        if self.multiword:
+            self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":

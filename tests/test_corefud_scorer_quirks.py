@@ -157,3 +157,15 @@ def test_of_two_items_of_one_name_in_misc_the_last_counts(tmp_path, misc):
         return
     assert _score(kp, rp)[0].f1("conll") == 1.0
     _same_as_oracle(kp)
+
+
+def test_coreference_on_a_multiword_token_line_is_ignored_with_a_warning(tmp_path):
+    """udapi keeps a multiword token's MISC apart from its words': the scorer reads no mention there."""
+    mwt = "2-3\tbought-it\t_\t_\t_\t_\t_\t_\t_\tEntity=(e7-x-1)\n2\tbought"
+    kp, _ = _pair(tmp_path, DOC.replace("\n2\tbought", "\n" + mwt, 1))
+    rp = tmp_path / "plain.conllu"
+    rp.write_text(DOC.replace("\n2\tbought", "\n" + mwt.replace("Entity=(e7-x-1)", "_"), 1), encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if "multiword-token line(s) ignored" in w and "key.conllu:5" in w]
+    _same_as_oracle(kp)

@@ -277,6 +277,11 @@ def no_bracket_warning(count: int, first: str) -> str:
             f"as the CorefUD scorer ignores them; first: {first}")
 
 
+def multiword_warning(count: int, first: str) -> str:
+    return (f"coreference on {count} multiword-token line(s) ignored, as udapi (and so the CorefUD scorer) ignores "
+            f"it: write it on the lines of its words; first: {first}")
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -907,11 +912,8 @@ class _File:
         self.empty_node_twice()
         multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
                  if _MARKED.search(self.data, self.ls[i], self.le[i])]
-        if multi:
-            i = multi[0]
-            b = int(self.block[i])
-            self.problems.append(_Problem(b, _MULTIWORD, i + 1, f"coreference on the multiword-token line "
-                                          f"{self.ident(i)!r}: write it on the lines of its words", self.doc_of(b)))
+        self.multiword = (len(multi), f"{self.ident(multi[0])!r} at {self.path}:{multi[0] + 1 + self.line0}"
+                          if multi else "")
 
     def ident(self, i: int) -> str:
         return self.text_at(self.ls[i], self.t0[i])
@@ -1099,6 +1101,8 @@ class _File:
         if self.outside[2]:
             self.warnings.append(no_bracket_warning(int(self.outside[2]), f"{self.path}:"
                                                                           f"{int(self.outside[3]) + self.line0}"))
+        if self.multiword[0]:
+            self.warnings.append(multiword_warning(*self.multiword))
         self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
