@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -85,6 +85,7 @@ class _Reader:
         self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read: which, where
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
@@ -125,8 +126,10 @@ class _Reader:
                 continue
             m = _NEWDOC.match(line)
             if m:
-                newdoc = m.group(1).strip() if m.group(1) else True
+                newdoc = m.group(1) if m.group(1) else True
                 continue
+            if re.match(r"#\s*(newdoc|global\.Entity)\b", line) and not _GLOBAL_ENTITY.match(line):
+                self.loose.append(f"{line.split()[0]!r} at {self.path}:{first_line + k}")
             m = _SENT_ID.match(line)
             if m:
                 sent_id, sid_line = m.group(1), first_line + k
@@ -135,6 +138,8 @@ class _Reader:
             if m:
                 self.global_entity(m.group(1), first_line + k)
         block_line = numbers[0] if numbers else first_line
+        if newdoc is not None and not toks:
+            self.fail(first_line, newdoc_without_words(), None)
         if newdoc is not None:
             self.start_document(newdoc, first_line)
         doc = self.doc_names[-1] if self.doc_names else None
@@ -360,6 +365,8 @@ class _Reader:
             self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
         if self.multiword:
             self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
+        if self.loose:
+            self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":

@@ -169,3 +169,36 @@ def test_coreference_on_a_multiword_token_line_is_ignored_with_a_warning(tmp_pat
     assert result.f1("conll") == 1.0
     assert [w for w in said if "multiword-token line(s) ignored" in w and "key.conllu:5" in w]
     _same_as_oracle(kp)
+
+
+D2 = DOC.replace("# sent_id = s2", "# newdoc id = d2\n# sent_id = s2")
+
+
+@pytest.mark.parametrize("text, line", [
+    (D2.replace("# newdoc id = d2\n", "# newdoc id = d2\n\n"), 8),  # the scorer merges d2 into d1
+    (DOC.replace("# newdoc id = d1\n", "# newdoc id = d1\n\n"), 1),  # the scorer crashes (AttributeError)
+])
+def test_a_newdoc_in_a_block_without_words_is_refused(tmp_path, text, line):
+    kp, _ = _pair(tmp_path, text)
+    _refused(kp, f"key.conllu:{line}:", "'# newdoc' in a block without words")
+
+
+def test_newdoc_without_the_space_is_a_plain_comment_as_in_udapi(tmp_path):
+    """udapi reads '# newdoc' only: with '#newdoc' d2 is part of d1 (the scorer's BLANC 33.33, not 0)."""
+    kp, rp = _pair(tmp_path, D2.replace("# newdoc id = d2", "#newdoc id = d2"))
+    rp.write_text(D2.replace("# newdoc id = d2", "#newdoc id = d2").replace("(e2-object-1)\n4\tto",
+                                                                            "(e8-object-1)\n4\tto"), encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert round(100 * result.f1("blanc"), 2) == 33.33
+    assert [w for w in said if "'#newdoc' at " in w and "key.conllu:8" in w]
+    _same_as_oracle(kp)
+
+
+def test_a_newdoc_id_keeps_its_trailing_blanks_as_in_udapi(tmp_path):
+    """'# newdoc id = d1 ' names document 'd1 ': against a response's 'd1' the scorer stops (DataAlignError)."""
+    kp, rp = _pair(tmp_path, DOC.replace("# newdoc id = d1", "# newdoc id = d1 "))
+    rp.write_text(DOC, encoding="utf-8")
+    with pytest.raises(FastscoreError, match="no document"):
+        fastscore.score_coref(kp, rp)
+    rp.write_text(DOC.replace("# newdoc id = d1", "# newdoc id = d1 "), encoding="utf-8")
+    assert _score(kp, rp)[0].f1("conll") == 1.0

@@ -51,9 +51,10 @@ ORD_SHIFT = 10
 MAX_ORD = (1 << (SENTENCE_SHIFT - ORD_SHIFT)) - 1
 _CHUNKS = re.compile(r"(\([^()]+\)?|[^()]+\))")
 _DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
+_NEWDOC = re.compile(r"# newdoc(?:\s+id\s*=\s*(.+))?$")  # udapi's: "# " exactly, the id to the end (its blanks too)
 _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
-_GLOBAL_ENTITY = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_GLOBAL_ENTITY = re.compile(r"# global\.Entity\s*=\s*(\S+)")
+_LOOSE = re.compile(r"#\s*(newdoc|global\.Entity)\b")  # what a reader may mean as those, which udapi does not read
 _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 
@@ -282,6 +283,17 @@ def multiword_warning(count: int, first: str) -> str:
             f"it: write it on the lines of its words; first: {first}")
 
 
+def newdoc_without_words() -> str:
+    return ("'# newdoc' in a block without words: udapi drops such a block, newdoc and all, so the CorefUD scorer "
+            "merges the document into the one before (and crashes on a file's first): write it just above the "
+            "document's first sentence, with no empty line between")
+
+
+def loose_comment_warning(count: int, first: str) -> str:
+    return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
+            f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -388,7 +400,7 @@ def _block(lines: list[str], first: int, s: int) -> Block:
         if line.startswith("#"):
             m = _NEWDOC.match(line)
             if m:
-                block.newdoc = m.group(1).strip() if m.group(1) else True
+                block.newdoc = m.group(1) if m.group(1) else True
             elif _SENT_ID.match(line):
                 block.sent_id = _SENT_ID.match(line).group(1)
             elif _SPEAKER.match(line):
@@ -797,6 +809,7 @@ class _File:
         nb = self.nb
         self.newdoc: dict[int, str | bool] = {}
         self.sid_text: dict[int, str] = {}
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read (no "# "): which, where
         fields_at: dict[int, list[str]] = {}
         if self.start is not None and self.start.entity_fields is not None:
             value, line = self.start.entity_fields  # the header in force where the batch starts
@@ -806,8 +819,10 @@ class _File:
             b = int(self.block[i])
             m = _NEWDOC.match(line)
             if m:
-                self.newdoc[b] = m.group(1).strip() if m.group(1) else True
+                self.newdoc[b] = m.group(1) if m.group(1) else True
                 continue
+            if _LOOSE.match(line) and not _GLOBAL_ENTITY.match(line):
+                self.loose.append(f"{line.split()[0]!r} at {self.path}:{i + 1 + self.line0}")
             m = _SENT_ID.match(line)
             if m:
                 if i > self.b_sid_line[b]:
@@ -845,6 +860,11 @@ class _File:
 
     def documents(self) -> None:
         starts = sorted(self.newdoc)
+        has_words = np.zeros(self.nb, dtype=bool)
+        has_words[self.block[self.kind == self.K.KIND_TOKEN]] = True
+        bare = [b for b in starts if not has_words[b]]
+        if bare:
+            self.problems.append(_Problem(bare[0], _HEADER, int(self.b_first[bare[0]]), newdoc_without_words()))
         self.starts = starts
         self.doc_names: list[str] = []
         first: dict[str, int] = {}
@@ -1103,6 +1123,8 @@ class _File:
                                                                           f"{int(self.outside[3]) + self.line0}"))
         if self.multiword[0]:
             self.warnings.append(multiword_warning(*self.multiword))
+        if self.loose:
+            self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
         self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
