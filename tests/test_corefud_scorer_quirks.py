@@ -143,7 +143,7 @@ def test_entity_chunks_without_a_bracket_are_ignored_with_a_warning(tmp_path, mi
 
 
 @pytest.mark.parametrize("misc", [
-    "Entity=(e9-person-1)|Entity=(e1-person-1)",
+    "Entity=(e2-object-1)|Entity=(e1-person-1)",  # (read both, Maria would be in e2 too)
     "Entity=(e1-person-1)|Bridge=e7<e1|Bridge=e1<e1x|Entity=(e1-person-1)",  # (e7 never mentioned: not read)
 ])
 def test_of_two_items_of_one_name_in_misc_the_last_counts(tmp_path, misc):
