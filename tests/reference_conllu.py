@@ -13,7 +13,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
                                       entity_without_mention, heads_outside_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -85,6 +85,7 @@ class _Reader:
         self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.extra_columns: list[str] = []  # token lines with more than 10 columns: where
         self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read: which, where
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
@@ -144,6 +145,9 @@ class _Reader:
             self.start_document(newdoc, first_line)
         doc = self.doc_names[-1] if self.doc_names else None
         for k, line in enumerate(toks):
+            if line.count("\t") > 9:  # udapi reads the first 10 columns
+                self.extra_columns.append(f"{self.path}:{numbers[k]}")
+                toks[k] = line = "\t".join(line.split("\t")[:10])
             if line.count("\t") != 9:
                 if not self.file.sentences and k == 0:
                     reject_other_format(self.path, self.text, "conllu")
@@ -365,6 +369,8 @@ class _Reader:
             self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
         if self.multiword:
             self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
+        if self.extra_columns:
+            self.file.warnings.append(extra_columns_warning(len(self.extra_columns), self.extra_columns[0]))
         if self.loose:
             self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")

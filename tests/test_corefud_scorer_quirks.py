@@ -202,3 +202,14 @@ def test_a_newdoc_id_keeps_its_trailing_blanks_as_in_udapi(tmp_path):
         fastscore.score_coref(kp, rp)
     rp.write_text(DOC.replace("# newdoc id = d1", "# newdoc id = d1 "), encoding="utf-8")
     assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("extra", ["\t", "\tx\ty"])
+def test_columns_after_the_tenth_are_ignored_with_a_warning(tmp_path, extra):
+    """udapi reads the first 10 columns of a longer token line (an 11th empty column, say)."""
+    kp, rp = _pair(tmp_path, DOC.replace(ON_MARIA, "Entity=(e1-person-1)" + extra + "\n2\tbought", 1))
+    rp.write_text(DOC, encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if "more than 10 columns" in w and w.endswith("key.conllu:4")]
+    _same_as_oracle(kp)

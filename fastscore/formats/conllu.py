@@ -289,6 +289,11 @@ def newdoc_without_words() -> str:
             "document's first sentence, with no empty line between")
 
 
+def extra_columns_warning(count: int, first: str) -> str:
+    return (f"{count} token line(s) with more than 10 columns: the columns after the 10th ignored, as udapi (and so "
+            f"the CorefUD scorer) ignores them; first: {first}")
+
+
 def loose_comment_warning(count: int, first: str) -> str:
     return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
             f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
@@ -917,6 +922,13 @@ class _File:
         self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key = K.token_lines(self.buf, self.ls, self.le,
                                                                                    self.kind)
         tok = self.kind == K.KIND_TOKEN
+        self.le_misc = self.le  # where MISC ends: udapi reads the first 10 columns of a longer line
+        longer = np.flatnonzero(tok & (self.tabs > 9))
+        self.extra_columns = (len(longer), f"{self.path}:{int(longer[0]) + 1 + self.line0}" if len(longer) else "")
+        if len(longer):
+            self.le_misc = self.le.copy()
+            self.le_misc[longer] = [self.data.index(b"\t", int(self.t8[i]) + 1) for i in longer.tolist()]
+            self.tabs[longer] = 9
         bad = np.flatnonzero(tok & (self.tabs != 9))
         if len(bad):
             i = int(bad[0])
@@ -931,7 +943,7 @@ class _File:
             self.python_id(i)
         self.empty_node_twice()
         multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
-                 if _MARKED.search(self.data, self.ls[i], self.le[i])]
+                 if _MARKED.search(self.data, self.ls[i], self.le_misc[i])]
         self.multiword = (len(multi), f"{self.ident(multi[0])!r} at {self.path}:{multi[0] + 1 + self.line0}"
                           if multi else "")
 
@@ -1012,7 +1024,7 @@ class _File:
         while True:
             self.outside[:] = 0
             status, M, log, e_s, e_e, e_tag, links, drop, cnt = K.parse_tokens(
-                buf, self.le, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
+                buf, self.le_misc, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
                 self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
             if status != K.FULL:
                 break
@@ -1057,7 +1069,8 @@ class _File:
             b = int(self.block[i])
             if (self.kind[i] != K.KIND_TOKEN or self.tabs[i] != 9 or not 0 <= b < limit or m.start() < self.t8[i]
                     or self.what[i] not in (K.ID_WORD, K.ID_EMPTY)
-                    or _SPLIT_ANTE.search(self.data, self.t8[i], self.le[i])):
+                    or _SPLIT_ANTE.search(self.data, self.t8[i], self.le_misc[i])
+                    or m.start() >= self.le_misc[i]):
                 continue
             out.append([i + 1, m.start(), m.end(), b])
         return out
@@ -1123,6 +1136,8 @@ class _File:
                                                                           f"{int(self.outside[3]) + self.line0}"))
         if self.multiword[0]:
             self.warnings.append(multiword_warning(*self.multiword))
+        if self.extra_columns[0]:
+            self.warnings.append(extra_columns_warning(*self.extra_columns))
         if self.loose:
             self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
         self.warnings.extend(self.scorer_crash_warnings())
