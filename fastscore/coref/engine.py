@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..formats.files import lone_cr_hint
 from ..formats.table import MentionTable, offsets
 from ..messages import did_you_mean, few, shown
 from ..pairing import pair
@@ -180,7 +181,8 @@ def check_documents(key: MentionTable, response: MentionTable, doc: str | None) 
                  else "the names after '#begin document', part included,")
         raise InputError(f"{response.path}: the response shares no document with the key ({key.path}): key "
                          f"documents {few(key.doc_names, 3)}; response documents {few(response.doc_names, 3)} "
-                         f"({names} must be the same)")
+                         f"({names} must be the same)"
+                         + next((lone_cr_hint(n) for n in (*key.doc_names, *response.doc_names) if "\r" in n), ""))
     if extra:
         return [f"{response.path}: {len(extra)} response document(s) not in the key, ignored: {few(extra)}"]
     return []

@@ -886,7 +886,8 @@ class _File:
         self.b_doc = np.cumsum(is_start) - 1
         if self.b_doc[0] < 0:
             self.problems.append(_Problem(0, _NO_DOCUMENT, int(self.b_tok[0]), 'sentence before any "# newdoc" line: '
-                                          'every sentence must belong to a document (add "# newdoc id = NAME")'))
+                                          'every sentence must belong to a document (add "# newdoc id = NAME")',
+                                          other_format=True))  # a file of another format has no newdoc either
 
     def sentence_ids(self) -> None:
         """The same sentence id twice in a row is an error."""
