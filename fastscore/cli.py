@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -590,7 +591,9 @@ def check_writable(path: str) -> None:
     if not os.path.isdir(folder):
         raise OutputError(f"{path}: cannot write: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"{path}: cannot write: the folder {folder} is not writable")
+        read_only = os.statvfs(folder).f_flag & os.ST_RDONLY
+        reason = os.strerror(errno.EROFS if read_only else errno.EACCES)  # as the write itself would say
+        raise OutputError(f"{path}: cannot write: the folder {folder} is not writable: {reason}")
 
 
 def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None,

@@ -23,6 +23,7 @@ D = ROOT / "tests" / "data"
 CONLLU = D / "corefud_anchors" / "cases" / "gum_news_crane"
 NUGGET = D / "nugget_anchors" / "case-003"
 SEQUENCING = D / "sequencing_anchors" / "case-000"
+CORPUS = ROOT / "fastscore" / "examples" / "corpus"
 MAY_FAIL = "<may fail>"  # a marker in a command, not an option: some anchors are bad input on purpose (exit 1)
 
 
@@ -39,8 +40,11 @@ def commands(tmp: Path) -> list[list[str]]:
         ["coref", "example", "example", "--singletons", "drop", "--per-doc"],
         # resampling (kernels/resample.py): intervals, both tests of compare, a sweep's intervals
         ["coref", str(KEY), str(RESPONSE), "--bootstrap", "100"],
-        ["compare", str(KEY), str(RESPONSE), str(KEY), "--resamples", "100"],
-        ["compare", str(KEY), str(RESPONSE), str(KEY), "--resamples", "100", "--test", "permutation"],
+        # (on the 30-document corpus: a one-document compare runs no test)
+        ["compare", str(CORPUS / "key.conll"), str(CORPUS / "response.conll"), str(CORPUS / "key.conll"),
+         "--resamples", "100"],
+        ["compare", str(CORPUS / "key.conll"), str(CORPUS / "response.conll"), str(CORPUS / "key.conll"),
+         "--resamples", "100", "--test", "permutation"],
         ["sweep", str(KEY), str(RESPONSE), str(KEY), "--bootstrap", "100"],
         ["coref", *jsonl],
         ["coref", str(D / "mina_anchors" / "case-000.key.gz"), str(D / "mina_anchors" / "case-000.response.gz"),

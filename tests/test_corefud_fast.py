@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastscore.errors import FastscoreError, FastscoreWarning
@@ -135,7 +135,7 @@ def _assert_same_table(path):
     assert assert_same_read(path), path
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.nested_given])  # its oracle check nests one
 @given(st.integers(0, 10 ** 6))
 def test_reader_reads_heads_outside_their_mention(tmp_path_factory, seed):
     """Head indices udapi reads outside their mention (on a one-node mention, 0 on the one-node last part of a
