@@ -180,6 +180,20 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings, caller:
         yield t, lambda system: scored(system, ex)
 
 
+def _scorer(task: str, key, systems: list, metric: str | None, options: dict, settings, caller: Callable):
+    """:func:`_task_scorer`, or by file for a macro average over datasets (``conll-macro``: each file pair of the
+    key's and a system's folders a dataset, :mod:`fastscore.datasets`)."""
+    from .datasets import datasets_scorer, is_macro
+
+    if not is_macro(metric):
+        return _task_scorer(task, key, systems, options, settings, caller)
+    t = get_task(task)
+    if t.corpus is None:
+        raise UsageError(f"--metric {metric}: task {t.name!r} scores one pair of inputs, not datasets of files")
+    t.check_keywords(options, "score", also=_own_keywords(caller))
+    return datasets_scorer(t, key, options, settings)
+
+
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, test: str = "bootstrap",
             resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
             settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
@@ -197,7 +211,7 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
     from .stats.compare import compare_stats
 
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
-    with _task_scorer(task, key, [baseline, *systems], options, settings, compare) as (t, scored):
+    with _scorer(task, key, [baseline, *systems], metric, options, settings, compare) as (t, scored):
         metric = metric or t.default_metric
         base = (_name(baseline), scored(baseline).doc_stats)
         base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
@@ -218,7 +232,7 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
     settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
     rows = []
     shown: list[str] = []
-    with _task_scorer(task, key, list(systems), options, settings, sweep) as (t, scored):
+    with _scorer(task, key, list(systems), metric, options, settings, sweep) as (t, scored):
         metric = metric or t.default_metric
         for n, s in enumerate(systems):
             result = scored(s)

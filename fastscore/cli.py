@@ -137,6 +137,9 @@ def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYST
     if skip_bad:
         g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
                        "listed in the warnings and the JSON (default: the run fails, with no partial score)")
+        g.add_argument("--by-file", action="store_true", help="each file pair (same name) is a dataset scored on "
+                       "its own: one row per dataset and the macro average of each F1 over datasets (CRAC's "
+                       "ranking; compare and sweep: --metric conll-macro)")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
 
 
@@ -482,6 +485,8 @@ def _score(args, task: Task) -> int:
 
     stats = _statistics(args, args.bootstrap)
     settings = _corpus_settings(args, task, keep_inputs=fmt in task.inputs_shown)
+    if getattr(args, "by_file", False):
+        return _score_by_file(args, task, fmt, keywords, settings, stats)
     try:
         if settings is not None:
             from .api import score_corpus
@@ -498,6 +503,25 @@ def _score(args, task: Task) -> int:
 
         bootstrap(result, args.bootstrap, **stats)
     _emit(task.render(result, fmt, args.per_doc, **_keywords(args, task, "report"), **({"file": file} if file else {})))
+    return 0
+
+
+def _score_by_file(args, task: Task, fmt: str, keywords: dict, settings, stats: dict) -> int:
+    """``--by-file``: each file pair of the two folders a dataset, and the macro averages (fastscore.datasets)."""
+    from . import datasets
+    from .api import bootstrap
+
+    if fmt not in datasets.OUTPUTS:
+        raise UsageError(f"--output {fmt}: --by-file prints {', '.join(datasets.OUTPUTS)}")
+    if settings is None:
+        raise UsageError("--by-file pairs the files of two folders (or quoted glob patterns): give GOLD and SYSTEM "
+                         "as folders")
+    result = datasets.score_datasets(task, args.gold, args.system, keywords, settings)
+    for w in result.warnings:
+        warnings.warn(w, FastscoreWarning, stacklevel=2)
+    if args.bootstrap:
+        bootstrap(result, args.bootstrap, **stats)
+    _emit(datasets.render(result, fmt, args.per_doc))
     return 0
 
 
@@ -572,6 +596,8 @@ def _check_before_reading(args, task: Task, output_file: str | None) -> None:
     metric = getattr(args, "metric", None)
     if metric is not None and args.command in ("compare", "sweep") and task.metric_choices is not None:
         choices = task.metric_choices(_keywords(args, task, "score"))
+        if task.corpus is not None:  # by file: the macro average over datasets (fastscore.datasets)
+            choices = (*choices, *(m + "-macro" for m in choices))
         if metric not in choices:
             raise UsageError(f"--metric {metric}: not a metric of task {task.name}{did_you_mean(metric, choices)}; "
                              f"choose from {', '.join(choices)}")

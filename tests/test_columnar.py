@@ -107,7 +107,7 @@ def test_conllu_tables_as_files_check_the_sentences(tmp_path, shared_data):
     assert run.returncode == 1 and "the '# newdoc id' values must be the same" in run.stderr
     run = _cli("coref", tmp_path / "k.parquet", source, "--preset", "conll2012")
     assert run.returncode == 2 and "a CoNLL-U (CorefUD) file, but --preset conll2012" in run.stderr
-    assert "use --preset crac2022 or crac2023 or crac2024" in run.stderr
+    assert "use --preset crac2022 or crac2023 or crac2024 or crac2025" in run.stderr
 
 
 def _cli(*args):

@@ -253,7 +253,7 @@ def test_preset_conll2012_scores_conll2012_files_as_without_it(capsys):
 
 @pytest.mark.parametrize("preset, key, response, fragment", [
     ("conll2012", GUM_KEY, GUM_RESP, "a CoNLL-U (CorefUD) file, but --preset conll2012 (CoNLL-2012 shared task: "
-     "reference scorer v8.01) reads CoNLL-2012 files: use --preset crac2022 or crac2023 or crac2024"),
+     "reference scorer v8.01) reads CoNLL-2012 files: use --preset crac2022 or crac2023 or crac2024 or crac2025"),
     ("crac2023", KEY, RESPONSE, "a CoNLL-2012 file, but --preset crac2023 (CRAC 2023: CorefUD, head matching, no "
      "singletons) reads CoNLL-U (CorefUD) files: use --preset conll2012"),
 ])

@@ -44,6 +44,8 @@ PRESETS = {p.name: p for p in (
     Preset("crac2023", "conllu", "head", "linear", "drop", "CRAC 2023: CorefUD, head matching, no singletons"),
     Preset("crac2024", "conllu", "head", "dependent", "drop",
            "CRAC 2024: CorefUD, head matching, zeros by their dependencies, no singletons"),
+    Preset("crac2025", "conllu", "head", "dependent", "drop",
+           "CRAC 2025: CorefUD, head matching, zeros by their dependencies, no singletons (as 2024)"),
 )}
 
 

@@ -72,8 +72,8 @@ OPTIONS = (
            "keep for CoNLL-2012 and jsonl, as v8.01; drop for CoNLL-U, as the CorefUD scorer)",
            choices=("keep", "drop")),
     Option(("--preset",), "preset", "a published configuration: conll2012, crac2022 (CorefUD, partial), "
-           "crac2023 (head), crac2024 (head, zeros by dependencies)",
-           choices=("conll2012", "crac2022", "crac2023", "crac2024")),
+           "crac2023 (head), crac2024 and crac2025 (head, zeros by dependencies)",
+           choices=("conll2012", "crac2022", "crac2023", "crac2024", "crac2025")),
     Option(("--fix-scorer-quirks",), "fix_scorer_quirks", "CoNLL-2012: read what v8.01 misreads as it was meant "
            "(a byte-order mark, start and end lines, whitespace after the last TAB; see docs/formats.md), not v8.01's "
            "figures",

@@ -52,16 +52,22 @@ def _latex_escape(s: str) -> str:
     return "".join("\\" + c if c in "&%$#_{}" else special.get(c, c) for c in s)
 
 
-def intervals_note(method: str, level: float, resamples: int, seed) -> str:
+def intervals_note(method: str, level: float, resamples: int, seed, metric: str = "") -> str:
     return (f"intervals: {level_percent(level)} {METHOD_NAMES.get(method, method)} bootstrap, "
-            f"{counted(resamples, 'resample')} of documents, seed {seed}")
+            f"{counted(resamples, 'resample')} of documents{_within(metric)}, seed {seed}")
+
+
+def _within(metric: str) -> str:
+    """A macro average over datasets resamples documents within each dataset (fastscore.datasets)."""
+    return " within each dataset" if metric.endswith("-macro") else ""
 
 
 def significance_note(result) -> str:
     if result.test == "permutation":
         return (f"test: approximate randomization (permutation), {counted(result.resamples, 'trial')} of "
                 f"per-document swaps, seed {result.seed}")
-    return f"test: paired bootstrap, {counted(result.resamples, 'resample')} of documents, seed {result.seed}"
+    return (f"test: paired bootstrap, {counted(result.resamples, 'resample')} of documents{_within(result.metric)}, "
+            f"seed {result.seed}")
 
 
 def comparison(result, fmt: str) -> str:
@@ -77,7 +83,7 @@ def comparison(result, fmt: str) -> str:
                      p_value(s.p_value), p_value(s.p_adjusted), mark(s.p_adjusted)])
     n = len(result.systems)
     note = [significance_note(result),
-            intervals_note(result.method, result.level, result.resamples, result.seed),
+            intervals_note(result.method, result.level, result.resamples, result.seed, result.metric),
             (f"p-values: {P_DECIMALS} decimals, truncated (< {P_FLOOR} below that); p (Holm): Holm-Bonferroni "
              f"adjusted over {counted(n, 'system')}; * p < 0.05, ** p < 0.01 (Holm-adjusted)"
              if any(s.p_value is not None for s in result.systems) else
@@ -107,7 +113,7 @@ def sweep(result, fmt: str) -> str:
     note = [f"{len(result.systems)} systems, " + ("error counts" if what == "count" else "F1 in %")]
     if result.resamples:
         note.append(intervals_note(result.method, result.level, result.resamples,
-                                   result.seed))
+                                   result.seed, result.metric))
     return _table(head, rows, fmt, note, result)
 
 

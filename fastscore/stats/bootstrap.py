@@ -76,7 +76,8 @@ def bootstrap_stats(stats: DocStats, metrics: list[str], resamples: int = 1000, 
     resamples = check_count(resamples)
     check_budget(resamples, len(metrics), f"{len(metrics)} metric{'s' if len(metrics) != 1 else ''}")
     stats = stats.of_metrics(metrics)  # the columns the metrics read: no other is summed
-    (values,) = bootstrap_values([stats.matrix], [[f1_values(stats, m) for m in metrics]], resamples, seed)
+    (values,) = bootstrap_values([stats.matrix], [[f1_values(stats, m) for m in metrics]], resamples, seed,
+                                 stats.strata)
     out = Bootstrap(resamples, level, seed, method, warnings=resampling_warnings(len(stats), resamples))
     total = stats.total()
     for m, samples in zip(metrics, values):

@@ -138,7 +138,7 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
     systems = [(name, st.of_metrics([metric])) for name, st in systems]
     value = f1_values(base, metric)
     scores = [v for (v,) in bootstrap_values([base.matrix] + [st.matrix for _, st in systems],
-                                             [[value]] * kept, resamples, seed)]
+                                             [[value]] * kept, resamples, seed, base.strata)]
     point = [float(base.f1(metric, st.total())[0]) for st in [base] + [s for _, s in systems]]
     jack = jackknife_f1(base, metric) if method == "bca" else None
     out = Comparison(task, metric, test, resamples, seed, level, base_name, point[0],
@@ -245,7 +245,7 @@ def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[
         ci = None
         if resamples:
             own = st.of_metrics([metric])  # its columns only
-            ((samples,),) = bootstrap_values([own.matrix], [[f1_values(own, metric)]], resamples, seed)
+            ((samples,),) = bootstrap_values([own.matrix], [[f1_values(own, metric)]], resamples, seed, own.strata)
             jack = jackknife_f1(st, metric) if method == "bca" else None
             ci = interval(samples, score, jack, level, method)
         out.systems.append(SweepRow(name, score, ci, {m: float(st.f1(m, total)[0]) for m in metrics}))

@@ -20,10 +20,14 @@ class DocStats:
     matrix: np.ndarray  # float64 (n_docs, len(columns)); counts are exact integers
     columns: tuple[str, ...]
     registry: dict[str, MetricSpec]  # the metrics these columns serve
+    # each document's stratum (its dataset: resamples draw documents within each), or None: one population
+    strata: np.ndarray | None = None
 
     def __post_init__(self):
         if self.matrix.shape != (len(self.doc_names), len(self.columns)):
             raise ValueError("statistics matrix does not match documents x columns")
+        if self.strata is not None and self.strata.shape != (len(self.doc_names),):
+            raise ValueError("strata do not match the documents")
 
     @classmethod
     def from_columns(cls, doc_names: list[str], columns: Mapping[str, np.ndarray],
@@ -48,7 +52,7 @@ class DocStats:
 
     def __reduce__(self):  # a named registry travels as its name, so that it is the same object where it lands
         name = next((n for n, r in NAMED_REGISTRIES.items() if r is self.registry), None)
-        return _unpickle, (self.doc_names, self.matrix, self.columns, name or self.registry)
+        return _unpickle, (self.doc_names, self.matrix, self.columns, name or self.registry, self.strata)
 
     def column(self, name: str) -> np.ndarray:
         """One statistics column (a view), by name."""
@@ -76,7 +80,8 @@ class DocStats:
             self.f1(m, np.zeros((1, len(self.columns))))  # an unknown metric is refused as f1 refuses it
         columns = layout_of({m: self.registry[m] for m in metrics})
         index = [self.columns.index(c) for c in columns]
-        return DocStats(self.doc_names, np.ascontiguousarray(self.matrix[:, index]), columns, self.registry)
+        return DocStats(self.doc_names, np.ascontiguousarray(self.matrix[:, index]), columns, self.registry,
+                        self.strata)
 
     def in_order(self, names: list[str]) -> "DocStats | None":
         """The rows of the documents ``names``, in that order (a name given twice: its rows in their order), or
@@ -91,7 +96,8 @@ class DocStats:
         for i, name in reversed(list(enumerate(self.doc_names))):
             rows.setdefault(name, []).append(i)
         index = [rows[name].pop() for name in names]
-        return DocStats(list(names), np.ascontiguousarray(self.matrix[index]), self.columns, self.registry)
+        return DocStats(list(names), np.ascontiguousarray(self.matrix[index]), self.columns, self.registry,
+                        None if self.strata is None else self.strata[index])
 
     def row(self, i: int) -> dict[str, float]:
         return dict(zip(self.columns, self.matrix[i].tolist()))
@@ -236,8 +242,9 @@ class DocStats:
         return DocStats(list(self.doc_names), matrix, layout, self.registry)
 
 
-def _unpickle(doc_names, matrix, columns, registry) -> DocStats:
-    return DocStats(doc_names, matrix, columns, named_registry(registry) if isinstance(registry, str) else registry)
+def _unpickle(doc_names, matrix, columns, registry, strata=None) -> DocStats:
+    return DocStats(doc_names, matrix, columns, named_registry(registry) if isinstance(registry, str) else registry,
+                    strata)
 
 
 def _source(sources: list[str] | None, i: int) -> str:

@@ -60,17 +60,34 @@ def chunk_rows(n_docs: int) -> int:
     return max(1, min(CHUNK, INDEX_BYTES // (8 * max(n_docs, 1))))
 
 
-def bootstrap_indices(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
-    """Chunks (m, n_docs) of document indices, one row per bootstrap resample."""
+def bootstrap_indices(n_docs: int, n: int, seed: int | None,
+                      strata: np.ndarray | None = None) -> Iterator[np.ndarray]:
+    """Chunks (m, n_docs) of document indices, one row per bootstrap resample.  With ``strata`` (each
+    document's stratum, e.g. its dataset) each document's place is drawn among the documents of its own stratum,
+    so that every resample holds as many documents of each stratum as the corpus."""
     if n_docs < 1:
         raise UsageError("cannot resample a corpus without documents")
     rng = np.random.default_rng(seed)
     rows = chunk_rows(n_docs)
+    groups = None if strata is None else [np.flatnonzero(strata == s) for s in np.unique(strata)]
     done = 0
     while done < n:
         m = min(rows, n - done)
-        yield rng.integers(0, n_docs, size=(m, n_docs))
+        if groups is None:
+            yield rng.integers(0, n_docs, size=(m, n_docs))
+        else:
+            yield _stratified(rng.random((m, n_docs)), groups)
         done += m
+
+
+def _stratified(uniform: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    """Indices from uniform draws in [0, 1): place j of a resample takes a document of j's own stratum.
+    (Floats, one 64-bit draw each: chunks of any size give the same indices, as integers do.)"""
+    index = np.empty(uniform.shape, dtype=np.int64)
+    for rows in groups:
+        pick = np.minimum((uniform[:, rows] * len(rows)).astype(np.int64), len(rows) - 1)
+        index[:, rows] = rows[pick]
+    return index
 
 
 def swap_masks(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
@@ -85,9 +102,10 @@ def swap_masks(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
 
 
 def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[Values]], n: int,
-                     seed: int | None) -> list[list[np.ndarray]]:
+                     seed: int | None, strata: np.ndarray | None = None) -> list[list[np.ndarray]]:
     """For each statistics matrix i and each function f of ``values[i]``: f of the resampled column sums,
-    (n,) float64, all matrices with the same resamples.  Only these arrays are kept."""
+    (n,) float64, all matrices with the same resamples (``strata``: drawn within each stratum, see
+    :func:`bootstrap_indices`).  Only these arrays are kept."""
     from ..kernels.resample import index_sums
 
     n = check_count(n)
@@ -97,7 +115,7 @@ def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[V
     together = np.hstack(matrices) if len(matrices) > 1 else matrices[0]
     ends = np.cumsum([m.shape[1] for m in matrices]).tolist()
     done = 0
-    for index in bootstrap_indices(matrices[0].shape[0], n, seed):
+    for index in bootstrap_indices(matrices[0].shape[0], n, seed, strata):
         m = len(index)
         sums = index_sums(index, together)
         for start, end, fs, acc in zip([0] + ends, ends, values, out):
