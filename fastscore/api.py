@@ -129,6 +129,22 @@ def score_corpus(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs:
     return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
 
 
+def score_by_file(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs: int | None = None,
+                  executor: str = "local", scheduler: str | None = None, **options):
+    """Score each file of ``gold`` (a folder or glob pattern) against the file of ``system`` of the same name, each
+    pair a dataset of its own: a :class:`fastscore.datasets.DatasetsResult` with each dataset's result and the
+    macro averages over datasets of every metric's F1 (``macro()``; the metrics ``METRIC-macro`` of its
+    ``doc_stats``, which :func:`bootstrap` resamples within each dataset)."""
+    from .datasets import score_datasets
+
+    t = get_task(task)
+    t.check_keywords(options, "score", "command", also=_own_keywords(score_by_file))
+    if t.corpus is None:
+        raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read datasets of files")
+    settings = _corpus_settings(settings, jobs, executor, scheduler, None)
+    return _warned(score_datasets(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
+
+
 def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str | None, batch_size: int | None,
                      skip_bad_shards: bool = False):
     from .shards import DEFAULT_BATCH_BYTES, Settings

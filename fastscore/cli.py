@@ -509,16 +509,14 @@ def _score(args, task: Task) -> int:
 def _score_by_file(args, task: Task, fmt: str, keywords: dict, settings, stats: dict) -> int:
     """``--by-file``: each file pair of the two folders a dataset, and the macro averages (fastscore.datasets)."""
     from . import datasets
-    from .api import bootstrap
+    from .api import bootstrap, score_by_file
 
     if fmt not in datasets.OUTPUTS:
         raise UsageError(f"--output {fmt}: --by-file prints {', '.join(datasets.OUTPUTS)}")
     if settings is None:
         raise UsageError("--by-file pairs the files of two folders (or quoted glob patterns): give GOLD and SYSTEM "
                          "as folders")
-    result = datasets.score_datasets(task, args.gold, args.system, keywords, settings)
-    for w in result.warnings:
-        warnings.warn(w, FastscoreWarning, stacklevel=2)
+    result = score_by_file(args.gold, args.system, task=task.name, settings=settings, **keywords)
     if args.bootstrap:
         bootstrap(result, args.bootstrap, **stats)
     _emit(datasets.render(result, fmt, args.per_doc))

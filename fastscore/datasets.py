@@ -36,7 +36,8 @@ def is_macro(metric: str | None) -> bool:
 
 
 def dataset_name(path: str, task) -> str:
-    """A file's dataset: its name without ``.gz`` and the task's extension (``en_gum-test.conllu`` -> ``en_gum-test``)."""
+    """A file's dataset: its name without ``.gz`` and the task's extension (``en_gum-test.conllu``:
+    ``en_gum-test``)."""
     name = os.path.basename(path)
     name = name[:-3] if name.endswith(".gz") else name
     ext = next((e for e in task.extensions if name.endswith(e)), "")
@@ -145,7 +146,8 @@ def _dataset_score(spec: MetricSpec, columns: tuple[str, ...], name: str, sums: 
     return spec.score({c: sums[f"{c}@{name}"] for c in columns})
 
 
-def _macro_score(spec: MetricSpec, columns: tuple[str, ...], names: tuple[str, ...], sums: Mapping[str, object]) -> dict:
+def _macro_score(spec: MetricSpec, columns: tuple[str, ...], names: tuple[str, ...],
+                 sums: Mapping[str, object]) -> dict:
     return {"f1": sum(np.asarray(_dataset_score(spec, columns, n, sums)["f1"], dtype=np.float64) for n in names)
             / len(names)}
 

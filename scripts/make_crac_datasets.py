@@ -165,7 +165,8 @@ def main() -> int:
     ap.add_argument("--scorer", required=True, help="path to corefud-scorer.py")
     ap.add_argument("--python", required=True, help="Python with udapi, numpy and scipy")
     ap.add_argument("--scorer-commit", default=anchors.SCORER_COMMIT)
-    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"), help="the shared test data folder (OntoGUM)")
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"),
+                    help="the shared test data folder (OntoGUM)")
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--check", action="store_true", help="regenerate into a temporary directory and compare")
     a = ap.parse_args()

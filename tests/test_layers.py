@@ -36,6 +36,7 @@ LAYERS = (
     ("tasks", tuple(p for name in TASK_NAMES for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
     ("registry", ("fastscore.tasks",)),
     ("front", ("fastscore", "fastscore.__main__", "fastscore.api", "fastscore.cli", "fastscore.shards",
+               "fastscore.datasets",
                "fastscore._warmup", "fastscore.coval")),
 )
 MAY_IMPORT_TASKS = {"fastscore.tasks", "fastscore.coval"}
