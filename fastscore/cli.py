@@ -516,6 +516,9 @@ def _score_by_file(args, task: Task, fmt: str, keywords: dict, settings, stats: 
     if settings is None:
         raise UsageError("--by-file pairs the files of two folders (or quoted glob patterns): give GOLD and SYSTEM "
                          "as folders")
+    if args.skip_bad_shards or keywords.get("doc") is not None:  # every dataset counts in the macro average
+        raise UsageError(f"{'--skip-bad-shards' if args.skip_bad_shards else '--doc'}: not with --by-file (every "
+                         "dataset is scored whole)")
     result = score_by_file(args.gold, args.system, task=task.name, settings=settings, **keywords)
     if args.bootstrap:
         bootstrap(result, args.bootstrap, **stats)

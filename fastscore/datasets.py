@@ -23,7 +23,7 @@ import numpy as np
 
 from .errors import InputError, UsageError
 from .messages import few, shown
-from .metrics import MetricSpec, layout_of
+from .metrics import MetricSpec
 from .result import Result
 from .stats.docstats import DocStats
 
@@ -175,7 +175,8 @@ def side_by_side(datasets: list[tuple[str, DocStats]]) -> DocStats:
     each dataset's columns its own, each document's stratum its dataset."""
     names = [n for n, _ in datasets]
     registry = datasets_registry(datasets[0][1].registry, names)
-    layout = layout_of(registry)
+    own = tuple(dict.fromkeys(c for _, st in datasets for c in st.columns))  # a column a dataset lacks: zeros
+    layout = tuple(f"{c}@{n}" for n in names for c in own)
     at = {c: k for k, c in enumerate(layout)}
     rows = sum(len(st) for _, st in datasets)
     matrix = np.zeros((rows, len(layout)), dtype=np.float64)

@@ -152,6 +152,9 @@ def test_by_file_refuses_what_it_cannot_score(folder, tmp_path):
     assert code == 2 and "--by-file pairs the files of two folders" in err
     code, _, err = _run("coref", str(folder / "gold"), str(folder / "sys_a"), "--by-file", "-o", "corefud", "-q")
     assert code == 2 and "--by-file prints text, json, csv, markdown" in err
+    for option in (["--skip-bad-shards"], ["--doc", "d1"]):
+        code, _, err = _run("coref", str(folder / "gold"), str(folder / "sys_a"), "--by-file", "-q", *option)
+        assert code == 2 and f"{option[0]}: not with --by-file" in err
     partial = tmp_path / "partial"
     partial.mkdir()
     (partial / "xx_plain.conllu").write_bytes((folder / "sys_a" / "xx_plain.conllu").read_bytes())
@@ -166,3 +169,32 @@ def test_by_file_refuses_what_it_cannot_score(folder, tmp_path):
 @pytest.mark.parametrize("system", list(crac.SYSTEMS))
 def test_every_system_and_preset_scores_as_the_corefud_scorer(folder, system, preset):
     assert differences(folder, system, preset) == []
+
+
+def test_a_bootstrap_gives_each_dataset_and_the_macro_average_an_interval(folder):
+    code, out, err = _run("coref", str(folder / "gold"), str(folder / "sys_a"), "--preset", "crac2024", "--by-file",
+                          "--bootstrap", "200", "-j", "1", "-q", "-o", "json", "--per-doc")
+    assert code == 0, err
+    got = json.loads(out)
+    low, high = got["macro"]["conll"]["ci"]
+    assert low <= got["macro"]["conll"]["f1"] <= high
+    for name, dataset in got["datasets"].items():
+        low, high = dataset["metrics"]["conll"]["ci"]
+        assert low <= dataset["metrics"]["conll"]["f1"] <= high
+    assert "xx_plain/d1" in got["per_doc"] and "bootstrap:200" in got["signature"]
+
+
+def test_by_file_serves_every_task_with_corpora(tmp_path):
+    """The macro average is generic: event nuggets by file (the bundled example as two datasets)."""
+    from fastscore.examples import example
+
+    ex = example("nugget")
+    for side, source in (("g", ex.key), ("s", ex.response)):
+        (tmp_path / side).mkdir()
+        for name in ("a", "b"):
+            (tmp_path / side / f"{name}.tbf").write_bytes(source.read_bytes())
+    result = fastscore.api.score_by_file(tmp_path / "g", tmp_path / "s", task="nugget", jobs=1, **ex.options)
+    one = fastscore.score(ex.key, ex.response, task="nugget", **ex.options)
+    metric = one.metrics[0]
+    assert result.macro()[metric] == result.dataset_scores("a")[metric] == one.doc_stats.f1(
+        metric, one.doc_stats.total())[0]
