@@ -188,7 +188,8 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                        "Holm-Bonferroni adjusted p-values.", _stats_examples("compare"))
     m.add_argument("baseline", metavar="BASELINE", help="baseline system output")
     m.add_argument("systems", metavar="SYSTEM", nargs="+", help="system outputs to compare with the baseline")
-    m.add_argument("--metric", metavar="METRIC", help=f"metric whose F1 is compared: {stats_task.metric_help}")
+    m.add_argument("--metric", metavar="METRIC", help=f"metric whose F1 is compared: {stats_task.metric_help}"
+                   + _MACRO_HELP * (stats_task.corpus is not None))
     m.add_argument("--test", choices=("bootstrap", "permutation"), default="bootstrap",
                    help="paired bootstrap (default) or approximate randomization")
     _statistics_options(m, "--resamples", 10000)
@@ -205,7 +206,8 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     ext = " or ".join(f"*{e}" for e in stats_task.extensions)
     w.add_argument("systems", metavar="SYSTEM", nargs="+",
                    help=f"system outputs: files, folders (every {ext} file) or glob patterns")
-    w.add_argument("--metric", metavar="METRIC", help=f"ranking metric: {stats_task.metric_help}")
+    w.add_argument("--metric", metavar="METRIC", help=f"ranking metric: {stats_task.metric_help}"
+                   + _MACRO_HELP * (stats_task.corpus is not None))
     _statistics_options(w, "--bootstrap", 0)
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text",
                    help="text (default), csv, json, markdown, latex")
@@ -216,6 +218,10 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
 
     commands["convert"] = _convert_command(sub)
     return p, commands
+
+
+_MACRO_HELP = ("; METRIC-macro (e.g. conll-macro): the mean of its F1 over datasets, each file pair of the folders "
+               "a dataset (the CRAC ranking)")
 
 
 def _stats_task(argv: list[str]) -> Task:
