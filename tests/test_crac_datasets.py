@@ -198,3 +198,23 @@ def test_by_file_serves_every_task_with_corpora(tmp_path):
     metric = one.metrics[0]
     assert result.macro()[metric] == result.dataset_scores("a")[metric] == one.doc_stats.f1(
         metric, one.doc_stats.total())[0]
+
+
+def test_datasets_side_by_side_are_summed_one_dataset_at_a_time_with_the_same_bits():
+    """Resampled sums of datasets side by side add each dataset's draws over its own columns only: the same
+    values, bit for bit, as summing every column (the other datasets add zeros); the plain path otherwise."""
+    from fastscore.kernels.resample import index_sums
+    from fastscore.stats import resample
+
+    rng = np.random.default_rng(5)
+    strata = np.array([0, 1, 0, 2, 1, 1, 0, 2])
+    matrix = np.zeros((8, 7))
+    own = {0: [0, 1], 1: [2, 3, 4], 2: [5, 6]}
+    for row, s in enumerate(strata):
+        matrix[row, own[int(s)]] = rng.random(len(own[int(s)])) * 10
+    blocks = resample._blocks(matrix, strata)
+    assert blocks is not None
+    for index in bootstrap_indices(8, 50, 1, strata):
+        assert (resample._block_sums(index, blocks, 7) == index_sums(index, matrix)).all()
+    matrix[0, 2] = 1.0  # a column shared by two strata: summed whole
+    assert resample._blocks(matrix, strata) is None

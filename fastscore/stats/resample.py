@@ -114,15 +114,45 @@ def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[V
     # in draw order: the same sums as one matrix at a time)
     together = np.hstack(matrices) if len(matrices) > 1 else matrices[0]
     ends = np.cumsum([m.shape[1] for m in matrices]).tolist()
+    blocks = None if strata is None else _blocks(together, strata)
     done = 0
     for index in bootstrap_indices(matrices[0].shape[0], n, seed, strata):
         m = len(index)
-        sums = index_sums(index, together)
+        sums = index_sums(index, together) if blocks is None else _block_sums(index, blocks, together.shape[1])
         for start, end, fs, acc in zip([0] + ends, ends, values, out):
             for f, a in zip(fs, acc):
                 a[done:done + m] = f(sums[:, start:end])
         done += m
     return out
+
+
+def _blocks(matrix: np.ndarray, strata: np.ndarray) -> list[tuple] | None:
+    """Per stratum: its rows, the columns where they are not all zero, those rows' values there, and where each
+    row sits among its stratum's — when no column is non-zero in two strata (datasets side by side, each in its
+    own columns); else None.  Summing a stratum's draws over its own columns only gives the same sums, bit for
+    bit (the other strata add zeros), in a fraction of the work."""
+    out, seen = [], np.zeros(matrix.shape[1], dtype=bool)
+    position = np.empty(matrix.shape[0], dtype=np.int64)
+    for s in np.unique(strata):
+        rows = np.flatnonzero(strata == s)
+        cols = np.flatnonzero((matrix[rows] != 0).any(axis=0))
+        if seen[cols].any():
+            return None
+        seen[cols] = True
+        position[rows] = np.arange(len(rows))
+        out.append((rows, cols, np.ascontiguousarray(matrix[np.ix_(rows, cols)])))
+    return [(rows, cols, values, position) for rows, cols, values in out]
+
+
+def _block_sums(index: np.ndarray, blocks: list[tuple], k: int) -> np.ndarray:
+    """:func:`~fastscore.kernels.resample.index_sums` of stratified draws, one stratum's columns at a time."""
+    from ..kernels.resample import index_sums
+
+    sums = np.zeros((len(index), k), dtype=np.float64)
+    for rows, cols, values, position in blocks:
+        if len(cols):
+            sums[:, cols] = index_sums(position[index[:, rows]], values)
+    return sums
 
 
 def permutation_values(a: np.ndarray, b: np.ndarray, value: Values, n: int, seed: int | None) -> np.ndarray:
