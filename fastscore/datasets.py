@@ -89,18 +89,24 @@ class DatasetsResult(Result):
 
     datasets: list[tuple[str, Any]]  # (name, the task's result on that pair), in the gold's order
     doc_stats: DocStats  # every dataset's documents, each in its own dataset's columns (see the module)
-    metrics: list[str]  # METRIC-macro for each metric of the datasets' results, then conll@DATASET ...
+    metrics: list[str]  # METRIC-macro for each metric of the datasets' results, then PRIMARY@DATASET ...
     key_path: str
     response_path: str
     warnings: list[str] = field(default_factory=list)
     bootstrap: object = None
     skipped_shards: list[str] = field(default_factory=list)
     task: str = ""
+    files: list[tuple[str, str]] = field(default_factory=list)  # each dataset's gold and system file
 
     @property
     def base_metrics(self) -> list[str]:
         """The metrics of each dataset's result (those averaged)."""
         return list(self.datasets[0][1].metrics)
+
+    @property
+    def primary(self) -> str:
+        """The metric each dataset's row gives an interval of: ``conll`` (CRAC's), else the last one."""
+        return primary_of(self.base_metrics)
 
     def signature_items(self) -> dict[str, Any]:
         return {"by-file": len(self.datasets), **self.datasets[0][1].signature_items()}
@@ -118,8 +124,8 @@ class DatasetsResult(Result):
     def summary(self) -> dict:
         ci = self.intervals()
         datasets = {}
-        for name, result in self.datasets:
-            obj = {"key": result.key_path, "response": result.response_path, **result.summary()}
+        for (name, result), (key, response) in zip(self.datasets, self.files):
+            obj = {"key": key, "response": response, **result.summary()}
             for m in self.base_metrics:
                 if f"{m}@{name}" in ci and isinstance(obj.get("metrics", {}).get(m), dict):
                     obj["metrics"][m]["ci"] = list(ci[f"{m}@{name}"])
@@ -194,6 +200,10 @@ def side_by_side(datasets: list[tuple[str, DocStats]]) -> DocStats:
 
 # ---- scoring
 
+def primary_of(metrics: list[str]) -> str:
+    return "conll" if "conll" in metrics else metrics[-1]
+
+
 def score_datasets_on(ex, task, gold: str, system: str, options: dict, settings,
                       same_datasets: bool = False) -> DatasetsResult:
     """Every dataset of ``gold`` (a folder or glob pattern of files) scored against the system file of its name, on
@@ -229,9 +239,10 @@ def score_datasets_on(ex, task, gold: str, system: str, options: dict, settings,
     if extra:
         warnings.append(f"{system}: {len(extra)} file(s) of no gold dataset, not scored: {few(extra)}")
     stats = side_by_side([(n, res.doc_stats) for n, res in results])
-    metrics = [m + MACRO for m in results[0][1].metrics] + [f"conll@{n}" for n, _ in results
-                                                              if f"conll@{n}" in stats.registry]
-    return DatasetsResult(results, stats, metrics, gold, system, warnings, task=task.name)
+    primary = primary_of(results[0][1].metrics)
+    metrics = [m + MACRO for m in results[0][1].metrics] + [f"{primary}@{n}" for n, _ in results]
+    return DatasetsResult(results, stats, metrics, gold, system, warnings, task=task.name,
+                          files=[(k, r) for _, k, r in pairs])
 
 
 def score_datasets(task, gold: str, system: str, options: dict, settings) -> DatasetsResult:
@@ -264,9 +275,8 @@ def render(result: DatasetsResult, fmt: str, per_doc: bool = False) -> str:
         return json.dumps(result.to_dict(per_doc=per_doc), indent=2) + "\n"
     if fmt not in OUTPUTS:
         raise UsageError(f"--output {fmt}: scoring by file prints {', '.join(OUTPUTS)}")
-    metrics = result.base_metrics
+    metrics, primary = result.base_metrics, result.primary
     ci = result.intervals()
-    primary = "conll" if "conll" in metrics else metrics[-1]
     with_ci = bool(ci)
     head = ["dataset", "documents", *metrics] + ([f"{result.bootstrap.level * 100:g}% CI of {primary}"]
                                                  if with_ci else [])
