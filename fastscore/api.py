@@ -197,17 +197,17 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings, caller:
 
 
 def _scorer(task: str, key, systems: list, metric: str | None, options: dict, settings, caller: Callable):
-    """:func:`_task_scorer`, or by file for a macro average over datasets (``conll-macro``: each file pair of the
-    key's and a system's folders a dataset, :mod:`fastscore.datasets`)."""
-    from .datasets import datasets_scorer, is_macro
+    """:func:`_task_scorer`, or by file for a metric of datasets (``conll-macro``, the macro average, or
+    ``conll@DATASET``: each file pair of the key's and a system's folders a dataset, :mod:`fastscore.datasets`)."""
+    from .datasets import by_file, datasets_scorer
 
-    if not is_macro(metric):
+    if not by_file(metric):
         return _task_scorer(task, key, systems, options, settings, caller)
     t = get_task(task)
     if t.corpus is None:
         raise UsageError(f"--metric {metric}: task {t.name!r} scores one pair of inputs, not datasets of files")
     t.check_keywords(options, "score", also=_own_keywords(caller))
-    return datasets_scorer(t, key, options, settings)
+    return datasets_scorer(t, key, options, settings, metric)
 
 
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, test: str = "bootstrap",

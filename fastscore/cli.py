@@ -221,7 +221,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
 
 
 _MACRO_HELP = ("; METRIC-macro (e.g. conll-macro): the mean of its F1 over datasets, each file pair of the folders "
-               "a dataset (the CRAC ranking)")
+               "a dataset (the CRAC ranking); METRIC@DATASET: one of those datasets")
 
 
 def _stats_task(argv: list[str]) -> Task:
@@ -603,9 +603,13 @@ def _check_before_reading(args, task: Task, output_file: str | None) -> None:
     metric = getattr(args, "metric", None)
     if metric is not None and args.command in ("compare", "sweep") and task.metric_choices is not None:
         choices = task.metric_choices(_keywords(args, task, "score"))
-        if task.corpus is not None:  # by file: the macro average over datasets (fastscore.datasets)
+        named = metric
+        if task.corpus is not None:  # by file: the macro average over datasets, or one dataset (fastscore.datasets)
+            from .datasets import base_metric, by_file
+
             choices = (*choices, *(m + "-macro" for m in choices))
-        if metric not in choices:
+            named = base_metric(metric) if by_file(metric) else metric
+        if named not in choices:
             raise UsageError(f"--metric {metric}: not a metric of task {task.name}{did_you_mean(metric, choices)}; "
                              f"choose from {', '.join(choices)}")
 

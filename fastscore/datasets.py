@@ -31,8 +31,14 @@ MACRO = "-macro"  # METRIC-macro: the mean over datasets of METRIC's F1
 OUTPUTS = ("text", "json", "csv", "markdown")
 
 
-def is_macro(metric: str | None) -> bool:
-    return bool(metric) and metric.endswith(MACRO)
+def by_file(metric: str | None) -> bool:
+    """Whether a metric is one of datasets: ``METRIC-macro`` (the mean over datasets) or ``METRIC@DATASET``."""
+    return bool(metric) and (metric.endswith(MACRO) or "@" in metric)
+
+
+def base_metric(metric: str) -> str:
+    """``conll-macro``, ``conll@en_gum``: ``conll``."""
+    return metric[:-len(MACRO)] if metric.endswith(MACRO) else metric.partition("@")[0]
 
 
 def dataset_name(path: str, task) -> str:
@@ -162,6 +168,7 @@ def datasets_registry(registry: Mapping[str, MetricSpec], names: list[str]) -> d
     """``METRIC-macro`` (the mean of METRIC's F1 over the datasets) and ``METRIC@DATASET`` (METRIC on one dataset)
     for every metric of a task's registry."""
     out: dict[str, MetricSpec] = {}
+    registry = {m: spec for m, spec in registry.items() if m != "mentions"}  # no F1 of its own (identification)
     for m, spec in registry.items():
         columns = spec.columns
         out[m + MACRO] = MetricSpec(m + MACRO, f"{spec.title} (macro average over datasets)",
@@ -254,15 +261,22 @@ def score_datasets(task, gold: str, system: str, options: dict, settings) -> Dat
 
 
 @contextlib.contextmanager
-def datasets_scorer(task, key, options: dict, settings) -> Iterator:
+def datasets_scorer(task, key, options: dict, settings, metric: str) -> Iterator:
     """``compare`` and ``sweep`` by file: a function system -> its DatasetsResult (the same datasets as the key's),
-    every system scored on one executor."""
+    every system scored on one executor; a ``metric`` of a dataset the key lacks is refused naming them."""
     from .shards import executor_for
+
+    def scored(ex, system):
+        result = score_datasets_on(ex, task, os.fspath(key), os.fspath(system), options, settings, same_datasets=True)
+        dataset = metric.partition("@")[2]
+        if dataset and dataset not in dict(result.datasets):
+            raise UsageError(f"--metric {metric}: no dataset {dataset!r} in {key} (its datasets: "
+                             f"{', '.join(n for n, _ in result.datasets)})")
+        return result
 
     task.check_keywords(options, "score")
     with executor_for(settings) as ex:
-        yield task, lambda system: score_datasets_on(ex, task, os.fspath(key), os.fspath(system), options, settings,
-                                                     same_datasets=True)
+        yield task, lambda system: scored(ex, system)
 
 
 # ---- reports

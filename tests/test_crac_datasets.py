@@ -103,6 +103,14 @@ def test_sweep_and_compare_rank_by_the_macro_average(folder):
         assert math.isclose(r["metrics"]["conll@xx_plain"],
                             EXPECTED["results"][Path(r["name"]).name]["xx_plain"]["head-drop-dependent"]["conll_f1"],
                             abs_tol=1e-9)
+    code, out, err = _run("sweep", str(folder / "gold"), *systems, "--preset", "crac2024", "--metric",
+                          "conll@en_ontogum_b", "-j", "1", "-q", "-o", "json")
+    assert code == 0, err
+    one = {s: EXPECTED["results"][s]["en_ontogum_b"]["head-drop-dependent"]["conll_f1"] for s in crac.SYSTEMS}
+    assert [(Path(r["name"]).name, round(r["score"], 9)) for r in json.loads(out)["systems"]] == sorted(
+        ((s, round(f, 9)) for s, f in one.items()), key=lambda x: -x[1])
+    code, _, err = _run("sweep", str(folder / "gold"), *systems, "--metric", "conll@en_gum", "-j", "1", "-q")
+    assert code == 2 and "no dataset 'en_gum'" in err and "its datasets: en_ontogum_a, en_ontogum_b, xx_" in err
     code, out, err = _run("compare", str(folder / "gold"), str(folder / "sys_c"), str(folder / "sys_a"),
                           "--preset", "crac2024", "--metric", "conll-macro", "--resamples", "200", "-j", "1", "-q")
     assert code == 0, err

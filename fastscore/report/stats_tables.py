@@ -58,8 +58,9 @@ def intervals_note(method: str, level: float, resamples: int, seed, metric: str 
 
 
 def _within(metric: str) -> str:
-    """A macro average over datasets resamples documents within each dataset (fastscore.datasets)."""
-    return " within each dataset" if metric.endswith("-macro") else ""
+    """A metric of datasets (a macro average, or one dataset's) resamples documents within each dataset
+    (fastscore.datasets)."""
+    return " within each dataset" if metric.endswith("-macro") or "@" in metric else ""
 
 
 def significance_note(result) -> str:
