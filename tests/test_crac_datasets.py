@@ -226,3 +226,12 @@ def test_datasets_side_by_side_are_summed_one_dataset_at_a_time_with_the_same_bi
         assert (resample._block_sums(index, blocks, 7) == index_sums(index, matrix)).all()
     matrix[0, 2] = 1.0  # a column shared by two strata: summed whole
     assert resample._blocks(matrix, strata) is None
+
+
+def test_crac2025_has_the_settings_of_crac2024(folder):
+    key, response = folder / "gold" / "xx_zeros.conllu", folder / "sys_c" / "xx_zeros.conllu"
+    r24, r25 = (fastscore.score_coref(key, response, preset=p) for p in ("crac2024", "crac2025"))
+    assert r25.scores() == r24.scores() and "preset:crac2025" in r25.signature()
+    assert "match:head|zero-match:dependent|singletons:drop" in r25.signature()
+    want = EXPECTED["results"]["sys_c"]["xx_zeros"]["head-drop-dependent"]["conll_f1"]
+    assert math.isclose(r25.f1("conll"), want, abs_tol=1e-9)
