@@ -330,6 +330,7 @@ class _Documents:
         self.first_line_outside: int | None = None  # the file's first line outside a document
         self.short_line: tuple[int, int] | None = None  # the first mention line gathered with too few fields, and
         # its number of fields
+        self.stray: set[str] = set()  # the documents a stray "#EndOfDocument" made last
         self.moved = False  # a document's rows were given again (stray #EndOfDocument) or left out
 
     @property
@@ -376,9 +377,13 @@ class _Documents:
                             "refuses the file)",
                       f'"{END}" without a matching "{BEGIN}"')
             self.moved = self.moved or name in self.found
-        elif name in self.found:
+            self.stray.add(name)
+        elif name in self.found and name not in self.stray:
             raise ParseError(self.path, self.line, f"the same document appears twice (first at line "
                                                    f"{self.found[name].line}): document ids must be unique", name)
+        else:  # (a document a stray "#EndOfDocument" made before is replaced, as EvmEval replaces it)
+            self.moved = self.moved or name in self.found
+            self.stray.discard(name)
         unread = None
         if self.short_line is not None:
             k, n = self.short_line

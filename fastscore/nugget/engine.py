@@ -207,6 +207,10 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
                         "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
                         "every gold document as empty (--fix-evmeval-quirks strips it)")
+    elif paired.disjoint and system.evmeval_structure:
+        warnings.append(f"{system.path}: none of its documents is one of the gold standard's as EvmEval reads the "
+                        "file (see the warning on its structure lines): scored as EvmEval scores it, every gold "
+                        "document as empty")
     elif paired.disjoint:
         raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
                          f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
