@@ -345,3 +345,16 @@ def test_an_unterminated_last_document_is_read_to_the_end_as_in_v801(tmp_path):
         assert _mentions(tmp_path, text) == [6, 6, 6, 6]
     with pytest.raises(InputError, match='without "#end document"'):
         _mentions(tmp_path, text, fix_scorer_quirks=True)
+
+
+@pytest.mark.parametrize("side", ["response", "key"])
+def test_a_document_ended_early_is_scored_whatever_its_token_count_as_in_v801(tmp_path, side):
+    """v8.01 has no token-count check: a document its unanchored end test ends at d1's third token keeps two
+    tokens on that side and is scored (v8.01: mentions 4/6, 4/4 and 4/4, 4/6); fastscore refused the counts."""
+    early = _KEY.replace("d\t0\t2\tw\t(1)\n", "d\t0\t2\tw\t- #end document\n", 1)
+    (tmp_path / "k").write_text(early if side == "key" else _KEY)
+    (tmp_path / "r").write_text(_KEY if side == "key" else early)
+    with pytest.warns(FastscoreWarning, match="ends the document for v8.01"):
+        m = score_coref(tmp_path / "k", tmp_path / "r", ["muc"]).scores()["mentions"]
+    got = [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]]
+    assert got == ([4, 6, 4, 4] if side == "response" else [4, 4, 4, 6])

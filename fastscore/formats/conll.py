@@ -540,6 +540,9 @@ class _Reader:
             warnings=self.warnings,
         )
         table.documents_hidden = self.documents_hidden  # (scoring then pairs what v8.01 sees, even nothing)
+        # documents v8.01's unanchored end test ends early: their token count is not the written one (v8.01 has no
+        # token-count check: coref/engine.align_documents lets them pass)
+        table.ended_early = {self.names[d] for d, e in enumerate(self.doc_ends.tolist()) if e in self.v801_ends}
         return table
 
     def token_columns(self, fields: bool = True) -> TokenColumns:
