@@ -358,3 +358,17 @@ def test_a_document_ended_early_is_scored_whatever_its_token_count_as_in_v801(tm
         m = score_coref(tmp_path / "k", tmp_path / "r", ["muc"]).scores()["mentions"]
     got = [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]]
     assert got == ([4, 6, 4, 4] if side == "response" else [4, 4, 4, 6])
+
+
+@pytest.mark.parametrize("comment, got", [("# a note", [5, 6, 5, 6]), ("# see (2) here", [6, 6, 6, 7]),
+                                          ("#\tx\t(2)\t", [6, 6, 6, 7])])
+def test_a_comment_inside_a_document_is_a_token_for_v801(tmp_path, comment, got):
+    """v8.01 reads every line of a document up to its end as a token line: a `#` line after d1's second token
+    moves the tokens after it one on (v8.01: mentions 5/6, 5/6), and its last TAB field is read as a coreference
+    column ("(2)": one more mention, 6/7); fastscore read it as a comment (6/6) and refused the token counts."""
+    text = _KEY.replace("d\t0\t1\tw\t1)\n", f"d\t0\t1\tw\t1)\n{comment}\n", 1)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        assert _mentions(tmp_path, text.encode()) == got
+    assert "response:4: " in str(said[0].message) and "inside a document is a token line" in str(said[0].message)
+    assert _mentions(tmp_path, text.encode(), fix_scorer_quirks=True) == [6, 6, 6, 6]

@@ -64,7 +64,7 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
     r_docs = [r for _, _, r in pair([key.doc_names[d] for d in docs], response.doc_names, PAIRING).pairs]
     refuse_unread(key, [key.doc_names[d] for d in docs])
     refuse_unread(response, [response.doc_names[r] for r in r_docs if r is not None])
-    early = getattr(key, "ended_early", set()) | getattr(response, "ended_early", set())  # (the reader warned)
+    early = getattr(key, "v801_counts", set()) | getattr(response, "v801_counts", set())  # (the reader warned)
     for d, r in zip(docs, r_docs):
         if r is not None and response.doc_tokens[r] != key.doc_tokens[d] and key.doc_names[d] not in early:
             raise InputError(
