@@ -211,12 +211,15 @@ def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
     if quirk == "unterminated_last":
         return text[:text.rindex("#end document")]
     if quirk == "comment_inside":  # after some token lines
-        comments = ("# a note", "#", "# see (1) here", "#\tx\t(2)", "# (3")
-        return "\n".join(line + "\n" + rng.choice(comments) if token_line(line) and rng.random() < 0.15 else line
+        comments = ("# a note", "#", "# see (1) here", "#\tx\t(2)", "# a note", "#", "# (3")  # "(3": v8.01 stops
+        return "\n".join(line + "\n" + rng.choice(comments) if token_line(line) and rng.random() < 0.08 else line
                           for line in text.split("\n"))
     if quirk == "early_token_end":  # one token line, in its last column or another
         lines = text.split("\n")
-        k = rng.choice([k for k, line in enumerate(lines) if token_line(line)])
+        tokens = [k for k, line in enumerate(lines) if token_line(line)]
+        if not tokens:  # (documents without tokens: nothing to end early)
+            return text
+        k = rng.choice(tokens)
         head, _, column = lines[k].rpartition("\t")
         lines[k] = rng.choice((f"{head}\t{column} #end document", f"{head} #end document\t{column}"))
         return "\n".join(lines)
