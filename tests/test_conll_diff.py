@@ -114,12 +114,6 @@ def _lea(key: Path, resp: Path) -> list[float] | None:
     return [lea["recall_num"], lea["recall_den"], lea["precision_num"], lea["precision_den"]]
 
 
-def _v801_misses(key: str, doc: str) -> bool:
-    """Whether v8.01 misses the start of the key's document ``doc`` (a BOM, upper case...): with ``--doc`` it scores
-    it as an empty key document, fastscore refuses (issue 36, documented)."""
-    return f"#begin document {doc}" not in [line.rstrip("\r") for line in key.split("\n")]
-
-
 def differences(case: str, folder: Path) -> list[str]:
     """What differs from v8.01 and coval on one case (empty: identical)."""
     spec = CASES[case]
@@ -142,8 +136,7 @@ def differences(case: str, folder: Path) -> list[str]:
         if result is not None:
             out.append(f"--doc: v8.01 refuses ({expected['stderr'][:80]!r}), fastscore scores")
     elif result is None:
-        if not _v801_misses(spec["key"], spec["doc"]):  # else refused on purpose (docs/formats.md)
-            out.append("--doc: fastscore refuses, v8.01 scores")
+        out.append("--doc: fastscore refuses, v8.01 scores")
     elif _report(result, per_doc=True) != expected["stdout"]:
         out.append(f"--doc: report differs:\n{_report(result, per_doc=True)}\nv8.01:\n{expected['stdout']}")
     if "coval_lea" in spec:
@@ -372,3 +365,17 @@ def test_a_comment_inside_a_document_is_a_token_for_v801(tmp_path, comment, got)
         assert _mentions(tmp_path, text.encode()) == got
     assert "response:4: " in str(said[0].message) and "inside a document is a token line" in str(said[0].message)
     assert _mentions(tmp_path, text.encode(), fix_scorer_quirks=True) == [6, 6, 6, 6]
+
+
+def test_doc_naming_a_key_document_v801_misses_scores_it_as_empty(tmp_path):
+    """v8.01 given `--doc d1` where it misses d1's start in the key scores an empty key document against the
+    response's d1 (mentions 0/0, 0/3; its verbose dump prints the key side as "====> :"); fastscore refused it."""
+    (tmp_path / "k").write_text(_KEY.replace("#begin document d1", "#BEGIN DOCUMENT d1", 1))
+    (tmp_path / "r").write_text(_KEY)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        result = score_coref(tmp_path / "k", tmp_path / "r", ["muc"], doc="d1")
+    m = result.scores()["mentions"]
+    assert [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]] == [0, 0, 0, 3]
+    assert any('no document "d1" for v8.01' in str(w.message) for w in said)
+    assert "d1:\n====> :\nFile :\n====> d1:\n" in perl.render(result, per_doc=True)
