@@ -288,3 +288,21 @@ def test_document_id_holding_end_document_has_no_coreference_as_in_evmeval(tmp_p
     assert any('"d1 #end document"' in w and "v8.01" in w for w in result.warnings)
     fixed = score_nugget(g, s, coref=True, fix_evmeval_quirks=True, **V18)
     assert round(fixed.to_dict()["coref"]["average"], 4) == 0.6333 and not fixed.warnings
+
+
+def test_batches_keep_what_evmeval_gathers_across_documents(tmp_path):
+    """A large file is read in batches of documents: a batch starts only at a #BeginOfDocument right after an
+    #EndOfDocument, so a line between documents still joins the next one and a stray #EndOfDocument still empties
+    the one before (the batches read as the whole file; cut at every #BeginOfDocument, d1 lost E9)."""
+    from fastscore.formats.tbf import read_tbf, tbf_batches
+
+    doc = lambda d: GOLD.split("#BeginOfDocument d2\n")[0].replace("d1", f"d{d}")  # noqa: E731
+    text = (doc(0) + "g\td1\tE9\t20,24\tx\tContact_Broadcast\tActual\n" + doc(1) + doc(2) + "\n" + doc(3)
+            + "#EndOfDocument\n" + doc(4))
+    path = _tbf(tmp_path, "big.tbf", text)
+    whole = read_tbf(path)
+    parts = [read_tbf(p) for p in tbf_batches(path, 20)]
+    assert len(parts) >= 3
+    read = lambda t: {k: (t.ids[d.start:d.end], d.line) for k, d in t.documents.items()}  # noqa: E731
+    assert {k: v for t in parts for k, v in read(t).items()} == read(whole)
+    assert read(whole)["d1"][0] == ["E9", "E1", "E2"] and read(whole)["d3"][0] == []

@@ -153,7 +153,10 @@ def _part_starts_with_bom(part: Part) -> bool:
         return False
 
 
-_BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#BeginOfDocument", re.MULTILINE)  # where a batch of documents may start
+# where a batch of documents may start: a "#BeginOfDocument" right after an "#EndOfDocument" (blank lines between),
+# so that no line EvmEval's reader gathers across documents (outside a document, a stray end) is cut from them
+_BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#EndOfDocument[ \t\r\f\v]*\n(?P<cut>)(?:[ \t\r\f\v]*\n)*"
+                         rb"[ \t\f\v]*#BeginOfDocument", re.MULTILINE)
 
 
 def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
