@@ -20,7 +20,8 @@ the response given to coval as documents without mentions (it crashes on missing
 Written to ``tests/data/conll_diff/cases.json.gz`` (the inputs and the outputs; ``--check`` regenerates
 and compares the bytes).  ``--quirks`` writes ``quirks.json.gz`` instead: pairs made as above, each with one
 of the lines v8.01's ``GetFileNames``/``GetCoreference`` read otherwise than meant (issue 36; ``QUIRKS``), put
-in the key or the response; v8.01's figures are fastscore's by default (with a warning).  The reference scorers are not part of fastscore: fetch them yourself
+in the key or the response (classes appended at the end of ``QUIRKS``, so the earlier cases stay as stored);
+v8.01's figures are fastscore's by default (with a warning).  The reference scorers are not part of fastscore: fetch them yourself
 (conll/reference-coreference-scorers, ns-moosavi/coval) and point to them:
 
     python scripts/make_conll_diff.py --perl-scorer DIR/scorer.pl --coval DIR/coval [--cases 360] [--seed 24] [--check]
@@ -181,8 +182,10 @@ def make_case(rng: random.Random) -> tuple[str, str, list[str]]:
 # a start line v8.01's /^\#\s*begin document (.*?)$/ misses; an end line only its unanchored test sees
 # items only v8.01's byte regexes read (fastscore refused them): other scripts' digits, a sign, a letter, a blank
 # a last document without "#end document" (v8.01 reads it to the end of the file)
+# '#' lines inside documents (v8.01 reads them as token lines, their last TAB field as a coreference column)
+# a token line holding "#end document" inside a document (v8.01 ends the document there: fewer tokens than written)
 QUIRKS = ("bom", "blank_last_field", "crlf_blank_last_field", "unseen_begin", "unanchored_end", "odd_items",
-          "unterminated_last")
+          "unterminated_last", "comment_inside", "early_token_end")
 
 
 def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
@@ -207,6 +210,19 @@ def with_quirk(rng: random.Random, text: str, quirk: str) -> str:
         return text[:at] + rng.choice(("  ", "\t", "end: ")) + text[at:]
     if quirk == "unterminated_last":
         return text[:text.rindex("#end document")]
+    if quirk == "comment_inside":  # after some token lines
+        comments = ("# a note", "#", "# see (1) here", "#\tx\t(2)", "# a note", "#", "# (3")  # "(3": v8.01 stops
+        return "\n".join(line + "\n" + rng.choice(comments) if token_line(line) and rng.random() < 0.08 else line
+                          for line in text.split("\n"))
+    if quirk == "early_token_end":  # one token line, in its last column or another
+        lines = text.split("\n")
+        tokens = [k for k, line in enumerate(lines) if token_line(line)]
+        if not tokens:  # (documents without tokens: nothing to end early)
+            return text
+        k = rng.choice(tokens)
+        head, _, column = lines[k].rpartition("\t")
+        lines[k] = rng.choice((f"{head}\t{column} #end document", f"{head} #end document\t{column}"))
+        return "\n".join(lines)
     if quirk == "odd_items":  # in some token lines' last column
         def odd(line: str) -> str:
             head, _, column = line.rpartition("\t")

@@ -15,10 +15,13 @@ are reproducible): per case the SHA-256 of every input file and, per run, EvmEva
 fastscore options alongside, the exit code, the report (log lines removed) and EvmEval's first error.
 
     python scripts/make_nugget_differential.py --python2 PY27 --v18 DIR/scorer_v1.8.py
-        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check] [--quirks]
+        --v171 DIR/scorer_v1.7.py [--cases 200] [--seed 2424] [--check] [--quirks | --structure]
 
 ``--quirks`` writes ``expected_quirks.json.gz`` instead: the cases of ``quirk_inputs`` (issue 36: a byte-order
-mark, a whitelist with a blank line or empty), run with ``--cases 60``.
+mark, a whitelist with a blank line or empty), run with ``--cases 60``; ``--structure`` (``--cases 40``)
+``expected_structure.json.gz``: the cases of ``structure_inputs`` (issue 36: lines outside a document, a stray or
+missing ``#EndOfDocument``, a 6-field line in a system-only document, an empty document id or one holding
+``#end document``).
 
 ``--check`` runs everything again and compares the bytes with the stored file (EvmEval's bundled
 v8.01 adds documents in Perl's hash order: a CoNLL figure on a truncation boundary can move by 0.01
@@ -261,30 +264,99 @@ def quirk_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[st
     return files, runs, quirks
 
 
-def repeated_ids(tbf: str) -> set[str]:
-    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks), named as EvmEval
-    names them (``documents``)."""
-    seen: set[tuple[str, str]] = set()
-    found: set[str] = set()
+STRUCTURE = ("end_document_id", "before_first", "stray_end", "short_system_only", "empty_id", "missing_end",
+             "unterminated_last")  # issue 36: structure lines and ids EvmEval's reader or its CoNLL step reads its way
+END_LINE = "#EndOfDocument"
+
+
+def _structure_side(text: str, seed: float, quirks: list[str], side: str) -> str:
+    """One side's TBF text with the structure quirks drawn for it (the same draws for the token and the character
+    files): a mention line before the first document, a stray or missing ``#EndOfDocument``, the last one
+    missing, a system-only document with a 6-field mention line."""
+    rng = random.Random(seed)
+    lines = text.rstrip("\n").split("\n")
+    ends = [k for k, line in enumerate(lines) if line == END_LINE]
+    mentions = [line for line in lines if line and line[0] not in "#@"]
+    if "before_first" in quirks and mentions and rng.random() < 0.6:
+        fields = rng.choice(mentions).split("\t")
+        lines.insert(0, "\t".join(fields[:2] + ["E99"] + fields[3:]))
+    if "stray_end" in quirks and rng.random() < 0.6:
+        k = rng.choice([-1] + ends)
+        lines.insert(k + 1, END_LINE)
+    elif "missing_end" in quirks and len(ends) > 1 and rng.random() < 0.6:
+        del lines[rng.choice(ends[:-1])]
+    elif "unterminated_last" in quirks and rng.random() < 0.5:
+        del lines[len(lines) - 1 - lines[::-1].index(END_LINE)]
+    if "short_system_only" in quirks and side == "system":
+        span = rng.choice([m.split("\t")[3] for m in mentions] or ["0,1"])
+        lines += ["#BeginOfDocument doc_only", f"sysA\tdoc_only\tE1\t{span}\tx\t{rng.choice(TYPES)}", END_LINE]
+    return "\n".join(lines) + "\n"
+
+
+def structure_inputs(seed: int, n: int) -> tuple[dict[str, str], list[dict], list[str]]:
+    """Case ``n`` (``case_inputs``) with structure EvmEval reads its own way, drawn from a stream of their own: a
+    document id holding ``#end document`` (its CoNLL step's v8.01 ends the document at its first line) or empty
+    (on both sides and its token table), and per side ``_structure_side``.  Also the quirks drawn."""
+    files, runs = case_inputs(seed, n)
+    rng = random.Random(seed * 7907 + n)
+    quirks = [q for q in STRUCTURE if rng.random() < 0.3] or [rng.choice(STRUCTURE)]
+    ids = sorted({_name(line) for line in files["gold.char.tbf"].split("\n") if line.startswith("#BeginOfDocument")})
+    for quirk, new in (("end_document_id", "{} #end document"), ("empty_id", "")):
+        if quirk in quirks:
+            old = rng.choice(ids)
+            ids.remove(old)
+            new = new.format(old)
+            for name in [k for k in files if k.endswith(".tbf")]:
+                files[name] = files[name].replace(f"#BeginOfDocument {old}\n", f"#BeginOfDocument {new}\n")
+            files[f"tkn/{new}.tab"] = files.pop(f"tkn/{old}.tab")
+            if not ids:
+                break
+    for side in ("gold", "system"):
+        draws = rng.random()
+        for mode in ("token", "char"):
+            files[f"{side}.{mode}.tbf"] = _structure_side(files[f"{side}.{mode}.tbf"], draws, quirks, side)
+    return files, runs, quirks
+
+
+def evmeval_documents(tbf: str) -> dict[str, list[str]]:
+    """The mention lines of each document of a TBF text as EvmEval's ``read_docs_with_doc_id_and_name`` gathers
+    them: until an ``#EndOfDocument``, which gives them to the last ``#BeginOfDocument``'s id (Python 2's strip:
+    ASCII white space only)."""
+    docs: dict[str, list[str]] = {}
+    gathered: list[str] = []
     doc = ""
     for line in tbf.split("\n"):
+        line = line.strip(_ASCII_BLANKS)
         if line.startswith("#BeginOfDocument"):
             doc = _name(line)
-        fields = line.split("\t")
-        if len(fields) >= 7 and not line.startswith(("#", "@")):
-            if (doc, fields[2]) in seen:
-                found.add(doc)
-            seen.add((doc, fields[2]))
+        elif line.startswith("#EndOfDocument"):
+            docs[doc], gathered = gathered, []
+        elif line and line[0] not in "#@":
+            gathered.append(line)
+    return docs
+
+
+def repeated_ids(tbf: str) -> set[str]:
+    """The documents of a TBF text that use a mention id twice (issue 26: the readers' checks), as EvmEval reads
+    them (``evmeval_documents``)."""
+    found: set[str] = set()
+    for doc, lines in evmeval_documents(tbf).items():
+        ids = [fields[2] for fields in (line.split("\t") for line in lines) if len(fields) >= 7]
+        if len(ids) != len(set(ids)):
+            found.add(doc)
     return found
 
 
 def documents(tbf: str) -> set[str]:
-    """The document ids of a TBF text as EvmEval reads them (Python 2's strip: ASCII white space only)."""
-    return {_name(line) for line in tbf.split("\n") if line.startswith("#BeginOfDocument")}
+    """The document ids of a TBF text as EvmEval reads them."""
+    return set(evmeval_documents(tbf))
+
+
+_ASCII_BLANKS = " \t\n\r\x0b\x0c"
 
 
 def _name(begin_line: str) -> str:
-    return begin_line[len("#BeginOfDocument"):].strip(" \t\n\r\x0b\x0c")
+    return begin_line[len("#BeginOfDocument"):].strip(_ASCII_BLANKS)
 
 
 def write_inputs(folder: Path, files: dict[str, str]) -> None:
@@ -316,13 +388,14 @@ def run_evmeval(python2: str, scorer: Path, folder: Path, run: dict) -> dict:
 
 def build(args: argparse.Namespace) -> bytes:
     scorers = {"v18": args.v18.resolve(), "v171": args.v171.resolve()}
-    quirks = " --quirks" if args.quirks else ""
+    quirks = " --quirks" if args.quirks else " --structure" if args.structure else ""
     expected = {"generator": f"scripts/make_nugget_differential.py --cases {args.cases} --seed {args.seed}{quirks}",
                 "seed": args.seed,
                 "scorers": {"v18": "EvmEval scorer_v1.8.py (head)", "v171": "EvmEval scorer_v1.7.py @1bd96c9"},
                 "cases": {}}
     for n in range(args.cases):
-        files, runs = quirk_inputs(args.seed, n)[:2] if args.quirks else case_inputs(args.seed, n)
+        files, runs = quirk_inputs(args.seed, n)[:2] if args.quirks else structure_inputs(args.seed, n)[:2] \
+            if args.structure else case_inputs(args.seed, n)
         with tempfile.TemporaryDirectory() as tmp:
             write_inputs(Path(tmp), files)
             for run in runs:
@@ -339,9 +412,12 @@ def main() -> None:
     ap.add_argument("--v171", type=Path, required=True, help="EvmEval scorer_v1.7.py at commit 1bd96c9")
     ap.add_argument("--quirks", action="store_true", help="the cases with inputs EvmEval reads its own way "
                     "(quirk_inputs), written to expected_quirks.json.gz")
+    ap.add_argument("--structure", action="store_true", help="the cases with structure lines and document ids "
+                    "EvmEval reads its own way (structure_inputs), written to expected_structure.json.gz")
     args = ap.parse_args()
     data = build(args)
-    target = OUT / ("expected_quirks.json.gz" if args.quirks else "expected.json.gz")
+    target = OUT / ("expected_quirks.json.gz" if args.quirks else "expected_structure.json.gz" if args.structure
+                    else "expected.json.gz")
     store_or_check(target, data, args.check)
     cases = json.loads(gzip.decompress(data))["cases"]
     failed = sum(r["exit"] != 0 for c in cases.values() for r in c["runs"])

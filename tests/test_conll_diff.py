@@ -114,12 +114,6 @@ def _lea(key: Path, resp: Path) -> list[float] | None:
     return [lea["recall_num"], lea["recall_den"], lea["precision_num"], lea["precision_den"]]
 
 
-def _v801_misses(key: str, doc: str) -> bool:
-    """Whether v8.01 misses the start of the key's document ``doc`` (a BOM, upper case...): with ``--doc`` it scores
-    it as an empty key document, fastscore refuses (issue 36, documented)."""
-    return f"#begin document {doc}" not in [line.rstrip("\r") for line in key.split("\n")]
-
-
 def differences(case: str, folder: Path) -> list[str]:
     """What differs from v8.01 and coval on one case (empty: identical)."""
     spec = CASES[case]
@@ -142,8 +136,7 @@ def differences(case: str, folder: Path) -> list[str]:
         if result is not None:
             out.append(f"--doc: v8.01 refuses ({expected['stderr'][:80]!r}), fastscore scores")
     elif result is None:
-        if not _v801_misses(spec["key"], spec["doc"]):  # else refused on purpose (docs/formats.md)
-            out.append("--doc: fastscore refuses, v8.01 scores")
+        out.append("--doc: fastscore refuses, v8.01 scores")
     elif _report(result, per_doc=True) != expected["stdout"]:
         out.append(f"--doc: report differs:\n{_report(result, per_doc=True)}\nv8.01:\n{expected['stdout']}")
     if "coval_lea" in spec:
@@ -345,3 +338,44 @@ def test_an_unterminated_last_document_is_read_to_the_end_as_in_v801(tmp_path):
         assert _mentions(tmp_path, text) == [6, 6, 6, 6]
     with pytest.raises(InputError, match='without "#end document"'):
         _mentions(tmp_path, text, fix_scorer_quirks=True)
+
+
+@pytest.mark.parametrize("side", ["response", "key"])
+def test_a_document_ended_early_is_scored_whatever_its_token_count_as_in_v801(tmp_path, side):
+    """v8.01 has no token-count check: a document its unanchored end test ends at d1's third token keeps two
+    tokens on that side and is scored (v8.01: mentions 4/6, 4/4 and 4/4, 4/6); fastscore refused the counts."""
+    early = _KEY.replace("d\t0\t2\tw\t(1)\n", "d\t0\t2\tw\t- #end document\n", 1)
+    (tmp_path / "k").write_text(early if side == "key" else _KEY)
+    (tmp_path / "r").write_text(_KEY if side == "key" else early)
+    with pytest.warns(FastscoreWarning, match="ends the document for v8.01"):
+        m = score_coref(tmp_path / "k", tmp_path / "r", ["muc"]).scores()["mentions"]
+    got = [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]]
+    assert got == ([4, 6, 4, 4] if side == "response" else [4, 4, 4, 6])
+
+
+@pytest.mark.parametrize("comment, got", [("# a note", [5, 6, 5, 6]), ("# see (2) here", [6, 6, 6, 7]),
+                                          ("#\tx\t(2)\t", [6, 6, 6, 7])])
+def test_a_comment_inside_a_document_is_a_token_for_v801(tmp_path, comment, got):
+    """v8.01 reads every line of a document up to its end as a token line: a `#` line after d1's second token
+    moves the tokens after it one on (v8.01: mentions 5/6, 5/6), and its last TAB field is read as a coreference
+    column ("(2)": one more mention, 6/7); fastscore read it as a comment (6/6) and refused the token counts."""
+    text = _KEY.replace("d\t0\t1\tw\t1)\n", f"d\t0\t1\tw\t1)\n{comment}\n", 1)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        assert _mentions(tmp_path, text.encode()) == got
+    assert "response:4: " in str(said[0].message) and "inside a document is a token line" in str(said[0].message)
+    assert _mentions(tmp_path, text.encode(), fix_scorer_quirks=True) == [6, 6, 6, 6]
+
+
+def test_doc_naming_a_key_document_v801_misses_scores_it_as_empty(tmp_path):
+    """v8.01 given `--doc d1` where it misses d1's start in the key scores an empty key document against the
+    response's d1 (mentions 0/0, 0/3; its verbose dump prints the key side as "====> :"); fastscore refused it."""
+    (tmp_path / "k").write_text(_KEY.replace("#begin document d1", "#BEGIN DOCUMENT d1", 1))
+    (tmp_path / "r").write_text(_KEY)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        result = score_coref(tmp_path / "k", tmp_path / "r", ["muc"], doc="d1")
+    m = result.scores()["mentions"]
+    assert [m["recall_num"], m["recall_den"], m["precision_num"], m["precision_den"]] == [0, 0, 0, 3]
+    assert any('no document "d1" for v8.01' in str(w.message) for w in said)
+    assert "d1:\n====> :\nFile :\n====> d1:\n" in perl.render(result, per_doc=True)

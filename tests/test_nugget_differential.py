@@ -22,11 +22,12 @@ from tests.conftest import ROOT, TESTDATA
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from make_nugget_differential import (case_inputs, digest, documents, quirk_inputs, repeated_ids,  # noqa: E402
-                                      write_inputs)
+                                      structure_inputs, write_inputs)
 
 STORED = json.loads(gzip.decompress((TESTDATA / "nugget_differential" / "expected.json.gz").read_bytes()))
 CASES = STORED["cases"]
 QUIRKS = json.loads(gzip.decompress((TESTDATA / "nugget_differential" / "expected_quirks.json.gz").read_bytes()))
+STRUCTURE = json.loads(gzip.decompress((TESTDATA / "nugget_differential" / "expected_structure.json.gz").read_bytes()))
 
 
 def _args(folder, run: dict) -> list[str]:
@@ -69,6 +70,19 @@ def test_evmeval_differential_quirks(case, tmp_path, capsys):
         _compare(k, run, stored, files, tmp_path, capsys)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(STRUCTURE["cases"]))
+def test_evmeval_differential_structure(case, tmp_path, capsys):
+    """Structure EvmEval reads its own way (issue 36): lines outside a document, a stray or missing
+    #EndOfDocument, a 6-field line in a system-only document, an empty document id or one holding
+    "#end document": EvmEval's whole report (warned), or one clear error where it stops."""
+    files, runs, _ = structure_inputs(STRUCTURE["seed"], int(case.split("-")[1]))
+    assert {k: digest(v) for k, v in files.items()} == STRUCTURE["cases"][case]["inputs"]
+    write_inputs(tmp_path, files)
+    for k, (run, stored) in enumerate(zip(runs, STRUCTURE["cases"][case]["runs"])):
+        _compare(k, run, stored, files, tmp_path, capsys)
+
+
 def _compare(k: int, run: dict, stored: dict, files: dict[str, str], folder, capsys) -> None:
     """Run ``k``: fastscore's report is EvmEval's where it finishes, one clear error where it stops."""
     assert run["args"] == stored["args"]
@@ -76,7 +90,7 @@ def _compare(k: int, run: dict, stored: dict, files: dict[str, str], folder, cap
     out, err = capsys.readouterr()
     stop = _v171_stop(files, run)
     if stop is not None and stored["exit"] == 0:
-        assert f"\n{stop}" not in stored["report"], f"run {k}: v1.7.1 scored {stop}"  # it stopped there
+        assert f"\n{stop or '  '}\t" not in stored["report"], f"run {k}: v1.7.1 scored {stop}"  # it stopped there
         assert _one_clear_error(code, out, err) and "duplicate mention id" in err, f"run {k}: {err}"
     elif stored["exit"] == 0:
         assert (code, out) == (0, stored["report"]), f"run {k}: {stored['evmeval_args']}: {err}"

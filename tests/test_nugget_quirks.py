@@ -4,6 +4,8 @@ fails on an input whose intended number is plain, scores it and says that EvmEva
 (tests/test_nugget_differential.py, test_evmeval_differential_quirks) compare the same against EvmEval's output."""
 import pytest
 
+from fastscore.errors import ParseError
+
 from fastscore.cli import main
 from fastscore.nugget.score import score_nugget  # the internal function: result.warnings, nothing else
 
@@ -233,3 +235,74 @@ def test_one_member_link_stops_scorer_v18_only(tmp_path, capsys):
     assert "s.tbf:4" in capsys.readouterr().err
     other = text.replace("#BeginOfDocument d1\n", "#BeginOfDocument d9\n")  # a document never scored
     assert _f1(score_nugget(gold, _tbf(tmp_path, "o.tbf", other), **V18)) == 0.5
+
+
+@pytest.mark.parametrize("system, f1, warned", [
+    ("g\td1\tE3\t20,24\tx\tContact_Broadcast\tActual\n" + GOLD, 0.8571, "outside a document (from line 1)"),
+    (GOLD + "#EndOfDocument\n", 0.8, 'EvmEval ends document "d2" again'),
+    (GOLD.replace("#EndOfDocument\n", "", 1), 0.3333, '"#BeginOfDocument" inside document "d1"'),
+    (GOLD[:-len("#EndOfDocument\n")], 0.8, 'EvmEval does not read document "d2"'),
+])
+def test_structure_lines_read_as_evmeval_reads_them(tmp_path, system, f1, warned):
+    """read_docs_with_doc_id_and_name gathers lines until an #EndOfDocument, which gives them to the last
+    #BeginOfDocument's id: lines before a document join it, a stray #EndOfDocument ends the last document again
+    (empty), a missing one merges two documents or leaves the last unread (scorer_v1.8's F1s)."""
+    gold, system = _tbf(tmp_path, "g.tbf", GOLD), _tbf(tmp_path, "s.tbf", system)
+    result = score_nugget(gold, system, **V18)
+    assert _f1(result) == f1 and any(warned in w for w in result.warnings)
+    with pytest.raises(ParseError, match="s.tbf:"):
+        score_nugget(gold, system, fix_evmeval_quirks=True, **V18)
+
+
+def test_short_line_in_a_document_never_scored_is_read_as_evmeval(tmp_path, capsys):
+    """EvmEval parses the lines of scored (gold) documents only: a 6-field line in a system-only document is
+    never read; in a gold document it stops EvmEval ("too few fields")."""
+    short = "#BeginOfDocument d9\ng\td9\tE1\t0,4\tsaid\tContact_Broadcast\n#EndOfDocument\n"
+    gold, system = _tbf(tmp_path, "g.tbf", GOLD), _tbf(tmp_path, "s.tbf", GOLD + short)
+    assert _f1(score_nugget(gold, system, **V18)) == 1.0
+    assert main(["nugget", _tbf(tmp_path, "g9.tbf", GOLD + short), system, "--preset", "kbp2016"]) == 1
+    assert 'g9.tbf:9: document "d9": mention line has 6 tab-separated fields' in capsys.readouterr().err
+    assert _f1(score_nugget(system, gold, doc="d1", **V18)) == 1.0  # --doc: the others are not parsed either
+
+
+def test_empty_document_id_is_a_document_as_in_evmeval(tmp_path):
+    """`#BeginOfDocument` without an id: EvmEval's document "" (it was refused)."""
+    text = GOLD.replace("#BeginOfDocument d2", "#BeginOfDocument")
+    result = score_nugget(_tbf(tmp_path, "g.tbf", text), _tbf(tmp_path, "s.tbf", text), **V18)
+    assert _f1(result) == 1.0 and "" in result.prepared.doc_ids
+
+
+def test_document_id_holding_end_document_has_no_coreference_as_in_evmeval(tmp_path):
+    """EvmEval writes the id first on every CoNLL line it gives v8.01, whose unanchored /\\#\\s*end document/ ends
+    "d1 #end document" at its first line: its coreference is scored without mentions (scorer_v1.8: 100.00 where
+    d1's clusters would give 63.33)."""
+    gold = ("#BeginOfDocument d1 #end document\n"
+            "g\td1\tE1\t0,5\tattack\tConflict_Attack\tActual\ng\td1\tE2\t10,15\tkilled\tLife_Die\tActual\n"
+            "g\td1\tE3\t20,25\tstrike\tConflict_Attack\tActual\n@Coreference\tC1\tE1,E3\n#EndOfDocument\n"
+            "#BeginOfDocument d2\n"
+            "g\td2\tE1\t0,5\tattack\tConflict_Attack\tActual\ng\td2\tE2\t10,15\tbomb\tConflict_Attack\tActual\n"
+            "@Coreference\tC1\tE1,E2\n#EndOfDocument\n")
+    g, s = _tbf(tmp_path, "g.tbf", gold), _tbf(tmp_path, "s.tbf", gold.replace("E3\t20,25", "E3\t30,35"))
+    result = score_nugget(g, s, coref=True, **V18)
+    assert round(result.to_dict()["coref"]["average"], 4) == 1.0
+    assert any('"d1 #end document"' in w and "v8.01" in w for w in result.warnings)
+    fixed = score_nugget(g, s, coref=True, fix_evmeval_quirks=True, **V18)
+    assert round(fixed.to_dict()["coref"]["average"], 4) == 0.6333 and not fixed.warnings
+
+
+def test_batches_keep_what_evmeval_gathers_across_documents(tmp_path):
+    """A large file is read in batches of documents: a batch starts only at a #BeginOfDocument right after an
+    #EndOfDocument, so a line between documents still joins the next one and a stray #EndOfDocument still empties
+    the one before (the batches read as the whole file; cut at every #BeginOfDocument, d1 lost E9)."""
+    from fastscore.formats.tbf import read_tbf, tbf_batches
+
+    doc = lambda d: GOLD.split("#BeginOfDocument d2\n")[0].replace("d1", f"d{d}")  # noqa: E731
+    text = (doc(0) + "g\td1\tE9\t20,24\tx\tContact_Broadcast\tActual\n" + doc(1) + doc(2) + "\n" + doc(3)
+            + "#EndOfDocument\n" + doc(4))
+    path = _tbf(tmp_path, "big.tbf", text)
+    whole = read_tbf(path)
+    parts = [read_tbf(p) for p in tbf_batches(path, 20)]
+    assert len(parts) >= 3
+    read = lambda t: {k: (t.ids[d.start:d.end], d.line) for k, d in t.documents.items()}  # noqa: E731
+    assert {k: v for t in parts for k, v in read(t).items()} == read(whole)
+    assert read(whole)["d1"][0] == ["E9", "E1", "E2"] and read(whole)["d3"][0] == []

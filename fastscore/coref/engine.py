@@ -64,8 +64,9 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
     r_docs = [r for _, _, r in pair([key.doc_names[d] for d in docs], response.doc_names, PAIRING).pairs]
     refuse_unread(key, [key.doc_names[d] for d in docs])
     refuse_unread(response, [response.doc_names[r] for r in r_docs if r is not None])
+    early = getattr(key, "v801_counts", set()) | getattr(response, "v801_counts", set())  # (the reader warned)
     for d, r in zip(docs, r_docs):
-        if r is not None and response.doc_tokens[r] != key.doc_tokens[d]:
+        if r is not None and response.doc_tokens[r] != key.doc_tokens[d] and key.doc_names[d] not in early:
             raise InputError(
                 f'{response.path}:{response.doc_lines[r]}: document "{shown(key.doc_names[d])}": '
                 f"{response.doc_tokens[r]} tokens, but the key ({key.path}:{key.doc_lines[d]}) has "
@@ -168,6 +169,22 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.nd
 
     best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
     return ceaf.ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
+
+
+def unseen_key_document(key: MentionTable, response: MentionTable, doc: str | None) -> tuple[MentionTable, list[str]]:
+    """v8.01 given ``--doc NAME`` scores a key document whose start it does not see (its reader hid some) as an
+    empty key document: the key with such a document added at its end, and the warning; else the key as it is."""
+    if doc is None or not getattr(key, "documents_hidden", 0) or doc in key.doc_index():
+        return key, []
+    r = response.doc_index().get(doc)
+    if r is None:
+        return key, []  # (nothing of that name on either side: refused, as a misspelt name)
+    empty = MentionTable.from_documents({doc: []}, {doc: int(response.doc_tokens[r])}, key.path)
+    out = MentionTable.concat([key, empty], key.path)
+    out.documents_hidden, out.v801_counts = key.documents_hidden, getattr(key, "v801_counts", set())
+    out.v801_unseen = {doc}
+    return out, [f'{key.path}: no document "{shown(doc)}" for v8.01 (it does not see the start of some of the key\'s '
+                 "documents): scored as an empty key document, as v8.01 scores it (--fix-scorer-quirks reads them)"]
 
 
 def check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:

@@ -18,7 +18,7 @@ from ..formats.files import Part, read_bytes, read_head, readers_hint, sniff_for
 from ..formats.table import MentionTable
 from ..messages import shown
 from ..task import lazy
-from .engine import align_documents, check_documents, missing_warnings, score_aligned
+from .engine import align_documents, check_documents, missing_warnings, score_aligned, unseen_key_document
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .result import CorefResult
 
@@ -261,7 +261,9 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     if not corefud and match != "exact":
         raise UsageError(f"--match {match} compares heads, which {fmt} files do not have: it needs CoNLL-U input "
                          "(--format conllu)")
-    warnings = [*k.warnings, *r.warnings, *check_documents(k, r, doc)]
+    if not corefud:
+        k, unseen = unseen_key_document(k, r, doc)
+    warnings = [*k.warnings, *r.warnings, *check_documents(k, r, doc), *([] if corefud else unseen)]
     if corefud:
         scored, aligned = _score_corefud(k, r, doc, match, zero_match, singletons == "keep", warnings)
     else:

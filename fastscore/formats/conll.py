@@ -189,6 +189,7 @@ class _Reader:
         self.documents_hidden = 0  # documents v8.01 does not see
         self.v801 = False  # read as v8.01 reads (read_as_v801)
         self.read_by_v801: list[int] = []  # lines whose column only v8.01's regexes read
+        self.comments_counted: list[int] = []  # '#' lines inside a document v8.01 reads as token lines
 
     def read_as_v801(self, bom: bool) -> None:
         """The lines as v8.01's ``GetFileNames``/``GetCoreference`` read them, where that differs from the file's
@@ -197,6 +198,7 @@ class _Reader:
         self.directive_lines = np.flatnonzero(self.kind == self.scan.DIRECTIVE)
         self._hide_unseen_documents(bom)
         self._end_where_v801_ends()
+        self._count_comments_as_tokens()
         self._hide_items_after_blank_field()
 
     def _lines_matching(self, pattern: "re.Pattern[bytes]") -> list[int]:
@@ -274,6 +276,34 @@ class _Reader:
                 f'{self.path}:{k + 1 + self.first_line}: "{shown(self.text(k))}"{more} ends the document for v8.01 (its '
                 "test /\\#\\s*end document/ is not anchored), so the lines up to the next \"#end document\" are not read, "
                 "by v8.01 nor by fastscore (--fix-scorer-quirks reads the file as written)")
+
+    def _count_comments_as_tokens(self) -> None:
+        """v8.01 reads every non-empty line of a document up to its end as a token line: a ``#`` comment inside a
+        document is a token for it (the tokens after it one further on), its last TAB field read as a coreference
+        column."""
+        counted, inside = [], False
+        for k in np.flatnonzero(self.kind == self.scan.DIRECTIVE).tolist():
+            text = self.text(k)
+            if _BEGIN.match(text):
+                inside = True
+            elif _END.match(text) or k in self.v801_ends:
+                inside = False
+            elif inside:
+                counted.append(k)
+        if not counted:
+            return
+        for k in counted:
+            raw = self.data[self.starts[k]:self.ends[k]].rstrip(b"\t")  # (split(/\t/) drops empty last fields)
+            column = raw.split(b"\t")[-1]
+            self.col_e[k] = self.starts[k] + len(raw)
+            self.col_s[k] = self.col_e[k] - len(column)
+            self.kind[k] = self.scan.TOKEN_BRACKETS if re.search(rb"[()]", column) else self.scan.TOKEN
+        self.comments_counted = counted
+        more = f" (and {len(counted) - 1} more)" if len(counted) > 1 else ""
+        self.warnings.append(
+            f'{self.path}:{counted[0] + 1 + self.first_line}: "{shown(self.text(counted[0]))}"{more} inside a document '
+            "is a token line for v8.01 (it reads every line up to the end as one), so the tokens after it are one "
+            "further on, for v8.01 and for fastscore (--fix-scorer-quirks reads it as a comment)")
 
     def _hide_items_after_blank_field(self) -> None:
         """v8.01 takes the last non-empty TAB field as the coreference column (``split(/\\t/)`` drops trailing
@@ -540,6 +570,11 @@ class _Reader:
             warnings=self.warnings,
         )
         table.documents_hidden = self.documents_hidden  # (scoring then pairs what v8.01 sees, even nothing)
+        # documents v8.01 counts otherwise than written (ended early by its unanchored end test, comment lines
+        # counted as tokens): v8.01 has no token-count check, coref/engine.align_documents lets them pass
+        table.v801_counts = {self.names[d] for d, e in enumerate(self.doc_ends.tolist()) if e in self.v801_ends}
+        if self.comments_counted:
+            table.v801_counts |= {self.names[d] for d in np.searchsorted(self.begins, self.comments_counted) - 1}
         return table
 
     def token_columns(self, fields: bool = True) -> TokenColumns:

@@ -86,7 +86,7 @@ def source_bytes(source: "str | os.PathLike | Part") -> tuple[bytes, str, int]:
 def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes: int) -> list[Part]:
     """``path`` cut before lines matching ``document_start`` into batches of about ``batch_bytes`` (a batch
     holds at least one document), or ``[]`` when the file cannot be cut (a compressed file, one batch's worth,
-    standard input): it is then read whole."""
+    standard input): it is then read whole.  A pattern with a group ``cut`` cuts where that group starts."""
     with mapped_for_batches(path, batch_bytes) as data:
         if data is None:
             return []
@@ -95,7 +95,7 @@ def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes
             m = document_start.search(data, cuts[-1] + batch_bytes)
             if m is None:
                 break
-            cuts.append(m.start())
+            cuts.append(m.start("cut" if "cut" in document_start.groupindex else 0))
         size = len(data)
         lines = [0]
         for a, b in zip(cuts, cuts[1:]):

@@ -196,7 +196,7 @@ class MentionTable:
         sizes = np.concatenate([np.diff(t.doc_offsets) for t in tables]) if tables else np.zeros(0, np.int64)
         join = (lambda arrays, dtype: np.concatenate(arrays).astype(dtype, copy=False) if arrays
                 else np.zeros(0, dtype))
-        return cls(
+        out = cls(
             path=path,
             doc_names=[n for t in tables for n in t.doc_names],
             doc_lines=join([t.doc_lines for t in tables], np.int64),
@@ -210,6 +210,9 @@ class MentionTable:
             discarded={n: d for t in tables for n, d in t.discarded.items()},
             unread={n: e for t in tables for n, e in t.unread.items()},
         )
+        # the documents whose token count v8.01's reading changed (formats/conll.py): not checked
+        out.v801_counts = set().union(*(getattr(t, "v801_counts", ()) for t in tables))
+        return out
 
     def same_mentions(self, other: "MentionTable") -> bool:
         """The same documents, mentions, clusters and labels as ``other`` (CoNLL-U: nodes, heads, zeros and

@@ -91,6 +91,10 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     doc_ids = [d for d, _, _ in pairs]
     out = Prepared(doc_ids, [], [], [], [])
     _check_documents(gold, system, paired, doc, out.warnings)
+    for _, g_doc, s_doc in pairs:  # EvmEval parses the lines of the documents it scores only
+        for d in (g_doc, s_doc):
+            if d is not None and d.unread is not None:
+                raise d.unread
     if opts.preset.name != "kbp2015":
         _one_member_links(gold, system, pairs)
     for tbf in (gold, system):
@@ -203,6 +207,10 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
                         "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
                         "every gold document as empty (--fix-evmeval-quirks strips it)")
+    elif paired.disjoint and system.evmeval_structure:
+        warnings.append(f"{system.path}: none of its documents is one of the gold standard's as EvmEval reads the "
+                        "file (see the warning on its structure lines): scored as EvmEval scores it, every gold "
+                        "document as empty")
     elif paired.disjoint:
         raise InputError(f"{system.path}: none of its {len(extra)} document(s) is in the gold standard {gold.path} "
                          f"(system: {few(sorted(extra), 3)}; gold: {few(sorted(gold.documents), 3)}): check "
@@ -877,11 +885,39 @@ def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTab
     n_extra = np.bincount(extra_doc, minlength=n_docs)
     extra_rank = np.arange(len(extra_doc)) - offsets(n_extra)[extra_doc]
     tokens = n_gold + n_extra
+    r_doc, r_pos = np.concatenate([gold_doc[aligned], extra_doc]), np.concatenate([gold_pos[aligned],
+                                                                                    n_gold[extra_doc] + extra_rank])
+    r_lab = np.concatenate([s_lab[aligned_sys], s_lab[extra]])
+    ended = _ended_early(prep, opts)
+    if ended is not None:  # v8.01 reads none of these documents' lines: no mention on either side
+        tokens[ended] = 0
+        g_keep, r_keep = ~ended[gold_doc], ~ended[r_doc]
+        gold_doc, gold_pos, g_lab = gold_doc[g_keep], gold_pos[g_keep], g_lab[g_keep]
+        r_doc, r_pos, r_lab = r_doc[r_keep], r_pos[r_keep], r_lab[r_keep]
     key = _one_token_table(prep.doc_ids, tokens, gold_doc, gold_pos, g_lab, "gold")
-    resp = _one_token_table(prep.doc_ids, tokens, np.concatenate([gold_doc[aligned], extra_doc]),
-                            np.concatenate([gold_pos[aligned], n_gold[extra_doc] + extra_rank]),
-                            np.concatenate([s_lab[aligned_sys], s_lab[extra]]), "system")
+    resp = _one_token_table(prep.doc_ids, tokens, r_doc, r_pos, r_lab, "system")
     return key, resp
+
+
+_V801_END = re.compile(r"#[ \t\r\x0b\x0c]*end document")  # v8.01's end test (CorScorer.pm), not anchored
+
+
+def _ended_early(prep: Prepared, opts: Options) -> np.ndarray | None:
+    """The documents whose id holds ``#end document``: EvmEval writes the id first on every line of the CoNLL
+    files it gives v8.01, whose unanchored end test ends the document at its first line, so v8.01 scores it
+    without mentions (warned; ``--fix-evmeval-quirks`` scores them).  None when there is none."""
+    ended = [_V801_END.search(d) is not None for d in prep.doc_ids]
+    if not any(ended):
+        return None
+    first = prep.doc_ids[ended.index(True)]
+    more = f" (and {sum(ended) - 1} more)" if sum(ended) > 1 else ""
+    if opts.fix_evmeval_quirks:
+        return None
+    prep.warnings.append(f'document "{shown(first)}"{more}: its id holds "#end document", which ends the document '
+                         "at its first line for v8.01, the CoNLL scorer EvmEval runs (its end test "
+                         "/\\#\\s*end document/ is not anchored): its coreference is scored without mentions, as "
+                         "EvmEval scores it (--fix-evmeval-quirks scores them)")
+    return np.asarray(ended)
 
 
 def _found_members(prep: Prepared, role: str, opts: Options) -> Members | None:

@@ -5,7 +5,9 @@
 lines go to that document.  In a system file, the first document is then scored as empty; in a gold file, the
 document "" is scored (its first line has too few fields, or it has no token table): EvmEval exits 1.  Each
 case is warned; ``--fix-evmeval-quirks`` reads the file as it is meant (the mark dropped), without a warning.
-The same for Unicode white space at the ends of lines, which Python 2's ``strip`` keeps.
+The same for Unicode white space at the ends of lines, which Python 2's ``strip`` keeps, and for lines outside a
+document or a stray or missing ``#EndOfDocument`` (``formats/tbf._Documents`` reads them as EvmEval does; under
+``--fix-evmeval-quirks`` they are refused, as before).
 """
 from __future__ import annotations
 
@@ -22,9 +24,15 @@ FIX = "--fix-evmeval-quirks"
 def evmeval_reading(gold: TbfFile, system: TbfFile, opts: Options) -> tuple[TbfFile, list[str]]:
     """The system file as EvmEval reads it, and the warnings about what EvmEval misreads in either file."""
     notes = list(opts.notes)
-    if opts.fix_evmeval_quirks:
+    files = (gold, system) if system is not gold else (gold,)
+    if opts.fix_evmeval_quirks:  # the file read as written: its stray structure lines refused, as before
+        for tbf in files:
+            if tbf.evmeval_structure:
+                raise tbf.evmeval_structure[0][1]
         return system, notes
-    for tbf in (gold, system) if system is not gold else (gold,):
+    for tbf in files:
+        notes += [warning for warning, _ in tbf.evmeval_structure]
+    for tbf in files:
         notes += _unicode_blank_notes(tbf)
     if gold.bom and gold.documents:
         notes.append(f"{gold.path}, line 1: a byte-order mark starts the file: EvmEval fails on this gold file (it "

@@ -58,8 +58,8 @@ OPTIONS = (
            "(EvmEval's, default) or type (corrected)", default="type+realis", choices=("type+realis", "type"),
            scope="command"),
     Option(("--fix-evmeval-quirks",), "fix_evmeval_quirks", "corrected reading, not official: inputs EvmEval "
-           "misreads (a byte-order mark, Unicode white space, a whitelist's blank lines) read as they mean, "
-           "without a warning",
+           "misreads (a byte-order mark, Unicode white space, a whitelist's blank lines, an id holding '#end "
+           "document') read as they mean, without a warning; lines outside a document refused",
            switch=True, default=False),
     Option(("--doc",), "doc", "score only this document", metavar="ID", scope="command"),
     Option(("--diff",), "diff", "write the gold/system mention mapping to FILE", metavar="FILE", scope="report",

@@ -96,7 +96,8 @@ def _metric_report(metric: str, result, per_doc: bool) -> str:
             rc = resp.document(ri) if ri is not None else []
             if named:
                 parts.append(f"{name}:\n")
-            parts.append(_entities(name, kc, key.discarded.get(name, [])))
+            unseen = name in getattr(key, "v801_unseen", ())  # (an empty key document v8.01 did not find)
+            parts.append(_entities(None if unseen else name, kc, key.discarded.get(name, [])))
             parts.append(_entities(name if ri is not None else None, rc,
                                    resp.discarded.get(name, []) if ri is not None else []))
             if not named:  # v8.01's BLANC prints the (undefined) run name instead of the document's
