@@ -217,36 +217,34 @@ def _candidates(q, before, f_off, f_ids, s_off, s_ids, doc, pf_off, pf, ps_off, 
     """Rows of the postings' side that can match row q (below ``before`` when it is >= 0), each listed once
     per shared id: those sharing a first id (q's first element not empty), else those with an empty first
     element sharing a second id, else those of q's document with both elements empty."""
-    n = 0
     if f_off[q + 1] > f_off[q]:
-        for p in range(f_off[q], f_off[q + 1]):
-            if p > f_off[q] and f_ids[p] == f_ids[p - 1]:
-                continue
-            k = f_ids[p]
-            for i in range(pf_off[k], pf_off[k + 1]):
-                t = pf[i]
-                if before >= 0 and t >= before:
-                    break
-                buf = _push(buf, n, t)
-                n += 1
-    elif s_off[q + 1] > s_off[q]:
-        for p in range(s_off[q], s_off[q + 1]):
-            if p > s_off[q] and s_ids[p] == s_ids[p - 1]:
-                continue
-            k = s_ids[p]
-            for i in range(ps_off[k], ps_off[k + 1]):
-                t = ps[i]
-                if before >= 0 and t >= before:
-                    break
-                if f_off[t + 1] == f_off[t]:
-                    buf = _push(buf, n, t)
-                    n += 1
-    else:
-        d = doc[q]
-        for i in range(pe_off[d], pe_off[d + 1]):
-            t = pe[i]
-            if before >= 0 and t >= before:
-                break
+        return _posted_by_id(f_off, f_ids, q, pf_off, pf, before, f_off, False, buf)
+    if s_off[q + 1] > s_off[q]:
+        return _posted_by_id(s_off, s_ids, q, ps_off, ps, before, f_off, True, buf)
+    return _posted(pe, pe_off[doc[q]], pe_off[doc[q] + 1], before, f_off, False, buf, 0)
+
+
+@njit(cache=True)
+def _posted_by_id(ids_off, ids, q, post_off, post, before, f_off, empty_first, buf):
+    """:func:`_posted` of each distinct id of row q's element (``ids_off``, ``ids``), in turn."""
+    n = 0
+    for p in range(ids_off[q], ids_off[q + 1]):
+        if p > ids_off[q] and ids[p] == ids[p - 1]:
+            continue
+        k = ids[p]
+        buf, n = _posted(post, post_off[k], post_off[k + 1], before, f_off, empty_first, buf, n)
+    return buf, n
+
+
+@njit(cache=True)
+def _posted(post, lo, hi, before, f_off, empty_first, buf, n):
+    """Rows post[lo:hi] (those below ``before`` when it is >= 0; with ``empty_first`` those whose first element
+    is empty) added to the ``n`` rows of ``buf``; returns (buf, n)."""
+    for i in range(lo, hi):
+        t = post[i]
+        if before >= 0 and t >= before:
+            break
+        if not empty_first or f_off[t + 1] == f_off[t]:
             buf = _push(buf, n, t)
             n += 1
     return buf, n
