@@ -170,7 +170,7 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size) -> np.nd
     return ceaf.ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4)
 
 
-def coval_statistics(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains,
+def coval_statistics(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains, *,
                      ceaf: bool = True) -> dict[str, np.ndarray]:
     """Per-document statistics with coval's mention semantics (MINA, and the CorefUD scorer's lookups) from the
     kernels of :func:`score_aligned`.  Mentions are identity ids (equal mentions, equal ids) with their chain:
