@@ -182,6 +182,7 @@ def coval_statistics(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_
     muc, bcub, lea, blanc and, with ``ceaf``, ceafm and ceafe."""
     from ..kernels import contingency, links, overlap
 
+    k_ids, r_ids = _per_document_ids(k_off, k_ids, r_off, r_ids)
     (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, _) = (
         contingency.contingency_tables(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains))
     muc_blanc = links.muc_blanc(cell_off, ci, cj, cf, cd, k_size_off, k_size, r_size_off, r_size)
@@ -203,6 +204,7 @@ def distinct_blanc(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nc
     distinct identities, each in the last chain of its side that holds it."""
     from ..kernels import contingency, links
 
+    k_ids, r_ids = _per_document_ids(k_off, k_ids, r_off, r_ids)
     key, resp = _last_chains(k_off, k_ids, k_chain), _last_chains(r_off, r_ids, r_chain)
     (cell_off, ci, cj, _, cd, _, _, k_size_off, k_size, r_size_off, r_size, _) = (
         contingency.contingency_tables(*key, k_nchains, *resp, r_nchains))
@@ -211,6 +213,18 @@ def distinct_blanc(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nc
 
 def _doc_of(off) -> np.ndarray:
     return np.repeat(np.arange(len(off) - 1), np.diff(off))
+
+
+def _per_document_ids(k_off, k_ids, r_off, r_ids) -> tuple[np.ndarray, np.ndarray]:
+    """The identity ids numbered from 0 in each document, in the same order (the kernels size their tables by
+    the largest id, per document: ids numbered over the corpus would cost the corpus's ids per document)."""
+    doc = np.concatenate([_doc_of(k_off), _doc_of(r_off)])
+    ids = np.concatenate([k_ids, r_ids]).astype(np.int64)
+    width = int(ids.max(initial=-1)) + 1
+    values, dense = np.unique(doc * width + ids, return_inverse=True)
+    first = np.searchsorted(values // max(width, 1), np.arange(len(k_off) - 1))
+    local = dense.reshape(-1) - first[doc]
+    return local[:len(k_ids)], local[len(k_ids):]
 
 
 def _last_chains(off, ids, chain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
