@@ -213,6 +213,18 @@ def _push(buf, n, t):
 
 
 @njit(cache=True)
+def _push_pair(pairs, n, a, b):
+    """``pairs`` (an (m, 2) array) with row n set to (a, b), twice as long first when full."""
+    if n == len(pairs):
+        grown = np.empty((2 * n, 2), dtype=np.int64)
+        grown[:n] = pairs
+        pairs = grown
+    pairs[n, 0] = a
+    pairs[n, 1] = b
+    return pairs
+
+
+@njit(cache=True)
 def _candidates(q, before, f_off, f_ids, s_off, s_ids, doc, pf_off, pf, ps_off, ps, pe_off, pe, buf):
     """Rows of the postings' side that can match row q (below ``before`` when it is >= 0), each listed once
     per shared id: those sharing a first id (q's first element not empty), else those with an empty first
@@ -251,9 +263,11 @@ def _posted(post, lo, hi, before, f_off, empty_first, buf, n):
 
 
 @njit(cache=True)
-def _match_document(g_lo, g_hi, s_lo, s_hi, n_gold, f_off, fs, s_off, ss, fold, rel, flags, doc,
-                    gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept, count_marks):
-    """One document: system rows s_lo..s_hi-1 against gold rows g_lo..g_hi-1 (its slices of the outputs)."""
+def _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state):
+    """Document d: its system rows against its gold rows (its slices of the outputs; ``state``: what
+    :func:`_setup` made)."""
+    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = state
+    g_lo, g_hi, s_lo, s_hi, n_gold = g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], g_docs[len(g_docs) - 1]
     gpf_off, gpf, gps_off, gps, gpe_off, gpe = gp
     spf_off, spf, sps_off, sps, spe_off, spe = sp
     buf = np.empty(64, dtype=np.int64)
@@ -375,14 +389,10 @@ def match_triples(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_docs, s_d
 
     Each system row's candidates are listed once and every variant is decided on them together.
     ``match_triples_parallel`` is the same over documents in parallel."""
-    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = _setup(
-        f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
-    n_gold = g_docs[len(g_docs) - 1]
+    state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in range(len(g_docs) - 1):
-        _match_document(g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], n_gold, f_off, fs, s_off, ss, fold,
-                        rel, flags, doc, gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept,
-                        count_marks)
-    return match, unique, counted
+        _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
+    return state[4], state[5], state[6]  # match, unique, counted
 
 
 @njit(cache=True, parallel=True)
@@ -390,14 +400,10 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
                            dedup_exact):
     """``match_triples`` with documents in parallel (``prange``): each writes its own slices, so the result
     does not depend on the number of threads.  Pays on large corpora of many documents."""
-    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = _setup(
-        f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
-    n_gold = g_docs[len(g_docs) - 1]
+    state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in prange(len(g_docs) - 1):
-        _match_document(g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], n_gold, f_off, fs, s_off, ss, fold,
-                        rel, flags, doc, gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept,
-                        count_marks)
-    return match, unique, counted
+        _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
+    return state[4], state[5], state[6]  # match, unique, counted
 
 
 
@@ -430,8 +436,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
     seen = np.zeros(n_keys, dtype=np.bool_)
     gold_new = np.zeros(n_gold, dtype=np.uint8)
     gold_match = np.full(n_gold, -1, dtype=np.int64)
-    cap = 16
-    pairs = np.empty((cap, 2), dtype=np.int64)
+    pairs = np.empty((16, 2), dtype=np.int64)
     n_pairs = 0
     longest = 1
     for r in range(n):
@@ -465,13 +470,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
             if label[g] == 0 or label[g] == label[best]:
                 gold_match[g] = best
                 break
-            if n_pairs == cap:
-                grown = np.empty((2 * cap, 2), dtype=np.int64)
-                grown[:cap] = pairs
-                pairs = grown
-                cap *= 2
-            pairs[n_pairs, 0] = g
-            pairs[n_pairs, 1] = best
+            pairs = _push_pair(pairs, n_pairs, g, best)
             n_pairs += 1
     seen[:] = False
     n_sys = n - n_gold
@@ -513,8 +512,7 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
     gpf_off, gpf = postings(f_off, fs, 0, n_gold, n_keys)
     gps_off, gps = postings(s_off, ss, 0, n_gold, n_keys)
     gpe_off, gpe = empty_rows(f_off, s_off, doc, 0, n_gold, n_docs)
-    cap = 16
-    out = np.empty((cap, 2), dtype=np.int64)
+    out = np.empty((16, 2), dtype=np.int64)
     n_out = 0
     buf = np.empty(64, dtype=np.int64)
     for s in range(n_gold, n):
@@ -534,12 +532,6 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
                 continue
             last = g
             if rel[g] != rel[s] and _pred(MODE_P, g, s, f_off, fs, s_off, ss, fold, rel, flags):
-                if n_out == cap:
-                    grown = np.empty((2 * cap, 2), dtype=np.int64)
-                    grown[:cap] = out
-                    out = grown
-                    cap *= 2
-                out[n_out, 0] = s
-                out[n_out, 1] = g
+                out = _push_pair(out, n_out, s, g)
                 n_out += 1
     return out[:n_out].copy()
