@@ -191,8 +191,7 @@ def coval_statistics(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_
     out = {"mentions": _distinct_mentions(k_off, k_ids, r_off, r_ids), "muc": muc_blanc[:, :4],
            "bcub": bcub_lea[:, :4], "lea": bcub_lea[:, 4:], "blanc": muc_blanc[:, 4:]}
     if ceaf:
-        doc = np.repeat(np.arange(len(cell_off) - 1), np.diff(cell_off))
-        order = np.lexsort((cj, ci, doc))  # coval's cells by key chain, then response chain (its ties' order)
+        order = np.lexsort((cj, ci, _doc_of(cell_off)))  # coval's cells by key chain, then response chain (its ties' order)
         stats = _ceaf(cell_off, ci[order], cj[order], ce[order], k_size_off, k_size, r_size_off, r_size)
         out.update(ceafm=stats[:, :4], ceafe=stats[:, 4:])
     return out
