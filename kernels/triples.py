@@ -266,10 +266,9 @@ def _posted(post, lo, hi, before, f_off, empty_first, buf, n):
 def _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state):
     """Document d: its system rows against its gold rows (its slices of the outputs; ``state``: what
     :func:`_setup` made)."""
-    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = state
+    (match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes, fs, ss,
+     gpf_off, gpf, gps_off, gps, gpe_off, gpe, spf_off, spf, sps_off, sps, spe_off, spe) = state
     g_lo, g_hi, s_lo, s_hi, n_gold = g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], g_docs[len(g_docs) - 1]
-    gpf_off, gpf, gps_off, gps, gpe_off, gpe = gp
-    spf_off, spf, sps_off, sps, spe_off, spe = sp
     buf = np.empty(64, dtype=np.int64)
     found = np.zeros(5, dtype=np.bool_)
     best = np.empty(4, dtype=np.int64)
@@ -350,7 +349,8 @@ def _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, stat
 
 @njit(cache=True)
 def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact):
-    """Sorted elements, both sides' postings, the outputs and the variant modes."""
+    """The outputs (match, unique, counted first), the variant modes, the sorted elements and both sides'
+    postings, in one flat tuple (numba's prange takes a tuple of arrays, not one holding tuples)."""
     n_docs = len(g_docs) - 1
     n_gold = g_docs[n_docs]
     n = s_docs[n_docs]
@@ -363,8 +363,6 @@ def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     spf_off, spf = postings(f_off, fs, n_gold, n, n_keys)
     sps_off, sps = postings(s_off, ss, n_gold, n, n_keys)
     spe_off, spe = empty_rows(f_off, s_off, doc, n_gold, n, n_docs)
-    gp = (gpf_off, gpf, gps_off, gps, gpe_off, gpe)
-    sp = (spf_off, spf, sps_off, sps, spe_off, spe)
     match = np.full((4, n_sys), -1, dtype=np.int64)
     unique = np.zeros((5, n_sys), dtype=np.uint8)
     counted = np.zeros((4, n_gold), dtype=np.uint8)
@@ -376,7 +374,8 @@ def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
         c_modes = np.array([MODE_XR_DEDUP, MODE_XR_DEDUP, MODE_XR_DEDUP, MODE_XR_DEDUP])
     else:
         c_modes = np.array([MODE_P, MODE_XR_DEDUP, MODE_PR_DEDUP, MODE_XR_DEDUP])
-    return fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes
+    return (match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes, fs, ss,
+            gpf_off, gpf, gps_off, gps, gpe_off, gpe, spf_off, spf, sps_off, sps, spe_off, spe)
 
 
 @njit(cache=True)
@@ -392,7 +391,7 @@ def match_triples(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_docs, s_d
     state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in range(len(g_docs) - 1):
         _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
-    return state[4], state[5], state[6]  # match, unique, counted
+    return state[0], state[1], state[2]  # match, unique, counted
 
 
 @njit(cache=True, parallel=True)
@@ -403,7 +402,7 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
     state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in prange(len(g_docs) - 1):
         _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
-    return state[4], state[5], state[6]  # match, unique, counted
+    return state[0], state[1], state[2]  # match, unique, counted
 
 
 
