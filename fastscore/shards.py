@@ -807,7 +807,8 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
                                                          options, settings)
     if paired is not None:
         results, unpaired, k_keys, r_keys = paired
-        _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system, options, same_documents, [])
+        _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system=system, options=options,
+                       same_documents=same_documents, skipped=[])
         return _merged(task, results, unpaired, gold, system, [])
     n = len(key_parts) + len(response_parts)
     tick = _ticker(settings.progress, "reading", n)
@@ -818,7 +819,8 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     contexts = _contexts(task, key_parts, response_parts, [None if d is None else d[1] for d in infos])
     k_keys, r_keys = _keys(task, k_names, options), _keys(task, r_names, options)
     units, unpaired = plan_units(k_keys, r_keys, key_parts, response_parts)
-    _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system, options, same_documents, skipped)
+    _check_pairing(task, k_keys, r_keys, key_parts, response_parts, system=system, options=options,
+                   same_documents=same_documents, skipped=skipped)
     if doc is not None:
         units = [u for u in units if any(doc in k_names[k] for k in u.key)]
         if not units:
@@ -933,8 +935,8 @@ def _unpaired_if_one_to_one(key_keys: list[list[str]], response_keys: list[list[
     return [name for name in seen if name not in owner]
 
 
-def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, system: str,
-                   options: dict, same_documents: bool, skipped: list[str]) -> None:
+def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, response_parts: list, *,
+                   system: str, options: dict, same_documents: bool, skipped: list[str]) -> None:
     """Documents of one side without the other's, when compared (``same_documents``) or refused by the task's
     pairing: compare's error, or the task's own (``Pairing.error``) unless shards were skipped (their documents
     are unknown: a key document without a response then meets an empty one, as the task's ``concat`` makes it)."""

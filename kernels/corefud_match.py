@@ -72,32 +72,26 @@ def equal_rows(k_off, k_ord, kw_off, kw_keys, k_head, r_off, r_ord, rw_off, rw_k
 
 
 @njit(cache=True)
+def _index(p, r, n, parent, relation, parents_only):
+    """Where (parent, relation) first stands among the first ``n`` items of a DEPS list (-1: not there)."""
+    for y in range(n):
+        if p[y] == parent and (parents_only or r[y] == relation):
+            return y
+    return -1
+
+
+@njit(cache=True)
 def _f1(pa, ra, pb, rb, parents_only):
     """F1 of two DEPS lists as sets ((parent, relation) pairs, or parents only)."""
     na = 0
     common = 0
     for x in range(len(pa)):
-        dup = False
-        for y in range(x):
-            if pa[y] == pa[x] and (parents_only or ra[y] == ra[x]):
-                dup = True
-                break
-        if dup:
-            continue
-        na += 1
-        for y in range(len(pb)):
-            if pb[y] == pa[x] and (parents_only or rb[y] == ra[x]):
-                common += 1
-                break
+        if _index(pa, ra, x, pa[x], ra[x], parents_only) < 0:  # not a repeat
+            na += 1
+            common += _index(pb, rb, len(pb), pa[x], ra[x], parents_only) >= 0
     nb = 0
     for x in range(len(pb)):
-        dup = False
-        for y in range(x):
-            if pb[y] == pb[x] and (parents_only or rb[y] == rb[x]):
-                dup = True
-                break
-        if not dup:
-            nb += 1
+        nb += _index(pb, rb, x, pb[x], rb[x], parents_only) < 0
     p = common / na
     r = common / nb
     if p > 0 and r > 0:
@@ -161,6 +155,16 @@ def zero_similarities(k_off, k_ord, k_zero, k_head, k_doff, k_par, k_rel, r_off,
 
 
 @njit(cache=True)
+def _list_left(lo, hi, order, exact, taken, out, t):
+    """The mentions order[lo:hi] neither matched exactly nor taken, written to out from t on."""
+    for a in range(lo, hi):
+        i = order[a]
+        if not exact[i] and not taken[i]:
+            out[t] = i
+            t += 1
+
+
+@njit(cache=True)
 def leftovers(mode, k_off, k_ord, kw_off, kw_keys, k_head, r_off, r_ord, rw_off, rw_keys, r_head, eq_k, k_taken,
               r_taken):
     """After the zero pass (``k_taken``/``r_taken``: rows it paired): exact pairs (``ex_k``, ``ex_r``,
@@ -208,18 +212,8 @@ def leftovers(mode, k_off, k_ord, kw_off, kw_keys, k_head, r_off, r_ord, rw_off,
     rl = np.empty(rl_off[n_docs], dtype=np.int64)
     sim = np.zeros(sim_off[n_docs], dtype=np.float64)
     for d in range(n_docs):
-        t = kl_off[d]
-        for a in range(k_off[d], k_off[d + 1]):
-            i = k_ord[a]
-            if not k_exact[i] and not k_taken[i]:
-                kl[t] = i
-                t += 1
-        t = rl_off[d]
-        for b in range(r_off[d], r_off[d + 1]):
-            j = r_ord[b]
-            if not r_exact[j] and not r_taken[j]:
-                rl[t] = j
-                t += 1
+        _list_left(k_off[d], k_off[d + 1], k_ord, k_exact, k_taken, kl, kl_off[d])
+        _list_left(r_off[d], r_off[d + 1], r_ord, r_exact, r_taken, rl, rl_off[d])
         if sim_off[d + 1] == sim_off[d]:
             continue
         nr = rl_off[d + 1] - rl_off[d]

@@ -1,7 +1,9 @@
 """MUC and BLANC link counts per document.
 
 MUC (v8.01): correct links = sum over cells of max(d_ij - 1, 0); key links
-sum(|K_i| - 1); response links sum(|R_j| - 1) over non-empty chains.
+sum(|K_i| - 1); response links sum(|R_j| - 1) over non-empty chains.  coval
+counts the recall's correct links from f_ij instead (each key mention in the
+response chain its lookup finds), and its BLANC from f_ij too.
 
 BLANC (Luo et al. 2014): coreference links are mention pairs inside a
 chain, non-coreference links pairs across chains, counted as sets of id
@@ -46,7 +48,7 @@ def _chain_links(sizes):
 
 
 @njit(cache=True)
-def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
+def _muc_blanc(cell_off, ci, cj, found, found_back, k_size_off, k_size, r_size_off, r_size):
     n_docs = len(cell_off) - 1
     out = np.zeros((n_docs, COLUMNS), dtype=np.int64)
     for doc in range(n_docs):
@@ -58,10 +60,13 @@ def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
         correct = 0
         both_coref = 0
         common = 0
+        correct_back = 0
         for t in range(a, b):
-            n = cd[t]
+            n = found[t]
             if n > 1:
                 correct += n - 1
+            if found_back[t] > 1:
+                correct_back += found_back[t] - 1
             both_coref += _pairs(n)
             common += n
             row[ci[t]] += n
@@ -72,7 +77,7 @@ def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
         col_coref = _sum_pairs(col)
         out[doc, 0] = correct
         out[doc, 1] = key_links
-        out[doc, 2] = correct
+        out[doc, 2] = correct_back
         out[doc, 3] = resp_links
         out[doc, 4] = both_coref
         out[doc, 5] = key_coref
@@ -86,9 +91,11 @@ def _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
     return out
 
 
-def muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size):
-    """Per-document MUC and BLANC counts, shape (n_docs, 12), int64 (repeat-free documents)."""
-    return _muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size)
+def muc_blanc(cell_off, ci, cj, found, found_back, k_size_off, k_size, r_size_off, r_size):
+    """Per-document MUC and BLANC counts, shape (n_docs, 12), int64, from cell counts: ``found`` (MUC recall,
+    BLANC) and ``found_back`` (MUC precision).  v8.01 gives ``d`` for both (its BLANC holds for repeat-free
+    documents), coval ``f`` and ``d``."""
+    return _muc_blanc(cell_off, ci, cj, found, found_back, k_size_off, k_size, r_size_off, r_size)
 
 
 @njit(cache=True)

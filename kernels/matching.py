@@ -35,15 +35,8 @@ def _common(a, b):
 @njit(cache=True)
 def _contains(a, x):
     """x in a (a sorted)."""
-    lo = 0
-    hi = len(a)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < len(a) and a[lo] == x
+    k = np.searchsorted(a, x)
+    return k < len(a) and a[k] == x
 
 
 @njit(cache=True)

@@ -213,51 +213,62 @@ def _push(buf, n, t):
 
 
 @njit(cache=True)
+def _push_pair(pairs, n, a, b):
+    """``pairs`` (an (m, 2) array) with row n set to (a, b), twice as long first when full."""
+    if n == len(pairs):
+        grown = np.empty((2 * n, 2), dtype=np.int64)
+        grown[:n] = pairs
+        pairs = grown
+    pairs[n, 0] = a
+    pairs[n, 1] = b
+    return pairs
+
+
+@njit(cache=True)
 def _candidates(q, before, f_off, f_ids, s_off, s_ids, doc, pf_off, pf, ps_off, ps, pe_off, pe, buf):
     """Rows of the postings' side that can match row q (below ``before`` when it is >= 0), each listed once
     per shared id: those sharing a first id (q's first element not empty), else those with an empty first
     element sharing a second id, else those of q's document with both elements empty."""
-    n = 0
     if f_off[q + 1] > f_off[q]:
-        for p in range(f_off[q], f_off[q + 1]):
-            if p > f_off[q] and f_ids[p] == f_ids[p - 1]:
-                continue
-            k = f_ids[p]
-            for i in range(pf_off[k], pf_off[k + 1]):
-                t = pf[i]
-                if before >= 0 and t >= before:
-                    break
-                buf = _push(buf, n, t)
-                n += 1
-    elif s_off[q + 1] > s_off[q]:
-        for p in range(s_off[q], s_off[q + 1]):
-            if p > s_off[q] and s_ids[p] == s_ids[p - 1]:
-                continue
-            k = s_ids[p]
-            for i in range(ps_off[k], ps_off[k + 1]):
-                t = ps[i]
-                if before >= 0 and t >= before:
-                    break
-                if f_off[t + 1] == f_off[t]:
-                    buf = _push(buf, n, t)
-                    n += 1
-    else:
-        d = doc[q]
-        for i in range(pe_off[d], pe_off[d + 1]):
-            t = pe[i]
-            if before >= 0 and t >= before:
-                break
+        return _posted_by_id(f_off, f_ids, q, pf_off, pf, before, f_off, False, buf)
+    if s_off[q + 1] > s_off[q]:
+        return _posted_by_id(s_off, s_ids, q, ps_off, ps, before, f_off, True, buf)
+    return _posted(pe, pe_off[doc[q]], pe_off[doc[q] + 1], before, f_off, False, buf, 0)
+
+
+@njit(cache=True)
+def _posted_by_id(ids_off, ids, q, post_off, post, before, f_off, empty_first, buf):
+    """:func:`_posted` of each distinct id of row q's element (``ids_off``, ``ids``), in turn."""
+    n = 0
+    for p in range(ids_off[q], ids_off[q + 1]):
+        if p > ids_off[q] and ids[p] == ids[p - 1]:
+            continue
+        k = ids[p]
+        buf, n = _posted(post, post_off[k], post_off[k + 1], before, f_off, empty_first, buf, n)
+    return buf, n
+
+
+@njit(cache=True)
+def _posted(post, lo, hi, before, f_off, empty_first, buf, n):
+    """Rows post[lo:hi] (those below ``before`` when it is >= 0; with ``empty_first`` those whose first element
+    is empty) added to the ``n`` rows of ``buf``; returns (buf, n)."""
+    for i in range(lo, hi):
+        t = post[i]
+        if before >= 0 and t >= before:
+            break
+        if not empty_first or f_off[t + 1] == f_off[t]:
             buf = _push(buf, n, t)
             n += 1
     return buf, n
 
 
 @njit(cache=True)
-def _match_document(g_lo, g_hi, s_lo, s_hi, n_gold, f_off, fs, s_off, ss, fold, rel, flags, doc,
-                    gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept, count_marks):
-    """One document: system rows s_lo..s_hi-1 against gold rows g_lo..g_hi-1 (its slices of the outputs)."""
-    gpf_off, gpf, gps_off, gps, gpe_off, gpe = gp
-    spf_off, spf, sps_off, sps, spe_off, spe = sp
+def _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state):
+    """Document d: its system rows against its gold rows (its slices of the outputs; ``state``: what
+    :func:`_setup` made)."""
+    (match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes, fs, ss,
+     gpf_off, gpf, gps_off, gps, gpe_off, gpe, spf_off, spf, sps_off, sps, spe_off, spe) = state
+    g_lo, g_hi, s_lo, s_hi, n_gold = g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], g_docs[len(g_docs) - 1]
     buf = np.empty(64, dtype=np.int64)
     found = np.zeros(5, dtype=np.bool_)
     best = np.empty(4, dtype=np.int64)
@@ -338,7 +349,8 @@ def _match_document(g_lo, g_hi, s_lo, s_hi, n_gold, f_off, fs, s_off, ss, fold, 
 
 @njit(cache=True)
 def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact):
-    """Sorted elements, both sides' postings, the outputs and the variant modes."""
+    """The outputs (match, unique, counted first), the variant modes, the sorted elements and both sides'
+    postings, in one flat tuple (numba's prange takes a tuple of arrays, not one holding tuples)."""
     n_docs = len(g_docs) - 1
     n_gold = g_docs[n_docs]
     n = s_docs[n_docs]
@@ -351,8 +363,6 @@ def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     spf_off, spf = postings(f_off, fs, n_gold, n, n_keys)
     sps_off, sps = postings(s_off, ss, n_gold, n, n_keys)
     spe_off, spe = empty_rows(f_off, s_off, doc, n_gold, n, n_docs)
-    gp = (gpf_off, gpf, gps_off, gps, gpe_off, gpe)
-    sp = (spf_off, spf, sps_off, sps, spe_off, spe)
     match = np.full((4, n_sys), -1, dtype=np.int64)
     unique = np.zeros((5, n_sys), dtype=np.uint8)
     counted = np.zeros((4, n_gold), dtype=np.uint8)
@@ -364,7 +374,8 @@ def _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
         c_modes = np.array([MODE_XR_DEDUP, MODE_XR_DEDUP, MODE_XR_DEDUP, MODE_XR_DEDUP])
     else:
         c_modes = np.array([MODE_P, MODE_XR_DEDUP, MODE_PR_DEDUP, MODE_XR_DEDUP])
-    return fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes
+    return (match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes, fs, ss,
+            gpf_off, gpf, gps_off, gps, gpe_off, gpe, spf_off, spf, sps_off, sps, spe_off, spe)
 
 
 @njit(cache=True)
@@ -377,14 +388,10 @@ def match_triples(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_docs, s_d
 
     Each system row's candidates are listed once and every variant is decided on them together.
     ``match_triples_parallel`` is the same over documents in parallel."""
-    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = _setup(
-        f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
-    n_gold = g_docs[len(g_docs) - 1]
+    state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in range(len(g_docs) - 1):
-        _match_document(g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], n_gold, f_off, fs, s_off, ss, fold,
-                        rel, flags, doc, gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept,
-                        count_marks)
-    return match, unique, counted
+        _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
+    return state[0], state[1], state[2]  # match, unique, counted
 
 
 @njit(cache=True, parallel=True)
@@ -392,14 +399,10 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
                            dedup_exact):
     """``match_triples`` with documents in parallel (``prange``): each writes its own slices, so the result
     does not depend on the number of threads.  Pays on large corpora of many documents."""
-    fs, ss, gp, sp, match, unique, counted, kept, count_marks, m_modes, u_modes, c_modes = _setup(
-        f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
-    n_gold = g_docs[len(g_docs) - 1]
+    state = _setup(f_off, f_ids, s_off, s_ids, doc, g_docs, s_docs, n_keys, dedup_exact)
     for d in prange(len(g_docs) - 1):
-        _match_document(g_docs[d], g_docs[d + 1], s_docs[d], s_docs[d + 1], n_gold, f_off, fs, s_off, ss, fold,
-                        rel, flags, doc, gp, sp, m_modes, u_modes, c_modes, match, unique, counted, kept,
-                        count_marks)
-    return match, unique, counted
+        _match_document(d, g_docs, s_docs, f_off, s_off, fold, rel, flags, doc, state)
+    return state[0], state[1], state[2]  # match, unique, counted
 
 
 
@@ -432,8 +435,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
     seen = np.zeros(n_keys, dtype=np.bool_)
     gold_new = np.zeros(n_gold, dtype=np.uint8)
     gold_match = np.full(n_gold, -1, dtype=np.int64)
-    cap = 16
-    pairs = np.empty((cap, 2), dtype=np.int64)
+    pairs = np.empty((16, 2), dtype=np.int64)
     n_pairs = 0
     longest = 1
     for r in range(n):
@@ -467,13 +469,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
             if label[g] == 0 or label[g] == label[best]:
                 gold_match[g] = best
                 break
-            if n_pairs == cap:
-                grown = np.empty((2 * cap, 2), dtype=np.int64)
-                grown[:cap] = pairs
-                pairs = grown
-                cap *= 2
-            pairs[n_pairs, 0] = g
-            pairs[n_pairs, 1] = best
+            pairs = _push_pair(pairs, n_pairs, g, best)
             n_pairs += 1
     seen[:] = False
     n_sys = n - n_gold
@@ -515,8 +511,7 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
     gpf_off, gpf = postings(f_off, fs, 0, n_gold, n_keys)
     gps_off, gps = postings(s_off, ss, 0, n_gold, n_keys)
     gpe_off, gpe = empty_rows(f_off, s_off, doc, 0, n_gold, n_docs)
-    cap = 16
-    out = np.empty((cap, 2), dtype=np.int64)
+    out = np.empty((16, 2), dtype=np.int64)
     n_out = 0
     buf = np.empty(64, dtype=np.int64)
     for s in range(n_gold, n):
@@ -536,12 +531,6 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
                 continue
             last = g
             if rel[g] != rel[s] and _pred(MODE_P, g, s, f_off, fs, s_off, ss, fold, rel, flags):
-                if n_out == cap:
-                    grown = np.empty((2 * cap, 2), dtype=np.int64)
-                    grown[:cap] = out
-                    out = grown
-                    cap *= 2
-                out[n_out, 0] = s
-                out[n_out, 1] = g
+                out = _push_pair(out, n_out, s, g)
                 n_out += 1
     return out[:n_out].copy()

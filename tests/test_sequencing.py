@@ -18,7 +18,8 @@ from fastscore.cli import main
 from fastscore.errors import InputError, ParseError, UsageError
 from fastscore.nugget.py2order import set_order, str_hash, tuple_hash
 from fastscore.nugget.sequencing import _reduced, py2_percent
-from fastscore.temporal.awareness import ZeroWeightError, build, prf, score_document
+from fastscore.nugget.metrics import SEQUENCING_METRICS
+from fastscore.temporal.awareness import ZeroWeightError, build, score_document
 from fastscore.temporal.closure import Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
 from tests.conftest import NUGGET_INPUT_NOTES, ROOT, SHARED, TESTDATA
@@ -169,7 +170,10 @@ def test_identical_sides_score_one(rels):
     c = score_document(g, build(rels))
     if g.final:
         assert c.precision_matched == c.system == c.gold == len(g.final) and c.recall_matched == c.gold
-        assert prf(c.precision_matched, c.recall_matched, c.system, c.gold) == (1.0, 1.0, 1.0)
+        sums = {"seq_all_pm": c.precision_matched, "seq_all_rm": c.recall_matched, "seq_all_sys": c.system,
+                "seq_all_gold": c.gold}
+        scores = SEQUENCING_METRICS["sequencing-all"].score(sums)
+        assert [float(scores[m]) for m in ("precision", "recall", "f1")] == [1.0, 1.0, 1.0]
     else:
         assert (c.system, c.gold) == (0, 0)
 

@@ -18,7 +18,7 @@ DOC = st.tuples(st.lists(TRIPLE, max_size=8), st.lists(TRIPLE, max_size=8))
 def _doc(name, triples):
     d = TripleDoc(name, name)
     for k, t in enumerate(triples):
-        d.append(f"t{k}", t.relation, t.first, t.second, t.first_label, t.second_label)
+        d.append(f"t{k}", t.relation, t.first, t.second, first_label=t.first_label, second_label=t.second_label)
     return d
 
 

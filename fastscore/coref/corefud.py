@@ -489,12 +489,13 @@ def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.nda
     """The statistics of the ``irregular`` documents, each mention scored through its own lookup, as the
     scorer does: the documents, and their columns of MUC, B-cubed, LEA, CEAF and BLANC.
 
-    Each side is given to ``kernels.coval.coval_stats`` with identity ids that encode one side's
+    Each side is given to :func:`~fastscore.coref.engine.coval_statistics` with identity ids that encode one side's
     lookups: the other side's mentions have ids of their own (rows of one mention listed in two clusters
     share it: coval's dictionaries then find the later cluster, as the scorer's do), and a mention takes
     the id of the mention its lookup finds (mentions that find the same one share it).  The key-side run
     gives recall, CEAF and BLANC; the response-side run precision of MUC, B-cubed and LEA."""
-    from ..kernels import ceaf, coval
+    from .engine import coval_statistics
+    from .metrics import COREFUD_METRICS
 
     docs = np.flatnonzero(matched.irregular)
     k_sizes = np.diff(a.k_off)[docs]
@@ -518,23 +519,14 @@ def lookup_statistics(a, matched: Matched) -> tuple[np.ndarray, dict[str, np.nda
         return np.concatenate(finding).astype(np.int64), np.concatenate(found).astype(np.int64)
 
     k_ids, r_ids = identities(matched.key_finds, k_sizes, r_sizes, matched.key_same, matched.resp_same)
-    n_ids = int(k_sizes.sum() + r_sizes.sum())
-    rec, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids,
-                                                                    r_chain, r_nch, n_ids)
+    rec = coval_statistics(k_off, k_ids, k_chain, k_nch, r_off, r_ids, r_chain, r_nch)
     r_ids, k_ids = identities(matched.resp_finds, r_sizes, k_sizes, matched.resp_same, matched.key_same)
-    prec = coval.coval_stats(k_off, k_ids, k_chain, k_nch, r_off, r_ids, r_chain, r_nch, n_ids)[0]
-    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
-    ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
+    prec = coval_statistics(k_off, k_ids, k_chain, k_nch, r_off, r_ids, r_chain, r_nch, ceaf=False)
     columns = {}
-    for m, at in (("muc", 4), ("bcub", 8), ("lea", 12)):  # recall num, den, precision num, den
-        columns.update({f"{m}_recall_num": rec[:, at], f"{m}_recall_den": rec[:, at + 1],
-                        f"{m}_precision_num": prec[:, at + 2], f"{m}_precision_den": prec[:, at + 3]})
-    blanc = [f"blanc_{kind}_{c}" for kind in ("coref", "noncoref")
-             for c in ("recall_num", "recall_den", "precision_num", "precision_den")]
-    columns.update({c: rec[:, 16 + n] for n, c in enumerate(blanc)})
-    for m, block in (("ceafm", ceaf_stats[:, :4]), ("ceafe", ceaf_stats[:, 4:])):
-        columns.update({f"{m}_{c}": block[:, n]
-                        for n, c in enumerate(("recall_num", "recall_den", "precision_num", "precision_den"))})
+    for m in ("muc", "bcub", "lea", "blanc", "ceafm", "ceafe"):
+        columns.update({c: rec[m][:, n] for n, c in enumerate(COREFUD_METRICS[m].columns)})
+    for m in ("muc", "bcub", "lea"):  # precision: the response side's lookups
+        columns.update({f"{m}_precision_{c}": prec[m][:, 2 + n] for n, c in enumerate(("num", "den"))})
     return docs, columns
 
 

@@ -5,7 +5,7 @@ a call to coval as **one document**, each example being one **sentence** of it: 
 first token, last token), token numbers count the lines of its example, and a cluster label names the same
 entity in every example.  Scoring files differs: there every ``#begin document`` starts a document, blank lines
 end sentences, and labels name entities within their document.  This module builds that one document
-(``dummy_doc``, as evaluate names it) and scores it coval's way (``coref/mina.py`` and ``kernels/coval.py``,
+(``dummy_doc``, as evaluate names it) and scores it coval's way (``coref/mina.py`` and ``coref/engine.py``,
 what ``fastscore coref --np-only/--remove-nested/--match mina`` runs), with coval's options.
 """
 from __future__ import annotations
@@ -173,8 +173,8 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
         shown["np-only"] = True
     if remove_nested:
         shown["remove-nested"] = True
-    return CorefResult(stats, resolve(None, COVAL_METRICS), "references", "predictions", shown, warnings, [],
-                       tables=None)
+    return CorefResult(doc_stats=stats, metrics=resolve(None, COVAL_METRICS), key_path="references",
+                       response_path="predictions", options=shown, warnings=warnings)
 
 
 @suggest_keywords

@@ -140,7 +140,7 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     mention_counts = np.stack(
         [counts[:, 2], counts[:, 0], counts[:, 2], counts[:, 1]], axis=1
     ).astype(np.float64)
-    muc_blanc = links.muc_blanc(cell_off, ci, cj, cd, k_size_off, k_size, r_size_off, r_size)
+    muc_blanc = links.muc_blanc(cell_off, ci, cj, cd, cd, k_size_off, k_size, r_size_off, r_size)
     for d in np.flatnonzero(repeats):
         ks, ke, rs, re = a.k_off[d], a.k_off[d + 1], a.r_off[d], a.r_off[d + 1]
         muc_blanc[d, 4:] = links.blanc_with_repeats(
@@ -185,6 +185,82 @@ def unseen_key_document(key: MentionTable, response: MentionTable, doc: str | No
     out.v801_unseen = {doc}
     return out, [f'{key.path}: no document "{shown(doc)}" for v8.01 (it does not see the start of some of the key\'s '
                  "documents): scored as an empty key document, as v8.01 scores it (--fix-scorer-quirks reads them)"]
+
+
+def coval_statistics(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains, *,
+                     ceaf: bool = True) -> dict[str, np.ndarray]:
+    """Per-document statistics with coval's mention semantics (MINA, and the CorefUD scorer's lookups) from the
+    kernels of :func:`score_aligned`.  Mentions are identity ids (equal mentions, equal ids) with their chain:
+    coval keeps every mention of a chain, repeats too, and finds a mention on the other side through a
+    dictionary whose entry for equal mentions holds the LAST chain that has one, which the contingency
+    table's ``f`` (key mentions) and ``d`` (response mentions) count.  Returns each metric's columns (recall
+    numerator and denominator, precision numerator and denominator; BLANC's coreference links, then its
+    non-coreference links, as the Universal Anaphora scorer counts them): mentions (distinct identities),
+    muc, bcub, lea, blanc and, with ``ceaf``, ceafm and ceafe."""
+    from ..kernels import contingency, links, overlap
+
+    k_ids, r_ids = _per_document_ids(k_off, k_ids, r_off, r_ids)
+    (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, _) = (
+        contingency.contingency_tables(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains))
+    muc_blanc = links.muc_blanc(cell_off, ci, cj, cf, cd, k_size_off, k_size, r_size_off, r_size)
+    bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
+                                k_off, k_ids, k_chain, r_off, r_ids, r_chain, per_chain=True)
+    out = {"mentions": _distinct_mentions(k_off, k_ids, r_off, r_ids), "muc": muc_blanc[:, :4],
+           "bcub": bcub_lea[:, :4], "lea": bcub_lea[:, 4:], "blanc": muc_blanc[:, 4:]}
+    if ceaf:
+        order = np.lexsort((cj, ci, _doc_of(cell_off)))  # coval's cells by key chain, then response chain (its ties' order)
+        stats = _ceaf(cell_off, ci[order], cj[order], ce[order], k_size_off, k_size, r_size_off, r_size)
+        out.update(ceafm=stats[:, :4], ceafe=stats[:, 4:])
+    return out
+
+
+def distinct_blanc(k_off, k_ids, k_chain, k_nchains, r_off, r_ids, r_chain, r_nchains) -> np.ndarray:
+    """BLANC link counts (n_docs, 8: coreference then non-coreference links, each recall numerator and
+    denominator, precision numerator and denominator) over the mentions coval's lookups see with minimum spans:
+    distinct identities, each in the last chain of its side that holds it."""
+    from ..kernels import contingency, links
+
+    k_ids, r_ids = _per_document_ids(k_off, k_ids, r_off, r_ids)
+    key, resp = _last_chains(k_off, k_ids, k_chain), _last_chains(r_off, r_ids, r_chain)
+    (cell_off, ci, cj, _, cd, _, _, k_size_off, k_size, r_size_off, r_size, _) = (
+        contingency.contingency_tables(*key, k_nchains, *resp, r_nchains))
+    return links.muc_blanc(cell_off, ci, cj, cd, cd, k_size_off, k_size, r_size_off, r_size)[:, 4:]
+
+
+def _doc_of(off) -> np.ndarray:
+    return np.repeat(np.arange(len(off) - 1), np.diff(off))
+
+
+def _per_document_ids(k_off, k_ids, r_off, r_ids) -> tuple[np.ndarray, np.ndarray]:
+    """The identity ids numbered from 0 in each document, in the same order (the kernels size their tables by
+    the largest id, per document: ids numbered over the corpus would cost the corpus's ids per document)."""
+    doc = np.concatenate([_doc_of(k_off), _doc_of(r_off)])
+    ids = np.concatenate([k_ids, r_ids]).astype(np.int64)
+    width = int(ids.max(initial=-1)) + 1
+    values, dense = np.unique(doc * width + ids, return_inverse=True)
+    first = np.searchsorted(values // max(width, 1), np.arange(len(k_off) - 1))
+    local = dense.reshape(-1) - first[doc]
+    return local[:len(k_ids)], local[len(k_ids):]
+
+
+def _last_chains(off, ids, chain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(offsets, ids, chains) of one row per identity of each document, in the last chain holding it."""
+    doc = _doc_of(off)
+    order = np.lexsort((chain, ids, doc))
+    last = np.ones(len(order), dtype=bool)
+    last[:-1] = (doc[order][1:] != doc[order][:-1]) | (ids[order][1:] != ids[order][:-1])
+    keep = order[last]
+    return offsets(np.bincount(doc[keep], minlength=len(off) - 1)), ids[keep], chain[keep]
+
+
+def _distinct_mentions(k_off, k_ids, r_off, r_ids) -> np.ndarray:
+    """(n_docs, 4): key identities the response has, key identities, the same, response identities."""
+    n_docs = len(k_off) - 1
+    width = int(max(k_ids.max(initial=-1), r_ids.max(initial=-1))) + 1
+    key, resp = (np.unique(_doc_of(off) * width + ids) for off, ids in ((k_off, k_ids), (r_off, r_ids)))
+    common = np.intersect1d(key, resp, assume_unique=True)
+    key_n, resp_n, common_n = (np.bincount(x // max(width, 1), minlength=n_docs) for x in (key, resp, common))
+    return np.stack([common_n, key_n, common_n, resp_n], axis=1).astype(np.float64)
 
 
 def check_documents(key: MentionTable, response: MentionTable, doc: str | None) -> list[str]:

@@ -26,7 +26,6 @@ from ..formats.table import offsets
 from ..messages import counted
 
 METRIC_NAMES = ("muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mentions")
-CONLL_PARTS = ("muc", "bcub", "ceafe")  # get_f1, get_prf average these (the CoNLL-2012 score)
 _chain = chain.from_iterable
 
 
@@ -329,8 +328,9 @@ class CorefEvaluator:
                           aligned.r_nchains)))
 
     def _mean(self, which: str) -> float:
-        stats, sums = self._doc_stats(), self._sums()
-        return sum(float(stats.registry[m].score(sums)[which]) for m in CONLL_PARTS) / len(CONLL_PARTS)
+        from .metrics import conll_average
+
+        return float(conll_average(self._sums(), which))
 
     def get_f1(self) -> float:
         """The CoNLL-2012 score as a fraction: the mean F1 of MUC, B-cubed and CEAFe."""
@@ -356,8 +356,9 @@ class CorefEvaluator:
         if scored.repeated:
             warnings.append(f"{predicted.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
         options = {"match": "exact", "singletons": "keep", "format": "memory"}
-        return CorefResult(scored.stats, resolve(metrics, METRICS), gold.path, predicted.path, options, warnings,
-                           [], tables=(gold, predicted), asked=tuple(named(metrics)))
+        return CorefResult(doc_stats=scored.stats, metrics=resolve(metrics, METRICS), key_path=gold.path,
+                           response_path=predicted.path, options=options, warnings=warnings,
+                           tables=(gold, predicted), asked=tuple(named(metrics)))
 
     def __repr__(self) -> str:
         if not self._names:

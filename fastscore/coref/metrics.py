@@ -42,10 +42,18 @@ def blanc_ua_score(sums: Mapping[str, object]) -> dict:
     return out
 
 
+CONLL_PARTS = ("muc", "bcub", "ceafe")  # the CoNLL-2012 score averages their F1
+
+
+def conll_average(sums: Mapping[str, object], which: str = "f1"):
+    """The mean ``which`` (f1; recall or precision for CorefEvaluator's get_recall, get_precision) of MUC,
+    B-cubed and CEAFe."""
+    return sum(prf_score(sums, m)[which] for m in CONLL_PARTS) / len(CONLL_PARTS)
+
+
 def conll_score(sums: Mapping[str, object]) -> dict:
     """The CoNLL-2012 average: mean F1 of MUC, B-cubed and CEAFe."""
-    f = sum(prf_score(sums, m)["f1"] for m in ("muc", "bcub", "ceafe")) / 3
-    return {"f1": f}
+    return {"f1": conll_average(sums)}
 
 
 def _prf_metric(name: str, title: str, description: str, integral: bool = True) -> MetricSpec:
@@ -69,7 +77,7 @@ METRICS: dict[str, MetricSpec] = {
         _prf_metric("lea", "LEA", "link-based entity-aware, Moosavi & Strube 2016", integral=False),
         MetricSpec("blanc", "BLANC", _BLANC_COLUMNS, blanc_score,
                    "mean of coreference- and non-coreference-link F, Luo et al. 2014"),
-        MetricSpec("conll", "CoNLL", tuple(f"{m}_{c}" for m in ("muc", "bcub", "ceafe") for c in PRF), conll_score,
+        MetricSpec("conll", "CoNLL", tuple(f"{m}_{c}" for m in CONLL_PARTS for c in PRF), conll_score,
                    "mean F1 of MUC, B-cubed and CEAFe (CoNLL-2012)", integral=False),
     )
 }
@@ -117,7 +125,7 @@ def resolve(names, registry: dict[str, MetricSpec] | None = None) -> list[str]:
         if n == "all":
             wanted.update(m for m in registry if m != "mentions")
         elif n == "conll":
-            wanted.update(("muc", "bcub", "ceafe", "conll"))
+            wanted.update((*CONLL_PARTS, "conll"))
         elif n in registry and n != "mentions":
             wanted.add(n)
         elif n in COREFUD_METRICS:

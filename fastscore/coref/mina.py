@@ -4,7 +4,7 @@ The key file's parse bits give every mention of key and response a tree built ov
 tokens; its minimum span is the set of the shallowest valid terminals (``kernels/mina.py``).  Mentions
 are then known by (document, sentence, minimum span): two mentions with the same minimum span are the
 same mention, on either side, and coval's evaluator scores clusters that may hold it twice
-(``kernels/coval.py``).  coval's ``NP_only`` (mentions whose tree is a VP dropped) and ``remove_nested``
+(``engine.coval_statistics``).  coval's ``NP_only`` (mentions whose tree is a VP dropped) and ``remove_nested``
 (mentions nested in a mention of their cluster dropped) are applied in its order, after the singletons:
 they also work with exact spans (``--match exact --np-only``), which then are scored the way coval scores
 them.
@@ -29,7 +29,7 @@ from ..formats.table import MentionTable, offsets
 from .metrics import COVAL_METRICS
 from ..messages import shown
 from ..stats.docstats import DocStats
-from .engine import Aligned, align_documents, check_documents
+from .engine import Aligned, align_documents, check_documents, coval_statistics, distinct_blanc
 
 VARIANTS = ("coval", "paper")
 _SKIPPED_POS = {"coval": (b"CC", b"DT", b"IN"), "paper": (b"CC", b"DT")}
@@ -593,21 +593,14 @@ def _span_identities(key: _Side, resp: _Side) -> None:
 
 
 def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
-    from ..kernels import ceaf, coval
-
     n_docs = len(a.doc_names)
     k_rows = np.flatnonzero(key.alive)
     r_rows = np.flatnonzero(resp.alive)
     k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
     r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
-    n_ids = int(max(key.ident.max(initial=-1), resp.ident.max(initial=-1))) + 1
     sides = (k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
-             _dense_chains(resp, r_rows), resp.n_chains, n_ids)
-    out, cell_off, ci, cj, ce, kso, ks, rso, rs = coval.coval_stats(*sides)
-    best3, best4 = ceaf.ceaf_assignments(cell_off, ci, cj, ce, kso, ks, rso, rs)
-    ceaf_stats = ceaf.ceaf_sums(kso, ks, rso, rs, best3, best4)
-    blocks = {"mentions": out[:, 0:4], "muc": out[:, 4:8], "bcub": out[:, 8:12], "lea": out[:, 12:16],
-              "blanc": coval.distinct_blanc(*sides), "ceafm": ceaf_stats[:, :4], "ceafe": ceaf_stats[:, 4:]}
+             _dense_chains(resp, r_rows), resp.n_chains)
+    blocks = {**coval_statistics(*sides), "blanc": distinct_blanc(*sides)}  # BLANC over distinct minimum spans
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
     return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
 

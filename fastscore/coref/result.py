@@ -41,9 +41,9 @@ def metric_object(name: str, sums: Mapping[str, object], registry: Mapping = MET
     return counts_object(sums, name, spec.integral)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CorefResult(Result):
-    """Scores of a response against a key.
+    """Scores of a response against a key (built by keyword).
 
     ``doc_stats`` holds the per-document sufficient statistics; ``to_dict``
     gives the JSON layout of ``fastscore coref --output json``.
@@ -109,9 +109,9 @@ class CorefResult(Result):
         if all(r.tables is not None and r.tables[0].words is None for r in results):
             tables = (MentionTable.concat([r.tables[0] for r in results], key_path),
                       MentionTable.concat([r.tables[1] for r in results], response_path))
-        return cls(stats, list(first.metrics), key_path, response_path, dict(first.options),
-                   [w for r in results for w in r.warnings], [m for r in results for m in r.missing],
-                   tables=tables, asked=first.asked)
+        return cls(doc_stats=stats, metrics=list(first.metrics), key_path=key_path, response_path=response_path,
+                   options=dict(first.options), warnings=[w for r in results for w in r.warnings],
+                   missing=[m for r in results for m in r.missing], tables=tables, asked=first.asked)
 
     def __repr__(self) -> str:
         f1 = ", ".join(f"{m} {100 * self.f1(m):.2f}" for m in self.metrics)

@@ -173,14 +173,17 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
             if fix_scorer_quirks:
                 raise UsageError("--fix-scorer-quirks reads files as v8.01 meant to; coval's scoring (--match mina, "
                                  "--np-only, --remove-nested) reads them as coval does (--fix-coval-quirks)")
-            return _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                                preset, cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks)
-        return _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                            preset, cross_document, fix_scorer_quirks)
+            return _score_coval(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
+                                format=format, match=match, zero_match=zero_match, preset=preset,
+                                cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
+                                remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks)
+        return _score_coref(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
+                            format=format, match=match, zero_match=zero_match, preset=preset,
+                            cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks)
 
 
-def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match, preset,
-                 cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks=False) -> CorefResult:
+def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match, preset,
+                 cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks) -> CorefResult:
     """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
     from .mina import Options, score_mina
 
@@ -226,12 +229,12 @@ def _score_coval(key, response, metrics, singletons, doc, allow_repeated, format
         shown["fix-coval-quirks"] = True
     if doc is not None:
         shown["doc"] = doc
-    return CorefResult(stats, names, key_path, resp_path, shown, warnings, missing, tables=None,
-                       asked=tuple(named(metrics)))
+    return CorefResult(doc_stats=stats, metrics=names, key_path=key_path, response_path=resp_path, options=shown,
+                       warnings=warnings, missing=missing, asked=tuple(named(metrics)))
 
 
-def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format, match, zero_match,
-                 preset, cross_document, fix_scorer_quirks=False) -> CorefResult:
+def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match,
+                 preset, cross_document, fix_scorer_quirks) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
     if preset is not None:
         _check_preset_inputs(preset, (key, response))
@@ -288,8 +291,9 @@ def _score_coref(key, response, metrics, singletons, doc, allow_repeated, format
     if doc is not None:
         options["doc"] = doc
     # the tables serve v8.01's report of spans; CoNLL-U tables (which hold their files' bytes) are not kept
-    return CorefResult(scored.stats, names, k.path, r.path, options, warnings, missing,
-                       tables=None if corefud else (k, r), asked=tuple(named(metrics)))
+    return CorefResult(doc_stats=scored.stats, metrics=names, key_path=k.path, response_path=r.path, options=options,
+                       warnings=warnings, missing=missing, tables=None if corefud else (k, r),
+                       asked=tuple(named(metrics)))
 
 
 TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U (CorefUD)", "jsonl": "jsonlines"}

@@ -231,6 +231,12 @@ class _Reader:
                 return True
         return False
 
+    def _first_of(self, lines: list[int], unit: str = "") -> tuple[str, str]:
+        """``path:line`` of the first of ``lines`` (indexes of this file's lines), and `` (and N more UNIT)``
+        where there are more."""
+        more = f" (and {len(lines) - 1} more{unit})" if len(lines) > 1 else ""
+        return f"{self.path}:{lines[0] + 1 + self.first_line}", more
+
     def _hide_unseen_documents(self, bom: bool) -> None:
         """v8.01 starts a document only at a line its ``/^\\#\\s*begin document (.*?)$/`` matches: not after a
         byte-order mark, nor ``#begin document`` without a name, ``  #begin``, ``#begin  document``, ``#BEGIN``.
@@ -246,11 +252,10 @@ class _Reader:
                 hidden.append(k)
         self.documents_hidden = len(hidden)
         if hidden:
-            k = hidden[0]
-            why = "a byte-order mark before " if k == 0 and bom else ""
-            more = f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""
+            where, more = self._first_of(hidden)
+            why = "a byte-order mark before " if hidden[0] == 0 and bom else ""
             self.warnings.append(
-                f'{self.path}:{k + 1 + self.first_line}: {why}"{shown(self.text(k))}"{more} does not start a document '
+                f'{where}: {why}"{shown(self.text(hidden[0]))}"{more} does not start a document '
                 "for v8.01 (its test is /^#\\s*begin document (.*?)$/), so it leaves the document out of this file, "
                 "and so does fastscore (--fix-scorer-quirks reads the file as written)")
 
@@ -270,10 +275,9 @@ class _Reader:
             self.v801_ends.add(k)
             early.append(k)
         if early:
-            k = early[0]
-            more = f" (and {len(early) - 1} more)" if len(early) > 1 else ""
+            where, more = self._first_of(early)
             self.warnings.append(
-                f'{self.path}:{k + 1 + self.first_line}: "{shown(self.text(k))}"{more} ends the document for v8.01 (its '
+                f'{where}: "{shown(self.text(early[0]))}"{more} ends the document for v8.01 (its '
                 "test /\\#\\s*end document/ is not anchored), so the lines up to the next \"#end document\" are not read, "
                 "by v8.01 nor by fastscore (--fix-scorer-quirks reads the file as written)")
 
@@ -315,9 +319,9 @@ class _Reader:
             return
         self.kind[lost] = self.scan.TOKEN
         self.items_hidden = lost
-        more = f" (and {len(lost) - 1} more line(s))" if len(lost) > 1 else ""
+        where, more = self._first_of(lost, " line(s)")
         self.warnings.append(
-            f"{self.path}:{lost[0] + 1 + self.first_line}: whitespace after the last TAB{more}: v8.01 reads it as the "
+            f"{where}: whitespace after the last TAB{more}: v8.01 reads it as the "
             f'coreference column, so the items "{shown(self.column(lost[0]))}" are not read, by v8.01 nor by fastscore '
             "(--fix-scorer-quirks reads them)")
 
@@ -420,12 +424,13 @@ class _Reader:
                 self.read_by_v801 = sorted(set(self.read_by_v801) | set(exc.lines))
                 continue
             if self.read_by_v801:
-                k, more = self.read_by_v801[0], len(self.read_by_v801) - 1
+                k = self.read_by_v801[0]
+                where, more = self._first_of(self.read_by_v801, " line(s)")
                 items = [f"{'(' if w != 'close' else ''}{x}{')' if w != 'open' else ''}"
                          for w, x in v801_column_items(self.column(k))[0]]
                 self.warnings.append(
-                    f'{self.path}:{k + 1 + self.first_line}: the coreference column "{shown(self.column(k))}"'
-                    f"{f' (and {more} more line(s))' if more else ''} is read by v8.01's regexes as "
+                    f'{where}: the coreference column "{shown(self.column(k))}"{more}'
+                    f" is read by v8.01's regexes as "
                     f"{' '.join(items) or 'no item'}, and so by fastscore (--fix-scorer-quirks refuses it)")
             return found
 

@@ -644,17 +644,20 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
 # comments they leave and Python's int() for IDs not written canonically
 
 
+@dataclass(eq=False, kw_only=True)
 class _Sentences(_MadeSentences):
     """The sentences of a file, as :class:`Sentence` objects made when asked for."""
 
-    def __init__(self, data, sid_s, sid_e, sid_text, lines, newdoc, form_off, form_s, form_e, words):
-        self.data = data  # uint8 array of the file
-        self.sid_s, self.sid_e = sid_s, sid_e  # span of each sentence id (-1: see sid_text, else none)
-        self.sid_text = sid_text  # block -> sentence id the regular expression read
-        self.lines = lines
-        self.newdoc = newdoc  # block -> newdoc value
-        self.form_off, self.form_s, self.form_e = form_off, form_s, form_e
-        self.words = words  # regular words per sentence
+    data: np.ndarray  # uint8 array of the file
+    sid_s: np.ndarray  # span of each sentence id (-1: see sid_text, else none)
+    sid_e: np.ndarray
+    sid_text: dict[int, str]  # block -> sentence id the regular expression read
+    lines: np.ndarray
+    newdoc: dict  # block -> newdoc value
+    form_off: np.ndarray  # the regular words' forms: spans [form_s, form_e) of sentence b at form_off[b]...
+    form_s: np.ndarray
+    form_e: np.ndarray
+    words: np.ndarray  # regular words per sentence
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -1176,8 +1179,9 @@ class _File:
 
     def sentences(self) -> _Sentences:
         lines = self.regular_lines()
-        return _Sentences(self.buf, self.b_sid_s, self.b_sid_e, self.sid_text, self.b_tok + self.line0, self.newdoc,
-                          offsets(self.b_words), self.t0[lines] + 1, self.t1[lines], self.b_words)
+        return _Sentences(data=self.buf, sid_s=self.b_sid_s, sid_e=self.b_sid_e, sid_text=self.sid_text,
+                          lines=self.b_tok + self.line0, newdoc=self.newdoc, form_off=offsets(self.b_words),
+                          form_s=self.t0[lines] + 1, form_e=self.t1[lines], words=self.b_words)
 
 
 def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str]:

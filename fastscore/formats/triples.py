@@ -78,7 +78,7 @@ class TripleDoc:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def append(self, tid: str, relation: str, first, second, first_label: str = "", second_label: str = "",
+    def append(self, tid: str, relation: str, first, second, *, first_label: str = "", second_label: str = "",
                first_comment: str = "", second_comment: str = "", profile: str = "", layer: str = "",
                line: int = 0) -> None:
         self.ids.append(tid)

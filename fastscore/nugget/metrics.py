@@ -30,7 +30,6 @@ from ..coref.metrics import COLUMNS as COREF_COLUMNS
 from ..coref.metrics import METRICS as COREF_REGISTRY
 from ..metrics import MetricSpec, name_registries, ratio_score, truncated_percent_value
 from ..stats.docstats import DocStats
-from ..temporal.awareness import prf
 from .engine import mention_labels
 from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 
@@ -165,11 +164,11 @@ def official_coref_average(sums: Mapping[str, object]) -> tuple[dict[str, float]
 def sequencing_scores(sums: Mapping[str, object], kind: str) -> dict:
     """Temporal awareness of one link type from summed statistics, in the scorer's arithmetic."""
     k = kind.lower()
-    pm, rm, system, gold = (sums[f"seq_{k}_{c}"] for c in SEQ_PARTS)
-    pm, system, gold = (int(round(float(x))) for x in (pm, system, gold))
-    p, r, f = prf(pm, float(rm), system, gold)
-    return {"precision": p, "recall": r, "f1": f, "precision_matched": pm, "recall_matched": float(rm),
-            "system": system, "gold": gold}
+    scores = SEQUENCING_METRICS[f"sequencing-{k}"].score(sums)
+    pm, rm, system, gold = (float(sums[f"seq_{k}_{c}"]) for c in SEQ_PARTS)
+    return {"precision": float(scores["precision"]), "recall": float(scores["recall"]), "f1": float(scores["f1"]),
+            "precision_matched": int(round(pm)), "recall_matched": rm, "system": int(round(system)),
+            "gold": int(round(gold))}
 
 
 def per_type_table(prepared, aligned, options) -> dict[str, dict]:

@@ -71,7 +71,7 @@ class Options:
     notes: tuple[str, ...] = ()  # warnings about the options' files (the whitelist as EvmEval reads it)
 
 
-def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
+def resolve_options(*, preset: str = "kbp2015", tokens: str | None = None, token_ext: str = ".tab",
                     char_spans: bool = False, invisible_words: str | None = None, coref: bool = False,
                     coref_mapping: str = "type", coref_threshold: float = 1.0, type_whitelist: str | None = None,
                     mapping: str = "greedy", per_type_mapping: str = "type+realis", sequencing: bool = False,
@@ -100,8 +100,10 @@ def resolve_options(preset: str = "kbp2015", tokens: str | None = None, token_ex
     if sequencing and preset == "kbp2015":
         raise UsageError("event sequencing is scored by scorer_v1.8: use --preset kbp2016 or kbp2017")
     token_mode = not char_spans and (tokens is not None or p.token_mode_default)
-    _refuse_idle_options(coref or sequencing, sequencing, token_mode, coref_mapping, coref_threshold,
-                         no_script_validation, sequencing_graph, invisible_words, token_ext)
+    _refuse_idle_options(aligned=coref or sequencing, sequencing=sequencing, token_mode=token_mode,
+                         coref_mapping=coref_mapping, coref_threshold=coref_threshold,
+                         no_script_validation=no_script_validation, sequencing_graph=sequencing_graph,
+                         invisible_words=invisible_words, token_ext=token_ext)
     if invisible_words is None:
         invisible = frozenset(p.invisible)
     elif invisible_words == "none":
@@ -136,7 +138,7 @@ def read_whitelist(path: str, fix_evmeval_quirks: bool = False) -> tuple[frozens
     return (frozenset(types) or None), tuple(notes)
 
 
-def _refuse_idle_options(aligned: bool, sequencing: bool, token_mode: bool, coref_mapping: str,
+def _refuse_idle_options(*, aligned: bool, sequencing: bool, token_mode: bool, coref_mapping: str,
                          coref_threshold: float, no_script_validation: bool, sequencing_graph: str,
                          invisible_words: str | None, token_ext: str) -> None:
     """Options that would change nothing are refused (a user who gives one expects it to act)."""

@@ -48,7 +48,7 @@ def build(relations: list[Relation], exact: bool = False) -> Graph:
 
 
 class ZeroWeightError(ArithmeticError):
-    """``1 + n(n-1)/2 - matched`` is 0: the implicit-recall weight is undefined."""
+    """``1 + n(n-1)/2 - matched`` is 0: the implicit-recall weight is undefined (the toolkit stops)."""
 
 
 @dataclass(frozen=True)
@@ -61,33 +61,37 @@ class Counts:
     gold: int  # gold final relations
 
 
-def _matched(relations: list[Relation], annotation: frozenset[Relation], other: Timegraph | Closure) -> int:
-    """Relations in the annotation or entailed by the other graph (its queries in one kernel call)."""
-    todo = [r for r in relations if r not in annotation]
-    return len(relations) - len(todo) + sum(other.holds_many(todo))
+def verified(relations: list[Relation], known: set[Relation] | frozenset[Relation], other: Graph) -> int:
+    """Relations in ``known`` (the other side's relations) or entailed by the other side's graph (its queries in
+    one kernel call)."""
+    todo = [r for r in relations if r not in known]
+    return len(relations) - len(todo) + sum(other.timegraph.holds_many(todo))
 
 
 def _intervals(relations: list[Relation]) -> set[str]:
     return {x for r in relations for x in r[:2]}
 
 
-def score_document(gold: Graph, system: Graph) -> Counts:
-    """The temporal awareness counts of one document (``implicit_in_recall``)."""
-    prec = _matched(system.final, gold.annotation, gold.timegraph)
-    rec = _matched(gold.final, system.annotation, system.timegraph)
+def implicit_recall(gold: Graph, system: Graph, matched: int, corrected: bool = False) -> float:
+    """The recall numerator of "implicit in recall": the ``matched`` (verified) gold final relations plus ``w``
+    times the system final relations that are not gold final relations but that the gold graph entails,
+    ``w = 0.99 / (1 + n(n-1)/2 - matched)``, ``n`` the intervals in both sides' final relations.  The toolkit
+    stops where the denominator is 0 (:class:`ZeroWeightError`); ``corrected``: the weight counts only where its
+    denominator is positive and the numerator stops at the gold final relations (recall 100%)."""
     gold_final = set(gold.final)
     implicit = sum(gold.timegraph.holds_many([r for r in system.final if r not in gold_final]))
     n = len(_intervals(gold.final) & _intervals(system.final))
-    denominator = 1 + 0.5 * n * (n - 1) - rec
+    denominator = 1 + 0.5 * n * (n - 1) - matched
+    if corrected:
+        return min(matched + (0.99 / denominator * implicit if denominator > 0 else 0.0), len(gold.final))
     if denominator == 0:
-        raise ZeroWeightError(f"{n} shared events and {rec} matched gold relations")
+        raise ZeroWeightError(f"{n} intervals in both sides' final relations and {matched} verified gold relations")
     w = 0.99 / denominator
-    return Counts(prec, rec + w * implicit, len(system.final), len(gold.final))
+    return matched + w * implicit
 
 
-def prf(precision_matched: float, recall_matched: float, system: int, gold: int) -> tuple[float, float, float]:
-    """P, R, F1 from corpus sums (0 where a denominator is 0), in the scorer's arithmetic."""
-    p = precision_matched * 1.0 / system if system else 0.0
-    r = recall_matched * 1.0 / gold if gold else 0.0
-    f = 2.0 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
+def score_document(gold: Graph, system: Graph) -> Counts:
+    """The temporal awareness counts of one document (``implicit_in_recall``)."""
+    prec = verified(system.final, gold.annotation, gold)
+    rec = verified(gold.final, system.annotation, system)
+    return Counts(prec, implicit_recall(gold, system, rec), len(system.final), len(gold.final))

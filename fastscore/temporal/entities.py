@@ -27,21 +27,24 @@ def _side_counts(gold: dict[str, EntityRecord], system: dict[str, EntityRecord],
                  kind: str) -> dict[str, int]:
     out = {f"{kind}_{p}": 0 for p in PARTS + attrs}
     out[f"{kind}_gold"], out[f"{kind}_system"] = len(gold), len(system)
-    for name, g in gold.items():
-        s = system.get(name)
-        if not g.text.strip() or s is None or not s.text.strip():
-            continue
+    for g, s in _found(gold, system):
         out[f"{kind}_relaxed_r"] += 1
         out[f"{kind}_strict_r"] += g.text == s.text
         for a in attrs:
             out[f"{kind}_{a}"] += g.attrs.get(a, "") == s.attrs.get(a, "")
-    for name, s in system.items():
-        g = gold.get(name)
-        if not s.text.strip() or g is None or not g.text.strip():
-            continue
+    for s, g in _found(system, gold):
         out[f"{kind}_relaxed_p"] += 1
         out[f"{kind}_strict_p"] += g.text == s.text
     return out
+
+
+def _found(side: dict[str, EntityRecord], other: dict[str, EntityRecord]):
+    """(entity, the other side's entity of its name) for each entity with text whose name the other side has,
+    with text too."""
+    for name, e in side.items():
+        o = other.get(name)
+        if e.text.strip() and o is not None and o.text.strip():
+            yield e, o
 
 
 def entity_counts(pair: NormalisedPair) -> dict[str, int]:

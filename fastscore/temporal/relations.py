@@ -27,19 +27,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .awareness import Graph, build
+from .awareness import Relation, build, implicit_recall, verified
 
 METHODS = ("te3", "acl11", "implicit_in_recall")
-Relation = tuple[str, str, str]
 
 # the scorer's reverse of a relation (for the "other direction" of a relation); others stay as they are
 REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "IBEFORE": "IAFTER", "IAFTER": "IBEFORE", "DURING": "DURING_INV",
            "BEGINS": "BEGUN_BY", "BEGUN_BY": "BEGINS", "ENDS": "ENDED_BY", "ENDED_BY": "ENDS",
            "INCLUDES": "IS_INCLUDED", "IS_INCLUDED": "INCLUDES"}
-
-
-class ZeroWeightError(ArithmeticError):
-    """``1 + n(n-1)/2 - matched`` is 0: the implicit-recall weight is undefined (the toolkit stops)."""
 
 
 @dataclass(frozen=True)
@@ -60,37 +55,18 @@ def triples(relations: list[Relation]) -> list[Relation]:
     return out
 
 
-def _verified(relations: list[Relation], other: set[Relation], graph: Graph) -> int:
-    todo = [r for r in relations if r not in other]
-    return len(relations) - len(todo) + sum(graph.timegraph.holds_many(todo))
-
-
-def _intervals(relations: list[Relation]) -> set[str]:
-    return {x for r in relations for x in r[:2]}
-
-
 def score_relations(gold: list[Relation], system: list[Relation], method: str = "te3",
                     exact: bool = False) -> RelationCounts:
     """The counts one document adds to the corpus sums."""
     g, s = build(gold, exact), build(system, exact)
     g_triples, s_triples = triples(gold), triples(system)
     if method == "acl11":
-        return RelationCounts(_verified(s_triples, set(g_triples), g), len(s_triples),
-                              _verified(g_triples, set(s_triples), s), len(g_triples))
-    prec = _verified(s.final, set(g_triples), g)
-    rec = _verified(g.final, set(s_triples), s)
+        return RelationCounts(verified(s_triples, set(g_triples), g), len(s_triples),
+                              verified(g_triples, set(s_triples), s), len(g_triples))
+    prec = verified(s.final, set(g_triples), g)
+    rec = verified(g.final, set(s_triples), s)
     if method == "te3":
         return RelationCounts(prec, len(s.final), rec, len(g.final))
     if method != "implicit_in_recall":
         raise ValueError(f"unknown method {method!r}")
-    gold_final = set(g.final)
-    implicit = sum(g.timegraph.holds_many([r for r in s.final if r not in gold_final]))
-    n = len(_intervals(g.final) & _intervals(s.final))
-    denominator = 1 + 0.5 * n * (n - 1) - rec
-    if exact:
-        recall = rec + (0.99 / denominator * implicit if denominator > 0 else 0.0)
-        return RelationCounts(prec, len(s.final), min(recall, len(g.final)), len(g.final))
-    if denominator == 0:
-        raise ZeroWeightError(f"{n} intervals in both sides' final relations and {rec} verified gold relations")
-    w = 0.99 / denominator
-    return RelationCounts(prec, len(s.final), rec + w * implicit, len(g.final))
+    return RelationCounts(prec, len(s.final), implicit_recall(g, s, rec, corrected=exact), len(g.final))

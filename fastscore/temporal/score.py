@@ -18,11 +18,12 @@ from ..messages import shown
 from ..pairing import pair
 from ..stats.docstats import DocStats
 from . import PAIRING
+from .awareness import ZeroWeightError
 from .entities import columns as entity_columns
 from .entities import entity_counts
 from .metrics import REL_COLUMNS, TEMPORAL_COLUMNS, TEMPORAL_METRICS
 from .normalize import normalise
-from .relations import METHODS, ZeroWeightError, score_relations
+from .relations import METHODS, score_relations
 from .result import TemporalResult, schema_warnings
 
 

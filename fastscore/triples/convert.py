@@ -101,13 +101,13 @@ class _Converter:
                 text += self.naf.words[t] + " "
         return module_comment(text.strip())
 
-    def add(self, tid, relation, first, second=(), first_comment="", second_comment="", second_label="",
+    def add(self, tid, relation, first, second=(), *, first_comment="", second_comment="", second_label="",
             profile="", layer="", line=0, what=""):
         if not relation:
             self.warnings.append(f"{self.naf.path}:{line}: {what} gives a triple without a relation (the module "
                                  "writes it so; the scorer refuses it)")
-        self.doc.append(tid, relation, first, second, "", second_label, first_comment, second_comment, profile,
-                        layer, line)
+        self.doc.append(tid, relation, first, second, second_label=second_label, first_comment=first_comment,
+                        second_comment=second_comment, profile=profile, layer=layer, line=line)
 
     # ---- layers
 
@@ -115,7 +115,7 @@ class _Converter:
         for term in self.naf.terms:
             if _has_value(term.sentiment):
                 self.add(term.id, sentiment_label(term.sentiment), term.tokens, (),
-                         self.words(term.tokens, term.line), layer="term", line=term.line,
+                         first_comment=self.words(term.tokens, term.line), layer="term", line=term.line,
                          what=f'term "{shown(term.id)}"')
 
     def opinion(self, intersect: bool) -> None:
@@ -138,13 +138,16 @@ class _Converter:
             target = self.tokens(op.parts.get("opinion_target", []), op.line, what)
             if op.parts.get("opinion_holder"):
                 holder_type = op.part_attrs["opinion_holder"].get("type", "")
-                self.add(op.id, relation, expression, holder, comment, self.words(holder, op.line),
-                         "holder:" + holder_type, overlap, "opinion", op.line, what)
+                self.add(op.id, relation, expression, holder, first_comment=comment,
+                         second_comment=self.words(holder, op.line), second_label="holder:" + holder_type,
+                         profile=overlap, layer="opinion", line=op.line, what=what)
             if op.parts.get("opinion_target"):
-                self.add(op.id, relation, expression, target, comment, self.words(target, op.line), "target",
-                         overlap, "opinion", op.line, what)
+                self.add(op.id, relation, expression, target, first_comment=comment,
+                         second_comment=self.words(target, op.line), second_label="target", profile=overlap,
+                         layer="opinion", line=op.line, what=what)
             if not op.parts.get("opinion_holder") and not op.parts.get("opinion_target"):
-                self.add(op.id, relation, expression, (), comment, "", "", overlap, "opinion", op.line, what)
+                self.add(op.id, relation, expression, first_comment=comment, profile=overlap, layer="opinion",
+                         line=op.line, what=what)
 
     def spans(self, items, layer: str) -> None:
         for item in items:
@@ -158,7 +161,7 @@ class _Converter:
                 self.warnings.append(f"{self.naf.path}:{item.line}: {what} has no span: no triple")
             for span in item.spans:
                 tokens = self.tokens(span.targets, span.line, what)
-                self.add(item.id, relation, tokens, (), self.words(tokens, span.line), layer=layer,
+                self.add(item.id, relation, tokens, first_comment=self.words(tokens, span.line), layer=layer,
                          line=span.line, what=what)
 
     def srl(self) -> None:
@@ -169,8 +172,9 @@ class _Converter:
                 self.warnings.append(f"{self.naf.path}:{pred.line}: {what} has no role: no triple")
             for role in pred.roles:
                 second = self.tokens([t for s in role.spans for t in s.targets], role.line, f'role "{shown(role.id)}"')
-                self.add(role.id, role.attrs.get("semrole", ""), first, second, self.words(first, pred.line),
-                         self.words(second, role.line), "", "", "srl", role.line, f'role "{shown(role.id)}"')
+                self.add(role.id, role.attrs.get("semrole", ""), first, second,
+                         first_comment=self.words(first, pred.line), second_comment=self.words(second, role.line),
+                         layer="srl", line=role.line, what=f'role "{shown(role.id)}"')
 
 
 _LAYER_NAMES = {"sentiment": "terms", "opinion": "opinion", "entity": "entity", "property": "property",
@@ -288,8 +292,10 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
                         doc.warnings.append(f"{path}:{tup['line']}: tuple \"{shown(tup['id'])}\": element "
                                             f"<{other['name']}> has no role: a triple without a relation")
                     doc.append(f"{source}#{tup['id']}", other["role"], first["tokens"], other["tokens"],
-                               first["name"], other["name"], module_comment(first["lemma"]),
-                               module_comment(other["lemma"]), tup["profile"], "", tup["line"])
+                               first_label=first["name"], second_label=other["name"],
+                               first_comment=module_comment(first["lemma"]),
+                               second_comment=module_comment(other["lemma"]), profile=tup["profile"],
+                               line=tup["line"])
                     doc.confidences[len(doc) - 1] = tup["confidence"]
     return doc
 
@@ -562,8 +568,8 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
             if not role.rtype:
                 doc.warnings.append(f"{reader.path}:{role.line}: role of event \"{shown(eid)}\" has no rtype: a triple "
                                     "without a relation")
-            doc.append(eid, role.rtype, first, second, "", "", comment, module_comment(role.lemma), role.profile,
-                       "", role.line)
+            doc.append(eid, role.rtype, first, second, first_comment=comment,
+                       second_comment=module_comment(role.lemma), profile=role.profile, line=role.line)
         for relation, items in (("LOCATION", event.locs), ("LOCATION", event.countries), ("TIME", event.dates)):
             for spans in items:
                 tokens: list[str] = []
@@ -572,7 +578,8 @@ def kybot_output_to_triples(path: str | os.PathLike, kaf: str | os.PathLike | Na
                         tokens = terms[term]
                 lemma = word_forms(tokens, event.line)
                 if tokens:
-                    doc.append(eid, relation, first, tokens, "", "", comment, lemma, "", "", event.line)
+                    doc.append(eid, relation, first, tokens, first_comment=comment, second_comment=lemma,
+                               line=event.line)
     return doc
 
 
@@ -593,7 +600,7 @@ def kybot_kaf_path(kybot_path: str, kaf: str | None) -> str:
 
 # ---- files
 
-def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "triples",
+def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "triples", *,
             layers: Iterable[str] | None = None, intersect: bool = False, first_element: str = "event",
             kaf: str | os.PathLike | None = None, threshold: int = 0, strict_threshold: bool = False) -> list[str]:
     """Convert a NAF/KAF file, a KYOTO tuple file or a KYOTO Kybot output file (or a folder of them) to

@@ -9,7 +9,7 @@ from ..messages import counted
 from ..result import Result
 from ..stats.docstats import DocStats
 from .engine import Inputs
-from .metrics import SEP, SHORT, merged_layout
+from .metrics import REGISTRIES, SEP, SHORT, merged_layout
 from .options import VARIANT_TITLES, Options
 
 LAYERS_IGNORED = "--layers and --intersect convert NAF/KAF input; both inputs are triple files: ignored"
@@ -17,10 +17,6 @@ LAYERS_IGNORED = "--layers and --intersect convert NAF/KAF input; both inputs ar
 
 def _frac(num: float, den: float) -> float:
     return float(num / den) if den else 0.0
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass
@@ -67,11 +63,11 @@ class TriplesResult(Result):
 
     @staticmethod
     def _variant(t: dict, variant: str) -> dict:
+        """P, R and F1 of a variant, from its registry entry, and its counts."""
         v = SHORT[variant]
-        correct, system, gold = t[f"correct_{v}"], t[f"unique_{v}"], t["gold"]
-        p, r = _frac(correct, system), _frac(correct, gold)
-        return {"precision": p, "recall": r, "f1": _f1(p, r), "correct": int(correct), "system": int(system),
-                "gold": int(gold)}
+        scores = REGISTRIES[variant][variant].score(t)
+        return {**{k: float(scores[k]) for k in ("precision", "recall", "f1")}, "correct": int(t[f"correct_{v}"]),
+                "system": int(t[f"unique_{v}"]), "gold": int(t["gold"])}
 
     def scores(self, t: dict | None = None) -> dict:
         """``metrics`` (the chosen variant), ``statistics`` and ``per_relation`` from totals ``t``."""
@@ -99,9 +95,10 @@ class TriplesResult(Result):
                        "average_second_ids": _frac(t["system_second_ids"], t["system"])},
         }
         for side in ("first", "second"):
-            gold, system, correct = t[f"{side}_gold"], t[f"{side}_system"], t[f"{side}_correct"]
-            stats[f"{side}_elements"] = {"gold": int(gold), "system": int(system), "correct": int(correct),
-                                         "precision": _frac(correct, system), "recall": _frac(correct, gold)}
+            scores = REGISTRIES[self.variant][f"{side}-elements"].score(t)
+            stats[f"{side}_elements"] = {"gold": int(t[f"{side}_gold"]), "system": int(t[f"{side}_system"]),
+                                         "correct": int(t[f"{side}_correct"]),
+                                         "precision": float(scores["precision"]), "recall": float(scores["recall"])}
         stats["variants"] = {v: self._variant(t, v) for v in SHORT}
         return {"metrics": {"triples": triples}, "statistics": stats, "per_relation": self.per_relation(t)}
 
