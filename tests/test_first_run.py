@@ -84,6 +84,7 @@ def test_a_bad_fastscore_jit_is_a_usage_error():
     assert out.returncode == 2 and "FASTSCORE_JIT='sometimes'" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow  # compiles the coref kernels twice (minutes on 2 cores)
 def test_a_compiling_run_says_so_once(tmp_path):
     """Nothing cached and the JIT asked for: the command line says so on stderr before it compiles, the API
     with one FastscoreWarning; a compiled run of the same says nothing."""
@@ -93,9 +94,9 @@ def test_a_compiling_run_says_so_once(tmp_path):
     code = ("import warnings, fastscore\nwith warnings.catch_warnings(record=True) as seen:\n"
             "    warnings.simplefilter('always')\n    import fastscore.examples as E\n    fastscore.score_coref(str(E.KEY), str(E.RESPONSE))\n"
             "print([str(w.message)[:30] for w in seen])")
-    api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert api.returncode == 0, api.stderr
     assert api.stdout.strip() == "[]"  # cached by the command line's run: nothing compiles, nothing said
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "other")
-    api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert api.stdout.strip() == "['fastscore: compiling scoring ke']", api.stdout + api.stderr

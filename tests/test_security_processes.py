@@ -129,7 +129,8 @@ def test_numba_reads_no_config_file_from_the_working_folder(tmp_path, before):
     planted = tmp_path / "planted-pickles"
     (work / ".numba_config.yaml").write_text(f"cache_dir: {planted}\nopt: '0'\n")
     code = _NUMBA_CONFIG.format(root=str(ROOT), before=before)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path, FASTSCORE_JIT="always"),  # numba imported by fastscore
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["''", "3", "''"]
@@ -144,7 +145,7 @@ def test_numba_environment_variables_still_count(tmp_path):
     mine = tmp_path / "mine"
     code = _NUMBA_CONFIG.format(root=str(ROOT), before="")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
-                         env=_env(tmp_path, NUMBA_CACHE_DIR=str(mine), NUMBA_OPT="2"), timeout=120)
+                         env=_env(tmp_path, NUMBA_CACHE_DIR=str(mine), NUMBA_OPT="2", FASTSCORE_JIT="always"), timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [repr(str(mine)), "2", repr(str(mine))]
 
@@ -238,7 +239,8 @@ def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
         plot_deltas(out, "deltas.svg")
         print(matplotlib.rcParams["figure.facecolor"])  # the program's settings are back
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path, FASTSCORE_JIT="always"),  # numba imported by fastscore
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "#ff0000"
