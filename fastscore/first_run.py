@@ -147,8 +147,8 @@ def use_compiled():
 
 def kernels_status() -> str:
     """Which kernels run, for ``fastscore --version``: the compiled ones, or the JIT and why (never imports
-    numba)."""
-    if jit_disabled():
+    numba; asked before any kernel is loaded, so the environment decides)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return "kernels: plain Python (NUMBA_DISABLE_JIT is set)"
     module, why = _load_compiled_kernels()
     if setting() == "always":
