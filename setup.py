@@ -1,11 +1,10 @@
 """The ahead-of-time kernels (``fastscore.kernels._aot`` and ``_aot_1``, see kernels/_aot_build.py);
-everything else is in pyproject.toml.  They are compiled only when numba is in the build environment
-(scripts/build_wheel.sh, ``pip install --no-build-isolation``): pyproject.toml does not require it, so
-``pip install -e .`` takes seconds and the command line compiles the kernels with numba's JIT as it needs
-them (``python -m fastscore.kernels._aot_build`` compiles them in place later).  If they cannot be built
-(no C compiler, a numba without ``pycc``) the package installs without them and says so;
-``FASTSCORE_NO_AOT=1`` skips them.  A module already built from the same kernel sources (in the build
-folder or in place in the tree) is kept, not compiled again."""
+everything else is in pyproject.toml, whose build requirements bring numba: ``pip install .`` and
+``pip install -e .`` compile the kernels (a minute or two, once), so that no call of an installed fastscore
+compiles anything.  If they cannot be built (no C compiler, a numba without ``pycc``) the package installs
+without them and says so, and the kernels fall back to numba's JIT (announced when it compiles);
+``FASTSCORE_NO_AOT=1`` skips them.  A module already built from the same kernel sources (in the build folder
+or in place in the tree) is kept, not compiled again."""
 import importlib.util
 import os
 import shutil
@@ -39,6 +38,7 @@ class BuildKernels(build_ext):
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         sys.path.insert(0, ROOT)  # the sources being installed, not an installed fastscore
+        os.environ["FASTSCORE_JIT"] = "always"  # the kernels as numba's, which pycc compiles
         try:
             from fastscore.kernels._aot_build import PARTS, build, is_current, part_path
 

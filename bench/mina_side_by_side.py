@@ -50,9 +50,6 @@ def best(cmd, repeat: int, cwd=None) -> tuple[float, float, str]:
 def in_process(key, resp, repeat: int, **options) -> tuple[float, float]:
     """Best wall and CPU time of ``score_coref`` from the paths, in this process, with the kernels compiled ahead
     of time when they are built (else numba's, their cache loaded by a first call)."""
-    from fastscore.library import prefer_compiled_kernels
-
-    prefer_compiled_kernels()
     from fastscore import score_coref
 
     score_coref(key, resp, **options)  # caches loaded

@@ -39,7 +39,7 @@ def run(args: list, source: Path) -> tuple[float, float, bool]:
     # Python keeps its bytecode caches, as an installation has them (a sandbox's PYTHONDONTWRITEBYTECODE would have
     # each run compile fastscore's modules, and a resampling run imports more of them)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT", "PYTHONDONTWRITEBYTECODE")}
+           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "PYTHONDONTWRITEBYTECODE")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, env=env,

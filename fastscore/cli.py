@@ -6,7 +6,6 @@ Exit codes: 0 scored, 1 invalid input, 2 bad usage.  ``--help`` and
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import os
 import re
@@ -17,8 +16,6 @@ from contextlib import contextmanager
 from ._version import __version__
 from .errors import (FastscoreError, FastscoreWarning, InputError, OtherFormatError, OutputError, UsageError,
                      out_of_memory)
-from .first_run import (announce_compilation, choose_mode, compile_in_background, skip_blas_check,
-                        use_compiled_kernels, use_python_kernels)
 from .messages import LINE, did_you_mean, shown
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
@@ -331,10 +328,11 @@ def _main(argv: list[str], own_process: bool) -> int:
     from .outputs import refuse_outputs_on_inputs
 
     refuse_outputs_on_inputs(*_paths(args, task), standard_output=True)  # before anything is read
-    mode = "jit"
-    if own_process:
-        mode = _kernel_mode(args, task)
-    announce_compilation()
+    if own_process:  # a note of compiling kernels goes to stderr, not into a caller's warnings
+        from . import first_run
+
+        first_run.ANNOUNCE_ON_STDERR = True
+        first_run.setting()  # FASTSCORE_JIT checked before anything is read
     try:
         with _warnings_on_stderr():
             if args.command in ("compare", "sweep"):
@@ -342,20 +340,9 @@ def _main(argv: list[str], own_process: bool) -> int:
             if args.command == "convert":
                 return _convert(args)
             return _score(args, task)
-    except FastscoreError:
-        raise  # an input's error: the kernels still compile for the next run
     except MemoryError:  # outputs are written whole or not at all (fastscore.outputs): none is left half-written
-        mode = "stopped"
         doing = "converting" if args.command == "convert" else "reading or scoring"
         raise out_of_memory(_inputs(args), doing, hasattr(args, "jobs")) from None
-    except BaseException:
-        mode = "stopped"  # interrupted, or an output gone: nothing started behind the user's back
-        raise
-    finally:
-        if mode == "python":
-            with contextlib.suppress(OSError):  # the output first; a broken pipe must not hide an input error
-                sys.stdout.flush()
-            compile_in_background(argv, task.kernels)
 
 
 def _paths(args, task: Task) -> tuple[list, list, list]:
@@ -435,25 +422,6 @@ def _error_line(text: str) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):  # stderr gone too: the exit status says it
         pass
-
-
-def _kernel_mode(args, task) -> str:
-    """Plain-Python kernels for a tiny run or a small first run, else the kernels compiled at installation
-    when there are, else the JIT (fastscore.first_run)."""
-    if args.command == "convert":
-        inputs, heavy = [args.input], False
-    elif args.command in ("compare", "sweep"):
-        inputs, heavy = [], True
-    else:
-        inputs, heavy = [args.gold, args.system], bool(getattr(args, "bootstrap", None))
-    mode = choose_mode([p for p in inputs if p != "example"], task.kernels, heavy)
-    if mode == "python":
-        use_python_kernels()
-    elif mode == "aot":
-        use_compiled_kernels()
-    else:
-        skip_blas_check()
-    return mode
 
 
 @contextmanager

@@ -1,41 +1,24 @@
-"""The first run after installation: scored without compiling, the kernels compiled in the background.
-
-numba caches compiled kernels (``cache=True``) beside their source (``__pycache__``), or under
-``NUMBA_CACHE_DIR``, or in the user's cache folder when the source folder is read-only.  No cache index
-(``*.nbi``) there means a run would compile every kernel it uses (~20 s), where scoring itself takes
-milliseconds to seconds.  So a command-line run (the console entry point only: ``cli.main`` called from a
-program leaves its process alone) whose task's kernels are not cached yet, on input of at most
-``PYTHON_MODE_BYTES``, runs the kernels as the plain Python functions they are written as (the same code,
-so the same numbers; ``kernels/_jit.py`` then does not even import numba); once the command has printed
-its result, a background process (``fastscore._warmup``, isolated, at low priority) scores the same inputs
-with the JIT, which fills the cache.  Later runs load the compiled kernels, except on tiny inputs
-(``TINY_BYTES``), which always run as plain Python: loading numba and the cached kernels costs more than
-scoring them.  Runs that resample never run as plain Python: without compiled kernels they compile at
-once.  When the kernels were compiled ahead of time at installation (setup.py, kernels/_aot_build.py),
-every other run uses them (kernels/_jit.py), resampling runs included: no numba, no cache, no compilation.
-``FASTSCORE_JIT=always`` compiles in the run itself, ``FASTSCORE_JIT=never`` never compiles,
-``FASTSCORE_JIT=aot`` uses the compiled kernels whatever the input's size; ``auto`` is the default.
+"""How the kernels run, so that every first call is instant: the kernels compiled ahead of time when the
+package was installed (setup.py, kernels/_aot_build.py), in every process (the command line, the API, workers).
+``FASTSCORE_JIT=always`` (development: kernels being edited) or ``NUMBA_DISABLE_JIT`` (numba's own: the
+kernels as plain Python, for debugging), or no compiled module built from the kernels' current sources, leave
+them to numba's JIT, which compiles each kernel at its first call (seconds each) and caches it; a run that
+compiles says so once (:func:`announce_compilation`).  Also: where numba may cache (:func:`ensure_cache_location`)
+and what ``fastscore --version`` says (:func:`kernels_status`).
 """
 from __future__ import annotations
 
 import glob
 import importlib.util
 import os
-import stat
-import subprocess
 import sys
 import tempfile
-import time
 import zlib
 
-from ._isolation import import_numba, private_folder, python_command
+from ._isolation import import_numba, private_folder
 
-NOTE = ("fastscore: compiling the scoring kernels for the first run after installation "
-        "(up to ~20 s; later runs reuse them)")
-TINY_BYTES = 256 << 10  # input always scored with the plain-Python kernels
-PYTHON_MODE_BYTES = 24 << 20  # input scored without the JIT when nothing is cached (the plain-Python kernels
-# score ~3 MB/s, compiling costs ~20 s)
-LOCK_SECONDS = 600  # a background compilation older than this is taken to have died
+SETTINGS = ("auto", "always")  # FASTSCORE_JIT: the compiled kernels (JIT for other types), or the JIT only
+ANNOUNCE_ON_STDERR = False  # the command line's own process: the compilation note on stderr, not a warning
 
 
 def _kernel_sources() -> list[str]:
@@ -101,8 +84,8 @@ def _load_compiled_kernels():
         paths = [os.path.join(f, "_aot" + x) for f in _kernel_sources() for x in EXTENSION_SUFFIXES]
         path = next((p for p in paths if os.path.isfile(p)), None)
         if path is None:
-            return None, ("none is installed (a source install leaves the kernels to the JIT; the wheel of "
-                          "scripts/build_wheel.sh has them, python -m fastscore.kernels._aot_build compiles them)")
+            return None, ("none is installed (the installation could not compile them: see pip install -v; "
+                          "python -m fastscore.kernels._aot_build compiles them in place)")
         try:
             module = _load_extension(name, path)
             stamp = module._stamp()
@@ -125,20 +108,54 @@ def _load_compiled_kernels():
     return None, "not used: built from other kernel sources (python -m fastscore.kernels._aot_build rebuilds them)"
 
 
+def setting() -> str:
+    """``FASTSCORE_JIT``: ``auto`` (default) or ``always``; anything else is refused."""
+    value = os.environ.get("FASTSCORE_JIT", "auto") or "auto"
+    if value not in SETTINGS:
+        from .errors import UsageError
+
+        raise UsageError(f"FASTSCORE_JIT={value!r}: choose auto (the compiled kernels; default) or always "
+                         "(numba's JIT only, for kernels being edited); NUMBA_DISABLE_JIT=1 runs them as plain Python")
+    return value
+
+
+def jit_disabled() -> bool:
+    """Whether the kernels run as plain Python (numba's ``NUMBA_DISABLE_JIT``, for debugging them): readers
+    then take their line-by-line paths, as fast as the kernels would be interpreted."""
+    jit = sys.modules.get("fastscore.kernels._jit")
+    if getattr(jit, "MODE", None) == "aot":
+        return False
+    if "numba" in sys.modules:
+        return bool(sys.modules["numba"].config.DISABLE_JIT)
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def use_compiled():
+    """The compiled kernels' module when the kernels are to use it (read once, by ``kernels/_jit.py``), else
+    None: numba's JIT, announced when nothing is cached yet."""
+    if jit_disabled():
+        return None
+    if setting() == "always":
+        module, why = None, "FASTSCORE_JIT=always"
+    else:
+        module, why = _load_compiled_kernels()
+        why = f"the kernels compiled at installation are not used: {why}"
+    if module is None and not kernels_cached():
+        announce_compilation(why)
+    return module
+
+
 def kernels_status() -> str:
-    """Which kernels the command line runs, for ``fastscore --version``: the compiled ones, or the JIT and
-    why (never imports numba)."""
-    setting = os.environ.get("FASTSCORE_JIT", "auto")
+    """Which kernels run, for ``fastscore --version``: the compiled ones, or the JIT and why (never imports
+    numba; asked before any kernel is loaded, so the environment decides)."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return "kernels: plain Python (NUMBA_DISABLE_JIT is set)"
-    if setting == "never":
-        return "kernels: plain Python (FASTSCORE_JIT=never)"
     module, why = _load_compiled_kernels()
+    if setting() == "always":
+        return "kernels: numba's JIT (FASTSCORE_JIT=always)" + ("; compiled kernels installed" if module else "")
     if module is None:
         return f"kernels: numba's JIT (compiled at first use, then cached); the module compiled ahead of time: {why}"
-    if setting == "always":
-        return "kernels: numba's JIT (FASTSCORE_JIT=always); compiled kernels installed"
-    return f"kernels: compiled ahead of time ({os.path.basename(module.__file__)}); tiny inputs plain Python"
+    return f"kernels: compiled ahead of time ({os.path.basename(module.__file__)})"
 
 
 def temporary_folder(create: bool = True) -> str | None:
@@ -202,173 +219,23 @@ def _cache_for_this_run() -> str:
     return folder
 
 
-def lock_path() -> str | None:
-    """The lock a background compilation holds, in this user's :func:`temporary_folder` (None: no private
-    folder, no background compilation)."""
-    from ._version import __version__
-
-    folder = temporary_folder()
-    if folder is None:
-        return None
-    where = "-".join(f"{zlib.crc32(s.encode()):08x}" for s in _kernel_sources()) or "none"
-    return os.path.join(folder, f"compiling-{__version__}-{where}.lock")
-
-
-def take_lock(path: str) -> int | None:
-    """The lock file at ``path`` opened for writing (a file descriptor), or None: never through a link
-    (``O_NOFOLLOW``), never a file of another user's or other than a plain file (nor waiting on a FIFO), never
-    truncated before it is checked."""
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags, 0o600)
-    except OSError:
-        return None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-        os.close(fd)
-        return None
-    os.ftruncate(fd, 0)
-    return fd
-
-
-def compiling_in_background() -> bool:
-    lock = lock_path()
-    try:
-        return lock is not None and time.time() - os.lstat(lock).st_mtime < LOCK_SECONDS
-    except OSError:
-        return False
-
-
-def _input_bytes(paths: list[str]) -> int | None:
-    """Total size of the inputs (folders walked); None when one cannot be sized (standard input)."""
-    total = 0
-    for p in paths:
-        if p == "-":
-            return None
-        if os.path.isdir(p):
-            for root, _, files in os.walk(p):
-                total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
-        elif os.path.exists(p):
-            total += os.path.getsize(p)
-        elif glob.has_magic(p):  # a corpus of shards
-            total += sum(os.path.getsize(f) for f in glob.glob(p, recursive=True) if os.path.isfile(f))
-    return total
-
-
-def choose_mode(inputs: list[str], kernels: tuple[str, ...] = (), heavy: bool = False) -> str:
-    """``python`` (the plain-Python kernels), ``aot`` (the kernels compiled at installation) or ``jit``, for
-    a command-line run that has not imported numba yet.  Tiny inputs always run as Python: loading the
-    compiled kernels costs more than scoring them.  Others use the kernels compiled ahead of time when they
-    are there (kernels/_jit.py); else small ones run as Python while ``kernels`` are not cached (compiling
-    would cost ~20 s).  ``heavy``: the run resamples or compares many systems, never as plain Python (the
-    resampling loops would take seconds): the compiled kernels, else the JIT at once."""
-    setting = os.environ.get("FASTSCORE_JIT", "auto")
-    if setting not in ("auto", "always", "never", "aot"):
-        from .errors import UsageError
-
-        raise UsageError(f"FASTSCORE_JIT={setting!r}: choose auto (default), always, never or aot")
-    if "numba" in sys.modules or jit_disabled():
-        return "jit"  # decided already (by the caller, or the user's NUMBA_DISABLE_JIT)
-    if setting == "never":
-        return "python"
-    if setting == "always":
-        return "jit"
-    if setting == "aot" or heavy:
-        return "aot" if compiled_kernels() is not None else "jit"
-    size = _input_bytes(inputs)
-    if size is not None and size <= TINY_BYTES:
-        return "python"
-    if compiled_kernels() is not None:
-        return "aot"
-    if size is None:
-        return "jit"
-    if size > PYTHON_MODE_BYTES or (kernels_cached(kernels or None) and not compiling_in_background()):
-        return "jit"
-    return "python"
-
-
-_LIBRARY_CHOSE = False  # fastscore.library chose the kernels' mode: numba, if loaded later, keeps its BLAS
-
-
-def library_chooses_kernels() -> None:
-    """``fastscore.library`` chose the kernels for a user's program: the command line's shortcuts (no BLAS
-    probe) are not taken in that process."""
-    global _LIBRARY_CHOSE
-    _LIBRARY_CHOSE = True
-
-
-def jit_disabled() -> bool:
-    """Whether the kernels run as plain Python: the one answer to "is the JIT on?".  As ``kernels/_jit.py``
-    made them (``python`` mode), or as numba read ``NUMBA_DISABLE_JIT`` when it was imported, or (nothing
-    loaded yet) as the setting will make them."""
-    jit = sys.modules.get("fastscore.kernels._jit")
-    if jit is not None and jit.PLAIN_PYTHON:
-        return True
-    if "numba" in sys.modules:
-        return bool(sys.modules["numba"].config.DISABLE_JIT)
-    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
-
-
-def use_python_kernels() -> None:
-    os.environ["NUMBA_DISABLE_JIT"] = "1"
-
-
-def use_compiled_kernels() -> None:
-    os.environ["FASTSCORE_AOT"] = "1"
-
-
-def skip_blas_check() -> None:
-    """Load numba's array functions without its BLAS probe, which imports scipy.linalg (~0.4 s) to find
-    BLAS for ``np.dot`` and friends; no kernel of fastscore uses BLAS.  Only for the command line's own
-    process (a user's program keeps numba's BLAS: the API's compiled kernels never skip it)."""
-    if _LIBRARY_CHOSE or "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
-        return
-    name = "scipy.linalg.cython_blas"
-    missing = object()
-    before = sys.modules.get(name, missing)
-    sys.modules[name] = None  # an import of it fails at once, without importing scipy.linalg
-    try:
-        import_numba()
-        import numba.np.arraymath  # noqa: F401
-    except ImportError:
-        pass
-    finally:
-        if before is missing:
-            del sys.modules[name]
-        else:
-            sys.modules[name] = before
-
-
-def compile_in_background(argv: list[str], kernels: tuple[str, ...] = ()) -> None:
-    """Start the warm-up (:func:`warmup_command`) detached when ``kernels`` are not cached, unless one is
-    running already or this user has no private temporary folder for its lock."""
-    if (os.environ.get("FASTSCORE_JIT", "auto") == "never" or lock_path() is None or compiling_in_background()
-            or kernels_cached(kernels or None)):
-        return
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    try:
-        subprocess.Popen(warmup_command(argv), env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
-    except OSError:
-        pass  # nothing lost: the next run compiles in place
-
-
-def warmup_command(argv: list[str]) -> list[str]:
-    """``python -m fastscore._warmup ARGV``, as a process that imports only from this installation
-    (:func:`fastscore._isolation.python_command`): not ``python -m``, which puts the working folder first."""
-    return python_command("import runpy; runpy.run_module('fastscore._warmup', run_name='__main__', "
-                          "alter_sys=True)", *argv)
-
-
 _announced = False
 
 
-def announce_compilation() -> None:
-    """Print the note on stderr, once, when it is a terminal, nothing is cached yet and this run compiles
-    (with the kernels compiled at installation: when a kernel falls back to the JIT, kernels/_jit.py)."""
+def announce_compilation(why: str) -> None:
+    """Say once per process that a call compiles kernels (seconds to a minute), and why: on stderr in the
+    command line's own process, else as a :class:`FastscoreWarning`."""
     global _announced
-    if (not _announced and sys.stderr.isatty() and not jit_disabled()
-            and ("numba" in sys.modules or os.environ.get("FASTSCORE_AOT") != "1") and not kernels_cached()):
-        _announced = True
-        print(NOTE, file=sys.stderr, flush=True)
+    if _announced:
+        return
+    _announced = True
+    text = (f"fastscore: compiling scoring kernels with numba's JIT ({why}); this takes seconds to a minute, "
+            "once: later runs load them from numba's cache")
+    if ANNOUNCE_ON_STDERR:
+        print(text, file=sys.stderr, flush=True)
+    else:
+        import warnings
+
+        from .errors import FastscoreWarning
+
+        warnings.warn(text, FastscoreWarning, stacklevel=3)

@@ -469,16 +469,13 @@ def kernel_threads_allow_fork() -> bool:
 
 
 def warm_worker(task_name: str | None) -> None:
-    """A worker made ready to score: the kernels compiled at installation chosen when nothing chose yet
-    (``fastscore.library.prefer_compiled_kernels``; a forked worker keeps its parent's), then the task's bundled
+    """A worker made ready to score: the task's bundled
     example scored once, which imports its readers and engines and loads its kernels (once, instead of within
     the first part: in the parent before it forks its pool, :func:`prepare_to_fork`, else in each worker).
     ``None``: every registered task.  Best effort: a failure here is left for the real work to meet."""
-    from .library import prefer_compiled_kernels
     from .tasks import TASKS
 
     try:
-        prefer_compiled_kernels()
         for task in TASKS.values() if task_name is None else [TASKS[task_name]]:
             if task.bundled_example is not None and task.name not in WARM:
                 gold, system, keywords = task.bundled_example({})
@@ -721,11 +718,7 @@ def dask_result(future, files: list[str], doing: str | None = None):
 
 
 def _on_worker(fn, args):
-    """A Dask task: :func:`_call`, on the kernels compiled at installation when the worker has not chosen yet
-    (a worker started by ``dask worker`` without ``--preload fastscore.shards`` would otherwise load numba's)."""
-    from .library import prefer_compiled_kernels
-
-    prefer_compiled_kernels()
+    """A Dask task: :func:`_call`, one kernel thread per worker."""
     _one_thread_each()
     return _call(fn, args)
 

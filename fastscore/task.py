@@ -147,7 +147,6 @@ class Task:
     bundled_example: Callable[[dict], tuple[str, str, dict]] | None = None
     # how the task command's help names its two inputs (lower case: the API's first two parameters)
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")
-    kernels: tuple[str, ...] = ()  # kernel modules a plain run compiles (a first run checks they are cached)
     corpus: Corpus | None = None  # corpora as shards and batches (None: one pair of inputs only)
     reads_patterns: bool = False  # without a corpus, its score reads folders and glob patterns of files itself
     pairing: Pairing = Pairing()  # how its gold and system documents pair (declared in the task's package)

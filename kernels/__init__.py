@@ -1,10 +1,10 @@
 """numba kernels of fastscore (installed as ``fastscore.kernels``).
 
 Plain numpy arrays in, arrays out; ``@njit(cache=True)`` everywhere; no
-Python objects.  Importing this package imports numba (unless the JIT is off
-or the kernels compiled ahead of time are used, see ``_jit``): the rest of
-fastscore imports it only when it scores.  A cache folder numba can write is
-ensured first (read-only installations: see ``fastscore.first_run``).
+Python objects.  Installed, they run as compiled at installation (``_jit``:
+no numba import, no compilation); in development (``FASTSCORE_JIT=always``)
+numba compiles and caches them, in a cache folder it can write
+(``fastscore.first_run.ensure_cache_location``).
 """
 from ._jit import MODE
 

@@ -73,9 +73,11 @@ def build(path: str, parts: int = PARTS) -> None:
     """Compile the module to ``path`` (a file name with the platform's extension suffix), in ``parts`` modules
     compiled in parallel processes: ``path`` (``_aot``, with ``_parts()``) and ``_aot_1``...  Each has
     ``_stamp()``; ``fastscore.first_run.compiled_kernels`` joins them."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") or os.environ.get("FASTSCORE_AOT") == "1":
-        raise RuntimeError("the ahead-of-time build needs numba's compiler: unset NUMBA_DISABLE_JIT and "
-                           "FASTSCORE_AOT")
+    from . import _jit
+
+    if _jit.MODE != "numba" or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        raise RuntimeError("the ahead-of-time build needs numba's compiler: set FASTSCORE_JIT=always and unset "
+                           "NUMBA_DISABLE_JIT")
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -129,8 +131,13 @@ def build_in_place() -> str:
 
 
 if __name__ == "__main__":  # python -m fastscore.kernels._aot_build
+    import sys
     import time
 
+    from . import _jit
+
+    if _jit.MODE == "aot":
+        sys.exit(f"fastscore: {_jit.COMPILED.__file__} is current: nothing to compile")
     start = time.monotonic()
     print("fastscore: compiling the kernels ahead of time (about a minute) ...", flush=True)
     print(f"fastscore: {build_in_place()} and its parts compiled in {time.monotonic() - start:.0f} s")

@@ -1,33 +1,24 @@
-"""``njit`` and ``prange`` for the kernels, in one of three modes (``MODE``), chosen when this module is first
-imported:
+"""``njit`` and ``prange`` for the kernels, in one of two modes (``MODE``), chosen when this module is first
+imported (``fastscore.first_run.use_compiled``):
 
-- ``python``: the JIT disabled (``NUMBA_DISABLE_JIT``) and numba not loaded yet: the kernels stay the plain
-  Python functions they are written as, without importing numba at all (numba's own ``NUMBA_DISABLE_JIT``
-  returns the functions unchanged too, but only after a 0.3 s import).  A short first run uses this
-  (``fastscore.first_run``): the same code runs, so the numbers are the same.
-- ``aot``: ``FASTSCORE_AOT=1`` (set by the command line, ``fastscore.first_run``), numba not loaded yet, and
-  the kernels compiled ahead of time at installation (``fastscore.kernels._aot``, built by
-  ``kernels/_aot_build.py``) from these very sources (``fastscore.first_run.compiled_kernels``).  Each kernel is
+- ``aot`` (users): the kernels compiled ahead of time at installation (``fastscore.kernels._aot``, built by
+  ``kernels/_aot_build.py`` from these very sources; ``fastscore.first_run.compiled_kernels``).  Each kernel is
   a :class:`Kernel`: its compiled versions when the arguments have the types they were compiled for
-  (``aot_signatures.py``), else numba's JIT, imported then.  A warm run so skips importing numba (~0.3 s),
-  numba's start-up (~0.15 s) and loading each cached kernel (~10 ms each).
-- ``numba``: numba's ``njit`` and ``prange``.
+  (``aot_signatures.py``), else numba's JIT, imported then, and the compilation announced.  No numba import,
+  no cache, no compilation: the first call costs what later ones do.
+- ``numba`` (development, ``FASTSCORE_JIT=always``, ``NUMBA_DISABLE_JIT``, or no current compiled module):
+  numba's ``njit`` and ``prange``, cached; the first run that compiles says so.
 """
 from __future__ import annotations
 
-import os
-import sys
 import types
 
 import numpy as _np
 
-PLAIN_PYTHON = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0") and "numba" not in sys.modules
-COMPILED = None
-if not PLAIN_PYTHON and os.environ.get("FASTSCORE_AOT") == "1" and "numba" not in sys.modules:
-    from fastscore.first_run import compiled_kernels
+from fastscore.first_run import use_compiled
 
-    COMPILED = compiled_kernels()
-MODE = "python" if PLAIN_PYTHON else ("aot" if COMPILED is not None else "numba")
+COMPILED = use_compiled()
+MODE = "aot" if COMPILED is not None else "numba"
 
 
 _DTYPES: dict = {}  # dtype name -> the native numpy dtype
@@ -98,14 +89,13 @@ class Kernel:
         compiles a call only to a dispatcher.  A copy of the function gets these globals, so the module
         keeps its Kernels; the cache is numba's usual one (same source, same name)."""
         if self._dispatcher is None:
-            from fastscore.first_run import announce_compilation, ensure_cache_location, skip_blas_check
-
             from fastscore._isolation import import_numba
+            from fastscore.first_run import announce_compilation, ensure_cache_location
 
-            skip_blas_check()  # only the command line uses this mode
             numba = import_numba()
             ensure_cache_location()
-            announce_compilation()
+            announce_compilation(f"{self.__module__.rsplit('.', 1)[-1]}.{self.__name__} is called with argument "
+                                 "types it was not compiled for")
             f = self.py_func
             env = dict(f.__globals__)
             copy = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
@@ -128,14 +118,7 @@ def exported_name(module: str, function: str, i: int) -> str:
     return f"{module}__{function}__{i}"
 
 
-if MODE == "python":
-    prange = range
-
-    def njit(*args, **kwargs):
-        if len(args) == 1 and callable(args[0]) and not kwargs:
-            return args[0]
-        return lambda func: func
-elif MODE == "aot":
+if MODE == "aot":
     prange = range  # a kernel falling back to the JIT gets numba's (Kernel.dispatcher)
 
     def njit(*args, **kwargs):

@@ -28,7 +28,7 @@ LAYERS = (
     ("base", ("fastscore._version", "fastscore.errors", "fastscore._gc", "fastscore.messages", "fastscore.outputs",
               "fastscore.first_run", "fastscore._isolation")),
     ("kernels", ("fastscore.kernels", "fastscore.kernels.*")),
-    ("readers and mechanisms", ("fastscore.formats", "fastscore.formats.*", "fastscore.library", "fastscore.frames",
+    ("readers and mechanisms", ("fastscore.formats", "fastscore.formats.*", "fastscore.frames",
                                 "fastscore.metrics", "fastscore.pairing")),
     ("shared rooms", ("fastscore.stats", "fastscore.stats.*", "fastscore.report", "fastscore.report.*",
                       "fastscore.result", "fastscore.task", "fastscore.planner", "fastscore.examples",
@@ -36,8 +36,7 @@ LAYERS = (
     ("tasks", tuple(p for name in TASK_NAMES for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
     ("registry", ("fastscore.tasks",)),
     ("front", ("fastscore", "fastscore.__main__", "fastscore.api", "fastscore.cli", "fastscore.shards",
-               "fastscore.datasets",
-               "fastscore._warmup", "fastscore.coval")),
+               "fastscore.datasets", "fastscore.coval")),
 )
 MAY_IMPORT_TASKS = {"fastscore.tasks", "fastscore.coval"}
 NAME_CHECKED = ("fastscore/*.py", "fastscore/stats/*.py", "fastscore/report/*.py")

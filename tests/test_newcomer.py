@@ -184,20 +184,20 @@ def test_to_pandas_without_pandas_is_a_clear_error(monkeypatch):
         fastscore.score_coref(KEY, RESPONSE).to_pandas()
 
 
-def test_first_run_note_only_when_nothing_is_cached(tmp_path, monkeypatch, capsys):
+def test_the_compilation_note_once_on_stderr_or_as_a_warning(tmp_path, monkeypatch, capsys):
     from fastscore import first_run
+    from fastscore.errors import FastscoreWarning
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert not first_run.kernels_cached()
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    terminal = Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
-    first_run.announce_compilation()
-    assert "compiling the scoring kernels for the first run" in terminal.getvalue()
+    monkeypatch.setattr(first_run, "_announced", False)
+    with pytest.warns(FastscoreWarning, match="compiling scoring kernels with numba's JIT [(]why[)]"):
+        first_run.announce_compilation("why")
+    first_run.announce_compilation("again")  # once per process
+    monkeypatch.setattr(first_run, "_announced", False)
+    monkeypatch.setattr(first_run, "ANNOUNCE_ON_STDERR", True)
+    first_run.announce_compilation("why")
+    assert capsys.readouterr().err.startswith("fastscore: compiling scoring kernels with numba's JIT (why)")
     index = tmp_path / "work" / "kernels" / "ceaf._ceaf-1.py311.nbi"
     index.parent.mkdir(parents=True)
     index.write_bytes(b"")

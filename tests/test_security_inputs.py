@@ -3,7 +3,7 @@ can hold, a NUL byte in an id that names a file.  Each gets one message naming t
 format has lines) and the value, exit code 1, never a crash, a traceback or memory in proportion to the value.
 
 The compiled kernels crashed the process on a negative TBF span (a segfault), so the TBF cases run in this
-process (the kernels as the test run compiles them) and, once, in a process with ``FASTSCORE_JIT=never``."""
+process (the kernels as the test run compiles them) and, once, in a process with ``NUMBA_DISABLE_JIT=1``."""
 from __future__ import annotations
 
 import json
@@ -68,7 +68,7 @@ def test_tbf_character_span_out_of_range_without_jit(tmp_path, span):
     """The kernels as plain Python (an IndexError traceback; 5.6 GiB) give the same message."""
     gold = _tbf(tmp_path, "4,8", "g.tbf")
     system = _tbf(tmp_path, span)
-    env = {**os.environ, "FASTSCORE_JIT": "never", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "fastscore", "nugget", str(gold), str(system), "--char-spans"],
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr

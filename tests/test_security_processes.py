@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fastscore import _warmup, first_run
+from fastscore import _isolation, first_run
 from fastscore.errors import FastscoreWarning
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def _plant(folder: Path) -> Path:
 
 def _env(tmp: Path, **extra) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "NUMBA_CACHE_DIR", "FASTSCORE_AOT", "PYTHONSAFEPATH")}
+           if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "NUMBA_CACHE_DIR", "PYTHONSAFEPATH")}
     env.update(TMPDIR=str(tmp), **extra)
     return env
 
@@ -49,33 +49,19 @@ def temporary(tmp_path, monkeypatch) -> Path:
 
 # ---- 1. processes started: nothing imported from the working folder
 
-def test_the_warmup_runs_nothing_from_the_working_folder(tmp_path, temporary, monkeypatch):
+def test_an_isolated_child_runs_nothing_from_the_working_folder(tmp_path, temporary, monkeypatch):
+    """The children fastscore starts itself (``_aot_build.is_current`` reading a module's stamp) import only
+    the installation."""
     work = tmp_path / "work"
     work.mkdir()
     marks = _plant(work)
     monkeypatch.chdir(work)
-    command = first_run.warmup_command([])  # no command: the warm-up stops after its imports
+    command = _isolation.python_command("import fastscore.first_run, sys; print(fastscore.first_run.setting())")
     assert command[1] == "-I"
     out = subprocess.run(command, capture_output=True, text=True, env=_env(temporary), timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert (temporary / f"fastscore-{os.getuid()}").is_dir()  # it ran: its lock folder is there
+    assert out.returncode == 0 and out.stdout.strip() == "auto", out.stderr
     assert not list(marks.iterdir())
 
-
-def test_a_first_run_starts_the_isolated_warmup(tmp_path, monkeypatch):
-    """compile_in_background starts that command, with the working folder nowhere on its path."""
-    started = []
-    monkeypatch.setattr(first_run, "kernels_cached", lambda modules=None: False)
-    monkeypatch.setattr(first_run, "compiling_in_background", lambda: False)
-    monkeypatch.setattr(first_run.subprocess, "Popen", lambda command, **kw: started.append(command))
-    monkeypatch.delenv("FASTSCORE_JIT", raising=False)
-    monkeypatch.setattr(sys, "path", ["", str(tmp_path), *sys.path])
-    monkeypatch.chdir(tmp_path)
-    first_run.compile_in_background(["coref", "key.conll", "response.conll"])
-    (command,) = started
-    assert command[:2] == [sys.executable, "-I"] and command[-3:] == ["coref", "key.conll", "response.conll"]
-    path = command[4]
-    assert '""' not in path and str(tmp_path) not in path
 
 
 def test_the_working_folder_is_on_a_child_s_path_only_when_it_holds_this_fastscore(tmp_path, monkeypatch):
@@ -127,15 +113,6 @@ def test_children_started_in_the_pool_s_lifetime_get_no_working_folder(tmp_path,
     assert os.environ["PYTHONSAFEPATH"] == "x"
 
 
-def test_the_warmup_reads_no_fifo_again(tmp_path):
-    """A FIFO or standard input was read by the command: the warm-up scores the bundled example instead of
-    waiting on it (and taking the data meant for the next reader)."""
-    fifo = tmp_path / "key.conll"
-    os.mkfifo(fifo)
-    assert not _warmup._plain(str(fifo)) and not _warmup._plain("-")
-    assert _warmup._plain("example") and _warmup._plain(str(tmp_path)) and _warmup._plain(__file__)
-
-
 # ---- 2. numba configured without the working folder's .numba_config.yaml
 
 _NUMBA_CONFIG = ("import sys\nsys.path.insert(0, {root!r})\n{before}"
@@ -152,7 +129,8 @@ def test_numba_reads_no_config_file_from_the_working_folder(tmp_path, before):
     planted = tmp_path / "planted-pickles"
     (work / ".numba_config.yaml").write_text(f"cache_dir: {planted}\nopt: '0'\n")
     code = _NUMBA_CONFIG.format(root=str(ROOT), before=before)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path, FASTSCORE_JIT="always"),  # numba imported by fastscore
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["''", "3", "''"]
@@ -167,7 +145,7 @@ def test_numba_environment_variables_still_count(tmp_path):
     mine = tmp_path / "mine"
     code = _NUMBA_CONFIG.format(root=str(ROOT), before="")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
-                         env=_env(tmp_path, NUMBA_CACHE_DIR=str(mine), NUMBA_OPT="2"), timeout=120)
+                         env=_env(tmp_path, NUMBA_CACHE_DIR=str(mine), NUMBA_OPT="2", FASTSCORE_JIT="always"), timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [repr(str(mine)), "2", repr(str(mine))]
 
@@ -187,7 +165,6 @@ def test_the_temporary_folder_is_made_private(temporary):
     folder = first_run.temporary_folder()
     assert folder == str(_shared_name(temporary)) and _is_private(folder)
     assert first_run.fallback_cache_dir().startswith(folder + os.sep)
-    assert first_run.lock_path().startswith(folder + os.sep)
 
 
 def _world_writable(temporary: Path) -> Path:
@@ -208,8 +185,7 @@ def _a_link(temporary: Path) -> Path:
 def test_a_planted_temporary_folder_is_refused(temporary, plant):
     plant(temporary)
     assert first_run.temporary_folder() is None
-    assert first_run.fallback_cache_dir() is None and first_run.lock_path() is None
-    assert not first_run.compiling_in_background()
+    assert first_run.fallback_cache_dir() is None
 
 
 def test_another_users_temporary_folder_is_refused(temporary, monkeypatch):
@@ -234,41 +210,6 @@ def test_numba_never_caches_in_a_planted_folder(temporary, monkeypatch, plant):
     assert os.path.isdir(chosen) and _is_private(chosen)
     assert not os.path.realpath(chosen).startswith(os.path.realpath(planted))
     assert not os.path.realpath(chosen).startswith(os.path.realpath(_shared_name(temporary)))
-
-
-def test_the_lock_is_never_written_through_a_link(temporary, tmp_path):
-    precious = tmp_path / "precious.txt"
-    precious.write_text("keep me\n")
-    lock = Path(first_run.lock_path())
-    lock.symlink_to(precious)
-    code = (f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom fastscore import _warmup\n"
-            "_warmup._score_again = lambda argv: None\n_warmup._warm([])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(temporary),
-                         cwd=tmp_path, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert precious.read_text() == "keep me\n" and lock.is_symlink()
-    assert first_run.take_lock(str(lock)) is None
-
-
-def test_a_lock_file_of_another_user_is_neither_taken_nor_truncated(temporary, monkeypatch):
-    lock = Path(first_run.lock_path())
-    lock.write_text("1234")
-    monkeypatch.setattr(os, "getuid", lambda: os.stat(lock).st_uid + 4242)
-    assert first_run.take_lock(str(lock)) is None
-    assert lock.read_text() == "1234"
-
-
-def test_the_lock_is_taken_and_released(temporary, tmp_path):
-    """The warm-up holds the lock (its process id in it) while it scores, and removes it after."""
-    seen = tmp_path / "seen"
-    code = (f"import os, sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom fastscore import _warmup, first_run\n"
-            f"def score(argv):\n    open({str(seen)!r}, 'w').write(open(first_run.lock_path()).read())\n"
-            "_warmup._score_again = score\n_warmup._warm([])\nsys.__stdout__.write(str(os.getpid()))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(temporary),
-                         cwd=tmp_path, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert seen.read_text() == out.stdout.strip()
-    assert not Path(first_run.lock_path()).exists()
 
 
 def test_private_folder_refuses_a_file(tmp_path):
@@ -298,7 +239,8 @@ def test_a_plot_takes_no_matplotlibrc_from_the_working_folder(tmp_path):
         plot_deltas(out, "deltas.svg")
         print(matplotlib.rcParams["figure.facecolor"])  # the program's settings are back
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work, env=_env(tmp_path),
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=work,
+                         env=_env(tmp_path, FASTSCORE_JIT="always"),  # numba imported by fastscore
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "#ff0000"

@@ -253,15 +253,3 @@ def test_explain_work_grows_linearly_with_a_merged_response(tmp_path):
     assert large < 6 * small, (small, large)  # 4x the mentions: about 4x the work (quadratic work: 16x)
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
-def test_the_background_compilation_leaves_a_fifo_to_the_command(tmp_path, monkeypatch):
-    """The first run's background process scores the command's inputs again: a FIFO it opened would wait for a
-    writer, or take part of the bytes the command reads.  It warms up on the bundled example instead."""
-    import fastscore.api
-    from fastscore._warmup import _score_again
-
-    os.mkfifo(tmp_path / "key.conll")
-    scored = []
-    monkeypatch.setattr(fastscore.api, "score", lambda gold, system, **kw: scored.append((str(gold), str(system))))
-    _score_again(["coref", str(tmp_path / "key.conll"), str(example("coref").response)])
-    assert scored and str(tmp_path / "key.conll") not in scored[0]

@@ -99,9 +99,8 @@ def test_gold_against_noisy_system_is_significant(corpus):
 # resampling commands run in one process whose kernels are as its environment makes them (numba loaded as the
 # command line loads it), once per number of numba's threads given (none: the compiled kernels): the kernels'
 # mode, whether numba was imported, and per run the threads used and each command's exit code and output
-RESAMPLING_RUNS = ("import contextlib, io, json, os, sys\nfrom fastscore import first_run\n"
+RESAMPLING_RUNS = ("import contextlib, io, json, os, sys\n"
                    "threads = json.loads(sys.argv[2])\n"
-                   "if threads:\n    first_run.skip_blas_check()\n"
                    "from fastscore.cli import main\nfrom fastscore.kernels import _jit\n"
                    "runs = []\nfor t in threads or [None]:\n"
                    "    if t:\n        import numba\n        numba.set_num_threads(t)\n"
@@ -116,7 +115,7 @@ RESAMPLING_RUNS = ("import contextlib, io, json, os, sys\nfrom fastscore import 
 
 
 def _resampling_runs(commands: list[list[str]], threads: list[int], **env) -> list:
-    clean = {k: v for k, v in os.environ.items() if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT", "FASTSCORE_AOT")}
+    clean = {k: v for k, v in os.environ.items() if k not in ("NUMBA_DISABLE_JIT", "FASTSCORE_JIT")}
     proc = subprocess.run([sys.executable, "-c", RESAMPLING_RUNS, json.dumps(commands), json.dumps(threads)],
                           capture_output=True, text=True, env={**clean, **env}, cwd=TESTDATA.parent.parent)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -134,11 +133,11 @@ def test_same_numbers_whatever_the_threads_and_compiled(corpus):
                 ["compare", key, resp, resp2, "--resamples", "2000", "--test", "permutation", "-o", "json"],
                 ["coref", key, resp, "--bootstrap", "2000", "-o", "json"],
                 ["sweep", key, resp, resp2, "--bootstrap", "1000", "-o", "json"]]
-    mode, numba, runs = _resampling_runs(commands, [1, 2], NUMBA_NUM_THREADS="2")  # 2 threads even on one core
+    mode, numba, runs = _resampling_runs(commands, [1, 2], NUMBA_NUM_THREADS="2", FASTSCORE_JIT="always")  # 2 threads even on one core
     assert mode == "numba" and numba and [threads for threads, _ in runs] == [1, 2]
     outputs = {f"{threads} thread(s)": out for threads, out in runs}
     if compiled_kernels() is not None or os.environ.get("FASTSCORE_TEST_AOT") == "1":  # as tests/test_aot.py
-        mode, numba, ((_, outputs["compiled"]),) = _resampling_runs(commands, [], FASTSCORE_AOT="1")
+        mode, numba, ((_, outputs["compiled"]),) = _resampling_runs(commands, [])
         assert mode == "aot" and not numba  # the compiled resampling kernels: numba not imported
     first = outputs["1 thread(s)"]
     assert all(code == 0 for code, _ in first) and json.loads(first[0][1])["resamples"] == 3000

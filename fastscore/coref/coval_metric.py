@@ -156,12 +156,10 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
            min_span: bool, remove_nested: bool):
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from .._gc import collector_paused
-    from ..library import prefer_compiled_kernels
     from .mina import Options, score_mina
     from .result import CorefResult
     from .metrics import COVAL_METRICS, resolve
 
-    prefer_compiled_kernels()  # before the reader loads its kernels
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
     with collector_paused():  # the lines, read and scored: many objects, no cycles

@@ -7,9 +7,8 @@ MUC, B-cubed and CEAFe.  The numbers are the reference scorer v8.01's on the sam
 LEA coval's: ``update`` keeps the clusters it is given; when a score is asked for, the documents kept since the
 last one are read into the columns of two mention tables at once (gold as key, predicted as response; C-level
 passes over the tuples, no Python loop per mention) and scored by the engine that scores files
-(``coref/engine.py``), one call of each kernel for every document.  No numba is imported until a score is asked
-for; the first score of a process loads the kernels compiled at installation, when installed
-(``library.prefer_compiled_kernels``).
+(``coref/engine.py``), one call of each kernel for every document.  The kernels are the ones compiled at installation
+(``fastscore.first_run``): the first score costs what later ones do.
 """
 from __future__ import annotations
 
@@ -295,11 +294,9 @@ class CorefEvaluator:
         """(Scored, Aligned, summed statistics) of the documents added, cached until the next update."""
         if self._cached is None:
             from .engine import score_aligned
-            from ..library import prefer_compiled_kernels
 
             if not self._names:
                 raise UsageError("CorefEvaluator: no document added yet (update)")
-            prefer_compiled_kernels()  # the first epoch as fast as the others when they were compiled at installation
             aligned = self._aligned()
             scored = score_aligned(aligned, allow_repeated=True, response_path="<predicted>")
             self._cached = (scored, aligned, scored.stats.sums())

@@ -207,7 +207,6 @@ COREF = Task(
     report=_report,
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
-    kernels=("conll_scan", "mentions", "contingency", "links", "overlap", "ceaf"),
     corpus=Corpus(
         merge=lazy("fastscore.coref.result", "CorefResult.merge"),
         concat=_concat,

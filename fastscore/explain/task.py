@@ -78,7 +78,6 @@ EXPLAIN = Task(
     score=lazy("fastscore.explain.result", "score_explain"),
     report=lazy("fastscore.explain.report", "render"),
     input_names=("KEY", "RESPONSE"),
-    kernels=("conll_scan",),  # reading CoNLL-2012 (the analysis itself is per-document Python)
     output_file=("html",),
     reads_patterns=True,  # explain.corpus
     metric_names=ERRORS + CORT,

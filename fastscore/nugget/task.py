@@ -131,7 +131,6 @@ NUGGET = Task(
     score=lazy("fastscore.nugget.score", "score_nugget"),
     report=_report,
     bundled_example=_bundled,
-    kernels=("nugget", "mentions", "contingency", "links", "overlap", "ceaf", "tbf_scan", "tbf_read"),
     corpus=Corpus(
         merge=lazy("fastscore.nugget.result", "NuggetResult.merge"),
         concat=lazy("fastscore.formats.tbf", "concat_tbf"),

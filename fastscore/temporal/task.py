@@ -70,7 +70,6 @@ TEMPORAL = Task(
     score=lazy("fastscore.temporal.score", "score_temporal"),
     report=lazy("fastscore.temporal.report", "render"),
     bundled_example=bundled("temporal"),
-    kernels=("temporal_timegraph",),
     corpus=Corpus(
         merge=lazy("fastscore.temporal.result", "TemporalResult.merge"),
         concat=lazy("fastscore.formats.timeml", "concat_timeml"),

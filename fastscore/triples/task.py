@@ -123,7 +123,6 @@ TRIPLES = Task(
     score=lazy("fastscore.triples.score", "score_triples"),
     report=lazy("fastscore.triples.report", "render"),
     bundled_example=bundled("triples"),
-    kernels=("triples",),
     # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
     # its file name (a single file scored against another is one document); a NAF/KAF folder is one input
     corpus=Corpus(
