@@ -12,7 +12,8 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, repeated_sentence_id,
+                                      entity_without_mention, heads_outside_warning,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -34,7 +35,7 @@ def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
     table.sentences = reader.file.sentences
     table.warnings = reader.file.warnings
     if start is not None:
-        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved, early=reader.batch_early)
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
     return table
@@ -77,8 +78,17 @@ class _Reader:
         self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
         self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.sid_lines: list[int] = []  # per sentence: the line of its sent_id (else its first line)
+        self.opened_at: dict[str, int] = {}  # entity -> the line of its first mention (dropped ones too)
+        self.named: set[str] = set()  # entities named as antecedents by links read so far
+        self.batch_early: list[tuple[str, int, str, str]] = []  # (BatchFacts.early)
+        self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.extra_columns: list[str] = []  # token lines with more than 10 columns: where
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read: which, where
+        self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
+        self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
         if start is not None and start.entity_fields is not None:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
@@ -105,7 +115,7 @@ class _Reader:
     def sentence(self, lines: list[str], first_line: int) -> None:
         """One block of lines (``first_line`` is the number of its first line)."""
         s = len(self.file.sentences)
-        sent_id, newdoc = None, None
+        sent_id, newdoc, sid_line = None, None, None
         toks: list[str] = []
         numbers: list[int] = []
         for k, line in enumerate(lines):
@@ -117,20 +127,27 @@ class _Reader:
                 continue
             m = _NEWDOC.match(line)
             if m:
-                newdoc = m.group(1).strip() if m.group(1) else True
+                newdoc = m.group(1) if m.group(1) else True
                 continue
+            if re.match(r"#\s*(newdoc|global\.Entity)\b", line) and not _GLOBAL_ENTITY.match(line):
+                self.loose.append(f"{line.split()[0]!r} at {self.path}:{first_line + k}")
             m = _SENT_ID.match(line)
             if m:
-                sent_id = m.group(1)
+                sent_id, sid_line = m.group(1), first_line + k
                 continue
             m = _GLOBAL_ENTITY.match(line)
             if m:
                 self.global_entity(m.group(1), first_line + k)
         block_line = numbers[0] if numbers else first_line
+        if newdoc is not None and not toks:
+            self.fail(first_line, newdoc_without_words(), None)
         if newdoc is not None:
             self.start_document(newdoc, first_line)
         doc = self.doc_names[-1] if self.doc_names else None
         for k, line in enumerate(toks):
+            if line.count("\t") > 9:  # udapi reads the first 10 columns
+                self.extra_columns.append(f"{self.path}:{numbers[k]}")
+                toks[k] = line = "\t".join(line.split("\t")[:10])
             if line.count("\t") != 9:
                 if not self.file.sentences and k == 0:
                     reject_other_format(self.path, self.text, "conllu")
@@ -146,27 +163,37 @@ class _Reader:
         if sent_id and previous is not None and previous.sent_id == sent_id:
             self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
         self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
+        self.sid_lines.append(sid_line if sid_line is not None else first_line)
         self.node_doc[s] = len(self.doc_names) - 1
         self.doc_words[-1] += len(forms)
         self.sentence_lines.append((toks, numbers, idents))
         marked = [k for k, t in enumerate(toks) if "Entity=" in t or "Bridge=" in t or "SplitAnte=" in t]
-        if not marked and all(regular):
+        if not marked and all(regular) and not any("Split=" in t for t in toks):
             return
         nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
         order = [key for key, _ in nodes]
         position = {k: n for n, (_, k) in enumerate(nodes)}
         for k in marked:
             if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
-                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
-                                      "of its words", doc)
+                self.multiword.append(f"{idents[k]!r} at {self.path}:{numbers[k]}")
+        marked = [k for k in marked if k in position]
+        marked = sorted(set(marked) | {k for k, t in enumerate(toks) if "Split=" in t and k in position})
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
-            for item in misc.split("|"):
+            items = misc.split("|")
+            last = {item.partition("=")[0]: n for n, item in enumerate(items)}  # udapi's MISC: the last of a name
+            items = [item for n, item in enumerate(items) if last[item.partition("=")[0]] == n]
+            for item in items:
                 if item.startswith("Entity="):
                     self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
-                elif item.startswith(("Bridge=", "SplitAnte=")):
-                    self.links(item, numbers[k])
+            # then, as udapi, Bridge, then SplitAnte (or the legacy Split where SplitAnte is empty or missing)
+            split_ante = [item for item in items if item.startswith("SplitAnte=")]
+            legacy = [] if any(len(item) > len("SplitAnte=") for item in split_ante) else "Split="
+            for prefix in ("Bridge=", "SplitAnte=", legacy):
+                for item in items:
+                    if prefix and item.startswith(prefix):
+                        self.links(item, numbers[k])
 
     def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
         """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
@@ -202,6 +229,10 @@ class _Reader:
                 self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
             for eid in (ante, this.split(":", 1)[0]):
                 self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
+            this = self.eid_of(this.split(":", 1)[0])
+            if not (this in self.opened_at or name != "Bridge" and this in self.named):
+                self.early.append((this, line, self.doc_names[-1], name))
+            self.named.add(self.eid_of(ante))
 
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
@@ -232,9 +263,9 @@ class _Reader:
         for chunk in (c for c in _CHUNKS.split(value) if c):
             opening, closing = chunk[0] == "(", chunk[-1] == ")"
             body = chunk.strip("()")
-            if not opening and not closing:
-                self.fail(line, f"Entity chunk {chunk!r} has neither an opening nor a closing bracket", doc)
-            if opening:
+            if not opening and not closing:  # udapi warns and goes on
+                self.no_bracket.append(f"{self.path}:{line}")
+            elif opening:
                 self.open(body, closing, key, line)
             else:
                 self.close(body, key, line, order, index)
@@ -284,6 +315,7 @@ class _Reader:
                 self.heads_outside.append(f"{self.path}:{line}")
             mention = _Mention(eid, [key], line)
             self.entities.setdefault(eid, []).append(mention)
+            self.opened_at.setdefault(eid, line)
             if part is not None:
                 self.discontinuous.setdefault(eid, []).append(mention)
         if not closing:
@@ -333,9 +365,30 @@ class _Reader:
 
     def close_file(self) -> None:
         self.close_mentions()
+        if self.no_bracket:
+            self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
+        if self.multiword:
+            self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
+        if self.extra_columns:
+            self.file.warnings.append(extra_columns_warning(len(self.extra_columns), self.extra_columns[0]))
+        if self.loose:
+            self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
+        line0 = self.start.line if self.start else 0
+        if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
+            self.file.warnings.append(leading_empty_line_warning(self.path))
+        blank = next((n for n, line in enumerate(lines) if line and not line.strip(" \t")), None)
+        if blank is not None:
+            self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
+        for eid, line, doc, name in self.early:
+            first = self.opened_at.get(eid)
+            if self.start is not None:
+                self.batch_early.append((eid, line, doc, link_before_entity(name, eid)))
+            elif first is not None:
+                self.fail(line, link_before_entity(name, eid), doc)
         for eid, (line, doc, name) in self.linked.items():
             if eid in self.entities:
                 continue
@@ -343,6 +396,20 @@ class _Reader:
                 self.unresolved.append((eid, line, doc, name))
             else:
                 self.fail(line, entity_without_mention(name, eid), doc)
+        self.check_zones()
+
+    def check_zones(self) -> None:
+        """udapi's zones (``# sent_id = BUNDLE/ZONE``): a valid name, and mentions in one zone only."""
+        zones = [t.sent_id.split("/", 1)[1] if "/" in t.sent_id else "" for t in self.file.sentences]
+        for n, t in enumerate(self.file.sentences):
+            if "/" in t.sent_id and not re.match(r"^[a-z-]*(_[A-Za-z0-9-]+)?$", zones[n]):
+                self.fail(self.sid_lines[n], zone_invalid(t.sent_id, zones[n]), self.doc_names[self.node_doc[n]])
+        first: dict[str, tuple[int, int]] = {}
+        for line, s in sorted((m.line, m.words[0] >> SENTENCE_SHIFT) for ms in self.entities.values() for m in ms):
+            first.setdefault(zones[s], (line, s))
+        if len(first) > 1:
+            (z1, (l1, _)), (z2, (l2, s2)) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1, z2), self.doc_names[self.node_doc[s2]])
 
     # ---- the table
 

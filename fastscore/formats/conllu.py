@@ -51,9 +51,10 @@ ORD_SHIFT = 10
 MAX_ORD = (1 << (SENTENCE_SHIFT - ORD_SHIFT)) - 1
 _CHUNKS = re.compile(r"(\([^()]+\)?|[^()]+\))")
 _DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
+_NEWDOC = re.compile(r"# newdoc(?:\s+id\s*=\s*(.+))?$")  # udapi's: "# " exactly, the id to the end (its blanks too)
 _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
-_GLOBAL_ENTITY = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_GLOBAL_ENTITY = re.compile(r"# global\.Entity\s*=\s*(\S+)")
+_LOOSE = re.compile(r"#\s*(newdoc|global\.Entity)\b")  # what a reader may mean as those, which udapi does not read
 _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 
@@ -193,6 +194,9 @@ class BatchFacts:
     # its document)
     left_open: dict[str, int] = field(default_factory=dict)
     continued: set[str] = field(default_factory=set)
+    # links naming an entity not opened before them in the batch (entity, line, document, message): the file
+    # stops there unless an earlier batch mentions the entity
+    early: list[tuple[str, int, str, str]] = field(default_factory=list)
 
 
 _PART = re.compile(rb"\[\d+/\d+\]")  # a discontinuous part's marker (searched first: most batches have none)
@@ -239,6 +243,60 @@ def repeated_sentence_id(sent_id: str, previous_line: int) -> str:
 
 def entity_without_mention(attribute: str, eid: str) -> str:
     return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
+
+
+def blank_line_warning(where: str) -> str:
+    return (f"{where}: a line of only spaces or tabs, read as an empty line; the CorefUD scorer crashes on it "
+            "(udapi reads it as a word line): remove the blanks to run it")
+
+
+def leading_empty_line_warning(path: str) -> str:
+    return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
+            "more it skips): remove it to run the scorer")
+
+
+def link_before_entity(attribute: str, eid: str) -> str:
+    return (f"{attribute} names entity {eid.split(':', 1)[-1]!r} before its first mention: the CorefUD scorer stops "
+            "here (udapi reads links node by node)")
+
+
+def zone_invalid(sent_id: str, zone: str) -> str:
+    return (f"sentence id {sent_id!r}: udapi reads the text after '/' as a zone, and {zone!r} is not a zone name "
+            "(the CorefUD scorer stops here): use another character than '/' in sentence ids")
+
+
+def zones_mixed(zone: str, line: int, other: str) -> str:
+    def name(z):
+        return f"zone {z!r}" if z else "no zone"
+    return (f"a mention in a sentence of {name(other)} after one in {name(zone)} (line {line}): udapi reads the text "
+            "after '/' in sentence ids as a zone and compares words across zones (the CorefUD scorer stops here): "
+            "use another character than '/' in sentence ids")
+
+
+def no_bracket_warning(count: int, first: str) -> str:
+    return (f"{count} Entity chunk(s) with neither an opening nor a closing bracket (trailing spaces, say) ignored, "
+            f"as the CorefUD scorer ignores them; first: {first}")
+
+
+def multiword_warning(count: int, first: str) -> str:
+    return (f"coreference on {count} multiword-token line(s) ignored, as udapi (and so the CorefUD scorer) ignores "
+            f"it: write it on the lines of its words; first: {first}")
+
+
+def newdoc_without_words() -> str:
+    return ("'# newdoc' in a block without words: udapi drops such a block, newdoc and all, so the CorefUD scorer "
+            "merges the document into the one before (and crashes on a file's first): write it just above the "
+            "document's first sentence, with no empty line between")
+
+
+def extra_columns_warning(count: int, first: str) -> str:
+    return (f"{count} token line(s) with more than 10 columns: the columns after the 10th ignored, as udapi (and so "
+            f"the CorefUD scorer) ignores them; first: {first}")
+
+
+def loose_comment_warning(count: int, first: str) -> str:
+    return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
+            f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
 
 
 def heads_outside_warning(count: int, first: str) -> str:
@@ -347,7 +405,7 @@ def _block(lines: list[str], first: int, s: int) -> Block:
         if line.startswith("#"):
             m = _NEWDOC.match(line)
             if m:
-                block.newdoc = m.group(1).strip() if m.group(1) else True
+                block.newdoc = m.group(1) if m.group(1) else True
             elif _SENT_ID.match(line):
                 block.sent_id = _SENT_ID.match(line).group(1)
             elif _SPEAKER.match(line):
@@ -756,6 +814,7 @@ class _File:
         nb = self.nb
         self.newdoc: dict[int, str | bool] = {}
         self.sid_text: dict[int, str] = {}
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read (no "# "): which, where
         fields_at: dict[int, list[str]] = {}
         if self.start is not None and self.start.entity_fields is not None:
             value, line = self.start.entity_fields  # the header in force where the batch starts
@@ -765,8 +824,10 @@ class _File:
             b = int(self.block[i])
             m = _NEWDOC.match(line)
             if m:
-                self.newdoc[b] = m.group(1).strip() if m.group(1) else True
+                self.newdoc[b] = m.group(1) if m.group(1) else True
                 continue
+            if _LOOSE.match(line) and not _GLOBAL_ENTITY.match(line):
+                self.loose.append(f"{line.split()[0]!r} at {self.path}:{i + 1 + self.line0}")
             m = _SENT_ID.match(line)
             if m:
                 if i > self.b_sid_line[b]:
@@ -804,6 +865,11 @@ class _File:
 
     def documents(self) -> None:
         starts = sorted(self.newdoc)
+        has_words = np.zeros(self.nb, dtype=bool)
+        has_words[self.block[self.kind == self.K.KIND_TOKEN]] = True
+        bare = [b for b in starts if not has_words[b]]
+        if bare:
+            self.problems.append(_Problem(bare[0], _HEADER, int(self.b_first[bare[0]]), newdoc_without_words()))
         self.starts = starts
         self.doc_names: list[str] = []
         first: dict[str, int] = {}
@@ -857,6 +923,13 @@ class _File:
         self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key = K.token_lines(self.buf, self.ls, self.le,
                                                                                    self.kind)
         tok = self.kind == K.KIND_TOKEN
+        self.le_misc = self.le  # where MISC ends: udapi reads the first 10 columns of a longer line
+        longer = np.flatnonzero(tok & (self.tabs > 9))
+        self.extra_columns = (len(longer), f"{self.path}:{int(longer[0]) + 1 + self.line0}" if len(longer) else "")
+        if len(longer):
+            self.le_misc = self.le.copy()
+            self.le_misc[longer] = [self.data.index(b"\t", int(self.t8[i]) + 1) for i in longer.tolist()]
+            self.tabs[longer] = 9
         bad = np.flatnonzero(tok & (self.tabs != 9))
         if len(bad):
             i = int(bad[0])
@@ -871,12 +944,9 @@ class _File:
             self.python_id(i)
         self.empty_node_twice()
         multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
-                 if _MARKED.search(self.data, self.ls[i], self.le[i])]
-        if multi:
-            i = multi[0]
-            b = int(self.block[i])
-            self.problems.append(_Problem(b, _MULTIWORD, i + 1, f"coreference on the multiword-token line "
-                                          f"{self.ident(i)!r}: write it on the lines of its words", self.doc_of(b)))
+                 if _MARKED.search(self.data, self.ls[i], self.le_misc[i])]
+        self.multiword = (len(multi), f"{self.ident(multi[0])!r} at {self.path}:{multi[0] + 1 + self.line0}"
+                          if multi else "")
 
     def ident(self, i: int) -> str:
         return self.text_at(self.ls[i], self.t0[i])
@@ -946,7 +1016,8 @@ class _File:
         K = self.K
         data, buf = self.data, self.buf
         self.nodes(limit)
-        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: count, first line
+        # head indices udapi reads outside their mention, chunks without a bracket it ignores: count, first line
+        self.outside = np.zeros(4, dtype=np.int64)
         err = np.zeros(8, dtype=np.int64)
         n_open = data.count(b"(")
         n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
@@ -954,7 +1025,7 @@ class _File:
         while True:
             self.outside[:] = 0
             status, M, log, e_s, e_e, e_tag, links, drop, cnt = K.parse_tokens(
-                buf, self.le, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
+                buf, self.le_misc, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
                 self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
             if status != K.FULL:
                 break
@@ -966,23 +1037,62 @@ class _File:
         self.names = ([f"{t + self.docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())]
                       if tags.any() else values)
         self.links = links[:n_lk]
-        self.link_format()
+        self.link_format(limit)
         if status != K.OK:
             self.bracket_problem(status, err)
 
-    def link_format(self) -> None:
-        """Bridge and SplitAnte items (before the brackets' first problem): ANTECEDENT<ENTITY, else an error."""
+    def link_format(self, limit: int) -> None:
+        """Bridge and SplitAnte items (before the brackets' first problem), and udapi's legacy ``Split`` on a
+        node without SplitAnte: ANTECEDENT<ENTITY, else an error."""
         self.linked: dict[str, tuple[int, str, str]] = {}
-        for line, s, e, b in self.links.tolist():
+        self.link_items: list[tuple[int, str, str, str, str | None]] = []  # line, attribute, antecedent, entity, doc
+        for line, s, e, b in sorted(self.links.tolist() + self.legacy_split(limit)):
             name, _, value = self.text_at(s, e).partition("=")
             doc = self.doc_of(b)
             for link in value.split(","):
                 ante, sep, this = link.partition("<")
                 if not sep:
                     self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
-                for eid in (ante, this.split(":", 1)[0]):
-                    eid = f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                        for eid in (ante, this.split(":", 1)[0])]
+                for eid in pair:
                     self.linked.setdefault(eid, (line, doc, name))
+                self.link_items.append((line, name, pair[0], pair[1], doc))
+
+    def legacy_split(self, limit: int) -> list[list[int]]:
+        """``Split=`` items that udapi reads as SplitAnte (on a word or empty node without SplitAnte):
+        (line, start, end, block) as the scanner gives links."""
+        if b"Split=" not in self.data:
+            return []
+        K, out = self.K, []
+        for m in _LEGACY_SPLIT.finditer(self.data):
+            i = int(np.searchsorted(self.ls, m.start(), side="right")) - 1
+            b = int(self.block[i])
+            if (self.kind[i] != K.KIND_TOKEN or self.tabs[i] != 9 or not 0 <= b < limit or m.start() < self.t8[i]
+                    or self.what[i] not in (K.ID_WORD, K.ID_EMPTY)
+                    or _SPLIT_ANTE.search(self.data, self.t8[i], self.le_misc[i])
+                    or m.start() >= self.le_misc[i]):
+                continue
+            out.append([i + 1, m.start(), m.end(), b])
+        return out
+
+    def links_before_their_entity(self) -> None:
+        """udapi reads the links node by node: the entity after ``<`` must be known there (a Bridge's must
+        have a mention opened at or before the node; a SplitAnte's may also have been named as an antecedent
+        before), or the scorer crashes (KeyError, IndexError).  An entity mentioned nowhere in the file is
+        :meth:`links_resolved`'s error; in a batch, one opened in an earlier batch is settled by the file."""
+        opened: dict[str, int] = {}
+        for eid, line in self.M[:, [self.K.M_EID, self.K.M_LINE]].tolist():
+            opened.setdefault(self.names[eid], line)
+        named: set[str] = set()
+        for line, name, ante, this, doc in sorted(self.link_items, key=lambda x: (x[0], x[1] != "Bridge")):
+            first = opened.get(this)
+            known = first is not None and first <= line or name != "Bridge" and this in named
+            if not known and self.start is not None:
+                self.early.append((this, line + self.line0, doc, link_before_entity(name, this)))
+            elif not known and first is not None:  # (else links_resolved's error: no mention at all)
+                self.fail(line, link_before_entity(name, this), doc)
+            named.add(ante)
 
     def bracket_problem(self, status: int, err: np.ndarray) -> None:
         K = self.K
@@ -992,7 +1102,6 @@ class _File:
         name = self.names[a_s] if status == K.E_HEAD_OUTSIDE else self.names[v0] if v0 < len(self.names) else ""
         problems = {
             K.E_NO_HEADER: lambda: 'Entity= annotation but no "# global.Entity = ..." header line',
-            K.E_NEITHER: lambda: f"Entity chunk {a!r} has neither an opening nor a closing bracket",
             K.E_HEAD_TEXT: lambda: f"head index {a!r} of {self.text_at(b_s, b_e)!r} is not a number",
             K.E_NO_ID: lambda: f"Entity {a!r} has no entity id",
             K.E_BAD_PART: lambda: f"entity id {a!r} ends with ']' but is not a discontinuous part like e3[1/2]",
@@ -1023,17 +1132,66 @@ class _File:
         self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
+        if self.outside[2]:
+            self.warnings.append(no_bracket_warning(int(self.outside[2]), f"{self.path}:"
+                                                                          f"{int(self.outside[3]) + self.line0}"))
+        if self.multiword[0]:
+            self.warnings.append(multiword_warning(*self.multiword))
+        if self.extra_columns[0]:
+            self.warnings.append(extra_columns_warning(*self.extra_columns))
+        if self.loose:
+            self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
                                                                             f"{int(self.outside[1]) + self.line0}"))
+        self.early: list[tuple[str, int, str, str]] = []
+        self.links_before_their_entity()
         self.keep_mentions()
         self.unresolved = self.links_resolved()
+        self.zones()
         table = self.table()
         table.sentences = self.sentences()
         table.warnings = self.warnings
         if self.start is not None:
-            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved)
+            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved,
+                                     early=self.early)
         return table
+
+    def scorer_crash_warnings(self) -> list[str]:
+        """Lines read here that crash the CorefUD scorer, which the intended score does not depend on: one
+        empty line opening the file (udapi's ``re.split(r"\\n\\n+")`` leaves it at the start of the first
+        sentence) and lines of only blanks (udapi reads them as word lines)."""
+        out = []
+        data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
+        if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
+            out.append(leading_empty_line_warning(self.path))
+        if b" \n" in data or b"\t\n" in data or data.endswith((b" ", b"\t")):
+            m = _BLANKS_LINE.search(self.data)
+            if m:
+                line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
+                out.append(blank_line_warning(f"{self.path}:{line}"))
+        return out
+
+    def zones(self) -> None:
+        """udapi reads ``# sent_id = BUNDLE/ZONE``: a zone must be a valid name, and mentions in two zones
+        make it compare words across zones: the CorefUD scorer stops on both."""
+        if not self.data.count(b"/"):
+            return
+        blocks = [b for b in range(self.nb) if "/" in self.sent_id(b)]
+        if not blocks:
+            return
+        zone = {b: self.sent_id(b).split("/", 1)[1] for b in blocks}
+        for b in blocks:
+            if not _ZONE.match(zone[b]):
+                self.fail(int(self.b_sid_line[b]) + 1 if self.b_sid_line[b] >= 0 else int(self.b_first[b]),
+                          zone_invalid(self.sent_id(b), zone[b]), self.doc_of(b))
+        first: dict[str, int] = {}  # zone -> the line of its first mention ("": none, as udapi's default)
+        for line in sorted(self.M[:, self.K.M_LINE].tolist()):
+            first.setdefault(zone.get(int(self.block[line - 1]), ""), line)
+        if len(first) > 1:
+            (z1, l1), (z2, l2) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1 + self.line0, z2), self.doc_of(int(self.block[l2 - 1])))
 
     def keep_mentions(self) -> None:
         """Mentions dropped (left open) out; entities numbered among those with a mention."""
@@ -1193,4 +1351,8 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
+_BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
+_LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
+_SPLIT_ANTE = re.compile(rb"(?<=[\t|])SplitAnte=[^|\n]")
+_ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")

@@ -156,6 +156,7 @@ class BatchSummary:
     firsts: dict[str, tuple[int, int, int]]  # entity id -> its first mention (first key, -words, last key)
     names: set[str]  # every entity it mentions (GRP ids as "DOCUMENT NUMBER:ID")
     unresolved: list[tuple[str, int, str, str]]  # Bridge/SplitAnte links to entities it does not mention
+    early: list[tuple[str, int, str, str]]  # links to entities it does not open before them (BatchFacts.early)
     first_sentence: tuple[str, int, str]  # (id, line, document) of its first sentence
     last_sentence: tuple[str, int]  # (id, line) of its last
     documents: list[tuple[str, int]]  # (name, line) of each
@@ -186,7 +187,7 @@ def batch_summary(table: MentionTable) -> BatchSummary | None:
             if labels[c] not in firsts or key < firsts[labels[c]]:
                 firsts[labels[c]] = key
     first, last = table.sentences[0], table.sentences[-1]  # a batch starts with a document: never empty
-    return BatchSummary(table.path, firsts, names, list(facts.unresolved),
+    return BatchSummary(table.path, firsts, names, list(facts.unresolved), list(facts.early),
                         (first.sent_id, first.line, table.doc_names[0]), (last.sent_id, last.line),
                         list(zip(table.doc_names, table.doc_lines.tolist())), facts.left_open, facts.continued)
 
@@ -223,6 +224,9 @@ def part_contexts(parts: list, summaries: list) -> list[dict | None]:
             for eid, line, doc, attribute in s.unresolved:
                 if eid not in mentioned:
                     raise ParseError(path, line, entity_without_mention(attribute, eid), doc)
+            for eid, line, doc, message in s.early:
+                if eid not in seen:  # (an entity of an earlier batch is known)
+                    raise ParseError(path, line, message, doc)
             shared = {eid: seen[eid] for eid in s.firsts if eid in seen}
             for eid, key in s.firsts.items():
                 seen.setdefault(eid, key)

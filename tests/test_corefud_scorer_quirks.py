@@ -1,0 +1,215 @@
+"""CorefUD inputs on which corefud-scorer 1.2 (udapi 0.5.2) crashes though the intended score is plain: scored
+with one warning naming file and line; or where it crashes on a link: one clear error (issue 36).  The scorer's
+behaviour on each was observed on variants of the bundled example (see docs/corefud.md)."""
+import warnings
+
+import pytest
+
+import fastscore
+from fastscore.errors import FastscoreError, FastscoreWarning
+from fastscore.formats.conllu import read_conllu
+
+from tests import reference_conllu
+
+DOC = """# newdoc id = d1
+# global.Entity = eid-etype-head-other
+# sent_id = s1
+1\tMaria\tmaria\tPROPN\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)
+2\tbought\tbuy\tVERB\t_\t_\t0\troot\t_\t_
+3\tit\tit\tPRON\t_\t_\t2\tobj\t_\tEntity=(e2-object-1)
+
+# sent_id = s2
+1\tShe\tshe\tPRON\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)
+2\tsold\tsell\tVERB\t_\t_\t0\troot\t_\t_
+3\tit\tit\tPRON\t_\t_\t2\tobj\t_\tEntity=(e2-object-1)
+4\tto\tto\tADP\t_\t_\t5\tcase\t_\t_
+5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\tEntity=(e3-person-1)
+
+"""
+
+
+def _pair(tmp_path, text):
+    kp, rp = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    kp.write_text(text, encoding="utf-8")
+    rp.write_text(text, encoding="utf-8")
+    return kp, rp
+
+
+def _score(kp, rp):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FastscoreWarning)
+        result = fastscore.score_coref(kp, rp)
+    return result, [str(w.message) for w in caught if issubclass(w.category, FastscoreWarning)]
+
+
+def _same_as_oracle(path):
+    assert read_conllu(path).warnings == reference_conllu.read_conllu(path).warnings
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("\n" + DOC, 1, "starts with one empty line"),
+    (DOC.replace("\n\n# sent_id = s2", "\n \n# sent_id = s2"), 7, "only spaces or tabs"),
+    (DOC.replace("\n\n# sent_id = s2", "\n\n\t\n# sent_id = s2"), 8, "only spaces or tabs"),
+    (DOC + " \n", 15, "only spaces or tabs"),
+])
+def test_lines_that_crash_the_scorer_are_scored_with_a_warning(tmp_path, text, line, what):
+    kp, rp = _pair(tmp_path, text)
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    mine = [w for w in said if what in w and "the CorefUD scorer crashes" in w]
+    assert any(f"key.conllu:{line}:" in w for w in mine) and any(f"response.conllu:{line}:" in w for w in mine)
+    _same_as_oracle(kp)
+
+
+def test_two_leading_empty_lines_are_read_silently_as_by_the_scorer(tmp_path):
+    kp, rp = _pair(tmp_path, "\n\n" + DOC)
+    assert not [w for w in _score(kp, rp)[1] if "crashes" in w]
+    _same_as_oracle(kp)
+
+
+def _refused(path, *words):
+    with pytest.raises(FastscoreError) as exc:
+        read_conllu(path)
+    with pytest.raises(FastscoreError) as oracle:
+        reference_conllu.read_conllu(path)
+    assert str(exc.value) == str(oracle.value)
+    assert all(w in str(exc.value) for w in words), str(exc.value)
+
+
+ON_MARIA = "Entity=(e1-person-1)\n2\tbought"
+
+
+@pytest.mark.parametrize("misc, words", [
+    ("Entity=(e1-person-1)|SplitAnte=e1<e3,e2<e3", ("key.conllu:4:", "SplitAnte names entity 'e3' before its first mention")),
+    ("Entity=(e1-person-1)|Bridge=e1<e3", ("key.conllu:4:", "Bridge names entity 'e3' before its first mention")),
+    ("Entity=(e1-person-1)|Split=e1<e3,e2<e3", ("Split names entity 'e3' before its first mention",)),
+    ("Entity=(e1-person-1)|Split=e9<e1", ("key.conllu:4:", "Split names entity 'e9', which has no mention")),
+])
+def test_links_udapi_cannot_follow_are_refused(tmp_path, misc, words):
+    """udapi reads links node by node (a KeyError for an entity not yet opened) and reads the legacy Split=
+    as SplitAnte (a ValueError for an entity without mention): the scorer crashes."""
+    kp, _ = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    _refused(kp, *words)
+
+
+ON_TOM = "Entity=(e3-person-1)\n"
+
+
+@pytest.mark.parametrize("misc", [
+    "Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3",  # after (or at) the entity's first mention
+    "Bridge=e1<e3|Entity=(e3-person-1)",  # udapi reads the node's Entity before its links, whatever the order
+    "Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3|Split=e9<e1",  # Split is read only where SplitAnte is not
+])
+def test_links_udapi_follows_are_read_as_before(tmp_path, misc):
+    kp, rp = _pair(tmp_path, DOC.replace(ON_TOM, misc + "\n", 1))
+    assert read_conllu(kp).warnings == reference_conllu.read_conllu(kp).warnings == []
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("ids, words", [
+    (("news/1", "s2"), ("key.conllu:3:", "sentence id 'news/1'", "'1' is not a zone name")),
+    (("a/b/c", "s2"), ("key.conllu:3:", "'b/c' is not a zone name")),
+    (("x/en", "x/de"), ("key.conllu:9:", "zone 'de' after one in zone 'en' (line 4)")),
+    (("a/en", "s2"), ("key.conllu:9:", "no zone after one in zone 'en'")),
+])
+def test_sentence_ids_udapi_reads_as_zones_it_cannot_score_are_refused(tmp_path, ids, words):
+    """udapi reads ``BUNDLE/ZONE``: an invalid zone name, or mentions in two zones (it compares their words),
+    stop the scorer (ValueError)."""
+    kp, _ = _pair(tmp_path, DOC.replace("sent_id = s1", f"sent_id = {ids[0]}").replace("sent_id = s2",
+                                                                                        f"sent_id = {ids[1]}"))
+    _refused(kp, *words)
+
+
+@pytest.mark.parametrize("ids", [("a/en", "b/en"), ("a/", "b/"), ("a/en_x-1", "b/en_x-1")])
+def test_sentence_ids_of_one_valid_zone_score_as_the_scorer(tmp_path, ids):
+    kp, rp = _pair(tmp_path, DOC.replace("sent_id = s1", f"sent_id = {ids[0]}").replace("sent_id = s2",
+                                                                                        f"sent_id = {ids[1]}"))
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("misc, line", [
+    ("Entity=(e1-person-1)  ", 4),  # trailing spaces on a word line: udapi's chunk "  "
+    ("Entity=e1|Entity=(e1-person-1)", None),  # (the last Entity= counts: see below)
+    ("Entity=(e1-person-1)e7", 4),
+])
+def test_entity_chunks_without_a_bracket_are_ignored_with_a_warning(tmp_path, misc, line):
+    """udapi warns about a chunk with neither bracket and goes on: the scorer scores the rest."""
+    kp, rp = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    mine = [w for w in said if "neither an opening nor a closing bracket" in w]
+    assert len(mine) == (0 if line is None else 2) and all(w.endswith(f".conllu:{line}") for w in mine)
+    _same_as_oracle(kp)
+
+
+@pytest.mark.parametrize("misc", [
+    "Entity=(e2-object-1)|Entity=(e1-person-1)",  # (read both, Maria would be in e2 too)
+    "Entity=(e1-person-1)|Bridge=e7<e1|Bridge=e1<e1x|Entity=(e1-person-1)",  # (e7 never mentioned: not read)
+])
+def test_of_two_items_of_one_name_in_misc_the_last_counts(tmp_path, misc):
+    """udapi's MISC is a DualDict: the last ``Entity=`` (``Bridge=``, ``SplitAnte=``) of a node counts; the
+    scorer gives 100 on a pair whose response has only the last."""
+    kp, _ = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    rp = tmp_path / "plain.conllu"
+    rp.write_text(DOC, encoding="utf-8")
+    if "e1x" in misc:
+        _refused(kp, "Bridge names entity 'e1x', which has no mention")
+        return
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+    _same_as_oracle(kp)
+
+
+def test_coreference_on_a_multiword_token_line_is_ignored_with_a_warning(tmp_path):
+    """udapi keeps a multiword token's MISC apart from its words': the scorer reads no mention there."""
+    mwt = "2-3\tbought-it\t_\t_\t_\t_\t_\t_\t_\tEntity=(e7-x-1)\n2\tbought"
+    kp, _ = _pair(tmp_path, DOC.replace("\n2\tbought", "\n" + mwt, 1))
+    rp = tmp_path / "plain.conllu"
+    rp.write_text(DOC.replace("\n2\tbought", "\n" + mwt.replace("Entity=(e7-x-1)", "_"), 1), encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if "multiword-token line(s) ignored" in w and "key.conllu:5" in w]
+    _same_as_oracle(kp)
+
+
+D2 = DOC.replace("# sent_id = s2", "# newdoc id = d2\n# sent_id = s2")
+
+
+@pytest.mark.parametrize("text, line", [
+    (D2.replace("# newdoc id = d2\n", "# newdoc id = d2\n\n"), 8),  # the scorer merges d2 into d1
+    (DOC.replace("# newdoc id = d1\n", "# newdoc id = d1\n\n"), 1),  # the scorer crashes (AttributeError)
+])
+def test_a_newdoc_in_a_block_without_words_is_refused(tmp_path, text, line):
+    kp, _ = _pair(tmp_path, text)
+    _refused(kp, f"key.conllu:{line}:", "'# newdoc' in a block without words")
+
+
+def test_newdoc_without_the_space_is_a_plain_comment_as_in_udapi(tmp_path):
+    """udapi reads '# newdoc' only: with '#newdoc' d2 is part of d1 (the scorer's BLANC 33.33, not 0)."""
+    kp, rp = _pair(tmp_path, D2.replace("# newdoc id = d2", "#newdoc id = d2"))
+    rp.write_text(D2.replace("# newdoc id = d2", "#newdoc id = d2").replace("(e2-object-1)\n4\tto",
+                                                                            "(e8-object-1)\n4\tto"), encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert round(100 * result.f1("blanc"), 2) == 33.33
+    assert [w for w in said if "'#newdoc' at " in w and "key.conllu:8" in w]
+    _same_as_oracle(kp)
+
+
+def test_a_newdoc_id_keeps_its_trailing_blanks_as_in_udapi(tmp_path):
+    """'# newdoc id = d1 ' names document 'd1 ': against a response's 'd1' the scorer stops (DataAlignError)."""
+    kp, rp = _pair(tmp_path, DOC.replace("# newdoc id = d1", "# newdoc id = d1 "))
+    rp.write_text(DOC, encoding="utf-8")
+    with pytest.raises(FastscoreError, match="no document"):
+        fastscore.score_coref(kp, rp)
+    rp.write_text(DOC.replace("# newdoc id = d1", "# newdoc id = d1 "), encoding="utf-8")
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+
+
+@pytest.mark.parametrize("extra", ["\t", "\tx\ty"])
+def test_columns_after_the_tenth_are_ignored_with_a_warning(tmp_path, extra):
+    """udapi reads the first 10 columns of a longer token line (an 11th empty column, say)."""
+    kp, rp = _pair(tmp_path, DOC.replace(ON_MARIA, "Entity=(e1-person-1)" + extra + "\n2\tbought", 1))
+    rp.write_text(DOC, encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if "more than 10 columns" in w and w.endswith("key.conllu:4")]
+    _same_as_oracle(kp)
