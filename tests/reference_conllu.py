@@ -12,7 +12,7 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning,
+                                      entity_without_mention, heads_outside_warning, link_to_itself,
                                       blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
@@ -181,19 +181,14 @@ class _Reader:
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
-            items = misc.split("|")
-            last = {item.partition("=")[0]: n for n, item in enumerate(items)}  # udapi's MISC: the last of a name
-            items = [item for n, item in enumerate(items) if last[item.partition("=")[0]] == n]
-            for item in items:
-                if item.startswith("Entity="):
-                    self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
+            items = dict(item.partition("=")[::2] for item in misc.split("|"))  # udapi's MISC: the last of a name
+            if not items.get("Entity"):  # udapi skips a node without Entity, links and all
+                continue
+            self.brackets(items["Entity"], key, numbers[k], order, position[k])
             # then, as udapi, Bridge, then SplitAnte (or the legacy Split where SplitAnte is empty or missing)
-            split_ante = [item for item in items if item.startswith("SplitAnte=")]
-            legacy = [] if any(len(item) > len("SplitAnte=") for item in split_ante) else "Split="
-            for prefix in ("Bridge=", "SplitAnte=", legacy):
-                for item in items:
-                    if prefix and item.startswith(prefix):
-                        self.links(item, numbers[k])
+            for name in ("Bridge", "SplitAnte" if items.get("SplitAnte") else "Split"):
+                if items.get(name):
+                    self.links(name, items[name], numbers[k])
 
     def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
         """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
@@ -220,19 +215,23 @@ class _Reader:
         out.sort()
         return out
 
-    def links(self, item: str, line: int) -> None:
+    def links(self, name: str, value: str, line: int) -> None:
         """Bridge and SplitAnte are not scored, but the entities they name must exist (the scorer stops)."""
-        name, _, value = item.partition("=")
         for link in value.split(","):
-            ante, sep, this = link.partition("<")
-            if not sep:
+            parts = link.split("<")
+            if len(parts) != 2:
                 self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
-            for eid in (ante, this.split(":", 1)[0]):
-                self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
-            this = self.eid_of(this.split(":", 1)[0])
+            ante, this = parts
+            if name == "Bridge":  # (udapi drops a Bridge's relation, A<B:part)
+                this = this.split(":", 1)[0]
+            if ante == this:
+                self.fail(line, link_to_itself(name, link, ante), self.doc_names[-1])
+            ante, this = self.eid_of(ante), self.eid_of(this)
+            for eid in (ante, this):
+                self.linked.setdefault(eid, (line, self.doc_names[-1], name))
             if not (this in self.opened_at or name != "Bridge" and this in self.named):
                 self.early.append((this, line, self.doc_names[-1], name))
-            self.named.add(self.eid_of(ante))
+            self.named.add(ante)
 
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
@@ -390,7 +389,7 @@ class _Reader:
             elif first is not None:
                 self.fail(line, link_before_entity(name, eid), doc)
         for eid, (line, doc, name) in self.linked.items():
-            if eid in self.entities:
+            if eid in self.opened_at:  # (udapi deletes an entity whose mentions were all left open: no error)
                 continue
             if self.start is not None:  # a batch: the entity may have mentions in another batch of the file
                 self.unresolved.append((eid, line, doc, name))

@@ -93,6 +93,37 @@ def test_links_udapi_cannot_follow_are_refused(tmp_path, misc, words):
 
 
 ON_TOM = "Entity=(e3-person-1)\n"
+ON_BOUGHT = "0\troot\t_\t_\n3\tit"  # the MISC of a node without Entity
+
+
+@pytest.mark.parametrize("misc, words", [
+    ("Entity=(e1-person-1)|SplitAnte=e9<e1|Bridge=e9<e1", ("key.conllu:4:", "Bridge names entity 'e9', which has no")),
+    ("Entity=(e1-person-1)|Bridge=e1<e1", ("key.conllu:4:", "Bridge link 'e1<e1' links entity 'e1' to itself")),
+    ("Entity=(e1-person-1)|SplitAnte=e1<e1", ("SplitAnte link 'e1<e1' links entity 'e1' to itself",)),
+    ("Entity=(e1-person-1)|Bridge=e1<e2<e3", ("Bridge link 'e1<e2<e3' is not ANTECEDENT<ENTITY",)),
+    ("Entity=(e1-person-1)|SplitAnte=e2<e1:x", ("SplitAnte names entity 'e1:x', which has no mention",)),
+])
+def test_links_udapi_stops_on_are_refused_as_it_reads_them(tmp_path, misc, words):
+    """udapi reads a node's Bridge before its SplitAnte, drops a Bridge's relation (not a SplitAnte's), and
+    stops on a link with two '<' or one entity twice."""
+    kp, _ = _pair(tmp_path, DOC.replace(ON_MARIA, misc + "\n2\tbought", 1))
+    _refused(kp, *words)
+
+
+@pytest.mark.parametrize("text", [
+    DOC.replace(ON_BOUGHT, "0\troot\t_\tBridge=e9<e1|SplitAnte=e1<e8\n3\tit", 1),  # udapi skips a node without
+    DOC.replace(ON_BOUGHT, "0\troot\t_\tEntity=|SplitAnte=e1<e3\n3\tit", 1),  # Entity, links and all
+    # the only mention of e9 left open: udapi deletes the entity, the link's check with it
+    DOC.replace(ON_TOM, "Entity=(e3-person-1)|Bridge=e9<e3\n", 1).replace("(e2-object-1)\n\n", "(e2-object-1)|"
+                                                                           "Entity=(e9-object-1\n\n", 1),
+    # udapi reads nodes in the order of their ids, not of their lines: e1 (id 1) is opened before id 2's Bridge
+    DOC.replace("1\tMaria\tmaria\tPROPN\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)\n2\tbought\tbuy\tVERB\t_\t_\t0\troot\t_\t_\n",
+                "2\tbought\tbuy\tVERB\t_\t_\t0\troot\t_\tEntity=(e4-event-1)|Bridge=e4<e1\n"
+                "1\tMaria\tmaria\tPROPN\t_\t_\t0\tnsubj\t_\tEntity=(e1-person-1)\n", 1),
+])
+def test_links_udapi_skips_or_finds_known_are_read(tmp_path, text):
+    kp, _ = _pair(tmp_path, text)
+    assert read_conllu(kp).warnings == reference_conllu.read_conllu(kp).warnings
 
 
 @pytest.mark.parametrize("misc", [

@@ -241,8 +241,13 @@ def repeated_sentence_id(sent_id: str, previous_line: int) -> str:
             "scorer stops here)")
 
 
+def _without_document(eid: str) -> str:
+    """An entity id as written: without the document number a GRP id is given here ("2:e1")."""
+    return re.sub(r"^\d+:", "", eid)
+
+
 def entity_without_mention(attribute: str, eid: str) -> str:
-    return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
+    return f"{attribute} names entity {_without_document(eid)!r}, which has no mention (the CorefUD scorer stops here)"
 
 
 def blank_line_warning(where: str) -> str:
@@ -255,8 +260,37 @@ def leading_empty_line_warning(path: str) -> str:
             "more it skips): remove it to run the scorer")
 
 
+def misc_links(misc: str) -> list[tuple[str, str]]:
+    """The links of a MISC column as udapi reads them: on a node with an Entity value only (the others it
+    skips), the last item of a name counts (its DualDict), Bridge first, then SplitAnte, or the legacy Split
+    where SplitAnte is empty; an empty value is none."""
+    items = dict(item.partition("=")[::2] for item in misc.split("|"))
+    if not items.get("Entity"):
+        return []
+    split = "SplitAnte" if items.get("SplitAnte") else "Split"
+    return [(name, items[name]) for name in ("Bridge", split) if items.get(name)]
+
+
+def link_problem(attribute: str, link: str) -> str | None:
+    """What makes udapi stop on one link of a Bridge or SplitAnte value, else None."""
+    if link.count("<") != 1:
+        return f"{attribute} link {link!r} is not ANTECEDENT<ENTITY"
+    ante, this = link_pair(attribute, link)
+    return link_to_itself(attribute, link, ante) if ante == this else None
+
+
+def link_to_itself(attribute: str, link: str, eid: str) -> str:
+    return f"{attribute} link {link!r} links entity {eid!r} to itself (the CorefUD scorer stops here)"
+
+
+def link_pair(attribute: str, link: str) -> tuple[str, str]:
+    """(antecedent, entity) of a link ``A<B``: udapi drops a Bridge's relation (``A<B:part``), not a SplitAnte's."""
+    ante, _, this = link.partition("<")
+    return ante, this.split(":", 1)[0] if attribute == "Bridge" else this
+
+
 def link_before_entity(attribute: str, eid: str) -> str:
-    return (f"{attribute} names entity {eid.split(':', 1)[-1]!r} before its first mention: the CorefUD scorer stops "
+    return (f"{attribute} names entity {_without_document(eid)!r} before its first mention: the CorefUD scorer stops "
             "here (udapi reads links node by node)")
 
 
@@ -1037,57 +1071,63 @@ class _File:
         self.names = ([f"{t + self.docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())]
                       if tags.any() else values)
         self.links = links[:n_lk]
-        self.link_format(limit)
+        self.link_format(limit, status, err)
         if status != K.OK:
             self.bracket_problem(status, err)
 
-    def link_format(self, limit: int) -> None:
-        """Bridge and SplitAnte items (before the brackets' first problem), and udapi's legacy ``Split`` on a
-        node without SplitAnte: ANTECEDENT<ENTITY, else an error."""
+    def link_format(self, limit: int, status: int, err: np.ndarray) -> None:
+        """The links of the nodes before the brackets' first problem, as udapi reads them (:func:`misc_links`),
+        node by node in its order: the format checked (else an error), the entities named noted."""
         self.linked: dict[str, tuple[int, str, str]] = {}
         self.link_items: list[tuple[int, str, str, str, str | None]] = []  # line, attribute, antecedent, entity, doc
-        for line, s, e, b in sorted(self.links.tolist() + self.legacy_split(limit)):
-            name, _, value = self.text_at(s, e).partition("=")
+        self.rank = np.full(len(self.ls) + 1, -1, dtype=np.int64)  # line (from 1) -> its node's place in udapi's order
+        self.rank[self.node_line + 1] = np.arange(len(self.node_line))
+        lines = {int(x) for x in self.links[:, 0].tolist()} | self.legacy_split(limit)
+        if status != self.K.OK:  # udapi reads a node's Entity before its links: none from the failing node on
+            lines = {i for i in lines if self.rank[i] < self.rank[int(err[1])]}
+        for line in sorted(lines, key=self.rank.__getitem__):
+            b = int(self.block[line - 1])
             doc = self.doc_of(b)
-            for link in value.split(","):
-                ante, sep, this = link.partition("<")
-                if not sep:
-                    self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
-                pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
-                        for eid in (ante, this.split(":", 1)[0])]
-                for eid in pair:
-                    self.linked.setdefault(eid, (line, doc, name))
-                self.link_items.append((line, name, pair[0], pair[1], doc))
+            for name, value in misc_links(self.text_at(int(self.t8[line - 1]) + 1, int(self.le_misc[line - 1]))):
+                for link in value.split(","):
+                    problem = link_problem(name, link)
+                    if problem:
+                        self.fail(line, problem, doc)
+                    ante, this = link_pair(name, link)
+                    pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                            for eid in (ante, this)]
+                    for eid in pair:
+                        self.linked.setdefault(eid, (line, doc, name))
+                    self.link_items.append((line, name, pair[0], pair[1], doc))
 
-    def legacy_split(self, limit: int) -> list[list[int]]:
-        """``Split=`` items that udapi reads as SplitAnte (on a word or empty node without SplitAnte):
-        (line, start, end, block) as the scanner gives links."""
+    def legacy_split(self, limit: int) -> set[int]:
+        """The lines (from 1) of word and empty nodes with a ``Split=`` item in MISC (udapi's legacy name of
+        SplitAnte, read where SplitAnte is empty)."""
         if b"Split=" not in self.data:
-            return []
-        K, out = self.K, []
+            return set()
+        K, out = self.K, set()
         for m in _LEGACY_SPLIT.finditer(self.data):
             i = int(np.searchsorted(self.ls, m.start(), side="right")) - 1
             b = int(self.block[i])
-            if (self.kind[i] != K.KIND_TOKEN or self.tabs[i] != 9 or not 0 <= b < limit or m.start() < self.t8[i]
-                    or self.what[i] not in (K.ID_WORD, K.ID_EMPTY)
-                    or _SPLIT_ANTE.search(self.data, self.t8[i], self.le_misc[i])
-                    or m.start() >= self.le_misc[i]):
-                continue
-            out.append([i + 1, m.start(), m.end(), b])
+            if (self.kind[i] == K.KIND_TOKEN and self.tabs[i] == 9 and 0 <= b < limit
+                    and self.what[i] in (K.ID_WORD, K.ID_EMPTY) and self.t8[i] < m.start() < self.le_misc[i]):
+                out.add(i + 1)
         return out
 
     def links_before_their_entity(self) -> None:
         """udapi reads the links node by node: the entity after ``<`` must be known there (a Bridge's must
-        have a mention opened at or before the node; a SplitAnte's may also have been named as an antecedent
-        before), or the scorer crashes (KeyError, IndexError).  An entity mentioned nowhere in the file is
+        have a mention opened at or before the node; a SplitAnte's may also have been named before, by any
+        link), or the scorer crashes (KeyError, IndexError).  An entity mentioned nowhere in the file is
         :meth:`links_resolved`'s error; in a batch, one opened in an earlier batch is settled by the file."""
-        opened: dict[str, int] = {}
+        opened: dict[str, int] = {}  # entity -> the place of its first mention's node in udapi's order
         for eid, line in self.M[:, [self.K.M_EID, self.K.M_LINE]].tolist():
-            opened.setdefault(self.names[eid], line)
+            place = int(self.rank[line])
+            if place < opened.get(self.names[eid], place + 1):
+                opened[self.names[eid]] = place
         named: set[str] = set()
-        for line, name, ante, this, doc in sorted(self.link_items, key=lambda x: (x[0], x[1] != "Bridge")):
+        for line, name, ante, this, doc in self.link_items:  # (in udapi's order)
             first = opened.get(this)
-            known = first is not None and first <= line or name != "Bridge" and this in named
+            known = first is not None and first <= self.rank[line] or name != "Bridge" and this in named
             if not known and self.start is not None:
                 self.early.append((this, line + self.line0, doc, link_before_entity(name, this)))
             elif not known and first is not None:  # (else links_resolved's error: no mention at all)
@@ -1147,8 +1187,9 @@ class _File:
                                                                             f"{int(self.outside[1]) + self.line0}"))
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
+        opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
         self.keep_mentions()
-        self.unresolved = self.links_resolved()
+        self.unresolved = self.links_resolved(opened)
         self.zones()
         table = self.table()
         table.sentences = self.sentences()
@@ -1206,12 +1247,11 @@ class _File:
         self.m_eid = (np.cumsum(used) - 1)[M[:, K.M_EID]]
         self.names = [n for n, u in zip(self.names, used.tolist()) if u]
 
-    def links_resolved(self) -> list[tuple[str, int, str, str]]:
-        """Bridge and SplitAnte name entities that must have a mention (the scorer stops); in a batch, those
-        without one in the batch are left to the whole file."""
-        known = set(self.names)
+    def links_resolved(self, opened: set[str]) -> list[tuple[str, int, str, str]]:
+        """Bridge and SplitAnte name entities that must have a mention, kept or left open (else the scorer
+        stops); in a batch, those without one in the batch are left to the whole file."""
         unresolved = [(eid, line + self.line0, doc, name) for eid, (line, doc, name) in self.linked.items()
-                      if eid not in known]
+                      if eid not in opened]
         if unresolved and self.start is None:
             eid, line, doc, name = unresolved[0]
             raise ParseError(self.path, line, entity_without_mention(name, eid), doc)
@@ -1353,6 +1393,5 @@ _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id",
                                                               b"Bridge=", b"SplitAnte="))
 _BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
 _LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
-_SPLIT_ANTE = re.compile(rb"(?<=[\t|])SplitAnte=[^|\n]")
 _ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
