@@ -12,7 +12,7 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, link_to_itself,
+                                      entity_without_mention, heads_outside_warning, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
                                       blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
@@ -23,14 +23,14 @@ _DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
 _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 
-def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
+def read_conllu(path: str | os.PathLike | Part, fix_corefud_quirks: bool = False) -> MentionTable:
     """What ``fastscore.formats.conllu.read_conllu`` gives, read line by line in Python."""
     start = path if isinstance(path, Part) else None
     if start is not None:
         name, data = start.path, read_part(start)
     else:
         name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
-    reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
+    reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start, fix_corefud_quirks)
     table = reader.read()
     table.sentences = reader.file.sentences
     table.warnings = reader.file.warnings
@@ -59,7 +59,9 @@ class ConlluFile:
 
 
 class _Reader:
-    def __init__(self, path: str, text: str, start: Part | None = None):
+    def __init__(self, path: str, text: str, start: Part | None = None, fix_quirks: bool = False):
+        self.fix_quirks = fix_quirks  # each sentence with the header above it, not the file's last header
+        self.header_warning: str | None = None
         self.path = path
         self.text = text
         self.start = start  # a batch of a large file (ConlluPart), or None
@@ -86,11 +88,12 @@ class _Reader:
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
         self.extra_columns: list[str] = []  # token lines with more than 10 columns: where
+        self.short: list[str] = []  # token lines with fewer than 10 columns (a node id first): where
         self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read: which, where
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
-        if start is not None and start.entity_fields is not None:
+        if start is not None and start.entity_fields is not None and fix_quirks:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
@@ -101,10 +104,14 @@ class _Reader:
     def read(self) -> MentionTable:
         text = self.text.replace("\r\n", "\n") if "\r" in self.text else self.text
         line = 1 + (self.start.line if self.start is not None else 0)
+        if not self.fix_quirks:
+            self.last_header(text, line)
         pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
+        words = [n % 2 == 0 and any(x.strip() and x[0] != "#" for x in piece.split("\n"))
+                 for n, piece in enumerate(pieces)]
         for n, piece in enumerate(pieces):
             if n % 2 == 0 and piece.strip():
-                self.sentence(piece.split("\n"), line)
+                self.sentence(piece.split("\n"), line, any(words[n + 1:]))
             line += piece.count("\n")
         if not self.file.sentences:
             reject_other_format(self.path, self.text, "conllu")
@@ -112,10 +119,13 @@ class _Reader:
         self.close_file()
         return self.table()
 
-    def sentence(self, lines: list[str], first_line: int) -> None:
-        """One block of lines (``first_line`` is the number of its first line)."""
+    def sentence(self, lines: list[str], first_line: int, words_after: bool = True) -> None:
+        """One block of lines (``first_line`` is the number of its first line; ``words_after``: a block with
+        words follows)."""
         s = len(self.file.sentences)
         sent_id, newdoc, sid_line = None, None, None
+        loose: list[str] = []
+        headers: list[tuple[str, int]] = []
         toks: list[str] = []
         numbers: list[int] = []
         for k, line in enumerate(lines):
@@ -130,17 +140,23 @@ class _Reader:
                 newdoc = m.group(1) if m.group(1) else True
                 continue
             if re.match(r"#\s*(newdoc|global\.Entity)\b", line) and not _GLOBAL_ENTITY.match(line):
-                self.loose.append(f"{line.split()[0]!r} at {self.path}:{first_line + k}")
+                loose.append(f"{line.split()[0]!r} at {self.path}:{first_line + k}")
             m = _SENT_ID.match(line)
             if m:
                 sent_id, sid_line = m.group(1), first_line + k
                 continue
             m = _GLOBAL_ENTITY.match(line)
-            if m:
-                self.global_entity(m.group(1), first_line + k)
+            if m and self.fix_quirks:
+                headers.append((m.group(1), first_line + k))
         block_line = numbers[0] if numbers else first_line
-        if newdoc is not None and not toks:
-            self.fail(first_line, newdoc_without_words(), None)
+        if not toks:  # udapi drops the block, its newdoc too (which merges the next sentence's document)
+            if newdoc is not None and words_after:
+                self.fail(first_line, newdoc_without_words(), None)
+        for header in headers if toks or words_after else []:
+            self.global_entity(*header)
+        if not toks:
+            return
+        self.loose += loose
         if newdoc is not None:
             self.start_document(newdoc, first_line)
         doc = self.doc_names[-1] if self.doc_names else None
@@ -148,6 +164,9 @@ class _Reader:
             if line.count("\t") > 9:  # udapi reads the first 10 columns
                 self.extra_columns.append(f"{self.path}:{numbers[k]}")
                 toks[k] = line = "\t".join(line.split("\t")[:10])
+            if line.count("\t") < 9 and re.match(r"[0-9]+(?:[.-][0-9]+)?(?:\t|$)", line):  # udapi fills in '_'
+                self.short.append(f"{self.path}:{numbers[k]}")
+                toks[k] = line = line + "\t_" * (9 - line.count("\t"))
             if line.count("\t") != 9:
                 if not self.file.sentences and k == 0:
                     reject_other_format(self.path, self.text, "conllu")
@@ -232,6 +251,21 @@ class _Reader:
             if not (this in self.opened_at or name != "Bridge" and this in self.named):
                 self.early.append((this, line, self.doc_names[-1], name))
             self.named.add(ante)
+
+    def last_header(self, text: str, first_line: int) -> None:
+        """udapi's header: the file's last, for every sentence (a warning names those that differ)."""
+        headers = [(first_line + n, m.group(1)) for n, line in enumerate(text.split("\n"))
+                   for m in [_GLOBAL_ENTITY.match(line)] if m]
+        last = self.start.file_entity if self.start is not None else None
+        if last is None and headers:
+            last = headers[-1][::-1]
+        if last is None:
+            return
+        self.global_entity(*last)
+        other = [line for line, value in headers if value != last[0]]
+        if other:
+            self.header_warning = header_warning(len(other), f"{self.path}:{other[0]}", last[0],
+                                                 f"{self.path}:{last[1]}")
 
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
@@ -370,8 +404,12 @@ class _Reader:
             self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
         if self.extra_columns:
             self.file.warnings.append(extra_columns_warning(len(self.extra_columns), self.extra_columns[0]))
+        if self.short:
+            self.file.warnings.append(short_lines_warning(len(self.short), self.short[0]))
         if self.loose:
             self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        if self.header_warning:
+            self.file.warnings.append(self.header_warning)
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
@@ -379,6 +417,8 @@ class _Reader:
         blank = next((n for n, line in enumerate(lines) if line and not line.strip(" \t")), None)
         if blank is not None:
             self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
+        if len(lines) > 1 and lines[-1] == "" and lines[-2] != "":  # udapi's last piece ends with "\n": a line ""
+            self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}

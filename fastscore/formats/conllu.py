@@ -161,19 +161,21 @@ def sentences_from_meta(meta: dict, source: str | None = None) -> SentenceDigest
     return SentenceDigests(ids, lines, {int(k): v for k, v in newdoc.items()}, bytes.fromhex(digests), source)
 
 
-def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
+def read_conllu(path: str | os.PathLike | Part, fix_corefud_quirks: bool = False) -> MentionTable:
     """Read a CoNLL-U file into a :class:`MentionTable` with :class:`Words`, its sentences (for the
     key/response alignment check) and the reader's warnings.  A batch of a large file
     (:class:`~fastscore.formats.conllu_batches.ConlluPart`) is read as the file's reader would read those
     documents: sentences numbered, id-less documents named and the ``# global.Entity`` header in force as
     the lines before it make them (the order of entities first used in earlier batches is set afterwards,
-    by :func:`~fastscore.formats.conllu_batches.in_context`)."""
+    by :func:`~fastscore.formats.conllu_batches.in_context`).  One ``# global.Entity`` header holds for the
+    whole file, the last one, as udapi reads it (a warning where headers differ); ``fix_corefud_quirks``: each
+    sentence is read with the header above it, as written."""
     start = path if isinstance(path, Part) else None
     if start is not None:
         name, data = start.path, read_part(start)
     else:
         name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
-    table = _File(name, data, start).read()
+    table = _File(name, data, start, fix_corefud_quirks).read()
     if start is not None:
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
@@ -255,6 +257,12 @@ def blank_line_warning(where: str) -> str:
             "(udapi reads it as a word line): remove the blanks to run it")
 
 
+def single_newline_warning(where: str) -> str:
+    return (f"{where}: the last sentence ends the file with one newline, no empty line after it; the CorefUD scorer "
+            "crashes on it (udapi reads the empty text after that newline as a line): end the file with an empty "
+            "line to run it")
+
+
 def leading_empty_line_warning(path: str) -> str:
     return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
             "more it skips): remove it to run the scorer")
@@ -328,9 +336,20 @@ def extra_columns_warning(count: int, first: str) -> str:
             f"the CorefUD scorer) ignores them; first: {first}")
 
 
+def short_lines_warning(count: int, first: str) -> str:
+    return (f"{count} token line(s) with fewer than 10 columns: the missing ones read as '_', as udapi (and so the "
+            f"CorefUD scorer) reads them; first: {first}")
+
+
 def loose_comment_warning(count: int, first: str) -> str:
     return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
             f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
+
+
+def header_warning(count: int, first: str, last: str, where: str) -> str:
+    return (f"{count} global.Entity header(s) differ from the file's last, {last!r} at {where}: udapi (and so the "
+            "CorefUD scorer) reads the last one for every sentence of the file, and so it is read here "
+            f"(--fix-corefud-quirks reads each sentence with the header above it); first: {first}")
 
 
 def heads_outside_warning(count: int, first: str) -> str:
@@ -803,8 +822,10 @@ class _File:
     fields in force, nodes; :meth:`read` pairs the brackets and builds the mention table, or raises the
     ParseError of the file's first problem."""
 
-    def __init__(self, path: str, data: bytes, start: Part | None):
+    def __init__(self, path: str, data: bytes, start: Part | None, fix_quirks: bool = False):
         from ..kernels import conllu_scan as K
+
+        self.fix_quirks = fix_quirks  # --fix-corefud-quirks: the header above each sentence, not the file's last
 
         self.K = K
         self.path, self.start = path, start
@@ -813,15 +834,22 @@ class _File:
         self.text = decode_utf8(path, data, self.line0)  # (its error for a byte that is not UTF-8)
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n")
-        self.data = data
-        self.buf = np.frombuffer(data, dtype=np.uint8)
-        newlines = np.flatnonzero(self.buf == 10)
-        self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
-        (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
-         self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
+        self.short = (0, "")  # token lines with fewer than 10 columns, read with '_' for the missing ones
+        for _ in range(2):
+            self.data = data
+            self.buf = np.frombuffer(data, dtype=np.uint8)
+            newlines = np.flatnonzero(self.buf == 10)
+            self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
+            (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
+             self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
+            data = self.padded()
+            if data is self.data:
+                break
         nb = self.nb
         self.b_first, self.b_tok, self.b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
         self.b_sid_s, self.b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
+        self.bare_newdoc: list[tuple[int, int]] = []  # newdoc lines udapi drops before a sentence: block, line
+        self.wordless_blocks()
         if self.nb == 0:
             reject_other_format(path, self.text, "conllu")
             raise ParseError(path, None, "no sentence: not a CoNLL-U file (or empty)")
@@ -830,6 +858,49 @@ class _File:
         self.documents()
         self.sentence_ids()
         self.token_lines()
+
+    def padded(self) -> bytes:
+        """udapi reads a token line with fewer than 10 columns as if '_' filled the missing ones: the data with
+        those filled (the same lines), where the line's first column is a node id; else the data as it is."""
+        tabs = np.bincount(np.searchsorted(self.ls, np.flatnonzero(self.buf == 9), side="right") - 1,
+                           minlength=len(self.ls))
+        short = [i for i in np.flatnonzero((self.kind == self.K.KIND_TOKEN) & (tabs < 9)).tolist()
+                 if _NODE_ID.match(self.data, self.ls[i], self.le[i])]
+        if not short:
+            return self.data
+        self.short = (len(short), f"{self.path}:{short[0] + 1 + self.line0}")
+        pieces, at = [], 0
+        for i in short:
+            pieces += [self.data[at:self.le[i]], b"\t_" * (9 - int(tabs[i]))]
+            at = int(self.le[i])
+        return b"".join(pieces + [self.data[at:]])
+
+    def wordless_blocks(self) -> None:
+        """udapi drops a block without words (comments only): no sentence here either.  Of its lines only a
+        global.Entity header counts (udapi's is the file's; as written, it holds for the next sentence); a
+        newdoc there is lost, which merges the next sentence into the document before: noted for an error."""
+        K = self.K
+        words = np.zeros(self.nb, dtype=bool)
+        words[self.block[self.kind == K.KIND_TOKEN]] = True
+        if words.all():
+            return
+        kept = np.flatnonzero(words)
+        old = self.block.copy()
+        in_kept = (old >= 0) & words[np.maximum(old, 0)]
+        self.block[in_kept] = (np.cumsum(words) - 1)[old[in_kept]]
+        following = np.searchsorted(kept, np.arange(self.nb))  # each block -> the next with words (new number)
+        for i in np.flatnonzero((old >= 0) & ~in_kept).tolist():
+            b = int(following[old[i]])
+            b = b if b < len(kept) else -1
+            line = self.text_at(self.ls[i], self.le[i]) if self.kind[i] == K.KIND_PYTHON else ""
+            if _NEWDOC.match(line) and b >= 0:
+                self.bare_newdoc.append((b, int(self.b_first[old[i]])))
+            if not _GLOBAL_ENTITY.match(line):
+                self.kind[i] = K.KIND_SKIP
+            self.block[i] = b
+        self.nb = len(kept)
+        self.b_first, self.b_tok, self.b_sid_line = self.b_first[kept], self.b_tok[kept], self.b_sid_line[kept]
+        self.b_sid_s, self.b_sid_e = self.b_sid_s[kept], self.b_sid_e[kept]
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
@@ -850,7 +921,8 @@ class _File:
         self.sid_text: dict[int, str] = {}
         self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read (no "# "): which, where
         fields_at: dict[int, list[str]] = {}
-        if self.start is not None and self.start.entity_fields is not None:
+        headers: list[tuple[int, int, str]] = []  # global.Entity headers: block, line (from 1), value
+        if self.start is not None and self.start.entity_fields is not None and self.fix_quirks:
             value, line = self.start.entity_fields  # the header in force where the batch starts
             fields_at[0] = self.entity_fields(value, -1, line - self.line0) or []
         for i in np.flatnonzero(self.kind == self.K.KIND_PYTHON).tolist():
@@ -869,9 +941,17 @@ class _File:
                 continue
             m = _GLOBAL_ENTITY.match(line)
             if m:
-                fields = self.entity_fields(m.group(1), b, i + 1)
+                headers.append((b, i + 1, m.group(1)))
+        self.header_warning = None
+        if self.fix_quirks:
+            for b, line, value in headers:
+                if b < 0:  # after the last sentence
+                    continue
+                fields = self.entity_fields(value, b, line)
                 if fields is not None:  # (else the file's problem from this sentence on)
                     fields_at[b] = fields
+        else:
+            self.the_last_header(headers, fields_at)
         # the fields in force in each block: a row of f_kind / f_n
         rows = sorted(fields_at)
         width = max((len(fields_at[b]) for b in rows), default=0)
@@ -887,6 +967,21 @@ class _File:
             self.b_frow[b:] = r
             self.b_grp[b:] = "GRP" in fields
 
+    def the_last_header(self, headers: list[tuple[int, int, str]], fields_at: dict[int, list[str]]) -> None:
+        """udapi keeps one global.Entity header per file, the last it reads, for every sentence: so here,
+        with a warning naming the headers that differ from it (in a batch, the file's last is given)."""
+        last = self.start.file_entity if self.start is not None else None
+        if last is None and headers:
+            last = headers[-1][2], headers[-1][1] + self.line0
+        if last is None:
+            return
+        fields = self.entity_fields(last[0], -1, last[1] - self.line0)
+        fields_at[0] = fields
+        other = [line for _, line, value in headers if value != last[0]]
+        if other:
+            self.header_warning = header_warning(len(other), f"{self.path}:{other[0] + self.line0}", last[0],
+                                                 f"{self.path}:{last[1]}")
+
     def entity_fields(self, value: str, b: int, line: int) -> list[str] | None:
         fields = value.split("-")
         if "eid" not in fields and "GRP" not in fields:
@@ -899,11 +994,9 @@ class _File:
 
     def documents(self) -> None:
         starts = sorted(self.newdoc)
-        has_words = np.zeros(self.nb, dtype=bool)
-        has_words[self.block[self.kind == self.K.KIND_TOKEN]] = True
-        bare = [b for b in starts if not has_words[b]]
-        if bare:
-            self.problems.append(_Problem(bare[0], _HEADER, int(self.b_first[bare[0]]), newdoc_without_words()))
+        if self.bare_newdoc:
+            b, line = self.bare_newdoc[0]
+            self.problems.append(_Problem(b, _HEADER, line, newdoc_without_words()))
         self.starts = starts
         self.doc_names: list[str] = []
         first: dict[str, int] = {}
@@ -1061,6 +1154,9 @@ class _File:
             status, M, log, e_s, e_e, e_tag, links, drop, cnt = K.parse_tokens(
                 buf, self.le_misc, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
                 self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
+            if status == K.E_HEAD_TEXT and self.python_digits(err):
+                buf = self.buf_heads  # (the same bytes elsewhere: ids, names and messages read as written)
+                continue
             if status != K.FULL:
                 break
             log_cap *= 4
@@ -1074,6 +1170,23 @@ class _File:
         self.link_format(limit, status, err)
         if status != K.OK:
             self.bracket_problem(status, err)
+
+    def python_digits(self, err: np.ndarray) -> bool:
+        """A head index the scanner, reading ASCII, cannot read, which udapi's ``int()`` reads (other decimal
+        digits, as '٢', and blanks): written here with ASCII digits, the same length (blanks after), for the
+        scanner to read again; False if ``int()`` fails too."""
+        s, e = int(err[2]), int(err[3])
+        try:
+            value = int(self.data[s:e].decode())
+        except ValueError:
+            return False
+        digits = str(value).encode().ljust(e - s)
+        if not hasattr(self, "buf_heads"):
+            self.buf_heads = self.buf.copy()
+        if len(digits) > e - s or bytes(self.buf_heads[s:e]) == digits:
+            return False
+        self.buf_heads[s:e] = np.frombuffer(digits, dtype=np.uint8)
+        return True
 
     def link_format(self, limit: int, status: int, err: np.ndarray) -> None:
         """The links of the nodes before the brackets' first problem, as udapi reads them (:func:`misc_links`),
@@ -1179,8 +1292,12 @@ class _File:
             self.warnings.append(multiword_warning(*self.multiword))
         if self.extra_columns[0]:
             self.warnings.append(extra_columns_warning(*self.extra_columns))
+        if self.short[0]:
+            self.warnings.append(short_lines_warning(*self.short))
         if self.loose:
             self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        if self.header_warning:
+            self.warnings.append(self.header_warning)
         self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
@@ -1202,7 +1319,7 @@ class _File:
     def scorer_crash_warnings(self) -> list[str]:
         """Lines read here that crash the CorefUD scorer, which the intended score does not depend on: one
         empty line opening the file (udapi's ``re.split(r"\\n\\n+")`` leaves it at the start of the first
-        sentence) and lines of only blanks (udapi reads them as word lines)."""
+        sentence), lines of only blanks (udapi reads them as word lines) and one newline ending the file."""
         out = []
         data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
         if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
@@ -1212,6 +1329,9 @@ class _File:
             if m:
                 line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
                 out.append(blank_line_warning(f"{self.path}:{line}"))
+        if data.endswith(b"\n") and not data.endswith(b"\n\n"):
+            last = self.data.count(b"\n") + self.line0
+            out.append(single_newline_warning(f"{self.path}:{last}"))
         return out
 
     def zones(self) -> None:
@@ -1395,3 +1515,4 @@ _BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
 _LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
 _ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
+_NODE_ID = re.compile(rb"[0-9]+(?:[.-][0-9]+)?(?:\t|$)", re.M)  # a word's, empty node's or multiword token's

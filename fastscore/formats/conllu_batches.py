@@ -33,6 +33,9 @@ from .table import MentionTable
 
 BYTES_PER_SENTENCE = 1024  # how --batch-size becomes a number of sentences
 _NEWDOC_WORD = re.compile(rb"newdoc")  # a literal: searched as fast as memchr; its line is checked after
+# a block of comment lines only: at the start, or after a blank line; then a blank line or the end
+_COMMENTS_ONLY = re.compile(rb"(?:\A[ \t\r\n]*|(?<=\n)[ \t]*\r?\n)(#[^\n]*(?:\n#[^\n]*)*)"
+                            rb"(?=\r?\n[ \t]*\r?\n|\r?\n?[ \t\r]*\Z)")
 # a sentence after the first of a stretch: a blank line (only spaces and tabs), then its first non-blank byte
 _NEXT_SENTENCE = re.compile(rb"\n[ \t]*\r?\n[ \t\r\n]*(?=[^ \t\r\n])")
 
@@ -44,6 +47,7 @@ class ConlluPart(Part):
     sentences_before: int = 0
     docs_before: int = 0
     entity_fields: tuple[str, int] | None = None  # the "# global.Entity" value in force and its line
+    file_entity: tuple[str, int] | None = None  # the file's last "# global.Entity" (value, line): udapi's header
 
 
 def read_again(part) -> bool:
@@ -76,7 +80,8 @@ def _cut(path: str, data, sentences_per_batch: int) -> list[ConlluPart]:
     if len(cuts) == 1:
         return []
     ends = [c[0] for c in cuts[1:]] + [len(data)]
-    return [ConlluPart(path, byte, end, n_lines, n_sentences, n_docs, _in_force(data, byte, n_lines))
+    last = _in_force(data, len(data), data.count(b"\n"))
+    return [ConlluPart(path, byte, end, n_lines, n_sentences, n_docs, _in_force(data, byte, n_lines), last)
             for (byte, n_lines, n_sentences, n_docs), end in zip(cuts, ends)]
 
 
@@ -139,10 +144,11 @@ def _line_after(data, start: int) -> int:
 
 
 def _sentences(segment: bytes) -> int:
-    """Blocks of lines with something on them, as the reader cuts them."""
+    """Blocks of lines with something on them, as the reader cuts them, but those of comments only (udapi
+    drops them, and so does the reader)."""
     if segment[:1].isspace():  # the start of the file: blank lines before its first block
         segment = segment.lstrip()
-    return 1 + len(_NEXT_SENTENCE.findall(segment)) if segment else 0
+    return 1 + len(_NEXT_SENTENCE.findall(segment)) - len(_COMMENTS_ONLY.findall(segment)) if segment else 0
 
 
 # ---- what batches tell each other (after every batch is read)
