@@ -205,15 +205,16 @@ def test_links_to_entities_of_another_batch(tmp_path):
 
 def test_links_before_their_entity_across_batches(tmp_path):
     """A link naming an entity opened only later (in its batch or a later one) stops the file as when read
-    whole (udapi reads links node by node); one opened in an earlier batch is known."""
+    whole (udapi reads links node by node, on nodes with an Entity value); one opened in an earlier batch is
+    known."""
     first = _sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True)
-    fine = first + _sentence("d2", 1, {2: "Bridge=e2<e1", 3: "Entity=(e2-x-1)"})
+    fine = first + _sentence("d2", 1, {2: "Entity=(e3-x-1)|Bridge=e2<e1", 3: "Entity=(e2-x-1)"})
     path = _write(tmp_path, "fine.conllu", fine)
     assert _differences(read_conllu(path), _batches_in_context(path)) == []
     _assert_same_error(_write(tmp_path, "later.conllu", _sentence("d1", 1, {1: "Entity=(e1-x-1)|SplitAnte=e1<e2"},
                                                                    header=True)
                               + _sentence("d2", 1, {2: "Entity=(e2-x-1)"})))
-    _assert_same_error(_write(tmp_path, "same.conllu", first + _sentence("d2", 1, {2: "Split=e1<e2",
+    _assert_same_error(_write(tmp_path, "same.conllu", first + _sentence("d2", 1, {2: "Entity=(e3-x-1)|Split=e1<e2",
                                                                                     3: "Entity=(e2-x-1)"})))
 
 

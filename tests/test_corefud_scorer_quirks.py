@@ -244,3 +244,65 @@ def test_columns_after_the_tenth_are_ignored_with_a_warning(tmp_path, extra):
     assert result.f1("conll") == 1.0
     assert [w for w in said if "more than 10 columns" in w and w.endswith("key.conllu:4")]
     _same_as_oracle(kp)
+
+
+SECOND = DOC.replace("d1", "d2").replace("s1", "s3").replace("s2", "s4")
+HEADER = "# global.Entity = eid-etype-head-other\n"
+
+
+@pytest.mark.parametrize("text", [
+    DOC.replace(HEADER, "") + SECOND,  # a header only in the second document
+    DOC.replace(HEADER, "") + HEADER + "\n",  # only in a block of comments closing the file
+    DOC + "# a comment\n# sent_id = s9\n\n",  # a block of comments only (udapi drops it) at the end
+    DOC.replace("\n\n# sent_id = s2", "\n\n# a comment\n\n# sent_id = s2"),  # and between two sentences
+    DOC + "# newdoc id = d3\n\n",  # a newdoc in such a block closing the file: lost, with nothing after it
+    DOC.replace("2\tbought\tbuy\tVERB\t_\t_\t0\troot\t_\t_", "2\tbought"),  # udapi fills in '_' (warned)
+])
+def test_what_udapi_reads_as_one_header_per_file_and_without_comment_blocks_scores(tmp_path, text):
+    kp, rp = _pair(tmp_path, text)
+    rp.write_text(DOC + (SECOND if "d2" in text else ""), encoding="utf-8")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if "fewer than 10 columns" in w] == ([] if "\tbought\n" not in text else [
+        f"1 token line(s) with fewer than 10 columns: the missing ones read as '_', as udapi (and so the CorefUD "
+        f"scorer) reads them; first: {kp}:5"])
+    _same_as_oracle(kp)
+
+
+def test_the_last_header_holds_for_the_whole_file_and_the_switch_reads_each_as_written(tmp_path):
+    """A later header without a head field: udapi (so the scorer) reads no head index in the file (warned);
+    --fix-corefud-quirks reads the first document's with its own header."""
+    two_words = DOC.replace("4\tto\tto\tADP\t_\t_\t5\tcase\t_\t_\n5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\tEntity=(e3-person-1)",
+                            "4\tto\tto\tADP\t_\t_\t5\tcase\t_\tEntity=(e3-person-2\n5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\t"
+                            "Entity=e3)")
+    kp, _ = _pair(tmp_path, two_words + SECOND.replace("eid-etype-head-other", "eid-etype"))
+    udapi, written = read_conllu(kp), read_conllu(kp, fix_corefud_quirks=True)
+    assert [w for w in udapi.warnings if "differ from the file's last, 'eid-etype'" in w]
+    assert not written.warnings
+    words = udapi.words
+    (row,) = [r for r in range(len(words.head)) if words.offsets[r + 1] - words.offsets[r] == 2]  # "to Tom"
+    to, tom = (int(k) for k in words.keys[words.offsets[row]:words.offsets[row + 1]])
+    assert int(words.head[row]) == to and int(written.words.head[row]) == tom
+    for fix in (False, True):
+        assert (reference_conllu.read_conllu(kp, fix).words.head == read_conllu(kp, fix).words.head).all()
+
+
+def test_a_head_index_in_other_decimal_digits_is_read_as_udapi_reads_it(tmp_path):
+    two_words = DOC.replace("4\tto\tto\tADP\t_\t_\t5\tcase\t_\t_\n5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\tEntity=(e3-person-1)",
+                            "4\tto\tto\tADP\t_\t_\t5\tcase\t_\tEntity=(e3-person-2\n5\tTom\tTom\tPROPN\t_\t_\t2\tobl\t_\t"
+                            "Entity=e3)")
+    kp, rp = _pair(tmp_path, two_words.replace("(e3-person-2", "(e3-person-\u0662"))
+    rp.write_text(two_words, encoding="utf-8")
+    assert (read_conllu(kp).words.head == read_conllu(rp).words.head).all()
+    assert _score(kp, rp)[0].f1("conll") == 1.0
+    _same_as_oracle(kp)
+
+
+def test_one_newline_ending_the_file_is_scored_with_a_warning(tmp_path):
+    """udapi splits the text at empty lines: a last piece ending with a newline has an empty last line, which
+    it reads as a word line (IndexError): the scorer crashes."""
+    kp, rp = _pair(tmp_path, DOC.rstrip("\n") + "\n")
+    result, said = _score(kp, rp)
+    assert result.f1("conll") == 1.0
+    assert [w for w in said if w.startswith(f"{kp}:13: the last sentence ends the file with one newline")]
+    _same_as_oracle(kp)

@@ -80,7 +80,7 @@ def _cut(path: str, data, sentences_per_batch: int) -> list[ConlluPart]:
     if len(cuts) == 1:
         return []
     ends = [c[0] for c in cuts[1:]] + [len(data)]
-    last = _in_force(data, len(data), data.count(b"\n"))
+    last = _in_force(data, len(data), lines)  # (lines: all the file's newlines)
     return [ConlluPart(path, byte, end, n_lines, n_sentences, n_docs, _in_force(data, byte, n_lines), last)
             for (byte, n_lines, n_sentences, n_docs), end in zip(cuts, ends)]
 
