@@ -414,7 +414,7 @@ class _Reader:
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
             self.file.warnings.append(leading_empty_line_warning(self.path))
-        blank = next((n for n, line in enumerate(lines) if line and not line.strip(" \t")), None)
+        blank = next((n for n, line in enumerate(lines) if line and not line.strip()), None)
         if blank is not None:
             self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
         if len(lines) > 1 and lines[-1] == "" and lines[-2] != "":  # udapi's last piece ends with "\n": a line ""

@@ -48,9 +48,11 @@ def _same_as_oracle(path):
 
 @pytest.mark.parametrize("text, line, what", [
     ("\n" + DOC, 1, "starts with one empty line"),
-    (DOC.replace("\n\n# sent_id = s2", "\n \n# sent_id = s2"), 7, "only spaces or tabs"),
-    (DOC.replace("\n\n# sent_id = s2", "\n\n\t\n# sent_id = s2"), 8, "only spaces or tabs"),
-    (DOC + " \n", 15, "only spaces or tabs"),
+    (DOC.replace("\n\n# sent_id = s2", "\n \n# sent_id = s2"), 7, "only white space"),
+    (DOC.replace("\n\n# sent_id = s2", "\n\n\t\n# sent_id = s2"), 8, "only white space"),
+    (DOC + " \n", 15, "only white space"),
+    (DOC.replace("\n\n# sent_id = s2", "\n\n\u00a0\n# sent_id = s2"), 8, "only white space"),  # int('\xa0') fails
+    (DOC + "\u3000\x0b\n", 15, "only white space"),
 ])
 def test_lines_that_crash_the_scorer_are_scored_with_a_warning(tmp_path, text, line, what):
     kp, rp = _pair(tmp_path, text)

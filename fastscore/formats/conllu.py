@@ -253,7 +253,8 @@ def entity_without_mention(attribute: str, eid: str) -> str:
 
 
 def blank_line_warning(where: str) -> str:
-    return (f"{where}: a line of only spaces or tabs, read as an empty line; the CorefUD scorer crashes on it "
+    return (f"{where}: a line of only white space (spaces, tabs, U+00A0, ...), read as an empty line; the CorefUD "
+            "scorer crashes on it "
             "(udapi reads it as a word line): remove the blanks to run it")
 
 
@@ -1324,7 +1325,7 @@ class _File:
         data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
         if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
             out.append(leading_empty_line_warning(self.path))
-        if b" \n" in data or b"\t\n" in data or data.endswith((b" ", b"\t")):
+        if _BLANK_AT_END.search(data):  # (a line of white space ends so; most files have none)
             m = _BLANKS_LINE.search(self.data)
             if m:
                 line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
@@ -1511,7 +1512,11 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
-_BLANKS_LINE = re.compile(rb"^[ \t]+$", re.M)
+# a line of only what str.isspace() calls white space (the scanner's _space: ASCII blanks, U+0085, U+00A0, U+1680,
+# U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), and the last byte such a line can end with
+_BLANKS_LINE = re.compile(rb"^(?:[\t\x0b\x0c\r\x1c-\x1f ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe3\x80\x80|"
+                          rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f)+$", re.M)
+_BLANK_AT_END = re.compile(rb"[\t\x0b\x0c\r\x1c-\x1f \x80-\x8a\x9f\xa0\xa8\xa9\xaf](?:\n|\Z)")
 _LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
 _ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
