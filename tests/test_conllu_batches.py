@@ -347,3 +347,14 @@ def test_a_response_without_a_batchs_documents(tmp_path):
                          text=True, timeout=300)
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert f"{r}: holds none of the documents of {k}" in run.stderr and '"d0"' in run.stderr
+
+
+def test_blocks_of_comments_only_are_no_sentences_in_batches_either(tmp_path):
+    """udapi drops a block without words: the batches after one number their sentences as the whole file."""
+    text = (_sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True) + "# a comment only\n\n"
+            + _sentence("d2", 1, {2: "Entity=(e1-x-1)"}) + "# one more\n# sent_id = x\n\n"
+            + _sentence("d3", 1, {3: "Entity=(e1-x-1)"}))
+    path = _write(tmp_path, "comments.conllu", text)
+    whole, parts = read_conllu(path), conllu_batches(str(path), EVERY_DOCUMENT)
+    assert len(parts) == 3 and [p.sentences_before for p in parts] == [0, 1, 2]
+    assert len(whole.sentences) == 3 and _differences(whole, _batches_in_context(path)) == []
