@@ -48,7 +48,7 @@ OK = 0
 FULL = 99  # call again with larger arrays
 # problems of parse_tokens; err = [code, line, a start, a end, b start, b end, value, value]
 E_NO_HEADER = 1  # Entity= before any global.Entity
-E_NEITHER = 2  # a chunk with neither bracket: a = the chunk
+E_NEITHER = 2  # (no longer raised: a chunk with neither bracket is counted in ``outside``)
 E_HEAD_TEXT = 3  # a head index int() does not read: a = the value, b = the body
 E_NO_ID = 4  # a = the body
 E_BAD_PART = 5  # an id ending with ']' that is not NAME[i/n]: a = the id
@@ -458,8 +458,9 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
     ``f_n`` giving the ``global.Entity`` fields in force (``FIELD_*``; -1: no header yet), whether ids are
     per document (GRP).  ``n_open``, ``n_links``: upper bounds of mentions (the ``(``s) and of
     Bridge/SplitAnte items; ``log_cap``: the word log's size (status FULL: call again with a larger one);
-    ``outside`` (2 int64, zeros) gets the number of head indices outside their mention that udapi reads
-    anyway and the line of the first.  A problem: its code (``E_*``), with ``err`` filled.  The arrays are
+    ``outside`` (4 int64, zeros) gets the number of head indices outside their mention that udapi reads
+    anyway and the line of the first, then the number of chunks with neither bracket (udapi ignores them)
+    and the line of the first.  A problem: its code (``E_*``), with ``err`` filled.  The arrays are
     sized up front, never regrown: an array variable assigned inside the loop costs reference counting on
     every line.
 
@@ -499,11 +500,29 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
                 cur_doc = b_doc[b]
         e = le[i]
         p = t8[i] + 1
+        # udapi's MISC is a dictionary: of two items of one name, the last counts
+        last_e = -1
+        last_b = -1
+        last_s = -1
+        r = p
+        while r <= e:
+            t = r
+            while t < e and data[t] != 124:
+                t += 1
+            if _starts(data, r, t, entity_w):
+                last_e = r
+            elif _starts(data, r, t, bridge_w):
+                last_b = r
+            elif _starts(data, r, t, split_w):
+                last_s = r
+            r = t + 1
         while p <= e and status == OK:
             q = p
             while q < e and data[q] != 124:  # '|'
                 q += 1
-            if _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
+            if p != last_e and p != last_b and p != last_s:
+                pass
+            elif _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
                 k = cnt[3]
                 links[k, 0] = line_no
                 links[k, 1] = p
@@ -535,8 +554,10 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
                         bs += 1
                     while be > bs and (data[be - 1] == 40 or data[be - 1] == 41):
                         be -= 1
-                    if not opening and not closing:
-                        status = _fail(err, E_NEITHER, line_no, ps, pe, 0, 0, 0, 0)
+                    if not opening and not closing:  # udapi warns and goes on
+                        if outside[2] == 0:
+                            outside[3] = line_no
+                        outside[2] += 1
                     elif opening:
                         status = _open(data, bs, be, closing, key, line_no, tag, f_kind[row], f_n[row], M, X, stack,
                                        e_s, e_e, e_tag, slots, log, u_list, cnt, outside, err)

@@ -12,7 +12,8 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, repeated_sentence_id,
+                                      entity_without_mention, heads_outside_warning, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -22,19 +23,19 @@ _DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
 _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 
-def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
+def read_conllu(path: str | os.PathLike | Part, fix_corefud_quirks: bool = False) -> MentionTable:
     """What ``fastscore.formats.conllu.read_conllu`` gives, read line by line in Python."""
     start = path if isinstance(path, Part) else None
     if start is not None:
         name, data = start.path, read_part(start)
     else:
         name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
-    reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start)
+    reader = _Reader(name, decode_utf8(name, data, start.line if start else 0), start, fix_corefud_quirks)
     table = reader.read()
     table.sentences = reader.file.sentences
     table.warnings = reader.file.warnings
     if start is not None:
-        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved)
+        table.batch = BatchFacts(reader.grp_docs, start.docs_before, reader.unresolved, early=reader.batch_early)
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
     return table
@@ -58,7 +59,9 @@ class ConlluFile:
 
 
 class _Reader:
-    def __init__(self, path: str, text: str, start: Part | None = None):
+    def __init__(self, path: str, text: str, start: Part | None = None, fix_quirks: bool = False):
+        self.fix_quirks = fix_quirks  # each sentence with the header above it, not the file's last header
+        self.header_warning: str | None = None
         self.path = path
         self.text = text
         self.start = start  # a batch of a large file (ConlluPart), or None
@@ -77,10 +80,20 @@ class _Reader:
         self.sentence_lines: list[tuple[list[str], list[int], list[str]]] = []  # token lines, numbers, IDs
         self.index_cache: dict[int, dict[str, tuple[str, int]]] = {}
         self.linked: dict[str, tuple[int, str, str]] = {}  # entities named by Bridge / SplitAnte: where
+        self.sid_lines: list[int] = []  # per sentence: the line of its sent_id (else its first line)
+        self.opened_at: dict[str, int] = {}  # entity -> the line of its first mention (dropped ones too)
+        self.named: set[str] = set()  # entities named as antecedents by links read so far
+        self.batch_early: list[tuple[str, int, str, str]] = []  # (BatchFacts.early)
+        self.early: list[tuple[str, int, str, str]] = []  # links naming an entity not yet known: entity, line, doc, attr
         self.grp_docs: list[bool] = []  # per document: entity ids are per document (GRP)
         self.unresolved: list[tuple[str, int, str, str]] = []  # a batch's links to entities it has no mention of
+        self.extra_columns: list[str] = []  # token lines with more than 10 columns: where
+        self.short: list[str] = []  # token lines with fewer than 10 columns (a node id first): where
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read: which, where
+        self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
+        self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
-        if start is not None and start.entity_fields is not None:
+        if start is not None and start.entity_fields is not None and fix_quirks:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
@@ -91,10 +104,14 @@ class _Reader:
     def read(self) -> MentionTable:
         text = self.text.replace("\r\n", "\n") if "\r" in self.text else self.text
         line = 1 + (self.start.line if self.start is not None else 0)
+        if not self.fix_quirks:
+            self.last_header(text, line)
         pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
+        words = [n % 2 == 0 and any(x.strip() and x[0] != "#" for x in piece.split("\n"))
+                 for n, piece in enumerate(pieces)]
         for n, piece in enumerate(pieces):
             if n % 2 == 0 and piece.strip():
-                self.sentence(piece.split("\n"), line)
+                self.sentence(piece.split("\n"), line, any(words[n + 1:]))
             line += piece.count("\n")
         if not self.file.sentences:
             reject_other_format(self.path, self.text, "conllu")
@@ -102,10 +119,13 @@ class _Reader:
         self.close_file()
         return self.table()
 
-    def sentence(self, lines: list[str], first_line: int) -> None:
-        """One block of lines (``first_line`` is the number of its first line)."""
+    def sentence(self, lines: list[str], first_line: int, words_after: bool = True) -> None:
+        """One block of lines (``first_line`` is the number of its first line; ``words_after``: a block with
+        words follows)."""
         s = len(self.file.sentences)
-        sent_id, newdoc = None, None
+        sent_id, newdoc, sid_line = None, None, None
+        loose: list[str] = []
+        headers: list[tuple[str, int]] = []
         toks: list[str] = []
         numbers: list[int] = []
         for k, line in enumerate(lines):
@@ -117,20 +137,36 @@ class _Reader:
                 continue
             m = _NEWDOC.match(line)
             if m:
-                newdoc = m.group(1).strip() if m.group(1) else True
+                newdoc = m.group(1) if m.group(1) else True
                 continue
+            if re.match(r"#\s*(newdoc|global\.Entity)\b", line) and not _GLOBAL_ENTITY.match(line):
+                loose.append(f"{line.split()[0]!r} at {self.path}:{first_line + k}")
             m = _SENT_ID.match(line)
             if m:
-                sent_id = m.group(1)
+                sent_id, sid_line = m.group(1), first_line + k
                 continue
             m = _GLOBAL_ENTITY.match(line)
-            if m:
-                self.global_entity(m.group(1), first_line + k)
+            if m and self.fix_quirks:
+                headers.append((m.group(1), first_line + k))
         block_line = numbers[0] if numbers else first_line
+        if not toks:  # udapi drops the block, its newdoc too (which merges the next sentence's document)
+            if newdoc is not None and words_after:
+                self.fail(first_line, newdoc_without_words(), None)
+        for header in headers if toks or words_after else []:
+            self.global_entity(*header)
+        if not toks:
+            return
+        self.loose += loose
         if newdoc is not None:
             self.start_document(newdoc, first_line)
         doc = self.doc_names[-1] if self.doc_names else None
         for k, line in enumerate(toks):
+            if line.count("\t") > 9:  # udapi reads the first 10 columns
+                self.extra_columns.append(f"{self.path}:{numbers[k]}")
+                toks[k] = line = "\t".join(line.split("\t")[:10])
+            if line.count("\t") < 9 and re.match(r"[0-9]+(?:[.-][0-9]+)?(?:\t|$)", line):  # udapi fills in '_'
+                self.short.append(f"{self.path}:{numbers[k]}")
+                toks[k] = line = line + "\t_" * (9 - line.count("\t"))
             if line.count("\t") != 9:
                 if not self.file.sentences and k == 0:
                     reject_other_format(self.path, self.text, "conllu")
@@ -146,27 +182,32 @@ class _Reader:
         if sent_id and previous is not None and previous.sent_id == sent_id:
             self.fail(block_line, repeated_sentence_id(sent_id, previous.line), doc)
         self.file.sentences.append(Sentence(sent_id or "", block_line, forms, newdoc))
+        self.sid_lines.append(sid_line if sid_line is not None else first_line)
         self.node_doc[s] = len(self.doc_names) - 1
         self.doc_words[-1] += len(forms)
         self.sentence_lines.append((toks, numbers, idents))
         marked = [k for k, t in enumerate(toks) if "Entity=" in t or "Bridge=" in t or "SplitAnte=" in t]
-        if not marked and all(regular):
+        if not marked and all(regular) and not any("Split=" in t for t in toks):
             return
         nodes = self.nodes(s, idents, regular, numbers, doc)  # (key, index in toks), in ord order
         order = [key for key, _ in nodes]
         position = {k: n for n, (_, k) in enumerate(nodes)}
         for k in marked:
             if k not in position:  # a multiword-token line: udapi keeps its MISC apart from the words'
-                self.fail(numbers[k], f"coreference on the multiword-token line {idents[k]!r}: write it on the lines "
-                                      "of its words", doc)
+                self.multiword.append(f"{idents[k]!r} at {self.path}:{numbers[k]}")
+        marked = [k for k in marked if k in position]
+        marked = sorted(set(marked) | {k for k, t in enumerate(toks) if "Split=" in t and k in position})
         for k in sorted(marked, key=position.__getitem__):  # udapi reads words and empty nodes in ord order
             misc = toks[k][toks[k].rindex("\t") + 1:]
             key = nodes[position[k]][0]
-            for item in misc.split("|"):
-                if item.startswith("Entity="):
-                    self.brackets(item[len("Entity="):], key, numbers[k], order, position[k])
-                elif item.startswith(("Bridge=", "SplitAnte=")):
-                    self.links(item, numbers[k])
+            items = dict(item.partition("=")[::2] for item in misc.split("|"))  # udapi's MISC: the last of a name
+            if not items.get("Entity"):  # udapi skips a node without Entity, links and all
+                continue
+            self.brackets(items["Entity"], key, numbers[k], order, position[k])
+            # then, as udapi, Bridge, then SplitAnte (or the legacy Split where SplitAnte is empty or missing)
+            for name in ("Bridge", "SplitAnte" if items.get("SplitAnte") else "Split"):
+                if items.get(name):
+                    self.links(name, items[name], numbers[k])
 
     def nodes(self, s: int, idents: list[str], regular: list[bool], numbers: list[int], doc) -> list[tuple[int, int]]:
         """(word key, line index) of the sentence's words and empty nodes, in ord order; checks the ids."""
@@ -193,15 +234,38 @@ class _Reader:
         out.sort()
         return out
 
-    def links(self, item: str, line: int) -> None:
+    def links(self, name: str, value: str, line: int) -> None:
         """Bridge and SplitAnte are not scored, but the entities they name must exist (the scorer stops)."""
-        name, _, value = item.partition("=")
         for link in value.split(","):
-            ante, sep, this = link.partition("<")
-            if not sep:
+            parts = link.split("<")
+            if len(parts) != 2:
                 self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", self.doc_names[-1])
-            for eid in (ante, this.split(":", 1)[0]):
-                self.linked.setdefault(self.eid_of(eid), (line, self.doc_names[-1], name))
+            ante, this = parts
+            if name == "Bridge":  # (udapi drops a Bridge's relation, A<B:part)
+                this = this.split(":", 1)[0]
+            if ante == this:
+                self.fail(line, link_to_itself(name, link, ante), self.doc_names[-1])
+            ante, this = self.eid_of(ante), self.eid_of(this)
+            for eid in (ante, this):
+                self.linked.setdefault(eid, (line, self.doc_names[-1], name))
+            if not (this in self.opened_at or name != "Bridge" and this in self.named):
+                self.early.append((this, line, self.doc_names[-1], name))
+            self.named.add(ante)
+
+    def last_header(self, text: str, first_line: int) -> None:
+        """udapi's header: the file's last, for every sentence (a warning names those that differ)."""
+        headers = [(first_line + n, m.group(1)) for n, line in enumerate(text.split("\n"))
+                   for m in [_GLOBAL_ENTITY.match(line)] if m]
+        last = self.start.file_entity if self.start is not None else None
+        if last is None and headers:
+            last = headers[-1][::-1]
+        if last is None:
+            return
+        self.global_entity(*last)
+        other = [line for line, value in headers if value != last[0]]
+        if other:
+            self.header_warning = header_warning(len(other), f"{self.path}:{other[0]}", last[0],
+                                                 f"{self.path}:{last[1]}")
 
     def global_entity(self, value: str, line: int) -> None:
         fields = value.split("-")
@@ -232,9 +296,9 @@ class _Reader:
         for chunk in (c for c in _CHUNKS.split(value) if c):
             opening, closing = chunk[0] == "(", chunk[-1] == ")"
             body = chunk.strip("()")
-            if not opening and not closing:
-                self.fail(line, f"Entity chunk {chunk!r} has neither an opening nor a closing bracket", doc)
-            if opening:
+            if not opening and not closing:  # udapi warns and goes on
+                self.no_bracket.append(f"{self.path}:{line}")
+            elif opening:
                 self.open(body, closing, key, line)
             else:
                 self.close(body, key, line, order, index)
@@ -284,6 +348,7 @@ class _Reader:
                 self.heads_outside.append(f"{self.path}:{line}")
             mention = _Mention(eid, [key], line)
             self.entities.setdefault(eid, []).append(mention)
+            self.opened_at.setdefault(eid, line)
             if part is not None:
                 self.discontinuous.setdefault(eid, []).append(mention)
         if not closing:
@@ -333,16 +398,57 @@ class _Reader:
 
     def close_file(self) -> None:
         self.close_mentions()
+        if self.no_bracket:
+            self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
+        if self.multiword:
+            self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
+        if self.extra_columns:
+            self.file.warnings.append(extra_columns_warning(len(self.extra_columns), self.extra_columns[0]))
+        if self.short:
+            self.file.warnings.append(short_lines_warning(len(self.short), self.short[0]))
+        if self.loose:
+            self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        if self.header_warning:
+            self.file.warnings.append(self.header_warning)
+        lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
+        line0 = self.start.line if self.start else 0
+        if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
+            self.file.warnings.append(leading_empty_line_warning(self.path))
+        blank = next((n for n, line in enumerate(lines) if line and not line.strip()), None)
+        if blank is not None:
+            self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
+        if len(lines) > 1 and lines[-1] == "" and lines[-2] != "":  # udapi's last piece ends with "\n": a line ""
+            self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
+        for eid, line, doc, name in self.early:
+            first = self.opened_at.get(eid)
+            if self.start is not None:
+                self.batch_early.append((eid, line, doc, link_before_entity(name, eid)))
+            elif first is not None:
+                self.fail(line, link_before_entity(name, eid), doc)
         for eid, (line, doc, name) in self.linked.items():
-            if eid in self.entities:
+            if eid in self.opened_at:  # (udapi deletes an entity whose mentions were all left open: no error)
                 continue
             if self.start is not None:  # a batch: the entity may have mentions in another batch of the file
                 self.unresolved.append((eid, line, doc, name))
             else:
                 self.fail(line, entity_without_mention(name, eid), doc)
+        self.check_zones()
+
+    def check_zones(self) -> None:
+        """udapi's zones (``# sent_id = BUNDLE/ZONE``): a valid name, and mentions in one zone only."""
+        zones = [t.sent_id.split("/", 1)[1] if "/" in t.sent_id else "" for t in self.file.sentences]
+        for n, t in enumerate(self.file.sentences):
+            if "/" in t.sent_id and not re.match(r"^[a-z-]*(_[A-Za-z0-9-]+)?$", zones[n]):
+                self.fail(self.sid_lines[n], zone_invalid(t.sent_id, zones[n]), self.doc_names[self.node_doc[n]])
+        first: dict[str, tuple[int, int]] = {}
+        for line, s in sorted((m.line, m.words[0] >> SENTENCE_SHIFT) for ms in self.entities.values() for m in ms):
+            first.setdefault(zones[s], (line, s))
+        if len(first) > 1:
+            (z1, (l1, _)), (z2, (l2, s2)) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1, z2), self.doc_names[self.node_doc[s2]])
 
     # ---- the table
 

@@ -202,6 +202,22 @@ def test_links_to_entities_of_another_batch(tmp_path):
     _assert_same_error(_write(tmp_path, "bad.conllu", first + _sentence("d2", 1, {2: "Entity=(e2-x-1)|Bridge=e9<e2"})))
 
 
+
+def test_links_before_their_entity_across_batches(tmp_path):
+    """A link naming an entity opened only later (in its batch or a later one) stops the file as when read
+    whole (udapi reads links node by node, on nodes with an Entity value); one opened in an earlier batch is
+    known."""
+    first = _sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True)
+    fine = first + _sentence("d2", 1, {2: "Entity=(e3-x-1)|Bridge=e2<e1", 3: "Entity=(e2-x-1)"})
+    path = _write(tmp_path, "fine.conllu", fine)
+    assert _differences(read_conllu(path), _batches_in_context(path)) == []
+    _assert_same_error(_write(tmp_path, "later.conllu", _sentence("d1", 1, {1: "Entity=(e1-x-1)|SplitAnte=e1<e2"},
+                                                                   header=True)
+                              + _sentence("d2", 1, {2: "Entity=(e2-x-1)"})))
+    _assert_same_error(_write(tmp_path, "same.conllu", first + _sentence("d2", 1, {2: "Entity=(e3-x-1)|Split=e1<e2",
+                                                                                    3: "Entity=(e2-x-1)"})))
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)  # the same files in every run
 @given(seed=st.integers(0, 10 ** 6))
 def test_fuzzed_files_in_batches_fail_or_read_as_whole(tmp_path_factory, seed):
@@ -331,3 +347,14 @@ def test_a_response_without_a_batchs_documents(tmp_path):
                          text=True, timeout=300)
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert f"{r}: holds none of the documents of {k}" in run.stderr and '"d0"' in run.stderr
+
+
+def test_blocks_of_comments_only_are_no_sentences_in_batches_either(tmp_path):
+    """udapi drops a block without words: the batches after one number their sentences as the whole file."""
+    text = (_sentence("d1", 1, {1: "Entity=(e1-x-1)"}, header=True) + "# a comment only\n\n"
+            + _sentence("d2", 1, {2: "Entity=(e1-x-1)"}) + "# one more\n# sent_id = x\n\n"
+            + _sentence("d3", 1, {3: "Entity=(e1-x-1)"}))
+    path = _write(tmp_path, "comments.conllu", text)
+    whole, parts = read_conllu(path), conllu_batches(str(path), EVERY_DOCUMENT)
+    assert len(parts) == 3 and [p.sentences_before for p in parts] == [0, 1, 2]
+    assert len(whole.sentences) == 3 and _differences(whole, _batches_in_context(path)) == []

@@ -56,12 +56,14 @@ _ODD_LINES = [
     "1.0\tz\t_\t_\t_\t_\t_\t_\t_\t_", "3-4\tab\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1)",
     "\u0661\tw\tw\tX\t_\t_\t0\troot\t_\tEntity=(e9-x-1)", "+2\tw\tw\tX\t_\t_\t0\troot\t_\t_",
     "1.1234\tw\t_\t_\t_\t_\t_\t_\t_\t_", "1\tw\tw\tX\t_\t_\t0\troot\t0:root\tEntity=(e1-x-2)",
+    "5\tw", "3\tw\tw\tX\t_\t_\t0", "# a comment only", "# global.Entity = eid-etype",
 ]
 _ODD_MISC = ["Entity=(e1-x-1", "Entity=e1)", "Entity=(e2[1/2]-x-1)", "Entity=(e2[2/2]-x-1)", "Entity=e2[2/2])",
              "Entity=()", "Entity=x", "Entity=(e1-x- 2)", "Entity=(e1-x-+1)", "Entity=(e1-x-0)", "Entity=(e1-x-a)",
              "Entity=(e1]-x-1)", "Entity=)", "Entity=(e1)(e1)e1)", "Entity=ab()", "Entity=()x", "Entity=(-x-1)",
              "Bridge=e1<e2", "Bridge=e1", "SplitAnte=e1<e9:x", "Entity=(e3[2/2]-x-0)", "Entity=(e1-x-7)",
-             "Entity=(a:b-x-1)"]
+             "Entity=(a:b-x-1)", "Entity=(e1-x-\u0662", "Entity=(e1-x-1)|Bridge=e1<e1", "Entity=(e2-x-1)|SplitAnte=e9<e2",
+             "Entity=(e1-x-1)|Bridge=a<b<c", "Entity=(e3-x-1)|SplitAnte=e2<e1:x", "Entity=(e2-x-1)|Split=e1<e2"]
 _ODD_DEPS = ["0:root", "01:x", "1.10:y", "1-2:z", "9:w", "x", "", "1:a|0:b", "0.1:c", "+1:d"]
 
 

@@ -217,7 +217,9 @@ def _conllu(tmp_path, lines: list[str], name="x.conllu"):
     (["Entity=(e1-person-9", "Entity=e1)", "_"], "outside the mention"),
     (["Entity=(e1-person-x)", "_", "_"], "is not a number"),
     (["Entity=(e1[2/2]-person-1)", "_", "_"], "without its first part"),
-    (["Bridge=e9<e1", "Entity=(e1-person-1)", "Entity=(e1-person-1)"], "has no mention"),
+    # udapi reads links only on nodes with an Entity value
+    (["Entity=(e1-person-1)", "Entity=(e2-x-1)|Bridge=e9<e1", "Entity=(e1-person-1)"], "has no mention"),
+    (["Entity=(e2-x-1)|Bridge=e9<e1", "Entity=(e1-person-1)", "Entity=(e1-person-1)"], "before its first mention"),
 ])
 def test_malformed_entity_annotation_gives_one_clear_message(tmp_path, miscs, fragment):
     path = _conllu(tmp_path, miscs)

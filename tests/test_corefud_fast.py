@@ -367,8 +367,6 @@ _CONLLU_HEAD = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_
 
 
 @pytest.mark.parametrize("body, problem", [
-    ("1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-x-1)\n1\tdo\tdo\tAUX\t_\t_\t0\troot\t_\t_\n"
-     "2\tn't\tnot\tPART\t_\t_\t1\tadvmod\t_\t_\n", "multiword-token line '1-2'"),
     ("1\tA\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1-x-1\n2\tb\tb\tX\t_\t_\t1\tdep\t_\tEntity=e1[2/2])\n",
      "is not discontinuous"),
     ("\u00b2\tA\ta\tX\t_\t_\t0\troot\t_\tEntity=(e1-x-1)\n", "bad ID '\u00b2'"),  # a digit int() does not read

@@ -51,14 +51,15 @@ PRESETS = {p.name: p for p in (
 
 def read(source, format: str = "auto", cross_document: bool = False, defer_bracket_errors: bool = True,
          match: str | None = None, np_only: bool = False, remove_nested: bool = False,
-         fix_scorer_quirks: bool = False) -> MentionTable:
+         fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
     only when it is scored, as v8.01 refuses it (see :func:`fastscore.formats.conll.read_conll`).  With the
     minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
     token columns (``MentionTable.tokens``), which they read.  ``fix_scorer_quirks`` (CoNLL-2012): read what v8.01
-    misreads as it was meant (see :func:`fastscore.formats.conll.read_conll`)."""
+    misreads as it was meant (see :func:`fastscore.formats.conll.read_conll`); ``fix_corefud_quirks`` (CoNLL-U):
+    what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`)."""
     if isinstance(source, MentionTable):
         return source
     if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
@@ -70,10 +71,11 @@ def read(source, format: str = "auto", cross_document: bool = False, defer_brack
         table.tokens = tokens
         return table
     if format != "auto":
-        return _read_format(source, format, cross_document, defer_bracket_errors, fix_scorer_quirks=fix_scorer_quirks)
+        return _read_format(source, format, cross_document, defer_bracket_errors, fix_scorer_quirks=fix_scorer_quirks,
+                            fix_corefud_quirks=fix_corefud_quirks)
     fmt = detect_format(source.path if isinstance(source, Part) else source)
     table = _read_format(source, fmt, cross_document, defer_bracket_errors, sniffed=True,
-                         fix_scorer_quirks=fix_scorer_quirks)
+                         fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
     table.sniffed = fmt  # the signature's format (_format_of): not sniffed again
     return table
 
@@ -84,7 +86,8 @@ _READERS = {"jsonl": lazy("fastscore.formats.jsonl", "read_jsonl"), "parquet": _
 
 
 def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: bool,
-                 sniffed: bool = False, fix_scorer_quirks: bool = False) -> MentionTable:
+                 sniffed: bool = False, fix_scorer_quirks: bool = False,
+                 fix_corefud_quirks: bool = False) -> MentionTable:
     """:func:`read` of a file (or a batch of a large CoNLL-2012, jsonlines or CoNLL-U file: a ``Part``) whose format
     is known (``sniffed``: told from its content, so no mention table file of another kind)."""
     if fmt in ("conll2012", "conllu", "jsonl") and not sniffed and not isinstance(source, Part):
@@ -96,6 +99,8 @@ def _read_format(source, fmt: str, cross_document: bool, defer_bracket_errors: b
         from ..formats.naf import read_naf_coref
 
         return read_naf_coref(source, cross_document)
+    if fmt == "conllu":
+        return _READERS[fmt](source, fix_corefud_quirks)
     if fmt in _READERS:
         return _READERS[fmt](source)
     return read_conll(source, defer_bracket_errors, fix_scorer_quirks)
@@ -166,20 +171,24 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 doc: str | None = None, allow_repeated: bool = False, format: str = "auto", match: str | None = None,
                 zero_match: str | None = None, preset: str | None = None, cross_document: bool = False,
                 mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False,
-                fix_coval_quirks: bool = False, fix_scorer_quirks: bool = False) -> CorefResult:
+                fix_coval_quirks: bool = False, fix_scorer_quirks: bool = False,
+                fix_corefud_quirks: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
         if match == "mina" or np_only or remove_nested or mina_variant is not None or fix_coval_quirks:
-            if fix_scorer_quirks:
-                raise UsageError("--fix-scorer-quirks reads files as v8.01 meant to; coval's scoring (--match mina, "
-                                 "--np-only, --remove-nested) reads them as coval does (--fix-coval-quirks)")
+            if fix_scorer_quirks or fix_corefud_quirks:
+                flag = "--fix-scorer-quirks" if fix_scorer_quirks else "--fix-corefud-quirks"
+                raise UsageError(f"{flag} reads files as {'v8.01' if fix_scorer_quirks else 'udapi'} meant to; coval's "
+                                 "scoring (--match mina, --np-only, --remove-nested) reads them as coval does "
+                                 "(--fix-coval-quirks)")
             return _score_coval(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
                                 format=format, match=match, zero_match=zero_match, preset=preset,
                                 cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
                                 remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks)
         return _score_coref(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
                             format=format, match=match, zero_match=zero_match, preset=preset,
-                            cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks)
+                            cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
+                            fix_corefud_quirks=fix_corefud_quirks)
 
 
 def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match, preset,
@@ -234,7 +243,7 @@ def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, for
 
 
 def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match,
-                 preset, cross_document, fix_scorer_quirks) -> CorefResult:
+                 preset, cross_document, fix_scorer_quirks, fix_corefud_quirks) -> CorefResult:
     settings = _settings(format, match, zero_match, singletons, preset)
     if preset is not None:
         _check_preset_inputs(preset, (key, response))
@@ -243,18 +252,23 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
     if settings["format"] == "auto" and not isinstance(key, MentionTable):
-        k = read(key, "auto", cross_document, fix_scorer_quirks=fix_scorer_quirks)
+        k = read(key, "auto", cross_document, fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
         given = k.sniffed  # what _format_of would sniff again
     else:
         given = _format_of(key, settings["format"])  # before standard input is read
-        k = read(key, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks)
-    r = read(response, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks)
+        k = read(key, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks,
+                 fix_corefud_quirks=fix_corefud_quirks)
+    r = read(response, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks,
+             fix_corefud_quirks=fix_corefud_quirks)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
         other, conllu = (k, r) if k.words is None else (r, k)
         raise InputError(f"{other.path}: not a CoNLL-U file, but {conllu.path} is: key and response must both be "
                          "CoNLL-U (the CorefUD scorer reads them side by side)")
     fmt = "conllu" if corefud else given
+    if fix_corefud_quirks and not corefud:
+        raise UsageError("--fix-corefud-quirks corrects how udapi reads CoNLL-U files (the CorefUD scorer): use it "
+                         "with CoNLL-U input")
     match, zero_match, singletons = _defaults(fmt, settings)
     registry = COREFUD_METRICS if corefud else METRICS
     names = resolve(metrics, registry)
@@ -290,6 +304,8 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
         options["cross-document"] = True
     if doc is not None:
         options["doc"] = doc
+    if fix_corefud_quirks:
+        options["fix-corefud-quirks"] = True
     # the tables serve v8.01's report of spans; CoNLL-U tables (which hold their files' bytes) are not kept
     return CorefResult(doc_stats=scored.stats, metrics=names, key_path=k.path, response_path=r.path, options=options,
                        warnings=warnings, missing=missing, tables=None if corefud else (k, r),

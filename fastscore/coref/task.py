@@ -78,6 +78,9 @@ OPTIONS = (
            "(a byte-order mark, start and end lines, whitespace after the last TAB; see docs/formats.md), not v8.01's "
            "figures",
            switch=True, default=False),
+    Option(("--fix-corefud-quirks",), "fix_corefud_quirks", "CoNLL-U: read what udapi, and so the CorefUD scorer, "
+           "misreads as written (each sentence with the global.Entity header above it, not the file's last; see "
+           "docs/corefud.md), not the scorer's figures", switch=True, default=False),
     Option(("--allow-repeated",), "allow_repeated", "score a response with more than 10 repeated mentions "
            "(v8.01 refuses to)", switch=True, default=False),
     Option(("--doc",), "doc", "score only this key document (its full name, part included)", metavar="NAME",
@@ -201,7 +204,7 @@ COREF = Task(
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
     # how a file is read: its format as given, and the token columns minimum spans read too
-    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks"),
+    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks"),
     doc_names=lambda table: list(table.doc_names),
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,

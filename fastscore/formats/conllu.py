@@ -51,9 +51,10 @@ ORD_SHIFT = 10
 MAX_ORD = (1 << (SENTENCE_SHIFT - ORD_SHIFT)) - 1
 _CHUNKS = re.compile(r"(\([^()]+\)?|[^()]+\))")
 _DISCONTINUOUS = re.compile(r"^([^[]+)\[(\d+)/(\d+)\]")
-_NEWDOC = re.compile(r"#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
+_NEWDOC = re.compile(r"# newdoc(?:\s+id\s*=\s*(.+))?$")  # udapi's: "# " exactly, the id to the end (its blanks too)
 _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
-_GLOBAL_ENTITY = re.compile(r"#\s*global\.Entity\s*=\s*(\S+)")
+_GLOBAL_ENTITY = re.compile(r"# global\.Entity\s*=\s*(\S+)")
+_LOOSE = re.compile(r"#\s*(newdoc|global\.Entity)\b")  # what a reader may mean as those, which udapi does not read
 _BLANK = re.compile(r"(\n[ \t]*\n)")
 
 
@@ -160,19 +161,21 @@ def sentences_from_meta(meta: dict, source: str | None = None) -> SentenceDigest
     return SentenceDigests(ids, lines, {int(k): v for k, v in newdoc.items()}, bytes.fromhex(digests), source)
 
 
-def read_conllu(path: str | os.PathLike | Part) -> MentionTable:
+def read_conllu(path: str | os.PathLike | Part, fix_corefud_quirks: bool = False) -> MentionTable:
     """Read a CoNLL-U file into a :class:`MentionTable` with :class:`Words`, its sentences (for the
     key/response alignment check) and the reader's warnings.  A batch of a large file
     (:class:`~fastscore.formats.conllu_batches.ConlluPart`) is read as the file's reader would read those
     documents: sentences numbered, id-less documents named and the ``# global.Entity`` header in force as
     the lines before it make them (the order of entities first used in earlier batches is set afterwards,
-    by :func:`~fastscore.formats.conllu_batches.in_context`)."""
+    by :func:`~fastscore.formats.conllu_batches.in_context`).  One ``# global.Entity`` header holds for the
+    whole file, the last one, as udapi reads it (a warning where headers differ); ``fix_corefud_quirks``: each
+    sentence is read with the header above it, as written."""
     start = path if isinstance(path, Part) else None
     if start is not None:
         name, data = start.path, read_part(start)
     else:
         name, data = source_name(os.fspath(path)), read_bytes(os.fspath(path))
-    table = _File(name, data, start).read()
+    table = _File(name, data, start, fix_corefud_quirks).read()
     if start is not None:
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
@@ -193,6 +196,9 @@ class BatchFacts:
     # its document)
     left_open: dict[str, int] = field(default_factory=dict)
     continued: set[str] = field(default_factory=set)
+    # links naming an entity not opened before them in the batch (entity, line, document, message): the file
+    # stops there unless an earlier batch mentions the entity
+    early: list[tuple[str, int, str, str]] = field(default_factory=list)
 
 
 _PART = re.compile(rb"\[\d+/\d+\]")  # a discontinuous part's marker (searched first: most batches have none)
@@ -237,8 +243,114 @@ def repeated_sentence_id(sent_id: str, previous_line: int) -> str:
             "scorer stops here)")
 
 
+def _without_document(eid: str) -> str:
+    """An entity id as written: without the document number a GRP id is given here ("2:e1")."""
+    return re.sub(r"^\d+:", "", eid)
+
+
 def entity_without_mention(attribute: str, eid: str) -> str:
-    return f"{attribute} names entity {eid.split(':', 1)[-1]!r}, which has no mention (the CorefUD scorer stops here)"
+    return f"{attribute} names entity {_without_document(eid)!r}, which has no mention (the CorefUD scorer stops here)"
+
+
+def blank_line_warning(where: str) -> str:
+    return (f"{where}: a line of only white space (spaces, tabs, U+00A0, ...), read as an empty line; the CorefUD "
+            "scorer crashes on it "
+            "(udapi reads it as a word line): remove the blanks to run it")
+
+
+def single_newline_warning(where: str) -> str:
+    return (f"{where}: the last sentence ends the file with one newline, no empty line after it; the CorefUD scorer "
+            "crashes on it (udapi reads the empty text after that newline as a line): end the file with an empty "
+            "line to run it")
+
+
+def leading_empty_line_warning(path: str) -> str:
+    return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
+            "more it skips): remove it to run the scorer")
+
+
+def misc_links(misc: str) -> list[tuple[str, str]]:
+    """The links of a MISC column as udapi reads them: on a node with an Entity value only (the others it
+    skips), the last item of a name counts (its DualDict), Bridge first, then SplitAnte, or the legacy Split
+    where SplitAnte is empty; an empty value is none."""
+    items = dict(item.partition("=")[::2] for item in misc.split("|"))
+    if not items.get("Entity"):
+        return []
+    split = "SplitAnte" if items.get("SplitAnte") else "Split"
+    return [(name, items[name]) for name in ("Bridge", split) if items.get(name)]
+
+
+def link_problem(attribute: str, link: str) -> str | None:
+    """What makes udapi stop on one link of a Bridge or SplitAnte value, else None."""
+    if link.count("<") != 1:
+        return f"{attribute} link {link!r} is not ANTECEDENT<ENTITY"
+    ante, this = link_pair(attribute, link)
+    return link_to_itself(attribute, link, ante) if ante == this else None
+
+
+def link_to_itself(attribute: str, link: str, eid: str) -> str:
+    return f"{attribute} link {link!r} links entity {eid!r} to itself (the CorefUD scorer stops here)"
+
+
+def link_pair(attribute: str, link: str) -> tuple[str, str]:
+    """(antecedent, entity) of a link ``A<B``: udapi drops a Bridge's relation (``A<B:part``), not a SplitAnte's."""
+    ante, _, this = link.partition("<")
+    return ante, this.split(":", 1)[0] if attribute == "Bridge" else this
+
+
+def link_before_entity(attribute: str, eid: str) -> str:
+    return (f"{attribute} names entity {_without_document(eid)!r} before its first mention: the CorefUD scorer stops "
+            "here (udapi reads links node by node)")
+
+
+def zone_invalid(sent_id: str, zone: str) -> str:
+    return (f"sentence id {sent_id!r}: udapi reads the text after '/' as a zone, and {zone!r} is not a zone name "
+            "(the CorefUD scorer stops here): use another character than '/' in sentence ids")
+
+
+def zones_mixed(zone: str, line: int, other: str) -> str:
+    def name(z):
+        return f"zone {z!r}" if z else "no zone"
+    return (f"a mention in a sentence of {name(other)} after one in {name(zone)} (line {line}): udapi reads the text "
+            "after '/' in sentence ids as a zone and compares words across zones (the CorefUD scorer stops here): "
+            "use another character than '/' in sentence ids")
+
+
+def no_bracket_warning(count: int, first: str) -> str:
+    return (f"{count} Entity chunk(s) with neither an opening nor a closing bracket (trailing spaces, say) ignored, "
+            f"as the CorefUD scorer ignores them; first: {first}")
+
+
+def multiword_warning(count: int, first: str) -> str:
+    return (f"coreference on {count} multiword-token line(s) ignored, as udapi (and so the CorefUD scorer) ignores "
+            f"it: write it on the lines of its words; first: {first}")
+
+
+def newdoc_without_words() -> str:
+    return ("'# newdoc' in a block without words: udapi drops such a block, newdoc and all, so the CorefUD scorer "
+            "merges the document into the one before (and crashes on a file's first): write it just above the "
+            "document's first sentence, with no empty line between")
+
+
+def extra_columns_warning(count: int, first: str) -> str:
+    return (f"{count} token line(s) with more than 10 columns: the columns after the 10th ignored, as udapi (and so "
+            f"the CorefUD scorer) ignores them; first: {first}")
+
+
+def short_lines_warning(count: int, first: str) -> str:
+    return (f"{count} token line(s) with fewer than 10 columns: the missing ones read as '_', as udapi (and so the "
+            f"CorefUD scorer) reads them; first: {first}")
+
+
+def loose_comment_warning(count: int, first: str) -> str:
+    return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
+            f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
+
+
+def header_warning(count: int, first: str, last: str, where: str) -> str:
+    return (f"{count} global.Entity header(s) differ from the file's last, {last!r} at {where}: udapi (and so the "
+            "CorefUD scorer) reads the last one for every sentence of the file, and so it is read here "
+            f"(--fix-corefud-quirks reads each sentence with the header above it); first: {first}")
 
 
 def heads_outside_warning(count: int, first: str) -> str:
@@ -347,7 +459,7 @@ def _block(lines: list[str], first: int, s: int) -> Block:
         if line.startswith("#"):
             m = _NEWDOC.match(line)
             if m:
-                block.newdoc = m.group(1).strip() if m.group(1) else True
+                block.newdoc = m.group(1) if m.group(1) else True
             elif _SENT_ID.match(line):
                 block.sent_id = _SENT_ID.match(line).group(1)
             elif _SPEAKER.match(line):
@@ -714,8 +826,10 @@ class _File:
     fields in force, nodes; :meth:`read` pairs the brackets and builds the mention table, or raises the
     ParseError of the file's first problem."""
 
-    def __init__(self, path: str, data: bytes, start: Part | None):
+    def __init__(self, path: str, data: bytes, start: Part | None, fix_quirks: bool = False):
         from ..kernels import conllu_scan as K
+
+        self.fix_quirks = fix_quirks  # --fix-corefud-quirks: the header above each sentence, not the file's last
 
         self.K = K
         self.path, self.start = path, start
@@ -724,15 +838,22 @@ class _File:
         self.text = decode_utf8(path, data, self.line0)  # (its error for a byte that is not UTF-8)
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n")
-        self.data = data
-        self.buf = np.frombuffer(data, dtype=np.uint8)
-        newlines = np.flatnonzero(self.buf == 10)
-        self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
-        (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
-         self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
+        self.short = (0, "")  # token lines with fewer than 10 columns, read with '_' for the missing ones
+        for _ in range(2):
+            self.data = data
+            self.buf = np.frombuffer(data, dtype=np.uint8)
+            newlines = np.flatnonzero(self.buf == 10)
+            self.ls, self.le = np.r_[0, newlines + 1], np.r_[newlines, len(data)]
+            (self.kind, self.block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e,
+             self.nb) = K.scan_lines(self.buf, self.ls, self.le, *_WORDS[:3])
+            data = self.padded()
+            if data is self.data:
+                break
         nb = self.nb
         self.b_first, self.b_tok, self.b_sid_line = b_first[:nb], b_tok[:nb], b_sid_line[:nb]
         self.b_sid_s, self.b_sid_e = b_sid_s[:nb].copy(), b_sid_e[:nb].copy()
+        self.bare_newdoc: list[tuple[int, int]] = []  # newdoc lines udapi drops before a sentence: block, line
+        self.wordless_blocks()
         if self.nb == 0:
             reject_other_format(path, self.text, "conllu")
             raise ParseError(path, None, "no sentence: not a CoNLL-U file (or empty)")
@@ -741,6 +862,49 @@ class _File:
         self.documents()
         self.sentence_ids()
         self.token_lines()
+
+    def padded(self) -> bytes:
+        """udapi reads a token line with fewer than 10 columns as if '_' filled the missing ones: the data with
+        those filled (the same lines), where the line's first column is a node id; else the data as it is."""
+        tabs = np.bincount(np.searchsorted(self.ls, np.flatnonzero(self.buf == 9), side="right") - 1,
+                           minlength=len(self.ls))
+        short = [i for i in np.flatnonzero((self.kind == self.K.KIND_TOKEN) & (tabs < 9)).tolist()
+                 if _NODE_ID.match(self.data, self.ls[i], self.le[i])]
+        if not short:
+            return self.data
+        self.short = (len(short), f"{self.path}:{short[0] + 1 + self.line0}")
+        pieces, at = [], 0
+        for i in short:
+            pieces += [self.data[at:self.le[i]], b"\t_" * (9 - int(tabs[i]))]
+            at = int(self.le[i])
+        return b"".join(pieces + [self.data[at:]])
+
+    def wordless_blocks(self) -> None:
+        """udapi drops a block without words (comments only): no sentence here either.  Of its lines only a
+        global.Entity header counts (udapi's is the file's; as written, it holds for the next sentence); a
+        newdoc there is lost, which merges the next sentence into the document before: noted for an error."""
+        K = self.K
+        words = np.zeros(self.nb, dtype=bool)
+        words[self.block[self.kind == K.KIND_TOKEN]] = True
+        if words.all():
+            return
+        kept = np.flatnonzero(words)
+        old = self.block.copy()
+        in_kept = (old >= 0) & words[np.maximum(old, 0)]
+        self.block[in_kept] = (np.cumsum(words) - 1)[old[in_kept]]
+        following = np.searchsorted(kept, np.arange(self.nb))  # each block -> the next with words (new number)
+        for i in np.flatnonzero((old >= 0) & ~in_kept).tolist():
+            b = int(following[old[i]])
+            b = b if b < len(kept) else -1
+            line = self.text_at(self.ls[i], self.le[i]) if self.kind[i] == K.KIND_PYTHON else ""
+            if _NEWDOC.match(line) and b >= 0:
+                self.bare_newdoc.append((b, int(self.b_first[old[i]])))
+            if not _GLOBAL_ENTITY.match(line):
+                self.kind[i] = K.KIND_SKIP
+            self.block[i] = b
+        self.nb = len(kept)
+        self.b_first, self.b_tok, self.b_sid_line = self.b_first[kept], self.b_tok[kept], self.b_sid_line[kept]
+        self.b_sid_s, self.b_sid_e = self.b_sid_s[kept], self.b_sid_e[kept]
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
@@ -759,8 +923,10 @@ class _File:
         nb = self.nb
         self.newdoc: dict[int, str | bool] = {}
         self.sid_text: dict[int, str] = {}
+        self.loose: list[str] = []  # newdoc / global.Entity comments udapi does not read (no "# "): which, where
         fields_at: dict[int, list[str]] = {}
-        if self.start is not None and self.start.entity_fields is not None:
+        headers: list[tuple[int, int, str]] = []  # global.Entity headers: block, line (from 1), value
+        if self.start is not None and self.start.entity_fields is not None and self.fix_quirks:
             value, line = self.start.entity_fields  # the header in force where the batch starts
             fields_at[0] = self.entity_fields(value, -1, line - self.line0) or []
         for i in np.flatnonzero(self.kind == self.K.KIND_PYTHON).tolist():
@@ -768,8 +934,10 @@ class _File:
             b = int(self.block[i])
             m = _NEWDOC.match(line)
             if m:
-                self.newdoc[b] = m.group(1).strip() if m.group(1) else True
+                self.newdoc[b] = m.group(1) if m.group(1) else True
                 continue
+            if _LOOSE.match(line) and not _GLOBAL_ENTITY.match(line):
+                self.loose.append(f"{line.split()[0]!r} at {self.path}:{i + 1 + self.line0}")
             m = _SENT_ID.match(line)
             if m:
                 if i > self.b_sid_line[b]:
@@ -777,9 +945,17 @@ class _File:
                 continue
             m = _GLOBAL_ENTITY.match(line)
             if m:
-                fields = self.entity_fields(m.group(1), b, i + 1)
+                headers.append((b, i + 1, m.group(1)))
+        self.header_warning = None
+        if self.fix_quirks:
+            for b, line, value in headers:
+                if b < 0:  # after the last sentence
+                    continue
+                fields = self.entity_fields(value, b, line)
                 if fields is not None:  # (else the file's problem from this sentence on)
                     fields_at[b] = fields
+        else:
+            self.the_last_header(headers, fields_at)
         # the fields in force in each block: a row of f_kind / f_n
         rows = sorted(fields_at)
         width = max((len(fields_at[b]) for b in rows), default=0)
@@ -795,6 +971,21 @@ class _File:
             self.b_frow[b:] = r
             self.b_grp[b:] = "GRP" in fields
 
+    def the_last_header(self, headers: list[tuple[int, int, str]], fields_at: dict[int, list[str]]) -> None:
+        """udapi keeps one global.Entity header per file, the last it reads, for every sentence: so here,
+        with a warning naming the headers that differ from it (in a batch, the file's last is given)."""
+        last = self.start.file_entity if self.start is not None else None
+        if last is None and headers:
+            last = headers[-1][2], headers[-1][1] + self.line0
+        if last is None:
+            return
+        fields = self.entity_fields(last[0], -1, last[1] - self.line0)
+        fields_at[0] = fields
+        other = [line for _, line, value in headers if value != last[0]]
+        if other:
+            self.header_warning = header_warning(len(other), f"{self.path}:{other[0] + self.line0}", last[0],
+                                                 f"{self.path}:{last[1]}")
+
     def entity_fields(self, value: str, b: int, line: int) -> list[str] | None:
         fields = value.split("-")
         if "eid" not in fields and "GRP" not in fields:
@@ -807,6 +998,9 @@ class _File:
 
     def documents(self) -> None:
         starts = sorted(self.newdoc)
+        if self.bare_newdoc:
+            b, line = self.bare_newdoc[0]
+            self.problems.append(_Problem(b, _HEADER, line, newdoc_without_words()))
         self.starts = starts
         self.doc_names: list[str] = []
         first: dict[str, int] = {}
@@ -860,6 +1054,13 @@ class _File:
         self.tabs, self.t0, self.t1, self.t7, self.t8, what, ord_key = K.token_lines(self.buf, self.ls, self.le,
                                                                                    self.kind)
         tok = self.kind == K.KIND_TOKEN
+        self.le_misc = self.le  # where MISC ends: udapi reads the first 10 columns of a longer line
+        longer = np.flatnonzero(tok & (self.tabs > 9))
+        self.extra_columns = (len(longer), f"{self.path}:{int(longer[0]) + 1 + self.line0}" if len(longer) else "")
+        if len(longer):
+            self.le_misc = self.le.copy()
+            self.le_misc[longer] = [self.data.index(b"\t", int(self.t8[i]) + 1) for i in longer.tolist()]
+            self.tabs[longer] = 9
         bad = np.flatnonzero(tok & (self.tabs != 9))
         if len(bad):
             i = int(bad[0])
@@ -874,12 +1075,9 @@ class _File:
             self.python_id(i)
         self.empty_node_twice()
         multi = [i for i in np.flatnonzero(tok & (self.tabs == 9) & (self.what == K.ID_RANGE)).tolist()
-                 if _MARKED.search(self.data, self.ls[i], self.le[i])]
-        if multi:
-            i = multi[0]
-            b = int(self.block[i])
-            self.problems.append(_Problem(b, _MULTIWORD, i + 1, f"coreference on the multiword-token line "
-                                          f"{self.ident(i)!r}: write it on the lines of its words", self.doc_of(b)))
+                 if _MARKED.search(self.data, self.ls[i], self.le_misc[i])]
+        self.multiword = (len(multi), f"{self.ident(multi[0])!r} at {self.path}:{multi[0] + 1 + self.line0}"
+                          if multi else "")
 
     def ident(self, i: int) -> str:
         return self.text_at(self.ls[i], self.t0[i])
@@ -949,7 +1147,8 @@ class _File:
         K = self.K
         data, buf = self.data, self.buf
         self.nodes(limit)
-        self.outside = np.zeros(2, dtype=np.int64)  # head indices udapi reads outside their mention: count, first line
+        # head indices udapi reads outside their mention, chunks without a bracket it ignores: count, first line
+        self.outside = np.zeros(4, dtype=np.int64)
         err = np.zeros(8, dtype=np.int64)
         n_open = data.count(b"(")
         n_links = data.count(b"Bridge=") + data.count(b"SplitAnte=")
@@ -957,8 +1156,11 @@ class _File:
         while True:
             self.outside[:] = 0
             status, M, log, e_s, e_e, e_tag, links, drop, cnt = K.parse_tokens(
-                buf, self.le, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
+                buf, self.le_misc, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
                 self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
+            if status == K.E_HEAD_TEXT and self.python_digits(err):
+                buf = self.buf_heads  # (the same bytes elsewhere: ids, names and messages read as written)
+                continue
             if status != K.FULL:
                 break
             log_cap *= 4
@@ -969,23 +1171,85 @@ class _File:
         self.names = ([f"{t + self.docs_before}:{v}" if t else v for v, t in zip(values, tags.tolist())]
                       if tags.any() else values)
         self.links = links[:n_lk]
-        self.link_format()
+        self.link_format(limit, status, err)
         if status != K.OK:
             self.bracket_problem(status, err)
 
-    def link_format(self) -> None:
-        """Bridge and SplitAnte items (before the brackets' first problem): ANTECEDENT<ENTITY, else an error."""
+    def python_digits(self, err: np.ndarray) -> bool:
+        """A head index the scanner, reading ASCII, cannot read, which udapi's ``int()`` reads (other decimal
+        digits, as '٢', and blanks): written here with ASCII digits, the same length (blanks after), for the
+        scanner to read again; False if ``int()`` fails too."""
+        s, e = int(err[2]), int(err[3])
+        try:
+            value = int(self.data[s:e].decode())
+        except ValueError:
+            return False
+        digits = str(value).encode().ljust(e - s)
+        if not hasattr(self, "buf_heads"):
+            self.buf_heads = self.buf.copy()
+        if len(digits) > e - s or bytes(self.buf_heads[s:e]) == digits:
+            return False
+        self.buf_heads[s:e] = np.frombuffer(digits, dtype=np.uint8)
+        return True
+
+    def link_format(self, limit: int, status: int, err: np.ndarray) -> None:
+        """The links of the nodes before the brackets' first problem, as udapi reads them (:func:`misc_links`),
+        node by node in its order: the format checked (else an error), the entities named noted."""
         self.linked: dict[str, tuple[int, str, str]] = {}
-        for line, s, e, b in self.links.tolist():
-            name, _, value = self.text_at(s, e).partition("=")
+        self.link_items: list[tuple[int, str, str, str, str | None]] = []  # line, attribute, antecedent, entity, doc
+        self.rank = np.full(len(self.ls) + 1, -1, dtype=np.int64)  # line (from 1) -> its node's place in udapi's order
+        self.rank[self.node_line + 1] = np.arange(len(self.node_line))
+        lines = {int(x) for x in self.links[:, 0].tolist()} | self.legacy_split(limit)
+        if status != self.K.OK:  # udapi reads a node's Entity before its links: none from the failing node on
+            lines = {i for i in lines if self.rank[i] < self.rank[int(err[1])]}
+        for line in sorted(lines, key=self.rank.__getitem__):
+            b = int(self.block[line - 1])
             doc = self.doc_of(b)
-            for link in value.split(","):
-                ante, sep, this = link.partition("<")
-                if not sep:
-                    self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
-                for eid in (ante, this.split(":", 1)[0]):
-                    eid = f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
-                    self.linked.setdefault(eid, (line, doc, name))
+            for name, value in misc_links(self.text_at(int(self.t8[line - 1]) + 1, int(self.le_misc[line - 1]))):
+                for link in value.split(","):
+                    problem = link_problem(name, link)
+                    if problem:
+                        self.fail(line, problem, doc)
+                    ante, this = link_pair(name, link)
+                    pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
+                            for eid in (ante, this)]
+                    for eid in pair:
+                        self.linked.setdefault(eid, (line, doc, name))
+                    self.link_items.append((line, name, pair[0], pair[1], doc))
+
+    def legacy_split(self, limit: int) -> set[int]:
+        """The lines (from 1) of word and empty nodes with a ``Split=`` item in MISC (udapi's legacy name of
+        SplitAnte, read where SplitAnte is empty)."""
+        if b"Split=" not in self.data:
+            return set()
+        K, out = self.K, set()
+        for m in _LEGACY_SPLIT.finditer(self.data):
+            i = int(np.searchsorted(self.ls, m.start(), side="right")) - 1
+            b = int(self.block[i])
+            if (self.kind[i] == K.KIND_TOKEN and self.tabs[i] == 9 and 0 <= b < limit
+                    and self.what[i] in (K.ID_WORD, K.ID_EMPTY) and self.t8[i] < m.start() < self.le_misc[i]):
+                out.add(i + 1)
+        return out
+
+    def links_before_their_entity(self) -> None:
+        """udapi reads the links node by node: the entity after ``<`` must be known there (a Bridge's must
+        have a mention opened at or before the node; a SplitAnte's may also have been named before, by any
+        link), or the scorer crashes (KeyError, IndexError).  An entity mentioned nowhere in the file is
+        :meth:`links_resolved`'s error; in a batch, one opened in an earlier batch is settled by the file."""
+        opened: dict[str, int] = {}  # entity -> the place of its first mention's node in udapi's order
+        for eid, line in self.M[:, [self.K.M_EID, self.K.M_LINE]].tolist():
+            place = int(self.rank[line])
+            if place < opened.get(self.names[eid], place + 1):
+                opened[self.names[eid]] = place
+        named: set[str] = set()
+        for line, name, ante, this, doc in self.link_items:  # (in udapi's order)
+            first = opened.get(this)
+            known = first is not None and first <= self.rank[line] or name != "Bridge" and this in named
+            if not known and self.start is not None:
+                self.early.append((this, line + self.line0, doc, link_before_entity(name, this)))
+            elif not known and first is not None:  # (else links_resolved's error: no mention at all)
+                self.fail(line, link_before_entity(name, this), doc)
+            named.add(ante)
 
     def bracket_problem(self, status: int, err: np.ndarray) -> None:
         K = self.K
@@ -995,7 +1259,6 @@ class _File:
         name = self.names[a_s] if status == K.E_HEAD_OUTSIDE else self.names[v0] if v0 < len(self.names) else ""
         problems = {
             K.E_NO_HEADER: lambda: 'Entity= annotation but no "# global.Entity = ..." header line',
-            K.E_NEITHER: lambda: f"Entity chunk {a!r} has neither an opening nor a closing bracket",
             K.E_HEAD_TEXT: lambda: f"head index {a!r} of {self.text_at(b_s, b_e)!r} is not a number",
             K.E_NO_ID: lambda: f"Entity {a!r} has no entity id",
             K.E_BAD_PART: lambda: f"entity id {a!r} ends with ']' but is not a discontinuous part like e3[1/2]",
@@ -1026,17 +1289,74 @@ class _File:
         self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
+        if self.outside[2]:
+            self.warnings.append(no_bracket_warning(int(self.outside[2]), f"{self.path}:"
+                                                                          f"{int(self.outside[3]) + self.line0}"))
+        if self.multiword[0]:
+            self.warnings.append(multiword_warning(*self.multiword))
+        if self.extra_columns[0]:
+            self.warnings.append(extra_columns_warning(*self.extra_columns))
+        if self.short[0]:
+            self.warnings.append(short_lines_warning(*self.short))
+        if self.loose:
+            self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+        if self.header_warning:
+            self.warnings.append(self.header_warning)
+        self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
                                                                             f"{int(self.outside[1]) + self.line0}"))
+        self.early: list[tuple[str, int, str, str]] = []
+        self.links_before_their_entity()
+        opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
         self.keep_mentions()
-        self.unresolved = self.links_resolved()
+        self.unresolved = self.links_resolved(opened)
+        self.zones()
         table = self.table()
         table.sentences = self.sentences()
         table.warnings = self.warnings
         if self.start is not None:
-            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved)
+            table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved,
+                                     early=self.early)
         return table
+
+    def scorer_crash_warnings(self) -> list[str]:
+        """Lines read here that crash the CorefUD scorer, which the intended score does not depend on: one
+        empty line opening the file (udapi's ``re.split(r"\\n\\n+")`` leaves it at the start of the first
+        sentence), lines of only blanks (udapi reads them as word lines) and one newline ending the file."""
+        out = []
+        data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
+        if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
+            out.append(leading_empty_line_warning(self.path))
+        if _BLANK_AT_END.search(data):  # (a line of white space ends so; most files have none)
+            m = _BLANKS_LINE.search(self.data)
+            if m:
+                line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
+                out.append(blank_line_warning(f"{self.path}:{line}"))
+        if data.endswith(b"\n") and not data.endswith(b"\n\n"):
+            last = self.data.count(b"\n") + self.line0
+            out.append(single_newline_warning(f"{self.path}:{last}"))
+        return out
+
+    def zones(self) -> None:
+        """udapi reads ``# sent_id = BUNDLE/ZONE``: a zone must be a valid name, and mentions in two zones
+        make it compare words across zones: the CorefUD scorer stops on both."""
+        if not self.data.count(b"/"):
+            return
+        blocks = [b for b in range(self.nb) if "/" in self.sent_id(b)]
+        if not blocks:
+            return
+        zone = {b: self.sent_id(b).split("/", 1)[1] for b in blocks}
+        for b in blocks:
+            if not _ZONE.match(zone[b]):
+                self.fail(int(self.b_sid_line[b]) + 1 if self.b_sid_line[b] >= 0 else int(self.b_first[b]),
+                          zone_invalid(self.sent_id(b), zone[b]), self.doc_of(b))
+        first: dict[str, int] = {}  # zone -> the line of its first mention ("": none, as udapi's default)
+        for line in sorted(self.M[:, self.K.M_LINE].tolist()):
+            first.setdefault(zone.get(int(self.block[line - 1]), ""), line)
+        if len(first) > 1:
+            (z1, l1), (z2, l2) = sorted(first.items(), key=lambda x: x[1])[:2]
+            self.fail(l2, zones_mixed(z1, l1 + self.line0, z2), self.doc_of(int(self.block[l2 - 1])))
 
     def keep_mentions(self) -> None:
         """Mentions dropped (left open) out; entities numbered among those with a mention."""
@@ -1051,12 +1371,11 @@ class _File:
         self.m_eid = (np.cumsum(used) - 1)[M[:, K.M_EID]]
         self.names = [n for n, u in zip(self.names, used.tolist()) if u]
 
-    def links_resolved(self) -> list[tuple[str, int, str, str]]:
-        """Bridge and SplitAnte name entities that must have a mention (the scorer stops); in a batch, those
-        without one in the batch are left to the whole file."""
-        known = set(self.names)
+    def links_resolved(self, opened: set[str]) -> list[tuple[str, int, str, str]]:
+        """Bridge and SplitAnte name entities that must have a mention, kept or left open (else the scorer
+        stops); in a batch, those without one in the batch are left to the whole file."""
         unresolved = [(eid, line + self.line0, doc, name) for eid, (line, doc, name) in self.linked.items()
-                      if eid not in known]
+                      if eid not in opened]
         if unresolved and self.start is None:
             eid, line, doc, name = unresolved[0]
             raise ParseError(self.path, line, entity_without_mention(name, eid), doc)
@@ -1197,4 +1516,12 @@ def _texts(data: bytes, buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> 
 
 _WORDS = tuple(np.frombuffer(w, dtype=np.uint8) for w in (b"newdoc", b"sent_id", b"global.Entity", b"Entity=",
                                                               b"Bridge=", b"SplitAnte="))
+# a line of only what str.isspace() calls white space (the scanner's _space: ASCII blanks, U+0085, U+00A0, U+1680,
+# U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), and the last byte such a line can end with
+_BLANKS_LINE = re.compile(rb"^(?:[\t\x0b\x0c\r\x1c-\x1f ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe3\x80\x80|"
+                          rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f)+$", re.M)
+_BLANK_AT_END = re.compile(rb"[\t\x0b\x0c\r\x1c-\x1f \x80-\x8a\x9f\xa0\xa8\xa9\xaf](?:\n|\Z)")
+_LEGACY_SPLIT = re.compile(rb"(?<=[\t|])Split=[^|\n]*")
+_ZONE = re.compile(r"^[a-z-]*(_[A-Za-z0-9-]+)?$")  # udapi's VALID_ZONE_REGEX
 _MARKED = re.compile(rb"Entity=|Bridge=|SplitAnte=")
+_NODE_ID = re.compile(rb"[0-9]+(?:[.-][0-9]+)?(?:\t|$)", re.M)  # a word's, empty node's or multiword token's

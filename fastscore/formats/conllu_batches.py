@@ -33,6 +33,9 @@ from .table import MentionTable
 
 BYTES_PER_SENTENCE = 1024  # how --batch-size becomes a number of sentences
 _NEWDOC_WORD = re.compile(rb"newdoc")  # a literal: searched as fast as memchr; its line is checked after
+# a block of comment lines only: at the start, or after a blank line; then a blank line or the end
+_COMMENTS_ONLY = re.compile(rb"(?:\A[ \t\r\n]*|(?<=\n)[ \t]*\r?\n)(#[^\n]*(?:\n#[^\n]*)*)"
+                            rb"(?=\r?\n[ \t]*\r?\n|\r?\n?[ \t\r]*\Z)")
 # a sentence after the first of a stretch: a blank line (only spaces and tabs), then its first non-blank byte
 _NEXT_SENTENCE = re.compile(rb"\n[ \t]*\r?\n[ \t\r\n]*(?=[^ \t\r\n])")
 
@@ -44,6 +47,7 @@ class ConlluPart(Part):
     sentences_before: int = 0
     docs_before: int = 0
     entity_fields: tuple[str, int] | None = None  # the "# global.Entity" value in force and its line
+    file_entity: tuple[str, int] | None = None  # the file's last "# global.Entity" (value, line): udapi's header
 
 
 def read_again(part) -> bool:
@@ -76,7 +80,8 @@ def _cut(path: str, data, sentences_per_batch: int) -> list[ConlluPart]:
     if len(cuts) == 1:
         return []
     ends = [c[0] for c in cuts[1:]] + [len(data)]
-    return [ConlluPart(path, byte, end, n_lines, n_sentences, n_docs, _in_force(data, byte, n_lines))
+    last = _in_force(data, len(data), lines)  # (lines: all the file's newlines)
+    return [ConlluPart(path, byte, end, n_lines, n_sentences, n_docs, _in_force(data, byte, n_lines), last)
             for (byte, n_lines, n_sentences, n_docs), end in zip(cuts, ends)]
 
 
@@ -139,10 +144,11 @@ def _line_after(data, start: int) -> int:
 
 
 def _sentences(segment: bytes) -> int:
-    """Blocks of lines with something on them, as the reader cuts them."""
+    """Blocks of lines with something on them, as the reader cuts them, but those of comments only (udapi
+    drops them, and so does the reader)."""
     if segment[:1].isspace():  # the start of the file: blank lines before its first block
         segment = segment.lstrip()
-    return 1 + len(_NEXT_SENTENCE.findall(segment)) if segment else 0
+    return 1 + len(_NEXT_SENTENCE.findall(segment)) - len(_COMMENTS_ONLY.findall(segment)) if segment else 0
 
 
 # ---- what batches tell each other (after every batch is read)
@@ -156,6 +162,7 @@ class BatchSummary:
     firsts: dict[str, tuple[int, int, int]]  # entity id -> its first mention (first key, -words, last key)
     names: set[str]  # every entity it mentions (GRP ids as "DOCUMENT NUMBER:ID")
     unresolved: list[tuple[str, int, str, str]]  # Bridge/SplitAnte links to entities it does not mention
+    early: list[tuple[str, int, str, str]]  # links to entities it does not open before them (BatchFacts.early)
     first_sentence: tuple[str, int, str]  # (id, line, document) of its first sentence
     last_sentence: tuple[str, int]  # (id, line) of its last
     documents: list[tuple[str, int]]  # (name, line) of each
@@ -186,7 +193,7 @@ def batch_summary(table: MentionTable) -> BatchSummary | None:
             if labels[c] not in firsts or key < firsts[labels[c]]:
                 firsts[labels[c]] = key
     first, last = table.sentences[0], table.sentences[-1]  # a batch starts with a document: never empty
-    return BatchSummary(table.path, firsts, names, list(facts.unresolved),
+    return BatchSummary(table.path, firsts, names, list(facts.unresolved), list(facts.early),
                         (first.sent_id, first.line, table.doc_names[0]), (last.sent_id, last.line),
                         list(zip(table.doc_names, table.doc_lines.tolist())), facts.left_open, facts.continued)
 
@@ -223,6 +230,9 @@ def part_contexts(parts: list, summaries: list) -> list[dict | None]:
             for eid, line, doc, attribute in s.unresolved:
                 if eid not in mentioned:
                     raise ParseError(path, line, entity_without_mention(attribute, eid), doc)
+            for eid, line, doc, message in s.early:
+                if eid not in seen:  # (an entity of an earlier batch is known)
+                    raise ParseError(path, line, message, doc)
             shared = {eid: seen[eid] for eid in s.firsts if eid in seen}
             for eid, key in s.firsts.items():
                 seen.setdefault(eid, key)
