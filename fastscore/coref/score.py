@@ -49,7 +49,7 @@ PRESETS = {p.name: p for p in (
 )}
 
 
-def read(source, format: str = "auto", cross_document: bool = False, defer_bracket_errors: bool = True,
+def read(source, format: str = "auto", *, cross_document: bool = False, defer_bracket_errors: bool = True,
          match: str | None = None, np_only: bool = False, remove_nested: bool = False,
          fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
