@@ -246,9 +246,9 @@ def _zero_similarities(k: _Side, r: _Side, rows: list, cols: list, path: str, re
     kw, rw = k.words, r.words
     k_rows = np.asarray([k.row_of[v] for v in rows], dtype=np.int64)
     r_rows = np.asarray([r.row_of[v] for v in cols], dtype=np.int64)
-    *_, sim, bad = zero_similarities(np.array([0, len(rows)]), k_rows, kw.zero, kw.head, kw.dep_offsets, kw.dep_parent,
-                                     rels[0], np.array([0, len(cols)]), r_rows, rw.zero, rw.head, rw.dep_offsets,
-                                     rw.dep_parent, rels[1])
+    k_off, r_off = np.array([0, len(rows)], dtype=np.int64), np.array([0, len(cols)], dtype=np.int64)
+    *_, sim, bad = zero_similarities(k_off, k_rows, kw.zero, kw.head, kw.dep_offsets, kw.dep_parent, rels[0], r_off,
+                                     r_rows, rw.zero, rw.head, rw.dep_offsets, rw.dep_parent, rels[1])
     if bad[0]:
         side, at = _zero_without_deps(k, r, k_rows, r_rows)
         raise InputError(f"{path}:{int(side.lines[at])}: a zero mention whose head has no DEPS meets another "
