@@ -1,6 +1,7 @@
 """Pure-Python line-by-line CoNLL reader: the oracle for the byte-scanning kernels
 (kernels/conll_scan.py) behind fastscore.formats.conll.  The same rules (see that
-module), written plainly: one line at a time, dictionaries and lists."""
+module), written plainly: one line at a time, dictionaries and lists.  ``read_conll_tokens``: the
+oracle of the token columns ``fastscore.formats.conll.read_conll_tokens`` gives ``convert``."""
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ import re
 import numpy as np
 
 from fastscore.errors import ParseError
+from fastscore.formats.conll import ConllDocument
 from fastscore.formats.conll import _cluster_key  # label syntax: shared; brackets: the oracle's own
 from fastscore.formats.files import read_text
 from fastscore.formats.table import MentionTable
@@ -242,3 +244,33 @@ def _token(path: str, lineno: int, col: str, doc: _DocBuilder) -> None:
             )
         start, _ = stack.pop()
         doc.mentions.append((chain, start, t + 1))
+
+
+def read_conll_tokens(path: str | os.PathLike) -> list[ConllDocument]:
+    """The token lines of a valid CoNLL-2012 file split into columns (at tabs when a line has one, else at
+    whitespace), by document and sentence (blank lines end sentences), one line at a time."""
+    docs: list[ConllDocument] = []
+    current: ConllDocument | None = None
+    sentence: list[list[str]] = []
+    for number, raw in enumerate(read_text(os.fspath(path)).split("\n"), 1):
+        line = raw.rstrip(" \t\r\v\f")
+        if not line:
+            if current is not None and sentence:
+                current.sentences.append(sentence)
+                sentence = []
+            continue
+        if line[0] == "#":
+            m = re.match(r"#\s*begin document(?: (.*))?$", raw.rstrip("\r"))
+            if m is not None:
+                current = ConllDocument(m.group(1) or "", number, [])
+                docs.append(current)
+            elif _END.match(raw) and current is not None:
+                if sentence:
+                    current.sentences.append(sentence)
+                    sentence = []
+                current = None
+            continue
+        if current is not None:
+            sentence.append([c.strip(" \t\r\v\f") for c in line.split("\t")] if "\t" in line else line.split())
+    return docs
+

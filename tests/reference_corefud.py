@@ -1,14 +1,17 @@
 """Pure-Python references of the CorefUD matching kernels (kernels/matching.py), and of
 ``fastscore.coref.corefud``'s preparing and matching: ``prepare_python`` (dictionaries of the scorer's values)
 and ``match_python`` (every document matched on the scorer's own values, as the kernels match only the
-documents with ties)."""
+documents with ties; the zeros' similarities by ``zero_similarities``, with sets of DEPS)."""
 from __future__ import annotations
 
 from itertools import pairwise, permutations
 
 import numpy as np
 
+from fastscore.coref import corefud
 from fastscore.coref.corefud import Matched, Matching, _ids, _keep_rows, _match_document, _place
+from fastscore.errors import InputError
+from fastscore.formats.conllu import SENTENCE_SHIFT
 from fastscore.formats.table import MentionTable, Words
 
 
@@ -67,8 +70,52 @@ def prepare_python(table: MentionTable, matching: Matching, keep_singletons: boo
     return _keep_rows(table, keep), (len(twice), twice[0] if twice else None)
 
 
+def zero_similarities(k, r, rows: list, cols: list, path: str, rels: tuple = ()) -> np.ndarray:
+    """``corefud._zero_similarities`` with sets: 10 * F1(parent+relation) + F1(parent) of the heads' DEPS for
+    zeros of the same sentence, else 0."""
+    sim = np.zeros((len(rows), len(cols)), dtype=np.float64)
+    by_sentence: dict[int, list[int]] = {}
+    for j, v in enumerate(cols):
+        by_sentence.setdefault(int(r.words.head[r.row_of[v]]) >> SENTENCE_SHIFT, []).append(j)
+    r_deps = [_deps(r.words, r.row_of[v]) for v in cols]
+    for i, v in enumerate(rows):
+        row = k.row_of[v]
+        kd = _deps(k.words, row)
+        for j in by_sentence.get(int(k.words.head[row]) >> SENTENCE_SHIFT, []):
+            rd = r_deps[j]
+            if not kd or not rd:
+                side, at = (k.words, row) if not kd else (r.words, r.row_of[cols[j]])
+                raise InputError(f"{path}:{int(side.lines[at])}: a zero mention whose head has no DEPS meets another "
+                                 "zero of its sentence: dependent zero matching compares their DEPS (the CorefUD "
+                                 "scorer crashes here with ZeroDivisionError); add the DEPS, or use --zero-match "
+                                 "linear")
+            sim[i, j] = 10 * _f(kd, rd) + _f({p for p, _ in kd}, {p for p, _ in rd})
+    return sim
+
+
+def _deps(words: Words, row: int) -> set:
+    lo, hi = words.dep_offsets[row], words.dep_offsets[row + 1]
+    return {(int(p), words.rel_names[int(r)]) for p, r in zip(words.dep_parent[lo:hi], words.dep_rel[lo:hi])}
+
+
+def _f(a: set, b: set) -> float:
+    common = len(a & b)
+    p = common / len(a)
+    r = common / len(b)
+    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0
+
+
 def match_python(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
     """``corefud.match`` with every document on the scorer's own values (the oracle of its kernels)."""
+    kernel = corefud._zero_similarities
+    corefud._zero_similarities = zero_similarities
+    try:
+        return _match_all(a, key_words, resp_words, matching, path)
+    finally:
+        corefud._zero_similarities = kernel
+
+
+def _match_all(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
     n_docs = len(a.doc_names)
     k_id = np.empty(len(a.k_chain), dtype=np.int64)
     r_id = np.empty(len(a.r_chain), dtype=np.int64)
@@ -84,7 +131,7 @@ def match_python(a, key_words: Words, resp_words: Words, matching: Matching, pat
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
         rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
         n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, klo, khi, rlo, rhi,
-                                                                          matching, path)
+                                                                          matching, path, ())
         if same is not None:
             key_same[d], resp_same[d] = same
         k_id[klo:khi] = np.arange(khi - klo)

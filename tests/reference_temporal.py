@@ -6,7 +6,9 @@
 * ``PathClosure``: the exact closure by path searches, relation by relation (the oracle of
   :class:`fastscore.temporal.closure.Closure`, which builds it in one kernel call);
 * ``official_search``: the official TempEval-3 depth-first search over a timegraph's chains, as
-  ``relation_to_timegraph.py`` writes it (the oracle of ``kernels/temporal_timegraph.py``).
+  ``relation_to_timegraph.py`` writes it (the oracle of ``kernels/temporal_timegraph.py``);
+* ``official_outcome``: whether the official graph implies, contradicts or leaves open a relation
+  between two intervals it holds, by that search (the oracle of the kernel's ``relate_two``).
 """
 from __future__ import annotations
 
@@ -94,6 +96,29 @@ def official_search(tg, a: str, b: str) -> bool:
         return False
 
     return search(pts[a], ())
+
+
+def official_outcome(tg, x: str, y: str, rel: str) -> str:
+    """What the official graph says of ``x rel y`` when both intervals are in ``tg`` (and ``x != y``, not
+    BEGINS): each end-point test of ``rel`` by :func:`official_search` (same chain: by pseudo time); one
+    contradicted -> violated, all implied -> redundant, else added (as cross links)."""
+    from fastscore.temporal.timegraph import _TESTS_BY_END
+
+    def relation(a: str, b: str) -> str | None:
+        pa, pb = tg.points[a], tg.points[b]
+        if pa.chain == pb.chain:
+            return "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
+        ab, ba = official_search(tg, a, b), official_search(tg, b, a)
+        return "=" if ab and ba else "<" if ab else ">" if ba else None
+
+    decided = True
+    for fa, sa, fb, sb, want in _TESTS_BY_END[rel]:
+        r = relation((x if fa else y) + sa, (x if fb else y) + sb)
+        if r is None:
+            decided = False
+        elif r != want:
+            return "violated"
+    return "redundant" if decided else "added"
 
 
 class PathClosure:

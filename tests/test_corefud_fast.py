@@ -381,3 +381,19 @@ def test_reader_errors_instead_of_tracebacks(tmp_path, body, problem):
     with pytest.raises(ParseError, match=problem) as err:
         read_conllu(path)
     assert "bad.conllu:" in str(err.value)
+
+
+def test_a_zero_without_deps_beside_another_zero_is_a_clear_error(tmp_path):
+    """The kernel flags the document, the message names the zero's line (the response's here: its DEPS is _)."""
+    from fastscore.coref.score import score_coref
+
+    def doc(deps: str) -> str:
+        return (_CONLLU_HEAD + "1\ta\ta\tX\t_\t_\t0\troot\t0:root\tEntity=(e1-x-1)\n"
+                f"1.1\tshe\tshe\tPRON\t_\t_\t_\t_\t{deps}\tEntity=(e1-x-1)\n2\tb\tb\tX\t_\t_\t1\tdep\t1:dep\t_\n\n")
+
+    (tmp_path / "k.conllu").write_text(doc("1:nsubj"), encoding="utf-8")
+    (tmp_path / "r.conllu").write_text(doc("_"), encoding="utf-8")
+    with pytest.raises(FastscoreError, match=r"r\.conllu:6: a zero mention whose head has no DEPS meets another "
+                                             r"zero of its sentence"):
+        score_coref(tmp_path / "k.conllu", tmp_path / "r.conllu", match="head", zero_match="dependent",
+                    singletons="keep")

@@ -1,5 +1,5 @@
 """Token-id spans read for all documents at once (nugget/token_spans.py, kernels/tbf_tokens.py) against the
-document-by-document reading they replace (engine._token_side, _unknown_tokens: the path plain Python takes),
+document-by-document reading (engine._token_side, _unknown_tokens: the path of the documents the kernels leave),
 on seeded corpora with awkward token tables: the same report, warnings and numbers."""
 import random
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastscore.kernels import tbf_tokens
-from fastscore.nugget import engine
 from fastscore.nugget.score import score_nugget
+from tests import reference_nugget as ref_nugget
 from tests import reference_tbf as ref
 
 WORDS = ["the", "The", "a", "I", "kill", "attack", "war", "she", " an ", "WHO", "", "x", "\x1cwho"]
@@ -84,7 +84,7 @@ def _corpus(tmp_path, seed: int, docs: int = 30):
 def _scored(paths, tkn, monkeypatch, python: bool, **options):
     with monkeypatch.context() as m:
         if python:
-            m.setattr(engine, "jit_disabled", lambda: True)
+            ref_nugget.documents_one_by_one(m)
         result = score_nugget(*paths, tokens=tkn, coref=True, **options)
     return result.to_dict(), result.warnings
 

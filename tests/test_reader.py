@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fastscore.errors import ParseError
-from fastscore.formats.conll import read_conll
+from fastscore.formats.conll import read_conll, read_conll_tokens
 from tests import reference_conll
 from tests.conftest import SHARED, TESTDATA
 from tests.test_bad_input import _mutate
@@ -52,6 +52,32 @@ def test_mutated_files_read_like_the_oracle(tmp_path):
         _same(read_conll(p, fix_scorer_quirks=True), expected)  # the oracle reads files as written
         outcomes["same"] += 1
     assert min(outcomes.values()) > 50, outcomes
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_token_columns_of_real_files_read_like_the_oracle(path):
+    assert read_conll_tokens(path) == reference_conll.read_conll_tokens(path)
+
+
+def test_token_columns_of_mutated_files_read_like_the_oracle(tmp_path):
+    """Sentences (blank lines, comment lines between tokens), columns split at tabs or spaces, CRs: what
+    ``convert`` reads, on the files v8.01 reads as written."""
+    rng = random.Random(12)
+    texts = [p.read_text() for p in sorted((TESTDATA / "anchors").glob("case-0[0-3]*.key"))]
+    texts.append("#begin document (d); part 000\r\nd 0 0 A (1\r\n# note\r\n\r\nd  0  1  B   1)\r\n \t\r\n\r\n"
+                 "d\t0\t2\t C \t(1)\t\r\n# note\nd\t0\t3\tD\t-\n#end document\r\n")
+    same = 0
+    for n in range(300):
+        p = tmp_path / f"m{n}.conll"
+        p.write_bytes(_mutate(rng, rng.choice(texts)).encode("utf-8", "surrogateescape") if n else texts[-1].encode())
+        try:
+            read = read_conll(p)
+        except ParseError:
+            continue
+        if not read.warnings:  # (the oracle reads files as written)
+            assert read_conll_tokens(p) == reference_conll.read_conll_tokens(p)
+            same += 1
+    assert same > 50
 
 
 def test_crlf_and_space_separated(tmp_path):

@@ -55,18 +55,6 @@ def test_toolkit_report_lines(name, method):
     assert te3(score_temporal(gold, system, evaluation_method=method, relations_only=True)) == exp[method]["stdout"]
 
 
-@pytest.mark.parametrize("name", ["random-0", "messy-1", "dense-0", "boundaries-1"])
-def test_toolkit_report_lines_with_every_search_in_the_kernel(name, monkeypatch):
-    """Small graphs search in Python; the kernel answers the same on every graph."""
-    import fastscore.temporal.timegraph as tg
-
-    monkeypatch.setattr(tg, "KERNEL_MIN_LINKS", 0)
-    exp = EXPECTED[name]
-    for method in METHODS:
-        assert te3(score_temporal(*case(name), evaluation_method=method)) == exp["entities"]["stdout"] + \
-            exp[method]["stdout"]
-
-
 def test_anchor_cases_cover_the_issue():
     """Closure chains, equal groups, nesting, cycles, boundaries, BEGINS only implied, self-loops and
     duplicates, empty TLINK sets, missing entities, recall over 100%, the zero weight."""

@@ -230,45 +230,49 @@ def _csr(side: _Side, values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return sub.offsets, sub.keys, sub.head
 
 
-def _zero_similarities(k: _Side, r: _Side, rows: list, cols: list, path: str) -> np.ndarray:
-    """10 * F1(parent+relation) + F1(parent) of the heads' DEPS for zeros of the same sentence, else 0."""
-    sim = np.zeros((len(rows), len(cols)), dtype=np.float64)
-    by_sentence: dict[int, list[int]] = {}
-    for j, v in enumerate(cols):
-        by_sentence.setdefault(int(r.words.head[r.row_of[v]]) >> SENTENCE_SHIFT, []).append(j)
-    r_deps = [_deps(r.words, r.row_of[v]) for v in cols]
-    for i, v in enumerate(rows):
-        row = k.row_of[v]
-        same = by_sentence.get(int(k.words.head[row]) >> SENTENCE_SHIFT, [])
-        if not same:
-            continue
-        kd = _deps(k.words, row)
-        for j in same:
-            rd = r_deps[j]
-            if not kd or not rd:
-                side, at = (k.words, row) if not kd else (r.words, r.row_of[cols[j]])
-                raise InputError(f"{path}:{int(side.lines[at])}: a zero mention whose head has no DEPS meets another "
-                                 "zero of its sentence: dependent zero matching compares their DEPS (the CorefUD "
-                                 "scorer crashes here with ZeroDivisionError); add the DEPS, or use --zero-match "
-                                 "linear")
-            sim[i, j] = 10 * _f(kd, rd) + _f({p for p, _ in kd}, {p for p, _ in rd})
-    return sim
+def _rel_codes(key_words: Words, resp_words: Words) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's DEPS relations as codes of one numbering (the key's names, then the response's others)."""
+    index = {name: n for n, name in enumerate(key_words.rel_names)}
+    common = np.asarray([index.get(x, len(index) + n) for n, x in enumerate(resp_words.rel_names)] or [0],
+                        dtype=np.int64)
+    return key_words.dep_rel.astype(np.int64), common[resp_words.dep_rel]
 
 
-def _deps(words: Words, row: int) -> set:
-    lo, hi = words.dep_offsets[row], words.dep_offsets[row + 1]
-    return {(int(p), words.rel_names[int(r)]) for p, r in zip(words.dep_parent[lo:hi], words.dep_rel[lo:hi])}
+def _zero_similarities(k: _Side, r: _Side, rows: list, cols: list, path: str, rels: tuple) -> np.ndarray:
+    """10 * F1(parent+relation) + F1(parent) of the heads' DEPS for zeros of the same sentence, else 0
+    (``kernels/corefud_match.zero_similarities`` on these rows, in this order; ``rels``: :func:`_rel_codes`)."""
+    from ..kernels.corefud_match import zero_similarities
+
+    kw, rw = k.words, r.words
+    k_rows = np.asarray([k.row_of[v] for v in rows], dtype=np.int64)
+    r_rows = np.asarray([r.row_of[v] for v in cols], dtype=np.int64)
+    k_off, r_off = np.array([0, len(rows)], dtype=np.int64), np.array([0, len(cols)], dtype=np.int64)
+    *_, sim, bad = zero_similarities(k_off, k_rows, kw.zero, kw.head, kw.dep_offsets, kw.dep_parent, rels[0], r_off,
+                                     r_rows, rw.zero, rw.head, rw.dep_offsets, rw.dep_parent, rels[1])
+    if bad[0]:
+        side, at = _zero_without_deps(k, r, k_rows, r_rows)
+        raise InputError(f"{path}:{int(side.lines[at])}: a zero mention whose head has no DEPS meets another "
+                         "zero of its sentence: dependent zero matching compares their DEPS (the CorefUD "
+                         "scorer crashes here with ZeroDivisionError); add the DEPS, or use --zero-match "
+                         "linear")
+    return sim.reshape(len(rows), len(cols))
 
 
-def _f(a: set, b: set) -> float:
-    common = len(a & b)
-    p = common / len(a)
-    r = common / len(b)
-    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0
+def _zero_without_deps(k: _Side, r: _Side, k_rows: np.ndarray, r_rows: np.ndarray) -> tuple[Words, int]:
+    """The first zero without DEPS the scorer meets beside a zero of its sentence (key before response)."""
+    def no_deps(words: Words, row: int) -> bool:
+        return words.dep_offsets[row] == words.dep_offsets[row + 1]
+
+    i, j = next((i, j) for i in k_rows.tolist() for j in r_rows.tolist()
+                if int(k.words.head[i]) >> SENTENCE_SHIFT == int(r.words.head[j]) >> SENTENCE_SHIFT
+                and (no_deps(k.words, i) or no_deps(r.words, j)))
+    return (k.words, i) if no_deps(k.words, i) else (r.words, j)
 
 
-def align_document(k: _Side, r: _Side, matching: Matching, path: str) -> list[tuple]:
-    """The scorer's alignment of one document: pairs of (key value, response value)."""
+def align_document(k: _Side, r: _Side, matching: Matching, path: str, rels: tuple) -> list[tuple]:
+    """The scorer's alignment of one document: pairs of (key value, response value) (``rels``: :func:`_rel_codes`).
+    The documents where the order of mentions the scorer's sets give matters (ties in (first word, last word,
+    length)) or a mention is listed twice take this path."""
     from ..kernels.matching import HEAD, PARTIAL, similarities
 
     key_set = set(k.values)
@@ -280,7 +284,7 @@ def align_document(k: _Side, r: _Side, matching: Matching, path: str) -> list[tu
         sz = {v for v in sys_set if r.words.zero[r.row_of[v]]}
         if kz and sz:
             rows, cols = k.ordered(kz), r.ordered(sz)
-            zero_pairs = [(rows[i], cols[j]) for i, j in _assign(_zero_similarities(k, r, rows, cols, path))]
+            zero_pairs = [(rows[i], cols[j]) for i, j in _assign(_zero_similarities(k, r, rows, cols, path, rels))]
             key_left = key_left - {a for a, _ in zero_pairs}
             sys_left = sys_left - {b for _, b in zero_pairs}
             pairs += zero_pairs
@@ -361,14 +365,11 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     k_taken = np.zeros(len(k_ord), dtype=bool)
     r_taken = np.zeros(len(r_ord), dtype=bool)
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (document, key rows, response rows)
+    rels = _rel_codes(key_words, resp_words)
     if matching.zeros == "dependent":
-        index = {name: n for n, name in enumerate(key_words.rel_names)}
-        common = np.asarray([index.get(x, len(index) + n) for n, x in enumerate(resp_words.rel_names)] or [0],
-                            dtype=np.int64)
         kz_off, kz, rz_off, rz, sim_off, sim, bad = K.zero_similarities(
-            a.k_off, k_ord, key_words.zero, key_words.head, key_words.dep_offsets, key_words.dep_parent,
-            key_words.dep_rel.astype(np.int64), a.r_off, r_ord, resp_words.zero, resp_words.head,
-            resp_words.dep_offsets, resp_words.dep_parent, common[resp_words.dep_rel])
+            a.k_off, k_ord, key_words.zero, key_words.head, key_words.dep_offsets, key_words.dep_parent, rels[0],
+            a.r_off, r_ord, resp_words.zero, resp_words.head, resp_words.dep_offsets, resp_words.dep_parent, rels[1])
         python_docs |= bad
         for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~python_docs).tolist():
             rows, cols = kz[kz_off[d]:kz_off[d + 1]], rz[rz_off[d]:rz_off[d + 1]]
@@ -406,7 +407,7 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     for d in np.flatnonzero(python_docs).tolist():  # in document order: the first error is the scorer's
         klo, khi, rlo, rhi = int(a.k_off[d]), int(a.k_off[d + 1]), int(a.r_off[d]), int(a.r_off[d + 1])
         n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d], same, pairs[d] = _match_document(
-            key_words, resp_words, klo, khi, rlo, rhi, matching, path)
+            key_words, resp_words, klo, khi, rlo, rhi, matching, path, rels)
         if same is not None:
             key_same[d], resp_same[d] = same
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf[klo:khi] if one_to_one else np.full(khi - klo, -1))
@@ -451,14 +452,14 @@ def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo: int, rhi: int,
-                    matching: Matching, path: str) -> tuple:
+                    matching: Matching, path: str, rels: tuple) -> tuple:
     """One document on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
     the zero score's counterparts, each side's representatives (None: no mention listed twice), the pairs'
     rows)."""
     head_mode = matching.mode == "head"
     k = _Side(key_words, np.arange(klo, khi), head_mode)
     r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
-    pairs = align_document(k, r, matching, path)
+    pairs = align_document(k, r, matching, path, rels)
     both_ways = {kv: rv for kv, rv in pairs if kv != rv}
     both_ways.update({rv: kv for kv, rv in pairs if kv != rv})
     kf = _finds(k, r, both_ways, rlo)

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParseError
-from ..first_run import jit_disabled
 from ..messages import shown
 from ..outputs import writable
 from .files import (BOM, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes, read_bytes_and_bom,
@@ -176,13 +175,10 @@ class _Reader:
         self.first_line = first_line  # lines of the file before ``data`` (a batch of a large file)
         self.data = data
         self.buf = np.frombuffer(data, dtype=np.uint8)
-        # the scanners index bytes one by one: as plain Python (a small first run) a bytes object does
-        # that several times faster than an array, with the same values
-        self.scan_buf = data if jit_disabled() else self.buf
         newlines = np.flatnonzero(self.buf == 10)
         self.starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
         self.ends = np.concatenate([newlines, [len(self.buf)]]).astype(np.int64)
-        self.kind, self.col_s, self.col_e = scan.classify_lines(self.scan_buf, self.starts, self.ends)
+        self.kind, self.col_s, self.col_e = scan.classify_lines(self.buf, self.starts, self.ends)
         self.warnings: list[str] = []  # where the file is read as v8.01 misreads it (read_as_v801)
         self.items_hidden: list[int] = []  # lines whose items v8.01 does not read
         self.v801_ends: set[int] = set()  # lines that end a document for v8.01 only
@@ -447,7 +443,7 @@ class _Reader:
         substituted = self._substituted_lines(lines)
         if len(substituted):
             lines = np.setdiff1d(lines, substituted)
-        line, kind, ls, le, code, err, at = scan.bracket_items(self.scan_buf, lines, self.col_s, self.col_e)
+        line, kind, ls, le, code, err, at = scan.bracket_items(self.buf, lines, self.col_s, self.col_e)
         if err:
             if self.v801:
                 raise _ReadByV801(self._kernel_refused(lines) or [int(lines[at])])
@@ -493,7 +489,7 @@ class _Reader:
         """Lines whose digit-only column v8.01 reads otherwise than item by item: items written back to back
         (``(7(12+2)07)``: each removal joins its neighbours, here into ``(707)``) or a ``+`` (only
         ``(N+D)``, one digit after the ``+``, is a discarded split antecedent)."""
-        found = lines[self.scan.v801_read_lines(self.scan_buf, lines, self.col_s, self.col_e)]
+        found = lines[self.scan.v801_read_lines(self.buf, lines, self.col_s, self.col_e)]
         return np.union1d(found, self.read_by_v801).astype(np.int64) if self.read_by_v801 else found
 
     def _with_substituted(self, substituted: np.ndarray, line, kind, ls, le, code):
@@ -587,7 +583,7 @@ class _Reader:
         scan = self.scan
         lines = self.token_lines
         if fields:
-            fs, fe, n_fields = scan.token_fields(self.scan_buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
+            fs, fe, n_fields = scan.token_fields(self.buf, self.starts, self.ends, lines, TokenColumns.FIELDS)
         else:
             fs = fe = np.zeros((len(lines), 0), dtype=np.int64)
             n_fields = np.zeros(len(lines), dtype=np.int64)
@@ -727,34 +723,26 @@ class ConllDocument:
 
 def read_conll_tokens(path: str | os.PathLike) -> list[ConllDocument]:
     """The token lines of a CoNLL-2012 file, split into columns (at tabs when a line has one, else at
-    whitespace), by document and sentence (blank lines end sentences), as :func:`read_conll` counts
-    tokens; for conversion (words, speakers, the other columns).  The file is expected to be valid
-    (read with :func:`read_conll` first)."""
-    path = os.fspath(path)
-    text = decode_utf8(source_name(path), read_bytes(path))
+    whitespace), by document and sentence (blank lines end sentences): the documents and tokens
+    :func:`read_conll` reads; for conversion (words, speakers, the other columns)."""
+    data, name, first_line, bom = _source_bytes_and_bom(path)
+    decode_utf8(name, data, first_line)
+    reader = _Reader(name, data, first_line)
+    reader.read_as_v801(bom)
+    table = reader.table(defer_bracket_errors=True)
+    lines = reader.token_lines
+    blanks = np.cumsum(reader.kind == reader.scan.BLANK)[lines].tolist()  # a new sentence after a blank line
+    starts, ends = reader.starts[lines].tolist(), reader.ends[lines].tolist()
+    first = np.searchsorted(reader.token_doc, np.arange(table.n_docs)).tolist()
     docs: list[ConllDocument] = []
-    current: ConllDocument | None = None
-    sentence: list[list[str]] = []
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.rstrip(" \t\r\v\f")
-        if not line:
-            if current is not None and sentence:
-                current.sentences.append(sentence)
-                sentence = []
-            continue
-        if line[0] == "#":
-            m = _BEGIN.match(raw.rstrip("\r"))
-            if m is not None:
-                current = ConllDocument(m.group(1) or "", number, [])
-                docs.append(current)
-            elif _END.match(raw) and current is not None:
-                if sentence:
-                    current.sentences.append(sentence)
-                    sentence = []
-                current = None
-            continue
-        if current is not None:
-            sentence.append([c.strip(" \t\r\v\f") for c in line.split("\t")] if "\t" in line else line.split())
+    for d, n_tokens in enumerate(table.doc_tokens.tolist()):
+        sentences: list[list[list[str]]] = []
+        for t in range(first[d], first[d] + n_tokens):
+            if not sentences or blanks[t] != blanks[t - 1]:
+                sentences.append([])
+            line = data[starts[t]:ends[t]].decode("utf-8").rstrip(" \t\r\v\f")
+            sentences[-1].append([c.strip(" \t\r\v\f") for c in line.split("\t")] if "\t" in line else line.split())
+        docs.append(ConllDocument(table.doc_names[d], int(table.doc_lines[d]), sentences))
     return docs
 
 

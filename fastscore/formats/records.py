@@ -65,6 +65,7 @@ def records_text(records: Iterable, system: str = "memory") -> str:
 
 def read_records(records: Iterable, name: str, system: str = "memory"):
     """Mention records as a :class:`fastscore.formats.tbf.TbfFile` named ``name`` (what messages name)."""
-    from .tbf import _parse
+    from .tbf import read_text
 
-    return _parse(name, records_text(records, system), allow_empty=True)
+    text = records_text(records, system)
+    return read_text(name, text.encode("utf-8"), text, allow_empty=True)

@@ -18,7 +18,6 @@ from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import InputNotFound, ParseError
-from ..first_run import jit_disabled
 from ..messages import shown
 from .files import (BOM, GZIP_MAGIC, Part, decode_utf8, document_batches, lone_cr_hint, read_bytes,
                     read_bytes_and_bom, reject_other_format, source_bytes, source_name)
@@ -130,16 +129,21 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
         path = os.fspath(source)
         (data, bom), name, before = read_bytes_and_bom(path), source_name(path), 0
     # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
-    text = None if data.isascii() else decode_utf8(name, data, before)
+    tbf = read_text(name, data, None if data.isascii() else decode_utf8(name, data, before), allow_empty, before)
+    tbf.bom = bom
+    return tbf
+
+
+def read_text(name: str, data: bytes, text: str | None = None, allow_empty: bool = False,
+              before: int = 0) -> TbfFile:
+    """A TBF file's bytes (``text``: the same decoded, None for ASCII) read by the byte scan (:func:`_scan`); a
+    file it refuses (a line it does not read exactly as EvmEval does, or anything malformed) by the line
+    reader (:func:`_parse`), which also writes every message."""
     with collector_paused():
-        if len(data) >= SCAN_BYTES and not jit_disabled():
-            tbf = _scan(name, data, before)
-            if tbf is not None:
-                tbf.bom = bom
-                return tbf
-        tbf = _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
-        tbf.bom = bom
-        return tbf
+        tbf = _scan(name, data, before)
+        if tbf is None:
+            tbf = _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+    return tbf
 
 
 def _part_starts_with_bom(part: Part) -> bool:
@@ -162,9 +166,6 @@ _BEGIN_LINE = re.compile(rb"^[ \t\f\v]*#EndOfDocument[ \t\r\f\v]*\n(?P<cut>)(?:[
 def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
     """A large TBF file as batches of whole documents (``[]``: read it whole)."""
     return document_batches(path, _BEGIN_LINE, batch_bytes)
-
-
-SCAN_BYTES = 64 << 10  # smaller files are read line by line (as fast, without loading the scan kernels)
 
 
 def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
@@ -238,10 +239,12 @@ def values_of(distinct: list, codes) -> list:
 
 
 def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> TbfFile:
-    """The file read line by line as EvmEval's ``read_docs_with_doc_id_and_name`` reads it: mention and relation
-    lines are gathered until an ``#EndOfDocument``, which gives them to the id of the last ``#BeginOfDocument``
-    (or ""); lines no ``#EndOfDocument`` follows are not read.  Where that differs from the file's plain reading
-    (a line outside a document, a stray or missing ``#EndOfDocument``), :class:`_Documents` notes it."""
+    """The file read line by line, as EvmEval's ``read_docs_with_doc_id_and_name`` reads it: the files
+    :func:`_scan` refuses (Unicode or 0x1c-0x1f white space at a line's edge, an ``@After`` naming one mention,
+    an empty mention id, no document, lines outside a document) and every message.  Mention and relation lines
+    are gathered until an ``#EndOfDocument``, which gives them to the id of the last ``#BeginOfDocument`` (or
+    ""); lines no ``#EndOfDocument`` follows are not read.  Where that differs from the file's plain reading (a
+    line outside a document, a stray or missing ``#EndOfDocument``), :class:`_Documents` notes it."""
     docs = _Documents(path)
     rows: list[list[str]] = []
     lines: list[int] = []

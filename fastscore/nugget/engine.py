@@ -15,7 +15,6 @@ from itertools import chain, repeat
 import numpy as np
 
 from ..errors import InputError, ParseError
-from ..first_run import jit_disabled
 from ..formats.table import MentionTable, _numbers, offsets
 from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
                            read_token_table, read_token_tables, span_kind, values_of)
@@ -109,16 +108,15 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     wanted = opts.coref or opts.sequencing
     checked = {"gold": None, "system": None}
     unique = {"gold": None, "system": None}  # per document, whether its mention ids are known to be unique
-    # token ids of all documents at once (token_spans.py); plain Python reads them document by document
-    spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) \
-        if opts.token_mode and not jit_disabled() else None
+    # token ids of all documents at once (token_spans.py)
+    spans = TokenSpans.build(gold, system, [(g, s) for _, g, s in pairs]) if opts.token_mode else None
     paths = [_token_path(d, opts, g_doc) for d, g_doc, _ in pairs] if spans is not None else []
     wants_tables = bool(paths) and paths[0] is not None
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
     one_by_one = [] if wants_tables and tables is None else None
     present = tables[2].tolist() if tables is not None else None
-    if wanted and not jit_disabled() and (not opts.token_mode or spans is not None):
+    if wanted:
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
             unique[role] = (~out.members[role].duplicate_ids).tolist()
@@ -126,18 +124,11 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
         if spans is not None:  # the tables' bytes go to _token_sides; here only whether each is missing
-            table_path, table = paths[i], None
+            table_path = paths[i]
             if one_by_one is not None:
                 one_by_one.append(read_token_bytes(table_path))
-            missing = table_path is not None and (one_by_one[-1] is None if one_by_one is not None
-                                                  else not present[i])
-        else:
-            table_path, table = _token_table(d, opts, g_doc)
-            missing = table_path is not None and table is None
-        if missing:
-            no_table.append(d)
-        invisible = _invisible_ids(table, opts, table_path, out.kept_visible) if spans is None else set()
-        token_ids: dict[str, int] = {}
+            if table_path is not None and (one_by_one[-1] is None if one_by_one is not None else not present[i]):
+                no_table.append(d)
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
@@ -151,14 +142,9 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                         _chars(tbf, doc_obj.id, r)
                 rows = [r for r, keep in zip(rows, listed) if keep]
             kept[role].append(rows)
-            if opts.token_mode and spans is None:
-                sides.append(_token_side(tbf, rows, opts, invisible, token_ids))
-                if table is not None:
-                    _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
             if wanted:
-                valid = checked[role] is not None and checked[role][i]
-                clusters = out.members[role].clusters[i] if role in out.members else doc_obj.coreference()
-                corefs.append(_corefs(tbf, doc_obj, clusters, rows, opts, same_span[role], undefined[role], valid))
+                corefs.append(_corefs(tbf, doc_obj, out.members[role].clusters[i], rows, opts, same_span[role],
+                                      undefined[role], checked[role][i]))
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
@@ -166,7 +152,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
-    elif spans is not None:
+    else:
         _token_sides(spans, join_token_tables(one_by_one) if one_by_one is not None else tables, pairs, kept, opts,
                      out, unknown_tokens)
     if no_table:

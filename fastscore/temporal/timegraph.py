@@ -32,7 +32,6 @@ unknown), so it is always *violated* when added and never verified (see
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,7 +48,6 @@ EQUAL = ("SIMULTANEOUS", "IDENTITY")
 BEGINS_NEVER_HOLDS = True  # the official test for BEGINS between known intervals is always false
 
 ADDED, REDUNDANT, VIOLATED = "added", "redundant", "violated"
-KERNEL_MIN_LINKS = 64  # below this many cross links a search runs in Python (a kernel call would cost more)
 _CODE = (None, "<", ">", "=")  # the search kernel's point relations
 _kernel = None
 
@@ -238,15 +236,12 @@ def _has(name: str, names: str) -> bool:
 class Timegraph:
     """Points, chains and cross links; ``add`` relations, then ask ``holds``."""
 
-    def __init__(self, kernel_min_links: int | None = None) -> None:
+    def __init__(self) -> None:
         self.points: dict[str, Point] = {}
         self._known: dict[tuple[str, str], str | None] = {}  # point relations, while the graph is unchanged
         self.next_chain = 0
         # chain -> connection point name -> (the point, the points after it on other chains, by name)
         self.cross: dict[int, dict[str, tuple[Point, dict[str, Point]]]] = {}
-        self.n_links = 0
-        # searches go to the kernel from this many cross links on
-        self.kernel_min_links = KERNEL_MIN_LINKS if kernel_min_links is None else kernel_min_links
         self._kernel_arrays: _Arrays | None = None  # made when the kernel is first needed
         self._entries: dict[tuple[int, str], int] = {}  # (chain, connection point name) -> kernel entry
 
@@ -261,9 +256,6 @@ class Timegraph:
                     for hp in targets.values():
                         ar.target(k, hp)
         return self._kernel_arrays
-
-    def _big(self) -> bool:
-        return self.n_links >= self.kernel_min_links
 
     # -- building -----------------------------------------------------------------------------
 
@@ -303,7 +295,6 @@ class Timegraph:
         targets = at_chain[lo][1]
         if hi not in targets:
             targets[hi] = hp
-            self.n_links += 1
             if ar is not None:
                 ar.target(self._entries[lp.chain, lo], hp)
 
@@ -515,15 +506,6 @@ class Timegraph:
             return VIOLATED
         pts = self.points
         names = {"x1": x + "_s", "x2": x + "_e", "y1": y + "_s", "y2": y + "_e"}
-        if not self._big():
-            decided = True
-            for fa, sa, fb, sb, want in _TESTS_BY_END[rel]:
-                r = self.point_relation((x if fa else y) + sa, (x if fb else y) + sb)
-                if r is None:
-                    decided = False
-                elif r != want:
-                    return VIOLATED
-            return REDUNDANT if decided else self._add_links(names, rel)
         ar = self._arrays
         tests = _TESTS[rel]
         (a1, b1, w1), (a2, b2, w2) = tests if len(tests) == 2 else (tests[0], (None, None, None))
@@ -566,57 +548,12 @@ class Timegraph:
         return self._known[key]
 
     def _reaches(self, a: str, b: str) -> bool:
-        """Does the official search find ``a <= b`` (``a``, ``b`` on different chains)?  The search kernel
-        answers on graphs of ``kernel_min_links`` cross links or more, Python below."""
-        return self._reaches_kernel(a, b) if self._big() else self._reaches_bfs(a, b)
-
-    def _reaches_kernel(self, a: str, b: str) -> bool:
-        """The search kernel's answer (``kernels/temporal_timegraph.py``: a breadth-first search, and the official
-        depth-first search pruned by it where a shortest path repeats a chain)."""
+        """Does the official search find ``a <= b`` (``a``, ``b`` on different chains)?  The search kernel's
+        answer (``kernels/temporal_timegraph.py``: a breadth-first search, and the official depth-first search
+        pruned by it where a shortest path repeats a chain; ``tests/reference_temporal.official_search`` is its
+        oracle)."""
         ar = self._arrays
         return bool(_search_kernel().reaches(ar.pid(self.points[a]), ar.pid(self.points[b]), *ar.args()))
-
-    def _reaches_bfs(self, a: str, b: str) -> bool:
-        """The same answer in Python (the breadth-first shortcut, then the official depth-first search).
-
-        The search never returns to a chain it has left on the current path, and stops at the
-        first point it reaches on ``b``'s chain.  A breadth-first search without the first rule
-        answers most queries at once: nothing reachable -> no; a shortest path through distinct
-        chains -> yes.  Only the rest go through the official depth-first search."""
-        cross = self.cross
-        start, target = self.points[a], self.points[b]
-        prev: dict[Point, Point | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            p = queue.popleft()
-            for cp, after in cross.get(p.chain, {}).values():
-                if p.pseudo > cp.pseudo:
-                    continue  # only connection points at or after the current point
-                for q in after.values():
-                    if q in prev:
-                        continue
-                    prev[q] = p
-                    if q.chain != target.chain:
-                        queue.append(q)
-                    elif q.pseudo <= target.pseudo:
-                        chains = []
-                        while p is not None:
-                            chains.append(p.chain)
-                            p = prev[p]
-                        return len(set(chains)) == len(chains) or self._search(start, target, ())
-        return False
-
-    def _search(self, p: Point, target: Point, path: tuple[int, ...]) -> bool:
-        """The official depth-first search (chains on the path are not revisited)."""
-        if p.chain == target.chain:
-            return p.pseudo <= target.pseudo  # and the search stops here either way
-        path = path + (p.chain,)
-        for cp, after in self.cross.get(p.chain, {}).values():
-            if p.pseudo <= cp.pseudo:
-                for q in after.values():
-                    if q.chain not in path and self._search(q, target, path):
-                        return True
-        return False
 
     def holds(self, x: str, y: str, rel: str) -> bool:
         """Does the graph entail ``x rel y``?  (False when either interval is not in the graph;
@@ -632,10 +569,8 @@ class Timegraph:
         return True
 
     def holds_many(self, relations) -> list[bool]:
-        """``holds`` of each (x, y, rel): on a graph for the kernel, the cross-chain searches in two kernel calls
-        (``a <= b`` for every point pair, then ``b <= a`` only where ``a <= b`` was found)."""
-        if not self._big():
-            return [self.holds(*r) for r in relations]
+        """``holds`` of each (x, y, rel): the cross-chain searches in two kernel calls (``a <= b`` for every point
+        pair, then ``b <= a`` only where ``a <= b`` was found)."""
         pts = self.points
         plans = []
         forward: dict[tuple[str, str], None] = {}
