@@ -57,6 +57,7 @@ def test_a_module_from_other_sources_is_not_used(monkeypatch):
     assert first_run.compiled_kernels() is None
 
 
+@pytest.mark.slow  # each JIT run compiles its kernels (~30 s on 2 cores)
 @needs_compiled
 @pytest.mark.parametrize("args", [
     ["coref", DATA / "anchors" / "case-000.key", DATA / "anchors" / "case-000.response", "-m", "all",
@@ -80,6 +81,7 @@ def test_every_task_prints_the_same_with_the_compiled_kernels_without_numba(args
     assert "numba imported: False" in compiled.stderr, compiled.stderr
 
 
+@pytest.mark.slow  # compiles a kernel
 @needs_compiled
 def test_other_argument_types_go_to_the_jit():
     """The compiled code trusts its argument types (an int32 array where int64 was compiled would crash it):
@@ -112,6 +114,7 @@ FROM_MEMORY = ("import os, sys\nimport numpy as np\nimport fastscore\n"
                "print('numba' in sys.modules, os.environ.get('FASTSCORE_AOT'))\n")
 
 
+@pytest.mark.slow  # the JIT run compiles the coref kernels
 @needs_compiled
 def test_scores_from_memory_load_the_compiled_kernels_without_numba():
     """CorefEvaluator and coval.compute: the first score of a process uses the kernels compiled at installation

@@ -62,6 +62,7 @@ def test_read_only_installation_compiles_into_the_fallback_folder(tmp_path):
 DATA = ROOT / "tests" / "data"
 
 
+@pytest.mark.slow  # every task run with its kernels interpreted
 @pytest.mark.parametrize("args", [
     ["nugget", DATA / "nugget_anchors/case-003/gold.char.tbf", DATA / "nugget_anchors/case-003/system.char.tbf",
      "--char-spans", "--coref"],

@@ -122,6 +122,7 @@ def _resampling_runs(commands: list[list[str]], threads: list[int], **env) -> li
     return json.loads(proc.stdout)
 
 
+@pytest.mark.slow  # compiles numba's parallel resampling kernels
 def test_same_numbers_whatever_the_threads_and_compiled(corpus):
     """Each resample is summed in document-draw order whatever runs it: numba's parallel kernels with one thread
     or two, and the kernels compiled ahead of time (serial, no numba import) give the same output, digit for
