@@ -252,13 +252,14 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
     if settings["format"] == "auto" and not isinstance(key, MentionTable):
-        k = read(key, "auto", cross_document, fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
+        k = read(key, "auto", cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
+                 fix_corefud_quirks=fix_corefud_quirks)
         given = k.sniffed  # what _format_of would sniff again
     else:
         given = _format_of(key, settings["format"])  # before standard input is read
-        k = read(key, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks,
+        k = read(key, settings["format"], cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
                  fix_corefud_quirks=fix_corefud_quirks)
-    r = read(response, settings["format"], cross_document, fix_scorer_quirks=fix_scorer_quirks,
+    r = read(response, settings["format"], cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
              fix_corefud_quirks=fix_corefud_quirks)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
