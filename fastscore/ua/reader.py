@@ -142,8 +142,14 @@ def _read_document(path: str, name: str, lines: list[tuple[int, str]], column: i
     for markable_id in entities:
         if markable_id not in ends:
             raise ParseError(path, opened_at[markable_id], f"markable {markable_id!r} is never closed", name)
-        doc.markables[markable_id] = Markable(starts[markable_id], ends[markable_id], mins[markable_id],
-                                              entities[markable_id], opened_at[markable_id])
+        m = Markable(starts[markable_id], ends[markable_id], mins[markable_id], entities[markable_id],
+                     opened_at[markable_id])
+        if m.min is not None and not (m.start <= m.min[0] and m.min[1] <= m.end):
+            raise ParseError(path, m.line, f"markable {markable_id!r} (tokens {m.start + 1}-{m.end + 1}) has its Min "
+                             f"({m.min[0] + 1}-{m.min[1] + 1}) outside it: with minimum spans the UA scorer then finds "
+                             "it equal to no markable, itself included, and its numbers follow Python's dictionary "
+                             "probing; fix the Min, or score without --match min", name)
+        doc.markables[markable_id] = m
     for anaphor, anchor in anchors.items():
         if anaphor in doc.markables and anchor in doc.markables:
             doc.bridging[anaphor] = anchor
