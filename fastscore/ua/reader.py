@@ -59,6 +59,22 @@ class UAFile:
         return list(self.documents)
 
 
+class UASource:
+    """A UA file named for scoring: read when scored (how depends on the options); its document names on
+    demand (compare and sweep check them)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self._names: list[str] | None = None
+
+    @property
+    def doc_names(self) -> list[str]:
+        if self._names is None:
+            self._names = read_ua(self.path).doc_names
+        return self._names
+
+
 def _fields(annotation: str) -> dict[str, str]:
     """``A=1|B=2`` -> {A: 1, B: 2}; a part without ``=`` is read as the scorer reads it (its name is the part
     less its last character, its value the whole part)."""
