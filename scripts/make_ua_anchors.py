@@ -6,7 +6,8 @@ For each case (a seed: ``gen_ua.pair(seed)``) and option set (``CONFIGS``: the s
 (ua-scorer.py's standard output) and its evaluator's numerators and denominators per metric
 (``[pn, pd, rn, rd, split pn, split pd, split rn, split rd]``), or the error it raised (``timeout``: it looped).
 The pairs are not stored: the test makes them again from their seeds.  The scorer's own test files
-(plural-tests/) are run too, under ``plural:NAME``, with their texts stored (they are small).
+(plural-tests/) are run too, under ``plural:NAME``, and unittests.py's CoNLL-2012 cases (tests/) made UA files
+(``conll_to_ua``), under ``unittest:NAME``, with their texts stored (they are small).
 
     python scripts/make_ua_anchors.py --scorer /path/to/universal-anaphora-scorer --python VENV/bin/python [--cases 200]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -52,6 +54,45 @@ def plural_cases(scorer: Path) -> list[tuple[str, str, str]]:
     return out
 
 
+def conll_to_ua(text: str) -> str:
+    """A CoNLL-2012 file of the scorer's tests/ (coreference in the last column) as a UA file: each document
+    ``# newdoc id = NAME``, each coreference bracket a markable of that entity in the IDENTITY column (ends closed
+    before the token's openings, longest first)."""
+    out = ["# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS"]
+    counter = 0
+    for line in text.splitlines():
+        if line.startswith("#begin document"):
+            name = line[len("#begin document ("):].split(")")[0]
+            out.append(f"# newdoc id = {name}")
+            continue
+        if line.startswith("#end") or not line.strip():
+            out.append("")
+            continue
+        cols = line.split()
+        closes, opens = 0, []
+        for single, opened, closed in re.findall(r"\((\w+)\)|\((\w+)|(\w+)\)", cols[-1]):  # "(1(1", "1)1)" too
+            if closed:
+                closes += 1
+                continue
+            counter += 1
+            opens.append((bool(single), single or opened, counter))
+        cell = ")" * closes + "".join(f"(EntityID={e}|MarkableID=m{n}" + (")" if single else "")
+                                      for single, e, n in sorted(opens, key=lambda o: o[0]))
+        word = cols[3] if len(cols) > 4 else "_"  # some of the cases have only a document and a coreference column
+        out.append("\t".join(["1", word] + ["_"] * 8 + [cell or "_", "_", "_"]))
+    return "\n".join(out) + "\n"
+
+
+def unittest_cases(scorer: Path) -> list[tuple[str, str, str]]:
+    """The CoNLL-2012 cases of unittests.py, as UA files."""
+    folder = scorer / "tests"
+    out = []
+    for key in sorted(folder.glob("*.key")):
+        for sys_ in sorted(folder.glob(key.stem + "-*.response")):
+            out.append((f"unittest:{sys_.stem}", conll_to_ua(key.read_text()), conll_to_ua(sys_.read_text())))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scorer", required=True, type=Path)
@@ -60,7 +101,7 @@ def main() -> None:
     a = ap.parse_args()
     cases = [(f"seed:{s}", *pair(s, **GENERATOR)) for s in range(1, a.cases + 1)]
     cases += [(f"cycle:{s}", *pair(s, **GENERATOR, cycle=True)) for s in EXTRA["cycle"]["seeds"]]
-    cases += plural_cases(a.scorer)
+    cases += plural_cases(a.scorer) + unittest_cases(a.scorer)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for name, key, sys_ in cases:
@@ -75,7 +116,7 @@ def main() -> None:
         answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(answers) == len(jobs), run.stderr[-2000:]
     out: dict = {"generator": GENERATOR, "configs": CONFIGS, "cases": {}}
-    texts = {name: [key, sys_] for name, key, sys_ in cases if name.startswith("plural:")}
+    texts = {name: [key, sys_] for name, key, sys_ in cases if name.startswith(("plural:", "unittest:"))}
     for (name, config, _), answer in zip(jobs, answers):
         out["cases"].setdefault(name, {})[config] = answer
     out["plural_texts"] = texts

@@ -41,7 +41,7 @@ def texts(name: str) -> tuple[str, str]:
 
     data = anchors()
     kind, _, n = name.partition(":")
-    if kind == "plural":
+    if kind in ("plural", "unittest"):
         return tuple(data["plural_texts"][name])
     return pair(int(n), **data["generator"], cycle=kind == "cycle")
 

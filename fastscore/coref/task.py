@@ -161,9 +161,11 @@ def _batches(path: str, size: int) -> list:
 
 
 def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    """The CoNLL-2012 example, or the CorefUD one with --format conllu or a CRAC preset."""
+    """The CoNLL-2012 example, the CorefUD one with --format conllu or a CRAC preset, the UA one with --format ua."""
     from ..examples import command_inputs
 
+    if keywords.get("format") == "ua":
+        return command_inputs("ua")
     corefud = keywords.get("format") == "conllu" or str(keywords.get("preset")).startswith("crac")
     return command_inputs("corefud" if corefud else "coref")
 

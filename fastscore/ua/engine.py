@@ -21,6 +21,10 @@ from .clusters import Side, Split
 METRICS = ("muc", "bcub", "ceafe", "ceafm", "lea", "blancc", "blancn")
 
 
+class Undefined(ValueError):
+    """A number the scorer cannot compute (it crashes): the glue names the file and document."""
+
+
 def _f1(pn, pd, rn, rd) -> float:
     p = 0 if pd == 0 else pn / float(pd)
     r = 0 if rd == 0 else rn / float(rd)
@@ -353,6 +357,10 @@ def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
         kmins = kmins if key.mins is not None else None
         for j, sc in enumerate(sys_members):
             pn, pd, rn, rd = _counts(metric, kc, sc, kmins, sys_maps[j], k_map, NO_MAPS, alignment=True)
+            if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
+                raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
+                                f"by zero (a member cluster holds a span twice): the UA scorer raises "
+                                "ZeroDivisionError here")
             raw[i, j, :] = [pn, pd, rn, rd]
             precisions[i, j] = 0 if pn == 0 else pn / float(pd)
             recalls[i, j] = 0 if rn == 0 else rn / float(rd)

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
-from .engine import score_document
+from .engine import Undefined, score_document
 from .metrics import BRIDGING, COREFERENCE, METRICS
 from .reader import DEIXIS, IDENTITY, UAFile, read_ua
 from .relations import bridging_counts, non_referring_counts
@@ -98,6 +98,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     printed: list[str] = []
     rows: list[dict] = []
     doc_names: list[str] = []
+    ordered = 0  # documents whose BLANC and LEA follow the order of the scorer's sets
     for name, kdoc in k.documents.items():
         if doc is not None and name != doc:
             continue
@@ -108,10 +109,17 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
         for d in (kdoc, sdoc):
             printed += [f"Skip bridging pair ({ant}, {ana}) as markable_id does not exist in identity column!"
                         for ant, ana in d.skipped_bridging]
-        rows.append(_document_row(k.path, r.path, kdoc, sdoc, settings))
+        row = _document_row(k.path, r.path, kdoc, sdoc, settings)
+        ordered += row.pop("order_dependent")
+        rows.append(row)
         doc_names.append(name)
     if doc is not None and not doc_names:
         raise UsageError(f"--doc {doc!r}: no such document in both {k.path} and {r.path}")
+    if ordered and {"blanc", "lea"} & set(names) and not settings.only_split:
+        warnings.append(f"{ordered} document(s) with plural sets on both sides: there the UA scorer's BLANC and LEA "
+                        "depend on the order in which Python iterates its sets (a link from a plural set weighs its "
+                        "alignment only when the set comes first); fastscore follows the order CPython 3.8 and later "
+                        "give the scorer (see docs/ua.md)")
     missing = [n for n in k.documents if n not in r.documents]
     if missing:
         warnings.append(f"{r.path}: {len(missing)} key document(s) not in the response, left out as the UA scorer "
@@ -147,13 +155,18 @@ def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) 
                       False)
     row: dict = {}
     for metric, prefix in _SIDES.items():
-        counts, split_counts = score_document(metric, ks, ss)
+        try:
+            counts, split_counts = score_document(metric, ks, ss)
+        except Undefined as e:
+            raise InputError(f"{key_path} and {sys_path}: document {kdoc.name!r}: {e}") from None
         shown = split_counts if settings.only_split else counts
         pn, pd, rn, rd = (float(x) for x in shown)
         row.update({f"{prefix}_precision_num": pn, f"{prefix}_precision_den": pd,
                     f"{prefix}_recall_num": rn, f"{prefix}_recall_den": rd})
         if metric.startswith("blanc"):
             row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
+    row["order_dependent"] = int(bool(ks.splits() and ss.splits()) and any(
+        len(c) > 1 and any(isinstance(m, Split) for m in c) for side in (ks, ss) for c in side.clusters))
     key_spans = {m for c in ks.clusters for m in c if not isinstance(m, Split)}
     sys_spans = {m for c in ss.clusters for m in c if not isinstance(m, Split)}
     common = len(key_spans & sys_spans)
