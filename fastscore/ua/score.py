@@ -1,7 +1,7 @@
 """Scoring Universal Anaphora files as the UA scorer does (``fastscore coref KEY SYS --format ua``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -147,6 +147,24 @@ _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea
           "blancc": "blanc_coref", "blancn": "blanc_noncoref"}
 
 
+def _order_dependent(ks, ss) -> bool:
+    """Whether BLANC or LEA would change if the plural sets stood first, or last, in their clusters (the scorer's
+    order is that of its Python's sets)."""
+    if not (ks.splits() and ss.splits()):
+        return False
+
+    def moved(side, first: bool):
+        clusters = [sorted(c, key=lambda m: isinstance(m, Split) != first) for c in side.clusters]
+        return replace(side, clusters=clusters)
+
+    for metric in ("blancc", "lea"):
+        actual = score_document(metric, ks, ss)[0]
+        for first in (True, False):
+            if score_document(metric, moved(ks, first), moved(ss, first))[0] != actual:
+                return True
+    return False
+
+
 def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) -> dict:
     """One document's statistics columns."""
     ks = prepare_side(key_path, kdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
@@ -165,8 +183,7 @@ def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) 
                     f"{prefix}_recall_num": rn, f"{prefix}_recall_den": rd})
         if metric.startswith("blanc"):
             row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
-    row["order_dependent"] = int(bool(ks.splits() and ss.splits()) and any(
-        len(c) > 1 and any(isinstance(m, Split) for m in c) for side in (ks, ss) for c in side.clusters))
+    row["order_dependent"] = int(_order_dependent(ks, ss))
     key_spans = {m for c in ks.clusters for m in c if not isinstance(m, Split)}
     sys_spans = {m for c in ss.clusters for m in c if not isinstance(m, Split)}
     common = len(key_spans & sys_spans)
