@@ -87,20 +87,18 @@ def _fields(annotation: str) -> dict[str, str]:
 
 def _document_lines(path: str, text: str) -> dict[str, list[tuple[int, str]]]:
     """Document name -> its token lines (line number, stripped text), split as the scorer splits them."""
+    stripped = [line.strip() for line in text.split("\n")]
+    starts = [i for i, line in enumerate(stripped) if line.startswith("# newdoc")]
     docs: dict[str, list[tuple[int, str]]] = {}
     lines: list[tuple[int, str]] = []
     name = None
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.strip()
-        if line.startswith("# newdoc"):
+    for a, b in zip([-1, *starts], [*starts, len(stripped)]):
+        if a >= 0:
             if name and lines:
                 docs[name] = lines
                 lines = []
-            name = line[len("# newdoc id = "):]
-        elif not line or line.startswith("#"):
-            continue
-        else:
-            lines.append((number, line))
+            name = stripped[a][len("# newdoc id = "):]
+        lines += [(n, line) for n, line in enumerate(stripped[a + 1:b], a + 2) if line and line[0] != "#"]
     if name and lines:
         docs[name] = lines
     return docs
@@ -117,11 +115,14 @@ def _read_document(path: str, name: str, lines: list[tuple[int, str]], column: i
     anchors: dict[str, str] = {}
     stack: list[str] = []
     need = max(column, BRIDGING if with_bridging else 1) + 1
-    for index, (number, line) in enumerate(lines):
-        columns = line.split()
-        if len(columns) < need:
-            raise ParseError(path, number, f"{len(columns)} column(s): the UA scorer reads column {need} "
-                             "(IDENTITY is the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th)", name)
+    rows = [line.split(None, need) for _, line in lines]  # the columns read, and the rest
+    short = next((i for i, r in enumerate(rows) if len(r) < need), None)
+    if short is not None:
+        raise ParseError(path, lines[short][0], f"{len(lines[short][1].split())} column(s): the UA scorer reads "
+                         f"column {need} (IDENTITY is the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th)", name)
+    marked = [i for i, r in enumerate(rows) if r[column] != "_" or (with_bridging and r[BRIDGING] != "_")]
+    for index in marked:
+        number, columns = lines[index][0], rows[index]
         cell = columns[column]
         if cell != "_":
             pieces = cell.split("(")
