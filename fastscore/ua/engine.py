@@ -381,8 +381,13 @@ def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     return (key_r, sys_p, key_f), counts
 
 
-def score_document(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
-    """``metric``'s (pn, pd, rn, rd) for the document and its plural sets' alignment counts (pn, pd, rn, rd)."""
+def metric_counts(metric: str, key: Side, sys: Side, maps: tuple) -> tuple:
+    """``metric``'s (pn, pd, rn, rd) for the document, given its plural sets' alignment (:func:`align_splits`)."""
+    return _counts(metric, key.clusters, sys.clusters, key.mins, sys.cluster_of, key.cluster_of, maps)
+
+
+def score_document(metric: str, key: Side, sys: Side) -> tuple[tuple, list, tuple]:
+    """``metric``'s (pn, pd, rn, rd) for the document, its plural sets' alignment counts (pn, pd, rn, rd), and
+    the alignment's maps."""
     maps, split_counts = align_splits(metric, key, sys)
-    counts = _counts(metric, key.clusters, sys.clusters, key.mins, sys.cluster_of, key.cluster_of, maps)
-    return counts, split_counts
+    return metric_counts(metric, key, sys, maps), split_counts, maps

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
-from .engine import Undefined, score_document
+from .engine import Undefined, metric_counts, score_document
 from .metrics import BRIDGING, COREFERENCE, METRICS
 from .reader import DEIXIS, IDENTITY, UAFile, read_ua
 from .relations import bridging_counts, non_referring_counts
@@ -147,7 +147,7 @@ _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea
           "blancc": "blanc_coref", "blancn": "blanc_noncoref"}
 
 
-def _order_dependent(ks, ss) -> bool:
+def _order_dependent(ks, ss, found: dict) -> bool:
     """Whether BLANC or LEA would change if the plural sets stood first, or last, in their clusters (the scorer's
     order is that of its Python's sets)."""
     if not (ks.splits() and ss.splits()):
@@ -158,9 +158,9 @@ def _order_dependent(ks, ss) -> bool:
         return replace(side, clusters=clusters)
 
     for metric in ("blancc", "lea"):
-        actual = score_document(metric, ks, ss)[0]
+        actual, maps = found[metric]
         for first in (True, False):
-            if score_document(metric, moved(ks, first), moved(ss, first))[0] != actual:
+            if metric_counts(metric, moved(ks, first), moved(ss, first), maps) != actual:
                 return True
     return False
 
@@ -172,9 +172,11 @@ def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) 
     ss = prepare_side(sys_path, sdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
                       False)
     row: dict = {}
+    found = {}  # metric -> its counts and alignment
     for metric, prefix in _SIDES.items():
         try:
-            counts, split_counts = score_document(metric, ks, ss)
+            counts, split_counts, maps = score_document(metric, ks, ss)
+            found[metric] = (counts, maps)
         except Undefined as e:
             raise InputError(f"{key_path} and {sys_path}: document {kdoc.name!r}: {e}") from None
         shown = split_counts if settings.only_split else counts
@@ -183,7 +185,7 @@ def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) 
                     f"{prefix}_recall_num": rn, f"{prefix}_recall_den": rd})
         if metric.startswith("blanc"):
             row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
-    row["order_dependent"] = int(_order_dependent(ks, ss))
+    row["order_dependent"] = int(_order_dependent(ks, ss, found))
     key_spans = {m for c in ks.clusters for m in c if not isinstance(m, Split)}
     sys_spans = {m for c in ss.clusters for m in c if not isinstance(m, Split)}
     common = len(key_spans & sys_spans)
