@@ -204,3 +204,19 @@ def test_ceaf_by_parts_and_lea_links_match_their_definition(key, sys_):
     to_sys = {m: j for j, c in enumerate(sys_) for m in c}
     for c in key:
         assert engine._pairs_together(c, to_sys) == ref.lea_links(c, to_sys)
+
+
+def test_json_keeps_the_coreference_layout_with_non_referring_and_bridging(capsys):
+    import json
+
+    assert main(["coref", "example", "example", "--format", "ua", "--non-referring", "--bridging", "--output",
+                 "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for m in ("muc", "bcub", "ceafe", "ceafm", "lea"):
+        assert set(out["metrics"][m]) >= {"recall_num", "recall_den", "precision_num", "precision_den", "recall",
+                                          "precision", "f1"}
+    assert set(out["metrics"]["blanc"]) >= {"recall", "precision", "f1"} and "f1" in out["metrics"]["conll"]
+    assert out["non_referring"] == {"recall": 1.0, "precision": 1.0, "f1": 1.0}
+    assert set(out["bridging"]) == {"bridging_anaphora_recognition_scores", "full_bridging_scores_markable_level",
+                                    "full_bridging_scores_entity_level"}
+    assert out["metrics"]["conll"]["f1"] == pytest.approx(0.7289, abs=1e-4)
