@@ -60,7 +60,7 @@ def _min(rng: random.Random, start: int, end: int):
     return (a, b) if rng.random() < 0.7 else (a, a)
 
 
-def key_doc(rng: random.Random, name: str, n_tokens: int, plural: bool = True) -> Doc:
+def key_doc(rng: random.Random, name: str, n_tokens: int, plural: bool = True, repeats: bool = True) -> Doc:
     marks: list[Mark] = []
     counter = [0]
 
@@ -76,7 +76,7 @@ def key_doc(rng: random.Random, name: str, n_tokens: int, plural: bool = True) -
     for e in singular:
         for _ in range(rng.choice([1, 1, 2, 2, 3, 4])):
             m = new(e)
-            if rng.random() < 0.08 and marks:  # the same span as another markable
+            if rng.random() < 0.08 and marks and repeats:  # the same span as another markable
                 other = rng.choice(marks)
                 m.start, m.end, m.min = other.start, other.end, other.min
     for k in range(rng.choice([0, 1, 1, 2])):  # non-referring
@@ -250,11 +250,13 @@ def write(docs: list[Doc], rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pair(seed: int, docs: int = 3, tokens: int = 60, cycle: bool = False) -> tuple[str, str]:
-    """The key and response texts of case ``seed``."""
+def pair(seed: int, docs: int = 3, tokens: int = 60, cycle: bool = False, repeats: bool = True) -> tuple[str, str]:
+    """The key and response texts of case ``seed`` (``repeats``: key markables may repeat a span, on which the
+    scorer's alignment of plural sets may divide by zero)."""
     rng = random.Random(seed)
     plural = seed % 4 != 0  # one case in four without plural sets
-    keys = [key_doc(rng, f"doc{seed}-{d}", rng.randint(max(4, tokens // 3), tokens), plural) for d in range(docs)]
+    keys = [key_doc(rng, f"doc{seed}-{d}", rng.randint(max(4, tokens // 3), tokens), plural, repeats)
+            for d in range(docs)]
     if cycle:
         plural = [m for m in keys[0].marks if m.element_of]
         if plural:
