@@ -220,3 +220,17 @@ def test_json_keeps_the_coreference_layout_with_non_referring_and_bridging(capsy
     assert set(out["bridging"]) == {"bridging_anaphora_recognition_scores", "full_bridging_scores_markable_level",
                                     "full_bridging_scores_entity_level"}
     assert out["metrics"]["conll"]["f1"] == pytest.approx(0.7289, abs=1e-4)
+
+
+def test_plural_sets_shared_many_levels_deep_are_refused_not_walked_for_ever(tmp_path, monkeypatch):
+    import fastscore.ua.clusters as clusters
+
+    monkeypatch.setattr(clusters, "MAX_STEPS", 1000)
+    # entity k+1 holds entity k twice over (two markables of k in it): the walk doubles at each of 12 levels
+    cells = []
+    for k in range(1, 14):
+        below = f"|ElementOf={k + 1}" if k < 13 else ""
+        cells += [f"(EntityID={k}|MarkableID=a{k}{below})", f"(EntityID={k}|MarkableID=b{k}{below})"]
+    key = _ua(tmp_path / "k", cells)
+    with pytest.raises(InputError, match="reach more than"):
+        score_ua(key, key)

@@ -17,6 +17,7 @@ from ..errors import InputError
 from .reader import Markable, UADocument
 
 Span = tuple[int, int]
+MAX_STEPS = 10_000_000  # entities a plural set's walk may visit (with repeats) before it is refused
 
 
 class _Hashed:
@@ -113,7 +114,13 @@ def _plural(entity: str, entities: dict[str, list[Markable]], children: dict[str
     """The plural set of ``entity``: the clusters of the singular entities below it, breadth first."""
     members: set = set()
     queue = deque([entity])
+    steps = 0
     while queue:
+        steps += 1
+        if steps > MAX_STEPS:  # sets shared down many levels: the walk doubles at each level
+            raise InputError(f"plural set {entity!r}: its ElementOf links reach more than {MAX_STEPS:,} entities "
+                             "counted with repeats (sets shared by sets, many levels deep); the UA scorer walks them "
+                             "all: score with --split-antecedents drop")
         current = queue.popleft()
         below = children.get(current)
         if below:
