@@ -93,6 +93,15 @@ def unittest_cases(scorer: Path) -> list[tuple[str, str, str]]:
     return out
 
 
+def edge_cases() -> list[tuple[str, str, str]]:
+    """Hand-written cases stored beside the anchors (``edge-NAME.key``, ``edge-NAME.sys``): the scorer's readings
+    (lines before the first document, a document name twice, a MarkableID twice, a cell of no bracket closing a
+    markable, a non-referring plural set, ElementOf naming no entity, Min spans in the response, a response-only
+    document)."""
+    return [(f"edge:{key.stem}", key.read_text(), key.with_suffix(".sys").read_text())
+            for key in sorted(OUT.glob("edge-*.key"))]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scorer", required=True, type=Path)
@@ -101,7 +110,7 @@ def main() -> None:
     a = ap.parse_args()
     cases = [(f"seed:{s}", *pair(s, **GENERATOR)) for s in range(1, a.cases + 1)]
     cases += [(f"cycle:{s}", *pair(s, **GENERATOR, cycle=True)) for s in EXTRA["cycle"]["seeds"]]
-    cases += plural_cases(a.scorer) + unittest_cases(a.scorer)
+    cases += plural_cases(a.scorer) + unittest_cases(a.scorer) + edge_cases()
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for name, key, sys_ in cases:

@@ -20,7 +20,7 @@ from tests import reference_ua as ref
 from tests.ua_cases import anchors, differences, write_case
 
 FAST_CASES = ("plural:TC-PA-5", "plural:TC-PA-9", "plural:TC-PB-3", "plural:TC-PB-4", "unittest:TC-A-4",
-              "seed:2", "seed:7", "cycle:1")
+              "seed:2", "seed:7", "cycle:1", "edge:edge-readings")
 
 
 def _all_pairs():

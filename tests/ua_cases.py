@@ -41,6 +41,9 @@ def texts(name: str) -> tuple[str, str]:
 
     data = anchors()
     kind, _, n = name.partition(":")
+    if kind == "edge":
+        folder = ANCHORS.parent
+        return (folder / f"{n}.key").read_text(), (folder / f"{n}.sys").read_text()
     if kind in ("plural", "unittest"):
         return tuple(data["plural_texts"][name])
     return pair(int(n), **data["generator"], cycle=kind == "cycle")
