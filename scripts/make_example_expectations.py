@@ -11,6 +11,8 @@ line (with the example's files named ``KEY`` and ``RESPONSE``), its exit code an
   ``scripts/make_mina_anchors.py`` recorded it for the same files (its case-016);
 * ``corefud``: the CorefUD scorer 1.2 (ufal/corefud-scorer, commit 4fd7b0e), its defaults (head match,
   singletons dropped, zeros matched by their dependencies); Python 3 with udapi, numpy and scipy;
+* ``ua``: the Universal Anaphora scorer (juntaoy/universal-anaphora-scorer, ``ua-scorer.py KEY RESPONSE``, its
+  defaults), with the same Python 3;
 * ``nugget``: EvmEval scorer_v1.7.1 (commit 1bd96c9, ``scorer_v1.7.py``, TAC KBP 2015 rules; fastscore's
   default preset) with ``--eval_mode char -c FILE``, under Python 2.7; its log lines (``[INFO] ...``) left out;
   ``nugget-kbp2017``: the same with EvmEval scorer_v1.8 (commit 9f60e17, ``-c FILE``: character spans are its
@@ -20,7 +22,7 @@ line (with the example's files named ``KEY`` and ``RESPONSE``), its exit code an
 * ``triples``: the Triple evaluation module (cltl/TripleEvaluation, its source built with javac, as for
   ``scripts/make_triples_anchors.py``), ``EvaluateTriples`` itself: the report file it writes.
 
-    python scripts/make_example_expectations.py --perl-scorer DIR/scorer.pl --corefud DIR/corefud-scorer.py \\
+    python scripts/make_example_expectations.py --perl-scorer DIR/scorer.pl --corefud DIR/corefud-scorer.py --ua-scorer DIR/ua-scorer.py \\
         --python3 VENV/bin/python --evmeval DIR/scorer_v1.7.py --evmeval18 DIR/scorer_v1.8.py --python2 PY27 \\
         --toolkit DIR/tempeval3_toolkit \\
         --triples-classpath BUILD:JAR [--check]
@@ -89,6 +91,15 @@ def corefud(args) -> dict:
             "exit": p.returncode, "report": p.stdout, "fastscore": ["--format", "conllu", "--output", "corefud"]}
 
 
+def ua(args) -> dict:
+    ex = example("ua")
+    cmd = [args.python3, str(args.ua_scorer), str(ex.key), str(ex.response)]
+    p = run(cmd, args.ua_scorer.parent)
+    return {"example": "ua", "tool": "juntaoy/universal-anaphora-scorer (ua-scorer.py)",
+            "command": ["python", "ua-scorer.py", "KEY", "RESPONSE"], "exit": p.returncode, "report": p.stdout,
+            "fastscore": ["--format", "ua", "--output", "ua"]}
+
+
 def evmeval(args, scorer: Path, tool: str, mode: list[str], preset: list[str]) -> dict:
     ex = example("nugget")
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,6 +154,7 @@ def main() -> None:
     ap.add_argument("--perl-scorer", type=Path, required=True, help="the reference scorer v8.01's scorer.pl")
     ap.add_argument("--corefud", type=Path, required=True, help="corefud-scorer.py")
     ap.add_argument("--python3", required=True, help="a Python 3 with the CorefUD scorer's requirements")
+    ap.add_argument("--ua-scorer", type=Path, required=True, help="the Universal Anaphora scorer's ua-scorer.py")
     ap.add_argument("--evmeval", type=Path, required=True, help="EvmEval scorer_v1.7.py (v1.7.1)")
     ap.add_argument("--evmeval18", type=Path, required=True, help="EvmEval scorer_v1.8.py")
     ap.add_argument("--python2", required=True, help="a Python 2.7 interpreter")
@@ -150,11 +162,11 @@ def main() -> None:
     ap.add_argument("--triples-classpath", required=True, help="the Triple evaluation module's classes and jar")
     ap.add_argument("--check", action="store_true", help="compare with the stored file instead of writing")
     args = ap.parse_args()
-    for name in ("perl_scorer", "corefud", "evmeval", "evmeval18"):
+    for name in ("perl_scorer", "corefud", "ua_scorer", "evmeval", "evmeval18"):
         setattr(args, name, getattr(args, name).resolve())
     expected = {name: make(args) for name, make in
                 (("coref", coref), ("corefud", corefud), ("mina", mina), ("nugget", nugget), ("nugget-kbp2017", nugget_kbp2017),
-                 ("temporal", temporal), ("triples", triples))}
+                 ("temporal", temporal), ("triples", triples), ("ua", ua))}
     text = json.dumps(expected, indent=1, sort_keys=True) + "\n"
     if args.check:
         same = OUT.read_text() == text

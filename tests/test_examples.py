@@ -20,6 +20,7 @@ COMMANDS = {  # example -> its command's arguments
     "corefud": ["coref", "example", "example", "--format", "conllu"],
     "corpus": ["coref", str(example("corpus").key), str(example("corpus").response)],
     "mina": ["coref", str(example("mina").key), str(example("mina").response), "--match", "mina"],
+    "ua": ["coref", "example", "example", "--format", "ua"],
     "nugget": ["nugget", "example", "example"],
     "temporal": ["temporal", "example", "example"],
     "triples": ["triples", "example", "example"],

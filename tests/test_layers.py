@@ -23,6 +23,8 @@ from fastscore import tasks
 from tests.conftest import ROOT
 
 TASK_NAMES = tuple(tasks.TASKS)
+# the tasks' folders: a task's own, and a family a task scores through an option (ua: coref's --format ua)
+TASK_FOLDERS = (*TASK_NAMES, "ua")
 # lowest first; a pattern ending in ".*" is a package and its modules
 LAYERS = (
     ("base", ("fastscore._version", "fastscore.errors", "fastscore._gc", "fastscore.messages", "fastscore.outputs",
@@ -33,7 +35,7 @@ LAYERS = (
     ("shared rooms", ("fastscore.stats", "fastscore.stats.*", "fastscore.report", "fastscore.report.*",
                       "fastscore.result", "fastscore.task", "fastscore.planner", "fastscore.examples",
                       "fastscore.examples.__main__")),
-    ("tasks", tuple(p for name in TASK_NAMES for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
+    ("tasks", tuple(p for name in TASK_FOLDERS for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
     ("registry", ("fastscore.tasks",)),
     ("front", ("fastscore", "fastscore.__main__", "fastscore.api", "fastscore.cli", "fastscore.shards",
                "fastscore.datasets", "fastscore.coval")),
@@ -110,11 +112,11 @@ def _upward(graph: dict[str, set[str]], layers=LAYERS) -> list[str]:
             for m in sorted(graph) for n in sorted(graph[m]) if _layer(n, layers) > _layer(m, layers)]
 
 
-def _in_task(module: str, names=TASK_NAMES) -> bool:
+def _in_task(module: str, names=TASK_FOLDERS) -> bool:
     return any(module == f"fastscore.{n}" or module.startswith(f"fastscore.{n}.") for n in names)
 
 
-def _task_imports(graph: dict[str, set[str]], names=TASK_NAMES, exempt=MAY_IMPORT_TASKS) -> list[str]:
+def _task_imports(graph: dict[str, set[str]], names=TASK_FOLDERS, exempt=MAY_IMPORT_TASKS) -> list[str]:
     return [f"{m} imports {n}" for m in sorted(graph) if not _in_task(m, names) and m not in exempt
             for n in sorted(graph[m]) if _in_task(n, names)]
 

@@ -23,7 +23,8 @@ from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
 from .result import CorefResult
 
 V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # what v8.01 scores, one run each
-FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow")
+FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")
+UA_ONLY = ("split_antecedents", "non_referring", "bridging", "only_split_antecedents", "discourse_deixis")
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ def read(source, format: str = "auto", *, cross_document: bool = False, defer_br
     what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`)."""
     if isinstance(source, MentionTable):
         return source
+    if format == "ua":  # read when scored: how depends on the scoring options (columns, Min, bridging)
+        from ..ua.reader import UASource
+
+        return source if isinstance(source, UASource) else UASource(os.fspath(source))
     if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
             and isinstance(source, (str, os.PathLike)) and os.path.isfile(source)
             and detect_format(source) == "conll2012"):
@@ -172,8 +177,24 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 zero_match: str | None = None, preset: str | None = None, cross_document: bool = False,
                 mina_variant: str | None = None, np_only: bool = False, remove_nested: bool = False,
                 fix_coval_quirks: bool = False, fix_scorer_quirks: bool = False,
-                fix_corefud_quirks: bool = False) -> CorefResult:
+                fix_corefud_quirks: bool = False, split_antecedents: str | None = None,
+                non_referring: bool = False, bridging: bool = False, only_split_antecedents: bool = False,
+                discourse_deixis: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
+    ua = {"split_antecedents": split_antecedents, "non_referring": non_referring, "bridging": bridging,
+          "only_split_antecedents": only_split_antecedents, "discourse_deixis": discourse_deixis}
+    if format == "ua":
+        return _score_ua(key, response, metrics, singletons, doc, match, ua,
+                         allow_repeated=allow_repeated, zero_match=zero_match, preset=preset,
+                         cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
+                         remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks,
+                         fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
+    given = [k for k, v in ua.items() if v]
+    if given:
+        raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files: add --format ua")
+    if match == "min":
+        raise UsageError("--match min is the UA scorer's MIN (the key's Min spans): add --format ua; for "
+                         "CoNLL-2012 minimum spans use --match mina")
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
         if match == "mina" or np_only or remove_nested or mina_variant is not None or fix_coval_quirks:
             if fix_scorer_quirks or fix_corefud_quirks:
@@ -189,6 +210,21 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                             format=format, match=match, zero_match=zero_match, preset=preset,
                             cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
                             fix_corefud_quirks=fix_corefud_quirks)
+
+
+def _score_ua(key, response, metrics, singletons, doc, match, ua: dict, **others) -> CorefResult:
+    """Universal Anaphora files, as the UA scorer scores them (fastscore/ua)."""
+    from ..ua.score import score_ua
+
+    given = [k for k, v in others.items() if v]
+    if given:
+        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to Universal Anaphora files (--format ua)")
+    if isinstance(key, MentionTable) or isinstance(response, MentionTable):
+        raise UsageError("--format ua reads UA files, not mention tables")
+    key, response = (x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x
+                     for x in (key, response))
+    with collector_paused():
+        return score_ua(key, response, metrics, singletons=singletons, match=match, doc=doc, **ua)
 
 
 def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match, preset,

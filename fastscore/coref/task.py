@@ -48,14 +48,15 @@ OPTIONS = (
            scope="command", positional=True),
     Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
            "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents), parquet, arrow (mention "
-           "tables written by fastscore convert)", default="auto",
-           choices=("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow")),
+           "tables written by fastscore convert), ua (Universal Anaphora: the UA scorer's numbers, docs/ua.md)",
+           default="auto", choices=("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")),
     Option(("--cross-document",), "cross_document", "NAF: score each topic (ECB+ style) as one coreference space, "
            "across its documents", switch=True, default=False),
     Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
            "head), head (the same head), both CoNLL-U only; mina (minimum spans from the key's parse, as coval "
-           "min_span), CoNLL-2012 only; default exact (CoNLL-2012), head (CoNLL-U)",
-           choices=("exact", "partial", "head", "mina")),
+           "min_span), CoNLL-2012 only; min (the key's Min spans, the UA scorer's MIN), UA only; default exact "
+           "(CoNLL-2012, UA), head (CoNLL-U)",
+           choices=("exact", "partial", "head", "mina", "min")),
     Option(("--mina-variant",), "mina_variant", "with --match mina: coval (its numbers, default) or paper (the "
            "definition of Moosavi et al. 2019; see docs/mina.md)", choices=("coval", "paper")),
     Option(("--np-only",), "np_only", "CoNLL-2012: score only mentions whose parse is not a VP (coval's NP_only)",
@@ -71,6 +72,15 @@ OPTIONS = (
     Option(("--singletons",), "singletons", "keep or drop one-mention clusters of key and response (default: "
            "keep for CoNLL-2012 and jsonl, as v8.01; drop for CoNLL-U, as the CorefUD scorer)",
            choices=("keep", "drop")),
+    Option(("--split-antecedents",), "split_antecedents", "UA: keep (default) or drop plural sets (ElementOf) "
+           "as split antecedents (the UA scorer's remove_split_antecedent)", choices=("keep", "drop")),
+    Option(("--non-referring",), "non_referring", "UA: score non-referring (-Pseudo) markable identification "
+           "(keep_non_referring)", switch=True, default=False),
+    Option(("--bridging",), "bridging", "UA: score bridging pairs (keep_bridging)", switch=True, default=False),
+    Option(("--only-split-antecedents",), "only_split_antecedents", "UA: score only the alignment of split "
+           "antecedents (only_split_antecedent)", switch=True, default=False),
+    Option(("--discourse-deixis",), "discourse_deixis", "UA: score the DISCOURSE_DEIXIS column instead of "
+           "IDENTITY (evaluate_discourse_deixis)", switch=True, default=False),
     Option(("--preset",), "preset", "a published configuration: conll2012, crac2022 (CorefUD, partial), "
            "crac2023 (head), crac2024 and crac2025 (head, zeros by dependencies)",
            choices=("conll2012", "crac2022", "crac2023", "crac2024", "crac2025")),
@@ -94,6 +104,13 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     from ..errors import UsageError
     from .reports import render
 
+    if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in ("ua", "perl", "corefud", "coval"):
+        raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it is)"
+                         if fmt == "ua" else f"--output {fmt} is another scorer's report: for UA files use --output ua")
+    if fmt == "ua":
+        from ..ua.report import render as render_ua
+
+        return render_ua(result)
     if fmt == "perl" and result.options.get("format") == "conllu":
         raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
     if fmt == "perl" and result.tables is None:
@@ -147,9 +164,11 @@ def _batches(path: str, size: int) -> list:
 
 
 def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    """The CoNLL-2012 example, or the CorefUD one with --format conllu or a CRAC preset."""
+    """The CoNLL-2012 example, the CorefUD one with --format conllu or a CRAC preset, the UA one with --format ua."""
     from ..examples import command_inputs
 
+    if keywords.get("format") == "ua":
+        return command_inputs("ua")
     corefud = keywords.get("format") == "conllu" or str(keywords.get("preset")).startswith("crac")
     return command_inputs("corefud" if corefud else "coref")
 
@@ -196,9 +215,10 @@ COREF = Task(
     metric_help=f"{'|'.join(ONE_METRIC)} (default conll)",
     outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"),
              ("corefud", "the CorefUD scorer's report, CoNLL-U"),
-             ("coval", "coval's report (--match mina, --np-only, --remove-nested)"), ("json", "JSON"), ("csv", "CSV"),
+             ("coval", "coval's report (--match mina, --np-only, --remove-nested)"),
+             ("ua", "the Universal Anaphora scorer's report, --format ua"), ("json", "JSON"), ("csv", "CSV"),
              ("markdown", "Markdown")),
-    interval_free=("perl", "corefud", "coval"),
+    interval_free=("perl", "corefud", "coval", "ua"),
     inputs_shown=("perl",),
     converter=CONVERTER,
     options=OPTIONS,

@@ -47,6 +47,9 @@ EXAMPLES = {
                 {"match": "mina"}),
         Example("corefud", "coref", HERE / "corefud" / "key.conllu", HERE / "corefud" / "response.conllu",
                 "CorefUD (CoNLL-U): a zero (an empty node) and a discontinuous mention"),
+        Example("ua", "coref", HERE / "ua" / "key.ua", HERE / "ua" / "response.ua",
+                "Universal Anaphora: a plural 'They' (split antecedents), a non-referring 'It', a bridging pair, "
+                "a Min span", {"format": "ua"}),
         Example("nugget", "nugget", HERE / "nugget" / "key.tbf", HERE / "nugget" / "response.tbf",
                 "TAC KBP event nuggets in character spans, with event coreference",
                 {"char_spans": True, "coref": True}),

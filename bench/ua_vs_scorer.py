@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""fastscore vs the Universal Anaphora scorer, side by side on a generated corpus (scripts/gen_ua.py): about a
+million tokens, key and response together, default options (coreference with split antecedents and singletons,
+every metric).
+
+    python bench/ua_vs_scorer.py --scorer /path/to/universal-anaphora-scorer [--python VENV/bin/python]
+        [--tokens 1000000] [--repeat 3]
+
+Prints the scorer's time, fastscore's first run (a fresh process: imports, reading, scoring) and its warm time
+(in this process, after one run), their ratios, and checks that both print the same report.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def corpus(folder: Path, tokens: int, seed: int = 39) -> tuple[Path, Path]:
+    """A key and a response of about ``tokens`` tokens together (documents of up to 300 tokens)."""
+    from gen_ua import pair
+
+    per_doc = 300
+    docs = max(1, tokens // (2 * per_doc * 2 // 3))  # documents average two thirds of the longest
+    key, sys_ = pair(seed, docs=docs, tokens=per_doc, repeats=False)  # no span twice: the scorer can divide by zero
+    k, s = folder / "corpus.key", folder / "corpus.sys"
+    k.write_text(key)
+    s.write_text(sys_)
+    return k, s
+
+
+def _timed(command: list[str], env=None) -> tuple[float, str]:
+    start = time.perf_counter()
+    run = subprocess.run(command, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"{command[:3]} failed: {run.stderr[-2000:]}")
+    return elapsed, run.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scorer", required=True, type=Path)
+    ap.add_argument("--python", default=sys.executable, help="a Python with numpy and scipy, for the scorer")
+    ap.add_argument("--tokens", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        k, s = corpus(Path(tmp), a.tokens)
+        n_tokens = sum(1 for p in (k, s) for line in p.open() if line.strip() and not line.startswith("#"))
+        print(f"corpus: {n_tokens} tokens (key + response), {k.stat().st_size + s.stat().st_size >> 20} MiB")
+        scorer_s, scorer_out = _timed([a.python, str(a.scorer / "ua-scorer.py"), str(k), str(s)])
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        cold_s, ours = _timed([sys.executable, "-m", "fastscore", "coref", str(k), str(s), "--format", "ua",
+                               "--output", "ua"], env=env)
+        sys.path.insert(0, str(ROOT))
+        from fastscore.ua.report import render
+        from fastscore.ua.score import score_ua
+
+        render(score_ua(str(k), str(s)))
+        warm = []
+        for _ in range(a.repeat):
+            start = time.perf_counter()
+            render(score_ua(str(k), str(s)))
+            warm.append(time.perf_counter() - start)
+        warm_s = min(warm)
+        same = "same report" if ours == scorer_out else "REPORTS DIFFER"
+        print(f"UA scorer:          {scorer_s:8.2f} s")
+        print(f"fastscore, fresh:   {cold_s:8.2f} s   {scorer_s / cold_s:6.1f}x")
+        print(f"fastscore, warm:    {warm_s:8.2f} s   {scorer_s / warm_s:6.1f}x   ({same})")
+
+
+if __name__ == "__main__":
+    main()

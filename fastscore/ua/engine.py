@@ -1,0 +1,393 @@
+"""The UA scorer's coreference metrics with split antecedents (Paun et al. 2022), per document.
+
+Each metric gives ``(precision_num, precision_den, recall_num, recall_den)`` for a document.  A plural set
+(:class:`~fastscore.ua.clusters.Split`) of the key is first aligned to one of the response: every key set against
+every response set scored with the metric itself on their member clusters (MUC counting one-cluster members), the
+pairs chosen that maximise the sum of F1 (scipy's ``linear_sum_assignment``, as the scorer); an aligned set then
+counts as a mention of its partner's cluster weighted by the pair's recall (recall side), precision (precision
+side) or F1 (CEAF, BLANC).  The alignment's own counts are what ``--only-split-antecedents`` reports.
+
+Where the arithmetic in the alignment decides which pairs are chosen (ties), it is done in the scorer's order, so
+that the same floating-point numbers are compared.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from .clusters import Side, Split
+
+METRICS = ("muc", "bcub", "ceafe", "ceafm", "lea", "blancc", "blancn")
+
+
+class Undefined(ValueError):
+    """A number the scorer cannot compute (it crashes): the glue names the file and document."""
+
+
+def _f1(pn, pd, rn, rd) -> float:
+    p = 0 if pd == 0 else pn / float(pd)
+    r = 0 if rd == 0 else rn / float(rd)
+    return 0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def _cluster_map(clusters) -> dict:
+    out = {}
+    for i, c in enumerate(clusters):
+        for m in c:
+            out[m] = i
+    return out
+
+
+# --- the metrics, on clusters whose items are spans and at most one Split each ---------------------------------
+
+def muc(clusters, other, cluster_of, split_map, count_singletons=False) -> tuple[float, int]:
+    """MUC's numerator and denominator of ``clusters`` against ``other`` (recall: key against response)."""
+    tp = p = 0
+    for c in clusters:
+        if len(c) == 1 and count_singletons:
+            p += 1
+            if c[0] in cluster_of and len(other[cluster_of[c[0]]]) == 1:
+                tp += 1
+            continue
+        p += len(c) - 1
+        tp += len(c)
+        linked = set()
+        split = None
+        for m in c:
+            if isinstance(m, Split):
+                split = m
+            elif m in cluster_of:
+                linked.add(cluster_of[m])
+            else:
+                tp -= 1
+        if split is not None:
+            if split in split_map:
+                partner, weight = split_map[split]
+                tp -= (1 - weight) if cluster_of[partner] in linked else 1
+            else:
+                tp -= 1
+        tp -= len(linked)
+    return tp, p
+
+
+def bcub(clusters, cluster_of, split_map) -> tuple[float, int]:
+    num, den = 0, 0
+    for c in clusters:
+        counts: dict = defaultdict(float)
+        for m in c:
+            if isinstance(m, Split):
+                if m in split_map:
+                    partner, weight = split_map[m]
+                    counts[cluster_of[partner]] += weight
+            elif m in cluster_of:
+                counts[cluster_of[m]] += 1
+        correct = 0
+        for v in counts.values():
+            correct += v * v
+        num += correct / float(len(c))
+        den += len(c)
+    return num, den
+
+
+def _pairs_together(c, cluster_of) -> int:
+    """Pairs of items of ``c`` found in one cluster of the other side (no Split in ``c``)."""
+    groups: dict = defaultdict(int)
+    for m in c:
+        g = cluster_of.get(m)
+        if g is not None:
+            groups[g] += 1
+    return sum(n * (n - 1) // 2 for n in groups.values())
+
+
+def lea(clusters, other, cluster_of, split_map) -> tuple[float, int]:
+    num, den = 0, 0
+    for c in clusters:
+        if len(c) == 1:
+            all_links = 1
+            common = 1 if c[0] in cluster_of and len(other[cluster_of[c[0]]]) == 1 else 0
+        else:
+            all_links = len(c) * (len(c) - 1) / 2.0
+            if any(isinstance(m, Split) for m in c):
+                common = _split_links_lea(c, cluster_of, split_map)
+            else:
+                common = _pairs_together(c, cluster_of)
+        num += len(c) * common / float(all_links)
+        den += len(c)
+    return num, den
+
+
+def _split_links_lea(c, cluster_of, split_map):
+    """LEA's common links of a cluster holding a plural set, as the scorer counts them: a link from a set weighs
+    its alignment's score, and so does every later link of the item before it (the scorer's weight carries on)."""
+    common = 0
+    for i, m in enumerate(c):
+        weight = 1
+        if isinstance(m, Split) and m in split_map:
+            m, weight = split_map[m]
+        if m not in cluster_of:
+            continue
+        for m2 in c[i + 1:]:
+            if isinstance(m2, Split) and m2 in split_map:
+                m2, w2 = split_map[m2]
+                weight *= w2
+            if m2 in cluster_of and cluster_of[m] == cluster_of[m2]:
+                common += weight
+    return common
+
+
+def _links(clusters) -> float:
+    return sum(len(c) * (len(c) - 1) / 2 for c in clusters)
+
+
+def blancc(sys_clusters, key_clusters, key_to_sys, split_map) -> tuple:
+    """Coreference links of the key found in the response: a link from a plural set (first of the pair in the
+    cluster's order) weighs its alignment's F1; a link to one counts only if the response has an equal set."""
+    num = 0
+    for c in key_clusters:
+        if not any(isinstance(m, Split) for m in c):
+            num += _pairs_together(c, key_to_sys)
+            continue
+        for i, m in enumerate(c):
+            weight = 1
+            if isinstance(m, Split) and m in split_map:
+                m, weight = split_map[m]
+            if m in key_to_sys:
+                for m2 in c[i + 1:]:
+                    if m2 in key_to_sys and key_to_sys[m] == key_to_sys[m2]:
+                        num += weight
+    return num, _links(sys_clusters), num, _links(key_clusters)
+
+
+def blancn(sys_clusters, key_clusters, key_to_sys, split_map) -> tuple:
+    """Non-coreference links of the key (items of different key clusters) that the response keeps apart
+    (both found, in different response clusters); plural sets weigh their alignment's F1."""
+    total = 0.0  # sum of weights of found items
+    square = 0.0  # sum over key clusters of (their found items' weight)^2
+    by_sys: dict = defaultdict(float)  # response cluster -> weight of the found items in it
+    by_pair: dict = defaultdict(float)  # (key cluster, response cluster) -> weight
+    for k, c in enumerate(key_clusters):
+        within = 0.0
+        for m in c:
+            weight = 1
+            if isinstance(m, Split) and m in split_map:
+                m, weight = split_map[m]
+            g = key_to_sys.get(m)
+            if g is None:
+                continue
+            within += weight
+            by_sys[g] += weight
+            by_pair[(k, g)] += weight
+        total += within
+        square += within * within
+    apart = total * total - square
+    together = sum(v * v for v in by_sys.values()) - sum(v * v for v in by_pair.values())
+    num = (apart - together) / 2
+    if num == int(num):
+        num = int(num)
+    n_key = sum(len(c) for c in key_clusters)
+    n_sys = sum(len(c) for c in sys_clusters)
+    rd = n_key * (n_key - 1) / 2 - _links(key_clusters)
+    pd = n_sys * (n_sys - 1) / 2 - _links(sys_clusters)
+    return num, pd, num, rd
+
+
+# --- CEAF ---------------------------------------------------------------------------------------------------
+
+def _min_inside(span, min_span, other) -> bool:
+    """The scorer's match of a key markable with a Min and another markable: the other starts between the key's
+    start and its Min's start and ends between the Min's end and the key's end."""
+    return span[0] <= other[0] <= min_span[0] and min_span[1] <= other[1] <= span[1]
+
+
+def _overlaps(key_clusters, key_mins, sys_clusters, split_map) -> dict:
+    """phi3 of every key x response cluster pair that shares something: {(i, j): overlap}."""
+    where: dict = defaultdict(list)  # item -> response clusters holding it
+    for j, c in enumerate(sys_clusters):
+        for m in c:
+            where[m].append(j)
+    by_start = None
+    out: dict = defaultdict(float)
+    for i, c in enumerate(key_clusters):
+        mins = key_mins[i] if key_mins is not None else None
+        for k, m in enumerate(c):
+            if isinstance(m, Split):
+                if m in split_map:
+                    partner, weight = split_map[m]
+                    for j in dict.fromkeys(where.get(partner, ())):
+                        out[(i, j)] += weight
+                continue
+            min_span = mins[k] if mins is not None else None
+            if min_span is None:
+                found = dict.fromkeys(where.get(m, ()))
+            else:
+                if by_start is None:
+                    by_start = sorted((s, n) for s in where if not isinstance(s, Split) for n in where[s])
+                found = _min_matches(m, min_span, by_start)
+            for j in found:
+                out[(i, j)] += 1
+    return out
+
+
+def _min_matches(span, min_span, by_start) -> dict:
+    import bisect
+
+    found: dict = {}
+    lo = bisect.bisect_left(by_start, ((span[0], -1), -1))
+    for k in range(lo, len(by_start)):
+        other, j = by_start[k]
+        if other[0] > min_span[0]:
+            break
+        if _min_inside(span, min_span, other):
+            found[j] = None
+    return found
+
+
+def _components(pairs) -> list[tuple[list[int], list[int]]]:
+    """Connected components of a bipartite graph given by its (row, column) edges."""
+    parent: dict = {}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in pairs:
+        a, b = ("k", i), ("s", j)
+        parent.setdefault(a, a)
+        parent.setdefault(b, b)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict = defaultdict(lambda: ([], []))
+    for node in parent:
+        side, n = node
+        groups[find(node)][0 if side == "k" else 1].append(n)
+    return [(sorted(r), sorted(c)) for r, c in groups.values()]
+
+
+def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple:
+    """CEAFe (``entity``) or CEAFm: the best one-to-one alignment's similarity; each connected part of the
+    clusters that share something aligned on its own (the best total is the sum of the parts')."""
+    from scipy.optimize import linear_sum_assignment
+
+    overlap = _overlaps(key_clusters, key_mins, sys_clusters, split_map)
+    similarity = 0.0
+    if entity:
+        score = {(i, j): 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) for (i, j), v in overlap.items()}
+    else:
+        score = overlap
+    for rows, cols in _components(score):
+        if len(rows) == 1 and len(cols) == 1:
+            similarity += score[(rows[0], cols[0])]
+            continue
+        m = np.zeros((len(rows), len(cols)))
+        for a, i in enumerate(rows):
+            for b, j in enumerate(cols):
+                m[a, b] = score.get((i, j), 0.0)
+        r, c = linear_sum_assignment(-m)
+        similarity += float(m[r, c].sum())
+    if entity:
+        return similarity, len(sys_clusters), similarity, len(key_clusters)
+    return similarity, sum(len(c) for c in sys_clusters), similarity, sum(len(c) for c in key_clusters)
+
+
+def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
+    """CEAF as the scorer computes it on one dense matrix (the plural sets' alignment, where the chosen pairs and
+    the order of the sum matter)."""
+    from scipy.optimize import linear_sum_assignment
+
+    scores = np.zeros((len(key_clusters), len(sys_clusters)))
+    for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
+        scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
+    r, c = linear_sum_assignment(-scores)
+    similarity = scores[r, c].sum()
+    if entity:
+        return similarity, len(sys_clusters), similarity, len(key_clusters)
+    return similarity, sum(len(c) for c in sys_clusters), similarity, sum(len(c) for c in key_clusters)
+
+
+# --- one metric on one document -------------------------------------------------------------------------------
+
+def _counts(metric, key_clusters, sys_clusters, key_mins, key_to_sys, sys_to_key, maps, alignment=False):
+    """(pn, pd, rn, rd) of ``metric``; ``maps``: (key set -> (response set, recall), response set -> (key set,
+    precision), key set -> (response set, F1))."""
+    key_r, sys_p, key_f = maps
+    if metric in ("ceafe", "ceafm"):
+        if alignment:
+            return ceaf_dense(sys_clusters, key_clusters, key_mins, metric == "ceafe")
+        return ceaf(sys_clusters, key_clusters, key_mins, key_f, metric == "ceafe")
+    if metric == "blancc":
+        return blancc(sys_clusters, key_clusters, key_to_sys, key_f)
+    if metric == "blancn":
+        return blancn(sys_clusters, key_clusters, key_to_sys, key_f)
+    if metric == "lea":
+        pn, pd = lea(sys_clusters, key_clusters, sys_to_key, sys_p)
+        rn, rd = lea(key_clusters, sys_clusters, key_to_sys, key_r)
+    elif metric == "muc":
+        pn, pd = muc(sys_clusters, key_clusters, sys_to_key, sys_p, alignment)
+        rn, rd = muc(key_clusters, sys_clusters, key_to_sys, key_r, alignment)
+    else:
+        pn, pd = bcub(sys_clusters, sys_to_key, sys_p)
+        rn, rd = bcub(key_clusters, key_to_sys, key_r)
+    return pn, pd, rn, rd
+
+
+NO_MAPS = ({}, {}, {})
+
+
+def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
+    """The plural sets' alignment for ``metric``: the three maps and the alignment's (pn, pd, rn, rd)."""
+    from scipy.optimize import linear_sum_assignment
+
+    key_sets, sys_sets = key.splits(), sys.splits()
+    if not key_sets and not sys_sets:
+        return NO_MAPS, [0, 0, 0, 0]
+    key_members = [(s.members, s.member_mins) for s in key_sets] or [([], [])]  # the scorer's empty stand-in
+    sys_members = [s.members for s in sys_sets] or [[]]
+    n, m = len(key_members), len(sys_members)
+    f = np.zeros((n, m))
+    recalls = np.zeros((n, m))
+    precisions = np.zeros((n, m))
+    raw = np.zeros((n, m, 4))
+    sys_maps = [_cluster_map(c) for c in sys_members]
+    for i, (kc, kmins) in enumerate(key_members):
+        k_map = _cluster_map(kc)
+        kmins = kmins if key.mins is not None else None
+        for j, sc in enumerate(sys_members):
+            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, sys_maps[j], k_map, NO_MAPS, alignment=True)
+            if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
+                raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
+                                f"by zero (a member cluster holds a span twice): the UA scorer raises "
+                                "ZeroDivisionError here")
+            raw[i, j, :] = [pn, pd, rn, rd]
+            precisions[i, j] = 0 if pn == 0 else pn / float(pd)
+            recalls[i, j] = 0 if rn == 0 else rn / float(rd)
+            f[i, j] = _f1(pn, pd, rn, rd)
+    rows, cols = linear_sum_assignment(-f)
+    counts = [raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
+              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum()]
+    key_r, sys_p, key_f = {}, {}, {}
+    for r, c in zip(rows, cols):
+        if r >= len(key_sets) or c >= len(sys_sets):
+            continue  # the stand-in scores 0 with everything
+        if recalls[r, c] > 0:
+            key_r[key_sets[r]] = (sys_sets[c], float(recalls[r, c]))
+        if precisions[r, c] > 0:
+            sys_p[sys_sets[c]] = (key_sets[r], float(precisions[r, c]))
+        if f[r, c] > 0:
+            key_f[key_sets[r]] = (sys_sets[c], float(f[r, c]))
+    return (key_r, sys_p, key_f), counts
+
+
+def metric_counts(metric: str, key: Side, sys: Side, maps: tuple) -> tuple:
+    """``metric``'s (pn, pd, rn, rd) for the document, given its plural sets' alignment (:func:`align_splits`)."""
+    return _counts(metric, key.clusters, sys.clusters, key.mins, sys.cluster_of, key.cluster_of, maps)
+
+
+def score_document(metric: str, key: Side, sys: Side) -> tuple[tuple, list, tuple]:
+    """``metric``'s (pn, pd, rn, rd) for the document, its plural sets' alignment counts (pn, pd, rn, rd), and
+    the alignment's maps."""
+    maps, split_counts = align_splits(metric, key, sys)
+    return metric_counts(metric, key, sys, maps), split_counts, maps

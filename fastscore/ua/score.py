@@ -1,0 +1,205 @@
+"""Scoring Universal Anaphora files as the UA scorer does (``fastscore coref KEY SYS --format ua``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from .clusters import Split, prepare_side
+from .engine import Undefined, metric_counts, score_document
+from .metrics import BRIDGING, COREFERENCE, METRICS
+from .reader import DEIXIS, IDENTITY, UAFile, read_ua
+from .relations import bridging_counts, non_referring_counts
+from .result import UAResult
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The scorer's options, after its own overrides (only split antecedents, discourse deixis)."""
+
+    keep_singletons: bool = True
+    keep_split: bool = True
+    use_min: bool = False
+    keep_non_referring: bool = False
+    keep_bridging: bool = False
+    only_split: bool = False
+    deixis: bool = False
+
+    @classmethod
+    def of(cls, singletons, split_antecedents, match, non_referring, bridging, only_split_antecedents,
+           discourse_deixis) -> "Settings":
+        for name, value, choices in (("singletons", singletons, ("keep", "drop")),
+                                     ("split-antecedents", split_antecedents, ("keep", "drop")),
+                                     ("match", match, ("exact", "min"))):
+            if value is not None and value not in choices:
+                raise UsageError(f"--{name} {value} does not apply to UA files (--format ua): choose from "
+                                 f"{', '.join(choices)}")
+        s = dict(keep_singletons=singletons != "drop", keep_split=split_antecedents != "drop", use_min=match == "min",
+                 keep_non_referring=bool(non_referring), keep_bridging=bool(bridging),
+                 only_split=bool(only_split_antecedents), deixis=bool(discourse_deixis))
+        if s["only_split"]:  # the scorer's overrides, in its order
+            s.update(keep_split=True, keep_singletons=True, keep_bridging=False, keep_non_referring=False)
+        if s["deixis"]:
+            s.update(keep_split=True, keep_singletons=True, only_split=False, keep_bridging=False,
+                     keep_non_referring=False)
+        return cls(**s)
+
+    def header(self) -> str:
+        """The scorer's first line."""
+        if self.deixis:
+            what = "only discourse deixis"
+        elif self.only_split:
+            what = "only split-antecedents"
+        else:
+            what = "corferent markables"  # sic
+            what += ", singletons" if self.keep_singletons else ""
+            what += ", split-antecedents" if self.keep_split else ""
+            what += ", non-referring mentions" if self.keep_non_referring else ""
+            what += ", bridging relations" if self.keep_bridging else ""
+        return (f"The scorer is evaluating  {what} "
+                + (" using the minimum span evaluation setting " if self.use_min else ""))
+
+
+def read(source, settings: Settings, key: bool) -> UAFile:
+    if isinstance(source, UAFile):
+        return source
+    return read_ua(source, DEIXIS if settings.deixis else IDENTITY, with_min=key and settings.use_min,
+                   with_bridging=settings.keep_bridging)
+
+
+def _ignored(settings: Settings, given: dict) -> list[str]:
+    """Options the scorer's modes override, said once."""
+    out = []
+    mode = "--discourse-deixis" if settings.deixis else "--only-split-antecedents" if settings.only_split else None
+    if mode:
+        ignored = [name for name, value in given.items() if value]
+        if ignored:
+            out.append(f"{mode} scores with singletons and split antecedents kept, without non-referring markables "
+                       f"or bridging (as the UA scorer): {', '.join(ignored)} ignored")
+    return out
+
+
+def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=None, match=None,
+             non_referring=False, bridging=False, only_split_antecedents=False, discourse_deixis=False,
+             doc=None) -> UAResult:
+    """Score a UA response against a UA key with the UA scorer's numbers (see docs/ua.md)."""
+    from ..coref.metrics import named, resolve
+
+    settings = Settings.of(singletons, split_antecedents, match, non_referring, bridging, only_split_antecedents,
+                           discourse_deixis)
+    given = {"--singletons drop": singletons == "drop", "--split-antecedents drop": split_antecedents == "drop",
+             "--non-referring": non_referring, "--bridging": bridging}
+    if discourse_deixis:
+        given["--only-split-antecedents"] = only_split_antecedents
+    warnings = _ignored(settings, given)
+    names = resolve(metrics, {k: v for k, v in COREFERENCE.items()})
+    k, r = read(key, settings, True), read(response, settings, False)
+    printed: list[str] = []
+    rows: list[dict] = []
+    doc_names: list[str] = []
+    ordered = 0  # documents whose BLANC and LEA follow the order of the scorer's sets
+    for name, kdoc in k.documents.items():
+        if doc is not None and name != doc:
+            continue
+        if name not in r.documents:
+            printed.append(f"The document  {name}  does not exist in the system output.")
+            continue
+        sdoc = r.documents[name]
+        for d in (kdoc, sdoc):
+            printed += [f"Skip bridging pair ({ant}, {ana}) as markable_id does not exist in identity column!"
+                        for ant, ana in d.skipped_bridging]
+        row = _document_row(k.path, r.path, kdoc, sdoc, settings)
+        ordered += row.pop("order_dependent")
+        rows.append(row)
+        doc_names.append(name)
+    if doc is not None and not doc_names:
+        raise UsageError(f"--doc {doc!r}: no such document in both {k.path} and {r.path}")
+    if ordered and {"blanc", "lea"} & set(names) and not settings.only_split:
+        warnings.append(f"{ordered} document(s) with plural sets on both sides: there the UA scorer's BLANC and LEA "
+                        "depend on the order in which Python iterates its sets (a link from a plural set weighs its "
+                        "alignment only when the set comes first); fastscore follows the order CPython 3.8 and later "
+                        "give the scorer (see docs/ua.md)")
+    missing = [n for n in k.documents if n not in r.documents]
+    if missing:
+        warnings.append(f"{r.path}: {len(missing)} key document(s) not in the response, left out as the UA scorer "
+                        f"leaves them out (not scored as empty): {', '.join(missing[:3])}"
+                        + (", ..." if len(missing) > 3 else ""))
+    from ..stats.docstats import DocStats
+
+    layout = tuple(dict.fromkeys(c for m in METRICS.values() for c in m.columns))
+    columns = {c: np.array([row.get(c, 0.0) for row in rows], dtype=np.float64) for c in layout}
+    stats = DocStats.from_columns(doc_names, columns, METRICS)
+    options = {"format": "ua", "match": "min" if settings.use_min else "exact",
+               "singletons": "keep" if settings.keep_singletons else "drop",
+               "split-antecedents": "keep" if settings.keep_split else "drop"}
+    for flag, on in (("non-referring", settings.keep_non_referring), ("bridging", settings.keep_bridging),
+                     ("only-split-antecedents", settings.only_split), ("discourse-deixis", settings.deixis)):
+        if on:
+            options[flag] = True
+    if doc is not None:
+        options["doc"] = doc
+    return UAResult(stats, names, k.path, r.path, options, warnings, missing, tables=None,
+                    asked=tuple(named(metrics)), printed=printed, header=settings.header())
+
+
+_SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea": "lea",
+          "blancc": "blanc_coref", "blancn": "blanc_noncoref"}
+
+
+def _order_dependent(ks, ss, found: dict) -> bool:
+    """Whether BLANC or LEA would change if the plural sets stood first, or last, in their clusters (the scorer's
+    order is that of its Python's sets)."""
+    if not (ks.splits() and ss.splits()):
+        return False
+
+    def moved(side, first: bool):
+        clusters = [sorted(c, key=lambda m: isinstance(m, Split) != first) for c in side.clusters]
+        return replace(side, clusters=clusters)
+
+    for metric in ("blancc", "lea"):
+        actual, maps = found[metric]
+        for first in (True, False):
+            if metric_counts(metric, moved(ks, first), moved(ss, first), maps) != actual:
+                return True
+    return False
+
+
+def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) -> dict:
+    """One document's statistics columns."""
+    ks = prepare_side(key_path, kdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
+                      settings.use_min)
+    ss = prepare_side(sys_path, sdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
+                      False)
+    row: dict = {}
+    found = {}  # metric -> its counts and alignment
+    for metric, prefix in _SIDES.items():
+        try:
+            counts, split_counts, maps = score_document(metric, ks, ss)
+            found[metric] = (counts, maps)
+        except Undefined as e:
+            raise InputError(f"{key_path} and {sys_path}: document {kdoc.name!r}: {e}") from None
+        shown = split_counts if settings.only_split else counts
+        pn, pd, rn, rd = (float(x) for x in shown)
+        row.update({f"{prefix}_precision_num": pn, f"{prefix}_precision_den": pd,
+                    f"{prefix}_recall_num": rn, f"{prefix}_recall_den": rd})
+        if metric.startswith("blanc"):
+            row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
+    row["order_dependent"] = int(_order_dependent(ks, ss, found))
+    key_spans = {m for c in ks.clusters for m in c if not isinstance(m, Split)}
+    sys_spans = {m for c in ss.clusters for m in c if not isinstance(m, Split)}
+    common = len(key_spans & sys_spans)
+    row.update({"mentions_recall_num": common, "mentions_recall_den": len(key_spans),
+                "mentions_precision_num": common, "mentions_precision_den": len(sys_spans)})
+    if settings.keep_non_referring:
+        tp, n_key, n_sys = non_referring_counts(ks.non_referring, ss.non_referring)
+        row.update({"non_referring_recall_num": tp, "non_referring_recall_den": n_key,
+                    "non_referring_precision_num": tp, "non_referring_precision_den": n_sys})
+    if settings.keep_bridging:
+        counts = bridging_counts(kdoc, sdoc, ks.cluster_of)
+        for f, name in enumerate(BRIDGING):
+            tp, fp, fn = counts[3 * f: 3 * f + 3]
+            row.update({f"{name}_recall_num": tp, f"{name}_recall_den": tp + fn, f"{name}_precision_num": tp,
+                        f"{name}_precision_den": tp + fp})
+    return row
+

@@ -1,0 +1,236 @@
+"""Universal Anaphora files (issue 39): the UA scorer's numbers on its own tests (plural-tests/, unittests.py's
+cases made UA files) and on seeded generated pairs in every option set (tests/data/ua_anchors, made by
+scripts/make_ua_anchors.py); its traps made clear errors; the engine's counting shortcuts against plain
+definitions (tests/reference_ua.py)."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fastscore.cli import main
+from fastscore.errors import InputError, ParseError
+from fastscore.ua import engine
+from fastscore.ua.clusters import Split, _Hashed
+from fastscore.ua.score import score_ua
+from tests import reference_ua as ref
+from tests.ua_cases import anchors, differences, write_case
+
+FAST_CASES = ("plural:TC-PA-5", "plural:TC-PA-9", "plural:TC-PB-3", "plural:TC-PB-4", "unittest:TC-A-4",
+              "seed:2", "seed:7", "cycle:1", "edge:edge-readings")
+
+
+def _all_pairs():
+    data = anchors()
+    return [(name, config) for name in data["cases"] for config in data["configs"]]
+
+
+@pytest.mark.parametrize("name", FAST_CASES)
+def test_a_few_cases_in_every_option_set_as_the_scorer(name, tmp_path):
+    for config in anchors()["configs"]:
+        assert differences(name, config, tmp_path) == [], (name, config)
+
+
+@pytest.mark.slow
+def test_every_stored_case_as_the_scorer(tmp_path):
+    bad = {}
+    for name, config in _all_pairs():
+        found = differences(name, config, tmp_path)
+        if found:
+            bad[(name, config)] = found
+    assert not bad, f"{len(bad)} of {len(_all_pairs())} differ; first: {next(iter(bad.items()))}"
+
+
+def test_anchors_cover_two_hundred_pairs_per_option_set():
+    data = anchors()
+    seeds = [n for n in data["cases"] if n.startswith("seed:")]
+    assert len(seeds) >= 200 and len(data["configs"]) >= 9
+    assert any(n.startswith("plural:") for n in data["cases"]) and any(n.startswith("unittest:") for n in data["cases"])
+
+
+def test_unittests_expectations(tmp_path):
+    """unittests.py's expected numbers for TC-A-2 (read through the UA reader)."""
+    key, sys_ = write_case("unittest:TC-A-2", tmp_path)
+    r = score_ua(key, sys_)
+    s = r.scores()["metrics"]
+    assert (s["muc"]["recall"], s["muc"]["precision"]) == pytest.approx((1 / 3, 1))
+    assert (s["bcub"]["recall"], s["bcub"]["precision"]) == pytest.approx(((7 / 3) / 6, 1))
+    assert (s["ceafe"]["recall"], s["ceafe"]["precision"], s["ceafe"]["f1"]) == pytest.approx((0.6, 0.9, 0.72))
+    assert s["blanc"]["f1"] == pytest.approx(0.35385, abs=1e-4)
+    assert s["lea"]["recall"] == pytest.approx((1 + 3 * (1 / 3)) / 6)
+
+
+def test_plural_expectations(tmp_path):
+    """plural_unittests.py's TC-PA-4 (missing plural) and TC-PB-3."""
+    for name, muc, lea in (("plural:TC-PA-4", (3 / 4, 1), (6 / 8, 1)), ("plural:TC-PB-3", (1, 14 / 15), (1, 0.92))):
+        key, sys_ = write_case(name, tmp_path)
+        s = score_ua(key, sys_).scores()["metrics"]
+        assert (s["muc"]["recall"], s["muc"]["precision"]) == pytest.approx(muc)
+        assert (s["lea"]["recall"], s["lea"]["precision"]) == pytest.approx(lea, abs=1e-4)
+
+
+# --- the scorer's traps: one clear error ------------------------------------------------------------------------
+
+LINE = "{i}\tw\t_\t_\t_\t_\t_\t_\t_\t_\t{ident}\t{bridge}\t_\n"
+
+
+def _ua(path, cells, bridging=None):
+    bridging = bridging or {}
+    text = "# newdoc id = d\n" + "".join(LINE.format(i=i + 1, ident=c, bridge=bridging.get(i, "_"))
+                                         for i, c in enumerate(cells))
+    path.write_text(text)
+    return str(path)
+
+
+CYCLE = ["(EntityID=1|MarkableID=a|ElementOf=2)", "(EntityID=2|MarkableID=b|ElementOf=1)", "(EntityID=3|MarkableID=c)"]
+
+
+def _cli(*args) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(["coref", *args])
+    return rc, err.getvalue()
+
+
+def test_element_of_cycle_is_an_error_not_a_hang(tmp_path):
+    key = _ua(tmp_path / "k", CYCLE)
+    with pytest.raises(InputError, match="form a cycle"):
+        score_ua(key, key)
+    rc, err = _cli(key, key, "--format", "ua")
+    assert rc == 1 and "cycle" in err and "Traceback" not in err
+    assert score_ua(key, key, split_antecedents="drop").f1("bcub") == 1.0  # without plural sets: scored
+
+
+def test_singletons_dropped_with_plural_sets_is_an_error(tmp_path):
+    key = _ua(tmp_path / "k", ["(EntityID=1|MarkableID=a|ElementOf=3)", "(EntityID=2|MarkableID=b|ElementOf=3)",
+                               "(EntityID=3|MarkableID=c)"])
+    with pytest.raises(InputError, match="assertion"):
+        score_ua(key, key, singletons="drop")
+    assert score_ua(key, key, singletons="drop", split_antecedents="drop").doc_stats.sums()["muc_recall_den"] == 0
+
+
+def test_min_outside_its_markable_is_an_error(tmp_path):
+    key = _ua(tmp_path / "k", ["(EntityID=1|MarkableID=a|Min=3", ")", "_"])
+    with pytest.raises(ParseError, match="Min"):
+        score_ua(key, key, match="min")
+    assert score_ua(key, key).f1("bcub") == 1.0  # Min is read only with --match min
+
+
+@pytest.mark.parametrize("cells, problem", [
+    ([")"], "closing bracket"),
+    (["(EntityID=1|MarkableID=a", "_"], "never closed"),
+    (["(EntityID=1)"], "without MarkableID"),
+])
+def test_what_crashes_the_scorer_is_one_error(tmp_path, cells, problem):
+    key = _ua(tmp_path / "k", cells)
+    rc, err = _cli(key, key, "--format", "ua")
+    assert rc == 1 and problem in err and ":2:" in err and "Traceback" not in err
+
+
+def test_byte_order_mark_is_an_error(tmp_path):
+    key = tmp_path / "k"
+    key.write_bytes(b"\xef\xbb\xbf# newdoc id = d\n" + LINE.format(i=1, ident="(EntityID=1|MarkableID=a)",
+                                                                     bridge="_").encode())
+    with pytest.raises(InputError, match="byte-order mark"):
+        score_ua(str(key), str(key))
+
+
+def test_skipped_bridging_pairs_are_printed_as_the_scorer_prints_them(tmp_path):
+    key = _ua(tmp_path / "k", ["(EntityID=1|MarkableID=a)", "(EntityID=2|MarkableID=b)"],
+              {0: "(MarkableID=a|MentionAnchor=zz)"})
+    r = score_ua(key, key, bridging=True)
+    assert r.printed == ["Skip bridging pair (zz, a) as markable_id does not exist in identity column!"] * 2
+
+
+def test_options_of_other_formats_are_refused(tmp_path):
+    key = _ua(tmp_path / "k", ["(EntityID=1|MarkableID=a)"])
+    rc, err = _cli(key, key, "--bridging")
+    assert rc == 2 and "--format ua" in err
+    rc, err = _cli(key, key, "--format", "ua", "--match", "head")
+    assert rc == 2 and "UA" in err
+
+
+# --- the counting shortcuts against their definitions --------------------------------------------------------
+
+def _split(n):
+    return Split({(_Hashed((n, n), None),)})
+
+
+@st.composite
+def _sides(draw):
+    """Key clusters (items 0..9, a plural set now and then), a response lookup and plural-set weights."""
+    n_clusters = draw(st.integers(1, 4))
+    clusters = []
+    splits = []
+    for k in range(n_clusters):
+        c = draw(st.lists(st.integers(0, 9).map(lambda i: (i, i)), min_size=1, max_size=5))
+        if draw(st.booleans()):
+            s = _split(100 + k)
+            c.insert(draw(st.integers(0, len(c))), s)
+            splits.append(s)
+        clusters.append(c)
+    to_sys = {(i, i): draw(st.integers(0, 3)) for i in draw(st.sets(st.integers(0, 9)))}
+    split_map = {}
+    for s in splits:
+        if draw(st.booleans()):
+            partner = _split(200 + len(split_map))
+            to_sys[partner] = draw(st.integers(0, 3))
+            split_map[s] = (partner, draw(st.sampled_from([0.5, 1.0, 2 / 3, 0.25])))
+    return clusters, to_sys, split_map
+
+
+@settings(max_examples=100, deadline=None)
+@given(_sides())
+def test_blanc_counts_match_their_definition(sides):
+    clusters, to_sys, split_map = sides
+    num = engine.blancc([], clusters, to_sys, split_map)[0]
+    assert num == pytest.approx(ref.blanc_coref(clusters, to_sys, split_map))
+    num = engine.blancn([], clusters, to_sys, split_map)[0]
+    assert num == pytest.approx(ref.blanc_noncoref(clusters, to_sys, split_map))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 7).map(lambda i: (i, i)), min_size=1, max_size=4), min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(0, 7).map(lambda i: (i, i)), min_size=1, max_size=4), min_size=1, max_size=4))
+def test_ceaf_by_parts_and_lea_links_match_their_definition(key, sys_):
+    for entity in (True, False):
+        ours = engine.ceaf(sys_, key, None, {}, entity)[0]
+        dense = engine.ceaf_dense(sys_, key, None, entity)[0]
+        best = ref.ceaf_best(key, sys_, entity)
+        assert ours == pytest.approx(best) and dense == pytest.approx(best)
+    to_sys = {m: j for j, c in enumerate(sys_) for m in c}
+    for c in key:
+        assert engine._pairs_together(c, to_sys) == ref.lea_links(c, to_sys)
+
+
+def test_json_keeps_the_coreference_layout_with_non_referring_and_bridging(capsys):
+    import json
+
+    assert main(["coref", "example", "example", "--format", "ua", "--non-referring", "--bridging", "--output",
+                 "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for m in ("muc", "bcub", "ceafe", "ceafm", "lea"):
+        assert set(out["metrics"][m]) >= {"recall_num", "recall_den", "precision_num", "precision_den", "recall",
+                                          "precision", "f1"}
+    assert set(out["metrics"]["blanc"]) >= {"recall", "precision", "f1"} and "f1" in out["metrics"]["conll"]
+    assert out["non_referring"] == {"recall": 1.0, "precision": 1.0, "f1": 1.0}
+    assert set(out["bridging"]) == {"bridging_anaphora_recognition_scores", "full_bridging_scores_markable_level",
+                                    "full_bridging_scores_entity_level"}
+    assert out["metrics"]["conll"]["f1"] == pytest.approx(0.7289, abs=1e-4)
+
+
+def test_plural_sets_shared_many_levels_deep_are_refused_not_walked_for_ever(tmp_path, monkeypatch):
+    import fastscore.ua.clusters as clusters
+
+    monkeypatch.setattr(clusters, "MAX_STEPS", 1000)
+    # entity k+1 holds entity k twice over (two markables of k in it): the walk doubles at each of 12 levels
+    cells = []
+    for k in range(1, 14):
+        below = f"|ElementOf={k + 1}" if k < 13 else ""
+        cells += [f"(EntityID={k}|MarkableID=a{k}{below})", f"(EntityID={k}|MarkableID=b{k}{below})"]
+    key = _ua(tmp_path / "k", cells)
+    with pytest.raises(InputError, match="reach more than"):
+        score_ua(key, key)
