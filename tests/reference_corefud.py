@@ -130,7 +130,7 @@ def _match_all(a, key_words: Words, resp_words: Words, matching: Matching, path:
     for d in range(n_docs):
         klo, khi = int(a.k_off[d]), int(a.k_off[d + 1])
         rlo, rhi = int(a.r_off[d]), int(a.r_off[d + 1])
-        n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, klo, khi, rlo, rhi,
+        n_pairs, kf, rf, one_to_one, cp, same, pairs[d] = _match_document(key_words, resp_words, (klo, khi), (rlo, rhi),
                                                                           matching, path, ())
         if same is not None:
             key_same[d], resp_same[d] = same

@@ -407,7 +407,7 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     for d in np.flatnonzero(python_docs).tolist():  # in document order: the first error is the scorer's
         klo, khi, rlo, rhi = int(a.k_off[d]), int(a.k_off[d + 1]), int(a.r_off[d]), int(a.r_off[d + 1])
         n_pairs, kf[klo:khi], rf[rlo:rhi], one_to_one, counterparts[d], same, pairs[d] = _match_document(
-            key_words, resp_words, klo, khi, rlo, rhi, matching, path, rels)
+            key_words, resp_words, (klo, khi), (rlo, rhi), matching, path, rels)
         if same is not None:
             key_same[d], resp_same[d] = same
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf[klo:khi] if one_to_one else np.full(khi - klo, -1))
@@ -451,12 +451,13 @@ def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
-def _match_document(key_words: Words, resp_words: Words, klo: int, khi: int, rlo: int, rhi: int,
+def _match_document(key_words: Words, resp_words: Words, key_rows: tuple[int, int], resp_rows: tuple[int, int],
                     matching: Matching, path: str, rels: tuple) -> tuple:
-    """One document on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
+    """One document (its mentions' rows ``key_rows`` and ``resp_rows``: start, end) on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
     the zero score's counterparts, each side's representatives (None: no mention listed twice), the pairs'
     rows)."""
     head_mode = matching.mode == "head"
+    (klo, khi), (rlo, rhi) = key_rows, resp_rows
     k = _Side(key_words, np.arange(klo, khi), head_mode)
     r = _Side(resp_words, np.arange(rlo, rhi), head_mode)
     pairs = align_document(k, r, matching, path, rels)

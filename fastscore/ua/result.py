@@ -9,7 +9,7 @@ from ..metrics import prf_score
 from .metrics import BRIDGING
 
 
-@dataclass
+@dataclass(kw_only=True)
 class UAResult(CorefResult):
     printed: list[str] = field(default_factory=list)  # what the scorer prints while reading (skipped pairs, documents)
     header: str = ""  # the scorer's first line
@@ -25,6 +25,7 @@ class UAResult(CorefResult):
     @classmethod
     def merge(cls, results, key_path, response_path):
         merged = CorefResult.merge(results, key_path, response_path)
-        return cls(merged.doc_stats, merged.metrics, key_path, response_path, merged.options, merged.warnings,
-                   merged.missing, asked=merged.asked, printed=[p for r in results for p in r.printed],
+        return cls(doc_stats=merged.doc_stats, metrics=merged.metrics, key_path=key_path,
+                   response_path=response_path, options=merged.options, warnings=merged.warnings,
+                   missing=merged.missing, asked=merged.asked, printed=[p for r in results for p in r.printed],
                    header=results[0].header)

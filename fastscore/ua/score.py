@@ -139,8 +139,9 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
             options[flag] = True
     if doc is not None:
         options["doc"] = doc
-    return UAResult(stats, names, k.path, r.path, options, warnings, missing, tables=None,
-                    asked=tuple(named(metrics)), printed=printed, header=settings.header())
+    return UAResult(doc_stats=stats, metrics=names, key_path=k.path, response_path=r.path, options=options,
+                    warnings=warnings, missing=missing, asked=tuple(named(metrics)), printed=printed,
+                    header=settings.header())
 
 
 _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea": "lea",
