@@ -130,6 +130,10 @@ SIGNATURES = {
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
     ],
+    'mina.nested_removals': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'bool')),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'bool')),
+    ],
     'mina.star_counts': [
         ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'A', False), ('array', 'int64', 1, 'A', False)),
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)", "Array(int64, 1, 'A', False, aligned=True)")),

@@ -49,6 +49,8 @@ def commands(tmp: Path) -> list[list[str]]:
         ["coref", *jsonl],
         ["coref", str(D / "mina_anchors" / "case-000.key.gz"), str(D / "mina_anchors" / "case-000.response.gz"),
          "--match", "mina"],
+        ["coref", str(D / "mina_anchors" / "case-000.key.gz"), str(D / "mina_anchors" / "case-000.response.gz"),
+         "--match", "mina", "--np-only", "--remove-nested", "--singletons", "drop"],
         ["nugget", str(NUGGET / "gold.char.tbf"), str(NUGGET / "system.char.tbf"), "--char-spans", "--coref"],
         ["nugget", str(NUGGET / "gold.token.tbf"), str(NUGGET / "system.token.tbf"), "--tokens", str(NUGGET / "tkn"),
          "--coref"],

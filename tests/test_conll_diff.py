@@ -154,6 +154,8 @@ def jsonl_differences(case: str, folder: Path) -> list[str] | None:
     spec = CASES[case]
     if any(spec["runs"][m]["rc"] != 0 for m in perl.PERL_METRICS):
         return None
+    if "early_token_end" in case:  # converted, each side holds the tokens v8.01 reads: where an early end leaves
+        return None  # the sides with different counts, scoring the jsonlines is refused, as any such pair is
     key, resp = _files(case, folder)
     try:
         with warnings.catch_warnings():

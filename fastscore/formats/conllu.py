@@ -1159,7 +1159,8 @@ class _File:
                 buf, self.le_misc, self.node_line, self.node_key, self.block, self.b_doc, self.b_frow, self.f_kind,
                 self.f_n, self.b_grp, self.t8, n_open, n_links, log_cap, *_WORDS[3:], self.outside, err)
             if status == K.E_HEAD_TEXT and self.python_digits(err):
-                buf = self.buf_heads  # (the same bytes elsewhere: ids, names and messages read as written)
+                buf = self.buf_heads.view()  # (the same bytes elsewhere: ids, names and messages read as written)
+                buf.flags.writeable = False  # read-only as the file's bytes: the compiled kernel's argument types
                 continue
             if status != K.FULL:
                 break
