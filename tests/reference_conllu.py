@@ -12,7 +12,7 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
+                                      entity_without_mention, heads_outside_warning, tree_warning, udapi_tree_problem, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
                                       blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
@@ -93,6 +93,7 @@ class _Reader:
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
+        self.tree_problems: list[str] = []  # sentences whose HEAD column udapi cannot build a tree from: where, why
         if start is not None and start.entity_fields is not None and fix_quirks:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
@@ -177,6 +178,10 @@ class _Reader:
                                   '(add "# newdoc id = NAME")')
         idents = [t[:t.index("\t")] for t in toks]
         regular = [x.isdecimal() for x in idents]  # what int() reads ("²" is a digit, not a decimal)
+        words = [k for k, r in enumerate(regular) if r]
+        tree = udapi_tree_problem([toks[k].split("\t")[6] for k in words])
+        if tree is not None:
+            self.tree_problems.append(f"{self.path}:{numbers[words[tree[0]]]}: {tree[1]}")
         forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
         previous = self.file.sentences[-1] if self.file.sentences else None
         if sent_id and previous is not None and previous.sent_id == sent_id:
@@ -421,6 +426,8 @@ class _Reader:
             self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
+        if self.tree_problems:
+            self.file.warnings.append(tree_warning(len(self.tree_problems), self.tree_problems[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, line, doc, name in self.early:
             first = self.opened_at.get(eid)

@@ -244,6 +244,45 @@ def test_head_indices_udapi_ignores_are_read_as_it_reads_them(tmp_path):
         assert words.head[row] == nodes[head_at]
 
 
+@pytest.mark.parametrize("heads, line, problem", [
+    (["2", "3", "1"], 7, "a cycle of HEADs"),  # udapi stops at the word that closes the cycle
+    (["0", "2", "1"], 6, "a word attached to itself"),
+    (["0", "-1", "3"], 7, "a word attached to itself"),  # -1: the last word (udapi indexes a list)
+    (["0", "7", "1"], 6, "HEAD 7 is outside the sentence's 3 word(s)"),
+    (["0", "-5", "1"], 6, "HEAD -5 is outside the sentence's 3 word(s)"),
+    (["x", "0", "9"], 5, "HEAD 'x' is not a number"),
+    (["0", "", "1"], 6, "HEAD '' is not a number"),
+])
+def test_head_column_udapi_builds_no_tree_from_is_scored_with_one_warning(tmp_path, heads, line, problem):
+    """udapi (and so the CorefUD scorer) stops on such a HEAD column; no metric reads HEAD: scored as written,
+    with one warning naming file, line and problem (the same mentions as with a good HEAD column)."""
+    good = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"], "good.conllu")
+    path = tmp_path / "bad.conllu"
+    rows = good.read_text().split("\n")
+    for k, head in enumerate(heads):
+        cols = rows[4 + k].split("\t")
+        cols[6] = head
+        rows[4 + k] = "\t".join(cols)
+    path.write_text("\n".join(rows))
+    table = read_conllu(path)
+    (warning,) = table.warnings
+    assert "HEAD column udapi cannot build a tree from" in warning and warning.startswith("1 sentence(s)")
+    assert warning.endswith(f"first: {path}:{line}: {problem}")
+    assert np.array_equal(table.words.keys, read_conllu(good).words.keys) and not read_conllu(good).warnings
+
+
+def test_head_column_udapi_reads_gives_no_warning(tmp_path):
+    """'_' (udapi attaches the word to the root), several roots, a negative HEAD inside the sentence."""
+    path = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"])
+    rows = path.read_text().split("\n")
+    for k, head in enumerate(["_", "-4", "-3"]):  # -4: the root, -3: word 1
+        cols = rows[4 + k].split("\t")
+        cols[6] = head
+        rows[4 + k] = "\t".join(cols)
+    path.write_text("\n".join(rows))
+    assert read_conllu(path).warnings == []
+
+
 def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
     """Random mutations of anchor files: scored, or a FastscoreError — never anything else."""
     rng = random.Random(11)
