@@ -12,7 +12,7 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, tree_warning, udapi_tree_problem, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
+                                      entity_without_mention, heads_outside_warning, tree_warning, no_words_warning, udapi_tree_problem, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
                                       blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
@@ -93,6 +93,7 @@ class _Reader:
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
+        self.no_words: list[str] = []  # blocks of empty nodes or multiword tokens only (udapi drops them): where
         self.tree_problems: list[str] = []  # sentences whose HEAD column udapi cannot build a tree from: where, why
         if start is not None and start.entity_fields is not None and fix_quirks:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
@@ -108,8 +109,7 @@ class _Reader:
         if not self.fix_quirks:
             self.last_header(text, line)
         pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
-        words = [n % 2 == 0 and any(x.strip() and x[0] != "#" for x in piece.split("\n"))
-                 for n, piece in enumerate(pieces)]
+        words = [n % 2 == 0 and any(_is_word(x) for x in piece.split("\n")) for n, piece in enumerate(pieces)]
         for n, piece in enumerate(pieces):
             if n % 2 == 0 and piece.strip():
                 self.sentence(piece.split("\n"), line, any(words[n + 1:]))
@@ -150,6 +150,9 @@ class _Reader:
             if m and self.fix_quirks:
                 headers.append((m.group(1), first_line + k))
         block_line = numbers[0] if numbers else first_line
+        if toks and not any(_is_word(t) for t in toks):  # empty nodes or multiword tokens only: udapi drops them
+            self.no_words.append(f"{self.path}:{numbers[0]}")
+            toks = []
         if not toks:  # udapi drops the block, its newdoc too (which merges the next sentence's document)
             if newdoc is not None and words_after:
                 self.fail(first_line, newdoc_without_words(), None)
@@ -428,6 +431,8 @@ class _Reader:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
         if self.tree_problems:
             self.file.warnings.append(tree_warning(len(self.tree_problems), self.tree_problems[0]))
+        if self.no_words:
+            self.file.warnings.append(no_words_warning(len(self.no_words), self.no_words[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, line, doc, name in self.early:
             first = self.opened_at.get(eid)
@@ -555,6 +560,12 @@ class _Reader:
             toks, numbers, idents = self.sentence_lines[s]
             cached = self.index_cache[s] = {i: (t, n) for i, t, n in zip(idents, toks, numbers)}
         return cached
+
+
+def _is_word(line: str) -> bool:
+    """A line udapi reads as a word: not blank, no comment, no '.' or '-' in its ID."""
+    ident = line.split("\t", 1)[0]
+    return bool(line.strip()) and line[0] != "#" and "." not in ident and "-" not in ident
 
 
 def key_ord_text(key: int) -> str:

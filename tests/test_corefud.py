@@ -302,3 +302,19 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
             assert str(exc) and "\n" not in str(exc)
             outcomes["rejected"] += 1
     assert outcomes["scored"] > 10 and outcomes["rejected"] > 10
+
+
+@pytest.mark.parametrize("block", [["1.1\tpro\t_\t_\t_\t_\t_\t_\t0:root\tEntity=(e1-person-1)"],
+                                   ["1-2\tab\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-person-1)"]])
+def test_block_of_empty_nodes_or_multiword_tokens_only_is_dropped_as_udapi_drops_it(tmp_path, block):
+    """udapi reads no word there and drops the block (sentence id and coreference): the CorefUD scorer scores the
+    file so; here too, with one warning (a key without the block aligns with it)."""
+    key = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"], "key.conllu")
+    path = tmp_path / "response.conllu"
+    path.write_text(key.read_text() + "# sent_id = s2\n" + "\n".join(block) + "\n\n")
+    table = read_conllu(path)
+    (warning,) = table.warnings
+    assert warning.startswith("1 block(s) of empty nodes or multiword tokens only") and warning.endswith(
+        f"first: {path}:10")
+    assert list(table.sentences) == list(read_conllu(key).sentences)
+    assert np.array_equal(table.cluster, read_conllu(key).cluster)

@@ -353,6 +353,10 @@ def header_warning(count: int, first: str, last: str, where: str) -> str:
             f"(--fix-corefud-quirks reads each sentence with the header above it); first: {first}")
 
 
+def no_words_warning(count: int, first: str) -> str:
+    return (f"{count} block(s) of empty nodes or multiword tokens only (no word) dropped, with their sentence id and "
+            f"coreference, as udapi (and so the CorefUD scorer) drops them; first: {first}")
+
 def tree_warning(count: int, first: str) -> str:
     return (f"{count} sentence(s) whose HEAD column udapi cannot build a tree from: the CorefUD scorer (udapi) stops "
             "on this HEAD (no score); scored as written here (no metric reads HEAD); first: " + first)
@@ -918,10 +922,15 @@ class _File:
         global.Entity header counts (udapi's is the file's; as written, it holds for the next sentence); a
         newdoc there is lost, which merges the next sentence into the document before: noted for an error."""
         K = self.K
+        tokens = self.kind == K.KIND_TOKEN
         words = np.zeros(self.nb, dtype=bool)
-        words[self.block[self.kind == K.KIND_TOKEN]] = True
+        words[self.block[tokens & ~self.node_or_range()]] = True
+        self.no_words = (0, "")  # blocks of empty nodes or multiword tokens only: count, first token line
         if words.all():
             return
+        no_words = np.flatnonzero(tokens & ~words[np.maximum(self.block, 0)] & (self.block >= 0))
+        if len(no_words):
+            self.no_words = (len(np.unique(self.block[no_words])), f"{self.path}:{int(no_words[0]) + 1 + self.line0}")
         kept = np.flatnonzero(words)
         old = self.block.copy()
         in_kept = (old >= 0) & words[np.maximum(old, 0)]
@@ -939,6 +948,14 @@ class _File:
         self.nb = len(kept)
         self.b_first, self.b_tok, self.b_sid_line = self.b_first[kept], self.b_tok[kept], self.b_sid_line[kept]
         self.b_sid_s, self.b_sid_e = self.b_sid_s[kept], self.b_sid_e[kept]
+
+    def node_or_range(self) -> np.ndarray:
+        """The token lines whose ID (the text before the first tab) holds '.' or '-': udapi's empty nodes and
+        multiword tokens, not words."""
+        marks = np.flatnonzero((self.buf == 46) | (self.buf == 45))
+        tabs = np.r_[np.flatnonzero(self.buf == 9), len(self.buf)]
+        id_end = np.minimum(tabs[np.searchsorted(tabs, self.ls)], self.le)
+        return np.searchsorted(marks, id_end) > np.searchsorted(marks, self.ls)
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
@@ -1397,6 +1414,8 @@ class _File:
                                                                             f"{int(self.outside[1]) + self.line0}"))
         if self.tree:
             self.warnings.append(self.tree)
+        if self.no_words[0]:
+            self.warnings.append(no_words_warning(*self.no_words))
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
         opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
