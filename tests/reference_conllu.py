@@ -373,7 +373,7 @@ class _Reader:
         if not stack:
             self.fail(line, f"mention of {body!r} closed but not opened", doc)
         mention, head_idx = stack.pop()
-        words = sorted(mention.words)
+        words = _udapi_sorted(mention.words)
         last = words[-1]
         if last >> SENTENCE_SHIFT != key >> SENTENCE_SHIFT:
             self.fail(line, f"mention of {body!r} opened at line {mention.line} crosses a sentence boundary "
@@ -382,7 +382,7 @@ class _Reader:
             if k > last:
                 mention.words.append(k)
         if head_idx and (part is None or part == parts):
-            self.set_head(mention, head_idx, sorted(mention.words), line, eid)
+            self.set_head(mention, head_idx, _udapi_sorted(mention.words), line, eid)
         if part is not None and part == parts:
             if not self.discontinuous.get(eid):
                 self.fail(line, f"{body!r} closes part {part}/{parts} of a discontinuous mention, but the mention of "
@@ -560,6 +560,11 @@ class _Reader:
             toks, numbers, idents = self.sentence_lines[s]
             cached = self.index_cache[s] = {i: (t, n) for i, t, n in zip(idents, toks, numbers)}
         return cached
+
+
+def _udapi_sorted(words: list[int]) -> list[int]:
+    """A mention's words as udapi sorts them: by ord alone, stably (parts in two sentences interleave)."""
+    return sorted(words, key=lambda k: k & ((1 << SENTENCE_SHIFT) - 1))
 
 
 def _is_word(line: str) -> bool:

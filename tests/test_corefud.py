@@ -318,3 +318,31 @@ def test_block_of_empty_nodes_or_multiword_tokens_only_is_dropped_as_udapi_drops
         f"first: {path}:10")
     assert list(table.sentences) == list(read_conllu(key).sentences)
     assert np.array_equal(table.cluster, read_conllu(key).cluster)
+
+
+def _sentences(tmp_path, name, sentences: list[list[str]]):
+    """A file of one document whose sentences have these MISC values (one word each)."""
+    rows = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other"]
+    for s, miscs in enumerate(sentences, 1):
+        rows += [f"# sent_id = s{s}"] + [f"{i}\tw{i}\tw\t_\t_\t_\t0\troot\t_\t{m}" for i, m in enumerate(miscs, 1)]
+        rows.append("")
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_discontinuous_parts_in_two_sentences_are_read_as_udapi_sorts_words(tmp_path):
+    """udapi sorts a mention's words by ord alone: closing a later part in another sentence, it stops where its
+    last word so sorted is of an earlier sentence (an error here); else a head index counts in that order."""
+    crash = _sentences(tmp_path, "crash.conllu", [["_", "Entity=(e2[1/2]-person-1)", "_"],
+                                                  ["Entity=(e2[2/2]-person-1", "Entity=e2[2/2])"]])
+    with pytest.raises(ParseError) as err:
+        read_conllu(crash)
+    assert "crosses a sentence boundary" in str(err.value) and f"{crash}:10" in str(err.value)
+    read = _sentences(tmp_path, "head.conllu", [["_", "_", "Entity=(e2[1/3]-person-1)"],
+                                                ["Entity=(e2[2/3]-person-1)", "_", "_", "Entity=(e2[3/3]-person-1",
+                                                 "Entity=e2[3/3])"]])
+    table = read_conllu(read)
+    words = table.words
+    (row,) = [r for r in range(len(table.start)) if words.offsets[r + 1] - words.offsets[r] == 4]
+    assert words.head[row] == (1 << 24) | (1 << 10)  # sentence 2's word 1 (first by ord), not sentence 1's word 3
