@@ -951,11 +951,17 @@ class _File:
 
     def node_or_range(self) -> np.ndarray:
         """The token lines whose ID (the text before the first tab) holds '.' or '-': udapi's empty nodes and
-        multiword tokens, not words."""
-        marks = np.flatnonzero((self.buf == 46) | (self.buf == 45))
-        tabs = np.r_[np.flatnonzero(self.buf == 9), len(self.buf)]
-        id_end = np.minimum(tabs[np.searchsorted(tabs, self.ls)], self.le)
-        return np.searchsorted(marks, id_end) > np.searchsorted(marks, self.ls)
+        multiword tokens, not words (other lines: False)."""
+        buf, ls, le = self.buf, self.ls, self.le
+        out = np.zeros(len(ls), dtype=bool)
+        todo = np.flatnonzero((le > ls) & (self.kind == self.K.KIND_TOKEN))
+        at = ls[todo].copy()
+        while len(todo):  # byte by byte along the IDs (a few bytes), for all lines at once
+            c = buf[at]
+            out[todo] = (c == 46) | (c == 45)
+            go = ~out[todo] & (c != 9) & (at + 1 < le[todo])
+            todo, at = todo[go], at[go] + 1
+        return out
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
@@ -1138,13 +1144,13 @@ class _File:
         lines = np.flatnonzero((self.kind == K.KIND_TOKEN) & (self.tabs == 9) & (self.what == K.ID_WORD))
         if not len(lines):
             return None
-        tabs = np.flatnonzero(self.buf == 9)
-        first_tab = np.searchsorted(tabs, self.ls[lines])
-        hs, he = tabs[first_tab + 5] + 1, tabs[first_tab + 6]  # HEAD: the 7th column
+        he = self.tab_before(self.t7[lines])  # HEAD: the 7th column, before DEPREL, before the 8th tab
+        hs = self.tab_before(he) + 1
         value, number = self.head_values(hs, he)
         block = self.block[lines]
-        start = np.searchsorted(block, block, side="left")  # each word's sentence: its first word, its size
-        n = np.searchsorted(block, block, side="right") - start
+        firsts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])  # each sentence's first word
+        sizes = np.diff(np.r_[firsts, len(block)])
+        start, n = np.repeat(firsts, sizes), np.repeat(sizes, sizes)  # each word's sentence: first word, size
         value = np.where(value < 0, value + n + 1, value)  # (udapi indexes a list: -1 is the last word)
         inside = number & (value >= 0) & (value <= n)
         w = len(lines)
@@ -1161,6 +1167,15 @@ class _File:
         heads = [self.text_at(hs[i], he[i]) for i in first.tolist()]
         k, problem = udapi_tree_problem(heads)
         return tree_warning(len(sentences), f"{self.path}:{int(lines[first[k]]) + 1 + self.line0}: {problem}")
+
+    def tab_before(self, at: np.ndarray) -> np.ndarray:
+        """The tab before each position (a column back: short columns, a few steps for all at once)."""
+        out = at - 1
+        todo = np.flatnonzero(self.buf[out] != 9)
+        while len(todo):
+            out[todo] -= 1
+            todo = todo[self.buf[out[todo]] != 9]
+        return out
 
     def head_values(self, hs: np.ndarray, he: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The HEAD values as udapi's ``int()`` reads them ('_' as 0) and whether it reads them: ASCII digits at
