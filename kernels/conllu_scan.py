@@ -63,7 +63,8 @@ E_DEPS_ITEM = 21  # not HEAD:RELATION
 E_DEPS_NODE = 22  # names a node the sentence does not have
 MOD = 2147483647
 # columns of parse_tokens' mention array
-M_EID, M_LINE, M_EV, M_EV_H, M_EV_CNT, M_CNT, M_MAX, M_ON_STACK, M_NEXT, M_PREV, M_DROPPED = range(11)
+M_EID, M_LINE, M_EV, M_EV_H, M_EV_CNT, M_CNT, M_MAX, M_ON_STACK, M_NEXT, M_PREV, M_DROPPED, M_MAX_ORD = range(12)
+ORD_MASK = (1 << SENTENCE_SHIFT) - 1  # a key's ord (and thousandths), without its sentence
 # columns of its entity array (top of the stack, list of discontinuous mentions waiting, generation of its
 # entry in the list of entities with open mentions)
 X_TOP, X_DHEAD, X_DTAIL, X_GEN = range(4)
@@ -468,7 +469,7 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
     (line, start, end, block), dropped mentions in the reader's order, counts: [mentions, log, entities,
     links, stack, generation, open entities, dropped])."""
     cap = n_open + 1
-    M = np.zeros((cap, 11), dtype=np.int64)
+    M = np.zeros((cap, 12), dtype=np.int64)
     X = np.zeros((cap, 4), dtype=np.int64)
     stack = np.zeros((cap, 3), dtype=np.int64)  # mention, head index, previous of its entity
     e_s = np.empty(cap, dtype=np.int64)
@@ -620,6 +621,7 @@ def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s,
             return FULL
         M[m, M_CNT] += 1
         M[m, M_MAX] = max(M[m, M_MAX], key)
+        M[m, M_MAX_ORD] = max(M[m, M_MAX_ORD], key & ORD_MASK)
         if closing and last_part:
             _pop_waiting(M, X, x)
             if head == HEAD_NONE:
@@ -642,6 +644,7 @@ def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s,
         M[m, M_LINE] = line_no
         M[m, M_CNT] = 1
         M[m, M_MAX] = key
+        M[m, M_MAX_ORD] = key & ORD_MASK
         M[m, M_NEXT] = -1
         M[m, M_PREV] = -1
         if not _log(log, cnt, m, key):
@@ -727,7 +730,9 @@ def _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e
     head = stack[top, 1]
     M[m, M_ON_STACK] = 0
     last = M[m, M_MAX]
-    if (last >> SENTENCE_SHIFT) != (key >> SENTENCE_SHIFT):
+    # udapi's last word is the last of its words sorted by ord alone (a stable sort): one of an earlier
+    # sentence where that ord is larger (a discontinuous mention's parts in two sentences)
+    if (last >> SENTENCE_SHIFT) != (key >> SENTENCE_SHIFT) or M[m, M_MAX_ORD] > (last & ORD_MASK):
         return _fail(err, E_CROSSES, line_no, bs, be, 0, 0, M[m, M_LINE], 0)
     for t in range(b_start, n + 1):  # every node after the mention's last, up to this one
         if node_key[t] > last:
@@ -735,6 +740,7 @@ def _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e
                 return FULL
             M[m, M_CNT] += 1
             M[m, M_MAX] = max(M[m, M_MAX], node_key[t])
+            M[m, M_MAX_ORD] = max(M[m, M_MAX_ORD], node_key[t] & ORD_MASK)
     if head != HEAD_NONE and head != 0 and (not part or last_part):
         if head < 1 or head > M[m, M_CNT]:
             return _fail(err, E_HEAD_OUTSIDE, line_no, x, 0, 0, 0, head, M[m, M_CNT])
@@ -759,8 +765,8 @@ def mention_heads(log_off, log_k, ev, ev_h, ev_cnt, first):
         if ev[m] == EV_NONE:
             continue
         words = log_k[log_off[m]:log_off[m] + ev_cnt[m]].copy()
-        if ev[m] == EV_SORTED:
-            words.sort()
+        if ev[m] == EV_SORTED:  # udapi sorts by ord alone, stably (parts in two sentences interleave)
+            words = words[np.argsort(words & ORD_MASK, kind="mergesort")]
         out[m] = words[ev_h[m] - 1]
     return out
 

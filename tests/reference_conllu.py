@@ -12,7 +12,7 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
+                                      entity_without_mention, heads_outside_warning, tree_warning, no_words_warning, udapi_tree_problem, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
                                       blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
@@ -93,6 +93,8 @@ class _Reader:
         self.multiword: list[str] = []  # multiword-token lines with coreference (udapi ignores it): which, where
         self.no_bracket: list[str] = []  # Entity chunks with neither bracket (udapi ignores them): where
         self.heads_outside: list[str] = []  # head indices outside their mention that udapi reads anyway: where
+        self.no_words: list[str] = []  # blocks of empty nodes or multiword tokens only (udapi drops them): where
+        self.tree_problems: list[str] = []  # sentences whose HEAD column udapi cannot build a tree from: where, why
         if start is not None and start.entity_fields is not None and fix_quirks:
             self.global_entity(*start.entity_fields)  # the header in force where the batch starts
 
@@ -107,8 +109,7 @@ class _Reader:
         if not self.fix_quirks:
             self.last_header(text, line)
         pieces = _BLANK.split(text)  # sentences (blocks of lines), and the blank lines between them
-        words = [n % 2 == 0 and any(x.strip() and x[0] != "#" for x in piece.split("\n"))
-                 for n, piece in enumerate(pieces)]
+        words = [n % 2 == 0 and any(_is_word(x) for x in piece.split("\n")) for n, piece in enumerate(pieces)]
         for n, piece in enumerate(pieces):
             if n % 2 == 0 and piece.strip():
                 self.sentence(piece.split("\n"), line, any(words[n + 1:]))
@@ -149,6 +150,9 @@ class _Reader:
             if m and self.fix_quirks:
                 headers.append((m.group(1), first_line + k))
         block_line = numbers[0] if numbers else first_line
+        if toks and not any(_is_word(t) for t in toks):  # empty nodes or multiword tokens only: udapi drops them
+            self.no_words.append(f"{self.path}:{numbers[0]}")
+            toks = []
         if not toks:  # udapi drops the block, its newdoc too (which merges the next sentence's document)
             if newdoc is not None and words_after:
                 self.fail(first_line, newdoc_without_words(), None)
@@ -177,6 +181,10 @@ class _Reader:
                                   '(add "# newdoc id = NAME")')
         idents = [t[:t.index("\t")] for t in toks]
         regular = [x.isdecimal() for x in idents]  # what int() reads ("²" is a digit, not a decimal)
+        words = [k for k, r in enumerate(regular) if r]
+        tree = udapi_tree_problem([toks[k].split("\t")[6] for k in words])
+        if tree is not None:
+            self.tree_problems.append(f"{self.path}:{numbers[words[tree[0]]]}: {tree[1]}")
         forms = tuple(t.split("\t", 2)[1] for t, r in zip(toks, regular) if r)
         previous = self.file.sentences[-1] if self.file.sentences else None
         if sent_id and previous is not None and previous.sent_id == sent_id:
@@ -365,7 +373,7 @@ class _Reader:
         if not stack:
             self.fail(line, f"mention of {body!r} closed but not opened", doc)
         mention, head_idx = stack.pop()
-        words = sorted(mention.words)
+        words = _udapi_sorted(mention.words)
         last = words[-1]
         if last >> SENTENCE_SHIFT != key >> SENTENCE_SHIFT:
             self.fail(line, f"mention of {body!r} opened at line {mention.line} crosses a sentence boundary "
@@ -374,7 +382,7 @@ class _Reader:
             if k > last:
                 mention.words.append(k)
         if head_idx and (part is None or part == parts):
-            self.set_head(mention, head_idx, sorted(mention.words), line, eid)
+            self.set_head(mention, head_idx, _udapi_sorted(mention.words), line, eid)
         if part is not None and part == parts:
             if not self.discontinuous.get(eid):
                 self.fail(line, f"{body!r} closes part {part}/{parts} of a discontinuous mention, but the mention of "
@@ -421,6 +429,10 @@ class _Reader:
             self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
+        if self.tree_problems:
+            self.file.warnings.append(tree_warning(len(self.tree_problems), self.tree_problems[0]))
+        if self.no_words:
+            self.file.warnings.append(no_words_warning(len(self.no_words), self.no_words[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, line, doc, name in self.early:
             first = self.opened_at.get(eid)
@@ -548,6 +560,17 @@ class _Reader:
             toks, numbers, idents = self.sentence_lines[s]
             cached = self.index_cache[s] = {i: (t, n) for i, t, n in zip(idents, toks, numbers)}
         return cached
+
+
+def _udapi_sorted(words: list[int]) -> list[int]:
+    """A mention's words as udapi sorts them: by ord alone, stably (parts in two sentences interleave)."""
+    return sorted(words, key=lambda k: k & ((1 << SENTENCE_SHIFT) - 1))
+
+
+def _is_word(line: str) -> bool:
+    """A line udapi reads as a word: not blank, no comment, no '.' or '-' in its ID."""
+    ident = line.split("\t", 1)[0]
+    return bool(line.strip()) and line[0] != "#" and "." not in ident and "-" not in ident
 
 
 def key_ord_text(key: int) -> str:

@@ -65,6 +65,7 @@ _ODD_MISC = ["Entity=(e1-x-1", "Entity=e1)", "Entity=(e2[1/2]-x-1)", "Entity=(e2
              "Entity=(a:b-x-1)", "Entity=(e1-x-\u0662", "Entity=(e1-x-1)|Bridge=e1<e1", "Entity=(e2-x-1)|SplitAnte=e9<e2",
              "Entity=(e1-x-1)|Bridge=a<b<c", "Entity=(e3-x-1)|SplitAnte=e2<e1:x", "Entity=(e2-x-1)|Split=e1<e2"]
 _ODD_DEPS = ["0:root", "01:x", "1.10:y", "1-2:z", "9:w", "x", "", "1:a|0:b", "0.1:c", "+1:d"]
+_ODD_HEADS = ["_", "x", "", "-1", "-2", "99", "-99", "+1", " 2", "\u0663", "1_0", "2", "3", "1.1"]
 
 
 def _odd_edit(text: str, rng: random.Random) -> str:
@@ -81,8 +82,11 @@ def _odd_edit(text: str, rng: random.Random) -> str:
         elif kind == 2 and len(cols) == 10:
             cols[9] = rng.choice(_ODD_MISC) if rng.random() < 0.7 else cols[9] + "|" + rng.choice(_ODD_MISC)
             lines[i] = "\t".join(cols)
-        elif kind == 3 and len(cols) == 10:
-            cols[8] = rng.choice(_ODD_DEPS)
+        elif kind == 3 and len(cols) == 10:  # DEPS, or a HEAD udapi may read no tree from (its own ID: a loop)
+            if rng.random() < 0.5:
+                cols[8] = rng.choice(_ODD_DEPS)
+            else:
+                cols[6] = rng.choice(_ODD_HEADS + [cols[0]])
             lines[i] = "\t".join(cols)
         elif kind == 4 and len(cols) == 10:  # an ID written otherwise, or two lines swapped
             cols[0] = rng.choice(["0" + cols[0], cols[0] + "0" if "." in cols[0] else cols[0], cols[0] + ".",
@@ -170,3 +174,24 @@ def test_reads_batches_as_the_reference(tmp_path_factory, seed, odd):
             want, got = reference_conllu.read_conllu(part).batch, read_conllu(part).batch
             assert (got.grp, got.docs_before, got.unresolved, got.left_open, got.continued) == (
                 want.grp, want.docs_before, want.unresolved, want.left_open, want.continued)
+
+
+def test_head_columns_read_as_the_reference(tmp_path):
+    """Sentences of random HEAD values (numbers in and out of range, negative, '_', text, loops, cycles): the
+    reader finds the sentences udapi builds no tree from, and tells the first, as the reference (one by one)."""
+    rng = random.Random(7)
+    seen = set()
+    for n in range(40):
+        rows = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other"]
+        for s in range(6):
+            size = rng.randint(1, 5)
+            rows += [f"# sent_id = s{s}"]
+            for i in range(1, size + 1):
+                head = rng.choice([str(rng.randint(-size - 2, size + 1)), "_", "x", "\u0661", " 1"])
+                rows.append(f"{i}\tw\tw\tX\t_\t_\t{head}\tdep\t_\t" + ("Entity=(e1-x-1)" if i == 1 else "_"))
+            rows.append("")
+        path = tmp_path / f"h{n}.conllu"
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        assert assert_same_read(path)
+        seen.update(w.rsplit(": ", 1)[-1].split(" ")[0] for w in read_conllu(path).warnings if "HEAD column" in w)
+    assert {"HEAD", "a"} <= seen, seen  # (some files have each kind of problem)

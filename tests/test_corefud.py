@@ -244,6 +244,45 @@ def test_head_indices_udapi_ignores_are_read_as_it_reads_them(tmp_path):
         assert words.head[row] == nodes[head_at]
 
 
+@pytest.mark.parametrize("heads, line, problem", [
+    (["2", "3", "1"], 7, "a cycle of HEADs"),  # udapi stops at the word that closes the cycle
+    (["0", "2", "1"], 6, "a word attached to itself"),
+    (["0", "-1", "3"], 7, "a word attached to itself"),  # -1: the last word (udapi indexes a list)
+    (["0", "7", "1"], 6, "HEAD 7 is outside the sentence's 3 word(s)"),
+    (["0", "-5", "1"], 6, "HEAD -5 is outside the sentence's 3 word(s)"),
+    (["x", "0", "9"], 5, "HEAD 'x' is not a number"),
+    (["0", "", "1"], 6, "HEAD '' is not a number"),
+])
+def test_head_column_udapi_builds_no_tree_from_is_scored_with_one_warning(tmp_path, heads, line, problem):
+    """udapi (and so the CorefUD scorer) stops on such a HEAD column; no metric reads HEAD: scored as written,
+    with one warning naming file, line and problem (the same mentions as with a good HEAD column)."""
+    good = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"], "good.conllu")
+    path = tmp_path / "bad.conllu"
+    rows = good.read_text().split("\n")
+    for k, head in enumerate(heads):
+        cols = rows[4 + k].split("\t")
+        cols[6] = head
+        rows[4 + k] = "\t".join(cols)
+    path.write_text("\n".join(rows))
+    table = read_conllu(path)
+    (warning,) = table.warnings
+    assert "HEAD column udapi cannot build a tree from" in warning and warning.startswith("1 sentence(s)")
+    assert warning.endswith(f"first: {path}:{line}: {problem}")
+    assert np.array_equal(table.words.keys, read_conllu(good).words.keys) and not read_conllu(good).warnings
+
+
+def test_head_column_udapi_reads_gives_no_warning(tmp_path):
+    """'_' (udapi attaches the word to the root), several roots, a negative HEAD inside the sentence."""
+    path = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"])
+    rows = path.read_text().split("\n")
+    for k, head in enumerate(["_", "-4", "-3"]):  # -4: the root, -3: word 1
+        cols = rows[4 + k].split("\t")
+        cols[6] = head
+        rows[4 + k] = "\t".join(cols)
+    path.write_text("\n".join(rows))
+    assert read_conllu(path).warnings == []
+
+
 def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
     """Random mutations of anchor files: scored, or a FastscoreError — never anything else."""
     rng = random.Random(11)
@@ -263,3 +302,47 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
             assert str(exc) and "\n" not in str(exc)
             outcomes["rejected"] += 1
     assert outcomes["scored"] > 10 and outcomes["rejected"] > 10
+
+
+@pytest.mark.parametrize("block", [["1.1\tpro\t_\t_\t_\t_\t_\t_\t0:root\tEntity=(e1-person-1)"],
+                                   ["1-2\tab\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-person-1)"]])
+def test_block_of_empty_nodes_or_multiword_tokens_only_is_dropped_as_udapi_drops_it(tmp_path, block):
+    """udapi reads no word there and drops the block (sentence id and coreference): the CorefUD scorer scores the
+    file so; here too, with one warning (a key without the block aligns with it)."""
+    key = _conllu(tmp_path, ["Entity=(e1-person-1)", "_", "Entity=(e1-person-1)"], "key.conllu")
+    path = tmp_path / "response.conllu"
+    path.write_text(key.read_text() + "# sent_id = s2\n" + "\n".join(block) + "\n\n")
+    table = read_conllu(path)
+    (warning,) = table.warnings
+    assert warning.startswith("1 block(s) of empty nodes or multiword tokens only") and warning.endswith(
+        f"first: {path}:10")
+    assert list(table.sentences) == list(read_conllu(key).sentences)
+    assert np.array_equal(table.cluster, read_conllu(key).cluster)
+
+
+def _sentences(tmp_path, name, sentences: list[list[str]]):
+    """A file of one document whose sentences have these MISC values (one word each)."""
+    rows = ["# newdoc id = d1", "# global.Entity = eid-etype-head-other"]
+    for s, miscs in enumerate(sentences, 1):
+        rows += [f"# sent_id = s{s}"] + [f"{i}\tw{i}\tw\t_\t_\t_\t0\troot\t_\t{m}" for i, m in enumerate(miscs, 1)]
+        rows.append("")
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_discontinuous_parts_in_two_sentences_are_read_as_udapi_sorts_words(tmp_path):
+    """udapi sorts a mention's words by ord alone: closing a later part in another sentence, it stops where its
+    last word so sorted is of an earlier sentence (an error here); else a head index counts in that order."""
+    crash = _sentences(tmp_path, "crash.conllu", [["_", "Entity=(e2[1/2]-person-1)", "_"],
+                                                  ["Entity=(e2[2/2]-person-1", "Entity=e2[2/2])"]])
+    with pytest.raises(ParseError) as err:
+        read_conllu(crash)
+    assert "crosses a sentence boundary" in str(err.value) and f"{crash}:10" in str(err.value)
+    read = _sentences(tmp_path, "head.conllu", [["_", "_", "Entity=(e2[1/3]-person-1)"],
+                                                ["Entity=(e2[2/3]-person-1)", "_", "_", "Entity=(e2[3/3]-person-1",
+                                                 "Entity=e2[3/3])"]])
+    table = read_conllu(read)
+    words = table.words
+    (row,) = [r for r in range(len(table.start)) if words.offsets[r + 1] - words.offsets[r] == 4]
+    assert words.head[row] == (1 << 24) | (1 << 10)  # sentence 2's word 1 (first by ord), not sentence 1's word 3

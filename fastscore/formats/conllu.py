@@ -353,6 +353,44 @@ def header_warning(count: int, first: str, last: str, where: str) -> str:
             f"(--fix-corefud-quirks reads each sentence with the header above it); first: {first}")
 
 
+def no_words_warning(count: int, first: str) -> str:
+    return (f"{count} block(s) of empty nodes or multiword tokens only (no word) dropped, with their sentence id and "
+            f"coreference, as udapi (and so the CorefUD scorer) drops them; first: {first}")
+
+def tree_warning(count: int, first: str) -> str:
+    return (f"{count} sentence(s) whose HEAD column udapi cannot build a tree from: the CorefUD scorer (udapi) stops "
+            "on this HEAD (no score); scored as written here (no metric reads HEAD); first: " + first)
+
+
+def udapi_tree_problem(heads: Sequence[str]) -> tuple[int, str] | None:
+    """Where (the word's place) and why udapi stops building a sentence's tree from its words' HEAD values, or
+    None: ``int()`` of each ('_' is the root), then, word after word, a HEAD outside the sentence (negative ones
+    index from its end, as Python lists do), a word attached to itself, a word closing a cycle."""
+    parents = []
+    for k, h in enumerate(heads):
+        try:
+            parents.append(int(h))
+        except ValueError:
+            if h != "_":
+                return k, f"HEAD {h!r} is not a number"
+            parents.append(0)
+    n = len(parents)
+    attached: dict[int, int] = {}  # word (from 1) -> its parent (0: the root)
+    for k, h in enumerate(parents, 1):
+        if not -n - 1 <= h <= n:
+            return k - 1, f"HEAD {h} is outside the sentence's {n} word(s)"
+        p = h % (n + 1)
+        if p == k:
+            return k - 1, "a word attached to itself"
+        climbing = attached.get(p)
+        while climbing:
+            if climbing == k:
+                return k - 1, "a cycle of HEADs"
+            climbing = attached.get(climbing)
+        attached[k] = p
+    return None
+
+
 def heads_outside_warning(count: int, first: str) -> str:
     return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
             "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
@@ -884,10 +922,15 @@ class _File:
         global.Entity header counts (udapi's is the file's; as written, it holds for the next sentence); a
         newdoc there is lost, which merges the next sentence into the document before: noted for an error."""
         K = self.K
+        tokens = self.kind == K.KIND_TOKEN
         words = np.zeros(self.nb, dtype=bool)
-        words[self.block[self.kind == K.KIND_TOKEN]] = True
+        words[self.block[tokens & ~self.node_or_range()]] = True
+        self.no_words = (0, "")  # blocks of empty nodes or multiword tokens only: count, first token line
         if words.all():
             return
+        no_words = np.flatnonzero(tokens & ~words[np.maximum(self.block, 0)] & (self.block >= 0))
+        if len(no_words):
+            self.no_words = (len(np.unique(self.block[no_words])), f"{self.path}:{int(no_words[0]) + 1 + self.line0}")
         kept = np.flatnonzero(words)
         old = self.block.copy()
         in_kept = (old >= 0) & words[np.maximum(old, 0)]
@@ -905,6 +948,20 @@ class _File:
         self.nb = len(kept)
         self.b_first, self.b_tok, self.b_sid_line = self.b_first[kept], self.b_tok[kept], self.b_sid_line[kept]
         self.b_sid_s, self.b_sid_e = self.b_sid_s[kept], self.b_sid_e[kept]
+
+    def node_or_range(self) -> np.ndarray:
+        """The token lines whose ID (the text before the first tab) holds '.' or '-': udapi's empty nodes and
+        multiword tokens, not words (other lines: False)."""
+        buf, ls, le = self.buf, self.ls, self.le
+        out = np.zeros(len(ls), dtype=bool)
+        todo = np.flatnonzero((le > ls) & (self.kind == self.K.KIND_TOKEN))
+        at = ls[todo].copy()
+        while len(todo):  # byte by byte along the IDs (a few bytes), for all lines at once
+            c = buf[at]
+            out[todo] = (c == 46) | (c == 45)
+            go = ~out[todo] & (c != 9) & (at + 1 < le[todo])
+            todo, at = todo[go], at[go] + 1
+        return out
 
     def fail(self, line: int | None, problem: str, doc: str | None = None):
         raise ParseError(self.path, None if line is None else line + self.line0, problem, doc)
@@ -1078,6 +1135,70 @@ class _File:
                  if _MARKED.search(self.data, self.ls[i], self.le_misc[i])]
         self.multiword = (len(multi), f"{self.ident(multi[0])!r} at {self.path}:{multi[0] + 1 + self.line0}"
                           if multi else "")
+        self.tree = self.tree_problems()
+
+    def tree_problems(self) -> str | None:
+        """The sentences whose HEAD column udapi cannot build a tree from (:func:`udapi_tree_problem`): found
+        over all words at once, the first told by :func:`udapi_tree_problem`; a warning, or None."""
+        K = self.K
+        lines = np.flatnonzero((self.kind == K.KIND_TOKEN) & (self.tabs == 9) & (self.what == K.ID_WORD))
+        if not len(lines):
+            return None
+        he = self.tab_before(self.t7[lines])  # HEAD: the 7th column, before DEPREL, before the 8th tab
+        hs = self.tab_before(he) + 1
+        value, number = self.head_values(hs, he)
+        block = self.block[lines]
+        firsts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])  # each sentence's first word
+        sizes = np.diff(np.r_[firsts, len(block)])
+        start, n = np.repeat(firsts, sizes), np.repeat(sizes, sizes)  # each word's sentence: first word, size
+        value = np.where(value < 0, value + n + 1, value)  # (udapi indexes a list: -1 is the last word)
+        inside = number & (value >= 0) & (value <= n)
+        w = len(lines)
+        parent = np.where(inside & (value > 0), start + value - 1, w)  # w: the root (or no tree)
+        bad = ~inside | (parent == np.arange(w))
+        up = np.r_[parent, w]
+        for _ in range(int(n.max()).bit_length() + 1):  # 2^k-th ancestors: a word of a cycle never reaches w
+            up = up[up]
+        bad |= up[:w] != w
+        if not bad.any():
+            return None
+        sentences = np.unique(block[bad])
+        first = np.flatnonzero(block == sentences[0])
+        heads = [self.text_at(hs[i], he[i]) for i in first.tolist()]
+        k, problem = udapi_tree_problem(heads)
+        return tree_warning(len(sentences), f"{self.path}:{int(lines[first[k]]) + 1 + self.line0}: {problem}")
+
+    def tab_before(self, at: np.ndarray) -> np.ndarray:
+        """The tab before each position (a column back: short columns, a few steps for all at once)."""
+        out = at - 1
+        todo = np.flatnonzero(self.buf[out] != 9)
+        while len(todo):
+            out[todo] -= 1
+            todo = todo[self.buf[out[todo]] != 9]
+        return out
+
+    def head_values(self, hs: np.ndarray, he: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The HEAD values as udapi's ``int()`` reads them ('_' as 0) and whether it reads them: ASCII digits at
+        once, other text (rare) one by one; values beyond any sentence's size read as 2**40."""
+        length = he - hs
+        plain = (length >= 1) & (length <= 9)
+        value = np.zeros(len(hs), dtype=np.int64)
+        for k in range(int(length[plain].max()) if plain.any() else 0):
+            here = plain & (k < length)
+            c = self.buf[np.where(here, hs + k, 0)].astype(np.int64)
+            plain &= ~here | ((c >= 48) & (c <= 57))
+            value = np.where(here, value * 10 + c - 48, value)
+        number = plain.copy()
+        for i in np.flatnonzero(~plain).tolist():
+            text = self.text_at(hs[i], he[i])
+            try:
+                value[i] = max(-(2 ** 40), min(int(text), 2 ** 40))
+            except ValueError:
+                value[i] = 0
+                number[i] = text == "_"
+            else:
+                number[i] = True
+        return value, number
 
     def ident(self, i: int) -> str:
         return self.text_at(self.ls[i], self.t0[i])
@@ -1307,6 +1428,10 @@ class _File:
         if self.outside[0]:
             self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
                                                                             f"{int(self.outside[1]) + self.line0}"))
+        if self.tree:
+            self.warnings.append(self.tree)
+        if self.no_words[0]:
+            self.warnings.append(no_words_warning(*self.no_words))
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
         opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
