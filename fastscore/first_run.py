@@ -27,18 +27,20 @@ def _kernel_sources() -> list[str]:
 
 
 def kernels_cached(modules: tuple[str, ...] | None = None) -> bool:
-    """Whether compiled kernels of fastscore are in a cache numba looks in: an index file named after a
-    kernel module (``ceaf._ceaf-123.py311.nbi``), for each of ``modules`` (default: any module)."""
+    """Whether compiled kernels of fastscore are in the cache numba uses: an index file named after a kernel
+    module (``ceaf._ceaf-123.py311.nbi``), for each of ``modules`` (default: any module).  The cache numba
+    uses: its ``CACHE_DIR`` (``NUMBA_CACHE_DIR``, or the fallback :func:`ensure_cache_location` chose), else
+    beside the sources when that folder can be written, else the user's cache folder."""
     sources = _kernel_sources()
     known = {os.path.splitext(os.path.basename(f))[0] for s in sources for f in glob.glob(os.path.join(s, "*.py"))}
-    if os.environ.get("NUMBA_CACHE_DIR"):  # numba then caches there only
-        folders = [os.environ["NUMBA_CACHE_DIR"]]
-    else:  # beside the source, or numba's user-wide folder when the source folder is read-only
-        folders = [os.path.join(s, "__pycache__") for s in sources]
-        folders.append(os.path.join(os.path.expanduser("~"), ".cache", "numba"))
-        fallback = fallback_cache_dir(create=False)
-        if fallback is not None:
-            folders.append(fallback)
+    numba = sys.modules.get("numba")
+    chosen = (numba.config.CACHE_DIR if numba is not None else "") or os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:  # numba then caches there only
+        folders = [chosen]
+    else:
+        folders = [os.path.join(s, "__pycache__") for s in sources if _writable(os.path.join(s, "__pycache__"))]
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folders.append(os.path.join(xdg, "numba"))
     found = set()
     for folder in folders:
         for index in glob.glob(os.path.join(glob.escape(folder), "**", "*.nbi"), recursive=True):
@@ -120,8 +122,8 @@ def setting() -> str:
 
 
 def jit_disabled() -> bool:
-    """Whether the kernels run as plain Python (numba's ``NUMBA_DISABLE_JIT``, for debugging them): readers
-    then take their line-by-line paths, as fast as the kernels would be interpreted."""
+    """Whether the kernels run as plain Python (numba's ``NUMBA_DISABLE_JIT``, for debugging them): the
+    compiled kernels are not used then, and nothing compiles."""
     jit = sys.modules.get("fastscore.kernels._jit")
     if getattr(jit, "MODE", None) == "aot":
         return False
@@ -130,19 +132,27 @@ def jit_disabled() -> bool:
     return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
+_WHY_JIT = ""  # why the kernels run on numba's JIT (use_compiled), said when nothing is cached
+
+
 def use_compiled():
     """The compiled kernels' module when the kernels are to use it (read once, by ``kernels/_jit.py``), else
-    None: numba's JIT, announced when nothing is cached yet."""
+    None: numba's JIT (``kernels/__init__.py`` then calls :func:`announce_if_nothing_cached`)."""
+    global _WHY_JIT
     if jit_disabled():
         return None
     if setting() == "always":
-        module, why = None, "FASTSCORE_JIT=always"
-    else:
-        module, why = _load_compiled_kernels()
-        why = f"the kernels compiled at installation are not used: {why}"
-    if module is None and not kernels_cached():
-        announce_compilation(why)
+        _WHY_JIT = "FASTSCORE_JIT=always"
+        return None
+    module, why = _load_compiled_kernels()
+    _WHY_JIT = f"the kernels compiled at installation are not used: {why}"
     return module
+
+
+def announce_if_nothing_cached() -> None:
+    """The kernels run on numba's JIT, their cache folder chosen: say so when nothing is cached there."""
+    if not jit_disabled() and not kernels_cached():
+        announce_compilation(_WHY_JIT)
 
 
 def kernels_status() -> str:

@@ -9,6 +9,7 @@ numba compiles and caches them, in a cache folder it can write
 from ._jit import MODE
 
 if MODE == "numba":
-    from fastscore.first_run import ensure_cache_location
+    from fastscore.first_run import announce_if_nothing_cached, ensure_cache_location
 
     ensure_cache_location()
+    announce_if_nothing_cached()

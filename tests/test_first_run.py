@@ -100,4 +100,4 @@ def test_a_compiling_run_says_so_once(tmp_path):
     assert api.stdout.strip() == "[]"  # cached by the command line's run: nothing compiles, nothing said
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "other")
     api = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
-    assert api.stdout.strip() == "['fastscore: compiling scoring ke']", api.stdout + api.stderr
+    assert api.stdout.strip() == "['fastscore: compiling scoring k']", api.stdout + api.stderr
