@@ -243,7 +243,11 @@ def _ontogum_checks(tmp_path, path: Path, seed: int) -> None:
     for mode in ("exact", "head"):
         assert _perfect(_metrics(path, tmp_path / "k.conllu", match=mode, singletons="keep")), mode
     _perturb(key_jsonl, resp_jsonl, seed)
-    convert(resp_jsonl, tmp_path / "r.conllu", "conllu", template=path)
+    try:
+        convert(resp_jsonl, tmp_path / "r.conllu", "conllu", template=path)
+    except InputError as exc:  # a widened span across sentences whose parts udapi cannot order: refused
+        assert "a mention across sentences cannot be written as CoNLL-U" in str(exc)
+        return
     v801 = _metrics(key_jsonl, resp_jsonl)
     corefud = _metrics(path, tmp_path / "r.conllu", match="exact", singletons="keep", zero_match="linear")
     assert _counts(corefud) == pytest.approx(_counts(v801), rel=1e-12)

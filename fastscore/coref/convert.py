@@ -696,6 +696,9 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
     try:
         table = read(path, to, defer_bracket_errors=False)
     except FastscoreError as exc:  # a writer's bug: say so rather than leave an unreadable file
+        if to == "conllu" and "crosses a sentence boundary" in str(exc):  # parts udapi orders across sentences
+            raise InputError(f"{target}: a mention across sentences cannot be written as CoNLL-U the CorefUD "
+                             f"scorer reads (udapi stops on its parts): {exc}") from None
         raise InputError(f"{target}: the written {TITLES[to]} file does not read back ({exc}): please report "
                          "this as a fastscore bug") from None
     got = _canonical_words(table) if to == "conllu" else _canonical_spans(table)
