@@ -103,6 +103,7 @@ def spec(ty) -> tuple | None:
 
 
 def record() -> dict[str, list]:
+    os.environ["FASTSCORE_JIT"] = "always"  # numba's dispatchers, whose calls are recorded (before any kernel loads)
     import numba
     from numba.core.dispatcher import Dispatcher
 
