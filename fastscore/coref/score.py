@@ -190,8 +190,15 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                          remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks,
                          fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
     given = [k for k, v in ua.items() if v]
+    if given and _conllu_input(key, format):  # SplitAnte and Bridge, with the UA scorer's definitions
+        return _score_corefud_ua(key, response, metrics, singletons, doc, match, ua, fix_corefud_quirks,
+                                 allow_repeated=allow_repeated, zero_match=zero_match, preset=preset,
+                                 cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
+                                 remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks,
+                                 fix_scorer_quirks=fix_scorer_quirks)
     if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files: add --format ua")
+        raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files (--format ua) and "
+                         "CoNLL-U files (--format conllu)")
     if match == "min":
         raise UsageError("--match min is the UA scorer's MIN (the key's Min spans): add --format ua; for "
                          "CoNLL-2012 minimum spans use --match mina")
@@ -225,6 +232,31 @@ def _score_ua(key, response, metrics, singletons, doc, match, ua: dict, **others
                      for x in (key, response))
     with collector_paused():
         return score_ua(key, response, metrics, singletons=singletons, match=match, doc=doc, **ua)
+
+
+def _conllu_input(key, format: str) -> bool:
+    """Whether the key is a CoNLL-U file (given so, or told from its content)."""
+    if format != "auto":
+        return format == "conllu"
+    path = key.path if isinstance(key, Part) else key
+    return (isinstance(path, (str, os.PathLike)) and os.path.isfile(path)
+            and detect_format(path) == "conllu")
+
+
+def _score_corefud_ua(key, response, metrics, singletons, doc, match, ua: dict, fix_corefud_quirks: bool,
+                      **others) -> CorefResult:
+    """CoNLL-U files with the UA options: their SplitAnte and Bridge scored as the UA scorer (fastscore/ua)."""
+    from ..ua.corefud import score_corefud_ua
+
+    given = [k for k, v in others.items() if v]
+    if given:
+        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
+                         "(--split-antecedents, --bridging, --only-split-antecedents)")
+    if isinstance(key, MentionTable) or isinstance(response, MentionTable):
+        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables")
+    with collector_paused():
+        return score_corefud_ua(key, response, metrics, singletons=singletons, match=match, doc=doc,
+                                fix_corefud_quirks=fix_corefud_quirks, **ua)
 
 
 def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match, preset,

@@ -104,7 +104,8 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
     from ..errors import UsageError
     from .reports import render
 
-    if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in ("ua", "perl", "corefud", "coval"):
+    ua = "split-antecedents" in result.options  # scored as the UA scorer: UA files, or CoNLL-U with its options
+    if (fmt == "ua") != ua and fmt in ("ua", "perl", "corefud", "coval"):
         raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it is)"
                          if fmt == "ua" else f"--output {fmt} is another scorer's report: for UA files use --output ua")
     if fmt == "ua":
@@ -174,12 +175,13 @@ def _bundled(keywords: dict) -> tuple[str, str, dict]:
 
 
 CONVERTER = Converter(
-    targets=("conll2012", "conllu", "jsonl", "parquet", "arrow"),
+    targets=("conll2012", "conllu", "jsonl", "parquet", "arrow", "ua"),
     summary="coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
-            "read back by fastscore coref without parsing)",
+            "read back by fastscore coref without parsing; ua: CoNLL-U as Universal Anaphora, and a UA file --to "
+            "conllu, docs/ua.md)",
     options=(
         Option(("--from",), "source_format", "the input's format (default auto: from the content)", default="auto",
-               choices=("auto", "conll2012", "conllu", "jsonl")),
+               choices=("auto", "conll2012", "conllu", "jsonl", "ua")),
         Option(("--template",), "template", "a file of the target format with the input's documents and words "
                "(e.g. the CoNLL-U key): its text (sentence ids, columns, empty nodes, fields) is kept and its "
                "coreference replaced", metavar="FILE", path="input"),
