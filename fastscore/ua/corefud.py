@@ -490,6 +490,8 @@ def _keep_ids(ua, keys: dict) -> bool:
         if name not in keys:
             continue
         for m in doc.markables.values():
+            if m.entity.endswith("-Pseudo"):  # (not written)
+                continue
             if (not _ENTITY_ID.fullmatch(m.entity) or set(m.entity) & set("<,:")  # (links' separators)
                     or seen.setdefault(m.entity, name) != name):
                 return False
