@@ -238,9 +238,11 @@ def _conllu_input(key, format: str) -> bool:
     """Whether the key is a CoNLL-U file (given so, or told from its content)."""
     if format != "auto":
         return format == "conllu"
+    from ..ua.corefud import looks_like_ua
+
     path = key.path if isinstance(key, Part) else key
     return (isinstance(path, (str, os.PathLike)) and os.path.isfile(path)
-            and detect_format(path) == "conllu")
+            and detect_format(path) == "conllu" and not looks_like_ua(path))  # (a UA file: --format ua)
 
 
 def _score_corefud_ua(key, response, metrics, singletons, doc, match, ua: dict, fix_corefud_quirks: bool,
