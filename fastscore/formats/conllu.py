@@ -14,7 +14,8 @@ are the parts of a discontinuous mention, whose head index is the one written
 on its last part.  The head index counts the mention's nodes in order (empty
 nodes included); a missing or 0 index means the first node.  The field names come
 from ``# global.Entity`` (``eid`` or ``GRP`` names the entity; with ``GRP`` ids
-are per document).  ``SplitAnte`` and ``Bridge`` are not scored.
+are per document).  ``SplitAnte`` and ``Bridge`` are checked as udapi reads them and kept for the UA options
+(:func:`read_conllu_links`, fastscore/ua/corefud.py), which score them; the CorefUD scoring does not.
 
 Each node gets a *word key*, an int64 ordered as (sentence of the file, ord):
 ``sentence << 24 | int(ord) << 10 | thousandths of an empty node's ord``, so key and
