@@ -9,6 +9,7 @@ import functools
 import gzip
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -254,3 +255,63 @@ def test_scoring_is_the_converted_files_scored(tmp_path):
     a = score_coref(key, sys_, format="conllu", split_antecedents="keep", bridging=True).doc_stats.sums()
     b = score_ua(ku, su, bridging=True).doc_stats.sums()
     assert {k: float(v) for k, v in a.items()} == {k: float(v) for k, v in b.items()}
+
+
+# --- readings: the anchor chosen, what udapi drops, GRP ids, shards, compare --------------------------------------
+
+BRIDGED = """# global.Entity = {header}
+# newdoc id = d
+# sent_id = d-1
+1\tA\t_\t_\t_\t_\t0\troot\t0:root\tEntity=(e1-x-1)
+2\tB\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e1-x-1)
+3\tC\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e2-x-1)|Bridge=e1<e2:part
+4\tD\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e1-x-1)
+5\tE\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e3-x-1)|Bridge=e1<e3
+6\tF\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e4-x-1|Bridge=e2<e4
+
+"""
+
+
+def test_bridge_anchor_is_the_last_mention_opened_before_and_a_left_open_anaphor_drops_it(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(BRIDGED.format(header="eid-etype-head-other"))
+    ua = corefud_as_ua(str(path))
+    cells = [line.split("\t")[11] for line in ua.text.splitlines() if line[:1].isdigit()]
+    # markables are numbered by entity: e1's m1-m3 (tokens 1, 2, 4), e2's m4 (token 3), e3's m5 (token 5)
+    assert cells[2] == "(MarkableID=m4|MentionAnchor=m2)"  # e1's mention opened last before it, not its first
+    assert cells[4] == "(MarkableID=m5|MentionAnchor=m3)"
+    assert cells[5] == "_"  # the mention of e4 is never closed: udapi deletes it with its Bridge
+    warnings = " ".join(loss_warnings_of(str(path)))
+    assert "opened but never closed" in warnings and "left open" in warnings
+
+
+def loss_warnings_of(path: str) -> list[str]:
+    from fastscore.ua.corefud import loss_warnings
+
+    return loss_warnings(path, corefud_as_ua(path))
+
+
+def test_grp_ids_are_per_document(tmp_path):
+    path = tmp_path / "k.conllu"
+    text = BRIDGED.format(header="GRP-etype-head-other").replace("|Bridge=e2<e4", "")
+    path.write_text(text + text.split("\n", 1)[1].replace("newdoc id = d", "newdoc id = d2").replace("d-1", "d2-1"))
+    ua = corefud_as_ua(str(path))
+    assert ua.doc_names == ["d", "d2"] and ua.text.count("MentionAnchor=m2") == 2
+    assert score_coref(str(path), str(path), format="conllu", bridging=True).scores()["bridging"][
+        "full_bridging_scores_markable_level"]["f1"] == 1.0
+
+
+def test_shards_and_compare_keep_the_bridging_figures(tmp_path):
+    for side in ("k", "s"):
+        (tmp_path / side).mkdir()
+    for seed in (2, 3):
+        key, sys_ = write_pair(seed, tmp_path)
+        for src, side in ((key, "k"), (sys_, "s")):
+            text = re.sub(r"\bdoc(?=\d)", f"s{seed}doc", Path(src).read_text())  # (entity ids: per document)
+            (tmp_path / side / f"{seed}.conllu").write_text(text)
+    rc, out, err = _cli("coref", str(tmp_path / "k"), str(tmp_path / "s"), "--format", "conllu", "--bridging",
+                        "--output", "json")
+    assert rc == 0, err
+    assert "bridging" in json.loads(out)
+    rc, out, err = _cli("compare", key, sys_, sys_, "--format", "conllu", "--bridging")
+    assert rc == 0 and "conll F1" in out, err

@@ -52,7 +52,8 @@ PRESETS = {p.name: p for p in (
 
 def read(source, format: str = "auto", *, cross_document: bool = False, defer_bracket_errors: bool = True,
          match: str | None = None, np_only: bool = False, remove_nested: bool = False,
-         fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False) -> MentionTable:
+         fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False, split_antecedents: str | None = None,
+         bridging: bool = False, only_split_antecedents: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
@@ -60,13 +61,19 @@ def read(source, format: str = "auto", *, cross_document: bool = False, defer_br
     minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
     token columns (``MentionTable.tokens``), which they read.  ``fix_scorer_quirks`` (CoNLL-2012): read what v8.01
     misreads as it was meant (see :func:`fastscore.formats.conll.read_conll`); ``fix_corefud_quirks`` (CoNLL-U):
-    what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`)."""
+    what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`).  With the UA options
+    (``split_antecedents``, ``bridging``, ``only_split_antecedents``) a CoNLL-U file is named for the UA scoring
+    (:class:`fastscore.ua.corefud.CorefUDSource`), read when scored."""
     if isinstance(source, MentionTable):
         return source
     if format == "ua":  # read when scored: how depends on the scoring options (columns, Min, bridging)
         from ..ua.reader import UASource
 
         return source if isinstance(source, UASource) else UASource(os.fspath(source))
+    if (split_antecedents or bridging or only_split_antecedents) and _conllu_input(source, format):
+        from ..ua.corefud import CorefUDSource  # CoNLL-U with the UA options: read as UA text when scored
+
+        return source if isinstance(source, CorefUDSource) else CorefUDSource(os.fspath(source))
     if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
             and isinstance(source, (str, os.PathLike)) and os.path.isfile(source)
             and detect_format(source) == "conll2012"):
@@ -235,14 +242,20 @@ def _score_ua(key, response, metrics, singletons, doc, match, ua: dict, **others
 
 
 def _conllu_input(key, format: str) -> bool:
-    """Whether the key is a CoNLL-U file (given so, or told from its content)."""
+    """Whether the key is a CoNLL-U file (given so, or told from its content; a batch is not: the UA options read
+    files whole)."""
+    if isinstance(key, Part):
+        return False
     if format != "auto":
         return format == "conllu"
     from ..ua.corefud import looks_like_ua
 
-    path = key.path if isinstance(key, Part) else key
-    return (isinstance(path, (str, os.PathLike)) and os.path.isfile(path)
-            and detect_format(path) == "conllu" and not looks_like_ua(path))  # (a UA file: --format ua)
+    from ..ua.corefud import CorefUDSource
+
+    if isinstance(key, CorefUDSource):
+        return True
+    return (isinstance(key, (str, os.PathLike)) and os.path.isfile(key)
+            and detect_format(key) == "conllu" and not looks_like_ua(key))  # (a UA file: --format ua)
 
 
 def _score_corefud_ua(key, response, metrics, singletons, doc, match, ua: dict, fix_corefud_quirks: bool,
@@ -255,7 +268,10 @@ def _score_corefud_ua(key, response, metrics, singletons, doc, match, ua: dict, 
         raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
                          "(--split-antecedents, --bridging, --only-split-antecedents)")
     if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables")
+        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables or "
+                         "batches (--batch-size)")
+    key, response = (x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x
+                     for x in (key, response))
     with collector_paused():
         return score_corefud_ua(key, response, metrics, singletons=singletons, match=match, doc=doc,
                                 fix_corefud_quirks=fix_corefud_quirks, **ua)

@@ -126,6 +126,13 @@ def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) 
 def _concat(tables: list, name: str, like):
     from ..formats.table import MentionTable
 
+    if not all(isinstance(t, MentionTable) for t in (*tables, like)):  # files named for the UA scoring
+        from ..errors import UsageError
+
+        raise UsageError(f"{name}: the UA options (--split-antecedents, --bridging, --only-split-antecedents) score "
+                         "each key shard against the response shard of the same documents: give shards that pair so, "
+                         "or one file each")
+
     if not tables and like.words is not None:  # CoNLL-U: the response holds the key's sentences, or nothing scores
         from ..messages import few
 
@@ -143,6 +150,13 @@ def _concat(tables: list, name: str, like):
         raise InputError(f"{name}: the documents of a CoNLL-U shard are spread over several shards of the other "
                          "side: give key and response shards of the same documents")
     return MentionTable.concat(tables, name)
+
+
+def _merge(results, key_path, response_path):
+    """Shards' results as one: a UA scoring's (UAResult) keeps its bridging and non-referring figures."""
+    from .result import CorefResult
+
+    return (type(results[0]) if results else CorefResult).merge(results, key_path, response_path)
 
 
 def _batches(path: str, size: int) -> list:
@@ -226,14 +240,15 @@ COREF = Task(
     options=OPTIONS,
     read=lazy("fastscore.coref.score", "read"),
     # how a file is read: its format as given, and the token columns minimum spans read too
-    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks"),
+    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks",
+                   "split_antecedents", "bridging", "only_split_antecedents"),
     doc_names=lambda table: list(table.doc_names),
     score=lazy("fastscore.coref.score", "score_coref"),
     report=_report,
     bundled_example=_bundled,
     input_names=("KEY", "RESPONSE"),
     corpus=Corpus(
-        merge=lazy("fastscore.coref.result", "CorefResult.merge"),
+        merge=_merge,
         concat=_concat,
         batches=_batches,
         batch_formats="CoNLL-2012, jsonlines, CoNLL-U",

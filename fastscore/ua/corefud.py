@@ -25,10 +25,30 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import FastscoreError, InputError
 
 _WHITE = re.compile(r"\s")  # what the UA scorer's str.split() splits at, U+00A0 included
 _LINK_ITEMS = ("Entity", "Bridge", "SplitAnte", "Split")
+
+
+class CorefUDSource:
+    """A CoNLL-U file named for scoring with the UA options: read when scored (as its UA text, whose reading
+    depends on the options); its document names on demand (compare and sweep check them)."""
+
+    batch = None  # (a whole file, no batch of one)
+
+    def __init__(self, path: str):
+        self.path = path
+        self.warnings: list[str] = []
+        self._names: list[str] | None = None
+
+    @property
+    def doc_names(self) -> list[str]:
+        if self._names is None:
+            from ..formats.conllu import read_conllu
+
+            self._names = list(read_conllu(self.path).doc_names)
+        return self._names
 
 
 @dataclass
@@ -37,6 +57,7 @@ class UAText:
 
     text: str
     doc_names: list[str]
+    read_warnings: list[str] = field(default_factory=list)  # the CoNLL-U reader's
     lost: Counter = field(default_factory=Counter)
     first: dict[str, str] = field(default_factory=dict)
 
@@ -58,8 +79,8 @@ _LOSSES = {
 
 
 def loss_warnings(path: str, ua: UAText) -> list[str]:
-    """One warning per kind of loss: its count and first place."""
-    return [f"{path}: {n} {_LOSSES[kind]}; first: {ua.first[kind]}" for kind, n in ua.lost.items()]
+    """The reader's warnings, then one per kind of loss: its count and first place."""
+    return ua.read_warnings + [f"{path}: {n} {_LOSSES[kind]}; first: {ua.first[kind]}" for kind, n in ua.lost.items()]
 
 
 def _clean(cell: str) -> str:
@@ -99,7 +120,7 @@ def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
     path = os.fspath(path)
     table, links = read_conllu_links(path, fix_corefud_quirks)
     blocks = read_conllu_blocks(path)
-    out = UAText("", [])
+    out = UAText("", [], list(table.warnings))
     docs = _documents(blocks)
     if [name for name, _ in docs] != list(table.doc_names):
         raise InputError(f"{path}: the documents of the file do not match its mentions: please report this as a "
@@ -305,13 +326,12 @@ def looks_like_ua(path) -> bool:
 def convert_to_ua(source, target, fix_corefud_quirks: bool = False) -> list[str]:
     """``fastscore convert FILE.conllu OUT.ua --to ua``: the UA text of a CoNLL-U file (:func:`corefud_as_ua`),
     written safely; returns the reader's warnings and what the writing lost."""
-    from ..formats.conllu import read_conllu
     from ..outputs import output_path, refuse_outputs_on_inputs
 
     source = os.fspath(source)
     refuse_outputs_on_inputs([source], [target])
     ua = corefud_as_ua(source, fix_corefud_quirks)
-    warnings = list(read_conllu(source, fix_corefud_quirks).warnings) + loss_warnings(source, ua)
+    warnings = loss_warnings(source, ua)
     with output_path(os.fspath(target)) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(ua.text)
@@ -319,6 +339,7 @@ def convert_to_ua(source, target, fix_corefud_quirks: bool = False) -> list[str]
 
 
 _ID_SAFE = re.compile(r"[^\w.]")
+_CONLLU_ID = re.compile(r"[0-9]+(?:\.[0-9]+|-[0-9]+)?")
 
 
 def _ua_lines(path: str, text: str) -> dict[str, list[tuple[list[str], list[list[str]]]]]:
@@ -350,7 +371,14 @@ def _ua_lines(path: str, text: str) -> dict[str, list[tuple[list[str], list[list
             if current is None:
                 raise InputError(f"{path}:{number}: a token before the first '# newdoc id = ...' line: the UA scorer "
                                  "reads it as part of the first document, which CoNLL-U cannot say")
-            tokens.append(line.split())
+            cols = line.split()
+            again = any(t[0] == cols[0] for t in tokens)  # (sentences are short)
+            if again or not _CONLLU_ID.fullmatch(cols[0]):
+                what = "an ID the sentence has already" if again else "no CoNLL-U ID (1, 2, 2.1 or 3-4)"
+                raise InputError(f"{path}:{number}: document {list(docs)[-1]!r}: {cols[0]!r} in the first column is "
+                                 f"{what}: --to conllu writes the UA file's first ten columns as CoNLL-U (a blank "
+                                 "line between sentences)")
+            tokens.append(cols)
     end_sentence()
     return docs
 
@@ -408,7 +436,11 @@ def convert_ua_to_conllu(source, target) -> list[str]:
     _add_links(blocks, extra)
     with output_path(os.fspath(target)) as tmp:
         write_conllu(table, tmp, blocks, labels=labels, fields=[{} for _ in order], heads=True, links=True)
-        read_conllu(tmp)  # what the CorefUD scorer reads: a writing that does not read back is a bug, said now
+        try:
+            read_conllu(tmp)  # what the CorefUD scorer reads, or an error now
+        except FastscoreError as e:
+            raise InputError(f"{source}: its tokens do not make CoNLL-U the CorefUD scorer reads ({e}): each "
+                             "sentence must number its words 1, 2, ... in the first column") from None
     return [f"{source}: {n} {_UA_LOSSES[kind]}" for kind, n in lost.items()]
 
 
