@@ -315,3 +315,12 @@ def test_shards_and_compare_keep_the_bridging_figures(tmp_path):
     assert "bridging" in json.loads(out)
     rc, out, err = _cli("compare", key, sys_, sys_, "--format", "conllu", "--bridging")
     assert rc == 0 and "conll F1" in out, err
+
+
+def test_response_with_other_empty_nodes_is_warned(tmp_path):
+    key = tmp_path / "k.conllu"
+    key.write_text(DOC.format(links=""))
+    sys_ = tmp_path / "s.conllu"
+    sys_.write_text(DOC.format(links="").replace("2\tB", "1.1\tZ\t_\t_\t_\t_\t_\t_\t1:dep\t_\n2\tB"))
+    result = score_coref(str(key), str(sys_), format="conllu", split_antecedents="keep")
+    assert any("another number of tokens" in w for w in result.warnings)

@@ -58,6 +58,7 @@ class UAText:
     text: str
     doc_names: list[str]
     read_warnings: list[str] = field(default_factory=list)  # the CoNLL-U reader's
+    tokens: dict[str, int] = field(default_factory=dict)  # document -> its tokens (lines the UA scorer counts)
     lost: Counter = field(default_factory=Counter)
     first: dict[str, str] = field(default_factory=dict)
 
@@ -146,6 +147,7 @@ def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
         bridging = _bridging([x for x in links if x.doc == name and x.attribute == "Bridge"], markables, by_label,
                              out)
         out.doc_names.append(name)
+        out.tokens[name] = t
         lines += _document_lines(name, doc_blocks, markables, bridging, out)
     out.text = "\n".join(lines) + "\n"
     return out
@@ -266,7 +268,7 @@ def _identity(t: int, opening: dict, closing: Counter, ends: dict) -> str:
 
 def read_corefud_as_ua(path, settings, key: bool, fix_corefud_quirks: bool = False):
     """A CoNLL-U file read as the UA scorer would read its UA text (:class:`~fastscore.ua.reader.UAFile`, named by
-    the CoNLL-U file), and the warnings of what the writing lost."""
+    the CoNLL-U file), the warnings of what the writing lost, and each document's number of tokens."""
     import tempfile
 
     from .score import read
@@ -283,7 +285,7 @@ def read_corefud_as_ua(path, settings, key: bool, fix_corefud_quirks: bool = Fal
             raise InputError(f"{path}: its UA text does not read back ({e}): please report this as a fastscore "
                              "bug") from None
     read_back.path = path
-    return read_back, loss_warnings(path, ua)
+    return read_back, loss_warnings(path, ua), ua.tokens
 
 
 def score_corefud_ua(key, response, metrics=None, *, singletons=None, split_antecedents=None, match=None,
@@ -305,8 +307,14 @@ def score_corefud_ua(key, response, metrics=None, *, singletons=None, split_ante
                          "--bridging, --only-split-antecedents) CoNLL-U files are scored as the UA scorer scores "
                          "them: --match exact (default) or min (the key's heads as its Min spans)")
     settings = Settings.of(singletons, split_antecedents, match, False, bridging, only_split_antecedents, False)
-    kfile, kwarn = read_corefud_as_ua(key, settings, True, fix_corefud_quirks)
-    rfile, rwarn = read_corefud_as_ua(response, settings, False, fix_corefud_quirks)
+    kfile, kwarn, ktokens = read_corefud_as_ua(key, settings, True, fix_corefud_quirks)
+    rfile, rwarn, rtokens = read_corefud_as_ua(response, settings, False, fix_corefud_quirks)
+    other = [name for name, n in ktokens.items() if name in rtokens and rtokens[name] != n]
+    if other:
+        kwarn.append(f"{rfile.path}: {len(other)} document(s) with another number of tokens (words, empty nodes, "
+                     f"multiword-token lines) than in {kfile.path}, first {other[0]!r}: the UA scorer numbers tokens "
+                     "by line, so mentions after the first difference are matched to no key mention (give the "
+                     "response the key's empty nodes, e.g. with fastscore convert --template)")
     result = score_ua(kfile, rfile, metrics, singletons=singletons, split_antecedents=split_antecedents, match=match,
                       bridging=bridging, only_split_antecedents=only_split_antecedents, doc=doc)
     result.options["format"] = "conllu"
