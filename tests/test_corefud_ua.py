@@ -324,3 +324,15 @@ def test_response_with_other_empty_nodes_is_warned(tmp_path):
     sys_.write_text(DOC.format(links="").replace("2\tB", "1.1\tZ\t_\t_\t_\t_\t_\t_\t1:dep\t_\n2\tB"))
     result = score_coref(str(key), str(sys_), format="conllu", split_antecedents="keep")
     assert any("another number of tokens" in w for w in result.warnings)
+
+
+def test_links_across_documents_are_not_written_and_said(tmp_path):
+    """CorefUD ids name entities over the file (udapi gives a Bridge to the last mention of its entity so far,
+    which may lie in an earlier document); a UA document holds its own markables only."""
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links="") + DOC.format(links="|Bridge=e3<e1|SplitAnte=e1<e3,e2<e3").replace(
+        "# global.Entity = eid-etype-head-other\n", "").replace("id = d", "id = d2").replace("d-1", "d2-1").replace(
+        "(e1-x-1)", "(e5-x-1)").replace("(e2-x-1)", "(e6-x-1)"))
+    ua = corefud_as_ua(str(path))
+    assert "ElementOf" not in ua.text and "MentionAnchor" not in ua.text
+    assert set(ua.lost) == {"split_other_doc", "bridge_other_doc"}

@@ -71,7 +71,8 @@ _LOSSES = {
     "discontinuous": "discontinuous mention(s) written as the markable covering their parts",
     "crossing": "mention(s) crossing another (neither inside the other): UA brackets close the last markable "
                 "open, so the UA scorer reads them with another end (and without a Min where the head falls out)",
-    "bridge_other_doc": "Bridge link(s) naming an entity without a mention in the link's document, not written",
+    "bridge_other_doc": "Bridge link(s) whose anaphor (the last mention of its entity so far) or antecedent entity "
+                        "has no mention in the link's document, not written",
     "split_other_doc": "SplitAnte link(s) naming an entity without a mention in the link's document, not written",
     "bridge_dropped": "Bridge link(s) of a mention left open (udapi deletes the mention with them), not written",
     "white_space": "CoNLL-U column(s) holding white space, written with '_' for it (the UA scorer splits columns "
@@ -126,6 +127,9 @@ def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
     if [name for name, _ in docs] != list(table.doc_names):
         raise InputError(f"{path}: the documents of the file do not match its mentions: please report this as a "
                          "fastscore bug")
+    by_doc: dict[str | None, list] = {}
+    for link in links:
+        by_doc.setdefault(link.doc, []).append(link)
     lines: list[str] = []
     s = 0
     for d, (name, doc_blocks) in enumerate(docs):
@@ -143,9 +147,9 @@ def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
         by_label: dict[str, list[_Markable]] = {}
         for m in markables:
             by_label.setdefault(m.label, []).append(m)
-        _split_antecedents([x for x in links if x.doc == name and x.attribute != "Bridge"], by_label, out)
-        bridging = _bridging([x for x in links if x.doc == name and x.attribute == "Bridge"], markables, by_label,
-                             out)
+        here = by_doc.get(name, [])
+        _split_antecedents([x for x in here if x.attribute != "Bridge"], by_label, out)
+        bridging = _bridging([x for x in here if x.attribute == "Bridge"], markables, by_label, out)
         out.doc_names.append(name)
         out.tokens[name] = t
         lines += _document_lines(name, doc_blocks, markables, bridging, out)
@@ -190,7 +194,7 @@ def _bridging(links, markables: list[_Markable], by_label: dict, out: UAText) ->
         if link.row is None:
             out.note("bridge_dropped", f"line {link.line}")
             continue
-        if target not in by_label:
+        if target not in by_label or link.row not in row_of:  # (udapi's anaphor may lie in an earlier document)
             out.note("bridge_other_doc", f"line {link.line}")
             continue
         anaphor = row_of[link.row]
