@@ -336,3 +336,20 @@ def test_links_across_documents_are_not_written_and_said(tmp_path):
     ua = corefud_as_ua(str(path))
     assert "ElementOf" not in ua.text and "MentionAnchor" not in ua.text
     assert set(ua.lost) == {"split_other_doc", "bridge_other_doc"}
+
+
+def test_the_ua_scorers_plural_tests_written_as_corefud_score_as_the_scorer(tmp_path):
+    """UA -> CoNLL-U keeps what the scorer's plural tests hold: the converted pairs, scored with the UA options,
+    give the UA scorer's stored report on the UA files."""
+    from fastscore.ua.report import render
+    from tests.ua_cases import anchors as ua_anchors
+    from tests.ua_cases import write_case
+
+    names = [n for n in ua_anchors()["cases"] if n.startswith("plural:")]
+    assert len(names) >= 10
+    for name in names:
+        key, sys_ = write_case(name, tmp_path)
+        convert_ua_to_conllu(key, key + ".conllu")
+        convert_ua_to_conllu(sys_, sys_ + ".conllu")
+        result = score_coref(key + ".conllu", sys_ + ".conllu", format="conllu", split_antecedents="keep")
+        assert render(result) == ua_anchors()["cases"][name]["default"]["report"], name
