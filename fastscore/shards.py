@@ -109,8 +109,10 @@ def plan_run(task, gold, systems: list, given: dict, *, corpora: bool = False) -
             if system is not None:
                 refuse_patterns(key, system, task)
     if task.corpus is None:
-        if corpora:
-            raise UsageError(f"task {task.name!r} scores one pair of inputs: it does not read corpora of shards")
+        given = [o.keyword for o in CORPUS_OPTIONS if given.get(o.keyword, o.default) != o.default]
+        if corpora or given:
+            raise UsageError(f"{''.join(k + ': ' for k in given[:1])}task {task.name!r} scores one pair of inputs: it "
+                             "does not read corpora of shards")
         return None, [False] * len(systems)
     sharded = [corpora or (key is not None and s is not None and uses_shards(key, s, task, settings.batch_bytes))
                for s in paths]
