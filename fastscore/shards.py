@@ -248,9 +248,9 @@ def _read_parts(ex, task_name: str, parts: list, on_done, options: dict | None) 
 
 def score_pairs(ex, task_name: str, jobs: list[tuple], on_done) -> list:
     """:func:`score_pair` of each job (key part, response part, ...) on an executor, the largest first."""
-    return ex.run(score_pair, [(task_name, *j) for j in jobs], on_done, [part_size(j[0]) + part_size(j[1]) for j in jobs],
-                  [[str(j[0]), str(j[1])] for j in jobs], "reading and scoring")
-
+    sizes = [part_size(j[0]) + part_size(j[1]) for j in jobs]
+    return ex.run(score_pair, [(task_name, *j) for j in jobs], on_done, sizes, [[str(j[0]), str(j[1])] for j in jobs],
+                  "reading and scoring")
 
 
 # ---- the run

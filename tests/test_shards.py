@@ -281,6 +281,50 @@ def test_options_that_cannot_apply_are_refused(corpus, timeml):
     assert run.returncode == 2 and "unrecognized arguments: --batch-size" in run.stderr
 
 
+def test_every_api_entry_takes_corpora_itself(corpus, one_file):
+    """Issue 37 (one runner): score and score_<task> take folders of shards and the corpus keywords as
+    score_corpus does (one decision, shards.plan_run); a pair of files with a corpus option is refused there
+    as on the command line."""
+    for function in (fastscore.score, fastscore.score_coref):
+        result = function(corpus["key-shards"], corpus["response-shards"], jobs=1)
+        assert _numbers(result) == one_file
+    assert _numbers(fastscore.score(str(corpus["key-shards"] / "part-*.conll"), corpus["response-shards"],
+                                    jobs=1, batch_size="64M")) == one_file
+    with pytest.raises(fastscore.UsageError, match="--executor dask: for corpora of shards"):
+        fastscore.score(corpus["key"], corpus["response"], executor="dask")
+    with pytest.raises(fastscore.UsageError, match="--jobs 0: give at least 1"):
+        fastscore.score_coref(corpus["key"], corpus["response"], jobs=0)
+
+
+def test_corpus_options_are_declared_once():
+    """The command's corpus flags and the API's keywords are made from shards.CORPUS_OPTIONS."""
+    import argparse
+    import inspect
+
+    from fastscore.cli import _parser
+    from fastscore.shards import CORPUS_KEYWORDS, CORPUS_OPTIONS
+
+    _, commands = _parser(fastscore.tasks.get_task("coref"))
+    for command, scopes in (("coref", ("score", "command")), ("compare", ("score",)), ("sweep", ("score",))):
+        actions = {a.dest: a for a in commands[command]._actions}
+        for option in CORPUS_OPTIONS:
+            assert (option.keyword in actions) == (option.scope in scopes), (command, option.keyword)
+            if option.scope in scopes:
+                action = actions[option.keyword]
+                assert tuple(action.option_strings) == option.flags and action.default == option.default
+                assert isinstance(action, argparse._StoreTrueAction) == option.switch
+    parameters = inspect.signature(fastscore.score_coref).parameters
+    assert all(parameters[k].kind is inspect.Parameter.KEYWORD_ONLY for k in CORPUS_KEYWORDS)
+
+
+def test_corpus_options_for_a_task_without_corpora_are_refused():
+    from fastscore.examples import command_inputs
+
+    key, response, _ = command_inputs("coref")
+    with pytest.raises(fastscore.UsageError, match="jobs: task 'explain' scores one pair of inputs"):
+        fastscore.score(key, response, task="explain", jobs=2)
+
+
 @pytest.fixture(scope="module")
 def timeml(tmp_path_factory) -> Path:
     """12 generated TimeML documents (gold/, system/), two attribute values outside TimeML's in two files
