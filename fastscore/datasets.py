@@ -215,18 +215,12 @@ def score_datasets_on(ex, task, gold: str, system: str, options: dict, settings,
                       same_datasets: bool = False) -> DatasetsResult:
     """Every dataset of ``gold`` (a folder or glob pattern of files) scored against the system file of its name, on
     an open executor (in parallel: one dataset per job)."""
-    from .shards import score_pairs
+    from .shards import score_pairs, ticker
 
     pairs, extra = dataset_pairs(gold, system, task, same_datasets)
     if not pairs:
         raise UsageError(f"{gold}: no dataset to score")
-    done = []
-
-    def tick(i, value) -> None:
-        done.append(i)
-        if settings.progress is not None:
-            settings.progress("scoring", len(done), len(pairs))
-
+    tick = ticker(settings.progress, "scoring", len(pairs))
     jobs = [(k, r, (k, r), options, settings.keep_inputs) for _, k, r in pairs]
     got = score_pairs(ex, task.name, jobs, tick)
     results = []
@@ -274,7 +268,6 @@ def datasets_scorer(task, key, options: dict, settings, metric: str) -> Iterator
                              f"{', '.join(n for n, _ in result.datasets)})")
         return result
 
-    task.check_keywords(options, "score")
     with executor_for(settings) as ex:
         yield task, lambda system: scored(ex, system)
 

@@ -282,8 +282,8 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
                        same_documents=same_documents, skipped=[])
         return _merged(task, results, unpaired, gold, system, [])
     n = len(key_parts) + len(response_parts)
-    tick = _ticker(settings.progress, "reading", n)
-    reads, infos = _read_parts(ex, task.name, key_parts + response_parts, lambda i, v: tick(), options)
+    tick = ticker(settings.progress, "reading", n)
+    reads, infos = _read_parts(ex, task.name, key_parts + response_parts, tick, options)
     infos, skipped = _check_reads(key_parts + response_parts, infos, settings.skip_bad)
     names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
@@ -303,12 +303,12 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
              None if contexts is None else ([contexts[k] for k in u.key],
                                             [contexts[len(key_parts) + r] for r in u.response]), settings.keep_inputs)
             for u in units]
-    tick = _ticker(settings.progress, "scoring", len(jobs))
+    tick = ticker(settings.progress, "scoring", len(jobs))
     sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
                                                                for r in u.response) for u in units]
     files = [[str(all_parts[k]) for k in u.key] + [str(all_parts[len(key_parts) + r]) for r in u.response]
              for u in units]
-    results = ex.run(score_unit, [(task.name, *j) for j in jobs], lambda i, v: tick(), sizes, files, "scoring")
+    results = ex.run(score_unit, [(task.name, *j) for j in jobs], tick, sizes, files, "scoring")
     return _merged(task, results, unpaired, gold, system, skipped)
 
 
@@ -378,9 +378,9 @@ def _score_pairs(ex, task, key_parts: list, response_parts: list, names: tuple[s
     if len(key_parts) != len(response_parts) or len(key_parts) < 2 or any(
             stem(k) is None or stem(k) != stem(r) for k, r in zip(key_parts, response_parts)):
         return None
-    tick = _ticker(settings.progress, "scoring", len(key_parts))
+    tick = ticker(settings.progress, "scoring", len(key_parts))
     got = score_pairs(ex, task.name, [(k, r, names, options, settings.keep_inputs)
-                                      for k, r in zip(key_parts, response_parts)], lambda i, v: tick())
+                                      for k, r in zip(key_parts, response_parts)], tick)
     if any(isinstance(g, BaseException) or g[0] is None for g in got):
         return None
     k_keys, r_keys = [g[1] for g in got], [g[2] for g in got]
@@ -424,10 +424,11 @@ def _check_reads(parts: list, infos: list, skip_bad: bool) -> tuple[list, list[s
     return out, skipped
 
 
-def _ticker(progress, what: str, total: int):
+def ticker(progress, what: str, total: int) -> Callable[..., None]:
+    """An executor's ``on_done`` telling ``progress`` (when there is one) of each item done."""
     done = [0]
 
-    def tick() -> None:
+    def tick(*_) -> None:
         done[0] += 1
         if progress is not None:
             progress(what, done[0], total)
