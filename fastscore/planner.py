@@ -1,5 +1,6 @@
 """Which files make a corpus, and which of its parts are scored together: the pure planning of corpora of shards
-(no document is read, no executor).  ``shards.py`` runs what is planned here; ``explain`` pairs its files with it too.
+(no document is parsed, no executor: a file larger than the batch size is only cut at document starts).  ``shards.py``
+runs what is planned here; ``explain`` pairs its files with it too.
 
 - :func:`uses_shards`, :func:`refuse_patterns`: whether a pair of inputs is one of corpora (a folder or glob pattern
   of shards, or a file to read in batches), and the patterns a task without corpora refuses;
