@@ -77,7 +77,7 @@ def scan_lines(buf, begin, end):
     number of the first line the scan does not read.  ``mentions``: per mention line, in file order,
     its line index and the bounds of its first N_FIELDS fields ((N_FIELDS, n) arrays).  ``documents``:
     per ``#BeginOfDocument`` and ``#EndOfDocument`` line, its line index, kind, bounds (after
-    stripping) and the numbers of mention and relation lines before it.  ``relations``: per relation
+    stripping) and the numbers of mention and relation lines before it ((6, n)).  ``relations``: per relation
     line, its line index, the bounds of its 3 fields ((6, n): name, id, mention ids) and its number of
     mention ids."""
     n = 1
@@ -87,12 +87,7 @@ def scan_lines(buf, begin, end):
     m_line = np.empty(n, dtype=np.int64)
     fs = np.empty((N_FIELDS, n), dtype=np.int64)
     fe = np.empty((N_FIELDS, n), dtype=np.int64)
-    d_line = np.empty(n, dtype=np.int64)
-    d_kind = np.empty(n, dtype=np.int8)
-    d_start = np.empty(n, dtype=np.int64)
-    d_end = np.empty(n, dtype=np.int64)
-    d_rows = np.empty(n, dtype=np.int64)
-    d_rels = np.empty(n, dtype=np.int64)
+    docs = np.empty((6, n), dtype=np.int64)  # line, kind, start, end, mention and relation lines before
     r_line = np.empty(n, dtype=np.int64)
     r_bounds = np.empty((6, n), dtype=np.int64)
     r_args = np.empty(n, dtype=np.int64)
@@ -128,12 +123,12 @@ def scan_lines(buf, begin, end):
                 in_doc = False
             else:
                 continue  # a comment
-            d_line[n_docs] = k
-            d_kind[n_docs] = kind
-            d_start[n_docs] = s
-            d_end[n_docs] = e
-            d_rows[n_docs] = m
-            d_rels[n_docs] = n_rels
+            docs[0, n_docs] = k
+            docs[1, n_docs] = kind
+            docs[2, n_docs] = s
+            docs[3, n_docs] = e
+            docs[4, n_docs] = m
+            docs[5, n_docs] = n_rels
             n_docs += 1
             continue
         if not in_doc:
@@ -165,8 +160,7 @@ def scan_lines(buf, begin, end):
             fe[f, m] = e
         m_line[m] = k
         m += 1
-    return (status, (m_line[:m], fs[:, :m], fe[:, :m]),
-            (d_line[:n_docs], d_kind[:n_docs], d_start[:n_docs], d_end[:n_docs], d_rows[:n_docs], d_rels[:n_docs]),
+    return (status, (m_line[:m], fs[:, :m], fe[:, :m]), docs[:, :n_docs],
             (r_line[:n_rels], r_bounds[:, :n_rels], r_args[:n_rels]))
 
 
