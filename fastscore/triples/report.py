@@ -142,10 +142,6 @@ def module_report(result) -> str:
     return _single(result)
 
 
-def _t(result) -> dict:
-    return result.totals()
-
-
 def _avg(total_ids: float, n: float) -> int:
     """The module's integer average (``n`` 0: the sum, as the module prints it when nothing was divided)."""
     return idiv(int(total_ids), int(n)) if n else int(total_ids)
@@ -232,7 +228,7 @@ def _relation_keys(prep, docs=None) -> list[list[str]]:
 def _single(result) -> str:
     """EvaluateTriples: printResults + printRelationResults (one file pair)."""
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     gold_name, system_name = _names(result)
     s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total", prep)
     s += _elements(t)
@@ -293,7 +289,7 @@ def _statistics(doc_name: str, passed: int, out: int, ids: list[str], relations:
 def _debug(result) -> str:
     """EvaluateTriplesDebug: statistics of both files, printResults, printRelationTables (one file pair)."""
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     gold_name, system_name = _names(result)
     gdoc, sdoc = prep.gold_docs[0], prep.system_docs[0]
     s = _range_head(prep.options)
@@ -351,7 +347,7 @@ def _debug(result) -> str:
 
 def _folders(result) -> str:
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     ds = result.doc_stats
     date = time.strftime("%a %Y.%m.%d at %I:%M:%S %p %Z")
     s = (f"goldStandardTripleFolder\t{result.inputs.gold_path}\nsystemTripleFolder\t{result.inputs.system_path}\n\n"
