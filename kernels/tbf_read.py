@@ -14,6 +14,7 @@ parses that file line by line, which writes the message.
 import numpy as np
 
 from ._jit import njit
+from .byte_spans import starts_with
 from .conll_scan import intern_fields  # noqa: F401 (ids of equal byte strings: shared with the CoNLL readers)
 
 BEGIN, END = 2, 3
@@ -26,16 +27,6 @@ _END = np.frombuffer(b"#EndOfDocument", dtype=np.uint8)
 def _space(b):
     """ASCII white space as Python's ``str.strip`` sees it (tab to carriage return, 0x1c-0x1f, space)."""
     return (9 <= b <= 13) or (28 <= b <= 32)
-
-
-@njit(cache=True)
-def _starts_with(buf, s, e, prefix):
-    if e - s < len(prefix):
-        return False
-    for i in range(len(prefix)):
-        if buf[s + i] != prefix[i]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -115,10 +106,10 @@ def scan_lines(buf, begin, end):
             break
         first = buf[s]
         if first == 35:  # '#'
-            if _starts_with(buf, s, e, begin):
+            if starts_with(buf, s, e, begin):
                 kind = BEGIN
                 in_doc = True
-            elif _starts_with(buf, s, e, end):
+            elif starts_with(buf, s, e, end):
                 kind = END
                 in_doc = False
             else:
