@@ -33,15 +33,6 @@ def _blank(data, s, e):
 
 
 @njit(cache=True)
-def _ws(data, p, end):
-    """``_space``, its common case first: printable ASCII is no whitespace."""
-    c = data[p]
-    if 32 < c < 128:
-        return 0
-    return _space(data, p, end)
-
-
-@njit(cache=True)
 def scan_ua(data, n_lines, column, bridging):
     """Per line (``n_lines``: the ``\\n`` count + 1): its kind (``LINE_*``); where its stripped text starts and
     ends; for token lines the number of whitespace-separated fields, where field ``column`` and field
@@ -66,13 +57,18 @@ def scan_ua(data, n_lines, column, bridging):
         fields = 0
         first = -1
         last = start
-        while p < end:  # fields: runs of non-whitespace
-            w = _ws(data, p, end)
+        while p < end:  # fields: runs of non-whitespace (printable ASCII, the common case, tested here)
+            c = data[p]
+            w = 0 if 32 < c < 128 else 1 if c == 9 or c == 32 else _space(data, p, end)
             if w > 0:
                 p += w
                 continue
             f0 = p
-            while p < end and _ws(data, p, end) == 0:
+            p += 1
+            while p < end:
+                c = data[p]
+                if c == 9 or c == 32 or (not 32 < c < 128 and _space(data, p, end) > 0):
+                    break
                 p += 1
             if first < 0:
                 first = f0

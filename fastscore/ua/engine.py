@@ -92,11 +92,12 @@ def bcub(clusters, cluster_of, split_map) -> tuple[float, int]:
 
 def _pairs_together(c, cluster_of) -> int:
     """Pairs of items of ``c`` found in one cluster of the other side (no Split in ``c``)."""
+    found = [cluster_of[m] for m in c if m in cluster_of]
+    if len(found) < 2:
+        return 0
     groups: dict = defaultdict(int)
-    for m in c:
-        g = cluster_of.get(m)
-        if g is not None:
-            groups[g] += 1
+    for g in found:
+        groups[g] += 1
     return sum(n * (n - 1) // 2 for n in groups.values())
 
 
@@ -337,47 +338,68 @@ def _counts(metric, key_clusters, sys_clusters, key_mins, key_to_sys, sys_to_key
 NO_MAPS = ({}, {}, {})
 
 
+def _alignment_counts(raw: list, pairs: list) -> list:
+    """The alignment's (pn, pd, rn, rd): sums over the chosen pairs (pn, rn), the first key set (pd) and the
+    first response set (rd), as the scorer's numpy sums them: fewer than 8 numbers one after the other from 0.0
+    (numpy's pairwise sum below 8), else with numpy on the scorer's array."""
+    n, m = len(raw), len(raw[0])
+    if len(pairs) < 8 and n < 8 and m < 8:
+        out = [0.0, 0.0, 0.0, 0.0]
+        for r, c in pairs:
+            out[0] += raw[r][c][0]
+            out[2] += raw[r][c][2]
+        for j in range(m):
+            out[1] += raw[0][j][1]
+        for i in range(n):
+            out[3] += raw[i][0][3]
+        return out
+    a = np.array(raw, dtype=np.float64)
+    rows, cols = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    return [a[rows, cols, 0].sum(), a[0, :, 1].sum(), a[rows, cols, 2].sum(), a[:, 0, 3].sum()]
+
+
 def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     """The plural sets' alignment for ``metric``: the three maps and the alignment's (pn, pd, rn, rd)."""
-    from scipy.optimize import linear_sum_assignment
-
     key_sets, sys_sets = key.splits(), sys.splits()
     if not key_sets and not sys_sets:
         return NO_MAPS, [0, 0, 0, 0]
-    key_members = [(s.members, s.member_mins) for s in key_sets] or [([], [])]  # the scorer's empty stand-in
-    sys_members = [s.members for s in sys_sets] or [[]]
-    n, m = len(key_members), len(sys_members)
-    f = np.zeros((n, m))
-    recalls = np.zeros((n, m))
-    precisions = np.zeros((n, m))
-    raw = np.zeros((n, m, 4))
-    sys_maps = [_cluster_map(c) for c in sys_members]
-    for i, (kc, kmins) in enumerate(key_members):
-        k_map = _cluster_map(kc)
-        kmins = kmins if key.mins is not None else None
-        for j, sc in enumerate(sys_members):
-            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, sys_maps[j], k_map, NO_MAPS, alignment=True)
+    with_min = key.mins is not None
+    key_members = [(s.members, s.member_mins if with_min else None, s.member_of) for s in key_sets] or [([], None, {})]
+    sys_members = [(s.members, s.member_of) for s in sys_sets] or [([], {})]  # the scorer's empty stand-ins
+    raw: list[list[tuple]] = []  # [i][j]: (pn, pd, rn, rd)
+    f: list[list[float]] = []
+    for kc, kmins, k_map in key_members:
+        raw.append([])
+        f.append([])
+        for sc, s_map in sys_members:
+            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, s_map, k_map, NO_MAPS, alignment=True)
             if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
                 raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
                                 f"by zero (a member cluster holds a span twice): the UA scorer raises "
                                 "ZeroDivisionError here")
-            raw[i, j, :] = [pn, pd, rn, rd]
-            precisions[i, j] = 0 if pn == 0 else pn / float(pd)
-            recalls[i, j] = 0 if rn == 0 else rn / float(rd)
-            f[i, j] = _f1(pn, pd, rn, rd)
-    rows, cols = linear_sum_assignment(-f)
-    counts = [raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
-              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum()]
+            raw[-1].append((pn, pd, rn, rd))
+            f[-1].append(_f1(pn, pd, rn, rd))
+    if len(f) == 1 and len(f[0]) == 1:
+        pairs = [(0, 0)]
+    else:
+        from scipy.optimize import linear_sum_assignment
+
+        rows, cols = linear_sum_assignment(-np.array(f))
+        pairs = list(zip(rows.tolist(), cols.tolist()))
+    counts = _alignment_counts(raw, pairs)
     key_r, sys_p, key_f = {}, {}, {}
-    for r, c in zip(rows, cols):
+    for r, c in pairs:
         if r >= len(key_sets) or c >= len(sys_sets):
             continue  # the stand-in scores 0 with everything
-        if recalls[r, c] > 0:
-            key_r[key_sets[r]] = (sys_sets[c], float(recalls[r, c]))
-        if precisions[r, c] > 0:
-            sys_p[sys_sets[c]] = (key_sets[r], float(precisions[r, c]))
-        if f[r, c] > 0:
-            key_f[key_sets[r]] = (sys_sets[c], float(f[r, c]))
+        pn, pd, rn, rd = raw[r][c]
+        recall = 0 if rn == 0 else rn / float(rd)
+        precision = 0 if pn == 0 else pn / float(pd)
+        if recall > 0:
+            key_r[key_sets[r]] = (sys_sets[c], float(recall))
+        if precision > 0:
+            sys_p[sys_sets[c]] = (key_sets[r], float(precision))
+        if f[r][c] > 0:
+            key_f[key_sets[r]] = (sys_sets[c], float(f[r][c]))
     return (key_r, sys_p, key_f), counts
 
 

@@ -78,8 +78,13 @@ class UASource:
 def _fields(annotation: str) -> dict[str, str]:
     """``A=1|B=2`` -> {A: 1, B: 2}; a part without ``=`` is read as the scorer reads it (its name is the part
     less its last character, its value the whole part)."""
+    parts = annotation.split("|")
+    try:
+        return dict(part.split("=", 1) for part in parts)  # the common case: every part has a '='
+    except ValueError:
+        pass
     out = {}
-    for part in annotation.split("|"):
+    for part in parts:
         at = part.find("=")
         out[part[:at]] = part[at + 1:]
     return out
@@ -123,20 +128,26 @@ def document_rows(data: bytes, column: int, with_bridging: bool) -> dict[str, Do
     if name and len(tokens) > first:
         parts[name] = (first, len(tokens))
 
+    text = data.decode("ascii") if data.isascii() else None  # where byte offsets are character offsets
+
     def cells(starts, ends) -> list[str]:
+        if text is not None:
+            return ["_" if s < 0 else text[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
         return ["_" if s < 0 else data[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist())]
 
     at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
     lines = tokens[at]
-    rows = list(zip(at.tolist(), (lines + 1).tolist(), cells(cs[lines], ce[lines]), cells(bs[lines], be[lines])))
+    numbers = (lines + 1).tolist()
+    identity = cells(cs[lines], ce[lines])
+    bridging_cells = cells(bs[lines], be[lines]) if with_bridging else ["_"] * len(lines)
     short = tokens[nf[tokens] < need]
     out = {}
     for name, (a, b) in parts.items():
         i, j = np.searchsorted(at, (a, b)).tolist()
-        doc_rows = [(index - a, *rest) for index, *rest in rows[i:j]]
-        k = int(np.searchsorted(short, tokens[a])) if a < b else len(short)
+        rows = list(zip((at[i:j] - a).tolist(), numbers[i:j], identity[i:j], bridging_cells[i:j]))
+        k = int(np.searchsorted(short, tokens[a]))
         shown = (int(short[k]) + 1, int(nf[short[k]])) if k < len(short) and short[k] <= tokens[b - 1] else None
-        out[name] = DocumentRows(doc_rows, shown)
+        out[name] = DocumentRows(rows, shown)
     return out
 
 
