@@ -268,11 +268,34 @@ def _components(pairs) -> list[tuple[list[int], list[int]]]:
     return [(sorted(r), sorted(c)) for r, c in groups.values()]
 
 
+_ASSIGNMENTS: dict = {}  # (shape, bytes) of a cost matrix -> scipy's assignment: small matrices recur often
+_MEMO_CELLS = 64  # matrices up to this many cells are remembered
+_MEMO_ENTRIES = 100_000
+
+
+def forget_assignments() -> None:
+    _ASSIGNMENTS.clear()
+
+
+def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's ``linear_sum_assignment(cost)`` (rows, columns), remembered for small matrices (the same matrix,
+    bit for bit, gives the same assignment)."""
+    from scipy.optimize import linear_sum_assignment
+
+    if cost.size > _MEMO_CELLS:
+        return linear_sum_assignment(cost)
+    key = (cost.shape, cost.tobytes())
+    found = _ASSIGNMENTS.get(key)
+    if found is None:
+        if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
+            _ASSIGNMENTS.clear()
+        found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
+    return found
+
+
 def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple:
     """CEAFe (``entity``) or CEAFm: the best one-to-one alignment's similarity; each connected part of the
     clusters that share something aligned on its own (the best total is the sum of the parts')."""
-    from scipy.optimize import linear_sum_assignment
-
     overlap = _overlaps(key_clusters, key_mins, sys_clusters, split_map)
     similarity = 0.0
     if entity:
@@ -287,7 +310,7 @@ def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple
         for a, i in enumerate(rows):
             for b, j in enumerate(cols):
                 m[a, b] = score.get((i, j), 0.0)
-        r, c = linear_sum_assignment(-m)
+        r, c = best_assignment(-m)
         similarity += float(m[r, c].sum())
     if entity:
         return similarity, len(sys_clusters), similarity, len(key_clusters)
@@ -297,12 +320,10 @@ def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple
 def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
     """CEAF as the scorer computes it on one dense matrix (the plural sets' alignment, where the chosen pairs and
     the order of the sum matter)."""
-    from scipy.optimize import linear_sum_assignment
-
     scores = np.zeros((len(key_clusters), len(sys_clusters)))
     for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
-    r, c = linear_sum_assignment(-scores)
+    r, c = best_assignment(-scores)
     similarity = scores[r, c].sum()
     if entity:
         return similarity, len(sys_clusters), similarity, len(key_clusters)
@@ -382,9 +403,7 @@ def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     if len(f) == 1 and len(f[0]) == 1:
         pairs = [(0, 0)]
     else:
-        from scipy.optimize import linear_sum_assignment
-
-        rows, cols = linear_sum_assignment(-np.array(f))
+        rows, cols = best_assignment(-np.array(f))
         pairs = list(zip(rows.tolist(), cols.tolist()))
     counts = _alignment_counts(raw, pairs)
     key_r, sys_p, key_f = {}, {}, {}

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
-from .engine import Undefined, score_document
+from .engine import Undefined, forget_assignments, score_document
 from .metrics import BRIDGING, COREFERENCE, METRICS
 from .reader import DEIXIS, IDENTITY, UAFile, read_ua
 from .relations import bridging_counts, non_referring_counts
@@ -94,6 +94,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
         given["--only-split-antecedents"] = only_split_antecedents
     warnings = _ignored(settings, given)
     names = resolve(metrics, {k: v for k, v in COREFERENCE.items()})
+    forget_assignments()  # each run solves its own assignments (a warm run does not reuse the last one's)
     k, r = read(key, settings, True), read(response, settings, False)
     printed: list[str] = []
     rows: list[dict] = []
