@@ -109,7 +109,7 @@ def lea(clusters, other, cluster_of, split_map) -> tuple[float, int]:
             common = 1 if c[0] in cluster_of and len(other[cluster_of[c[0]]]) == 1 else 0
         else:
             all_links = len(c) * (len(c) - 1) / 2.0
-            if any(isinstance(m, Split) for m in c):
+            if Split in map(type, c):
                 common = _split_links_lea(c, cluster_of, split_map)
             else:
                 common = _pairs_together(c, cluster_of)
@@ -146,7 +146,7 @@ def blancc(sys_clusters, key_clusters, key_to_sys, split_map) -> tuple:
     cluster's order) weighs its alignment's F1; a link to one counts only if the response has an equal set."""
     num = 0
     for c in key_clusters:
-        if not any(isinstance(m, Split) for m in c):
+        if Split not in map(type, c):
             num += _pairs_together(c, key_to_sys)
             continue
         for i, m in enumerate(c):
@@ -203,27 +203,31 @@ def _min_inside(span, min_span, other) -> bool:
 
 def _overlaps(key_clusters, key_mins, sys_clusters, split_map) -> dict:
     """phi3 of every key x response cluster pair that shares something: {(i, j): overlap}."""
-    where: dict = defaultdict(list)  # item -> response clusters holding it
+    where: dict = {}  # item -> response clusters holding it (each once, in order)
     for j, c in enumerate(sys_clusters):
         for m in c:
-            where[m].append(j)
+            found = where.get(m)
+            if found is None:
+                where[m] = [j]
+            elif found[-1] != j:
+                found.append(j)
     by_start = None
     out: dict = defaultdict(float)
     for i, c in enumerate(key_clusters):
         mins = key_mins[i] if key_mins is not None else None
         for k, m in enumerate(c):
-            if isinstance(m, Split):
+            if type(m) is Split:
                 if m in split_map:
                     partner, weight = split_map[m]
-                    for j in dict.fromkeys(where.get(partner, ())):
+                    for j in where.get(partner, ()):
                         out[(i, j)] += weight
                 continue
             min_span = mins[k] if mins is not None else None
             if min_span is None:
-                found = dict.fromkeys(where.get(m, ()))
+                found = where.get(m, ())
             else:
                 if by_start is None:
-                    by_start = sorted((s, n) for s in where if not isinstance(s, Split) for n in where[s])
+                    by_start = sorted((s, n) for s in where if type(s) is not Split for n in where[s])
                 found = _min_matches(m, min_span, by_start)
             for j in found:
                 out[(i, j)] += 1
@@ -245,7 +249,8 @@ def _min_matches(span, min_span, by_start) -> dict:
 
 
 def _components(pairs) -> list[tuple[list[int], list[int]]]:
-    """Connected components of a bipartite graph given by its (row, column) edges."""
+    """Connected components of a bipartite graph given by its (row, column) edges, in the order of their first
+    node (rows 2i, columns 2j + 1, in the order the edges name them)."""
     parent: dict = {}
 
     def find(x):
@@ -255,16 +260,20 @@ def _components(pairs) -> list[tuple[list[int], list[int]]]:
         return x
 
     for i, j in pairs:
-        a, b = ("k", i), ("s", j)
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
+        a, b = 2 * i, 2 * j + 1
+        if a not in parent:
+            parent[a] = a
+        if b not in parent:
+            parent[b] = b
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[ra] = rb
-    groups: dict = defaultdict(lambda: ([], []))
+    groups: dict = {}
     for node in parent:
-        side, n = node
-        groups[find(node)][0 if side == "k" else 1].append(n)
+        group = groups.get(find(node))
+        if group is None:
+            group = groups[find(node)] = ([], [])
+        group[node & 1].append(node >> 1)
     return [(sorted(r), sorted(c)) for r, c in groups.values()]
 
 

@@ -162,13 +162,13 @@ def _order_dependent(ks, ss, found: dict) -> bool:
     key_r, sys_p, key_f = found["lea"][1]
     blanc_f = found["blancc"][1][2]
     for c in ks.clusters:
-        if any(isinstance(m, Split) for m in c):
+        if Split in map(type, c):
             recall, coref = lea([c], ss.clusters, ss.cluster_of, key_r), blancc([], [c], ss.cluster_of, blanc_f)[0]
             if any(lea([o], ss.clusters, ss.cluster_of, key_r) != recall
                    or blancc([], [o], ss.cluster_of, blanc_f)[0] != coref for o in orders(c)):
                 return True
     for c in ss.clusters:
-        if any(isinstance(m, Split) for m in c):
+        if Split in map(type, c):
             precision = lea([c], ks.clusters, ks.cluster_of, sys_p)
             if any(lea([o], ks.clusters, ks.cluster_of, sys_p) != precision for o in orders(c)):
                 return True
