@@ -258,3 +258,22 @@ def test_scanned_lines_are_the_scorers_lines(lines, read):
         assert got[name].short == want[name].short
         if want[name].short is None:
             assert got[name].rows == want[name].rows
+
+
+def test_annotation_fields_are_read_as_the_scorer_splits_them():
+    """reader._fields (a regular expression for the common case) against the scorer's part-by-part reading, on
+    every string of '=', '|' and a letter up to 6 characters."""
+    import itertools
+
+    from fastscore.ua.reader import _fields
+
+    def scorer(annotation):
+        out = {}
+        for part in annotation.split("|"):
+            at = part.find("=")
+            out[part[:at]] = part[at + 1:]
+        return out
+
+    for n in range(7):
+        for chars in itertools.product("a=|", repeat=n):
+            assert _fields("".join(chars)) == scorer("".join(chars))

@@ -15,6 +15,7 @@ EntityID or MarkableID, a non-number Min, too few columns) is one error naming t
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError, ParseError
@@ -75,16 +76,17 @@ class UASource:
         return self._names
 
 
+_FIELD = re.compile(r"([^|=]*)=([^|]*)")
+
+
 def _fields(annotation: str) -> dict[str, str]:
     """``A=1|B=2`` -> {A: 1, B: 2}; a part without ``=`` is read as the scorer reads it (its name is the part
     less its last character, its value the whole part)."""
-    parts = annotation.split("|")
-    try:
-        return dict(part.split("=", 1) for part in parts)  # the common case: every part has a '='
-    except ValueError:
-        pass
+    found = _FIELD.findall(annotation)
+    if len(found) == annotation.count("|") + 1:  # every part has a '=' (one match each, split at the first)
+        return dict(found)
     out = {}
-    for part in parts:
+    for part in annotation.split("|"):
         at = part.find("=")
         out[part[:at]] = part[at + 1:]
     return out
