@@ -7,12 +7,14 @@ every metric).
         [--tokens 1000000] [--repeat 3]
 
 Prints the scorer's time, fastscore's first run (a fresh process: imports, reading, scoring) and its warm time
-(in this process, after one run), their ratios, and checks that both print the same report.
+(in this process, after one run), their ratios, and checks that both print the same report.  Times are wall
+clock and CPU (user + system: steadier on a shared machine); the load average is printed with them.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -36,13 +38,25 @@ def corpus(folder: Path, tokens: int, seed: int = 39) -> tuple[Path, Path]:
     return k, s
 
 
-def _timed(command: list[str], env=None) -> tuple[float, str]:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(command: list[str], env=None) -> tuple[float, float, str]:
+    """Wall and CPU seconds of a command, and what it printed."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     if run.returncode != 0:
         raise SystemExit(f"{command[:3]} failed: {run.stderr[-2000:]}")
-    return elapsed, run.stdout
+    return elapsed, _children_cpu() - cpu, run.stdout
+
+
+def _row(label: str, wall: float, cpu: float, scorer: tuple[float, float] | None = None, note: str = "") -> str:
+    ratios = f"   {scorer[0] / wall:6.1f}x {scorer[1] / cpu:6.1f}x" if scorer else ""
+    return f"{label:<20}{wall:8.2f} s {cpu:8.2f} s{ratios}{note}"
 
 
 def main() -> None:
@@ -56,10 +70,11 @@ def main() -> None:
         k, s = corpus(Path(tmp), a.tokens)
         n_tokens = sum(1 for p in (k, s) for line in p.open() if line.strip() and not line.startswith("#"))
         print(f"corpus: {n_tokens} tokens (key + response), {k.stat().st_size + s.stat().st_size >> 20} MiB")
-        scorer_s, scorer_out = _timed([a.python, str(a.scorer / "ua-scorer.py"), str(k), str(s)])
+        print(f"load average before: {os.getloadavg()[0]:.2f}")
+        scorer_s, scorer_cpu, scorer_out = _timed([a.python, str(a.scorer / "ua-scorer.py"), str(k), str(s)])
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        cold_s, ours = _timed([sys.executable, "-m", "fastscore", "coref", str(k), str(s), "--format", "ua",
-                               "--output", "ua"], env=env)
+        cold_s, cold_cpu, ours = _timed([sys.executable, "-m", "fastscore", "coref", str(k), str(s), "--format", "ua",
+                                         "--output", "ua"], env=env)
         sys.path.insert(0, str(ROOT))
         from fastscore.ua.report import render
         from fastscore.ua.score import score_ua
@@ -67,14 +82,17 @@ def main() -> None:
         render(score_ua(str(k), str(s)))
         warm = []
         for _ in range(a.repeat):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             render(score_ua(str(k), str(s)))
-            warm.append(time.perf_counter() - start)
-        warm_s = min(warm)
+            warm.append((time.perf_counter() - start, time.process_time() - cpu))
+        warm_s, warm_cpu = min(w for w, _ in warm), min(c for _, c in warm)
         same = "same report" if ours == scorer_out else "REPORTS DIFFER"
-        print(f"UA scorer:          {scorer_s:8.2f} s")
-        print(f"fastscore, fresh:   {cold_s:8.2f} s   {scorer_s / cold_s:6.1f}x")
-        print(f"fastscore, warm:    {warm_s:8.2f} s   {scorer_s / warm_s:6.1f}x   ({same})")
+        scorer = (scorer_s, scorer_cpu)
+        print(f"{'':<20}{'wall':>8}   {'CPU':>8}     ratios (wall, CPU)")
+        print(_row("UA scorer:", scorer_s, scorer_cpu))
+        print(_row("fastscore, fresh:", cold_s, cold_cpu, scorer))
+        print(_row("fastscore, warm:", warm_s, warm_cpu, scorer, f"   ({same})"))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -222,4 +222,8 @@ SIGNATURES = {
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64')),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64', 'int64', 'int64', 'int64')),
     ],
+    'ua_scan.scan_ua': [
+        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64', 'int64', 'int64')),
+    ],
 }

@@ -69,6 +69,9 @@ def commands(tmp: Path) -> list[list[str]]:
             (tmp / f"trp-{side}" / f"{name}.trp").write_bytes((trp / f"{side}.trp").read_bytes())
     out += [["triples", str(trp / "gold.trp"), str(trp / "system.trp")],
             ["triples", str(tmp / "trp-gold"), str(tmp / "trp-system"), "--jobs", "1", "--output", "module"]]
+    ua = D / "ua_anchors" / "edge-readings"  # the UA reader's scanner (kernels/ua_scan.py)
+    out += [["coref", f"{ua}.key", f"{ua}.sys", "--format", "ua"],
+            ["coref", f"{ua}.key", f"{ua}.sys", "--format", "ua", "--bridging", "--non-referring"]]
     for k in sorted((D / "anchors").glob("*.key")):  # v8.01's anchors: repeated mentions, singletons, ...
         out.append(["coref", str(k), str(k.with_suffix(".response")), "-m", "all", MAY_FAIL])
     # generated corpora: the readers' byte scanners and the matchers' tie paths need regular, larger input

@@ -70,3 +70,39 @@ def ceaf_best(key_clusters, sys_clusters, entity: bool) -> float:
         for rows in itertools.permutations(range(n), m):
             best = max(best, sum(phi(key_clusters[i], sys_clusters[j]) for j, i in enumerate(rows)))
     return best
+
+
+def document_rows(text: str, column: int, with_bridging: bool) -> dict:
+    """The reader's ``document_rows`` (``kernels/ua_scan.py``) line by line, as the UA scorer splits a file:
+    ``str.strip`` and ``str.split`` on each line of ``text`` (newlines ``\\n``)."""
+    from fastscore.ua.reader import BRIDGING, DocumentRows
+
+    need = max(column, BRIDGING if with_bridging else 1) + 1
+    stripped = [line.strip() for line in text.split("\n")]
+    starts = [i for i, line in enumerate(stripped) if line.startswith("# newdoc")]
+    docs: dict = {}
+    lines: list = []
+    name = None
+    for a, b in zip([-1, *starts], [*starts, len(stripped)]):
+        if a >= 0:
+            if name and lines:
+                docs[name] = lines
+                lines = []
+            name = stripped[a][len("# newdoc id = "):]
+        lines += [(n, line) for n, line in enumerate(stripped[a + 1:b], a + 2) if line and line[0] != "#"]
+    if name and lines:
+        docs[name] = lines
+    out = {}
+    for name, lines in docs.items():
+        rows, short = [], None
+        for index, (number, line) in enumerate(lines):
+            fields = line.split()
+            if len(fields) < need:
+                short = short or (number, len(fields))
+                continue
+            cell = fields[column]
+            bridging = fields[BRIDGING] if with_bridging else "_"
+            if cell != "_" or bridging != "_":
+                rows.append((index, number, cell, bridging))
+        out[name] = DocumentRows(rows, short)
+    return out

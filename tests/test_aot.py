@@ -71,7 +71,9 @@ def test_a_module_from_other_sources_is_not_used(monkeypatch):
     ["temporal", DATA / "temporal_anchors" / "chains-0" / "gold", DATA / "temporal_anchors" / "chains-0" / "system",
      "--fix-toolkit-quirks"],
     ["triples", DATA / "triples_anchors" / "case-003" / "gold.trp", DATA / "triples_anchors" / "case-003" / "system.trp"],
-], ids=["coref", "corefud", "corefud-partial", "mina", "nugget", "temporal", "temporal-exact", "triples"])
+    ["coref", DATA / "ua_anchors" / "edge-readings.key", DATA / "ua_anchors" / "edge-readings.sys", "--format", "ua",
+     "--bridging"],
+], ids=["coref", "corefud", "corefud-partial", "mina", "nugget", "temporal", "temporal-exact", "triples", "ua"])
 def test_every_task_prints_the_same_with_the_compiled_kernels_without_numba(args):
     compiled = _run(args)
     jit = _run(args, FASTSCORE_JIT="always")

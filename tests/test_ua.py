@@ -234,3 +234,46 @@ def test_plural_sets_shared_many_levels_deep_are_refused_not_walked_for_ever(tmp
     key = _ua(tmp_path / "k", cells)
     with pytest.raises(InputError, match="reach more than"):
         score_ua(key, key)
+
+
+# pieces of UA lines: cells, Unicode whitespace str.split sees (NEL, no-break space, ideographic space, \x0b,
+# \x1f), comments and document starts
+_PIECES = st.sampled_from(["_", "(EntityID=1|MarkableID=m1)", "(EntityID=2|MarkableID=m2", ")", "x", "é", "#",
+                           "# newdoc id = d1", "# newdoc id = d2", "# newdoc", "\t", " ", "\x0b", "\x1f", "\x85",
+                           "\xa0", "\u3000", "\u2028", "\n", "\n", "\n\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=16), max_size=8), st.sampled_from([(10, False), (10, True), (12, False)]))
+def test_scanned_lines_are_the_scorers_lines(lines, read):
+    """kernels/ua_scan.py (through reader.document_rows) finds the documents, token lines and cells that
+    str.strip and str.split find, line by line."""
+    from fastscore.ua.reader import document_rows
+
+    text = "\n".join("\t".join(["a"] * (n % 14) + pieces) for n, pieces in enumerate(lines))
+    got = document_rows(text.encode("utf-8"), *read)
+    want = ref.document_rows(text, *read)
+    assert list(got) == list(want)
+    for name in want:
+        assert got[name].short == want[name].short
+        if want[name].short is None:
+            assert got[name].rows == want[name].rows
+
+
+def test_annotation_fields_are_read_as_the_scorer_splits_them():
+    """reader._fields (a regular expression for the common case) against the scorer's part-by-part reading, on
+    every string of '=', '|' and a letter up to 6 characters."""
+    import itertools
+
+    from fastscore.ua.reader import _fields
+
+    def scorer(annotation):
+        out = {}
+        for part in annotation.split("|"):
+            at = part.find("=")
+            out[part[:at]] = part[at + 1:]
+        return out
+
+    for n in range(7):
+        for chars in itertools.product("a=|", repeat=n):
+            assert _fields("".join(chars)) == scorer("".join(chars))

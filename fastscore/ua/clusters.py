@@ -42,7 +42,7 @@ class Split:
     """A plural set (split antecedent) as one item of a cluster: its member clusters, in the order the scorer
     lists them, and for the key with minimum spans each member's Min spans."""
 
-    __slots__ = ("key", "members", "member_mins", "_hash")
+    __slots__ = ("key", "members", "member_mins", "member_of", "_hash")
 
     def __init__(self, members: set):
         """``members``: a Python set of tuples of :class:`_Hashed`, filled in the scorer's order."""
@@ -51,7 +51,7 @@ class Split:
         self.members: list[tuple[Span, ...]] = [tuple(m.span for m in t) for t in ordered]
         self.member_mins: list[tuple] = [tuple(m.min for m in t) for t in ordered]
         self.key = frozenset(self.members)
-
+        self.member_of = {m: i for i, c in enumerate(self.members) for m in c}  # span -> its (last) member
     def __hash__(self) -> int:
         return self._hash
 
@@ -72,9 +72,13 @@ class Side:
     mins: list[list] | None  # per cluster and item: the markable's Min (key with minimum spans), else None
     non_referring: list[Markable] = field(default_factory=list)  # the first markable of each -Pseudo entity
     cluster_of: dict = field(default_factory=dict)  # item -> index of its (last) cluster
+    split_items: list[Split] = field(init=False, repr=False)  # the plural sets, cluster by cluster
+
+    def __post_init__(self) -> None:
+        self.split_items = [m for c in self.clusters for m in c if type(m) is Split]
 
     def splits(self) -> list[Split]:
-        return [m for c in self.clusters for m in c if isinstance(m, Split)]
+        return self.split_items
 
 
 def _entities(doc: UADocument) -> dict[str, list[Markable]]:

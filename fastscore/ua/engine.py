@@ -92,11 +92,12 @@ def bcub(clusters, cluster_of, split_map) -> tuple[float, int]:
 
 def _pairs_together(c, cluster_of) -> int:
     """Pairs of items of ``c`` found in one cluster of the other side (no Split in ``c``)."""
+    found = [cluster_of[m] for m in c if m in cluster_of]
+    if len(found) < 2:
+        return 0
     groups: dict = defaultdict(int)
-    for m in c:
-        g = cluster_of.get(m)
-        if g is not None:
-            groups[g] += 1
+    for g in found:
+        groups[g] += 1
     return sum(n * (n - 1) // 2 for n in groups.values())
 
 
@@ -108,7 +109,7 @@ def lea(clusters, other, cluster_of, split_map) -> tuple[float, int]:
             common = 1 if c[0] in cluster_of and len(other[cluster_of[c[0]]]) == 1 else 0
         else:
             all_links = len(c) * (len(c) - 1) / 2.0
-            if any(isinstance(m, Split) for m in c):
+            if Split in map(type, c):
                 common = _split_links_lea(c, cluster_of, split_map)
             else:
                 common = _pairs_together(c, cluster_of)
@@ -145,7 +146,7 @@ def blancc(sys_clusters, key_clusters, key_to_sys, split_map) -> tuple:
     cluster's order) weighs its alignment's F1; a link to one counts only if the response has an equal set."""
     num = 0
     for c in key_clusters:
-        if not any(isinstance(m, Split) for m in c):
+        if Split not in map(type, c):
             num += _pairs_together(c, key_to_sys)
             continue
         for i, m in enumerate(c):
@@ -202,27 +203,31 @@ def _min_inside(span, min_span, other) -> bool:
 
 def _overlaps(key_clusters, key_mins, sys_clusters, split_map) -> dict:
     """phi3 of every key x response cluster pair that shares something: {(i, j): overlap}."""
-    where: dict = defaultdict(list)  # item -> response clusters holding it
+    where: dict = {}  # item -> response clusters holding it (each once, in order)
     for j, c in enumerate(sys_clusters):
         for m in c:
-            where[m].append(j)
+            found = where.get(m)
+            if found is None:
+                where[m] = [j]
+            elif found[-1] != j:
+                found.append(j)
     by_start = None
     out: dict = defaultdict(float)
     for i, c in enumerate(key_clusters):
         mins = key_mins[i] if key_mins is not None else None
         for k, m in enumerate(c):
-            if isinstance(m, Split):
+            if type(m) is Split:
                 if m in split_map:
                     partner, weight = split_map[m]
-                    for j in dict.fromkeys(where.get(partner, ())):
+                    for j in where.get(partner, ()):
                         out[(i, j)] += weight
                 continue
             min_span = mins[k] if mins is not None else None
             if min_span is None:
-                found = dict.fromkeys(where.get(m, ()))
+                found = where.get(m, ())
             else:
                 if by_start is None:
-                    by_start = sorted((s, n) for s in where if not isinstance(s, Split) for n in where[s])
+                    by_start = sorted((s, n) for s in where if type(s) is not Split for n in where[s])
                 found = _min_matches(m, min_span, by_start)
             for j in found:
                 out[(i, j)] += 1
@@ -244,7 +249,8 @@ def _min_matches(span, min_span, by_start) -> dict:
 
 
 def _components(pairs) -> list[tuple[list[int], list[int]]]:
-    """Connected components of a bipartite graph given by its (row, column) edges."""
+    """Connected components of a bipartite graph given by its (row, column) edges, in the order of their first
+    node (rows 2i, columns 2j + 1, in the order the edges name them)."""
     parent: dict = {}
 
     def find(x):
@@ -254,24 +260,51 @@ def _components(pairs) -> list[tuple[list[int], list[int]]]:
         return x
 
     for i, j in pairs:
-        a, b = ("k", i), ("s", j)
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
+        a, b = 2 * i, 2 * j + 1
+        if a not in parent:
+            parent[a] = a
+        if b not in parent:
+            parent[b] = b
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[ra] = rb
-    groups: dict = defaultdict(lambda: ([], []))
+    groups: dict = {}
     for node in parent:
-        side, n = node
-        groups[find(node)][0 if side == "k" else 1].append(n)
+        group = groups.get(find(node))
+        if group is None:
+            group = groups[find(node)] = ([], [])
+        group[node & 1].append(node >> 1)
     return [(sorted(r), sorted(c)) for r, c in groups.values()]
+
+
+_ASSIGNMENTS: dict = {}  # (shape, bytes) of a cost matrix -> scipy's assignment: small matrices recur often
+_MEMO_CELLS = 64  # matrices up to this many cells are remembered
+_MEMO_ENTRIES = 100_000
+
+
+def forget_assignments() -> None:
+    _ASSIGNMENTS.clear()
+
+
+def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's ``linear_sum_assignment(cost)`` (rows, columns), remembered for small matrices (the same matrix,
+    bit for bit, gives the same assignment)."""
+    from scipy.optimize import linear_sum_assignment
+
+    if cost.size > _MEMO_CELLS:
+        return linear_sum_assignment(cost)
+    key = (cost.shape, cost.tobytes())
+    found = _ASSIGNMENTS.get(key)
+    if found is None:
+        if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
+            _ASSIGNMENTS.clear()
+        found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
+    return found
 
 
 def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple:
     """CEAFe (``entity``) or CEAFm: the best one-to-one alignment's similarity; each connected part of the
     clusters that share something aligned on its own (the best total is the sum of the parts')."""
-    from scipy.optimize import linear_sum_assignment
-
     overlap = _overlaps(key_clusters, key_mins, sys_clusters, split_map)
     similarity = 0.0
     if entity:
@@ -286,7 +319,7 @@ def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple
         for a, i in enumerate(rows):
             for b, j in enumerate(cols):
                 m[a, b] = score.get((i, j), 0.0)
-        r, c = linear_sum_assignment(-m)
+        r, c = best_assignment(-m)
         similarity += float(m[r, c].sum())
     if entity:
         return similarity, len(sys_clusters), similarity, len(key_clusters)
@@ -296,12 +329,10 @@ def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple
 def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
     """CEAF as the scorer computes it on one dense matrix (the plural sets' alignment, where the chosen pairs and
     the order of the sum matter)."""
-    from scipy.optimize import linear_sum_assignment
-
     scores = np.zeros((len(key_clusters), len(sys_clusters)))
     for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
-    r, c = linear_sum_assignment(-scores)
+    r, c = best_assignment(-scores)
     similarity = scores[r, c].sum()
     if entity:
         return similarity, len(sys_clusters), similarity, len(key_clusters)
@@ -337,47 +368,66 @@ def _counts(metric, key_clusters, sys_clusters, key_mins, key_to_sys, sys_to_key
 NO_MAPS = ({}, {}, {})
 
 
+def _alignment_counts(raw: list, pairs: list) -> list:
+    """The alignment's (pn, pd, rn, rd): sums over the chosen pairs (pn, rn), the first key set (pd) and the
+    first response set (rd), as the scorer's numpy sums them: fewer than 8 numbers one after the other from 0.0
+    (numpy's pairwise sum below 8), else with numpy on the scorer's array."""
+    n, m = len(raw), len(raw[0])
+    if len(pairs) < 8 and n < 8 and m < 8:
+        out = [0.0, 0.0, 0.0, 0.0]
+        for r, c in pairs:
+            out[0] += raw[r][c][0]
+            out[2] += raw[r][c][2]
+        for j in range(m):
+            out[1] += raw[0][j][1]
+        for i in range(n):
+            out[3] += raw[i][0][3]
+        return out
+    a = np.array(raw, dtype=np.float64)
+    rows, cols = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    return [a[rows, cols, 0].sum(), a[0, :, 1].sum(), a[rows, cols, 2].sum(), a[:, 0, 3].sum()]
+
+
 def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     """The plural sets' alignment for ``metric``: the three maps and the alignment's (pn, pd, rn, rd)."""
-    from scipy.optimize import linear_sum_assignment
-
     key_sets, sys_sets = key.splits(), sys.splits()
     if not key_sets and not sys_sets:
         return NO_MAPS, [0, 0, 0, 0]
-    key_members = [(s.members, s.member_mins) for s in key_sets] or [([], [])]  # the scorer's empty stand-in
-    sys_members = [s.members for s in sys_sets] or [[]]
-    n, m = len(key_members), len(sys_members)
-    f = np.zeros((n, m))
-    recalls = np.zeros((n, m))
-    precisions = np.zeros((n, m))
-    raw = np.zeros((n, m, 4))
-    sys_maps = [_cluster_map(c) for c in sys_members]
-    for i, (kc, kmins) in enumerate(key_members):
-        k_map = _cluster_map(kc)
-        kmins = kmins if key.mins is not None else None
-        for j, sc in enumerate(sys_members):
-            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, sys_maps[j], k_map, NO_MAPS, alignment=True)
+    with_min = key.mins is not None
+    key_members = [(s.members, s.member_mins if with_min else None, s.member_of) for s in key_sets] or [([], None, {})]
+    sys_members = [(s.members, s.member_of) for s in sys_sets] or [([], {})]  # the scorer's empty stand-ins
+    raw: list[list[tuple]] = []  # [i][j]: (pn, pd, rn, rd)
+    f: list[list[float]] = []
+    for kc, kmins, k_map in key_members:
+        raw.append([])
+        f.append([])
+        for sc, s_map in sys_members:
+            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, s_map, k_map, NO_MAPS, alignment=True)
             if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
                 raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
                                 f"by zero (a member cluster holds a span twice): the UA scorer raises "
                                 "ZeroDivisionError here")
-            raw[i, j, :] = [pn, pd, rn, rd]
-            precisions[i, j] = 0 if pn == 0 else pn / float(pd)
-            recalls[i, j] = 0 if rn == 0 else rn / float(rd)
-            f[i, j] = _f1(pn, pd, rn, rd)
-    rows, cols = linear_sum_assignment(-f)
-    counts = [raw[rows, cols, np.zeros_like(cols)].sum(), raw[0, :, 1].sum(),
-              raw[rows, cols, np.ones_like(cols) * 2].sum(), raw[:, 0, 3].sum()]
+            raw[-1].append((pn, pd, rn, rd))
+            f[-1].append(_f1(pn, pd, rn, rd))
+    if len(f) == 1 and len(f[0]) == 1:
+        pairs = [(0, 0)]
+    else:
+        rows, cols = best_assignment(-np.array(f))
+        pairs = list(zip(rows.tolist(), cols.tolist()))
+    counts = _alignment_counts(raw, pairs)
     key_r, sys_p, key_f = {}, {}, {}
-    for r, c in zip(rows, cols):
+    for r, c in pairs:
         if r >= len(key_sets) or c >= len(sys_sets):
             continue  # the stand-in scores 0 with everything
-        if recalls[r, c] > 0:
-            key_r[key_sets[r]] = (sys_sets[c], float(recalls[r, c]))
-        if precisions[r, c] > 0:
-            sys_p[sys_sets[c]] = (key_sets[r], float(precisions[r, c]))
-        if f[r, c] > 0:
-            key_f[key_sets[r]] = (sys_sets[c], float(f[r, c]))
+        pn, pd, rn, rd = raw[r][c]
+        recall = 0 if rn == 0 else rn / float(rd)
+        precision = 0 if pn == 0 else pn / float(pd)
+        if recall > 0:
+            key_r[key_sets[r]] = (sys_sets[c], float(recall))
+        if precision > 0:
+            sys_p[sys_sets[c]] = (key_sets[r], float(precision))
+        if f[r][c] > 0:
+            key_f[key_sets[r]] = (sys_sets[c], float(f[r][c]))
     return (key_r, sys_p, key_f), counts
 
 

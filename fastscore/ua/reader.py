@@ -15,6 +15,7 @@ EntityID or MarkableID, a non-number Min, too few columns) is one error naming t
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError, ParseError
@@ -75,9 +76,15 @@ class UASource:
         return self._names
 
 
+_FIELD = re.compile(r"([^|=]*)=([^|]*)")
+
+
 def _fields(annotation: str) -> dict[str, str]:
     """``A=1|B=2`` -> {A: 1, B: 2}; a part without ``=`` is read as the scorer reads it (its name is the part
     less its last character, its value the whole part)."""
+    found = _FIELD.findall(annotation)
+    if len(found) == annotation.count("|") + 1:  # every part has a '=' (one match each, split at the first)
+        return dict(found)
     out = {}
     for part in annotation.split("|"):
         at = part.find("=")
@@ -85,26 +92,68 @@ def _fields(annotation: str) -> dict[str, str]:
     return out
 
 
-def _document_lines(path: str, text: str) -> dict[str, list[tuple[int, str]]]:
-    """Document name -> its token lines (line number, stripped text), split as the scorer splits them."""
-    stripped = [line.strip() for line in text.split("\n")]
-    starts = [i for i, line in enumerate(stripped) if line.startswith("# newdoc")]
-    docs: dict[str, list[tuple[int, str]]] = {}
-    lines: list[tuple[int, str]] = []
-    name = None
-    for a, b in zip([-1, *starts], [*starts, len(stripped)]):
-        if a >= 0:
-            if name and lines:
-                docs[name] = lines
-                lines = []
-            name = stripped[a][len("# newdoc id = "):]
-        lines += [(n, line) for n, line in enumerate(stripped[a + 1:b], a + 2) if line and line[0] != "#"]
-    if name and lines:
-        docs[name] = lines
-    return docs
+Row = tuple  # (token index in the document, line number, IDENTITY (or DEIXIS) cell, BRIDGING cell or "_")
 
 
-def _read_document(path: str, name: str, lines: list[tuple[int, str]], column: int, with_min: bool,
+@dataclass
+class DocumentRows:
+    """The token lines of one document that the reader parses: those with a markable or bridging cell, and the
+    first line with too few columns (its number and column count), if any."""
+
+    rows: list[Row]
+    short: tuple[int, int] | None = None
+
+
+def document_rows(data: bytes, column: int, with_bridging: bool) -> dict[str, DocumentRows]:
+    """Document name -> its marked token lines, split as the scorer splits them: ``# newdoc`` starts a document
+    (named by what follows ``# newdoc id = ``; lines before the first belong to it; a document without lines, or
+    unnamed, passes its lines on to the next), other ``#`` lines and blank lines are skipped; a name given twice
+    keeps its first place and its last lines.  ``data``: the file's bytes, newlines ``\\n``."""
+    import numpy as np
+
+    from ..kernels.ua_scan import LINE_NEWDOC, LINE_TOKEN, scan_ua
+
+    bridging = BRIDGING if with_bridging else -1
+    need = max(column, bridging, 1) + 1
+    arr = np.frombuffer(data, dtype=np.uint8)
+    kind, ss, se, nf, cs, ce, bs, be, marked = scan_ua(arr, data.count(b"\n") + 1, column, bridging)
+    newdocs = np.flatnonzero(kind == LINE_NEWDOC)
+    tokens = np.flatnonzero(kind == LINE_TOKEN)
+    bounds = np.searchsorted(tokens, newdocs)
+    parts: dict[str, tuple[int, int]] = {}  # name -> its token lines, tokens[a:b]
+    name, first = None, 0
+    for line, b in zip(newdocs.tolist(), bounds.tolist()):
+        if name and b > first:
+            parts[name] = (first, b)
+            first = b
+        name = data[ss[line]:se[line]].decode("utf-8")[len("# newdoc id = "):]
+    if name and len(tokens) > first:
+        parts[name] = (first, len(tokens))
+
+    text = data.decode("ascii") if data.isascii() else None  # where byte offsets are character offsets
+
+    def cells(starts, ends) -> list[str]:
+        if text is not None:
+            return ["_" if s < 0 else text[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
+        return ["_" if s < 0 else data[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist())]
+
+    at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
+    lines = tokens[at]
+    numbers = (lines + 1).tolist()
+    identity = cells(cs[lines], ce[lines])
+    bridging_cells = cells(bs[lines], be[lines]) if with_bridging else ["_"] * len(lines)
+    short = tokens[nf[tokens] < need]
+    out = {}
+    for name, (a, b) in parts.items():
+        i, j = np.searchsorted(at, (a, b)).tolist()
+        rows = list(zip((at[i:j] - a).tolist(), numbers[i:j], identity[i:j], bridging_cells[i:j]))
+        k = int(np.searchsorted(short, tokens[a]))
+        shown = (int(short[k]) + 1, int(nf[short[k]])) if k < len(short) and short[k] <= tokens[b - 1] else None
+        out[name] = DocumentRows(rows, shown)
+    return out
+
+
+def _read_document(path: str, name: str, lines: DocumentRows, column: int, with_min: bool,
                    with_bridging: bool) -> UADocument:
     doc = UADocument(name)
     starts: dict[str, int] = {}
@@ -115,15 +164,11 @@ def _read_document(path: str, name: str, lines: list[tuple[int, str]], column: i
     anchors: dict[str, str] = {}
     stack: list[str] = []
     need = max(column, BRIDGING if with_bridging else 1) + 1
-    rows = [line.split(None, need) for _, line in lines]  # the columns read, and the rest
-    short = next((i for i, r in enumerate(rows) if len(r) < need), None)
-    if short is not None:
-        raise ParseError(path, lines[short][0], f"{len(lines[short][1].split())} column(s): the UA scorer reads "
+    if lines.short is not None:
+        number, n_columns = lines.short
+        raise ParseError(path, number, f"{n_columns} column(s): the UA scorer reads "
                          f"column {need} (IDENTITY is the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th)", name)
-    marked = [i for i, r in enumerate(rows) if r[column] != "_" or (with_bridging and r[BRIDGING] != "_")]
-    for index in marked:
-        number, columns = lines[index][0], rows[index]
-        cell = columns[column]
+    for index, number, cell, bridging_cell in lines.rows:
         if cell != "_":
             pieces = cell.split("(")
             for _ in pieces[0]:  # each character before the first '(' closes the last open markable
@@ -148,13 +193,13 @@ def _read_document(path: str, name: str, lines: list[tuple[int, str]], column: i
                 if "ElementOf" in info:
                     for plural in info["ElementOf"].split(","):
                         doc.element_of.setdefault(plural, []).append(markable_id)
-        if with_bridging and columns[BRIDGING] != "_":
-            for annotation in columns[BRIDGING].split("(")[1:]:
+        if bridging_cell != "_":
+            for annotation in bridging_cell.split("(")[1:]:
                 info = _fields(annotation[:-1] if annotation.endswith(")") else annotation)
                 for key in ("MarkableID", "MentionAnchor"):
                     if key not in info:
                         raise ParseError(path, number, f"a bridging annotation without {key} in "
-                                         f"{columns[BRIDGING]!r}", name)
+                                         f"{bridging_cell!r}", name)
                 anchors[info["MarkableID"]] = info["MentionAnchor"]
     for markable_id in entities:
         if markable_id not in ends:
@@ -199,10 +244,11 @@ def read_ua(path, column: int = IDENTITY, with_min: bool = False, with_bridging:
         raise InputError(f"{path}: starts with a byte-order mark, which the UA scorer reads as part of the first "
                          "line (its '# newdoc' is then a token line, and the scorer crashes): remove the mark")
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 (byte {e.start}): the UA scorer reads UTF-8 text") from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Python's universal newlines, as the scorer reads
+    if b"\r" in data:  # Python's universal newlines, as the scorer reads
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     docs = {name: _read_document(path, name, lines, column, with_min, with_bridging)
-            for name, lines in _document_lines(path, text).items()}
+            for name, lines in document_rows(data, column, with_bridging).items()}
     return UAFile(path, docs)

@@ -1,13 +1,13 @@
 """Scoring Universal Anaphora files as the UA scorer does (``fastscore coref KEY SYS --format ua``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
-from .engine import Undefined, metric_counts, score_document
+from .engine import Undefined, forget_assignments, score_document
 from .metrics import BRIDGING, COREFERENCE, METRICS
 from .reader import DEIXIS, IDENTITY, UAFile, read_ua
 from .relations import bridging_counts, non_referring_counts
@@ -94,6 +94,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
         given["--only-split-antecedents"] = only_split_antecedents
     warnings = _ignored(settings, given)
     names = resolve(metrics, {k: v for k, v in COREFERENCE.items()})
+    forget_assignments()  # each run solves its own assignments (a warm run does not reuse the last one's)
     k, r = read(key, settings, True), read(response, settings, False)
     printed: list[str] = []
     rows: list[dict] = []
@@ -150,18 +151,26 @@ _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea
 
 def _order_dependent(ks, ss, found: dict) -> bool:
     """Whether BLANC or LEA would change if the plural sets stood first, or last, in their clusters (the scorer's
-    order is that of its Python's sets)."""
+    order is that of its Python's sets): each cluster holding a plural set scored alone in the three orders."""
     if not (ks.splits() and ss.splits()):
         return False
+    from .engine import blancc, lea
 
-    def moved(side, first: bool):
-        clusters = [sorted(c, key=lambda m: isinstance(m, Split) != first) for c in side.clusters]
-        return replace(side, clusters=clusters)
+    def orders(c):
+        return [sorted(c, key=lambda m: isinstance(m, Split) != first) for first in (True, False)]
 
-    for metric in ("blancc", "lea"):
-        actual, maps = found[metric]
-        for first in (True, False):
-            if metric_counts(metric, moved(ks, first), moved(ss, first), maps) != actual:
+    key_r, sys_p, key_f = found["lea"][1]
+    blanc_f = found["blancc"][1][2]
+    for c in ks.clusters:
+        if Split in map(type, c):
+            recall, coref = lea([c], ss.clusters, ss.cluster_of, key_r), blancc([], [c], ss.cluster_of, blanc_f)[0]
+            if any(lea([o], ss.clusters, ss.cluster_of, key_r) != recall
+                   or blancc([], [o], ss.cluster_of, blanc_f)[0] != coref for o in orders(c)):
+                return True
+    for c in ss.clusters:
+        if Split in map(type, c):
+            precision = lea([c], ks.clusters, ks.cluster_of, sys_p)
+            if any(lea([o], ks.clusters, ks.cluster_of, sys_p) != precision for o in orders(c)):
                 return True
     return False
 
