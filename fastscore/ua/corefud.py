@@ -273,21 +273,15 @@ def _identity(t: int, opening: dict, closing: Counter, ends: dict) -> str:
 def read_corefud_as_ua(path, settings, key: bool, fix_corefud_quirks: bool = False):
     """A CoNLL-U file read as the UA scorer would read its UA text (:class:`~fastscore.ua.reader.UAFile`, named by
     the CoNLL-U file), the warnings of what the writing lost, and each document's number of tokens."""
-    import tempfile
-
     from .score import read
 
     path = os.fspath(path)
     ua = corefud_as_ua(path, fix_corefud_quirks)
-    with tempfile.TemporaryDirectory(prefix="fastscore-ua-") as folder:  # private: made for this reading only
-        written = os.path.join(folder, "converted.ua")
-        with open(written, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(ua.text)
-        try:
-            read_back = read(written, settings, key)
-        except InputError as e:
-            raise InputError(f"{path}: its UA text does not read back ({e}): please report this as a fastscore "
-                             "bug") from None
+    try:  # read from memory: the text the UA scorer would read from a file written with --to ua
+        read_back = read(path, settings, key, data=ua.text.encode("utf-8"))
+    except InputError as e:
+        raise InputError(f"{path}: its UA text does not read back ({e}): please report this as a fastscore "
+                         "bug") from None
     read_back.path = path
     return read_back, loss_warnings(path, ua), ua.tokens
 

@@ -240,6 +240,13 @@ def read_ua(path, column: int = IDENTITY, with_min: bool = False, with_bridging:
 
     path = os.fspath(path)
     data, bom = read_bytes_and_bom(path)
+    return read_ua_bytes(path, data, bom, column, with_min, with_bridging)
+
+
+def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENTITY, with_min: bool = False,
+                  with_bridging: bool = False) -> UAFile:
+    """:func:`read_ua` of bytes already read (``path`` names them in messages; ``bom``: they started with a
+    byte-order mark, removed)."""
     if bom:
         raise InputError(f"{path}: starts with a byte-order mark, which the UA scorer reads as part of the first "
                          "line (its '# newdoc' is then a token line, and the scorer crashes): remove the mark")

@@ -1,6 +1,7 @@
 """Scoring Universal Anaphora files as the UA scorer does (``fastscore coref KEY SYS --format ua``)."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,7 +10,7 @@ from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
 from .engine import Undefined, forget_assignments, score_document
 from .metrics import BRIDGING, COREFERENCE, METRICS
-from .reader import DEIXIS, IDENTITY, UAFile, read_ua
+from .reader import DEIXIS, IDENTITY, UAFile, read_ua, read_ua_bytes
 from .relations import bridging_counts, non_referring_counts
 from .result import UAResult
 
@@ -61,11 +62,14 @@ class Settings:
                 + (" using the minimum span evaluation setting " if self.use_min else ""))
 
 
-def read(source, settings: Settings, key: bool) -> UAFile:
+def read(source, settings: Settings, key: bool, data: bytes | None = None) -> UAFile:
+    """A UA file (or ``data``, its bytes already in memory, named by ``source``) read for these settings."""
     if isinstance(source, UAFile):
         return source
-    return read_ua(source, DEIXIS if settings.deixis else IDENTITY, with_min=key and settings.use_min,
-                   with_bridging=settings.keep_bridging)
+    column, with_min = DEIXIS if settings.deixis else IDENTITY, key and settings.use_min
+    if data is not None:
+        return read_ua_bytes(os.fspath(source), data, False, column, with_min, settings.keep_bridging)
+    return read_ua(source, column, with_min=with_min, with_bridging=settings.keep_bridging)
 
 
 def _ignored(settings: Settings, given: dict) -> list[str]:
