@@ -44,6 +44,12 @@ class Result:
         what a worker sends back when no such report is asked (they are most of its bytes).  Default: itself."""
         return self
 
+    @classmethod
+    def merge(cls, results: Sequence["Result"], gold: str, system: str) -> "Result":
+        """The results of a corpus's shard pairs (in order) as one result named by the two corpora
+        (``Corpus.merge``'s default); :func:`check_same_options` and ``DocStats.concat`` do the common part."""
+        raise NotImplementedError(f"{cls.__name__} is scored one pair of inputs at a time")
+
     @property
     def table_metrics(self) -> list[str]:
         """The rows of ``score_table()``, in order: the metrics (a task adds what its text report shows)."""

@@ -100,79 +100,6 @@ OPTIONS = (
 )
 
 
-def _report(result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
-    from ..errors import UsageError
-    from .reports import render
-
-    if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in ("ua", "perl", "corefud", "coval"):
-        raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it is)"
-                         if fmt == "ua" else f"--output {fmt} is another scorer's report: for UA files use --output ua")
-    if fmt == "ua":
-        from ..ua.report import render as render_ua
-
-        return render_ua(result)
-    if fmt == "perl" and result.options.get("format") == "conllu":
-        raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output corefud")
-    if fmt == "perl" and result.tables is None:
-        raise UsageError("--output perl is v8.01's report of exact spans: with --match mina, --np-only or "
-                         "--remove-nested use --output coval")
-    if totals_only and fmt != "perl":
-        raise UsageError("--totals-only shapes the v8.01 report: use it with --output perl")
-
-    return render(result, fmt, per_doc=per_doc, totals_only=totals_only)
-
-
-def _concat(tables: list, name: str, like):
-    from ..formats.table import MentionTable
-
-    if not tables and like.words is not None:  # CoNLL-U: the response holds the key's sentences, or nothing scores
-        from ..messages import few
-
-        raise InputError(f"{name}: holds none of the documents of {like.path} ({few(like.doc_names)}): a CoNLL-U "
-                         "response must hold the key's documents and sentences (the CorefUD scorer reads the two "
-                         "files side by side)")
-    if not tables:  # a key shard none of whose documents is in the response
-        empty = like.select([])
-        empty.path = name
-        return empty
-    if any(t.words is not None for t in tables):
-        if any(t.batch is not None for t in tables):  # batches are cut before the same documents on both sides
-            raise InputError(f"{name}: the batches of the key and of the response hold other documents (their "
-                             "sentences differ): score the two files without --batch-size to see where")
-        raise InputError(f"{name}: the documents of a CoNLL-U shard are spread over several shards of the other "
-                         "side: give key and response shards of the same documents")
-    return MentionTable.concat(tables, name)
-
-
-def _batches(path: str, size: int) -> list:
-    from .score import detect_format
-
-    fmt = detect_format(path)
-    if fmt == "jsonl":
-        from ..formats.jsonl import jsonl_batches
-
-        return jsonl_batches(path, size)
-    if fmt == "conllu":
-        from ..formats.conllu_batches import conllu_batches
-
-        return conllu_batches(path, size)
-    if fmt != "conll2012":
-        return []  # read whole (Parquet and Arrow files are memory-mapped; NAF is a file or folder per document)
-    from ..formats.conll import conll_batches
-
-    return conll_batches(path, size)
-
-
-def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    """The CoNLL-2012 example, the CorefUD one with --format conllu or a CRAC preset, the UA one with --format ua."""
-    from ..examples import command_inputs
-
-    if keywords.get("format") == "ua":
-        return command_inputs("ua")
-    corefud = keywords.get("format") == "conllu" or str(keywords.get("preset")).startswith("crac")
-    return command_inputs("corefud" if corefud else "coref")
-
-
 CONVERTER = Converter(
     targets=("conll2012", "conllu", "jsonl", "parquet", "arrow"),
     summary="coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
@@ -188,60 +115,160 @@ CONVERTER = Converter(
 )
 
 
-def _metric_choices(options: dict) -> tuple[str, ...]:
-    """Every metric of the task's registries (whichever its options and inputs make)."""
-    from ..metrics import every_metric
-    from .metrics import COREFUD_METRICS, METRICS
+class CorefCorpus(Corpus):
+    batch_formats = "CoNLL-2012, jsonlines, CoNLL-U"
 
-    return every_metric(METRICS, COREFUD_METRICS)
+    def concat(self, tables: list, name: str, like):
+        from ..formats.table import MentionTable
+
+        # CoNLL-U: the response holds the key's sentences, or nothing scores
+        if not tables and like.words is not None:
+            from ..messages import few
+
+            raise InputError(f"{name}: holds none of the documents of {like.path} ({few(like.doc_names)}): a "
+                             "CoNLL-U response must hold the key's documents and sentences (the CorefUD scorer reads "
+                             "the two files side by side)")
+        if not tables:  # a key shard none of whose documents is in the response
+            empty = like.select([])
+            empty.path = name
+            return empty
+        if any(t.words is not None for t in tables):
+            if any(t.batch is not None for t in tables):  # batches are cut before the same documents on both sides
+                raise InputError(f"{name}: the batches of the key and of the response hold other documents (their "
+                                 "sentences differ): score the two files without --batch-size to see where")
+            raise InputError(f"{name}: the documents of a CoNLL-U shard are spread over several shards of the "
+                             "other side: give key and response shards of the same documents")
+        return MentionTable.concat(tables, name)
+
+    def batches(self, path: str, size: int) -> list:
+        from .score import detect_format
+
+        fmt = detect_format(path)
+        if fmt == "jsonl":
+            from ..formats.jsonl import jsonl_batches
+
+            return jsonl_batches(path, size)
+        if fmt == "conllu":
+            from ..formats.conllu_batches import conllu_batches
+
+            return conllu_batches(path, size)
+        if fmt != "conll2012":
+            return []  # read whole (Parquet, Arrow files are memory-mapped; NAF is a file or folder per document)
+        from ..formats.conll import conll_batches
+
+        return conll_batches(path, size)
+
+    def part_summary(self, part):
+        from ..formats.conllu_batches import batch_summary
+
+        return batch_summary(part)
+
+    def part_contexts(self, parts: list, summaries: list) -> list:
+        from ..formats.conllu_batches import part_contexts
+
+        return part_contexts(parts, summaries)
+
+    def in_context(self, read, context):
+        from ..formats.conllu_batches import in_context
+
+        return in_context(read, context)
+
+    def read_again(self, part) -> bool:
+        from ..formats.conllu_batches import read_again
+
+        return read_again(part)
+
+    def prepare(self, part) -> None:
+        from ..formats.columnar import import_reader
+
+        import_reader(part)
 
 
-COREF = Task(
-    name="coref",
-    summary="score coreference output: CoNLL-2011/2012, CoNLL-U (CorefUD), jsonlines (MUC, B3, CEAF, BLANC, "
-            "LEA, CoNLL, MOR)",
-    description="Score a coreference response against a key, with the numbers of the CoNLL reference scorer "
-                "v8.01 (and coval's LEA) for CoNLL-2011/2012 and jsonlines files, and of the CorefUD scorer 1.2 "
-                "for CoNLL-U files (exact, partial or head matching, zeros, MOR); minimum spans (MINA) as coval scores them "
-                "with --match mina.",
-    example=EXAMPLE,
-    api_doc=API_DOC,
-    docs_page="docs/coreference.md",
-    gold_help="gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)",
-    system_help="system file, in the key's format ('example' for the bundled example)",
-    extensions=(".conll", ".conllu", ".jsonl", ".parquet", ".arrow"),
-    metric_choices=_metric_choices,
-    default_metric="conll",
-    metric_help=f"{'|'.join(ONE_METRIC)} (default conll)",
-    outputs=(("text", "readable table, default"), ("perl", "v8.01 report layout"),
-             ("corefud", "the CorefUD scorer's report, CoNLL-U"),
-             ("coval", "coval's report (--match mina, --np-only, --remove-nested)"),
-             ("ua", "the Universal Anaphora scorer's report, --format ua"), ("json", "JSON"), ("csv", "CSV"),
-             ("markdown", "Markdown")),
-    interval_free=("perl", "corefud", "coval", "ua"),
-    inputs_shown=("perl",),
-    converter=CONVERTER,
-    options=OPTIONS,
-    read=lazy("fastscore.coref.score", "read"),
+class CorefTask(Task):
+    name = "coref"
+    summary = ("score coreference output: CoNLL-2011/2012, CoNLL-U (CorefUD), jsonlines (MUC, B3, CEAF, BLANC, "
+               "LEA, CoNLL, MOR)")
+    description = ("Score a coreference response against a key, with the numbers of the CoNLL reference scorer "
+                   "v8.01 (and coval's LEA) for CoNLL-2011/2012 and jsonlines files, and of the CorefUD scorer 1.2 "
+                   "for CoNLL-U files (exact, partial or head matching, zeros, MOR); minimum spans (MINA) as coval "
+                   "scores them with --match mina.")
+    example = EXAMPLE
+    api_doc = API_DOC
+    docs_page = "docs/coreference.md"
+    gold_help = "gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)"
+    system_help = "system file, in the key's format ('example' for the bundled example)"
+    extensions = (".conll", ".conllu", ".jsonl", ".parquet", ".arrow")
+    default_metric = "conll"
+    metric_help = f"{'|'.join(ONE_METRIC)} (default conll)"
+    outputs = (("text", "readable table, default"), ("perl", "v8.01 report layout"),
+               ("corefud", "the CorefUD scorer's report, CoNLL-U"),
+               ("coval", "coval's report (--match mina, --np-only, --remove-nested)"),
+               ("ua", "the Universal Anaphora scorer's report, --format ua"), ("json", "JSON"), ("csv", "CSV"),
+               ("markdown", "Markdown"))
+    interval_free = ("perl", "corefud", "coval", "ua")
+    inputs_shown = ("perl",)
+    converter = CONVERTER
+    options = OPTIONS
     # how a file is read: its format as given, and the token columns minimum spans read too
-    read_keywords=("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks"),
-    doc_names=lambda table: list(table.doc_names),
-    score=lazy("fastscore.coref.score", "score_coref"),
-    report=_report,
-    bundled_example=_bundled,
-    input_names=("KEY", "RESPONSE"),
-    corpus=Corpus(
-        merge=lazy("fastscore.coref.result", "CorefResult.merge"),
-        concat=_concat,
-        batches=_batches,
-        batch_formats="CoNLL-2012, jsonlines, CoNLL-U",
-        part_summary=lazy("fastscore.formats.conllu_batches", "batch_summary"),
-        part_contexts=lazy("fastscore.formats.conllu_batches", "part_contexts"),
-        in_context=lazy("fastscore.formats.conllu_batches", "in_context"),
-        read_again=lazy("fastscore.formats.conllu_batches", "read_again"),
-        prepare=lazy("fastscore.formats.columnar", "import_reader"),
-    ),
-    reads=(("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""), ("arrow", ""),
-           ("naf", "--format naf")),
-    pairing=PAIRING,
-)
+    read_keywords = ("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks")
+    input_names = ("KEY", "RESPONSE")
+    corpus = CorefCorpus()
+    reads = (("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""),
+             ("arrow", ""), ("naf", "--format naf"))
+    pairing = PAIRING
+
+    def read(self, source, **read_keywords):
+        from .score import read
+
+        return read(source, **read_keywords)
+
+    def doc_names(self, table) -> list[str]:
+        return list(table.doc_names)
+
+    def score(self, key, response, **keywords):
+        from .score import score_coref
+
+        return score_coref(key, response, **keywords)
+
+    def report(self, result, fmt: str, per_doc: bool = False, totals_only: bool = False) -> str:
+        from ..errors import UsageError
+        from .reports import render
+
+        if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in ("ua", "perl", "corefud", "coval"):
+            raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it "
+                             "is)" if fmt == "ua" else
+                             f"--output {fmt} is another scorer's report: for UA files use --output ua")
+        if fmt == "ua":
+            from ..ua.report import render as render_ua
+
+            return render_ua(result)
+        if fmt == "perl" and result.options.get("format") == "conllu":
+            raise UsageError("--output perl is v8.01's report of CoNLL-2012 spans: for CoNLL-U use --output "
+                             "corefud")
+        if fmt == "perl" and result.tables is None:
+            raise UsageError("--output perl is v8.01's report of exact spans: with --match mina, --np-only or "
+                             "--remove-nested use --output coval")
+        if totals_only and fmt != "perl":
+            raise UsageError("--totals-only shapes the v8.01 report: use it with --output perl")
+
+        return render(result, fmt, per_doc=per_doc, totals_only=totals_only)
+
+    def bundled_example(self, keywords: dict) -> tuple[str, str, dict]:
+        """The CoNLL-2012 example, the CorefUD one with --format conllu or a CRAC preset, the UA one with --format
+        ua."""
+        from ..examples import command_inputs
+
+        if keywords.get("format") == "ua":
+            return command_inputs("ua")
+        corefud = keywords.get("format") == "conllu" or str(keywords.get("preset")).startswith("crac")
+        return command_inputs("corefud" if corefud else "coref")
+
+    def metric_choices(self, options: dict) -> tuple[str, ...]:
+        """Every metric of the task's registries (whichever its options and inputs make)."""
+        from ..metrics import every_metric
+        from .metrics import COREFUD_METRICS, METRICS
+
+        return every_metric(METRICS, COREFUD_METRICS)
+
+
+COREF = CorefTask()
