@@ -9,8 +9,8 @@ import argparse
 from ..errors import InputError
 from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
+from .choices import FORMATS, PRESETS
 
-METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "conll", "all")
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
 EXAMPLE = """\
@@ -35,21 +35,22 @@ docs/coreference.md for each metric's numerator and denominator.
 
 
 def _metric_names(text: str) -> str:
-    """A `-m` value: one metric name, or several separated by commas."""
-    wrong = [n for n in text.split(",") if n.strip().lower() not in METRIC_CHOICES]
+    """A `-m` value: one metric name, or several separated by commas (of the task's registries, or all)."""
+    known = (*COREF.metric_choices({}), "all")
+    wrong = [n for n in text.split(",") if n.strip().lower() not in known]
     if wrong:
-        raise argparse.ArgumentTypeError(f"unknown metric {wrong[0]!r}: choose from {', '.join(METRIC_CHOICES)}")
+        raise argparse.ArgumentTypeError(f"unknown metric {wrong[0]!r}: choose from {', '.join(known)}")
     return text
 
 
 OPTIONS = (
-    Option(("-m", "--metric"), "metrics", f"metric to report: {', '.join(METRIC_CHOICES)} (repeatable, or "
-           "comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
+    Option(("-m", "--metric"), "metrics", "metric to report: muc, bcub, ceafm, ceafe, blanc, lea, mor, zero, conll, "
+           "all (repeatable, or comma-separated; default: all)", type=_metric_names, metavar="METRIC", repeatable=True,
            scope="command", positional=True),
     Option(("--format",), "format", "input format: auto (from the content, default), conll2012, conllu "
            "(CorefUD), jsonl, naf (NAF coreference: a file, or a folder of documents), parquet, arrow (mention "
            "tables written by fastscore convert), ua (Universal Anaphora: the UA scorer's numbers, docs/ua.md)",
-           default="auto", choices=("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")),
+           default="auto", choices=FORMATS),
     Option(("--cross-document",), "cross_document", "NAF: score each topic (ECB+ style) as one coreference space, "
            "across its documents", switch=True, default=False),
     Option(("--match",), "match", "mention matching: exact, partial (the response inside the key, with its "
@@ -83,7 +84,7 @@ OPTIONS = (
            "IDENTITY (evaluate_discourse_deixis)", switch=True, default=False),
     Option(("--preset",), "preset", "a published configuration: conll2012, crac2022 (CorefUD, partial), "
            "crac2023 (head), crac2024 and crac2025 (head, zeros by dependencies)",
-           choices=("conll2012", "crac2022", "crac2023", "crac2024", "crac2025")),
+           choices=tuple(PRESETS)),
     Option(("--fix-scorer-quirks",), "fix_scorer_quirks", "CoNLL-2012: read what v8.01 misreads as it was meant "
            "(a byte-order mark, start and end lines, whitespace after the last TAB; see docs/formats.md), not v8.01's "
            "figures",
@@ -234,7 +235,8 @@ class CorefTask(Task):
         from ..errors import UsageError
         from .reports import render
 
-        if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in ("ua", "perl", "corefud", "coval"):
+        # the official layouts: each its own scorer's
+        if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in self.interval_free:
             raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it "
                              "is)" if fmt == "ua" else
                              f"--output {fmt} is another scorer's report: for UA files use --output ua")

@@ -79,8 +79,12 @@ class ExplainTask(Task):
         return doc_names(source.path, self)
 
     def score(self, key, response, **keywords):
+        from .corpus import is_several, score_files
         from .result import score_explain
 
+        paths = [str(getattr(x, "path", x)) for x in (key, response)]
+        if any(map(is_several, paths)):  # folders or patterns of files: each pair explained, the results joined
+            return score_files(*paths, score_explain, self, **keywords)
         return score_explain(key, response, **keywords)
 
     def report(self, result, fmt: str, per_doc: bool = False, file: str | None = None) -> str:
