@@ -1,15 +1,10 @@
 """The shape every task fills (coreference, event nuggets, and the tasks to come).
 
-A :class:`Task` says how to read its inputs, which options it takes (declared
-once: the command line and the API keywords are made from them), how to score
-a gold/system pair into a result, its default metric and its reports.  Scoring
-commands, ``compare``, ``sweep`` and ``--bootstrap`` ask the shape, never a
-task's name; tasks are registered in :mod:`fastscore.tasks`.
-
-A result, whatever the task, has ``doc_stats`` (a :class:`~fastscore.stats.docstats.DocStats`
-carrying its metric registry), ``metrics`` (the registry names it reports), ``warnings``
-(strings), a ``bootstrap`` attribute (set by :func:`fastscore.bootstrap`), ``to_dict()``
-and ``signature()``.
+A task is a subclass of :class:`Task` in its folder's ``task.py``: it says how to read its inputs, which options
+it takes (declared once: the command line and the API keywords are made from them), how to score a gold/system
+pair into a result (a :class:`fastscore.result.Result`), its default metric and its reports.  Scoring commands,
+``compare``, ``sweep`` and ``--bootstrap`` ask the shape, never a task's name; tasks are registered in
+:mod:`fastscore.tasks`.
 
 This module imports nothing of fastscore but its errors and the pairing policy.
 """

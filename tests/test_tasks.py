@@ -203,3 +203,24 @@ def test_the_command_line_is_built_without_numba():
             "assert 'numba' not in sys.modules, 'numba imported'\nprint('ok')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=SHARED.parent)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_a_folder_of_ua_shards_scores_as_the_one_file(tmp_path, capsys):
+    """A corpus of Universal Anaphora shards (``--format ua``): its reads are scored whole (no CoNLL-U batch
+    summary), merged as UA results (the UA report and JSON keys kept), numbers as the one file's."""
+    example = ROOT / "fastscore" / "examples" / "ua"
+    for side, source in (("key", "key.ua"), ("response", "response.ua")):
+        (tmp_path / side).mkdir()
+        text = (example / source).read_text()
+        (tmp_path / side / "a.conll").write_text(text)
+        (tmp_path / side / "b.conll").write_text(text.replace("# newdoc id = story", "# newdoc id = storyb"))
+    outputs = []
+    for key, response in ((tmp_path / "key", tmp_path / "response"), (example / "key.ua", example / "response.ua")):
+        for fmt in ("json", "ua"):
+            assert main(["coref", str(key), str(response), "--format", "ua", "--output", fmt, "-j", "1"]) == 0
+            outputs.append(capsys.readouterr().out)
+    folder_json, folder_ua, file_json, file_ua = outputs
+    assert json.loads(folder_json)["documents"] == 2
+    f1 = lambda text: {m: scores["f1"] for m, scores in json.loads(text)["metrics"].items()}
+    assert f1(folder_json) == pytest.approx(f1(file_json))  # each shard the file, under another document name
+    assert folder_ua.splitlines()[:3] == file_ua.splitlines()[:3]

@@ -161,8 +161,9 @@ class CorefCorpus(Corpus):
 
     def part_summary(self, part):
         from ..formats.conllu_batches import batch_summary
+        from ..formats.table import MentionTable
 
-        return batch_summary(part)
+        return batch_summary(part) if isinstance(part, MentionTable) else None  # a UA file: read when scored
 
     def part_contexts(self, parts: list, summaries: list) -> list:
         from ..formats.conllu_batches import part_contexts

@@ -106,10 +106,10 @@ class NuggetTask(Task):
     corpus = NuggetCorpus()
     pairing = PAIRING
 
-    def read(self, source, **read_keywords):
+    def read(self, source):
         from .score import read
 
-        return read(source, **read_keywords)
+        return read(source)
 
     def doc_names(self, tbf) -> list[str]:
         return sorted(tbf.documents)

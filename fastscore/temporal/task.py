@@ -71,10 +71,10 @@ class TemporalTask(Task):
     corpus = TemporalCorpus()
     pairing = PAIRING
 
-    def read(self, source, **read_keywords):
+    def read(self, source):
         from .score import read
 
-        return read(source, **read_keywords)
+        return read(source)
 
     def doc_names(self, read) -> list[str]:
         return sorted(read.documents)

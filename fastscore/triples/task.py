@@ -138,10 +138,10 @@ class TriplesTask(Task):
     corpus = TriplesCorpus()
     pairing = PAIRING
 
-    def read(self, source, **read_keywords):
+    def read(self, source):
         from .score import read
 
-        return read(source, **read_keywords)
+        return read(source)
 
     def doc_names(self, read) -> list[str]:
         return list(read.doc_names)
