@@ -146,8 +146,8 @@ class Task:
         raise NotImplementedError
 
     def doc_names(self, read) -> list[str]:
-        """The document names of a read input."""
-        raise NotImplementedError
+        """The document names of a read input (by default its ``doc_names``)."""
+        return list(read.doc_names)
 
     def score(self, gold, system, **keywords) -> Any:
         """(gold, system, the score keywords) -> a result (a :class:`fastscore.result.Result`)."""

@@ -224,9 +224,6 @@ class CorefTask(Task):
 
         return read(source, **read_keywords)
 
-    def doc_names(self, table) -> list[str]:
-        return list(table.doc_names)
-
     def score(self, key, response, **keywords):
         from .score import score_coref
 

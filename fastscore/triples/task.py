@@ -143,9 +143,6 @@ class TriplesTask(Task):
 
         return read(source)
 
-    def doc_names(self, read) -> list[str]:
-        return list(read.doc_names)
-
     def score(self, gold, system, **keywords):
         from .score import score_triples
 
