@@ -1,10 +1,14 @@
 """Coreference's choices, declared once (light: the command line's options are made from them): the input
-formats and the published configurations."""
+formats, the matchings and the published configurations."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")
+MATCHES = ("exact", "partial", "head")  # the CorefUD scorer's mention matchings (exact: also v8.01's)
+ZERO_MATCHES = ("dependent", "linear")  # how CoNLL-U zeros are paired
+MINA_VARIANTS = ("coval", "paper")  # how minimum spans are found
+KEEP_DROP = ("keep", "drop")  # --singletons, --split-antecedents
 
 
 @dataclass(frozen=True)

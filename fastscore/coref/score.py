@@ -19,7 +19,7 @@ from ..formats.table import MentionTable
 from ..messages import shown
 from ..task import lazy
 from .engine import align_documents, check_documents, score_aligned, unseen_key_document
-from .choices import FORMATS, PRESETS
+from .choices import FORMATS, KEEP_DROP, MATCHES, PRESETS, ZERO_MATCHES
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, resolve
 from .result import CorefResult
 
@@ -220,7 +220,7 @@ def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
                         ("--preset", o.preset is not None), ("--cross-document", o.cross_document)):
         if given:
             raise UsageError(f"{name} does not apply to coval's scoring (--match mina, --np-only, --remove-nested)")
-    if singletons not in (None, "keep", "drop"):
+    if singletons not in (None, *KEEP_DROP):
         raise UsageError(f"--singletons must be one of keep, drop, not {singletons!r}")
     if o.format not in ("auto", "conll2012"):
         raise UsageError(f"--match mina, --np-only and --remove-nested read CoNLL-2012 files, not {o.format}")
@@ -363,9 +363,8 @@ def _settings(format, match, zero_match, singletons, preset) -> dict:
         if clash:
             raise UsageError(f"--preset {preset} ({p.what}) fixes {', '.join(clash)} otherwise")
         out = {k: given.get(k) if v is None else v for k, v in fixed.items()}  # None: refused by the format's defaults
-    for name, value, choices in (("match", out["match"], ("exact", "partial", "head")),
-                                 ("zero-match", out["zero_match"], ("dependent", "linear")),
-                                 ("singletons", out["singletons"], ("keep", "drop"))):
+    for name, value, choices in (("match", out["match"], MATCHES), ("zero-match", out["zero_match"], ZERO_MATCHES),
+                                 ("singletons", out["singletons"], KEEP_DROP)):
         if value is not None and value not in choices:
             raise UsageError(f"--{name} must be one of {', '.join(choices)}, not {value!r}")
     return out

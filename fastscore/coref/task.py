@@ -9,7 +9,7 @@ import argparse
 from ..errors import InputError
 from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
-from .choices import FORMATS, PRESETS
+from .choices import FORMATS, KEEP_DROP, MATCHES, MINA_VARIANTS, PRESETS, ZERO_MATCHES
 
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
@@ -57,9 +57,9 @@ OPTIONS = (
            "head), head (the same head), both CoNLL-U only; mina (minimum spans from the key's parse, as coval "
            "min_span), CoNLL-2012 only; min (the key's Min spans, the UA scorer's MIN), UA only; default exact "
            "(CoNLL-2012, UA), head (CoNLL-U)",
-           choices=("exact", "partial", "head", "mina", "min")),
+           choices=(*MATCHES, "mina", "min")),
     Option(("--mina-variant",), "mina_variant", "with --match mina: coval (its numbers, default) or paper (the "
-           "definition of Moosavi et al. 2019; see docs/mina.md)", choices=("coval", "paper")),
+           "definition of Moosavi et al. 2019; see docs/mina.md)", choices=MINA_VARIANTS),
     Option(("--np-only",), "np_only", "CoNLL-2012: score only mentions whose parse is not a VP (coval's NP_only)",
            switch=True, default=False),
     Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "
@@ -69,12 +69,12 @@ OPTIONS = (
            "misses documents behind a byte-order mark or an odd start line; see docs/mina.md)", switch=True,
            default=False),
     Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
-           "linear (matched like other mentions)", choices=("dependent", "linear")),
+           "linear (matched like other mentions)", choices=ZERO_MATCHES),
     Option(("--singletons",), "singletons", "keep or drop one-mention clusters of key and response (default: "
            "keep for CoNLL-2012 and jsonl, as v8.01; drop for CoNLL-U, as the CorefUD scorer)",
-           choices=("keep", "drop")),
+           choices=KEEP_DROP),
     Option(("--split-antecedents",), "split_antecedents", "UA: keep (default) or drop plural sets (ElementOf) "
-           "as split antecedents (the UA scorer's remove_split_antecedent)", choices=("keep", "drop")),
+           "as split antecedents (the UA scorer's remove_split_antecedent)", choices=KEEP_DROP),
     Option(("--non-referring",), "non_referring", "UA: score non-referring (-Pseudo) markable identification "
            "(keep_non_referring)", switch=True, default=False),
     Option(("--bridging",), "bridging", "UA: score bridging pairs (keep_bridging)", switch=True, default=False),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..examples import command_inputs
 from ..task import Option, Task
+from ..coref.choices import KEEP_DROP, MATCHES, ZERO_MATCHES
 from . import PAIRING
 from .names import CORT, ERRORS
 
@@ -24,16 +25,16 @@ OPTIONS = (
     Option(("--match",), "match", "mention matching, as fastscore coref: exact; mina (CoNLL-2012: minimum spans from "
            "the key's parse); partial, head (CoNLL-U); default exact (CoNLL-2012, jsonlines), head (CoNLL-U). A "
            "response mention matched to a key mention is analysed with the key mention's span",
-           choices=("exact", "partial", "head", "mina")),
+           choices=(*MATCHES, "mina")),
     Option(("--np-only",), "np_only", "CoNLL-2012: only mentions whose parse is not a VP (as fastscore coref)",
            switch=True, default=False),
     Option(("--remove-nested",), "remove_nested", "CoNLL-2012: drop mentions nested in a mention of their own "
            "entity (as fastscore coref)", switch=True, default=False),
     Option(("--zero-match",), "zero_match", "CoNLL-U zeros: dependent (paired first by their DEPS, default) or "
-           "linear (as fastscore coref)", choices=("dependent", "linear")),
+           "linear (as fastscore coref)", choices=ZERO_MATCHES),
     Option(("--singletons",), "singletons", "drop (default, as the Analyser) or keep the response's one-mention "
            "entities; with fastscore coref's matching (CoNLL-U, --match mina, --np-only, --remove-nested) both "
-           "sides', as it does", default="drop", choices=("keep", "drop")),
+           "sides', as it does", default="drop", choices=KEEP_DROP),
     Option(("--doc",), "doc", "explain only this key document (its full name, part included)", metavar="NAME",
            scope="command"),
 )
