@@ -76,16 +76,17 @@ class Option:
         parser.add_argument(*self.flags, **kw)
 
 
-@dataclass(frozen=True)
 class Converter:
-    """What ``fastscore convert --to TARGET`` writes for a task: its targets, its options (each an
-    :class:`Option`; ``keyword`` is the converter's keyword), and the function
-    ``(input, output, to, **keywords) -> warnings``."""
+    """What ``fastscore convert --to TARGET`` writes for a task (a subclass per task): its targets, its options
+    (each an :class:`Option`; ``keyword`` is the converter's keyword), and ``convert``."""
 
     targets: tuple[str, ...]
     summary: str  # what it converts, for the command's help
-    options: tuple[Option, ...]
-    convert: Callable[..., list[str]]
+    options: tuple[Option, ...] = ()
+
+    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
+        """Write ``input`` converted to ``to`` into ``output``; the warnings."""
+        raise NotImplementedError
 
 
 class Corpus:

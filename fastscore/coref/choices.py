@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")
+TEXT_FORMATS = ("conll2012", "conllu", "jsonl")  # those with the text of words and sentences (convert, explain)
 MATCHES = ("exact", "partial", "head")  # the CorefUD scorer's mention matchings (exact: also v8.01's)
 ZERO_MATCHES = ("dependent", "linear")  # how CoNLL-U zeros are paired
 MINA_VARIANTS = ("coval", "paper")  # how minimum spans are found

@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..task import Converter, Corpus, Option, Task, lazy
+from ..task import Converter, Corpus, Option, Task
 from . import PAIRING
-from .choices import FORMATS, KEEP_DROP, MATCHES, MINA_VARIANTS, PRESETS, ZERO_MATCHES
+from .choices import FORMATS, KEEP_DROP, MATCHES, MINA_VARIANTS, PRESETS, TEXT_FORMATS, ZERO_MATCHES
 
 ONE_METRIC = ("conll", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
@@ -101,19 +101,22 @@ OPTIONS = (
 )
 
 
-CONVERTER = Converter(
-    targets=("conll2012", "conllu", "jsonl", "parquet", "arrow"),
-    summary="coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
-            "read back by fastscore coref without parsing)",
-    options=(
+class CorefConverter(Converter):
+    targets = ("conll2012", "conllu", "jsonl", "parquet", "arrow")
+    summary = ("coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
+               "read back by fastscore coref without parsing)")
+    options = (
         Option(("--from",), "source_format", "the input's format (default auto: from the content)", default="auto",
-               choices=("auto", "conll2012", "conllu", "jsonl")),
+               choices=("auto", *TEXT_FORMATS)),
         Option(("--template",), "template", "a file of the target format with the input's documents and words "
                "(e.g. the CoNLL-U key): its text (sentence ids, columns, empty nodes, fields) is kept and its "
                "coreference replaced", metavar="FILE", path="input"),
-    ),
-    convert=lazy("fastscore.coref.convert", "convert_command"),
-)
+    )
+
+    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
+        from .convert import convert_command
+
+        return convert_command(input, output, to, **keywords)
 
 
 class CorefCorpus(Corpus):
@@ -209,7 +212,7 @@ class CorefTask(Task):
                ("markdown", "Markdown"))
     interval_free = ("perl", "corefud", "coval", "ua")
     inputs_shown = ("perl",)
-    converter = CONVERTER
+    converter = CorefConverter()
     options = OPTIONS
     # how a file is read: its format as given, and the token columns minimum spans read too
     read_keywords = ("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..examples import command_inputs
 from ..task import Option, Task
-from ..coref.choices import KEEP_DROP, MATCHES, ZERO_MATCHES
+from ..coref.choices import KEEP_DROP, MATCHES, TEXT_FORMATS, ZERO_MATCHES
 from . import PAIRING
 from .names import CORT, ERRORS
 
@@ -21,7 +21,7 @@ examples:
 
 OPTIONS = (
     Option(("--format",), "format", "input format: auto (from the key's content, default), conll2012, conllu "
-           "(CorefUD) or jsonl", default="auto", choices=("auto", "conll2012", "conllu", "jsonl")),
+           "(CorefUD) or jsonl", default="auto", choices=("auto", *TEXT_FORMATS)),
     Option(("--match",), "match", "mention matching, as fastscore coref: exact; mina (CoNLL-2012: minimum spans from "
            "the key's parse); partial, head (CoNLL-U); default exact (CoNLL-2012, jsonlines), head (CoNLL-U). A "
            "response mention matched to a key mention is analysed with the key mention's span",

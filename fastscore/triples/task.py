@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from ..examples import command_inputs
-from ..task import Converter, Corpus, Option, Task, lazy
+from ..task import Converter, Corpus, Option, Task
 from . import PAIRING
 
 EXAMPLE = """\
@@ -65,10 +65,10 @@ OPTIONS = (
 )
 
 
-CONVERTER = Converter(
-    targets=("triples",),
-    summary="NAF/KAF layers, KYOTO tuples or Kybot output to triples",
-    options=(
+class TriplesConverter(Converter):
+    targets = ("triples",)
+    summary = "NAF/KAF layers, KYOTO tuples or Kybot output to triples"
+    options = (
         Option(("--layers",), "layers", "the NAF/KAF layers to convert (entity, srl, opinion, property, "
                "sentiment; default all)", metavar="LAYER,..."),
         Option(("--intersect",), "intersect", "opinions as the module's --intersect option converts them",
@@ -80,9 +80,12 @@ CONVERTER = Converter(
         Option(("--strict-threshold",), "strict_threshold", "with --threshold: drop every role below it (the "
                "module keeps all of an event's roles when none would remain, so a higher threshold can keep "
                "more)", switch=True, default=False),
-    ),
-    convert=lazy("fastscore.triples.convert", "convert_command"),
-)
+    )
+
+    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
+        from .convert import convert_command
+
+        return convert_command(input, output, to, **keywords)
 
 
 class TriplesCorpus(Corpus):
@@ -133,7 +136,7 @@ class TriplesTask(Task):
     outputs = (("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
                ("csv", "CSV"), ("markdown", "Markdown"))
     interval_free = ("module",)
-    converter = CONVERTER
+    converter = TriplesConverter()
     options = OPTIONS
     corpus = TriplesCorpus()
     pairing = PAIRING
