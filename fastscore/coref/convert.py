@@ -744,9 +744,38 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
 
 def convert_command(source, target, to: str, source_format: str = "auto", template=None) -> list[str]:
     """``fastscore convert SOURCE TARGET --to FORMAT`` for coreference files (the mention table too)."""
+    if to == "ua" or source_format == "ua" or (source_format == "auto" and os.path.isfile(source)
+                                               and _looks_like_ua(source)):
+        return _convert_ua(source, target, to, source_format, template)
     if to in ("parquet", "arrow"):
         if template:
             raise UsageError("--to parquet|arrow writes the mention table: --template does not apply")
         return convert_columnar(source, target, to, source_format=source_format)
     return convert(source, target, to, source_format=source_format, template=template)
 
+
+
+def _looks_like_ua(source) -> bool:
+    from ..ua.corefud import looks_like_ua
+
+    return looks_like_ua(source)
+
+
+def _convert_ua(source, target, to: str, source_format: str, template) -> list[str]:
+    """CoNLL-U to Universal Anaphora (--to ua) and back (a UA file --to conllu): fastscore/ua/corefud.py."""
+    from ..ua.corefud import convert_to_ua, convert_ua_to_conllu
+    from .score import detect_format
+
+    if template:
+        raise UsageError("--template does not apply to conversions to or from UA files")
+    source = os.fspath(source)
+    refuse_folder(source, f"--to {to}")
+    if to == "ua":
+        fmt = detect_format(source) if source_format == "auto" else source_format
+        if fmt != "conllu":
+            raise UsageError(f"{source}: --to ua converts CorefUD CoNLL-U files (their SplitAnte and Bridge too); "
+                             f"this is {TITLES.get(fmt, fmt)}: convert it --to conllu first")
+        return convert_to_ua(source, target)
+    if to != "conllu":
+        raise UsageError(f"{source}: a UA file converts --to conllu (CorefUD), not --to {to}")
+    return convert_ua_to_conllu(source, target)

@@ -29,7 +29,8 @@ UA_ONLY = ("split_antecedents", "non_referring", "bridging", "only_split_anteced
 
 def read(source, format: str = "auto", *, cross_document: bool = False, defer_bracket_errors: bool = True,
          match: str | None = None, np_only: bool = False, remove_nested: bool = False,
-         fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False) -> MentionTable:
+         fix_scorer_quirks: bool = False, fix_corefud_quirks: bool = False, split_antecedents: str | None = None,
+         bridging: bool = False, only_split_antecedents: bool = False) -> MentionTable:
     """A mention table, read once (an already-read table is returned as it is).  NAF (a file or a folder of
     files; ``cross_document``: one document per topic) is read by :func:`fastscore.formats.naf.read_naf_coref`.
     ``defer_bracket_errors`` (CoNLL-2012, for scoring): a document whose brackets do not balance is refused
@@ -37,13 +38,19 @@ def read(source, format: str = "auto", *, cross_document: bool = False, defer_br
     minimum-span options (``match="mina"``, ``np_only``, ``remove_nested``) a CoNLL-2012 file is read with its
     token columns (``MentionTable.tokens``), which they read.  ``fix_scorer_quirks`` (CoNLL-2012): read what v8.01
     misreads as it was meant (see :func:`fastscore.formats.conll.read_conll`); ``fix_corefud_quirks`` (CoNLL-U):
-    what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`)."""
+    what udapi misreads (see :func:`fastscore.formats.conllu.read_conllu`).  With the UA options
+    (``split_antecedents``, ``bridging``, ``only_split_antecedents``) a CoNLL-U file is named for the UA scoring
+    (:class:`fastscore.ua.corefud.CorefUDSource`), read when scored."""
     if isinstance(source, MentionTable):
         return source
     if format == "ua":  # read when scored: how depends on the scoring options (columns, Min, bridging)
         from ..ua.reader import UASource
 
         return source if isinstance(source, UASource) else UASource(os.fspath(source))
+    if (split_antecedents or bridging or only_split_antecedents) and _conllu_input(source, format):
+        from ..ua.corefud import CorefUDSource  # CoNLL-U with the UA options: read as UA text when scored
+
+        return source if isinstance(source, CorefUDSource) else CorefUDSource(os.fspath(source))
     if ((match == "mina" or np_only or remove_nested) and format in ("auto", "conll2012")
             and isinstance(source, (str, os.PathLike)) and os.path.isfile(source)
             and detect_format(source) == "conll2012"):
@@ -159,11 +166,12 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 discourse_deixis: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
     o = SimpleNamespace(**{k: v for k, v in locals().items() if k not in ("key", "response", "metrics")})
-    engine = _engine(o)
-    if engine != "ua":
+    engine = _engine(key, o)
+    if engine not in ("ua", "corefud-ua"):
         given = [k for k in UA_ONLY if getattr(o, k)]
         if given:
-            raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files: add --format ua")
+            raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files (--format ua) and "
+                             "CoNLL-U files (--format conllu)")
         if match == "min":
             raise UsageError("--match min is the UA scorer's MIN (the key's Min spans): add --format ua; for "
                              "CoNLL-2012 minimum spans use --match mina")
@@ -171,11 +179,14 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
         return ENGINES[engine](key, response, metrics, o)
 
 
-def _engine(o: SimpleNamespace) -> str:
-    """Which engine scores (a name of ``ENGINES``): the UA scorer's for UA files, coval's for minimum spans,
-    NP_only and remove_nested, else the spans' (v8.01's, or the CorefUD scorer's for CoNLL-U inputs)."""
+def _engine(key, o: SimpleNamespace) -> str:
+    """Which engine scores (a name of ``ENGINES``): the UA scorer's for UA files, and for CoNLL-U files with the
+    UA options (their SplitAnte and Bridge); coval's for minimum spans, NP_only and remove_nested; else the
+    spans' (v8.01's, or the CorefUD scorer's for CoNLL-U inputs)."""
     if o.format == "ua":
         return "ua"
+    if any(getattr(o, k) for k in UA_ONLY) and _conllu_input(key, o.format):
+        return "corefud-ua"
     if o.match == "mina" or o.np_only or o.remove_nested or o.mina_variant is not None or o.fix_coval_quirks:
         return "coval"
     return "spans"
@@ -188,12 +199,46 @@ def _score_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
     given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *UA_ONLY)]
     if given:
         raise UsageError(f"--{given[0].replace('_', '-')} does not apply to Universal Anaphora files (--format ua)")
-    if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError("--format ua reads UA files, not mention tables")
-    key, response = (x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x
-                     for x in (key, response))
+    key, response = _ua_paths(key, response, "--format ua reads UA files, not mention tables")
     return score_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
                     **{k: getattr(o, k) for k in UA_ONLY})
+
+
+def _ua_paths(key, response, refused: str) -> tuple:
+    """The files the UA scoring reads itself (a read input: its path); mention tables refused (``refused``)."""
+    if isinstance(key, MentionTable) or isinstance(response, MentionTable):
+        raise UsageError(refused)
+    return tuple(x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x for x in (key, response))
+
+
+def _conllu_input(key, format: str) -> bool:
+    """Whether the key is a CoNLL-U file (given so, or told from its content; a batch is not: the UA options read
+    files whole)."""
+    if isinstance(key, Part):
+        return False
+    if format != "auto":
+        return format == "conllu"
+    from ..ua.corefud import CorefUDSource, looks_like_ua
+
+    if isinstance(key, CorefUDSource):
+        return True
+    return (isinstance(key, (str, os.PathLike)) and os.path.isfile(key)
+            and detect_format(key) == "conllu" and not looks_like_ua(key))  # (a UA file: --format ua)
+
+
+def _score_corefud_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
+    """CoNLL-U files with the UA options: their SplitAnte and Bridge scored as the UA scorer (fastscore/ua)."""
+    from ..ua.corefud import score_corefud_ua
+
+    given = [k for k, v in vars(o).items()
+             if v and k not in ("singletons", "doc", "format", "match", "fix_corefud_quirks", *UA_ONLY)]
+    if given:
+        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
+                         "(--split-antecedents, --bridging, --only-split-antecedents)")
+    key, response = _ua_paths(key, response, "the UA options read CoNLL-U files (their SplitAnte and Bridge), not "
+                              "mention tables or batches (--batch-size)")
+    return score_corefud_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
+                            fix_corefud_quirks=o.fix_corefud_quirks, **{k: getattr(o, k) for k in UA_ONLY})
 
 
 def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
@@ -430,5 +475,5 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
     return scored, aligned
 
 
-ENGINES = {"ua": _score_ua, "coval": _score_coval, "spans": _score_spans}  # _engine's names: (key, response, metrics,
-# the other keywords of score_coref) -> a CorefResult
+# the engines by _engine's names, each (key, response, metrics, the other keywords of score_coref) -> a CorefResult
+ENGINES = {"ua": _score_ua, "corefud-ua": _score_corefud_ua, "coval": _score_coval, "spans": _score_spans}

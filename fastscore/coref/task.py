@@ -102,12 +102,13 @@ OPTIONS = (
 
 
 class CorefConverter(Converter):
-    targets = ("conll2012", "conllu", "jsonl", "parquet", "arrow")
+    targets = ("conll2012", "conllu", "jsonl", "parquet", "arrow", "ua")
     summary = ("coreference files between CoNLL-2012, CoNLL-U and jsonlines (parquet, arrow: the mention table, "
-               "read back by fastscore coref without parsing)")
+               "read back by fastscore coref without parsing; ua: CoNLL-U as Universal Anaphora, and a UA file --to "
+               "conllu, docs/ua.md)")
     options = (
         Option(("--from",), "source_format", "the input's format (default auto: from the content)", default="auto",
-               choices=("auto", *TEXT_FORMATS)),
+               choices=("auto", *TEXT_FORMATS, "ua")),
         Option(("--template",), "template", "a file of the target format with the input's documents and words "
                "(e.g. the CoNLL-U key): its text (sentence ids, columns, empty nodes, fields) is kept and its "
                "coreference replaced", metavar="FILE", path="input"),
@@ -125,6 +126,12 @@ class CorefCorpus(Corpus):
     def concat(self, tables: list, name: str, like):
         from ..formats.table import MentionTable
 
+        if not all(isinstance(t, MentionTable) for t in (*tables, like)):  # files named for the UA scoring
+            from ..errors import UsageError
+
+            raise UsageError(f"{name}: the UA options (--split-antecedents, --bridging, --only-split-antecedents) "
+                             "score each key shard against the response shard of the same documents: give shards "
+                             "that pair so, or one file each")
         # CoNLL-U: the response holds the key's sentences, or nothing scores
         if not tables and like.words is not None:
             from ..messages import few
@@ -215,7 +222,8 @@ class CorefTask(Task):
     converter = CorefConverter()
     options = OPTIONS
     # how a file is read: its format as given, and the token columns minimum spans read too
-    read_keywords = ("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks")
+    read_keywords = ("format", "match", "np_only", "remove_nested", "fix_scorer_quirks", "fix_corefud_quirks",
+                     "split_antecedents", "bridging", "only_split_antecedents")
     input_names = ("KEY", "RESPONSE")
     corpus = CorefCorpus()
     reads = (("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"), ("parquet", ""),
@@ -236,8 +244,8 @@ class CorefTask(Task):
         from ..errors import UsageError
         from .reports import render
 
-        # the official layouts: each its own scorer's
-        if (fmt == "ua") != (result.options.get("format") == "ua") and fmt in self.interval_free:
+        ua = "split-antecedents" in result.options  # scored as the UA scorer: UA files, or CoNLL-U with its options
+        if (fmt == "ua") != ua and fmt in self.interval_free:  # the official layouts: each its own scorer's
             raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it "
                              "is)" if fmt == "ua" else
                              f"--output {fmt} is another scorer's report: for UA files use --output ua")

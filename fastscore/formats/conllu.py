@@ -14,7 +14,8 @@ are the parts of a discontinuous mention, whose head index is the one written
 on its last part.  The head index counts the mention's nodes in order (empty
 nodes included); a missing or 0 index means the first node.  The field names come
 from ``# global.Entity`` (``eid`` or ``GRP`` names the entity; with ``GRP`` ids
-are per document).  ``SplitAnte`` and ``Bridge`` are not scored.
+are per document).  ``SplitAnte`` and ``Bridge`` are checked as udapi reads them and kept for the UA options
+(:func:`read_conllu_links`, fastscore/ua/corefud.py), which score them; the CorefUD scoring does not.
 
 Each node gets a *word key*, an int64 ordered as (sentence of the file, ord):
 ``sentence << 24 | int(ord) << 10 | thousandths of an empty node's ord``, so key and
@@ -180,6 +181,29 @@ def read_conllu(path: str | os.PathLike | Part, fix_corefud_quirks: bool = False
         _shift_sentences(table, start.sentences_before)
         table.batch.left_open, table.batch.continued = discontinuous_parts(data, start.line)
     return table
+
+
+@dataclass(frozen=True)
+class CorefLink:
+    """A Bridge or SplitAnte link ``ANTE<ENTITY``, with the line and document of its node and, for a Bridge, the
+    table row of its anaphor (:func:`read_conllu_links`).  Entity ids as the reader names them: a ``GRP`` id
+    after its document's number and ``:``, so that the label of its cluster is ``id.split(":", 1)[-1]``."""
+
+    line: int
+    attribute: str  # Bridge or SplitAnte (the legacy Split included)
+    ante: str
+    entity: str
+    doc: str | None
+    row: int | None
+
+
+def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False) -> tuple[MentionTable,
+                                                                                         list[CorefLink]]:
+    """A CoNLL-U file read as :func:`read_conllu` reads it, with its Bridge and SplitAnte links."""
+    name = source_name(os.fspath(path))
+    reader = _File(name, read_bytes(os.fspath(path)), None, fix_corefud_quirks)
+    table = reader.read()
+    return table, reader.coref_links()
 
 
 @dataclass
@@ -1435,6 +1459,7 @@ class _File:
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
         opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
+        self.all_mentions, self.all_names = self.M, self.names  # before the left-open ones go (coref_links)
         self.keep_mentions()
         self.unresolved = self.links_resolved(opened)
         self.zones()
@@ -1445,6 +1470,27 @@ class _File:
             table.batch = BatchFacts(self.b_grp[self.starts].tolist(), self.docs_before, self.unresolved,
                                      early=self.early)
         return table
+
+    def coref_links(self) -> list[CorefLink]:
+        """The Bridge and SplitAnte links read, in udapi's order, each with the table row of a Bridge's anaphor:
+        udapi gives a Bridge to the last mention of its entity opened so far (None: that mention was left open,
+        and udapi deleted it with its link)."""
+        K, M = self.K, self.all_mentions
+        kept = M[:, K.M_DROPPED] == 0
+        row_of = np.full(len(M), -1, dtype=np.int64)
+        row_of[np.flatnonzero(kept)[self.rows]] = np.arange(len(self.rows))
+        by_entity: dict[str, list[int]] = {}
+        for m, x in enumerate(M[:, K.M_EID].tolist()):
+            by_entity.setdefault(self.all_names[x], []).append(m)
+        out = []
+        for line, name, ante, this, doc in self.link_items:
+            row = None
+            if name == "Bridge":
+                made = [m for m in by_entity.get(this, ()) if self.rank[M[m, K.M_LINE]] <= self.rank[line]]
+                row = int(row_of[made[-1]]) if made and row_of[made[-1]] >= 0 else None
+            out.append(CorefLink(line + self.line0, "Bridge" if name == "Bridge" else "SplitAnte",
+                                 ante, this, doc, row))
+        return out
 
     def scorer_crash_warnings(self) -> list[str]:
         """Lines read here that crash the CorefUD scorer, which the intended score does not depend on: one
@@ -1541,6 +1587,7 @@ class _File:
         e_rank[e_order] = np.arange(n_e)
         m_doc = self.b_doc[first >> SENTENCE_SHIFT]
         rows = np.lexsort((np.arange(n_m), last, -size, first, e_rank[m_eid], m_doc))
+        self.rows = rows  # table row -> mention (coref_links)
         r_doc, r_ent = m_doc[rows], m_eid[rows]
         new_cluster = np.ones(n_m, dtype=bool)
         new_cluster[1:] = (r_doc[1:] != r_doc[:-1]) | (r_ent[1:] != r_ent[:-1])
