@@ -6,7 +6,7 @@ a Dask LocalCluster costs before any part.
     python bench/pool_profile.py dask-start [--workers 16] [--runs 2]
 
 ``workers`` runs the fastscore command given after ``--`` in this process, once per variant, and prints its wall
-time, this process's CPU, and over the pool's workers: their CPU, the CPU inside their parts (``shards._call``),
+time, this process's CPU, and over the pool's workers: their CPU, the CPU inside their parts (``executors._call``),
 the rest (start, pickling, exit), system time and minor page faults, and the slowest worker.  Variants: ``base``;
 ``freeze`` (``gc.freeze()`` before the fork, the collector on again in the workers); ``nogc`` (no collector in
 the workers).  Run the same command with ``--jobs 1`` for the parts' CPU in one process.  Malloc settings are
@@ -31,7 +31,7 @@ import time
 
 def _install_probes(variants: set[str], outdir: str) -> None:
     """Wrap the pool's entry points (the workers are forked from this process, so they inherit the wrappers)."""
-    import fastscore.shards as S
+    import fastscore.executors as S
 
     parts_cpu: list[float] = []
     call, start, prepare = S._call, S._start_worker, S.prepare_to_fork
@@ -100,7 +100,7 @@ def dask_start(n_workers: int) -> None:
     t = time.perf_counter()
     import dask.distributed  # noqa: F401
 
-    from fastscore.shards import DaskExecutor
+    from fastscore.executors import DaskExecutor
 
     t0 = time.perf_counter()
     ex = DaskExecutor(n_workers, None)

@@ -105,54 +105,64 @@ def _scored(t: Task, gold, system, options: dict):
 
 def score(gold, system, *, task: str = DEFAULT_TASK, **options):
     """Score ``system`` against ``gold`` with any registered task (``fastscore.tasks.TASKS``);
-    ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`)."""
+    ``options`` are the task's keywords (those of ``score_<task>``, e.g. :func:`score_coref`).  Folders and glob
+    patterns of shards, and files larger than the batch size, are scored as corpora, with the keywords of
+    :func:`score_corpus`."""
     t = get_task(task)
-    t.check_keywords(options, "score", "command", also=_own_keywords(score))
+    settings, _ = _plan(t, gold, [system], options, score, "command")
+    if settings is not None:
+        return _corpus_scored(t, gold, system, options, settings)
     return _scored(t, gold, system, options)
 
 
-def score_corpus(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs: int | None = None,
-                 executor: str = "local", scheduler: str | None = None, batch_size: int | None = None,
-                 skip_bad_shards: bool = False, **options):
+def score_corpus(gold, system, *, task: str = DEFAULT_TASK, **options):
     """Score a corpus: ``gold`` and ``system`` may be folders or glob patterns of shard files (any format the
-    task reads, Parquet too) and files larger than ``batch_size`` bytes are read in batches of whole
-    documents.  ``jobs`` processes (default every core), or Dask workers with ``executor="dask"`` (at
-    ``scheduler``, or a LocalCluster).  The numbers are those of one file holding every document; the
-    result lists skipped shards in ``skipped_shards`` (``skip_bad_shards``).  See :mod:`fastscore.shards`."""
+    task reads, Parquet too) and files larger than ``batch_size`` bytes (or text: ``"64M"``) are read in batches
+    of whole documents.  ``jobs`` processes (default every core), or Dask workers with ``executor="dask"`` (at
+    ``scheduler``, or a LocalCluster); ``progress(what, done, total)`` is told of each part; ``keep_inputs=False``:
+    results without their read inputs; ``settings``: a :class:`fastscore.shards.Settings` in place of those
+    keywords.  The numbers are those of one file holding every document; the result lists skipped shards in
+    ``skipped_shards`` (``skip_bad_shards``).  See :mod:`fastscore.shards`."""
+    t = get_task(task)
+    settings, _ = _plan(t, gold, [system], options, score_corpus, "command", corpora=True)
+    return _corpus_scored(t, gold, system, options, settings)
+
+
+def _corpus_scored(t: Task, gold, system, options: dict, settings):
+    """:func:`fastscore.shards.score_corpus`, its warnings emitted (attributed to the API function's caller)."""
     from .shards import score_corpus as _score
 
-    t = get_task(task)
-    t.check_keywords(options, "score", "command", also=_own_keywords(score_corpus))
-    if t.corpus is None:
-        raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read corpora of shards")
-    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size, skip_bad_shards)
-    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
+    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), stacklevel=4, task=t)
 
 
-def score_by_file(gold, system, *, task: str = DEFAULT_TASK, settings=None, jobs: int | None = None,
-                  executor: str = "local", scheduler: str | None = None, **options):
+def score_by_file(gold, system, *, task: str = DEFAULT_TASK, **options):
     """Score each file of ``gold`` (a folder or glob pattern) against the file of ``system`` of the same name, each
     pair a dataset of its own: a :class:`fastscore.datasets.DatasetsResult` with each dataset's result and the
     macro averages over datasets of every metric's F1 (``macro()``; the metrics ``METRIC-macro`` of its
-    ``doc_stats``, which :func:`bootstrap` resamples within each dataset)."""
+    ``doc_stats``, which :func:`bootstrap` resamples within each dataset).  The keywords of :func:`score_corpus`
+    say how the datasets are scored (every dataset is scored whole: no ``skip_bad_shards``)."""
     from .datasets import score_datasets
 
     t = get_task(task)
-    t.check_keywords(options, "score", "command", also=_own_keywords(score_by_file))
-    if t.corpus is None:
-        raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read datasets of files")
-    settings = _corpus_settings(settings, jobs, executor, scheduler, None)
+    settings, _ = _plan(t, gold, [system], options, score_by_file, "command")
+    if settings is None:
+        raise UsageError(f"task {t.name!r} scores one pair of inputs: it does not read datasets of files"
+                         if t.corpus is None else "--by-file pairs the files of two folders (or quoted glob "
+                         "patterns): give GOLD and SYSTEM as folders")
+    if settings.skip_bad or options.get("doc") is not None:  # every dataset counts in the macro average
+        raise UsageError(f"{'--skip-bad-shards' if settings.skip_bad else '--doc'}: not with --by-file (every "
+                         "dataset is scored whole)")
     return _warned(score_datasets(t, os.fspath(gold), os.fspath(system), options, settings), task=t)
 
 
-def _corpus_settings(settings, jobs: int | None, executor: str, scheduler: str | None, batch_size: int | None,
-                     skip_bad_shards: bool = False):
-    from .shards import DEFAULT_BATCH_BYTES, Settings
+def _plan(t: Task, gold, systems: list, options: dict, caller: Callable, *scopes: str, corpora: bool = False):
+    """The corpus keywords taken out of ``options``, the task's keywords checked (scopes ``score`` and
+    ``scopes``), and :func:`fastscore.shards.plan_run`: (Settings or None, whether each system is a corpus)."""
+    from .shards import CORPUS_KEYWORDS, corpus_keywords, plan_run
 
-    if settings is not None:
-        return settings
-    return Settings(jobs=jobs, executor=executor, scheduler=scheduler,
-                    batch_bytes=batch_size or DEFAULT_BATCH_BYTES, skip_bad=skip_bad_shards)
+    given = corpus_keywords(options)
+    t.check_keywords(options, "score", *scopes, also=[*_own_keywords(caller), *CORPUS_KEYWORDS])
+    return plan_run(t, gold, systems, given, corpora=corpora)
 
 
 def _own_keywords(function: Callable) -> list[str]:
@@ -161,24 +171,22 @@ def _own_keywords(function: Callable) -> list[str]:
 
 
 @contextmanager
-def _task_scorer(task: str, key, systems: list, options: dict, settings, caller: Callable):
+def _task_scorer(t: Task, key, systems: list, sharded: list[bool], options: dict, settings):
     """A function system -> result for a task, with the key read once; every system must cover exactly the
     key's documents (a task whose pairing refuses missing and extra documents checks them as it scores: a
-    temporal pair of two single files is one document whatever the files' names).  Key or systems that are corpora of shards (folders, glob patterns, files to read in
-    batches) are scored on one executor (``settings``), opened only when one is."""
-    from .shards import executor_for, score_corpus_on, uses_shards
+    temporal pair of two single files is one document whatever the files' names).  The systems scored as corpora
+    (``sharded``, each system's: :func:`fastscore.shards.plan_run`) are scored on one executor (``settings``),
+    opened only when one is."""
+    from .executors import executor_for
+    from .shards import score_corpus_on
     from .stats.compare import check_same_documents
 
-    t = get_task(task)
-    t.check_keywords(options, "score", also=_own_keywords(caller))
-    is_path = lambda x: isinstance(x, (str, os.PathLike))
-    sharded = lambda s: is_path(key) and is_path(s) and uses_shards(os.fspath(key), os.fspath(s), t,
-                                                                    settings.batch_bytes)
+    corpora = {os.fspath(s) for s, on in zip(systems, sharded) if on}
     read_key: list = []
     read_keywords = {k: options[k] for k in t.read_keywords if k in options}
 
     def scored(system, ex=None):
-        if ex is not None and sharded(system):
+        if isinstance(system, (str, os.PathLike)) and os.fspath(system) in corpora:
             return score_corpus_on(ex, t, os.fspath(key), os.fspath(system), options, settings, same_documents=True)
         if not read_key:
             gold = t.read(key, **read_keywords)
@@ -189,31 +197,33 @@ def _task_scorer(task: str, key, systems: list, options: dict, settings, caller:
             check_same_documents(names, read.path, t.doc_names(read))
         return t.score(gold, read, **options)
 
-    if not any(sharded(s) for s in systems):
+    if not corpora:
         yield t, scored
         return
     with executor_for(settings) as ex:
         yield t, lambda system: scored(system, ex)
 
 
-def _scorer(task: str, key, systems: list, metric: str | None, options: dict, settings, caller: Callable):
+def _scorer(task: str, key, systems: list, metric: str | None, options: dict, caller: Callable):
     """:func:`_task_scorer`, or by file for a metric of datasets (``conll-macro``, the macro average, or
-    ``conll@DATASET``: each file pair of the key's and a system's folders a dataset, :mod:`fastscore.datasets`)."""
+    ``conll@DATASET``: each file pair of the key's and a system's folders a dataset, :mod:`fastscore.datasets`).
+    Only the statistics of the systems' results are used: they keep no read inputs unless told."""
     from .datasets import by_file, datasets_scorer
 
-    if not by_file(metric):
-        return _task_scorer(task, key, systems, options, settings, caller)
     t = get_task(task)
+    options.setdefault("keep_inputs", False)
+    if not by_file(metric):
+        settings, sharded = _plan(t, key, systems, options, caller)
+        return _task_scorer(t, key, systems, sharded, options, settings)
     if t.corpus is None:
         raise UsageError(f"--metric {metric}: task {t.name!r} scores one pair of inputs, not datasets of files")
-    t.check_keywords(options, "score", also=_own_keywords(caller))
+    settings, _ = _plan(t, key, systems, options, caller, corpora=True)
     return datasets_scorer(t, key, options, settings, metric)
 
 
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, test: str = "bootstrap",
             resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
-            settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
-            batch_size: int | None = None, **options):
+            **options):
     """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
 
     ``task`` is any registered task (``coref``: CoNLL files, options ``singletons``,
@@ -222,12 +232,11 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
     ``test`` is ``bootstrap`` (paired bootstrap, Koehn 2004, p-value after Berg-Kirkpatrick
     et al. 2012) or ``permutation`` (approximate randomization); p-values are Holm-Bonferroni
     adjusted over the systems.  See :mod:`fastscore.stats.significance`.  Key and systems may be corpora of
-    shards (see :func:`score_corpus`: ``settings``, or ``jobs``, ``executor``, ``scheduler``, ``batch_size``).
+    shards (with the keywords of :func:`score_corpus`).
     """
     from .stats.compare import compare_stats
 
-    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
-    with _scorer(task, key, [baseline, *systems], metric, options, settings, compare) as (t, scored):
+    with _scorer(task, key, [baseline, *systems], metric, options, compare) as (t, scored):
         metric = metric or t.default_metric
         base = (_name(baseline), scored(baseline).doc_stats)
         base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
@@ -237,18 +246,15 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, resamples: int = 0,
-          seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None,
-          settings=None, jobs: int | None = None, executor: str = "local", scheduler: str | None = None,
-          batch_size: int | None = None, **options):
+          seed: int | None = 12345, level: float = 0.95, method: str = "percentile", progress=None, **options):
     """Score many systems against one key (read once); best first, with intervals if ``resamples`` > 0.
-    Every metric the task reports is shown beside the ranking metric.  Key and systems may be corpora of
-    shards (see :func:`compare`)."""
+    Every metric the task reports is shown beside the ranking metric; ``progress(done, total)`` is told of each
+    system.  Key and systems may be corpora of shards (see :func:`compare`)."""
     from .stats.compare import sweep_stats
 
-    settings = _corpus_settings(settings, jobs, executor, scheduler, batch_size)
     rows = []
     shown: list[str] = []
-    with _scorer(task, key, list(systems), metric, options, settings, sweep) as (t, scored):
+    with _scorer(task, key, list(systems), metric, options, sweep) as (t, scored):
         metric = metric or t.default_metric
         for n, s in enumerate(systems):
             result = scored(s)
@@ -301,14 +307,27 @@ def score_function(name: str) -> Callable:
     return made[1]
 
 
+def _corpus_parameters(task: Task) -> list[inspect.Parameter]:
+    """The corpus keywords (those of :func:`score_corpus`) of a task that reads corpora."""
+    from .shards import CORPUS_KEYWORDS, CORPUS_OPTIONS
+
+    if task.corpus is None:
+        return []
+    defaults = {**{o.keyword: o.default for o in CORPUS_OPTIONS}, "keep_inputs": True}
+    return [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=defaults.get(k)) for k in CORPUS_KEYWORDS]
+
+
 def _make_score_function(task: Task) -> Callable:
+    from .shards import corpus_keywords, plan_run
+
     options = task.in_scope("score", "command")
     gold, system = (n.lower() for n in task.input_names)
     kinds = {True: inspect.Parameter.POSITIONAL_OR_KEYWORD, False: inspect.Parameter.KEYWORD_ONLY}
     signature = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in (gold, system)]
         + [inspect.Parameter(o.keyword, kinds[o.positional], default=o.default)
-           for o in sorted(options, key=lambda o: not o.positional)])
+           for o in sorted(options, key=lambda o: not o.positional)]
+        + _corpus_parameters(task))
 
     def score_task(*args, **keywords):
         unknown = [k for k in keywords if k not in signature.parameters]
@@ -318,7 +337,11 @@ def _make_score_function(task: Task) -> Callable:
         given = signature.bind(*args, **keywords)
         given.apply_defaults()
         values = dict(given.arguments)
-        return _scored(task, values.pop(gold), values.pop(system), values)
+        key, response = values.pop(gold), values.pop(system)
+        settings, _ = plan_run(task, key, [response], corpus_keywords(values))
+        if settings is not None:
+            return _corpus_scored(task, key, response, values, settings)
+        return _scored(task, key, response, values)
 
     score_task.__name__ = score_task.__qualname__ = SCORE_PREFIX + task.name
     score_task.__module__ = __name__
@@ -338,6 +361,9 @@ def _score_doc(task: Task, options) -> str:
     for o in options:
         where = ", also positional" if o.positional else ""
         lines += [f"{o.keyword} : default {o.default!r}{where} ({'/'.join(o.flags)})", fill(o.help, "    ")]
+    if task.corpus is not None:
+        parts.append(fill("GOLD and SYSTEM may be folders or glob patterns of shards, scored as corpora: the "
+                          "keywords jobs, executor, ... of fastscore.score_corpus."))
     return "\n\n".join(parts + ["\n".join(lines)]) + "\n"
 
 

@@ -118,26 +118,54 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     return c
 
 
-def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", skip_bad: bool = True) -> None:
-    """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread."""
+def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", own: bool = True) -> None:
+    """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread (the options
+    declared in fastscore.shards; ``own``: the task's own command, which also scores by file)."""
+    from dataclasses import replace
+
+    from .shards import CORPUS_OPTIONS
+
     g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
-    g.add_argument("--jobs", "-j", type=int, metavar="N", help="processes (or Dask workers) reading and "
-                   "scoring shards and batches (default: every core)")
-    g.add_argument("--executor", choices=("local", "dask"), default="local",
-                   help="local (this machine: a process pool, default) or dask (pip install 'fastscore-ie[dask]')")
-    g.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: the scheduler "
-                   "(e.g. tcp://10.0.0.5:8786); default: a LocalCluster of --jobs workers")
-    if task.corpus.batches is not None:  # the tasks whose files can be cut
-        g.add_argument("--batch-size", metavar="SIZE", default="256M", help="read files larger than this in "
-                       f"batches of whole documents ({task.corpus.batch_formats}; default 256M): memory is bounded by "
-                       "the batches")
-    if skip_bad:
-        g.add_argument("--skip-bad-shards", action="store_true", help="leave out shards that cannot be read, "
-                       "listed in the warnings and the JSON (default: the run fails, with no partial score)")
+    for option in CORPUS_OPTIONS:
+        if option.keyword == "batch_size" and task.corpus.batches is None:  # the tasks whose files can be cut
+            continue
+        if own or option.scope != "command":
+            replace(option, help=option.help.replace("{formats}", task.corpus.batch_formats or "")).add_to(g)
+    if own:
         g.add_argument("--by-file", action="store_true", help="each file pair (same name) is a dataset scored on "
                        "its own: one row per dataset and the macro average of each F1 over datasets (CRAC's "
                        "ranking; compare and sweep: --metric conll-macro)")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress bar on stderr")
+
+
+def _corpus_keywords(args, task: Task, keep_inputs: bool = False, progress: bool = True) -> dict:
+    """The corpus options given, as the API's keywords (none for a task without corpora); a progress bar on a
+    terminal unless ``--quiet``; ``keep_inputs``: the report asked shows the read inputs (``Task.inputs_shown``)."""
+    from .shards import CORPUS_OPTIONS
+
+    if task.corpus is None:
+        return {}
+    given = {o.keyword: getattr(args, o.keyword) for o in CORPUS_OPTIONS if hasattr(args, o.keyword)}
+    bar = progress and not args.quiet and sys.stderr.isatty()
+    return {**given, "keep_inputs": keep_inputs, **({"progress": ProgressBar()} if bar else {})}
+
+
+class ProgressBar:
+    """``reading 12/32 shards  3.1/s  ETA 6 s`` on one line of stderr (a terminal only)."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.started: dict[str, float] = {}
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        start = self.started.setdefault(what, now)
+        rate = done / (now - start) if now > start else 0.0
+        eta = f"  ETA {(total - done) / rate:.0f} s" if rate and done < total else ""
+        end = "\n" if done == total else ""
+        print(f"\r{what} {done}/{total} parts  {rate:.1f}/s{eta}   ", end=end, file=self.stream, flush=True)
 
 
 def _stats_command(sub, name: str, task: Task, help: str, description: str, example: str) -> argparse.ArgumentParser:
@@ -195,7 +223,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
     _task_group(m, stats_task, "score")
     if stats_task.corpus is not None:
-        _corpus_options(m, stats_task, "the systems", skip_bad=False)
+        _corpus_options(m, stats_task, "the systems", own=False)
     commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
@@ -210,7 +238,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
                    help="text (default), csv, json, markdown, latex")
     _task_group(w, stats_task, "score")
     if stats_task.corpus is not None:
-        _corpus_options(w, stats_task, "each SYSTEM", skip_bad=False)
+        _corpus_options(w, stats_task, "each SYSTEM", own=False)
     commands["sweep"] = w
 
     commands["convert"] = _convert_command(sub)
@@ -322,8 +350,6 @@ def _main(argv: list[str], own_process: bool) -> int:
         args.output = [args.output] + ([output_file] if output_file is not None else [])
     if extra:
         _refuse_unknown(commands[args.command], extra, args.command, task)
-    if getattr(args, "jobs", None) is not None and args.jobs < 1:  # whatever the inputs (files or corpora)
-        raise UsageError(f"--jobs {args.jobs}: give at least 1")
     _check_before_reading(args, task, output_file)
     from .outputs import refuse_outputs_on_inputs
 
@@ -458,16 +484,11 @@ def _score(args, task: Task) -> int:
     from .api import score
 
     stats = _statistics(args, args.bootstrap)
-    settings = _corpus_settings(args, task, keep_inputs=fmt in task.inputs_shown)
+    corpus = _corpus_keywords(args, task, keep_inputs=fmt in task.inputs_shown)
     if getattr(args, "by_file", False):
-        return _score_by_file(args, task, fmt, keywords, settings, stats)
+        return _score_by_file(args, task, fmt, {**corpus, **keywords}, stats)
     try:
-        if settings is not None:
-            from .api import score_corpus
-
-            result = score_corpus(gold, system, task=task.name, settings=settings, **keywords)
-        else:
-            result = score(gold, system, task=task.name, **keywords)
+        result = score(gold, system, task=task.name, **corpus, **keywords)
     except OtherFormatError as exc:  # the remedy as this command's user gives it
         from .formats.files import readers_hint
 
@@ -480,20 +501,14 @@ def _score(args, task: Task) -> int:
     return 0
 
 
-def _score_by_file(args, task: Task, fmt: str, keywords: dict, settings, stats: dict) -> int:
+def _score_by_file(args, task: Task, fmt: str, keywords: dict, stats: dict) -> int:
     """``--by-file``: each file pair of the two folders a dataset, and the macro averages (fastscore.datasets)."""
     from . import datasets
     from .api import bootstrap, score_by_file
 
     if fmt not in datasets.OUTPUTS:
         raise UsageError(f"--output {fmt}: --by-file prints {', '.join(datasets.OUTPUTS)}")
-    if settings is None:
-        raise UsageError("--by-file pairs the files of two folders (or quoted glob patterns): give GOLD and SYSTEM "
-                         "as folders")
-    if args.skip_bad_shards or keywords.get("doc") is not None:  # every dataset counts in the macro average
-        raise UsageError(f"{'--skip-bad-shards' if args.skip_bad_shards else '--doc'}: not with --by-file (every "
-                         "dataset is scored whole)")
-    result = score_by_file(args.gold, args.system, task=task.name, settings=settings, **keywords)
+    result = score_by_file(args.gold, args.system, task=task.name, **keywords)
     if args.bootstrap:
         bootstrap(result, args.bootstrap, **stats)
     _emit(datasets.render(result, fmt, args.per_doc))
@@ -557,8 +572,6 @@ def _check_before_reading(args, task: Task, output_file: str | None) -> None:
             check_writable(path)
     if getattr(args, "plot", None) and find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'fastscore-ie[plot]'")
-    if getattr(args, "executor", None) == "dask" and (find_spec("dask") is None or find_spec("distributed") is None):
-        raise UsageError("--executor dask needs Dask: pip install 'fastscore-ie[dask]'")
     resamples = args.resamples if args.command == "compare" else getattr(args, "bootstrap", 0)
     if args.command == "compare" or resamples:  # compare always resamples; --bootstrap 0: no resampling
         from .stats.intervals import check_level, check_method
@@ -599,35 +612,6 @@ def check_writable(path: str) -> None:
         read_only = os.statvfs(folder).f_flag & os.ST_RDONLY
         reason = os.strerror(errno.EROFS if read_only else errno.EACCES)  # as the write itself would say
         raise OutputError(f"{path}: cannot write: the folder {folder} is not writable: {reason}")
-
-
-def _corpus_settings(args, task: Task, gold: str | None = None, systems: list[str] | None = None,
-                     keep_inputs: bool = False):
-    """The sharded path's settings when GOLD or a SYSTEM is a corpus of shards or a file to read in batches
-    (None: pairs of files only); corpus options given for pairs of files are refused.  ``keep_inputs``: the
-    report asked shows the read inputs (``Task.inputs_shown``), so the results keep them."""
-    from .shards import DEFAULT_BATCH_BYTES, Settings, parse_size, refuse_patterns, uses_shards
-
-    gold = args.gold if gold is None else gold
-    systems = [args.system] if systems is None else systems
-    for system in systems:
-        refuse_patterns(gold, system, task)
-    if task.corpus is None:
-        return None
-
-    batch = parse_size(args.batch_size) if task.corpus.batches is not None else DEFAULT_BATCH_BYTES
-    if not any(uses_shards(gold, system, task, batch) for system in systems):
-        given = [flag for flag, on in (("--executor dask", args.executor == "dask"), ("--scheduler", args.scheduler),
-                                       ("--skip-bad-shards", getattr(args, "skip_bad_shards", False))) if on]
-        if given:
-            raise UsageError(f"{', '.join(given)}: for corpora of shards (folders or glob patterns) or files "
-                             "larger than --batch-size; here GOLD and SYSTEM are one file each")
-        return None
-    from .shards import ProgressBar
-
-    progress = None if args.quiet or not sys.stderr.isatty() else ProgressBar()
-    return Settings(jobs=args.jobs, executor=args.executor, scheduler=args.scheduler, batch_bytes=batch,
-                    skip_bad=getattr(args, "skip_bad_shards", False), progress=progress, keep_inputs=keep_inputs)
 
 
 def _converters() -> list:
@@ -682,9 +666,8 @@ def _compare(args, task: Task) -> int:
     from .api import compare
     from .report import stats_tables
 
-    settings = _corpus_settings(args, task, args.key, [args.baseline, *args.systems])
     result = compare(args.key, args.baseline, args.systems, args.metric, task=task.name, test=args.test,
-                     resamples=args.resamples, settings=settings, **_statistics(args, args.resamples),
+                     resamples=args.resamples, **_statistics(args, args.resamples), **_corpus_keywords(args, task),
                      **_keywords(args, task, "score"))
     if args.plot:
         from .report.plot import plot_deltas
@@ -714,7 +697,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
             found = sorted(f for ext in extensions for f in glob.glob(os.path.join(glob.escape(item), "*" + ext)))
             _refuse_no_files(found)
             if not found and task is not None:
-                from .shards import is_corpus
+                from .planner import is_corpus
 
                 found = sorted(d for d in glob.glob(os.path.join(glob.escape(item), "*")) if is_corpus(d, task))
             if not found:
@@ -747,7 +730,7 @@ def _refuse_no_files(found: list[str]) -> None:
 def _mirrors(folder: str, key: str, task: Task) -> bool:
     """Whether a system folder holds files named as the gold folder's: it is one system's output, not a
     folder of systems."""
-    from .shards import is_corpus, shard_files
+    from .planner import is_corpus, shard_files
 
     if not (os.path.isdir(key) and is_corpus(key, task) and is_corpus(folder, task)):
         return False
@@ -790,11 +773,9 @@ def _sweep(args, task: Task) -> int:
 
     systems = expand_systems(args.systems, task.extensions, task, args.key)
     stats = _statistics(args, args.bootstrap)
-    settings = _corpus_settings(args, task, args.key, systems)
-    if settings is not None:
-        settings.progress = None  # one line per system, not per shard
     result = sweep(args.key, systems, args.metric, task=task.name, resamples=args.bootstrap, **stats,
-                   progress=None if getattr(args, "quiet", False) else _progress("scoring"), settings=settings,
+                   progress=None if getattr(args, "quiet", False) else _progress("scoring"),
+                   **_corpus_keywords(args, task, progress=False),  # one line per system, not per shard
                    **_keywords(args, task, "score"))
     _emit(stats_tables.sweep(result, args.output))
     return 0

@@ -215,20 +215,14 @@ def score_datasets_on(ex, task, gold: str, system: str, options: dict, settings,
                       same_datasets: bool = False) -> DatasetsResult:
     """Every dataset of ``gold`` (a folder or glob pattern of files) scored against the system file of its name, on
     an open executor (in parallel: one dataset per job)."""
-    from .shards import part_size
+    from .shards import score_pairs, ticker
 
     pairs, extra = dataset_pairs(gold, system, task, same_datasets)
     if not pairs:
         raise UsageError(f"{gold}: no dataset to score")
-    done = []
-
-    def tick(i, value) -> None:
-        done.append(i)
-        if settings.progress is not None:
-            settings.progress("scoring", len(done), len(pairs))
-
+    tick = ticker(settings.progress, "scoring", len(pairs))
     jobs = [(k, r, (k, r), options, settings.keep_inputs) for _, k, r in pairs]
-    got = ex.score_pairs(task.name, jobs, tick, [part_size(k) + part_size(r) for _, k, r in pairs])
+    got = score_pairs(ex, task.name, jobs, tick)
     results = []
     for (name, k, r), g in zip(pairs, got):
         if isinstance(g, BaseException):
@@ -254,7 +248,7 @@ def score_datasets_on(ex, task, gold: str, system: str, options: dict, settings,
 
 def score_datasets(task, gold: str, system: str, options: dict, settings) -> DatasetsResult:
     """:func:`score_datasets_on` on an executor of its own."""
-    from .shards import executor_for
+    from .executors import executor_for
 
     with executor_for(settings) as ex:
         return score_datasets_on(ex, task, gold, system, options, settings)
@@ -264,7 +258,7 @@ def score_datasets(task, gold: str, system: str, options: dict, settings) -> Dat
 def datasets_scorer(task, key, options: dict, settings, metric: str) -> Iterator:
     """``compare`` and ``sweep`` by file: a function system -> its DatasetsResult (the same datasets as the key's),
     every system scored on one executor; a ``metric`` of a dataset the key lacks is refused naming them."""
-    from .shards import executor_for
+    from .executors import executor_for
 
     def scored(ex, system):
         result = score_datasets_on(ex, task, os.fspath(key), os.fspath(system), options, settings, same_datasets=True)
@@ -274,7 +268,6 @@ def datasets_scorer(task, key, options: dict, settings, metric: str) -> Iterator
                              f"{', '.join(n for n, _ in result.datasets)})")
         return result
 
-    task.check_keywords(options, "score")
     with executor_for(settings) as ex:
         yield task, lambda system: scored(ex, system)
 

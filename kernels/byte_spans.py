@@ -11,3 +11,9 @@ def same_bytes(a, sa, ea, b, sb, eb):
         if a[sa + i] != b[sb + i]:
             return False
     return True
+
+
+@njit(cache=True)
+def starts_with(a, s, e, prefix):
+    """Whether ``a[s:e]`` starts with the bytes of ``prefix``."""
+    return e - s >= len(prefix) and same_bytes(a, s, s + len(prefix), prefix, 0, len(prefix))

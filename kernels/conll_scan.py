@@ -12,6 +12,7 @@ that caused them; the Python reader writes the message.
 import numpy as np
 from ._jit import njit
 
+from .byte_spans import same_bytes
 from .order import stable_order, take
 
 BLANK, DIRECTIVE, TOKEN, TOKEN_BRACKETS = 0, 1, 2, 3
@@ -305,14 +306,6 @@ def token_fields(buf, starts, ends, lines, n_fields):
 
 
 @njit(cache=True)
-def _bytes_equal(buf, a, b, n):
-    for k in range(n):
-        if buf[a + k] != buf[b + k]:
-            return False
-    return True
-
-
-@njit(cache=True)
 def intern_fields(buf, fs, fe):
     """An id per byte string ``buf[fs[i]:fe[i]]`` (equal strings, equal ids, numbered by first
     appearance) and the first field of each id."""
@@ -340,7 +333,7 @@ def intern_fields(buf, fs, fe):
                 first[n_ids] = i
                 n_ids += 1
                 break
-            if fe[j] - fs[j] == e - s and _bytes_equal(buf, fs[j], s, e - s):
+            if same_bytes(buf, fs[j], fe[j], buf, s, e):
                 ids[i] = slot_id[k]
                 break
             k = (k + 1) & (size - 1)

@@ -23,7 +23,7 @@ in ``err``; the reader reports the problem the file shows first.
 import numpy as np
 
 from ._jit import njit
-from .byte_spans import same_bytes
+from .byte_spans import same_bytes, starts_with
 
 SENTENCE_SHIFT = 24
 ORD_SHIFT = 10
@@ -109,16 +109,6 @@ def _strip_blank(data, s, e):
 
 
 @njit(cache=True)
-def _starts(data, s, e, word):
-    if e - s < len(word):
-        return False
-    for k in range(len(word)):
-        if data[s + k] != word[k]:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _simple(data, s, e):
     """Printable ASCII or tabs only (no byte the reader's ``\\s`` would see as whitespace beyond these)."""
     for i in range(s, e):
@@ -183,10 +173,10 @@ def scan_lines(data, ls, le, newdoc_w, sent_id_w, global_w):
                     if p == e:
                         continue
                     c = data[p]
-                    if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or _starts(data, p, e, newdoc_w)
-                            or _starts(data, p, e, global_w)):
+                    if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or starts_with(data, p, e, newdoc_w)
+                            or starts_with(data, p, e, global_w)):
                         kind[k] = KIND_PYTHON
-                    elif _starts(data, p, e, sent_id_w):
+                    elif starts_with(data, p, e, sent_id_w):
                         if not _simple(data, p, e):
                             kind[k] = KIND_PYTHON
                             continue
@@ -510,11 +500,11 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
             t = r
             while t < e and data[t] != 124:
                 t += 1
-            if _starts(data, r, t, entity_w):
+            if starts_with(data, r, t, entity_w):
                 last_e = r
-            elif _starts(data, r, t, bridge_w):
+            elif starts_with(data, r, t, bridge_w):
                 last_b = r
-            elif _starts(data, r, t, split_w):
+            elif starts_with(data, r, t, split_w):
                 last_s = r
             r = t + 1
         while p <= e and status == OK:
@@ -523,14 +513,14 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
                 q += 1
             if p != last_e and p != last_b and p != last_s:
                 pass
-            elif _starts(data, p, q, bridge_w) or _starts(data, p, q, split_w):
+            elif starts_with(data, p, q, bridge_w) or starts_with(data, p, q, split_w):
                 k = cnt[3]
                 links[k, 0] = line_no
                 links[k, 1] = p
                 links[k, 2] = q
                 links[k, 3] = b
                 cnt[3] += 1
-            elif _starts(data, p, q, entity_w):
+            elif starts_with(data, p, q, entity_w):
                 row = b_frow[b]
                 if row < 0:
                     status = _fail(err, E_NO_HEADER, line_no, 0, 0, 0, 0, 0, 0)
@@ -857,16 +847,7 @@ def head_deps(data, heads, node_key, node_canon, node_ds, node_de, rel_slots, ca
 @njit(cache=True)
 def same_spans(data_a, s_a, e_a, data_b, s_b, e_b):
     """Which pairs of spans (data_a[s_a[i]:e_a[i]], data_b[s_b[i]:e_b[i]]) have the same bytes."""
-    n = len(s_a)
-    out = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        la = e_a[i] - s_a[i]
-        if la != e_b[i] - s_b[i]:
-            continue
-        same = True
-        for k in range(la):
-            if data_a[s_a[i] + k] != data_b[s_b[i] + k]:
-                same = False
-                break
-        out[i] = same
+    out = np.zeros(len(s_a), dtype=np.bool_)
+    for i in range(len(s_a)):
+        out[i] = same_bytes(data_a, s_a[i], e_a[i], data_b, s_b[i], e_b[i])
     return out

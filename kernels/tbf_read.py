@@ -14,6 +14,7 @@ parses that file line by line, which writes the message.
 import numpy as np
 
 from ._jit import njit
+from .byte_spans import starts_with
 from .conll_scan import intern_fields  # noqa: F401 (ids of equal byte strings: shared with the CoNLL readers)
 
 BEGIN, END = 2, 3
@@ -26,16 +27,6 @@ _END = np.frombuffer(b"#EndOfDocument", dtype=np.uint8)
 def _space(b):
     """ASCII white space as Python's ``str.strip`` sees it (tab to carriage return, 0x1c-0x1f, space)."""
     return (9 <= b <= 13) or (28 <= b <= 32)
-
-
-@njit(cache=True)
-def _starts_with(buf, s, e, prefix):
-    if e - s < len(prefix):
-        return False
-    for i in range(len(prefix)):
-        if buf[s + i] != prefix[i]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -77,7 +68,7 @@ def scan_lines(buf, begin, end):
     number of the first line the scan does not read.  ``mentions``: per mention line, in file order,
     its line index and the bounds of its first N_FIELDS fields ((N_FIELDS, n) arrays).  ``documents``:
     per ``#BeginOfDocument`` and ``#EndOfDocument`` line, its line index, kind, bounds (after
-    stripping) and the numbers of mention and relation lines before it.  ``relations``: per relation
+    stripping) and the numbers of mention and relation lines before it ((6, n)).  ``relations``: per relation
     line, its line index, the bounds of its 3 fields ((6, n): name, id, mention ids) and its number of
     mention ids."""
     n = 1
@@ -87,12 +78,7 @@ def scan_lines(buf, begin, end):
     m_line = np.empty(n, dtype=np.int64)
     fs = np.empty((N_FIELDS, n), dtype=np.int64)
     fe = np.empty((N_FIELDS, n), dtype=np.int64)
-    d_line = np.empty(n, dtype=np.int64)
-    d_kind = np.empty(n, dtype=np.int8)
-    d_start = np.empty(n, dtype=np.int64)
-    d_end = np.empty(n, dtype=np.int64)
-    d_rows = np.empty(n, dtype=np.int64)
-    d_rels = np.empty(n, dtype=np.int64)
+    docs = np.empty((6, n), dtype=np.int64)  # line, kind, start, end, mention and relation lines before
     r_line = np.empty(n, dtype=np.int64)
     r_bounds = np.empty((6, n), dtype=np.int64)
     r_args = np.empty(n, dtype=np.int64)
@@ -120,20 +106,20 @@ def scan_lines(buf, begin, end):
             break
         first = buf[s]
         if first == 35:  # '#'
-            if _starts_with(buf, s, e, begin):
+            if starts_with(buf, s, e, begin):
                 kind = BEGIN
                 in_doc = True
-            elif _starts_with(buf, s, e, end):
+            elif starts_with(buf, s, e, end):
                 kind = END
                 in_doc = False
             else:
                 continue  # a comment
-            d_line[n_docs] = k
-            d_kind[n_docs] = kind
-            d_start[n_docs] = s
-            d_end[n_docs] = e
-            d_rows[n_docs] = m
-            d_rels[n_docs] = n_rels
+            docs[0, n_docs] = k
+            docs[1, n_docs] = kind
+            docs[2, n_docs] = s
+            docs[3, n_docs] = e
+            docs[4, n_docs] = m
+            docs[5, n_docs] = n_rels
             n_docs += 1
             continue
         if not in_doc:
@@ -165,8 +151,7 @@ def scan_lines(buf, begin, end):
             fe[f, m] = e
         m_line[m] = k
         m += 1
-    return (status, (m_line[:m], fs[:, :m], fe[:, :m]),
-            (d_line[:n_docs], d_kind[:n_docs], d_start[:n_docs], d_end[:n_docs], d_rows[:n_docs], d_rels[:n_docs]),
+    return (status, (m_line[:m], fs[:, :m], fe[:, :m]), docs[:, :n_docs],
             (r_line[:n_rels], r_bounds[:, :n_rels], r_args[:n_rels]))
 
 

@@ -188,15 +188,8 @@ def _relate_two(a1, b1, a2, b2, pt_chain, pt_pseudo, chain_first, cp_pid, cp_nex
 
 
 @njit(cache=True)
-def reaches(a, b, pts, chains, cps, tgts, work, stack, stamp):
-    """Does the official search find ``a <= b`` (points on different chains)?"""
-    return _reaches(a, b, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1], chains[1], work[0],
-                    work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2], chains[3], chains[4])
-
-
-@njit(cache=True)
 def reaches_many(starts, targets, pts, chains, cps, tgts, work, stack, stamp):
-    """``reaches`` for each (start, target) pair."""
+    """Does the official search find ``start <= target`` (points on different chains), for each pair?"""
     return _reaches_many(starts, targets, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1],
                          chains[1], work[0], work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2],
                          chains[3], chains[4])

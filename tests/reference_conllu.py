@@ -12,8 +12,8 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      entity_without_mention, heads_outside_warning, tree_warning, no_words_warning, udapi_tree_problem, link_to_itself, header_warning, short_lines_warning, single_newline_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, no_bracket_warning, multiword_warning, loose_comment_warning, newdoc_without_words, extra_columns_warning, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      counted_warning, entity_without_mention, udapi_tree_problem, link_to_itself, header_warning, single_newline_warning,
+                                      blank_line_warning, leading_empty_line_warning, link_before_entity, newdoc_without_words, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -407,15 +407,15 @@ class _Reader:
     def close_file(self) -> None:
         self.close_mentions()
         if self.no_bracket:
-            self.file.warnings.append(no_bracket_warning(len(self.no_bracket), self.no_bracket[0]))
+            self.file.warnings.append(counted_warning("no_bracket", len(self.no_bracket), self.no_bracket[0]))
         if self.multiword:
-            self.file.warnings.append(multiword_warning(len(self.multiword), self.multiword[0]))
+            self.file.warnings.append(counted_warning("multiword", len(self.multiword), self.multiword[0]))
         if self.extra_columns:
-            self.file.warnings.append(extra_columns_warning(len(self.extra_columns), self.extra_columns[0]))
+            self.file.warnings.append(counted_warning("extra_columns", len(self.extra_columns), self.extra_columns[0]))
         if self.short:
-            self.file.warnings.append(short_lines_warning(len(self.short), self.short[0]))
+            self.file.warnings.append(counted_warning("short_lines", len(self.short), self.short[0]))
         if self.loose:
-            self.file.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+            self.file.warnings.append(counted_warning("loose_comment", len(self.loose), self.loose[0]))
         if self.header_warning:
             self.file.warnings.append(self.header_warning)
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
@@ -428,11 +428,11 @@ class _Reader:
         if len(lines) > 1 and lines[-1] == "" and lines[-2] != "":  # udapi's last piece ends with "\n": a line ""
             self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
-            self.file.warnings.append(heads_outside_warning(len(self.heads_outside), self.heads_outside[0]))
+            self.file.warnings.append(counted_warning("heads_outside", len(self.heads_outside), self.heads_outside[0]))
         if self.tree_problems:
-            self.file.warnings.append(tree_warning(len(self.tree_problems), self.tree_problems[0]))
+            self.file.warnings.append(counted_warning("tree", len(self.tree_problems), self.tree_problems[0]))
         if self.no_words:
-            self.file.warnings.append(no_words_warning(len(self.no_words), self.no_words[0]))
+            self.file.warnings.append(counted_warning("no_words", len(self.no_words), self.no_words[0]))
         self.entities = {e: ms for e, ms in self.entities.items() if ms}
         for eid, line, doc, name in self.early:
             first = self.opened_at.get(eid)

@@ -8,7 +8,9 @@
 * ``official_search``: the official TempEval-3 depth-first search over a timegraph's chains, as
   ``relation_to_timegraph.py`` writes it (the oracle of ``kernels/temporal_timegraph.py``);
 * ``official_outcome``: whether the official graph implies, contradicts or leaves open a relation
-  between two intervals it holds, by that search (the oracle of the kernel's ``relate_two``).
+  between two intervals it holds, by that search (the oracle of the kernel's ``relate_two``);
+* ``official_holds``: whether the official graph entails a relation, by that search (the oracle of
+  ``Timegraph.holds_many``).
 """
 from __future__ import annotations
 
@@ -98,27 +100,45 @@ def official_search(tg, a: str, b: str) -> bool:
     return search(pts[a], ())
 
 
+def _official_relation(tg, a: str, b: str) -> str | None:
+    """'<', '>', '=' or None between two points of ``tg`` (same chain: by pseudo time; else by
+    :func:`official_search` both ways)."""
+    pa, pb = tg.points[a], tg.points[b]
+    if pa.chain == pb.chain:
+        return "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
+    ab, ba = official_search(tg, a, b), official_search(tg, b, a)
+    return "=" if ab and ba else "<" if ab else ">" if ba else None
+
+
+def _end_tests(x: str, y: str, rel: str) -> list[tuple[str, str, str]]:
+    """The end-point tests of ``x rel y`` (the timegraph's ``_TESTS``) with the points' names."""
+    from fastscore.temporal.timegraph import _TESTS
+
+    names = {"x1": x + "_s", "x2": x + "_e", "y1": y + "_s", "y2": y + "_e"}
+    return [(names[a], names[b], want) for a, b, want in _TESTS[rel]]
+
+
 def official_outcome(tg, x: str, y: str, rel: str) -> str:
     """What the official graph says of ``x rel y`` when both intervals are in ``tg`` (and ``x != y``, not
     BEGINS): each end-point test of ``rel`` by :func:`official_search` (same chain: by pseudo time); one
     contradicted -> violated, all implied -> redundant, else added (as cross links)."""
-    from fastscore.temporal.timegraph import _TESTS_BY_END
-
-    def relation(a: str, b: str) -> str | None:
-        pa, pb = tg.points[a], tg.points[b]
-        if pa.chain == pb.chain:
-            return "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
-        ab, ba = official_search(tg, a, b), official_search(tg, b, a)
-        return "=" if ab and ba else "<" if ab else ">" if ba else None
-
     decided = True
-    for fa, sa, fb, sb, want in _TESTS_BY_END[rel]:
-        r = relation((x if fa else y) + sa, (x if fb else y) + sb)
+    for a, b, want in _end_tests(x, y, rel):
+        r = _official_relation(tg, a, b)
         if r is None:
             decided = False
         elif r != want:
             return "violated"
     return "redundant" if decided else "added"
+
+
+def official_holds(tg, x: str, y: str, rel: str) -> bool:
+    """Whether the official graph entails ``x rel y``: every end-point test of ``rel`` holds by
+    :func:`official_search` (False for an interval not in ``tg``, and for BEGINS: the official test never
+    holds); the oracle of ``Timegraph.holds_many``."""
+    if x + "_s" not in tg.points or y + "_s" not in tg.points or rel == "BEGINS":
+        return False
+    return all(_official_relation(tg, a, b) == want for a, b, want in _end_tests(x, y, rel))
 
 
 class PathClosure:

@@ -37,7 +37,7 @@ LAYERS = (
                       "fastscore.examples.__main__")),
     ("tasks", tuple(p for name in TASK_FOLDERS for p in (f"fastscore.{name}", f"fastscore.{name}.*"))),
     ("registry", ("fastscore.tasks",)),
-    ("front", ("fastscore", "fastscore.__main__", "fastscore.api", "fastscore.cli", "fastscore.shards",
+    ("front", ("fastscore", "fastscore.__main__", "fastscore.api", "fastscore.cli", "fastscore.shards", "fastscore.executors",
                "fastscore.datasets", "fastscore.coval")),
 )
 MAY_IMPORT_TASKS = {"fastscore.tasks", "fastscore.coval"}

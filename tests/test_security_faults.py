@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from fastscore import shards
+from fastscore import executors, shards
 from fastscore.cli import main
 from fastscore.errors import InputError, ResourceError
 from fastscore.formats.columnar import read_mention_table, write_mention_table
@@ -69,7 +69,7 @@ DYING_READER = (
 
 
 def test_a_killed_pool_worker_names_the_files_it_had():
-    with shards.LocalExecutor(2) as ex:
+    with executors.LocalExecutor(2) as ex:
         with pytest.raises(ResourceError) as got:
             ex.run(exec, KILLED_ON_B, lambda i, v: None, None, FILES)
     message = str(got.value)
@@ -116,9 +116,9 @@ def test_a_system_that_refuses_more_processes_is_one_error(monkeypatch):
         raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
 
     monkeypatch.setattr(threading, "active_count", lambda: 1)  # the pool forks (the test's process may have threads)
-    monkeypatch.setattr(shards, "kernel_threads_allow_fork", lambda: True)
+    monkeypatch.setattr(executors, "kernel_threads_allow_fork", lambda: True)
     monkeypatch.setattr(os, "fork", refused)
-    with shards.LocalExecutor(2) as ex:
+    with executors.LocalExecutor(2) as ex:
         with pytest.raises(ResourceError, match=r"--jobs 2: cannot start the worker processes \(Resource "
                                                 r"temporarily unavailable\): no result \(try fewer --jobs\)"):
             ex.run(abs, [(-1,), (-2,)], lambda i, v: None)
@@ -129,7 +129,7 @@ def test_a_system_that_refuses_more_processes_is_one_error(monkeypatch):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_memory_running_out_in_a_part_names_its_files(jobs):
-    with shards.LocalExecutor(jobs) as ex:
+    with executors.LocalExecutor(jobs) as ex:
         with pytest.raises(ResourceError, match='out of memory while working on "b.tbf": no result'):
             ex.run(exec, NO_MEMORY_ON_B, lambda i, v: None, None, FILES)
 
@@ -187,11 +187,11 @@ def test_dask_workers_that_died_or_ran_out_of_memory_name_the_files():
             raise self.exc
 
     with pytest.raises(ResourceError, match='Dask workers died while scoring "k.tbf", "r.tbf"'):
-        shards.dask_result(Failed(distributed.KilledWorker("score-1", None, 3)), ["k.tbf", "r.tbf"], "scoring")
+        executors.dask_result(Failed(distributed.KilledWorker("score-1", None, 3)), ["k.tbf", "r.tbf"], "scoring")
     with pytest.raises(ResourceError, match='out of memory while reading "k.tbf"'):
-        shards.dask_result(Failed(MemoryError()), ["k.tbf"], "reading")
+        executors.dask_result(Failed(MemoryError()), ["k.tbf"], "reading")
     with pytest.raises(KeyError):  # anything else is the caller's to report
-        shards.dask_result(Failed(KeyError("x")), ["k.tbf"], "reading")
+        executors.dask_result(Failed(KeyError("x")), ["k.tbf"], "reading")
 
 
 # ---- numba's threads and fork
@@ -209,12 +209,12 @@ def test_a_process_on_gnu_openmp_is_not_forked(monkeypatch, layer, vendor, safe)
 
     monkeypatch.setitem(sys.modules, "numba", types.SimpleNamespace(threading_layer=threading_layer))
     monkeypatch.setitem(sys.modules, "numba.np.ufunc.omppool", types.SimpleNamespace(openmp_vendor=vendor))
-    assert shards.kernel_threads_allow_fork() is safe
+    assert executors.kernel_threads_allow_fork() is safe
 
 
 def test_the_pool_starts_its_workers_otherwise_when_a_fork_is_unsafe(monkeypatch):
-    monkeypatch.setattr(shards, "kernel_threads_allow_fork", lambda: False)
-    with shards.LocalExecutor(2) as ex:
+    monkeypatch.setattr(executors, "kernel_threads_allow_fork", lambda: False)
+    with executors.LocalExecutor(2) as ex:
         assert ex.run(abs, [(-1,), (-2,)], lambda i, v: None) == [1, 2]
         assert ex.pool._mp_context.get_start_method() == "forkserver"
 

@@ -87,7 +87,7 @@ def test_pool_workers_started_by_a_forkserver_run_nothing_from_the_working_folde
     script.write_text(textwrap.dedent(f"""
         import sys, threading, time
         sys.path.insert(0, {str(ROOT)!r})
-        from fastscore.shards import LocalExecutor
+        from fastscore.executors import LocalExecutor
 
         if __name__ == "__main__":
             threading.Thread(target=time.sleep, args=(60,), daemon=True).start()  # threads: a forkserver
@@ -252,7 +252,7 @@ def test_a_local_cluster_keeps_its_scratch_space_in_a_private_folder(tmp_path, t
     server puts first on its import path: fastscore's LocalCluster gets a new private folder instead."""
     dask = pytest.importorskip("dask")
     distributed = pytest.importorskip("dask.distributed")
-    from fastscore.shards import DaskExecutor
+    from fastscore.executors import DaskExecutor
 
     (temporary / "dask-scratch-space").mkdir(mode=0o777)
     (temporary / "dask-scratch-space").chmod(0o777)

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 import fastscore
 from fastscore.api import score_corpus
 from fastscore.errors import InputError
-from fastscore.shards import Settings, parse_size, plan_units
+from fastscore.planner import parse_size, plan_units
+from fastscore.shards import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -280,6 +281,50 @@ def test_options_that_cannot_apply_are_refused(corpus, timeml):
     assert run.returncode == 2 and "unrecognized arguments: --batch-size" in run.stderr
 
 
+def test_every_api_entry_takes_corpora_itself(corpus, one_file):
+    """Issue 37 (one runner): score and score_<task> take folders of shards and the corpus keywords as
+    score_corpus does (one decision, shards.plan_run); a pair of files with a corpus option is refused there
+    as on the command line."""
+    for function in (fastscore.score, fastscore.score_coref):
+        result = function(corpus["key-shards"], corpus["response-shards"], jobs=1)
+        assert _numbers(result) == one_file
+    assert _numbers(fastscore.score(str(corpus["key-shards"] / "part-*.conll"), corpus["response-shards"],
+                                    jobs=1, batch_size="64M")) == one_file
+    with pytest.raises(fastscore.UsageError, match="--executor dask: for corpora of shards"):
+        fastscore.score(corpus["key"], corpus["response"], executor="dask")
+    with pytest.raises(fastscore.UsageError, match="--jobs 0: give at least 1"):
+        fastscore.score_coref(corpus["key"], corpus["response"], jobs=0)
+
+
+def test_corpus_options_are_declared_once():
+    """The command's corpus flags and the API's keywords are made from shards.CORPUS_OPTIONS."""
+    import argparse
+    import inspect
+
+    from fastscore.cli import _parser
+    from fastscore.shards import CORPUS_KEYWORDS, CORPUS_OPTIONS
+
+    _, commands = _parser(fastscore.tasks.get_task("coref"))
+    for command, scopes in (("coref", ("score", "command")), ("compare", ("score",)), ("sweep", ("score",))):
+        actions = {a.dest: a for a in commands[command]._actions}
+        for option in CORPUS_OPTIONS:
+            assert (option.keyword in actions) == (option.scope in scopes), (command, option.keyword)
+            if option.scope in scopes:
+                action = actions[option.keyword]
+                assert tuple(action.option_strings) == option.flags and action.default == option.default
+                assert isinstance(action, argparse._StoreTrueAction) == option.switch
+    parameters = inspect.signature(fastscore.score_coref).parameters
+    assert all(parameters[k].kind is inspect.Parameter.KEYWORD_ONLY for k in CORPUS_KEYWORDS)
+
+
+def test_corpus_options_for_a_task_without_corpora_are_refused():
+    from fastscore.examples import command_inputs
+
+    key, response, _ = command_inputs("coref")
+    with pytest.raises(fastscore.UsageError, match="jobs: task 'explain' scores one pair of inputs"):
+        fastscore.score(key, response, task="explain", jobs=2)
+
+
 @pytest.fixture(scope="module")
 def timeml(tmp_path_factory) -> Path:
     """12 generated TimeML documents (gold/, system/), two attribute values outside TimeML's in two files
@@ -432,7 +477,7 @@ def test_event_nugget_files_in_batches(tmp_path):
 def test_progress_bar():
     import io
 
-    from fastscore.shards import ProgressBar
+    from fastscore.cli import ProgressBar
 
     out = io.StringIO()
     bar = ProgressBar(out)
@@ -444,7 +489,8 @@ def test_progress_bar():
 
 def test_parts_go_out_largest_first(tmp_path):
     from fastscore.formats.files import Part
-    from fastscore.shards import largest_first, part_size
+    from fastscore.executors import largest_first
+    from fastscore.planner import part_size
 
     small, large = tmp_path / "small.conll", tmp_path / "large.conll"
     small.write_text("x" * 10)
@@ -457,7 +503,7 @@ def test_parts_go_out_largest_first(tmp_path):
 
 
 def test_small_parts_go_to_the_pool_in_chunks():
-    from fastscore.shards import in_chunks, largest_first
+    from fastscore.executors import in_chunks, largest_first
 
     sizes = [100, 5, 60, 5, 5, 20, 5]
     order = largest_first(len(sizes), sizes)  # 0, 2, 5, 1, 3, 4, 6
@@ -471,7 +517,7 @@ def test_small_parts_go_to_the_pool_in_chunks():
 @given(st.lists(st.integers(0, 1000), min_size=1, max_size=60), st.integers(1, 70))
 @settings(max_examples=200, deadline=None)
 def test_chunks_keep_every_item_once_in_order(sizes, n_chunks):
-    from fastscore.shards import in_chunks, largest_first
+    from fastscore.executors import in_chunks, largest_first
 
     order = largest_first(len(sizes), sizes)
     chunks = in_chunks(order, sizes, n_chunks)
@@ -481,40 +527,40 @@ def test_chunks_keep_every_item_once_in_order(sizes, n_chunks):
 
 def test_planning_opens_no_file_smaller_than_a_batch(corpus, monkeypatch):
     """Shards are listed by size alone: only a file larger than --batch-size is opened (to cut it)."""
-    from fastscore import shards
+    from fastscore import planner
 
     task = fastscore.tasks.get_task("coref")
     cut = []
-    real = shards._cached_batches
-    monkeypatch.setattr(shards, "_cached_batches", lambda name, path, *rest: cut.append(path) or real(name, path, *rest))
-    parts = shards.parts_of(str(corpus["key-shards"]), task, 1 << 20)
-    assert parts == shards.shard_files(str(corpus["key-shards"]), task) and cut == []
-    batches = shards.parts_of(str(corpus["key"]), task, 64 << 10)
+    real = planner._cached_batches
+    monkeypatch.setattr(planner, "_cached_batches", lambda name, path, *rest: cut.append(path) or real(name, path, *rest))
+    parts = planner.parts_of(str(corpus["key-shards"]), task, 1 << 20)
+    assert parts == planner.shard_files(str(corpus["key-shards"]), task) and cut == []
+    batches = planner.parts_of(str(corpus["key"]), task, 64 << 10)
     assert cut == [str(corpus["key"])] and len(batches) > 1
 
 
 def _warm_state() -> tuple[bool, bool]:
     """In a worker: whether it warmed up for coreference, and whether numba is loaded (it should not be where
     the compiled kernels are installed)."""
-    return "coref" in fastscore.shards.WARM, "numba" in sys.modules
+    return "coref" in fastscore.executors.WARM, "numba" in sys.modules
 
 
 def test_the_pool_is_sized_by_the_batches_files_will_make(tmp_path):
     """The pool starts before the parts are planned and never grows: two files cut into ten batches each give
     work to every one of 8 workers, not to 2 (one per file)."""
-    from fastscore.shards import _parts_expected
+    from fastscore.planner import parts_expected
 
     files = []
     for name, size in (("a", 1000), ("b", 950), ("c", 10)):
         (tmp_path / name).write_bytes(b"x" * size)
         files.append(str(tmp_path / name))
-    assert _parts_expected(files, 100) == 10 + 10 + 1
-    assert _parts_expected(files, None) == 3
+    assert parts_expected(files, 100) == 10 + 10 + 1
+    assert parts_expected(files, None) == 3
 
 
 def test_pool_workers_are_warm_before_their_first_part():
     from fastscore.first_run import compiled_kernels
-    from fastscore.shards import LocalExecutor
+    from fastscore.executors import LocalExecutor
 
     # warmed up in this process before the fork (prepare_to_fork), or by each worker when not forked
     with LocalExecutor(2) as ex:
@@ -539,7 +585,7 @@ def test_forked_workers_start_with_what_their_parts_need(corpus):
     import multiprocessing
     import threading
 
-    from fastscore.shards import LocalExecutor
+    from fastscore.executors import LocalExecutor
 
     if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("the pool forks only a process with one thread")
@@ -557,7 +603,7 @@ def test_local_cluster_workers_are_forked_warm(corpus):
     """A LocalCluster started for a task forks its workers once this process is ready for the task's parts;
     pyarrow there runs on one thread (the workers are the parallelism)."""
     pytest.importorskip("dask.distributed")
-    from fastscore.shards import DaskExecutor
+    from fastscore.executors import DaskExecutor
 
     part = str(sorted(corpus["key-parquet"].glob("*.parquet"))[0])
     with DaskExecutor(2, None) as ex:
@@ -572,7 +618,7 @@ def test_local_cluster_workers_are_forked_warm(corpus):
 
 
 def _pyarrow_threads() -> int:
-    from fastscore.shards import _on_worker
+    from fastscore.executors import _on_worker
 
     return _on_worker(lambda: __import__("pyarrow").cpu_count(), ())
 
@@ -583,7 +629,7 @@ def _pyarrow_threads() -> int:
 def test_shards_paired_one_to_one_are_planned_as_plan_units_plans_them(pairs):
     """The paired path's one-pass check agrees with plan_units: one unit per pair of shards (or not), and the
     same response documents in no key shard."""
-    from fastscore.shards import _unpaired_if_one_to_one
+    from fastscore.planner import unpaired_if_one_to_one
 
     key = [[f"d{n}" for n in k] for k, _ in pairs]
     response = [[f"d{n}" for n in r] for _, r in pairs]
@@ -594,7 +640,7 @@ def test_shards_paired_one_to_one_are_planned_as_plan_units_plans_them(pairs):
                                                       for i, u in enumerate(units))
     except InputError:  # a document in two shards of a side
         one_to_one = False
-    found = _unpaired_if_one_to_one(key, response)
+    found = unpaired_if_one_to_one(key, response)
     assert (found is not None) == one_to_one
     assert found is None or found == unpaired
 
@@ -660,7 +706,7 @@ def test_dask_local_cluster_from_the_command_line(corpus, one_file):
 def test_local_cluster_needs_no_fixed_port():
     """Another cluster (or anything) on Dask's default port 8787: no warning, the run goes on."""
     pytest.importorskip("dask.distributed")
-    from fastscore import shards
+    from fastscore import executors
 
     with socket.socket() as held:
         held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -669,24 +715,24 @@ def test_local_cluster_needs_no_fixed_port():
             held.listen()
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            with shards.DaskExecutor(1, None) as ex:
+            with executors.DaskExecutor(1, None) as ex:
                 assert ex.client.submit(sum, [1, 2]).result() == 3
 
 
 def test_local_cluster_forks_its_workers_unless_told_otherwise(monkeypatch):
     dask = pytest.importorskip("dask")
-    from fastscore import shards
+    from fastscore import executors
 
     key = "distributed.worker.multiprocessing-method"
-    monkeypatch.setattr(shards, "_PROBE", "set in the parent", raising=False)  # a forked worker has it
-    with shards.DaskExecutor(1, None) as ex:
+    monkeypatch.setattr(executors, "_PROBE", "set in the parent", raising=False)  # a forked worker has it
+    with executors.DaskExecutor(1, None) as ex:
         assert ex.client is not None  # the cluster starts with the first use of its client (or at start())
         assert dask.config.get(key) == "fork"
-        seen = ex.client.run(lambda: getattr(__import__("fastscore.shards").shards, "_PROBE", None))
+        seen = ex.client.run(lambda: getattr(__import__("fastscore.executors").executors, "_PROBE", None))
         assert list(seen.values()) == ["set in the parent"]
     assert dask.config.get(key) == "spawn"  # restored when the cluster closes
     with dask.config.set({key: "forkserver"}):
-        with shards.DaskExecutor(1, None):
+        with executors.DaskExecutor(1, None):
             assert dask.config.get(key) == "forkserver"  # the user's choice is kept
 
 

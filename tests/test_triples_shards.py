@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import fastscore
-from fastscore import shards, tasks
+from fastscore import planner, shards, tasks
 from fastscore.api import score_corpus
 from fastscore.cli import main
 from fastscore.errors import InputError
@@ -208,10 +208,10 @@ def test_file_pairs_and_naf_folders_stay_one_input(corpus, tmp_path):
     naf.mkdir()
     shutil.copy(ANCHORS / "convert" / "doc-000.naf", naf / "doc-000.naf")
     files = [str(corpus / "same" / "gold" / "case-001.trp"), str(corpus / "same" / "system" / "case-001.trp")]
-    assert not shards.uses_shards(*files, TRIPLES, shards.DEFAULT_BATCH_BYTES)
-    assert not shards.uses_shards(str(naf), str(naf), TRIPLES, shards.DEFAULT_BATCH_BYTES)
-    assert not shards.uses_shards(str(corpus / "gold"), str(naf), TRIPLES, shards.DEFAULT_BATCH_BYTES)
-    assert shards.uses_shards(str(corpus / "gold"), str(corpus / "system"), TRIPLES, shards.DEFAULT_BATCH_BYTES)
+    assert not planner.uses_shards(*files, TRIPLES, planner.DEFAULT_BATCH_BYTES)
+    assert not planner.uses_shards(str(naf), str(naf), TRIPLES, planner.DEFAULT_BATCH_BYTES)
+    assert not planner.uses_shards(str(corpus / "gold"), str(naf), TRIPLES, planner.DEFAULT_BATCH_BYTES)
+    assert planner.uses_shards(str(corpus / "gold"), str(corpus / "system"), TRIPLES, planner.DEFAULT_BATCH_BYTES)
     assert score_triples(*files).to_dict()["statistics"]["dedup"] == "overlap"
 
 

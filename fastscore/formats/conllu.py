@@ -340,50 +340,44 @@ def zones_mixed(zone: str, line: int, other: str) -> str:
             "use another character than '/' in sentence ids")
 
 
-def no_bracket_warning(count: int, first: str) -> str:
-    return (f"{count} Entity chunk(s) with neither an opening nor a closing bracket (trailing spaces, say) ignored, "
-            f"as the CorefUD scorer ignores them; first: {first}")
-
-
-def multiword_warning(count: int, first: str) -> str:
-    return (f"coreference on {count} multiword-token line(s) ignored, as udapi (and so the CorefUD scorer) ignores "
-            f"it: write it on the lines of its words; first: {first}")
-
-
 def newdoc_without_words() -> str:
     return ("'# newdoc' in a block without words: udapi drops such a block, newdoc and all, so the CorefUD scorer "
             "merges the document into the one before (and crashes on a file's first): write it just above the "
             "document's first sentence, with no empty line between")
 
 
-def extra_columns_warning(count: int, first: str) -> str:
-    return (f"{count} token line(s) with more than 10 columns: the columns after the 10th ignored, as udapi (and so "
-            f"the CorefUD scorer) ignores them; first: {first}")
+# the warnings that count the lines of one kind ("{count}"), each ended with the first: what udapi does with them
+COUNTED_WARNINGS = {
+    "no_bracket": "{count} Entity chunk(s) with neither an opening nor a closing bracket (trailing spaces, say) "
+                  "ignored, as the CorefUD scorer ignores them",
+    "multiword": "coreference on {count} multiword-token line(s) ignored, as udapi (and so the CorefUD scorer) "
+                 "ignores it: write it on the lines of its words",
+    "extra_columns": "{count} token line(s) with more than 10 columns: the columns after the 10th ignored, as udapi "
+                     "(and so the CorefUD scorer) ignores them",
+    "short_lines": "{count} token line(s) with fewer than 10 columns: the missing ones read as '_', as udapi (and so "
+                   "the CorefUD scorer) reads them",
+    "loose_comment": "{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain "
+                     "comments, as udapi (and so the CorefUD scorer) reads them: write '# newdoc' / "
+                     "'# global.Entity'",
+    "no_words": "{count} block(s) of empty nodes or multiword tokens only (no word) dropped, with their sentence id "
+                "and coreference, as udapi (and so the CorefUD scorer) drops them",
+    "tree": "{count} sentence(s) whose HEAD column udapi cannot build a tree from: the CorefUD scorer (udapi) stops "
+            "on this HEAD (no score); scored as written here (no metric reads HEAD)",
+    "heads_outside": "{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored "
+                     "on a one-node mention (its node is its head), 0 on the one-node last part of a discontinuous "
+                     "mention taken as that part's node",
+}
 
 
-def short_lines_warning(count: int, first: str) -> str:
-    return (f"{count} token line(s) with fewer than 10 columns: the missing ones read as '_', as udapi (and so the "
-            f"CorefUD scorer) reads them; first: {first}")
-
-
-def loose_comment_warning(count: int, first: str) -> str:
-    return (f"{count} newdoc or global.Entity comment(s) without '# ' before the word, read as plain comments, as "
-            f"udapi (and so the CorefUD scorer) reads them: write '# newdoc' / '# global.Entity'; first: {first}")
+def counted_warning(kind: str, count: int, first: str) -> str:
+    """One warning for ``count`` lines of a kind of ``COUNTED_WARNINGS``, naming the first."""
+    return COUNTED_WARNINGS[kind].format(count=count) + f"; first: {first}"
 
 
 def header_warning(count: int, first: str, last: str, where: str) -> str:
     return (f"{count} global.Entity header(s) differ from the file's last, {last!r} at {where}: udapi (and so the "
             "CorefUD scorer) reads the last one for every sentence of the file, and so it is read here "
             f"(--fix-corefud-quirks reads each sentence with the header above it); first: {first}")
-
-
-def no_words_warning(count: int, first: str) -> str:
-    return (f"{count} block(s) of empty nodes or multiword tokens only (no word) dropped, with their sentence id and "
-            f"coreference, as udapi (and so the CorefUD scorer) drops them; first: {first}")
-
-def tree_warning(count: int, first: str) -> str:
-    return (f"{count} sentence(s) whose HEAD column udapi cannot build a tree from: the CorefUD scorer (udapi) stops "
-            "on this HEAD (no score); scored as written here (no metric reads HEAD); first: " + first)
 
 
 def udapi_tree_problem(heads: Sequence[str]) -> tuple[int, str] | None:
@@ -413,12 +407,6 @@ def udapi_tree_problem(heads: Sequence[str]) -> tuple[int, str] | None:
             climbing = attached.get(climbing)
         attached[k] = p
     return None
-
-
-def heads_outside_warning(count: int, first: str) -> str:
-    return (f"{count} head index(es) outside their mention, read as the CorefUD scorer reads them: ignored on a "
-            "one-node mention (its node is its head), 0 on the one-node last part of a discontinuous mention taken "
-            f"as that part's node; first: {first}")
 
 
 def check_alignment(key: MentionTable, response: MentionTable) -> None:
@@ -1190,7 +1178,8 @@ class _File:
         first = np.flatnonzero(block == sentences[0])
         heads = [self.text_at(hs[i], he[i]) for i in first.tolist()]
         k, problem = udapi_tree_problem(heads)
-        return tree_warning(len(sentences), f"{self.path}:{int(lines[first[k]]) + 1 + self.line0}: {problem}")
+        where = f"{self.path}:{int(lines[first[k]]) + 1 + self.line0}"
+        return counted_warning("tree", len(sentences), f"{where}: {problem}")
 
     def tab_before(self, at: np.ndarray) -> np.ndarray:
         """The tab before each position (a column back: short columns, a few steps for all at once)."""
@@ -1436,26 +1425,26 @@ class _File:
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
         if self.outside[2]:
-            self.warnings.append(no_bracket_warning(int(self.outside[2]), f"{self.path}:"
-                                                                          f"{int(self.outside[3]) + self.line0}"))
+            where = f"{self.path}:{int(self.outside[3]) + self.line0}"
+            self.warnings.append(counted_warning("no_bracket", int(self.outside[2]), where))
         if self.multiword[0]:
-            self.warnings.append(multiword_warning(*self.multiword))
+            self.warnings.append(counted_warning("multiword", *self.multiword))
         if self.extra_columns[0]:
-            self.warnings.append(extra_columns_warning(*self.extra_columns))
+            self.warnings.append(counted_warning("extra_columns", *self.extra_columns))
         if self.short[0]:
-            self.warnings.append(short_lines_warning(*self.short))
+            self.warnings.append(counted_warning("short_lines", *self.short))
         if self.loose:
-            self.warnings.append(loose_comment_warning(len(self.loose), self.loose[0]))
+            self.warnings.append(counted_warning("loose_comment", len(self.loose), self.loose[0]))
         if self.header_warning:
             self.warnings.append(self.header_warning)
         self.warnings.extend(self.scorer_crash_warnings())
         if self.outside[0]:
-            self.warnings.append(heads_outside_warning(int(self.outside[0]), f"{self.path}:"
-                                                                            f"{int(self.outside[1]) + self.line0}"))
+            where = f"{self.path}:{int(self.outside[1]) + self.line0}"
+            self.warnings.append(counted_warning("heads_outside", int(self.outside[0]), where))
         if self.tree:
             self.warnings.append(self.tree)
         if self.no_words[0]:
-            self.warnings.append(no_words_warning(*self.no_words))
+            self.warnings.append(counted_warning("no_words", *self.no_words))
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
         opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
 from ..messages import shown
 from ..outputs import is_hidden
 from .files import read_bytes, refuse_stdin, source_name
-from .xml_input import expat_parser, xml_root
+from .xml_input import expat_parser, parse_whole, xml_root
 
 
 def trim(s: str) -> str:
@@ -233,13 +232,7 @@ def parse_naf(data: bytes, path: str) -> NafDocument:
     parser.StartElementHandler = handler.start
     parser.EndElementHandler = handler.end
     parser.CharacterDataHandler = handler.chars
-    try:
-        parser.Parse(data, True)
-    except LookupError as exc:  # the declaration names an encoding Python does not know
-        raise ParseError(path, 1, f"XML declaration: {exc}") from None
-    except xml.parsers.expat.ExpatError as exc:
-        raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} "
-                         f"(column {exc.offset + 1})") from None
+    parse_whole(parser, data, path, column=True)
     return doc
 
 

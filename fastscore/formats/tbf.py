@@ -194,7 +194,7 @@ def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
                          [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1 + before).tolist()))
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
-    for k, kind, s, e, n_rows, n_rels in zip(*(a.tolist() for a in documents)):
+    for k, kind, s, e, n_rows, n_rels in documents.T.tolist():
         if kind == scan.BEGIN:
             name = data[s:e].decode("utf-8")[len(BEGIN):].strip(ASCII_BLANKS)
             if doc is not None or not name or name in docs:

@@ -41,6 +41,18 @@ def expat_parser(path: str, document: str | None = None):
     return parser
 
 
+def parse_whole(parser, data: bytes | str, path: str, column: bool = False) -> None:
+    """Parse a whole document: an encoding Python does not know, or malformed XML, is the ParseError of ``path``
+    (``column``: malformed XML names the column too)."""
+    try:
+        parser.Parse(data, True)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(path, 1, f"XML declaration: {exc}") from None
+    except expat.ExpatError as exc:
+        where = f" (column {exc.offset + 1})" if column else ""
+        raise ParseError(path, exc.lineno, f"malformed XML: {expat.ErrorString(exc.code)}{where}") from None
+
+
 class XmlRoot(NamedTuple):
     name: str  # the root element's name, as written
     line: int  # 1-based line of its start tag

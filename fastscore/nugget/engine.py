@@ -79,6 +79,15 @@ class Members:
     clusters: list  # per scored document, its @Coreference relations
 
 
+# what the lines of a side a warning counts have done ("FILE: N ...; first: ...")
+_UNKNOWN_TOKENS = ("mention(s) name token ids that their document's token table does not have (scored as written, as "
+                   "EvmEval does)")
+_REPEATED_IDS = ("mention(s) reuse an id another mention of their document has; both are scored and a @Coreference "
+                 "cluster naming the id takes both (as EvmEval v1.8 does)")
+_UNDEFINED_MEMBERS = ("@Coreference member(s) name mentions that are not defined in their document, ignored (as "
+                      "EvmEval does)")
+
+
 def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = None) -> Prepared:
     if not gold.documents:
         raise ParseError(gold.path, None, 'no "#BeginOfDocument" line in the gold standard: not a TBF file (or empty)')
@@ -162,19 +171,10 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
                             "stripped, which scorer_v1.7.1 (Python 2) keeps: visible, as it scores them "
                             f"(--fix-evmeval-quirks removes them); first: {out.kept_visible[0]}")
     for role, tbf in (("gold", gold), ("system", system)):
-        found = unknown_tokens[role]
-        if found:
-            out.warnings.append(f"{tbf.path}: {len(found)} mention(s) name token ids that their document's token "
-                                f"table does not have (scored as written, as EvmEval does); first: {found[0]}")
-        found = repeated[role]
-        if found:
-            out.warnings.append(f"{tbf.path}: {len(found)} mention(s) reuse an id another mention of their document "
-                                "has; both are scored and a @Coreference cluster naming the id takes both (as "
-                                f"EvmEval v1.8 does); first: {found[0]}")
-        found = undefined[role]
-        if found:
-            out.warnings.append(f"{tbf.path}: {len(found)} @Coreference member(s) name mentions that are not "
-                                f"defined in their document, ignored (as EvmEval does); first: {found[0]}")
+        for found, problem in ((unknown_tokens[role], _UNKNOWN_TOKENS), (repeated[role], _REPEATED_IDS),
+                               (undefined[role], _UNDEFINED_MEMBERS)):
+            if found:
+                out.warnings.append(f"{tbf.path}: {len(found)} {problem}; first: {found[0]}")
     for found in same_span.values():
         if found:
             out.warnings.append(f"{len(found)} coreference cluster(s) hold two mentions with the same span, which "

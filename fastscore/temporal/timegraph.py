@@ -40,7 +40,6 @@ BASE = 100000  # pseudo time of a new chain's first point
 STEP = 1000  # pseudo time between neighbours on a chain
 NIL = "-1"  # "no parent/child" (distinct from "" = never set; the graph tells them apart)
 
-BEFORE, INCLUDES = "BEFORE", "INCLUDES"
 REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "IBEFORE": "IAFTER", "IAFTER": "IBEFORE", "BEGINS": "BEGUN_BY",
            "BEGUN_BY": "BEGINS", "ENDS": "ENDED_BY", "ENDED_BY": "ENDS", "INCLUDES": "IS_INCLUDED",
            "IS_INCLUDED": "INCLUDES", "SIMULTANEOUS": "SIMULTANEOUS", "IDENTITY": "SIMULTANEOUS"}
@@ -124,9 +123,6 @@ _TESTS = {
     "SIMULTANEOUS": (("x1", "y1", "="), ("x2", "y2", "=")),
 }
 _TESTS["IDENTITY"] = _TESTS["SIMULTANEOUS"]
-# the same with each point as (first interval?, suffix), for the hot paths
-_POINT = {"x1": (True, "_s"), "x2": (True, "_e"), "y1": (False, "_s"), "y2": (False, "_e")}
-_TESTS_BY_END = {rel: tuple((*_POINT[a], *_POINT[b], want) for a, b, want in tests) for rel, tests in _TESTS.items()}
 _KEYS = ("x1", "x2", "y1", "y2")
 
 
@@ -238,7 +234,6 @@ class Timegraph:
 
     def __init__(self) -> None:
         self.points: dict[str, Point] = {}
-        self._known: dict[tuple[str, str], str | None] = {}  # point relations, while the graph is unchanged
         self.next_chain = 0
         # chain -> connection point name -> (the point, the points after it on other chains, by name)
         self.cross: dict[int, dict[str, tuple[Point, dict[str, Point]]]] = {}
@@ -285,7 +280,6 @@ class Timegraph:
 
     def _link(self, lo: str, lp: Point, hi: str, hp: Point) -> None:
         """Cross link ``lo <= hi``, kept at ``lo``'s chain."""
-        self._known.clear()
         at_chain = self.cross.setdefault(lp.chain, {})
         ar = self._kernel_arrays
         if lo not in at_chain:
@@ -312,7 +306,6 @@ class Timegraph:
         made: list = [None] * 4
         for k, pseudo, parent, child, sibling in _TWO_NEW_COMPILED[rel]:
             made[k] = Point(c, pseudo, words(parent), words(child), words(sibling))
-        self._known.clear()
         pts = self.points
         for k in range(4):
             pts[names[k]] = made[k]
@@ -456,7 +449,6 @@ class Timegraph:
                 y2.sibling += " " + x2n
         else:
             raise ValueError(f"unsupported relation {rel!r}")
-        self._known.clear()
         pts[x1n], pts[x2n] = x1, x2
 
     # the official graph's point helpers: a new point before / after / between points in the graph
@@ -534,39 +526,10 @@ class Timegraph:
 
     # -- queries ------------------------------------------------------------------------------
 
-    def point_relation(self, a: str, b: str) -> str | None:
-        """'<', '>', '=' or None (unknown) between points ``a`` and ``b``."""
-        key = (a, b)
-        if key not in self._known:
-            pa, pb = self.points[a], self.points[b]
-            if pa.chain == pb.chain:
-                r = "<" if pa.pseudo < pb.pseudo else ">" if pa.pseudo > pb.pseudo else "="
-            else:
-                ab, ba = self._reaches(a, b), self._reaches(b, a)
-                r = "=" if ab and ba else "<" if ab else ">" if ba else None
-            self._known[key] = r
-        return self._known[key]
-
-    def _reaches(self, a: str, b: str) -> bool:
-        """Does the official search find ``a <= b`` (``a``, ``b`` on different chains)?  The search kernel's
-        answer (``kernels/temporal_timegraph.py``: a breadth-first search, and the official depth-first search
-        pruned by it where a shortest path repeats a chain; ``tests/reference_temporal.official_search`` is its
-        oracle)."""
-        ar = self._arrays
-        return bool(_search_kernel().reaches(ar.pid(self.points[a]), ar.pid(self.points[b]), *ar.args()))
-
     def holds(self, x: str, y: str, rel: str) -> bool:
         """Does the graph entail ``x rel y``?  (False when either interval is not in the graph;
         always False for BEGINS, as in the official scorer.)"""
-        if x + "_s" not in self.points or y + "_s" not in self.points:
-            return False
-        if rel == "BEGINS" and BEGINS_NEVER_HOLDS:
-            return False
-        for fa, sa, fb, sb, want in _TESTS_BY_END[rel]:
-            a, b = (x if fa else y) + sa, (x if fb else y) + sb
-            if not (self._less(a, b) if want == "<" else self.point_relation(a, b) == "="):
-                return False
-        return True
+        return self.holds_many([(x, y, rel)])[0]
 
     def holds_many(self, relations) -> list[bool]:
         """``holds`` of each (x, y, rel): the cross-chain searches in two kernel calls (``a <= b`` for every point
@@ -607,16 +570,13 @@ class Timegraph:
         return out
 
     def _search_many(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], bool]:
-        """``_reaches`` of many point pairs (on different chains), in one kernel call."""
+        """Whether the official search finds ``a <= b``, for many point pairs (on different chains) in one call of
+        the search kernel (``kernels/temporal_timegraph.py``: a breadth-first search, and the official depth-first
+        search pruned by it where a shortest path repeats a chain; ``tests/reference_temporal.official_search`` is
+        its oracle)."""
         if not pairs:
             return {}
         pts, ar = self.points, self._arrays
         starts = np.array([ar.pid(pts[a]) for a, _ in pairs], np.int64)
         targets = np.array([ar.pid(pts[b]) for _, b in pairs], np.int64)
         return dict(zip(pairs, _search_kernel().reaches_many(starts, targets, *ar.args()).tolist()))
-
-    def _less(self, a: str, b: str) -> bool:
-        """``point_relation(a, b) == "<"``, without the search from ``b`` when none leads from ``a``."""
-        if (a, b) in self._known or self.points[a].chain == self.points[b].chain:
-            return self.point_relation(a, b) == "<"
-        return self._reaches(a, b) and not self._reaches(b, a)

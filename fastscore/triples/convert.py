@@ -45,7 +45,7 @@ from typing import Iterable
 from ..errors import InputError, ParseError, UsageError
 from ..formats.files import read_bytes, read_head, reject_other_format, source_name
 from ..formats.naf import NAF_ROOTS, NafDocument, id_problems, is_naf, parse_naf, trim
-from ..formats.xml_input import expat_parser, xml_root
+from ..formats.xml_input import expat_parser, parse_whole, xml_root
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..messages import shown
 from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
@@ -229,8 +229,6 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
     and every other element of its tuple, a triple first -> other, relation the other element's role, id
     ``SOURCE#TUPLE``, profile and profile confidence the tuple's, labels the element names, comments their
     lemmas (sources in the order of the module's ``HashMap``).  ``data``: the file's bytes, when read already."""
-    import xml.parsers.expat
-
     from .java import hashmap_order
 
     path = os.fspath(path)
@@ -273,12 +271,7 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
-    try:
-        parser.Parse(data, True)
-    except LookupError as exc:  # the declaration names an encoding Python does not know
-        raise ParseError(path, 1, f"XML declaration: {exc}") from None
-    except xml.parsers.expat.ExpatError as exc:
-        raise ParseError(path, exc.lineno, f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
+    parse_whole(parser, data, path)
     for source in hashmap_order(sources):
         for tup in sources[source]:
             children = tup["children"]
@@ -445,19 +438,11 @@ class _KybotReader:
             self.spans = []
 
     def read(self, data: bytes) -> None:
-        import xml.parsers.expat
-
         self.parser = expat_parser(self.path)
         self.parser.ordered_attributes = True
         self.parser.StartElementHandler = self.start
         self.parser.EndElementHandler = self.end
-        try:
-            self.parser.Parse(data, True)
-        except LookupError as exc:  # the declaration names an encoding Python does not know
-            raise ParseError(self.path, 1, f"XML declaration: {exc}") from None
-        except xml.parsers.expat.ExpatError as exc:
-            raise ParseError(self.path, exc.lineno,
-                             f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}") from None
+        parse_whole(self.parser, data, self.path)
         for role in self.roles:
             if role.event in self.events:
                 self.events[role.event].roles.append(role)

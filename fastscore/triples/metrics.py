@@ -122,6 +122,12 @@ def doc_stats(prep) -> DocStats:
     return DocStats.from_columns(list(prep.doc_names), cols, reg, layout)
 
 
+def _per_doc(docs: np.ndarray, codes: np.ndarray, n_docs: int, n_codes: int, weights=None) -> np.ndarray:
+    """A (document, code) table of counts (or of summed ``weights``), float64."""
+    flat = np.bincount(docs * n_codes + codes, weights=weights, minlength=n_docs * n_codes).astype(np.float64)
+    return flat[: n_docs * n_codes].reshape(n_docs, n_codes)
+
+
 def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
     P, X, PR, XR, REL = rows
     st = prep.store
@@ -131,15 +137,12 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
     grel = st["rel"][:n_gold]
     srel = st["rel"][n_gold: n_gold + prep.n_system]
 
-    def table(docs, rel, weights=None):
-        flat = np.bincount(docs * n_rel + rel, weights=weights, minlength=n_docs * n_rel).astype(np.float64)
-        return flat[: n_docs * n_rel].reshape(n_docs, n_rel)
-
     out: dict[str, np.ndarray] = {}
-    gold_t = table(gdoc, grel)
-    sys_t = table(sdoc, srel, prep.unique[REL])
-    all_t = table(sdoc, srel)
-    counted = {v: table(gdoc, grel, prep.counted[row]) for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
+    gold_t = _per_doc(gdoc, grel, n_docs, n_rel)
+    sys_t = _per_doc(sdoc, srel, n_docs, n_rel, prep.unique[REL])
+    all_t = _per_doc(sdoc, srel, n_docs, n_rel)
+    counted = {v: _per_doc(gdoc, grel, n_docs, n_rel, prep.counted[row])
+               for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
     present = (gold_t + all_t).sum(axis=0) > 0
     for r, name in enumerate(names):
         if not present[r]:
@@ -157,14 +160,9 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
     prof = np.fromiter(map(profile_codes.__getitem__, chain.from_iterable(prep.system.profiles)), np.int64,
                        len(sdoc))
     n_prof = max(len(profile_codes), 1)
-
-    def ptable(weights=None):
-        flat = np.bincount(sdoc * n_prof + prof, weights=weights, minlength=n_docs * n_prof).astype(np.float64)
-        return flat[: n_docs * n_prof].reshape(n_docs, n_prof)
-
-    total = ptable()
-    found = {v: ptable((prep.match[row] >= 0).astype(np.float64)) for v, row in (("p", P), ("x", X), ("pr", PR),
-                                                                                 ("xr", XR))}
+    total = _per_doc(sdoc, prof, n_docs, n_prof)
+    found = {v: _per_doc(sdoc, prof, n_docs, n_prof, (prep.match[row] >= 0).astype(np.float64))
+             for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
     for p, name in enumerate(profile_codes):
         values = {"total": total[:, p], **{v: found[v][:, p] for v in ("pr", "p", "xr", "x")}}
         for stat in PROFILE_STATS:

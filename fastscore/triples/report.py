@@ -49,17 +49,12 @@ def text(result, per_doc: bool = False) -> str:
     ci = result.bootstrap is not None
     head = f"{'':<22}{'precision':>10}{'recall':>9}{'F1':>9}{'correct':>9}{'system':>9}{'gold':>9}"
     lines.append(head + (f"  {result.bootstrap.level * 100:g}% CI of F1" if ci else ""))
-    row = (f"{'triples':<22}{pct(m['precision']):>10}{pct(m['recall']):>9}{pct(m['f1']):>9}{m['correct']:>9}"
-           f"{m['system']:>9}{m['gold']:>9}")
-    lines.append(row + ("  " + ci_of(m) if ci else ""))
-    for v, obj in st["variants"].items():
-        lines.append(f"{'  ' + v:<22}{pct(obj['precision']):>10}{pct(obj['recall']):>9}{pct(obj['f1']):>9}"
-                     f"{obj['correct']:>9}{obj['system']:>9}{obj['gold']:>9}")
-    for side in ("first", "second"):
-        e = st[f"{side}_elements"]
-        f1 = 2 * e["precision"] * e["recall"] / (e["precision"] + e["recall"]) if e["precision"] + e["recall"] else 0
-        lines.append(f"{side + ' elements':<22}{pct(e['precision']):>10}{pct(e['recall']):>9}{pct(f1):>9}"
-                     f"{e['correct']:>9}{e['system']:>9}{e['gold']:>9}")
+    labels = {"metric": "{}", "variant": "  {}", "elements": "{} elements"}  # the rows the table shares with CSV
+    for scope, name, precision, recall, f1, correct, system, gold, *_ in _table_rows(result, False)[1]:
+        if scope in labels:
+            row = (f"{labels[scope].format(name):<22}{pct(precision):>10}{pct(recall):>9}{pct(f1):>9}{correct:>9}"
+                   f"{system:>9}{gold:>9}")
+            lines.append(row + ("  " + ci_of(m) if ci and scope == "metric" else ""))
     g, sy = st["gold"], st["system"]
     lines += ["", f"gold triples {g['triples']}, average ids per element {g['average_first_ids']:.2f} (first) "
                   f"{g['average_second_ids']:.2f} (second)",
@@ -87,6 +82,12 @@ def text(result, per_doc: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _f1(obj: dict) -> float:
+    """The F1 of a score object that keeps precision and recall only (elements, relations)."""
+    p, r = obj["precision"], obj["recall"]
+    return 2 * p * r / (p + r) if p + r else 0
+
+
 def _table_rows(result, per_doc: bool) -> tuple[list[str], list[list]]:
     s = result.scores()
     head = ["scope", "name", "precision", "recall", "f1", "correct", "system", "gold"]
@@ -101,11 +102,9 @@ def _table_rows(result, per_doc: bool) -> tuple[list[str], list[list]]:
                      obj["gold"]])
     for side in ("first", "second"):
         e = s["statistics"][f"{side}_elements"]
-        f1 = 2 * e["precision"] * e["recall"] / (e["precision"] + e["recall"]) if e["precision"] + e["recall"] else 0
-        rows.append(["elements", side, e["precision"], e["recall"], f1, e["correct"], e["system"], e["gold"]])
+        rows.append(["elements", side, e["precision"], e["recall"], _f1(e), e["correct"], e["system"], e["gold"]])
     for name, r in s["per_relation"].items():
-        f1 = 2 * r["precision"] * r["recall"] / (r["precision"] + r["recall"]) if r["precision"] + r["recall"] else 0
-        rows.append(["relation", name, r["precision"], r["recall"], f1, r["correct"], r["system"], r["gold"]])
+        rows.append(["relation", name, r["precision"], r["recall"], _f1(r), r["correct"], r["system"], r["gold"]])
     if per_doc:
         for name in result.documents:
             d = result.document(name)["metrics"]["triples"]
@@ -141,10 +140,6 @@ def module_report(result) -> str:
     if inputs.options.exact_ids or inputs.options.dedup_exact(False):
         return _debug(result)
     return _single(result)
-
-
-def _t(result) -> dict:
-    return result.totals()
 
 
 def _avg(total_ids: float, n: float) -> int:
@@ -233,7 +228,7 @@ def _relation_keys(prep, docs=None) -> list[list[str]]:
 def _single(result) -> str:
     """EvaluateTriples: printResults + printRelationResults (one file pair)."""
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     gold_name, system_name = _names(result)
     s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total", prep)
     s += _elements(t)
@@ -294,7 +289,7 @@ def _statistics(doc_name: str, passed: int, out: int, ids: list[str], relations:
 def _debug(result) -> str:
     """EvaluateTriplesDebug: statistics of both files, printResults, printRelationTables (one file pair)."""
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     gold_name, system_name = _names(result)
     gdoc, sdoc = prep.gold_docs[0], prep.system_docs[0]
     s = _range_head(prep.options)
@@ -352,7 +347,7 @@ def _debug(result) -> str:
 
 def _folders(result) -> str:
     prep = result.prepared
-    t = _t(result)
+    t = result.totals()
     ds = result.doc_stats
     date = time.strftime("%a %Y.%m.%d at %I:%M:%S %p %Z")
     s = (f"goldStandardTripleFolder\t{result.inputs.gold_path}\nsystemTripleFolder\t{result.inputs.system_path}\n\n"
