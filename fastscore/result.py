@@ -3,23 +3,32 @@
 A task's result class is a dataclass that inherits :class:`Result` and has the fields ``doc_stats`` (a
 :class:`~fastscore.stats.docstats.DocStats`), ``warnings``, ``bootstrap`` (set by :func:`fastscore.bootstrap`)
 and ``skipped_shards``; it declares ``task``, its signature items, the JSON object of its corpus numbers and
-of one document.  Everything else (``signature()``, ``to_dict()``, ``document()``, ``to_arrow()``,
+of one document, and ``merge`` when its task reads corpora of shards (``Corpus.merge`` calls it).  Everything else (``signature()``, ``to_dict()``, ``document()``, ``to_arrow()``,
 ``score_table()``, ``to_pandas()``, the option check of ``merge``) is written here, once.
 
 This module names no task.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from ._version import __version__
 from .errors import UsageError
 from .frames import score_table, to_pandas
 
+if TYPE_CHECKING:
+    from .stats.docstats import DocStats
+
 
 class Result:
     task: ClassVar[str]
     per_doc_always: ClassVar[bool] = False  # the JSON object holds ``per_doc`` whether asked or not
+    # the fields every result has (each task's dataclass declares them, where its constructor wants them)
+    doc_stats: DocStats
+    metrics: list[str]  # the registry names it reports
+    warnings: list[str]
+    bootstrap: Any  # fastscore.stats.bootstrap.Bootstrap, set by fastscore.bootstrap()
+    skipped_shards: Sequence[str]  # shards left out (score_corpus, skip_bad_shards)
 
     # ---- what a task declares
 
@@ -43,6 +52,12 @@ class Result:
         """This result without the read inputs it keeps for a report that shows them (``Task.inputs_shown``):
         what a worker sends back when no such report is asked (they are most of its bytes).  Default: itself."""
         return self
+
+    @classmethod
+    def merge(cls, results: Sequence["Result"], gold: str, system: str) -> "Result":
+        """The results of a corpus's shard pairs (in order) as one result named by the two corpora
+        (``Corpus.merge``'s default); :func:`check_same_options` and ``DocStats.concat`` do the common part."""
+        raise NotImplementedError(f"{cls.__name__} is scored one pair of inputs at a time")
 
     @property
     def table_metrics(self) -> list[str]:

@@ -1,15 +1,10 @@
 """The shape every task fills (coreference, event nuggets, and the tasks to come).
 
-A :class:`Task` says how to read its inputs, which options it takes (declared
-once: the command line and the API keywords are made from them), how to score
-a gold/system pair into a result, its default metric and its reports.  Scoring
-commands, ``compare``, ``sweep`` and ``--bootstrap`` ask the shape, never a
-task's name; tasks are registered in :mod:`fastscore.tasks`.
-
-A result, whatever the task, has ``doc_stats`` (a :class:`~fastscore.stats.docstats.DocStats`
-carrying its metric registry), ``metrics`` (the registry names it reports), ``warnings``
-(strings), a ``bootstrap`` attribute (set by :func:`fastscore.bootstrap`), ``to_dict()``
-and ``signature()``.
+A task is a subclass of :class:`Task` in its folder's ``task.py``: it says how to read its inputs, which options
+it takes (declared once: the command line and the API keywords are made from them), how to score a gold/system
+pair into a result (a :class:`fastscore.result.Result`), its default metric and its reports.  Scoring commands,
+``compare``, ``sweep`` and ``--bootstrap`` ask the shape, never a task's name; tasks are registered in
+:mod:`fastscore.tasks`.
 
 This module imports nothing of fastscore but its errors and the pairing policy.
 """
@@ -81,29 +76,29 @@ class Option:
         parser.add_argument(*self.flags, **kw)
 
 
-@dataclass(frozen=True)
 class Converter:
-    """What ``fastscore convert --to TARGET`` writes for a task: its targets, its options (each an
-    :class:`Option`; ``keyword`` is the converter's keyword), and the function
-    ``(input, output, to, **keywords) -> warnings``."""
+    """What ``fastscore convert --to TARGET`` writes for a task (a subclass per task): its targets, its options
+    (each an :class:`Option`; ``keyword`` is the converter's keyword), and ``convert``."""
 
     targets: tuple[str, ...]
     summary: str  # what it converts, for the command's help
-    options: tuple[Option, ...]
-    convert: Callable[..., list[str]]
+    options: tuple[Option, ...] = ()
+
+    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
+        """Write ``input`` converted to ``to`` into ``output``; the warnings."""
+        raise NotImplementedError
 
 
-@dataclass(frozen=True)
 class Corpus:
     """How a task reads corpora: folders and glob patterns of shards, large files in batches
-    (:mod:`fastscore.shards`).  A task without one scores one pair of inputs only."""
+    (:mod:`fastscore.shards`).  A task's subclass defines, as methods, the hooks it has (a hook left None is
+    one the task does without).  A task without a corpus scores one pair of inputs only."""
 
-    merge: Callable[[list, str, str], Any]  # (results of shard pairs, gold, system names) -> one result
+    batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
     # (read inputs, name, like) -> one input of their documents in order (none: like's kind, no documents);
     # None: a unit must be one key shard and one response shard
     concat: Callable[[list, str, Any], Any] | None = None
     batches: Callable[[str, int], list] | None = None  # (a file, bytes) -> Parts of whole documents ([]: read whole)
-    batch_formats: str = ""  # which of its formats ``batches`` cuts (for --batch-size's help)
     # batches that need each other (a CoNLL-U file's entity ids): what a read part tells the others (small, or None)
     part_summary: Callable[[Any], Any] | None = None
     part_contexts: Callable[[list, list], list] | None = None  # (parts of a side, their summaries) -> contexts
@@ -119,16 +114,25 @@ class Corpus:
     # process before it forks its workers, which would each import it again
     prepare: Callable[[Any], None] | None = None
 
+    def merge(self, results: list, gold: str, system: str) -> Any:
+        """The results of shard pairs (in order) as one result, named by the gold and system corpora: by default
+        their class's ``merge`` (:meth:`fastscore.result.Result.merge`)."""
+        return type(results[0]).merge(results, gold, system)
 
-@dataclass(frozen=True)
+
 class Task:
-    """A scoring task: what the generic commands and the API need to know of it."""
+    """A scoring task: what the generic commands and the API need to know of it.
 
-    # ---- what every task fills
+    One subclass per task, in its folder's ``task.py``: class attributes for what it declares, methods for what
+    it does (each imports its engine when called: a declaration stays light, the command line is built from it
+    without numba).  An instance is registered in :mod:`fastscore.tasks`.
+    """
+
+    # ---- what every task sets
     name: str  # its command (`fastscore NAME`), `--task NAME`, `fastscore.score_NAME`
     summary: str  # one line, for `fastscore --help`
     description: str  # the task command's description; the first paragraph of `fastscore.score_NAME`'s help
-    example: str  # the task command's epilog
+    example: str = ""  # the task command's epilog
     gold_help: str  # e.g. "gold CoNLL file"
     system_help: str
     docs_page: str  # its page, e.g. "docs/coreference.md" (README's task table links it)
@@ -136,14 +140,28 @@ class Task:
     default_metric: str
     metric_help: str  # what `compare/sweep --metric` accepts
     outputs: tuple[tuple[str, str], ...]  # (format, what it is) of the task command's --output; text first
-    options: tuple[Option, ...]
-    read: Callable[[Any], Any]  # a path (or an already-read input) -> the read input (with a .path)
-    doc_names: Callable[[Any], list[str]]  # the document names of a read input
-    score: Callable[..., Any]  # (gold, system, **keywords) -> result
-    report: Callable[..., str]  # (result, fmt, per_doc, **report keywords) -> text
+    options: tuple[Option, ...] = ()
+
+    def read(self, source, **read_keywords) -> Any:
+        """A path (or an already-read input) -> the read input (with a ``.path``)."""
+        raise NotImplementedError
+
+    def doc_names(self, read) -> list[str]:
+        """The document names of a read input (by default its ``doc_names``)."""
+        return list(read.doc_names)
+
+    def score(self, gold, system, **keywords) -> Any:
+        """(gold, system, the score keywords) -> a result (a :class:`fastscore.result.Result`)."""
+        raise NotImplementedError
+
+    def report(self, result, fmt: str, per_doc: bool = False, **report_keywords) -> str:
+        """The text of output format ``fmt`` (one of ``outputs``)."""
+        raise NotImplementedError
+
     # ---- optional
     api_doc: str = ""  # `fastscore.score_NAME`'s help after the description: its inputs, what it returns
-    # `TASK example example`: (the command's keywords) -> the key, the response and the keywords they are scored with
+    # `TASK example example`: a method (the command's keywords) -> the key, the response and the keywords they are
+    # scored with
     bundled_example: Callable[[dict], tuple[str, str, dict]] | None = None
     # how the task command's help names its two inputs (lower case: the API's first two parameters)
     input_names: tuple[str, str] = ("GOLD", "SYSTEM")
@@ -153,8 +171,8 @@ class Task:
     # the formats of `--output FORMAT FILE`: report gets file=FILE (e.g. an HTML page) and writes it
     output_file: tuple[str, ...] = ()
     metric_names: tuple[str, ...] = ()  # metrics only this task has: `compare --metric NAME` picks it without --task
-    # (the score options) -> every metric `compare/sweep --metric` takes, known before any input is read (None: an
-    # unknown metric is found on the first input scored)
+    # a method (the score options) -> every metric `compare/sweep --metric` takes, known before any input is read
+    # (None: an unknown metric is found on the first input scored)
     metric_choices: Callable[[dict], tuple[str, ...]] | None = None
     interval_free: tuple[str, ...] = ()  # outputs (official layouts) with no place for bootstrap intervals
     # outputs that show the read inputs (a result scored in parts keeps them only for these: Result.without_inputs)

@@ -1,7 +1,7 @@
 """The task registry: every task the command line, the API and the statistics know.
 
 Adding a task: write its package (reader, engine, result, reports) with a ``task.py``
-that declares a :class:`~fastscore.task.Task`, and add it here.
+whose :class:`~fastscore.task.Task` subclass declares it, and add its instance to ``TASKS`` here.
 """
 from __future__ import annotations
 

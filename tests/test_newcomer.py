@@ -461,9 +461,9 @@ def test_convert_takes_each_tasks_converter_and_refuses_the_options_of_another(t
     out = capsys.readouterr().out
     targets = [t for task in TASKS.values() if task.converter for t in task.converter.targets]
     assert stop.value.code == 0 and set(targets) >= {"conll2012", "conllu", "jsonl", "parquet", "arrow", "triples"}
-    assert "with --to triples:" in out and "with --to conll2012|conllu|jsonl|parquet|arrow:" in out
+    assert "with --to triples:" in out and "with --to conll2012|conllu|jsonl|parquet|arrow|ua:" in out
     code, _, err = run(capsys, "convert", str(KEY), str(tmp_path / "k.trp"), "--to", "triples", "--template", str(KEY))
-    assert code == 2 and "--template applies to --to conll2012|conllu|jsonl|parquet|arrow, not to --to triples" in err
+    assert code == 2 and "--template applies to --to conll2012|conllu|jsonl|parquet|arrow|ua, not to --to triples" in err
     code, _, err = run(capsys, "convert", str(KEY), str(tmp_path / "k.jsonl"), "--to", "jsonl", "--intersect",
                        "--threshold", "5")
     assert code == 2 and "--intersect, --threshold apply to --to triples, not to --to jsonl" in err

@@ -6,7 +6,6 @@ import inspect
 import json
 import subprocess
 import sys
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -17,83 +16,14 @@ import fastscore.api
 from fastscore import tasks
 from fastscore.cli import main
 from fastscore.errors import UsageError
-from fastscore.metrics import MetricSpec, ratio_score
-from fastscore.stats.docstats import DocStats
-from fastscore.task import Corpus, Option, Task
 from tests.conftest import ROOT, SHARED
+from tests.toy_task import ShardedToyTask, ToyTask
 
-# ---- a toy task: documents are sets of items; precision and recall of the items found
-
-TOY_METRICS = {"items": MetricSpec("items", "items", ("tp", "sys", "gold"), ratio_score("tp", "sys", "tp", "gold"),
-                                   "items found")}
-
-
-@dataclass
-class ToyFile:
-    path: str
-    docs: dict
-
-
-@dataclass
-class ToyResult:
-    doc_stats: DocStats
-    metrics: list = field(default_factory=lambda: ["items"])
-    warnings: list = field(default_factory=list)
-    bootstrap: object = None
-
-    def signature(self) -> str:
-        return "toy" + ("|" + self.bootstrap.signature() if self.bootstrap else "")
-
-    def to_dict(self, per_doc: bool = False) -> dict:
-        sums = self.doc_stats.sums()
-        out = {k: float(v) for k, v in TOY_METRICS["items"].score(sums).items()}
-        if self.bootstrap is not None:
-            out["ci"] = list(self.bootstrap.intervals["items"])
-        return {"task": "toy", "items": out, "signature": self.signature()}
-
-
-def toy_read(source):
-    if isinstance(source, ToyFile):
-        return source
-    docs: dict = {}
-    for line in Path(source).read_text().splitlines():
-        doc, item = line.split()
-        docs.setdefault(doc, set()).add(item)
-    return ToyFile(str(source), docs)
-
-
-def toy_score(gold, system, lowercase=False, doc=None):
-    g, s = toy_read(gold), toy_read(system)
-    names = sorted(g.docs) if doc is None else [doc]
-    norm = (lambda xs: {x.lower() for x in xs}) if lowercase else (lambda xs: set(xs))
-    cols = {"tp": [], "sys": [], "gold": []}
-    for n in names:
-        gi, si = norm(g.docs[n]), norm(s.docs.get(n, set()))
-        cols["tp"].append(len(gi & si))
-        cols["sys"].append(len(si))
-        cols["gold"].append(len(gi))
-    return ToyResult(DocStats.from_columns(names, {k: np.asarray(v, float) for k, v in cols.items()}, TOY_METRICS))
-
-
-def toy_report(result, fmt, per_doc=False, shout=False):
-    text = json.dumps(result.to_dict()) + "\n"
-    return text.upper() if shout else text
-
-
-TOY = Task(
-    name="toy", summary="toy items", description="Score toy items.", example="", gold_help="gold toy file",
-    system_help="system toy file", docs_page="docs/toy.md", extensions=(".toy",), default_metric="items",
-    metric_help="items", api_doc="Returns a ToyResult.",
-    outputs=(("json", "JSON"),),
-    options=(Option(("--lowercase",), "lowercase", "compare items in lower case", switch=True, default=False),
-             Option(("--doc",), "doc", "one document", scope="command"),
-             Option(("--shout",), "shout", "upper-case report", switch=True, default=False, scope="report")),
-    read=toy_read, doc_names=lambda f: sorted(f.docs), score=toy_score, report=toy_report)
-
+# ---- a toy task (tests/toy_task.py): documents are sets of items; precision and recall of the items found
 
 @pytest.fixture
 def toy(tmp_path):
-    tasks.register(TOY)
+    tasks.register(ToyTask())
     rng = np.random.default_rng(7)
     gold_lines = [f"d{d} i{i}" for d in range(12) for i in range(int(rng.integers(3, 9)))]
     (tmp_path / "gold.toy").write_text("\n".join(gold_lines))
@@ -146,16 +76,8 @@ def test_toy_task_on_the_command_line(toy, capsys, tmp_path):
     assert exc.value.code == 2
 
 
-def toy_merge(results, gold, system):
-    return ToyResult(DocStats.concat([r.doc_stats for r in results]))
-
-
-def toy_concat(reads, name, like):
-    return ToyFile(name, {n: items for r in reads for n, items in r.docs.items()})
-
-
 def test_toy_task_with_a_corpus_part_reads_folders_of_shards(toy, tmp_path):
-    """``Task.corpus`` alone makes a task read corpora of shards: a folder of shards scores as the one file."""
+    """``Task.corpus`` alone (and the result's ``merge``) makes a task read corpora of shards: a folder of shards scores as the one file."""
     gold, systems = toy
     for side, path in (("gold", gold), ("sys", systems[1])):
         lines = Path(path).read_text().splitlines()
@@ -166,7 +88,7 @@ def test_toy_task_with_a_corpus_part_reads_folders_of_shards(toy, tmp_path):
     whole = fastscore.score(gold, systems[1], task="toy").to_dict()
     with pytest.raises(UsageError, match="does not read corpora"):
         fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
-    tasks.register(replace(TOY, corpus=Corpus(merge=toy_merge, concat=toy_concat)))
+    tasks.register(ShardedToyTask())
     sharded = fastscore.api.score_corpus(str(tmp_path / "gold"), str(tmp_path / "sys"), task="toy", jobs=1)
     first, second = (sorted(f"d{d}" for d in shard) for shard in (range(6), range(6, 12)))
     assert sharded.doc_stats.doc_names == first + second  # the shards' order
@@ -281,3 +203,24 @@ def test_the_command_line_is_built_without_numba():
             "assert 'numba' not in sys.modules, 'numba imported'\nprint('ok')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=SHARED.parent)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_a_folder_of_ua_shards_scores_as_the_one_file(tmp_path, capsys):
+    """A corpus of Universal Anaphora shards (``--format ua``): its reads are scored whole (no CoNLL-U batch
+    summary), merged as UA results (the UA report and JSON keys kept), numbers as the one file's."""
+    example = ROOT / "fastscore" / "examples" / "ua"
+    for side, source in (("key", "key.ua"), ("response", "response.ua")):
+        (tmp_path / side).mkdir()
+        text = (example / source).read_text()
+        (tmp_path / side / "a.conll").write_text(text)
+        (tmp_path / side / "b.conll").write_text(text.replace("# newdoc id = story", "# newdoc id = storyb"))
+    outputs = []
+    for key, response in ((tmp_path / "key", tmp_path / "response"), (example / "key.ua", example / "response.ua")):
+        for fmt in ("json", "ua"):
+            assert main(["coref", str(key), str(response), "--format", "ua", "--output", fmt, "-j", "1"]) == 0
+            outputs.append(capsys.readouterr().out)
+    folder_json, folder_ua, file_json, file_ua = outputs
+    assert json.loads(folder_json)["documents"] == 2
+    f1 = lambda text: {m: scores["f1"] for m, scores in json.loads(text)["metrics"].items()}
+    assert f1(folder_json) == pytest.approx(f1(file_json))  # each shard the file, under another document name
+    assert folder_ua.splitlines()[:3] == file_ua.splitlines()[:3]

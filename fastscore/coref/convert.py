@@ -27,8 +27,7 @@ from ..formats.files import is_pipe
 from ..formats.table import MentionTable, Words, offsets
 from ..messages import shown
 from ..outputs import refuse_outputs_on_inputs
-
-FORMATS = ("conll2012", "conllu", "jsonl")
+from .choices import TEXT_FORMATS as FORMATS
 TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U", "jsonl": "jsonlines"}
 
 # a node's position in its document: word index << _SHIFT | (thousandths of an empty node's ord + _MID);

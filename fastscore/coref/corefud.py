@@ -38,9 +38,7 @@ from ..errors import InputError, UsageError
 from ..formats.conllu import SENTENCE_SHIFT, key_ord
 from ..formats.table import MentionTable, Words, offsets
 from ..messages import shown
-
-MODES = ("exact", "partial", "head")
-ZERO_MODES = ("dependent", "linear")
+from .choices import MATCHES, ZERO_MATCHES
 
 
 @dataclass(frozen=True)
@@ -51,10 +49,10 @@ class Matching:
     zeros: str = "dependent"  # dependent | linear
 
     def __post_init__(self):
-        if self.mode not in MODES:
-            raise UsageError(f"unknown matching {self.mode!r}: choose from {', '.join(MODES)}")
-        if self.zeros not in ZERO_MODES:
-            raise UsageError(f"unknown zero matching {self.zeros!r}: choose from {', '.join(ZERO_MODES)}")
+        if self.mode not in MATCHES:
+            raise UsageError(f"unknown matching {self.mode!r}: choose from {', '.join(MATCHES)}")
+        if self.zeros not in ZERO_MATCHES:
+            raise UsageError(f"unknown zero matching {self.zeros!r}: choose from {', '.join(ZERO_MATCHES)}")
 
 
 # ---- preparing each side: repeated mentions, singletons, mentions in two clusters

@@ -158,7 +158,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     from .._gc import collector_paused
     from .mina import Options, score_mina
     from .result import CorefResult
-    from .metrics import COVAL_METRICS, resolve
+    from .metrics import COVAL_METRICS
 
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
                       remove_nested=remove_nested)
@@ -171,8 +171,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
         shown["np-only"] = True
     if remove_nested:
         shown["remove-nested"] = True
-    return CorefResult(doc_stats=stats, metrics=resolve(None, COVAL_METRICS), key_path="references",
-                       response_path="predictions", options=shown, warnings=warnings)
+    return CorefResult.scored(stats, None, COVAL_METRICS, "references", "predictions", shown, warnings)
 
 
 @suggest_keywords

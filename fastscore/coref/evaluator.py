@@ -345,7 +345,7 @@ class CorefEvaluator:
     def result(self, metrics: Sequence[str] | str | None = None):
         """The :class:`~fastscore.coref.result.CorefResult` of the documents added (gold as key)."""
         from .result import CorefResult
-        from .metrics import METRICS, named, resolve
+        from .metrics import METRICS
 
         scored, aligned, _ = self._scored()
         gold, predicted = self._tables(aligned)
@@ -353,9 +353,8 @@ class CorefEvaluator:
         if scored.repeated:
             warnings.append(f"{predicted.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
         options = {"match": "exact", "singletons": "keep", "format": "memory"}
-        return CorefResult(doc_stats=scored.stats, metrics=resolve(metrics, METRICS), key_path=gold.path,
-                           response_path=predicted.path, options=options, warnings=warnings,
-                           tables=(gold, predicted), asked=tuple(named(metrics)))
+        return CorefResult.scored(scored.stats, metrics, METRICS, gold.path, predicted.path, options, warnings,
+                                  tables=(gold, predicted))
 
     def __repr__(self) -> str:
         if not self._names:

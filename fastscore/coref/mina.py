@@ -26,12 +26,12 @@ from ..errors import InputError, ParseError, UsageError
 from ..formats.conll import TokenColumns, read_conll_columns
 from ..formats.files import read_bytes_and_bom
 from ..formats.table import MentionTable, offsets
+from .choices import MINA_VARIANTS
 from .metrics import COVAL_METRICS
 from ..messages import shown
 from ..stats.docstats import DocStats
 from .engine import Aligned, align_documents, check_documents, coval_statistics, distinct_blanc
 
-VARIANTS = ("coval", "paper")
 _SKIPPED_POS = {"coval": (b"CC", b"DT", b"IN"), "paper": (b"CC", b"DT")}
 _CLASSES = {"NP": 1, "NM": 2, "QP": 3, "NX": 4, "VP": 5}  # kernels.mina's phrase classes
 WORD, POS, PARSE = 3, 4, 5  # field numbers
@@ -59,8 +59,8 @@ def prepare_sides(key, response, options: Options,
     """Both sides as coval scores them: what survives singletons, NP_only and remove_nested (``alive``) and each
     mention's identity (``ident``: its minimum span, or its exact span), shared by key and response mentions that
     are one mention.  (``fastscore explain`` reads its matching from here.)"""
-    if options.variant not in VARIANTS:
-        raise UsageError(f"--mina-variant must be one of {', '.join(VARIANTS)}, not {options.variant!r}")
+    if options.variant not in MINA_VARIANTS:
+        raise UsageError(f"--mina-variant must be one of {', '.join(MINA_VARIANTS)}, not {options.variant!r}")
     bom_notes: list[str] = []
     k_table, k_tok = _read(key, bom=(bom_notes, True, options.fix_coval_quirks))
     r_table, r_tok = _read(response, fields=False, bom=(bom_notes, False, options.fix_coval_quirks))

@@ -7,7 +7,7 @@ from typing import Mapping
 from ..errors import InputError
 from ..messages import counted
 from ..metrics import PRF
-from .metrics import METRICS
+from .metrics import METRICS, named, resolve
 from ..result import Result
 from ..stats.docstats import DocStats
 
@@ -61,6 +61,18 @@ class CorefResult(Result):
     skipped_shards: list[str] = field(default_factory=list)  # shards left out (score_corpus, skip_bad_shards)
     asked: tuple[str, ...] = ("all",)  # the metric names as the user gave them (the v8.01 report shows LEA only if named)
     task = "coref"
+
+    @classmethod
+    def scored(cls, stats: DocStats, metrics, registry: Mapping, key_path: str, response_path: str, options: dict,
+               warnings: list[str], *, aligned=None, tables: tuple | None = None) -> "CorefResult":
+        """The one way a result is made from scoring: ``metrics`` as the user named them (resolved in the
+        registry scored), the key documents the response lacks (``aligned``: the documents scored) warned."""
+        from .engine import missing_warnings
+
+        missing, note = missing_warnings(aligned, response_path) if aligned is not None else ([], [])
+        return cls(doc_stats=stats, metrics=resolve(metrics, registry), key_path=key_path,
+                   response_path=response_path, options=options, warnings=warnings + note, missing=missing,
+                   tables=tables, asked=tuple(named(metrics)))
 
     def _object(self, sums, intervals: dict | None = None) -> dict:
         metrics = {m: metric_object(m, sums, self.doc_stats.registry) for m in self.metrics}

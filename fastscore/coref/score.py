@@ -8,7 +8,7 @@ and the zero score).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Iterable
 
 from .._gc import collector_paused
@@ -18,36 +18,13 @@ from ..formats.files import Part, read_bytes, read_head, readers_hint, sniff_for
 from ..formats.table import MentionTable
 from ..messages import shown
 from ..task import lazy
-from .engine import align_documents, check_documents, missing_warnings, score_aligned, unseen_key_document
-from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, named, resolve
+from .engine import align_documents, check_documents, score_aligned, unseen_key_document
+from .choices import FORMATS, KEEP_DROP, MATCHES, PRESETS, ZERO_MATCHES
+from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, resolve
 from .result import CorefResult
 
 V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # what v8.01 scores, one run each
-FORMATS = ("auto", "conll2012", "conllu", "jsonl", "naf", "parquet", "arrow", "ua")
 UA_ONLY = ("split_antecedents", "non_referring", "bridging", "only_split_antecedents", "discourse_deixis")
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A published configuration: input format, matching, zero matching, singletons."""
-
-    name: str
-    format: str
-    match: str
-    zero_match: str | None  # None: the format has no zeros
-    singletons: str
-    what: str
-
-
-PRESETS = {p.name: p for p in (
-    Preset("conll2012", "conll2012", "exact", None, "keep", "CoNLL-2012 shared task: reference scorer v8.01"),
-    Preset("crac2022", "conllu", "partial", "linear", "drop", "CRAC 2022: CorefUD, partial matching, no singletons"),
-    Preset("crac2023", "conllu", "head", "linear", "drop", "CRAC 2023: CorefUD, head matching, no singletons"),
-    Preset("crac2024", "conllu", "head", "dependent", "drop",
-           "CRAC 2024: CorefUD, head matching, zeros by their dependencies, no singletons"),
-    Preset("crac2025", "conllu", "head", "dependent", "drop",
-           "CRAC 2025: CorefUD, head matching, zeros by their dependencies, no singletons (as 2024)"),
-)}
 
 
 def read(source, format: str = "auto", *, cross_document: bool = False, defer_bracket_errors: bool = True,
@@ -188,57 +165,50 @@ def score_coref(key, response, metrics: Iterable[str] | None = None, *, singleto
                 non_referring: bool = False, bridging: bool = False, only_split_antecedents: bool = False,
                 discourse_deixis: bool = False) -> CorefResult:
     """See :func:`fastscore.api.score_coref`."""
-    ua = {"split_antecedents": split_antecedents, "non_referring": non_referring, "bridging": bridging,
-          "only_split_antecedents": only_split_antecedents, "discourse_deixis": discourse_deixis}
-    if format == "ua":
-        return _score_ua(key, response, metrics, singletons, doc, match, ua,
-                         allow_repeated=allow_repeated, zero_match=zero_match, preset=preset,
-                         cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
-                         remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks,
-                         fix_scorer_quirks=fix_scorer_quirks, fix_corefud_quirks=fix_corefud_quirks)
-    given = [k for k, v in ua.items() if v]
-    if given and _conllu_input(key, format):  # SplitAnte and Bridge, with the UA scorer's definitions
-        return _score_corefud_ua(key, response, metrics, singletons, doc, match, ua, fix_corefud_quirks,
-                                 allow_repeated=allow_repeated, zero_match=zero_match, preset=preset,
-                                 cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
-                                 remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks,
-                                 fix_scorer_quirks=fix_scorer_quirks)
-    if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files (--format ua) and "
-                         "CoNLL-U files (--format conllu)")
-    if match == "min":
-        raise UsageError("--match min is the UA scorer's MIN (the key's Min spans): add --format ua; for "
-                         "CoNLL-2012 minimum spans use --match mina")
+    o = SimpleNamespace(**{k: v for k, v in locals().items() if k not in ("key", "response", "metrics")})
+    engine = _engine(key, o)
+    if engine not in ("ua", "corefud-ua"):
+        given = [k for k in UA_ONLY if getattr(o, k)]
+        if given:
+            raise UsageError(f"--{given[0].replace('_', '-')} applies to Universal Anaphora files (--format ua) and "
+                             "CoNLL-U files (--format conllu)")
+        if match == "min":
+            raise UsageError("--match min is the UA scorer's MIN (the key's Min spans): add --format ua; for "
+                             "CoNLL-2012 minimum spans use --match mina")
     with collector_paused():  # many small objects, no cycles: collections would only rescan them
-        if match == "mina" or np_only or remove_nested or mina_variant is not None or fix_coval_quirks:
-            if fix_scorer_quirks or fix_corefud_quirks:
-                flag = "--fix-scorer-quirks" if fix_scorer_quirks else "--fix-corefud-quirks"
-                raise UsageError(f"{flag} reads files as {'v8.01' if fix_scorer_quirks else 'udapi'} meant to; coval's "
-                                 "scoring (--match mina, --np-only, --remove-nested) reads them as coval does "
-                                 "(--fix-coval-quirks)")
-            return _score_coval(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
-                                format=format, match=match, zero_match=zero_match, preset=preset,
-                                cross_document=cross_document, mina_variant=mina_variant, np_only=np_only,
-                                remove_nested=remove_nested, fix_coval_quirks=fix_coval_quirks)
-        return _score_coref(key, response, metrics, singletons=singletons, doc=doc, allow_repeated=allow_repeated,
-                            format=format, match=match, zero_match=zero_match, preset=preset,
-                            cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
-                            fix_corefud_quirks=fix_corefud_quirks)
+        return ENGINES[engine](key, response, metrics, o)
 
 
-def _score_ua(key, response, metrics, singletons, doc, match, ua: dict, **others) -> CorefResult:
+def _engine(key, o: SimpleNamespace) -> str:
+    """Which engine scores (a name of ``ENGINES``): the UA scorer's for UA files, and for CoNLL-U files with the
+    UA options (their SplitAnte and Bridge); coval's for minimum spans, NP_only and remove_nested; else the
+    spans' (v8.01's, or the CorefUD scorer's for CoNLL-U inputs)."""
+    if o.format == "ua":
+        return "ua"
+    if any(getattr(o, k) for k in UA_ONLY) and _conllu_input(key, o.format):
+        return "corefud-ua"
+    if o.match == "mina" or o.np_only or o.remove_nested or o.mina_variant is not None or o.fix_coval_quirks:
+        return "coval"
+    return "spans"
+
+
+def _score_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
     """Universal Anaphora files, as the UA scorer scores them (fastscore/ua)."""
     from ..ua.score import score_ua
 
-    given = [k for k, v in others.items() if v]
+    given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *UA_ONLY)]
     if given:
         raise UsageError(f"--{given[0].replace('_', '-')} does not apply to Universal Anaphora files (--format ua)")
+    key, response = _ua_paths(key, response, "--format ua reads UA files, not mention tables")
+    return score_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
+                    **{k: getattr(o, k) for k in UA_ONLY})
+
+
+def _ua_paths(key, response, refused: str) -> tuple:
+    """The files the UA scoring reads itself (a read input: its path); mention tables refused (``refused``)."""
     if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError("--format ua reads UA files, not mention tables")
-    key, response = (x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x
-                     for x in (key, response))
-    with collector_paused():
-        return score_ua(key, response, metrics, singletons=singletons, match=match, doc=doc, **ua)
+        raise UsageError(refused)
+    return tuple(x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x for x in (key, response))
 
 
 def _conllu_input(key, format: str) -> bool:
@@ -248,9 +218,7 @@ def _conllu_input(key, format: str) -> bool:
         return False
     if format != "auto":
         return format == "conllu"
-    from ..ua.corefud import looks_like_ua
-
-    from ..ua.corefud import CorefUDSource
+    from ..ua.corefud import CorefUDSource, looks_like_ua
 
     if isinstance(key, CorefUDSource):
         return True
@@ -258,30 +226,32 @@ def _conllu_input(key, format: str) -> bool:
             and detect_format(key) == "conllu" and not looks_like_ua(key))  # (a UA file: --format ua)
 
 
-def _score_corefud_ua(key, response, metrics, singletons, doc, match, ua: dict, fix_corefud_quirks: bool,
-                      **others) -> CorefResult:
+def _score_corefud_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
     """CoNLL-U files with the UA options: their SplitAnte and Bridge scored as the UA scorer (fastscore/ua)."""
     from ..ua.corefud import score_corefud_ua
 
-    given = [k for k, v in others.items() if v]
+    given = [k for k, v in vars(o).items()
+             if v and k not in ("singletons", "doc", "format", "match", "fix_corefud_quirks", *UA_ONLY)]
     if given:
         raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
                          "(--split-antecedents, --bridging, --only-split-antecedents)")
-    if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables or "
-                         "batches (--batch-size)")
-    key, response = (x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x
-                     for x in (key, response))
-    with collector_paused():
-        return score_corefud_ua(key, response, metrics, singletons=singletons, match=match, doc=doc,
-                                fix_corefud_quirks=fix_corefud_quirks, **ua)
+    key, response = _ua_paths(key, response, "the UA options read CoNLL-U files (their SplitAnte and Bridge), not "
+                              "mention tables or batches (--batch-size)")
+    return score_corefud_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
+                            fix_corefud_quirks=o.fix_corefud_quirks, **{k: getattr(o, k) for k in UA_ONLY})
 
 
-def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match, preset,
-                 cross_document, mina_variant, np_only, remove_nested, fix_coval_quirks) -> CorefResult:
+def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
     """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
     from .mina import Options, score_mina
 
+    if o.fix_scorer_quirks or o.fix_corefud_quirks:
+        flag = "--fix-scorer-quirks" if o.fix_scorer_quirks else "--fix-corefud-quirks"
+        raise UsageError(f"{flag} reads files as {'v8.01' if o.fix_scorer_quirks else 'udapi'} meant to; coval's "
+                         "scoring (--match mina, --np-only, --remove-nested) reads them as coval does "
+                         "(--fix-coval-quirks)")
+    match, singletons, np_only, remove_nested, fix_coval_quirks = (o.match, o.singletons, o.np_only,
+                                                                   o.remove_nested, o.fix_coval_quirks)
     if fix_coval_quirks and not (match == "mina" or np_only or remove_nested):
         raise UsageError("--fix-coval-quirks corrects how coval reads the files (documents, columns): use it with "
                          "--match mina, --np-only or --remove-nested")
@@ -289,29 +259,26 @@ def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, for
     if match not in (None, "exact", "mina"):
         raise UsageError(f"--match {match} is CorefUD matching (CoNLL-U); --np-only and --remove-nested apply to "
                          "CoNLL-2012 files, with --match exact or mina")
-    if mina_variant is not None and match != "mina":
+    if o.mina_variant is not None and match != "mina":
         raise UsageError("--mina-variant chooses how minimum spans are found: use it with --match mina")
-    for name, given in (("--allow-repeated", allow_repeated), ("--zero-match", zero_match is not None),
-                        ("--preset", preset is not None), ("--cross-document", cross_document)):
+    for name, given in (("--allow-repeated", o.allow_repeated), ("--zero-match", o.zero_match is not None),
+                        ("--preset", o.preset is not None), ("--cross-document", o.cross_document)):
         if given:
             raise UsageError(f"{name} does not apply to coval's scoring (--match mina, --np-only, --remove-nested)")
-    if singletons not in (None, "keep", "drop"):
+    if singletons not in (None, *KEEP_DROP):
         raise UsageError(f"--singletons must be one of keep, drop, not {singletons!r}")
-    if format not in ("auto", "conll2012"):
-        raise UsageError(f"--match mina, --np-only and --remove-nested read CoNLL-2012 files, not {format}")
+    if o.format not in ("auto", "conll2012"):
+        raise UsageError(f"--match mina, --np-only and --remove-nested read CoNLL-2012 files, not {o.format}")
     for path in (key, response):
         found = "conll2012" if isinstance(path, MentionTable) else detect_format(path)
         if found != "conll2012":
             raise UsageError(f"{os.fspath(path)}: --match mina, --np-only and --remove-nested read CoNLL-2012 files "
                              f"(with the key's parse bits), not {found}")
     key_path, resp_path = (x.path if isinstance(x, MentionTable) else os.fspath(x) for x in (key, response))
-    options = Options(min_span=match == "mina", variant=mina_variant or "coval",
+    options = Options(min_span=match == "mina", variant=o.mina_variant or "coval",
                       keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested,
                       fix_coval_quirks=fix_coval_quirks)
-    stats, aligned, warnings = score_mina(key, response, options, doc)
-    names = resolve(metrics, COVAL_METRICS)
-    missing, note = missing_warnings(aligned, resp_path)
-    warnings += note
+    stats, aligned, warnings = score_mina(key, response, options, o.doc)
     shown = {"match": match or "exact"}
     if options.min_span:
         shown["mina-variant"] = options.variant
@@ -322,15 +289,18 @@ def _score_coval(key, response, metrics, *, singletons, doc, allow_repeated, for
         shown["remove-nested"] = True
     if fix_coval_quirks:
         shown["fix-coval-quirks"] = True
-    if doc is not None:
-        shown["doc"] = doc
-    return CorefResult(doc_stats=stats, metrics=names, key_path=key_path, response_path=resp_path, options=shown,
-                       warnings=warnings, missing=missing, asked=tuple(named(metrics)))
+    if o.doc is not None:
+        shown["doc"] = o.doc
+    return CorefResult.scored(stats, metrics, COVAL_METRICS, key_path, resp_path, shown, warnings, aligned=aligned)
 
 
-def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, format, match, zero_match,
-                 preset, cross_document, fix_scorer_quirks, fix_corefud_quirks) -> CorefResult:
-    settings = _settings(format, match, zero_match, singletons, preset)
+def _score_spans(key, response, metrics, o: SimpleNamespace) -> CorefResult:
+    """Spans as v8.01 scores them (CoNLL-2012, jsonlines, NAF, mention tables), or as the CorefUD scorer does
+    when the inputs read are CoNLL-U."""
+    doc, preset, cross_document, fix_corefud_quirks = o.doc, o.preset, o.cross_document, o.fix_corefud_quirks
+    how = {"cross_document": cross_document, "fix_scorer_quirks": o.fix_scorer_quirks,
+           "fix_corefud_quirks": fix_corefud_quirks}  # how the files are read
+    settings = _settings(o.format, o.match, o.zero_match, o.singletons, preset)
     if preset is not None:
         _check_preset_inputs(preset, (key, response))
     if cross_document:
@@ -338,15 +308,12 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
         if any((settings["format"] if settings["format"] != "auto" else detect_format(x)) != "naf" for x in given):
             raise UsageError("--cross-document applies to NAF input (a file or a folder of topics)")
     if settings["format"] == "auto" and not isinstance(key, MentionTable):
-        k = read(key, "auto", cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
-                 fix_corefud_quirks=fix_corefud_quirks)
+        k = read(key, "auto", **how)
         given = k.sniffed  # what _format_of would sniff again
     else:
         given = _format_of(key, settings["format"])  # before standard input is read
-        k = read(key, settings["format"], cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
-                 fix_corefud_quirks=fix_corefud_quirks)
-    r = read(response, settings["format"], cross_document=cross_document, fix_scorer_quirks=fix_scorer_quirks,
-             fix_corefud_quirks=fix_corefud_quirks)
+        k = read(key, settings["format"], **how)
+    r = read(response, settings["format"], **how)
     corefud = k.words is not None or r.words is not None
     if corefud and (k.words is None or r.words is None):
         other, conllu = (k, r) if k.words is None else (r, k)
@@ -359,7 +326,7 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
     match, zero_match, singletons = _defaults(fmt, settings)
     registry = COREFUD_METRICS if corefud else METRICS
     names = resolve(metrics, registry)
-    if corefud and allow_repeated:
+    if corefud and o.allow_repeated:
         raise UsageError("--allow-repeated applies to CoNLL-2012 and jsonlines responses (v8.01's limit on "
                          "repeated mentions); CoNLL-U responses are scored whatever their repeats")
     if not corefud and match != "exact":
@@ -375,11 +342,9 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
             k, r = k.without_singletons(), r.without_singletons()
         aligned = align_documents(k, r, doc)
         runs = max(1, len([n for n in names if n in V801_METRICS]))  # v8.01's `all`: its five metrics
-        scored = score_aligned(aligned, allow_repeated=allow_repeated, response_path=r.path, metric_runs=runs)
+        scored = score_aligned(aligned, allow_repeated=o.allow_repeated, response_path=r.path, metric_runs=runs)
         if scored.repeated:
             warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
-    missing, note = missing_warnings(aligned, r.path)
-    warnings += note
     options = {"match": match}
     if corefud:
         options["zero-match"] = zero_match
@@ -394,9 +359,8 @@ def _score_coref(key, response, metrics, *, singletons, doc, allow_repeated, for
     if fix_corefud_quirks:
         options["fix-corefud-quirks"] = True
     # the tables serve v8.01's report of spans; CoNLL-U tables (which hold their files' bytes) are not kept
-    return CorefResult(doc_stats=scored.stats, metrics=names, key_path=k.path, response_path=r.path, options=options,
-                       warnings=warnings, missing=missing, tables=None if corefud else (k, r),
-                       asked=tuple(named(metrics)))
+    return CorefResult.scored(scored.stats, metrics, registry, k.path, r.path, options, warnings, aligned=aligned,
+                              tables=None if corefud else (k, r))
 
 
 TITLES = {"conll2012": "CoNLL-2012", "conllu": "CoNLL-U (CorefUD)", "jsonl": "jsonlines"}
@@ -444,9 +408,8 @@ def _settings(format, match, zero_match, singletons, preset) -> dict:
         if clash:
             raise UsageError(f"--preset {preset} ({p.what}) fixes {', '.join(clash)} otherwise")
         out = {k: given.get(k) if v is None else v for k, v in fixed.items()}  # None: refused by the format's defaults
-    for name, value, choices in (("match", out["match"], ("exact", "partial", "head")),
-                                 ("zero-match", out["zero_match"], ("dependent", "linear")),
-                                 ("singletons", out["singletons"], ("keep", "drop"))):
+    for name, value, choices in (("match", out["match"], MATCHES), ("zero-match", out["zero_match"], ZERO_MATCHES),
+                                 ("singletons", out["singletons"], KEEP_DROP)):
         if value is not None and value not in choices:
             raise UsageError(f"--{name} must be one of {', '.join(choices)}, not {value!r}")
     return out
@@ -510,3 +473,7 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
         for c, values in columns.items():
             scored.stats.column(c)[docs] = values
     return scored, aligned
+
+
+# the engines by _engine's names, each (key, response, metrics, the other keywords of score_coref) -> a CorefResult
+ENGINES = {"ua": _score_ua, "corefud-ua": _score_corefud_ua, "coval": _score_coval, "spans": _score_spans}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 KEY = HERE / "key.conll"  # the CoNLL-2012 example (TC-A of the reference scorer's tests)
@@ -74,11 +74,6 @@ def example(name: str) -> Example:
 def path(name: str) -> Path:
     """The folder holding the bundled example NAME (its key, response and LICENSE.md)."""
     return example(name).folder
-
-
-def bundled(name: str) -> Callable[[dict], tuple[str, str, dict[str, Any]]]:
-    """A task's ``bundled_example`` that scores the example NAME whatever the command's keywords."""
-    return lambda keywords: command_inputs(name)
 
 
 def command_inputs(name: str) -> tuple[str, str, dict[str, Any]]:

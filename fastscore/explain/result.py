@@ -15,7 +15,6 @@ from .cort import Edge, tree_errors
 from ..errors import UsageError
 from .documents import Document, Types, drop_singletons, input_format, read_conll_sides, read_sides
 from .names import CORT
-from .corpus import is_several, score_files
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
 TYPES = ("proper", "nominal", "pronoun", "unknown")
 
@@ -182,11 +181,6 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
         raise UsageError(f"explain reads CoNLL-2012, CoNLL-U and jsonlines files (--format conll2012|conllu|jsonl), "
                          f"not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
-    if is_several(key_path) or is_several(response_path):  # folders or patterns of files
-        from .task import EXPLAIN
-
-        return score_files(key_path, response_path, score_explain, EXPLAIN, doc=doc, singletons=singletons, format=format,
-                           match=match, np_only=np_only, remove_nested=remove_nested, zero_match=zero_match)
     fmt = input_format(key_path, format)
     matching = CorefMatching(match, np_only, remove_nested, zero_match)
     _check_options(fmt, matching)

@@ -5,7 +5,7 @@ Light at import (the command line is built from it): the engine is imported when
 from __future__ import annotations
 
 from ..errors import UsageError
-from ..task import Corpus, Option, Task, lazy
+from ..task import Corpus, Option, Task
 from . import PAIRING
 
 EXAMPLE = """\
@@ -69,73 +69,90 @@ OPTIONS = (
 )
 
 
-def _report(result, fmt: str, per_doc: bool = False, diff: str | None = None, timeml: str | None = None) -> str:
-    """The report; ``diff`` and ``timeml`` also write EvmEval's side files."""
-    from . import report
+class NuggetCorpus(Corpus):
+    batch_formats = "TBF"
 
-    if diff:
-        from .diff import write_diff
+    def concat(self, reads: list, name: str, like):
+        from ..formats.tbf import concat_tbf
 
-        write_diff(result, diff)
-    if timeml:
-        if result.sequencing is None:
-            raise UsageError("--timeml needs --sequencing")
-        from .options import REPORTED
-        from .sequencing import write_timeml
+        return concat_tbf(reads, name, like)
 
-        write_timeml(result.sequencing, {k: result.sequencing_scores(k) for k in REPORTED}, timeml)
-    return report.render(result, fmt, per_doc=per_doc)
+    def batches(self, path: str, size: int) -> list:
+        from ..formats.tbf import tbf_batches
+
+        return tbf_batches(path, size)
 
 
-def _bundled(keywords: dict) -> tuple[str, str, dict]:
-    """The example, in character spans: read as such unless token tables are given (then the reader says why not)."""
-    from ..examples import command_inputs
+class NuggetTask(Task):
+    name = "nugget"
+    summary = "score TAC KBP event nuggets and event coreference (TBF), as EvmEval does"
+    description = ("Score TAC KBP event nugget detection (span, type, realis) and event coreference with the "
+                   "numbers of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).")
+    example = EXAMPLE
+    api_doc = API_DOC
+    docs_page = "docs/nuggets.md"
+    gold_help = "gold TBF file ('example' for the bundled example)"
+    system_help = "system TBF file ('example' for the bundled example)"
+    extensions = (".tbf",)
+    reads = (("tbf", ""),)
+    default_metric = "span"
+    metric_help = ("span|type|realis|type+realis (micro), ...-macro, and with --coref "
+                   "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "
+                   "(default span)")
+    outputs = (("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
+               ("markdown", "Markdown"))
+    interval_free = ("evmeval",)
+    options = OPTIONS
+    corpus = NuggetCorpus()
+    pairing = PAIRING
 
-    key, response, example_keywords = command_inputs("nugget")
-    if keywords.get("tokens"):
-        del example_keywords["char_spans"]
-    return key, response, example_keywords
+    def read(self, source):
+        from .score import read
+
+        return read(source)
+
+    def doc_names(self, tbf) -> list[str]:
+        return sorted(tbf.documents)
+
+    def score(self, gold, system, **keywords):
+        from .score import score_nugget
+
+        return score_nugget(gold, system, **keywords)
+
+    def report(self, result, fmt: str, per_doc: bool = False, diff: str | None = None,
+               timeml: str | None = None) -> str:
+        """The report; ``diff`` and ``timeml`` also write EvmEval's side files."""
+        from . import report
+
+        if diff:
+            from .diff import write_diff
+
+            write_diff(result, diff)
+        if timeml:
+            if result.sequencing is None:
+                raise UsageError("--timeml needs --sequencing")
+            from .options import REPORTED
+            from .sequencing import write_timeml
+
+            write_timeml(result.sequencing, {k: result.sequencing_scores(k) for k in REPORTED}, timeml)
+        return report.render(result, fmt, per_doc=per_doc)
+
+    def bundled_example(self, keywords: dict) -> tuple[str, str, dict]:
+        """The example, in character spans: read as such unless token tables are given (then the reader says
+        why not)."""
+        from ..examples import command_inputs
+
+        key, response, example_keywords = command_inputs("nugget")
+        if keywords.get("tokens"):
+            del example_keywords["char_spans"]
+        return key, response, example_keywords
+
+    def metric_choices(self, options: dict) -> tuple[str, ...]:
+        """Every metric of the task's registries (whichever its options and inputs make)."""
+        from ..metrics import every_metric
+        from .metrics import SEQUENCING_METRICS, WITH_COREF
+
+        return every_metric(WITH_COREF, SEQUENCING_METRICS)
 
 
-def _metric_choices(options: dict) -> tuple[str, ...]:
-    """Every metric of the task's registries (whichever its options and inputs make)."""
-    from ..metrics import every_metric
-    from .metrics import SEQUENCING_METRICS, WITH_COREF
-
-    return every_metric(WITH_COREF, SEQUENCING_METRICS)
-
-
-NUGGET = Task(
-    name="nugget",
-    summary="score TAC KBP event nuggets and event coreference (TBF), as EvmEval does",
-    description="Score TAC KBP event nugget detection (span, type, realis) and event coreference with the numbers "
-                "of the official EvmEval scorer (kbp2015 = scorer_v1.7.1, kbp2016/2017 = v1.8).",
-    example=EXAMPLE,
-    api_doc=API_DOC,
-    docs_page="docs/nuggets.md",
-    gold_help="gold TBF file ('example' for the bundled example)",
-    system_help="system TBF file ('example' for the bundled example)",
-    extensions=(".tbf",),
-    reads=(("tbf", ""),),
-    metric_choices=_metric_choices,
-    default_metric="span",
-    metric_help="span|type|realis|type+realis (micro), ...-macro, and with --coref "
-                "muc|bcub|ceafe|ceafm|blanc|coref-average, with --sequencing sequencing-all|after|subevent "
-                "(default span)",
-    outputs=(("text", "default"), ("evmeval", "the official report layout"), ("json", "JSON"), ("csv", "CSV"),
-             ("markdown", "Markdown")),
-    interval_free=("evmeval",),
-    options=OPTIONS,
-    read=lazy("fastscore.nugget.score", "read"),
-    doc_names=lambda tbf: sorted(tbf.documents),
-    score=lazy("fastscore.nugget.score", "score_nugget"),
-    report=_report,
-    bundled_example=_bundled,
-    corpus=Corpus(
-        merge=lazy("fastscore.nugget.result", "NuggetResult.merge"),
-        concat=lazy("fastscore.formats.tbf", "concat_tbf"),
-        batches=lazy("fastscore.formats.tbf", "tbf_batches"),
-        batch_formats="TBF",
-    ),
-    pairing=PAIRING,
-)
+NUGGET = NuggetTask()

@@ -5,8 +5,8 @@ Light at import (the command line is built from it): the engine is imported when
 """
 from __future__ import annotations
 
-from ..examples import bundled
-from ..task import Corpus, Option, Task, lazy
+from ..examples import command_inputs
+from ..task import Corpus, Option, Task
 from . import PAIRING
 
 EXAMPLE = """\
@@ -33,47 +33,71 @@ OPTIONS = (
 )
 
 
+class TemporalCorpus(Corpus):
+    def concat(self, reads: list, name: str, like):
+        from ..formats.timeml import concat_timeml
 
-def _metric_choices(options: dict) -> tuple[str, ...]:
-    """Every metric of the task's registries (whichever its options and inputs make)."""
-    from ..metrics import every_metric
-    from .metrics import TEMPORAL_METRICS
+        return concat_timeml(reads, name, like)
 
-    return every_metric(TEMPORAL_METRICS)
+    def folder_files(self, folder: str) -> list[str]:
+        from ..formats.timeml import timeml_files
+
+        return timeml_files(folder)
 
 
-TEMPORAL = Task(
-    name="temporal",
-    summary="score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit does",
-    description="Score TimeML annotations with the numbers of the official TempEval-3 toolkit: temporal awareness "
-                "of the TLINKs (UzZaman & Allen: relations verified through the other side's temporal closure) and "
-                "event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and SYSTEM are TimeML "
-                "files or folders holding the same file names.",
-    example=EXAMPLE,
-    api_doc="gold and system may also be inputs read with fastscore.read_timeml.  Returns a TemporalResult "
-            "(scores(), to_dict(), doc_stats).",
-    docs_page="docs/temporal.md",
-    gold_help="gold TimeML file or folder ('example' for the bundled example)",
-    system_help="system TimeML file or folder (same file names, same texts)",
-    extensions=(".tml",),
-    reads=(("timeml", ""),),
-    metric_choices=_metric_choices,
-    default_metric="temporal",
-    metric_help="temporal (temporal awareness), event-strict|event-relaxed|event-class|event-tense|event-aspect, "
-                "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)",
-    outputs=(("text", "default"), ("te3", "the toolkit's report lines"), ("json", "JSON"), ("csv", "CSV"),
-             ("markdown", "Markdown")),
-    interval_free=("te3",),
-    options=OPTIONS,
-    read=lazy("fastscore.temporal.score", "read"),
-    doc_names=lambda read: sorted(read.documents),
-    score=lazy("fastscore.temporal.score", "score_temporal"),
-    report=lazy("fastscore.temporal.report", "render"),
-    bundled_example=bundled("temporal"),
-    corpus=Corpus(
-        merge=lazy("fastscore.temporal.result", "TemporalResult.merge"),
-        concat=lazy("fastscore.formats.timeml", "concat_timeml"),
-        folder_files=lazy("fastscore.formats.timeml", "timeml_files"),
-    ),
-    pairing=PAIRING,
-)
+class TemporalTask(Task):
+    name = "temporal"
+    summary = ("score TempEval-3 temporal relations (temporal awareness) and entities (TimeML), as the toolkit "
+               "does")
+    description = ("Score TimeML annotations with the numbers of the official TempEval-3 toolkit: temporal "
+                   "awareness of the TLINKs (UzZaman & Allen: relations verified through the other side's temporal "
+                   "closure) and event / TIMEX3 extraction (strict and relaxed match, attribute F1).  GOLD and "
+                   "SYSTEM are TimeML files or folders holding the same file names.")
+    example = EXAMPLE
+    api_doc = ("gold and system may also be inputs read with fastscore.read_timeml.  Returns a TemporalResult "
+               "(scores(), to_dict(), doc_stats).")
+    docs_page = "docs/temporal.md"
+    gold_help = "gold TimeML file or folder ('example' for the bundled example)"
+    system_help = "system TimeML file or folder (same file names, same texts)"
+    extensions = (".tml",)
+    reads = (("timeml", ""),)
+    default_metric = "temporal"
+    metric_help = ("temporal (temporal awareness), event-strict|event-relaxed|event-class|event-tense|event-aspect, "
+                   "timex-strict|timex-relaxed|timex-type|timex-value (default temporal)")
+    outputs = (("text", "default"), ("te3", "the toolkit's report lines"), ("json", "JSON"), ("csv", "CSV"),
+               ("markdown", "Markdown"))
+    interval_free = ("te3",)
+    options = OPTIONS
+    corpus = TemporalCorpus()
+    pairing = PAIRING
+
+    def read(self, source):
+        from .score import read
+
+        return read(source)
+
+    def doc_names(self, read) -> list[str]:
+        return sorted(read.documents)
+
+    def score(self, gold, system, **keywords):
+        from .score import score_temporal
+
+        return score_temporal(gold, system, **keywords)
+
+    def report(self, result, fmt: str, per_doc: bool = False) -> str:
+        from .report import render
+
+        return render(result, fmt, per_doc)
+
+    def bundled_example(self, keywords: dict) -> tuple[str, str, dict]:
+        return command_inputs("temporal")
+
+    def metric_choices(self, options: dict) -> tuple[str, ...]:
+        """Every metric of the task's registries (whichever its options and inputs make)."""
+        from ..metrics import every_metric
+        from .metrics import TEMPORAL_METRICS
+
+        return every_metric(TEMPORAL_METRICS)
+
+
+TEMPORAL = TemporalTask()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..examples import bundled
-from ..task import Converter, Corpus, Option, Task, lazy
+from ..examples import command_inputs
+from ..task import Converter, Corpus, Option, Task
 from . import PAIRING
 
 EXAMPLE = """\
@@ -65,10 +65,10 @@ OPTIONS = (
 )
 
 
-CONVERTER = Converter(
-    targets=("triples",),
-    summary="NAF/KAF layers, KYOTO tuples or Kybot output to triples",
-    options=(
+class TriplesConverter(Converter):
+    targets = ("triples",)
+    summary = "NAF/KAF layers, KYOTO tuples or Kybot output to triples"
+    options = (
         Option(("--layers",), "layers", "the NAF/KAF layers to convert (entity, srl, opinion, property, "
                "sentiment; default all)", metavar="LAYER,..."),
         Option(("--intersect",), "intersect", "opinions as the module's --intersect option converts them",
@@ -80,56 +80,91 @@ CONVERTER = Converter(
         Option(("--strict-threshold",), "strict_threshold", "with --threshold: drop every role below it (the "
                "module keeps all of an event's roles when none would remain, so a higher threshold can keep "
                "more)", switch=True, default=False),
-    ),
-    convert=lazy("fastscore.triples.convert", "convert_command"),
-)
+    )
+
+    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
+        from .convert import convert_command
+
+        return convert_command(input, output, to, **keywords)
 
 
-def _metric_choices(options: dict) -> tuple[str, ...]:
-    """Every metric of the task's registries (whichever its options and inputs make)."""
-    from ..metrics import every_metric
-    from .metrics import REGISTRIES
+class TriplesCorpus(Corpus):
+    """A folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
+    its file name (a single file scored against another is one document); a NAF/KAF folder is one input."""
 
-    return every_metric(*REGISTRIES.values())
+    def merge(self, results: list, gold: str, system: str):
+        from .result import merge_results
+
+        return merge_results(results, gold, system)
+
+    def concat(self, reads: list, name: str, like):
+        from ..formats.triples import concat_triples
+
+        return concat_triples(reads, name, like)
+
+    def folder_files(self, folder: str) -> list[str]:
+        from ..formats.triples import trp_files
+
+        return trp_files(folder)
+
+    def read_shard(self, path):
+        from ..formats.triples import read_triple_shard
+
+        return read_triple_shard(path)
 
 
-TRIPLES = Task(
-    name="triples",
-    summary="score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does",
-    description="Score system triples against gold triples — relation, first element, second element, each a "
-                "set of token ids — with the numbers of the Triple evaluation module (cltl/TripleEvaluation): "
-                "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
-                "and a per-relation table.",
-    example=EXAMPLE,
-    api_doc="gold and system are triple files (one document each), folders or glob patterns of .trp files paired "
-            "by name, NAF/KAF files or folders (with layers), or triple sets read with fastscore.read_triples.  "
-            "Returns a TriplesResult (scores(), to_dict(), doc_stats).",
-    docs_page="docs/triples.md",
-    gold_help="gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers; 'example' for the bundled example)",
-    system_help="system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)",
-    extensions=(".trp",),
-    reads=(("triples", ""), ("naf", "")),
-    metric_choices=_metric_choices,
-    default_metric="triples",
-    metric_help="triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
-                "first-elements, second-elements (default triples)",
-    outputs=(("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
-             ("csv", "CSV"), ("markdown", "Markdown")),
-    interval_free=("module",),
-    converter=CONVERTER,
-    options=OPTIONS,
-    read=lazy("fastscore.triples.score", "read"),
-    doc_names=lambda read: list(read.doc_names),
-    score=lazy("fastscore.triples.score", "score_triples"),
-    report=lazy("fastscore.triples.report", "render"),
-    bundled_example=bundled("triples"),
-    # a folder of .trp files (or a glob pattern of them) is a corpus of shards: each file one document, named by
-    # its file name (a single file scored against another is one document); a NAF/KAF folder is one input
-    corpus=Corpus(
-        merge=lazy("fastscore.triples.result", "merge_results"),
-        concat=lazy("fastscore.formats.triples", "concat_triples"),
-        folder_files=lazy("fastscore.formats.triples", "trp_files"),
-        read_shard=lazy("fastscore.formats.triples", "read_triple_shard"),
-    ),
-    pairing=PAIRING,
-)
+class TriplesTask(Task):
+    name = "triples"
+    summary = "score triples (NewsReader/KYOTO triple XML, NAF/KAF layers) as the Triple evaluation module does"
+    description = ("Score system triples against gold triples — relation, first element, second element, each a "
+                   "set of token ids — with the numbers of the Triple evaluation module (cltl/TripleEvaluation): "
+                   "precision, recall and F1 with partial or exact ids, same or any relation, element statistics "
+                   "and a per-relation table.")
+    example = EXAMPLE
+    api_doc = ("gold and system are triple files (one document each), folders or glob patterns of .trp files "
+               "paired by name, NAF/KAF files or folders (with layers), or triple sets read with "
+               "fastscore.read_triples.  Returns a TriplesResult (scores(), to_dict(), doc_stats).")
+    docs_page = "docs/triples.md"
+    gold_help = ("gold triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers; "
+                 "'example' for the bundled example)")
+    system_help = "system triple file, folder or quoted glob pattern of .trp files (or NAF/KAF with --layers)"
+    extensions = (".trp",)
+    reads = (("triples", ""), ("naf", ""))
+    default_metric = "triples"
+    metric_help = ("triples (the chosen variant), partial, partial-any-relation, exact, exact-any-relation, "
+                   "first-elements, second-elements (default triples)")
+    outputs = (("text", "readable table, default"), ("module", "the module's report file"), ("json", "JSON"),
+               ("csv", "CSV"), ("markdown", "Markdown"))
+    interval_free = ("module",)
+    converter = TriplesConverter()
+    options = OPTIONS
+    corpus = TriplesCorpus()
+    pairing = PAIRING
+
+    def read(self, source):
+        from .score import read
+
+        return read(source)
+
+    def score(self, gold, system, **keywords):
+        from .score import score_triples
+
+        return score_triples(gold, system, **keywords)
+
+    def report(self, result, fmt: str, per_doc: bool = False) -> str:
+        from .report import render
+
+        return render(result, fmt, per_doc)
+
+    def bundled_example(self, keywords: dict) -> tuple[str, str, dict]:
+        return command_inputs("triples")
+
+    def metric_choices(self, options: dict) -> tuple[str, ...]:
+        """Every metric of the task's registries (whichever its options and inputs make)."""
+        from ..metrics import every_metric
+        from .metrics import REGISTRIES
+
+        return every_metric(*REGISTRIES.values())
+
+
+TRIPLES = TriplesTask()

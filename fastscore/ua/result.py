@@ -2,7 +2,7 @@
 non-referring and bridging figures beside the metrics, and the UA scorer's report."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..coref.result import CorefResult
 from ..metrics import prf_score
@@ -24,8 +24,5 @@ class UAResult(CorefResult):
 
     @classmethod
     def merge(cls, results, key_path, response_path):
-        merged = CorefResult.merge(results, key_path, response_path)
-        return cls(doc_stats=merged.doc_stats, metrics=merged.metrics, key_path=key_path,
-                   response_path=response_path, options=merged.options, warnings=merged.warnings,
-                   missing=merged.missing, asked=merged.asked, printed=[p for r in results for p in r.printed],
-                   header=results[0].header)
+        merged = super().merge(results, key_path, response_path)  # a UAResult: its own fields added here
+        return replace(merged, printed=[p for r in results for p in r.printed], header=results[0].header)

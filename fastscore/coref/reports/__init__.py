@@ -1,11 +1,9 @@
 """Reports: readable table, v8.01 layout, JSON, CSV, Markdown."""
 from __future__ import annotations
 
-FORMATS = ("text", "perl", "corefud", "coval", "json", "csv", "markdown")
-
-
 def render(result, fmt: str = "text", per_doc: bool = False, totals_only: bool = False) -> str:
-    """Render a :class:`~fastscore.coref.result.CorefResult` in one of ``FORMATS``."""
+    """Render a :class:`~fastscore.coref.result.CorefResult` in one of the task's outputs (``CorefTask.outputs``;
+    ua: :mod:`fastscore.ua.report`)."""
     if fmt == "corefud":
         from . import corefud
 
