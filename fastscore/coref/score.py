@@ -121,12 +121,7 @@ def detect_format(path) -> str:
                              "as a corpus when it holds .conll, .conllu, .jsonl, .parquet or .arrow files)")
         _refuse_folder_of_no_naf(path)
         return "naf"  # a folder of NAF documents (topics: cross-document coreference)
-    from ..formats.columnar import sniff
-
     data = read_head(path)
-    columnar = sniff(data)
-    if columnar is not None:
-        return columnar  # a mention table written by fastscore convert --to parquet|arrow
     from ..formats.naf import NAF_ROOTS
     from ..formats.xml_input import looks_like_xml, xml_root
 
@@ -135,8 +130,9 @@ def detect_format(path) -> str:
         root = xml_root(data, complete=False, path=name) or xml_root(read_bytes(path, keep=True), path=name)
         if root is not None and root.name in NAF_ROOTS:
             return "naf"
-    sniffed = sniff_format(data)
-    return {"conllu": "conllu", "jsonl": "jsonl"}.get(sniffed.format if sniffed else "", "conll2012")
+    sniffed = sniff_format(data)  # parquet, arrow: a mention table written by fastscore convert
+    known = ("conllu", "jsonl", "parquet", "arrow")
+    return sniffed.format if sniffed is not None and sniffed.format in known else "conll2012"
 
 
 def _refuse_folder_of_no_naf(path: str) -> None:

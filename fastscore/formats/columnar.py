@@ -27,20 +27,11 @@ import json
 import os
 
 from ..errors import InputError, UsageError
-from .files import refuse_stdin
+from .files import refuse_stdin, sniff_format
 from .table import ARROW_METADATA, MentionTable
 
 KINDS = ("parquet", "arrow")
 SENTENCES = b"fastscore.sentences"  # CoNLL-U tables: their sentences' ids, lines, document starts, form digests
-
-
-def sniff(head: bytes) -> str | None:
-    """``parquet`` or ``arrow`` from a file's first bytes, else None."""
-    if head.startswith(b"PAR1"):
-        return "parquet"
-    if head.startswith(b"ARROW1"):
-        return "arrow"
-    return None
 
 
 def table_file_kind(path) -> str | None:
@@ -50,7 +41,8 @@ def table_file_kind(path) -> str | None:
     if path == "-" or not os.path.isfile(path):
         return None
     with open(path, "rb") as fh:
-        return sniff(fh.read(8))
+        sniffed = sniff_format(fh.read(8))
+    return sniffed.format if sniffed is not None and sniffed.format in KINDS else None
 
 
 def write_mention_table(table: MentionTable, path, kind: str) -> None:
