@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from fastscore.temporal.closure import POINTS, Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
+from tests.conftest import KERNEL_RUNS, plain
 from tests.reference_temporal import PathClosure, naive_closure, official_outcome, official_search
 
 RELATIONS = ("BEFORE", "AFTER", "IBEFORE", "IAFTER", "BEGINS", "BEGUN_BY", "ENDS", "ENDED_BY", "INCLUDES",
@@ -48,9 +49,11 @@ REPEATS_A_CHAIN = [
     ("i10", "i12", "INCLUDES")]
 
 
-def test_the_example_reaches_the_kernels_depth_first_search():
+@KERNEL_RUNS
+def test_the_example_reaches_the_kernels_depth_first_search(runner):
     from fastscore.kernels.temporal_timegraph import _bfs
 
+    _bfs = runner(_bfs)
     tg = Timegraph()
     for r in REPEATS_A_CHAIN:
         tg.add(*r)
@@ -66,14 +69,27 @@ def test_the_example_reaches_the_kernels_depth_first_search():
     assert repeated >= 10
 
 
+def _timegraph(runner) -> Timegraph:
+    """A Timegraph whose point-to-point search (``_reaches``: the kernel ``reaches``, not compiled ahead of
+    time) runs as ``runner`` gives it: plain Python in the default run, numba's JIT in the slow run."""
+    tg = Timegraph()
+    if runner is plain:
+        from fastscore.kernels.temporal_timegraph import reaches
+
+        search, ar = plain(reaches), lambda: tg._arrays
+        tg._reaches = lambda a, b: bool(search(ar().pid(tg.points[a]), ar().pid(tg.points[b]), *ar().args()))
+    return tg
+
+
+@KERNEL_RUNS
 @settings(max_examples=200, deadline=None)
 @given(relation_lists(7, 16))
 @example(REPEATS_A_CHAIN)
 @example([("i0", "i1", "BEFORE"), ("i2", "i1", "BEFORE"), ("i3", "i2", "INCLUDES"), ("i4", "i2", "BEFORE")])
 @example([("i0", "i1", "IBEFORE"), ("i2", "i1", "ENDS"), ("i3", "i0", "BEGINS"), ("i3", "i2", "IAFTER"),
           ("i4", "i3", "SIMULTANEOUS"), ("i4", "i1", "ENDED_BY")])
-def test_timegraph_search_kernel_matches_the_official_search(rels):
-    tg = Timegraph()
+def test_timegraph_search_kernel_matches_the_official_search(runner, rels):
+    tg = _timegraph(runner)
     outcomes = []
     for x, y, rel in rels:
         both_known = x != y and rel != "BEGINS" and x + "_s" in tg.points and y + "_s" in tg.points
@@ -92,12 +108,13 @@ def test_timegraph_search_kernel_matches_the_official_search(rels):
     assert tg.holds_many(queries) == [tg.holds(*q) for q in queries]
 
 
+@KERNEL_RUNS
 @settings(max_examples=100, deadline=None)
 @given(relation_lists(5, 12))
-def test_timegraph_outcomes_agree_with_its_own_queries(rels):
+def test_timegraph_outcomes_agree_with_its_own_queries(runner, rels):
     """A relation found redundant holds at that moment; one added between known intervals holds after
     (BEGINS excepted: the official graph never verifies it); every interval related is in the graph."""
-    tg = Timegraph()
+    tg = _timegraph(runner)
     for x, y, rel in rels:
         known = x + "_s" in tg.points and y + "_s" in tg.points
         before = known and tg.holds(x, y, rel)
