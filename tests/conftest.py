@@ -92,6 +92,20 @@ KERNEL_RUNS = pytest.mark.parametrize("runner", [pytest.param(plain, id="python"
                                               pytest.param(_compiled, id="compiled", marks=pytest.mark.slow)])
 
 
+def timegraph(runner=plain):
+    """A Timegraph whose one-pair search (``Timegraph._reaches``: the kernel ``reaches``, which the command line
+    never calls, so not compiled ahead of time) runs as ``runner`` gives it: plain Python unless told."""
+    from fastscore.temporal.timegraph import Timegraph
+
+    tg = Timegraph()
+    if runner is plain:
+        from fastscore.kernels.temporal_timegraph import reaches
+
+        search, ar = plain(reaches), lambda: tg._arrays
+        tg._reaches = lambda a, b: bool(search(ar().pid(tg.points[a]), ar().pid(tg.points[b]), *ar().args()))
+    return tg
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return SHARED

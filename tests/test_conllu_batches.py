@@ -313,6 +313,7 @@ def test_batches_on_dask(tmp_path):
     assert on_dask.doc_stats.doc_names == whole.doc_stats.doc_names
 
 
+@pytest.mark.slow  # two runs over a 40 MB file, each in a process of its own (memory measured)
 def test_conllu_streaming_memory_is_bounded_by_the_batch(tmp_path):
     """A CoNLL-U file of ~40 MB (anchor documents over and over) read in batches of 2 MB: the peak stays well
     below reading it whole, and the numbers are the same."""

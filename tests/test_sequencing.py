@@ -22,7 +22,7 @@ from fastscore.nugget.metrics import SEQUENCING_METRICS
 from fastscore.temporal.awareness import ZeroWeightError, build, score_document
 from fastscore.temporal.closure import Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
-from tests.conftest import NUGGET_INPUT_NOTES, ROOT, SHARED, TESTDATA
+from tests.conftest import KERNEL_RUNS, NUGGET_INPUT_NOTES, ROOT, SHARED, TESTDATA, timegraph
 from tests.reference_temporal import official_search
 
 # the generated TBF corpora hold every defect EvmEval tolerates
@@ -193,12 +193,13 @@ def test_timegraph_keeps_or_flags_every_relation(rels):
     assert g.final == kept + [r for r, o in outcomes.items() if o == VIOLATED]
 
 
+@KERNEL_RUNS
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([f"te{i}" for i in range(8)]), st.sampled_from([f"te{i}" for i in range(8)]),
                           st.sampled_from(["BEFORE", "INCLUDES"])).filter(lambda r: r[0] != r[1]), max_size=20))
-def test_cross_chain_search_matches_the_official_depth_first_search(rels):
+def test_cross_chain_search_matches_the_official_depth_first_search(runner, rels):
     """The search kernel answers exactly as the official search over every pair of points."""
-    tg = Timegraph()
+    tg = timegraph(runner)
     for r in rels:
         tg.add(*r)
     for a, pa in tg.points.items():
@@ -209,7 +210,7 @@ def test_cross_chain_search_matches_the_official_depth_first_search(rels):
 
 
 def test_timegraph_chains_and_cross_links():
-    tg = Timegraph()
+    tg = timegraph()
     assert tg.add("a", "b", "BEFORE") == ADDED
     assert tg.add("b", "c", "BEFORE") == ADDED  # c joins a's chain after b
     assert tg.add("a", "c", "BEFORE") == REDUNDANT
@@ -223,7 +224,7 @@ def test_official_timegraph_entails_what_the_closure_does_not():
     """A defect the exact closure corrects: e BEFORE c puts e on c's chain with its start at the fixed
     pseudo time -1000 and its end below that, so the search finds d's start before e's start."""
     rels = [("a", "b", "BEFORE"), ("c", "b", "BEFORE"), ("d", "c", "INCLUDES"), ("e", "c", "BEFORE")]
-    tg, cl = Timegraph(), Closure(rels)
+    tg, cl = timegraph(), Closure(rels)
     assert [tg.add(*r) for r in rels] == cl.outcomes == [ADDED] * len(rels)
     assert tg.holds("d", "e", "INCLUDES") and not cl.holds("d", "e", "INCLUDES")
     assert build(rels, exact=True).final == build(rels).final == rels
@@ -233,7 +234,7 @@ def test_official_timegraph_can_lose_a_relation_it_took_in():
     """e BEFORE c puts e's start at -1000 and its end at -2000 (below it); d placed inside e by those
     times sits outside it, so the graph no longer entails e INCLUDES d, which it has just added."""
     rels = [("a", "b", "BEFORE"), ("c", "a", "BEFORE"), ("e", "c", "BEFORE"), ("e", "d", "INCLUDES")]
-    tg, cl = Timegraph(), Closure(rels)
+    tg, cl = timegraph(), Closure(rels)
     assert [tg.add(*r) for r in rels] == cl.outcomes == [ADDED] * len(rels)
     assert cl.holds("e", "d", "INCLUDES") and not tg.holds("e", "d", "INCLUDES")
     assert (tg.points["e_s"].pseudo, tg.points["e_e"].pseudo) == (-1000, -2000)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from fastscore.temporal.closure import POINTS, Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
-from tests.conftest import KERNEL_RUNS, plain
+from tests.conftest import KERNEL_RUNS, timegraph
 from tests.reference_temporal import PathClosure, naive_closure, official_outcome, official_search
 
 RELATIONS = ("BEFORE", "AFTER", "IBEFORE", "IAFTER", "BEGINS", "BEGUN_BY", "ENDS", "ENDED_BY", "INCLUDES",
@@ -69,18 +69,6 @@ def test_the_example_reaches_the_kernels_depth_first_search(runner):
     assert repeated >= 10
 
 
-def _timegraph(runner) -> Timegraph:
-    """A Timegraph whose point-to-point search (``_reaches``: the kernel ``reaches``, not compiled ahead of
-    time) runs as ``runner`` gives it: plain Python in the default run, numba's JIT in the slow run."""
-    tg = Timegraph()
-    if runner is plain:
-        from fastscore.kernels.temporal_timegraph import reaches
-
-        search, ar = plain(reaches), lambda: tg._arrays
-        tg._reaches = lambda a, b: bool(search(ar().pid(tg.points[a]), ar().pid(tg.points[b]), *ar().args()))
-    return tg
-
-
 @KERNEL_RUNS
 @settings(max_examples=200, deadline=None)
 @given(relation_lists(7, 16))
@@ -89,7 +77,7 @@ def _timegraph(runner) -> Timegraph:
 @example([("i0", "i1", "IBEFORE"), ("i2", "i1", "ENDS"), ("i3", "i0", "BEGINS"), ("i3", "i2", "IAFTER"),
           ("i4", "i3", "SIMULTANEOUS"), ("i4", "i1", "ENDED_BY")])
 def test_timegraph_search_kernel_matches_the_official_search(runner, rels):
-    tg = _timegraph(runner)
+    tg = timegraph(runner)
     outcomes = []
     for x, y, rel in rels:
         both_known = x != y and rel != "BEGINS" and x + "_s" in tg.points and y + "_s" in tg.points
@@ -114,7 +102,7 @@ def test_timegraph_search_kernel_matches_the_official_search(runner, rels):
 def test_timegraph_outcomes_agree_with_its_own_queries(runner, rels):
     """A relation found redundant holds at that moment; one added between known intervals holds after
     (BEGINS excepted: the official graph never verifies it); every interval related is in the graph."""
-    tg = _timegraph(runner)
+    tg = timegraph(runner)
     for x, y, rel in rels:
         known = x + "_s" in tg.points and y + "_s" in tg.points
         before = known and tg.holds(x, y, rel)
