@@ -92,6 +92,21 @@ KERNEL_RUNS = pytest.mark.parametrize("runner", [pytest.param(plain, id="python"
                                               pytest.param(_compiled, id="compiled", marks=pytest.mark.slow)])
 
 
+def sample_in_default_run(values, every: int) -> list:
+    """Parametrize values: every ``every``-th in the default run, the others marked slow (CI's slow run runs
+    them: the default run and the slow run together compare every case). A tuple is the values of several
+    arguments; a ``pytest.param`` keeps its id and marks."""
+    out = []
+    for i, v in enumerate(values):
+        if i % every == 0:
+            out.append(v)
+        elif isinstance(v, type(pytest.param(None))):
+            out.append(pytest.param(*v.values, marks=[*v.marks, pytest.mark.slow], id=v.id))
+        else:
+            out.append(pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow))
+    return out
+
+
 def timegraph(runner=plain):
     """A Timegraph whose one-pair search (``Timegraph._reaches``: the kernel ``reaches``, which the command line
     never calls, so not compiled ahead of time) runs as ``runner`` gives it: plain Python unless told."""
