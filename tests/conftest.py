@@ -1,4 +1,7 @@
+import contextlib
+import io
 import os
+import subprocess
 import types
 from pathlib import Path
 
@@ -90,6 +93,21 @@ def _compiled(kernel):
 # where the kernel is not compiled ahead of time for these types) in the slow run
 KERNEL_RUNS = pytest.mark.parametrize("runner", [pytest.param(plain, id="python"),
                                               pytest.param(_compiled, id="compiled", marks=pytest.mark.slow)])
+
+
+def fastscore_in_process(*args) -> subprocess.CompletedProcess:
+    """``python -m fastscore ARGS`` run in this process (the command line's main, no interpreter to start): what
+    it returned and printed, as a finished process. For tests of what the command prints; tests of processes
+    themselves (a killed worker, memory, what a fresh interpreter imports) start their own."""
+    from fastscore.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse refusing the arguments
+            code = exc.code
+    return subprocess.CompletedProcess(["fastscore", *map(str, args)], code, out.getvalue(), err.getvalue())
 
 
 def sample_in_default_run(values, every: int) -> list:

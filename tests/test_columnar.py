@@ -1,10 +1,7 @@
 """Mention tables as Parquet and Arrow files (issue 13: parsed once, read back without parsing)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import subprocess
 import warnings
 from pathlib import Path
 
@@ -15,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 
 import fastscore
-from fastscore.cli import main
 from fastscore.errors import InputError, UsageError
 from fastscore.formats.columnar import read_mention_table, write_mention_table
 from fastscore.formats.conllu import read_conllu
 from fastscore.formats.table import MentionTable
 
+from tests.conftest import fastscore_in_process
 from tests.strategies import corpora
 
 DATA = Path(__file__).parent / "data"
@@ -113,15 +110,7 @@ def test_conllu_tables_as_files_check_the_sentences(tmp_path, shared_data):
 
 
 def _cli(*args):
-    """The command line run in this process (main, as ``python -m fastscore`` runs it): what it returned and
-    printed, as a finished process."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as exc:  # argparse refusing the arguments
-            code = exc.code
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    return fastscore_in_process(*args)
 
 
 @settings(max_examples=60, deadline=None)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
@@ -20,9 +19,9 @@ from hypothesis import strategies as st
 
 import fastscore
 from fastscore.api import score_corpus
-from fastscore.cli import main
 from fastscore.errors import InputError
 from fastscore.shards import Settings, parse_size, plan_units
+from tests.conftest import fastscore_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -59,19 +58,12 @@ def corpus(tmp_path_factory) -> dict[str, Path]:
 
 
 def _in_process(argv: list, *, capture_output=True, text=True, check=False, timeout=None):
-    """``subprocess.run([*FASTSCORE, ...])`` in this process (the command line's main, no interpreter to start):
-    what it returned and printed, as a finished process. Tests of processes themselves (a killed worker, memory,
-    a cluster the command starts) run fastscore in a process of its own."""
+    """``subprocess.run([*FASTSCORE, ...])`` in this process (tests/conftest.fastscore_in_process)."""
     assert argv[:len(FASTSCORE)] == FASTSCORE
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in argv[len(FASTSCORE):]])
-        except SystemExit as exc:  # argparse refusing the arguments
-            code = exc.code
-    if check and code:
-        raise subprocess.CalledProcessError(code, argv, out.getvalue(), err.getvalue())
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+    run = fastscore_in_process(*argv[len(FASTSCORE):])
+    if check and run.returncode:
+        raise subprocess.CalledProcessError(run.returncode, argv, run.stdout, run.stderr)
+    return run
 
 
 def _documents(path: Path) -> list[str]:
