@@ -1,7 +1,12 @@
+import contextlib
+import io
 import os
+import subprocess
+import types
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # the kernels' threads as the command line runs them (cli.run): a fork-safe threading layer, so that the tests'
 # process pools and LocalClusters fork their workers whatever parallel kernel ran before in the same process
@@ -18,6 +23,106 @@ def pytest_configure(config):
     if not SHARED.is_dir():
         raise pytest.UsageError(f"the shared test data is not at {SHARED}: put the shared/ folder beside the "
                                 "project, or set FASTSCORE_SHARED to the folder that holds data/")
+
+
+# Hypothesis sizes: the default run (README's command, within 2 minutes on 2 cores) draws an eighth of the
+# examples each test asks for (at least 10; every @example too); CI's full run (FASTSCORE_HYPOTHESIS=full,
+# .ci/run) runs only the hypothesis tests, with all their examples. Slow tests always draw them all.
+FULL_HYPOTHESIS = os.environ.get("FASTSCORE_HYPOTHESIS") == "full"
+
+
+def default_examples(n: int) -> int:
+    return min(n, max(10, n // 8))
+
+
+def _hypothesis_settings(item):
+    test = getattr(item, "obj", None)
+    return getattr(test, "_hypothesis_internal_use_settings", None) if getattr(test, "is_hypothesis_test", False) \
+        else None
+
+
+def pytest_collection_modifyitems(config, items):
+    if FULL_HYPOTHESIS:
+        others = [item for item in items if _hypothesis_settings(item) is None]
+        if others:
+            config.hook.pytest_deselected(items=others)
+            items[:] = [item for item in items if _hypothesis_settings(item) is not None]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Hypothesis reads a test's settings when it runs: the default run's size is set for this item only (one
+    function can be both a default and a slow item)."""
+    full = _hypothesis_settings(item)
+    if full is None or FULL_HYPOTHESIS or item.get_closest_marker("slow"):
+        return (yield)
+    item.obj._hypothesis_internal_use_settings = settings(full, max_examples=default_examples(full.max_examples))
+    try:
+        return (yield)
+    finally:
+        item.obj._hypothesis_internal_use_settings = full
+
+
+def plain(kernel):
+    """A kernel as plain Python, with the kernels it calls plain too (``prange`` as ``range``): the default run
+    checks a kernel's logic against its oracle without numba compiling the kernels that are not compiled ahead
+    of time; the slow run checks the compiled kernel itself (:data:`KERNEL_RUNS`)."""
+    return _plain(kernel, {})
+
+
+def _plain(kernel, done: dict):
+    if kernel in done:
+        return done[kernel]
+    f = kernel.py_func
+    env = dict(f.__globals__)
+    copy = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
+    done[kernel] = copy
+    for name, value in env.items():
+        if hasattr(value, "py_func"):  # a kernel (aot mode's Kernel, or numba's dispatcher)
+            env[name] = _plain(value, done)
+    if "prange" in env:
+        env["prange"] = range
+    return copy
+
+
+def _compiled(kernel):
+    return kernel
+
+
+# parametrize a kernel's oracle test over these: plain Python in the default run, compiled by numba (the JIT
+# where the kernel is not compiled ahead of time for these types) in the slow run
+KERNEL_RUNS = pytest.mark.parametrize("runner", [pytest.param(plain, id="python"),
+                                              pytest.param(_compiled, id="compiled", marks=pytest.mark.slow)])
+
+
+def fastscore_in_process(*args) -> subprocess.CompletedProcess:
+    """``python -m fastscore ARGS`` run in this process (the command line's main, no interpreter to start): what
+    it returned and printed, as a finished process. For tests of what the command prints; tests of processes
+    themselves (a killed worker, memory, what a fresh interpreter imports) start their own."""
+    from fastscore.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse refusing the arguments
+            code = exc.code
+    return subprocess.CompletedProcess(["fastscore", *map(str, args)], code, out.getvalue(), err.getvalue())
+
+
+def sample_in_default_run(values, every: int) -> list:
+    """Parametrize values: every ``every``-th in the default run, the others marked slow (CI's slow run runs
+    them: the default run and the slow run together compare every case). A tuple is the values of several
+    arguments; a ``pytest.param`` keeps its id and marks."""
+    out = []
+    for i, v in enumerate(values):
+        if i % every == 0:
+            out.append(v)
+        elif isinstance(v, type(pytest.param(None))):
+            out.append(pytest.param(*v.values, marks=[*v.marks, pytest.mark.slow], id=v.id))
+        else:
+            out.append(pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow))
+    return out
 
 
 @pytest.fixture(scope="session")

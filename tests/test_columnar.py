@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from fastscore.formats.columnar import read_mention_table, write_mention_table
 from fastscore.formats.conllu import read_conllu
 from fastscore.formats.table import MentionTable
 
+from tests.conftest import fastscore_in_process
 from tests.strategies import corpora
 
 DATA = Path(__file__).parent / "data"
@@ -111,7 +110,7 @@ def test_conllu_tables_as_files_check_the_sentences(tmp_path, shared_data):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "fastscore", *map(str, args)], capture_output=True, text=True)
+    return fastscore_in_process(*args)
 
 
 @settings(max_examples=60, deadline=None)

@@ -17,6 +17,7 @@ from fastscore.errors import ParseError
 from fastscore.formats.conllu import read_conllu
 from fastscore.formats.conllu_batches import (BYTES_PER_SENTENCE, batch_summary, conllu_batches, in_context,
                                               part_contexts)
+from tests.conftest import fastscore_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -255,8 +256,7 @@ def test_fuzzed_files_in_batches_fail_or_read_as_whole(tmp_path_factory, seed):
 
 
 def _json(args: list[str]) -> dict:
-    run = subprocess.run([*FASTSCORE, "coref", *args, "-o", "json", "--per-doc"], capture_output=True, text=True,
-                         timeout=300)
+    run = fastscore_in_process("coref", *args, "-o", "json", "--per-doc")
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     out.pop("signature")
@@ -286,8 +286,7 @@ def test_key_and_response_of_other_sentences_in_batches(tmp_path):
     response = "".join(_sentence(f"d{d}", 1, {1: "Entity=(e1-x-1)", 2: "Entity=(e1-x-1)"}, header=d == 0)
                        for d in (0, 2, 3))
     k, r = _write(tmp_path, "k.conllu", key), _write(tmp_path, "r.conllu", response)
-    run = subprocess.run([*FASTSCORE, "coref", str(k), str(r), "--batch-size", "2K"], capture_output=True, text=True,
-                         timeout=300)
+    run = fastscore_in_process("coref", k, r, "--batch-size", "2K")
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.startswith("fastscore: error:") and run.stderr.count("\n") == 1, run.stderr
 
@@ -313,6 +312,7 @@ def test_batches_on_dask(tmp_path):
     assert on_dask.doc_stats.doc_names == whole.doc_stats.doc_names
 
 
+@pytest.mark.slow  # two runs over a 40 MB file, each in a process of its own (memory measured)
 def test_conllu_streaming_memory_is_bounded_by_the_batch(tmp_path):
     """A CoNLL-U file of ~40 MB (anchor documents over and over) read in batches of 2 MB: the peak stays well
     below reading it whole, and the numbers are the same."""
@@ -343,8 +343,7 @@ def test_a_response_without_a_batchs_documents(tmp_path):
     key = "".join(_sentence(f"d{d}", 1, {1: "Entity=(e1-x-1)", 2: "Entity=(e1-x-1)"}, header=d == 0)
                   for d in range(4))
     k, r = _write(tmp_path, "k.conllu", key), _write(tmp_path, "r.conllu", _sentence("d3", 1, {}, header=True))
-    run = subprocess.run([*FASTSCORE, "coref", str(k), str(r), "--batch-size", "1"], capture_output=True,
-                         text=True, timeout=300)
+    run = fastscore_in_process("coref", k, r, "--batch-size", "1")
     assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
     assert f"{r}: holds none of the documents of {k}" in run.stderr and '"d0"' in run.stderr
 

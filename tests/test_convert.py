@@ -19,7 +19,7 @@ from fastscore.formats.conll import read_conll, write_conll
 from fastscore.formats.conllu import SENTENCE_SHIFT, entity_fields, read_conllu, read_conllu_blocks, write_conllu
 from fastscore.formats.jsonl import read_jsonl, read_jsonl_documents, write_jsonl
 from fastscore.formats.table import MentionTable
-from tests.conftest import SHARED, TESTDATA
+from tests.conftest import SHARED, TESTDATA, sample_in_default_run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "fastscore" / "examples"
@@ -174,7 +174,7 @@ def test_conll_through_conllu_reports_the_document_name_it_cannot_keep(tmp_path)
     assert read_conllu(tmp_path / "k.conllu").doc_names == ["(LuoTestCase);"]
 
 
-@pytest.mark.parametrize("key, response", TC_PAIRS, ids=lambda p: p.name)
+@pytest.mark.parametrize("key, response", sample_in_default_run(TC_PAIRS, 3), ids=lambda p: p.name)
 def test_converted_conll_pairs_score_as_the_originals(tmp_path, key, response):
     # allow_repeated: TC-A-9's 10 repeats, which v8.01 refuses when it scores all five metrics (10 x 5 > 10)
     original = _metrics(key, response, allow_repeated=True)
@@ -276,7 +276,7 @@ def _conllu_pairs():
     return sorted(CASES.glob("*.key.conllu"))
 
 
-@pytest.mark.parametrize("key", _conllu_pairs(), ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("key", sample_in_default_run(_conllu_pairs(), 3), ids=lambda p: p.name.split(".")[0])
 def test_conllu_to_conllu_keeps_every_score_in_every_matching_mode(tmp_path, key):
     response = key.with_name(key.name.replace(".key.", ".response."))
     k2, r2 = tmp_path / "k.conllu", tmp_path / "r.conllu"

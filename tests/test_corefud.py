@@ -17,7 +17,7 @@ from fastscore.cli import main
 from fastscore.errors import FastscoreError, FastscoreWarning, ParseError, UsageError
 from fastscore.formats.conllu import read_conllu
 from tests import reference_corefud as ref
-from tests.conftest import SHARED, TESTDATA
+from tests.conftest import SHARED, TESTDATA, sample_in_default_run
 from tests.strategies import mutate_lines
 
 ANCHORS = TESTDATA / "corefud_anchors"
@@ -46,7 +46,7 @@ def _run(key, response, config) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("case", sorted(EXPECTED["cases"]))
+@pytest.mark.parametrize("case", sample_in_default_run(sorted(EXPECTED["cases"]), 3))
 def test_report_matches_corefud_scorer_in_every_configuration(case):
     spec = EXPECTED["cases"][case]
     for config, result in spec["results"].items():
@@ -66,7 +66,7 @@ def test_anchors_cover_every_configuration_and_the_hard_cases():
     assert any(f"\t{w}.1\t" in keys or f"\n{w}.1\t" in keys for w in range(1, 30)), "empty nodes"
 
 
-@pytest.mark.parametrize("case", sorted(FAILURES["cases"]))
+@pytest.mark.parametrize("case", sample_in_default_run(sorted(FAILURES["cases"]), 3))
 def test_failure_cases_are_scored_as_the_scorer_or_refused_clearly(case):
     spec = FAILURES["cases"][case]
     for config, result in spec["results"].items():

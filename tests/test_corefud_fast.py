@@ -18,6 +18,7 @@ from fastscore.formats import conllu
 from tests import reference_conllu_scan as ref
 from tests import reference_corefud
 from tests.conftest import TESTDATA
+from tests.conftest import KERNEL_RUNS
 
 sys.path.insert(0, str(TESTDATA.parent.parent / "scripts"))
 import gen_conllu as gen
@@ -115,12 +116,14 @@ def test_equal_rows_matches_reference(docs, head_mode):
         assert [x - k_off[d] if x >= 0 else -1 for x in eq_r[r_off[d]:r_off[d + 1]]] == want_r
 
 
+@KERNEL_RUNS
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2)), min_size=1, max_size=5),
        st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2)), min_size=1, max_size=5))
-def test_deps_similarity_matches_reference(a, b):
+def test_deps_similarity_matches_reference(runner, a, b):
     from fastscore.kernels.corefud_match import _f1
 
+    _f1 = runner(_f1)
     pa, ra = (np.asarray(x, dtype=np.int64) for x in zip(*a))
     pb, rb = (np.asarray(x, dtype=np.int64) for x in zip(*b))
     assert 10 * _f1(pa, ra, pb, rb, False) + _f1(pa, ra, pb, rb, True) == ref.deps_f1(a, b)

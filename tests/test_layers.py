@@ -139,19 +139,25 @@ def _task_names_in(source: str, names=TASK_NAMES) -> list[tuple[int, str]]:
 
 # ---- the package
 
-def test_import_graph_has_no_circle():
+@pytest.fixture(scope="module")
+def package_graph() -> dict[str, set[str]]:
+    """The package's import graph, read once for the checks below (each reads every module's source)."""
+    return _graph(_module_names())
+
+
+def test_import_graph_has_no_circle(package_graph):
     modules = _module_names()
     assert "fastscore.nugget.engine" in modules and "fastscore.kernels.ceaf" in modules
-    cycle = _circle(_graph(modules))
+    cycle = _circle(package_graph)
     assert cycle is None, "import circle: " + " -> ".join(cycle)
 
 
-def test_no_import_runs_upward():
-    assert _upward(_graph(_module_names())) == []
+def test_no_import_runs_upward(package_graph):
+    assert _upward(package_graph) == []
 
 
-def test_no_generic_module_imports_a_task():
-    assert _task_imports(_graph(_module_names())) == []
+def test_no_generic_module_imports_a_task(package_graph):
+    assert _task_imports(package_graph) == []
 
 
 def test_no_generic_module_names_a_task():

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import fastscore
 from fastscore.errors import InputError, ParseError, UsageError
 from tests.reference_mina import coval_counts, element_string, mention_identity, min_span, remove_nested
+from tests.conftest import KERNEL_RUNS
 
 WORDS = [("the", "DT"), ("a", "DT"), ("man", "NN"), ("hat", "NN"), ("of", "IN"), ("with", "IN"), ("and", "CC"),
          (",", ","), (".", "."), ("-LRB-", "-LRB-"), ("%", "NN"), ("3", "CD"), ("U.S.", "NNP"), ("VP", "NN"),
@@ -142,10 +143,11 @@ def test_coval_statistics_match_reference(docs):
             assert np.allclose(got[metric], [rn, rd, pn, pd], rtol=1e-12, atol=1e-12), (metric, key, resp)
 
 
+@KERNEL_RUNS
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1), st.integers(0, 6), st.integers(1, 4)),
                          min_size=1, max_size=5), max_size=4), st.booleans())
-def test_nested_removals_match_reference(raw, keep):
+def test_nested_removals_match_reference(runner, raw, keep):
     from fastscore.formats.table import offsets
     from fastscore.kernels import mina as kernel
 
@@ -161,18 +163,19 @@ def test_nested_removals_match_reference(raw, keep):
     arr = np.asarray(spans, dtype=np.int64)
     chain_off = offsets([len(c) for c in clusters])
     members = np.asarray([m for c in clusters for m in c], dtype=np.int64)
-    remove = kernel.nested_removals(chain_off, members, arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 0], keep)
+    remove = runner(kernel.nested_removals)(chain_off, members, arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 0], keep)
     kept = [[m for m in c if not remove[m]] for c in clusters]
     want = remove_nested(clusters, spans, keep)
     assert [c for c in kept if c] == [c for c in want if c]
 
 
-def test_intern_sequences_compares_in_full():
+@KERNEL_RUNS
+def test_intern_sequences_compares_in_full(runner):
     from fastscore.formats.table import offsets
     from fastscore.kernels import mina as kernel
 
     seqs = [[1, 2], [2, 1], [1, 2], [], [1, 2, 0], [], [1 << 50, -1], [1 << 50, -1]]
-    ids = kernel.intern_sequences(np.asarray([x for s in seqs for x in s], dtype=np.int64),
+    ids = runner(kernel.intern_sequences)(np.asarray([x for s in seqs for x in s], dtype=np.int64),
                                   offsets([len(s) for s in seqs]))
     for i in range(len(seqs)):
         for j in range(len(seqs)):

@@ -14,7 +14,7 @@ import pytest
 import fastscore
 from fastscore.cli import main
 from fastscore.errors import InputError
-from tests.conftest import TESTDATA
+from tests.conftest import TESTDATA, sample_in_default_run
 
 ANCHORS = TESTDATA / "mina_anchors"
 INDEX = json.loads((ANCHORS / "index.json").read_text())
@@ -146,7 +146,7 @@ def test_keys_have_complete_balanced_trees(name):
     assert n > 0
 
 
-@pytest.mark.parametrize("name,config", scored_params())
+@pytest.mark.parametrize("name,config", sample_in_default_run(scored_params(), 3))
 def test_agreement_with_coval(name, config):
     want = expected(name)[config]
     result = score(name, config)

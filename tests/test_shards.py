@@ -22,6 +22,7 @@ from fastscore.api import score_corpus
 from fastscore.errors import InputError
 from fastscore.planner import parse_size, plan_units
 from fastscore.shards import Settings
+from tests.conftest import fastscore_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -51,10 +52,19 @@ def corpus(tmp_path_factory) -> dict[str, Path]:
             third = -(-len(docs) // 3)
             src = out / f"{side}-{i}.conll"
             src.write_text("".join(docs[i * third:(i + 1) * third]))
-            subprocess.run([*FASTSCORE, "convert", str(src), str(pq / f"part-{i}.parquet"), "--to", "parquet"],
+            _in_process([*FASTSCORE, "convert", str(src), str(pq / f"part-{i}.parquet"), "--to", "parquet"],
                            check=True, capture_output=True)
         paths[f"{side}-parquet"] = pq
     return paths
+
+
+def _in_process(argv: list, *, capture_output=True, text=True, check=False, timeout=None):
+    """``subprocess.run([*FASTSCORE, ...])`` in this process (tests/conftest.fastscore_in_process)."""
+    assert argv[:len(FASTSCORE)] == FASTSCORE
+    run = fastscore_in_process(*argv[len(FASTSCORE):])
+    if check and run.returncode:
+        raise subprocess.CalledProcessError(run.returncode, argv, run.stdout, run.stderr)
+    return run
 
 
 def _documents(path: Path) -> list[str]:
@@ -155,7 +165,7 @@ def test_jsonlines_files_in_batches(corpus, tmp_path):
     paths = {}
     for side in ("key", "response"):
         paths[side] = tmp_path / f"{side}.jsonl"
-        subprocess.run([*FASTSCORE, "convert", str(corpus[side]), str(paths[side]), "--to", "jsonl"], check=True,
+        _in_process([*FASTSCORE, "convert", str(corpus[side]), str(paths[side]), "--to", "jsonl"], check=True,
                        capture_output=True)
     data = paths["key"].read_bytes()
     parts = jsonl_batches(str(paths["key"]), len(data) // 6)
@@ -177,9 +187,9 @@ def test_jsonlines_files_in_batches(corpus, tmp_path):
 
 
 def test_cli_prints_the_same_report(corpus, tmp_path):
-    one = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "-o", "perl", "-m", "all"],
+    one = _in_process([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "-o", "perl", "-m", "all"],
                          capture_output=True, text=True, check=True).stdout
-    sharded = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
+    sharded = _in_process([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]),
                               "-o", "perl", "-m", "all", "--jobs", "2", "--quiet"],
                              capture_output=True, text=True, check=True)
     assert sharded.stdout.replace(str(corpus["key-shards"]), str(corpus["key"])).replace(
@@ -205,7 +215,7 @@ def test_a_document_in_two_shards_is_an_error(corpus, tmp_path):
     docs = _documents(corpus["response"])
     (folder / "a.conll").write_text("".join(docs[:10]))
     (folder / "b.conll").write_text("".join(docs[9:]))
-    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(folder), "--jobs", "1"],
+    run = _in_process([*FASTSCORE, "coref", str(corpus["key"]), str(folder), "--jobs", "1"],
                          capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == ""
     assert re.fullmatch(r'fastscore: error: document ".+" is in two shards: .*a\.conll and .*b\.conll .*\n', run.stderr)
@@ -218,7 +228,7 @@ def test_unnamed_documents_in_two_shards_are_an_error_that_says_so(shared_data, 
         (tmp_path / side).mkdir()
         for f in sorted(source.glob("*.conll"))[:2]:
             (tmp_path / side / f.name).write_bytes(f.read_bytes())
-    run = subprocess.run([*FASTSCORE, "coref", str(tmp_path / "k"), str(tmp_path / "r"), "--jobs", "1"],
+    run = _in_process([*FASTSCORE, "coref", str(tmp_path / "k"), str(tmp_path / "r"), "--jobs", "1"],
                          capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == ""
     assert "both hold a document without a name" in run.stderr and run.stderr.count("\n") == 1
@@ -235,7 +245,7 @@ def test_conllu_shards_of_real_data(shared_data, tmp_path):
     outputs = {}
     for inputs in (("one.conllu", "one.conllu"), ("shards", "shards")):
         for fmt in ("corefud", "json", "perl"):
-            run = subprocess.run([*FASTSCORE, "coref", *(str(tmp_path / x) for x in inputs), "-o", fmt, "--per-doc",
+            run = _in_process([*FASTSCORE, "coref", *(str(tmp_path / x) for x in inputs), "-o", fmt, "--per-doc",
                                   "--jobs", "2"], capture_output=True, text=True)
             outputs[inputs[0], fmt] = (run.returncode, run.stdout, run.stderr)
     assert outputs["one.conllu", "corefud"] == outputs["shards", "corefud"] and outputs["shards", "corefud"][0] == 0
@@ -251,10 +261,10 @@ def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
     (folder / "a.conll").write_text("".join(docs[:30]))
     (folder / "b.conll").write_text("".join(docs[30:]).replace("#end document", "", 1))
     args = [*FASTSCORE, "coref", str(corpus["key"]), str(folder), "--jobs", "2", "-o", "json"]
-    run = subprocess.run(args, capture_output=True, text=True)
+    run = _in_process(args, capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == ""
     assert re.fullmatch(r"fastscore: error: .*b\.conll:\d+: document \".+\": .*\n", run.stderr)
-    run = subprocess.run([*args, "--skip-bad-shards"], capture_output=True, text=True)
+    run = _in_process([*args, "--skip-bad-shards"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert len(out["skipped_shards"]) == 1 and "b.conll" in out["skipped_shards"][0]
@@ -266,17 +276,17 @@ def test_bad_shard_fails_the_run_or_is_skipped(corpus, tmp_path):
 
 
 def test_one_pair_of_files_refuses_corpus_options(corpus):
-    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "--skip-bad-shards"],
+    run = _in_process([*FASTSCORE, "coref", str(corpus["key"]), str(corpus["response"]), "--skip-bad-shards"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "--skip-bad-shards: for corpora of shards" in run.stderr
 
 
 def test_options_that_cannot_apply_are_refused(corpus, timeml):
     """--jobs 0 (it meant every core before: a falsy number); --batch-size for a task whose files are not cut."""
-    run = subprocess.run([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]), "-j", "0"],
+    run = _in_process([*FASTSCORE, "coref", str(corpus["key-shards"]), str(corpus["response-shards"]), "-j", "0"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "--jobs 0: give at least 1" in run.stderr
-    run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "--batch-size", "1M"],
+    run = _in_process([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "--batch-size", "1M"],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "unrecognized arguments: --batch-size" in run.stderr
 
@@ -356,7 +366,7 @@ def test_temporal_folders_as_shards(timeml):
                            evaluation_method="acl11")
     assert _numbers(pattern) == _numbers(fastscore.score(timeml / "gold", timeml / "system", task="temporal",
                                                          evaluation_method="acl11"))
-    run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "-o", "te3",
+    run = _in_process([*FASTSCORE, "temporal", str(timeml / "gold"), str(timeml / "system"), "-o", "te3",
                           "-j", "2"], capture_output=True, text=True, check=True)
     assert run.stdout == fastscore.tasks.get_task("temporal").report(whole, "te3")
 
@@ -371,7 +381,7 @@ def test_temporal_shards_need_the_same_documents(timeml, tmp_path):
         system = tmp_path / what.replace(" ", "-")
         shutil.copytree(timeml / "system", system)
         change(system)
-        run = subprocess.run([*FASTSCORE, "temporal", str(timeml / "gold"), str(system), "-j", "1"],
+        run = _in_process([*FASTSCORE, "temporal", str(timeml / "gold"), str(system), "-j", "1"],
                              capture_output=True, text=True)
         assert run.returncode == 1 and run.stdout == "", run.stderr
         assert re.fullmatch(rf"fastscore: error: {re.escape(str(system))}: 1 (gold )?document\(s\) {what} "
@@ -398,7 +408,7 @@ def test_event_nugget_shards(tmp_path):
     for gold, system in (("gold.tbf", "system.tbf"), ("gold", "system"), ("gold", "system-reversed"),
                          ("gold-reversed", "system-reversed")):
         for fmt in ("evmeval", "json"):
-            run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
+            run = _in_process([*FASTSCORE, "nugget", str(tmp_path / gold), str(tmp_path / system), "-o", fmt,
                                   "--per-doc", *common], capture_output=True, text=True)
             assert run.returncode == 0, run.stderr
             outputs.append(run.stdout)
@@ -409,7 +419,7 @@ def test_event_nugget_shards(tmp_path):
         assert other.pop("signature") == signature and other == one
         assert list(other["per_doc"]) == list(one["per_doc"])
     sharded = others[0]
-    run = subprocess.run([*FASTSCORE, "nugget", str(tmp_path / "gold"), str(tmp_path / "system"), "--sequencing",
+    run = _in_process([*FASTSCORE, "nugget", str(tmp_path / "gold"), str(tmp_path / "system"), "--sequencing",
                           "--preset", "kbp2016", *common], capture_output=True, text=True)
     assert run.returncode == 2 and "--sequencing scores one pair of whole files" in run.stderr
     bad = tmp_path / "bad"
@@ -420,9 +430,9 @@ def test_event_nugget_shards(tmp_path):
         # document is scored, as EvmEval reads it, which --skip-bad-shards does not skip)
         (bad / f"p{i}.tbf").write_text(text if i else text.replace("#EndOfDocument", "@After\tR1\n#EndOfDocument", 1))
     args = [*FASTSCORE, "nugget", str(tmp_path / "gold"), str(bad), "-o", "json", *common]
-    run = subprocess.run(args, capture_output=True, text=True)
+    run = _in_process(args, capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == "" and re.fullmatch(r"fastscore: error: .*p0\.tbf:\d+: .*\n", run.stderr)
-    run = subprocess.run([*args, "--skip-bad-shards"], capture_output=True, text=True)
+    run = _in_process([*args, "--skip-bad-shards"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     skipped = json.loads(run.stdout)
     assert len(skipped["skipped_shards"]) == 1 and "p0.tbf" in skipped["skipped_shards"][0]
@@ -455,7 +465,7 @@ def test_event_nugget_files_in_batches(tmp_path):
     outputs = []
     for extra in ([], ["--batch-size", str(len(data) // 5), "-j", "1"], ["--batch-size", "100K", "-j", "2"]):
         for fmt in ("evmeval", "json"):
-            run = subprocess.run([*FASTSCORE, "nugget", str(gold), str(system), "-o", fmt, "--per-doc", *common,
+            run = _in_process([*FASTSCORE, "nugget", str(gold), str(system), "-o", fmt, "--per-doc", *common,
                                   *extra], capture_output=True, text=True)
             assert run.returncode == 0, run.stderr
             outputs.append((run.stdout, run.stderr))
@@ -467,7 +477,7 @@ def test_event_nugget_files_in_batches(tmp_path):
     broken.write_text("\n".join(lines))
     messages = []
     for extra in ([], ["--batch-size", "100K", "-j", "2"]):
-        run = subprocess.run([*FASTSCORE, "nugget", str(gold), str(broken), *common, *extra], capture_output=True,
+        run = _in_process([*FASTSCORE, "nugget", str(gold), str(broken), *common, *extra], capture_output=True,
                              text=True)
         assert run.returncode == 1 and run.stdout == ""
         messages.append(run.stderr)
@@ -866,11 +876,11 @@ def test_compare_and_sweep_over_shards(systems, jobs):
 
 def test_sweep_a_folder_of_sharded_systems(systems):
     """A folder of no system files but subfolders of shards: each subfolder is a system."""
-    run = subprocess.run([*FASTSCORE, "sweep", str(systems["key"]), str(systems["runs"]), "-o", "json", "-j", "1"],
+    run = _in_process([*FASTSCORE, "sweep", str(systems["key"]), str(systems["runs"]), "-o", "json", "-j", "1"],
                          capture_output=True, text=True, check=True)
     names = sorted(r["name"] for r in json.loads(run.stdout)["systems"])
     assert names == [str(systems["a-shards"]), str(systems["b-shards"])]
-    plain = subprocess.run([*FASTSCORE, "sweep", str(systems["key"]), str(systems["a"]), str(systems["b"]), "-o",
+    plain = _in_process([*FASTSCORE, "sweep", str(systems["key"]), str(systems["a"]), str(systems["b"]), "-o",
                             "json"], capture_output=True, text=True, check=True)
     scores = lambda out: sorted(r["score"] for r in json.loads(out)["systems"])
     assert scores(run.stdout) == scores(plain.stdout)
@@ -881,7 +891,7 @@ def test_compare_refuses_a_system_without_every_key_document(systems, tmp_path):
     partial.mkdir()
     for f in sorted(systems["a-shards"].iterdir())[:2]:
         (partial / f.name).write_text(f.read_text())
-    run = subprocess.run([*FASTSCORE, "compare", str(systems["key"]), str(systems["a"]), str(partial), "-j", "1"],
+    run = _in_process([*FASTSCORE, "compare", str(systems["key"]), str(systems["a"]), str(partial), "-j", "1"],
                          capture_output=True, text=True)
     assert run.returncode == 1 and run.stdout == ""
     assert re.fullmatch(r"fastscore: error: .*partial: 8 gold document\(s\) missing \(first: .*\): systems must be "
@@ -904,7 +914,7 @@ def test_minimum_spans_over_shards_paired_by_name(tmp_path):
         (tmp_path / f"{side}.conll").write_text(joined[side])
 
     def scored(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([*FASTSCORE, "coref", *args, "--match", "mina", "-o", "json", "--per-doc"],
+        return _in_process([*FASTSCORE, "coref", *args, "--match", "mina", "-o", "json", "--per-doc"],
                               capture_output=True, text=True, timeout=300)
 
     whole, shards = scored(str(tmp_path / "key.conll"), str(tmp_path / "response.conll")), \

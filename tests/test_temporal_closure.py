@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from fastscore.temporal.closure import POINTS, Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
+from tests.conftest import KERNEL_RUNS
 from tests.reference_temporal import PathClosure, naive_closure, official_holds, official_outcome, official_search
 
 RELATIONS = ("BEFORE", "AFTER", "IBEFORE", "IAFTER", "BEGINS", "BEGUN_BY", "ENDS", "ENDED_BY", "INCLUDES",
@@ -48,9 +49,11 @@ REPEATS_A_CHAIN = [
     ("i10", "i12", "INCLUDES")]
 
 
-def test_the_example_reaches_the_kernels_depth_first_search():
+@KERNEL_RUNS
+def test_the_example_reaches_the_kernels_depth_first_search(runner):
     from fastscore.kernels.temporal_timegraph import _bfs
 
+    _bfs = runner(_bfs)
     tg = Timegraph()
     for r in REPEATS_A_CHAIN:
         tg.add(*r)

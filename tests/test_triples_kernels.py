@@ -7,6 +7,7 @@ from fastscore.formats.triples import TripleDoc, TripleSet
 from fastscore.triples.engine import P, PR, REL, X, XR, prepare, run
 from fastscore.triples.options import resolve_options
 from tests import reference_triples as ref
+from tests.conftest import KERNEL_RUNS
 
 IDS = st.sampled_from(["w0", "w1", "w2", "w3", "w4", "w5"])
 ELEMENT = st.lists(IDS, max_size=3)
@@ -91,9 +92,11 @@ def test_relation_mismatch_kernel_agrees_with_the_oracle(docs):
     assert [tuple(map(int, p)) for p in got] == want
 
 
-def test_postings_list_a_row_once_per_id():
+@KERNEL_RUNS
+def test_postings_list_a_row_once_per_id(runner):
     from fastscore.kernels.triples import postings, sort_elements
 
+    postings, sort_elements = runner(postings), runner(sort_elements)
     off = np.array([0, 3, 4], dtype=np.int64)
     ids = sort_elements(off, np.array([2, 0, 2, 2], dtype=np.int64))
     p_off, p = postings(off, ids, 0, 2, 3)
