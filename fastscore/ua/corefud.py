@@ -26,29 +26,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FastscoreError, InputError
+from .reader import UASource
 
 _WHITE = re.compile(r"\s")  # what the UA scorer's str.split() splits at, U+00A0 included
 _LINK_ITEMS = ("Entity", "Bridge", "SplitAnte", "Split")
 
 
-class CorefUDSource:
+class CorefUDSource(UASource):
     """A CoNLL-U file named for scoring with the UA options: read when scored (as its UA text, whose reading
     depends on the options); its document names on demand (compare and sweep check them)."""
 
     batch = None  # (a whole file, no batch of one)
 
-    def __init__(self, path: str):
-        self.path = path
-        self.warnings: list[str] = []
-        self._names: list[str] | None = None
+    def _read_names(self) -> list[str]:
+        from ..formats.conllu import read_conllu
 
-    @property
-    def doc_names(self) -> list[str]:
-        if self._names is None:
-            from ..formats.conllu import read_conllu
-
-            self._names = list(read_conllu(self.path).doc_names)
-        return self._names
+        return read_conllu(self.path).doc_names
 
 
 @dataclass

@@ -72,8 +72,11 @@ class UASource:
     @property
     def doc_names(self) -> list[str]:
         if self._names is None:
-            self._names = read_ua(self.path).doc_names
+            self._names = list(self._read_names())
         return self._names
+
+    def _read_names(self) -> list[str]:
+        return read_ua(self.path).doc_names
 
 
 _FIELD = re.compile(r"([^|=]*)=([^|]*)")
