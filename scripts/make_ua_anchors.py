@@ -102,43 +102,58 @@ def edge_cases() -> list[tuple[str, str, str]]:
             for key in sorted(OUT.glob("edge-*.key"))]
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scorer", required=True, type=Path)
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--cases", type=int, default=200)
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def scored(a: argparse.Namespace, files: list[tuple[str, Path, Path]], configs: dict, generator: dict) -> dict:
+    """The scorer's answers (scripts/ua_driver.py) for each (case name, key file, system file) in every option set."""
+    jobs = [(name, config, {"key": str(key), "sys": str(sys_), "flags": flags})
+            for name, key, sys_ in files for config, flags in configs.items()]
+    run = subprocess.run([a.python, str(ROOT / "scripts" / "ua_driver.py"), str(a.scorer)],
+                         input="".join(json.dumps(j) + "\n" for _, _, j in jobs), capture_output=True,
+                         text=True, check=True, env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"})
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(jobs), run.stderr[-2000:]
+    out: dict = {"generator": generator, "configs": configs, "cases": {}}
+    for (name, config, _), answer in zip(jobs, answers):
+        out["cases"].setdefault(name, {})[config] = answer
+    return out
+
+
+def store(out: dict, folder: Path) -> None:
+    """``anchors.json.gz`` in ``folder`` (same answers, same bytes), and the errors counted on standard output."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(out, sort_keys=True, separators=(",", ":")).encode()
+    with open(folder / "anchors.json.gz", "wb") as f:
+        f.write(gzip.compress(data, mtime=0))
+    errors: dict = {}
+    for per in out["cases"].values():
+        for config, answer in per.items():
+            if "error" in answer:
+                errors[(config, answer["error"])] = errors.get((config, answer["error"]), 0) + 1
+    print(f"{len(out['cases'])} cases x {len(out['configs'])} option sets; errors: {errors}")
+
+
+def main() -> None:
+    a = arguments()
     cases = [(f"seed:{s}", *pair(s, **GENERATOR)) for s in range(1, a.cases + 1)]
     cases += [(f"cycle:{s}", *pair(s, **GENERATOR, cycle=True)) for s in EXTRA["cycle"]["seeds"]]
     cases += plural_cases(a.scorer) + unittest_cases(a.scorer) + edge_cases()
     with tempfile.TemporaryDirectory() as tmp:
-        jobs = []
+        files = []
         for name, key, sys_ in cases:
             stem = Path(tmp) / name.replace(":", "_")
             Path(f"{stem}.key").write_text(key)
             Path(f"{stem}.sys").write_text(sys_)
-            for config, flags in CONFIGS.items():
-                jobs.append((name, config, {"key": f"{stem}.key", "sys": f"{stem}.sys", "flags": flags}))
-        run = subprocess.run([a.python, str(ROOT / "scripts" / "ua_driver.py"), str(a.scorer)],
-                             input="".join(json.dumps(j) + "\n" for _, _, j in jobs), capture_output=True,
-                             text=True, check=True, env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"})
-        answers = [json.loads(line) for line in run.stdout.splitlines()]
-    assert len(answers) == len(jobs), run.stderr[-2000:]
-    out: dict = {"generator": GENERATOR, "configs": CONFIGS, "cases": {}}
-    texts = {name: [key, sys_] for name, key, sys_ in cases if name.startswith(("plural:", "unittest:"))}
-    for (name, config, _), answer in zip(jobs, answers):
-        out["cases"].setdefault(name, {})[config] = answer
-    out["plural_texts"] = texts
-    OUT.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(out, sort_keys=True, separators=(",", ":")).encode()
-    with open(OUT / "anchors.json.gz", "wb") as f:
-        f.write(gzip.compress(data, mtime=0))
-    errors: dict = {}
-    for name, per in out["cases"].items():
-        for config, answer in per.items():
-            if "error" in answer:
-                errors[(config, answer["error"])] = errors.get((config, answer["error"]), 0) + 1
-    print(f"{len(out['cases'])} cases x {len(CONFIGS)} option sets; errors: {errors}")
+            files.append((name, Path(f"{stem}.key"), Path(f"{stem}.sys")))
+        out = scored(a, files, CONFIGS, GENERATOR)
+    out["plural_texts"] = {name: [key, sys_] for name, key, sys_ in cases if name.startswith(("plural:", "unittest:"))}
+    store(out, OUT)
 
 
 if __name__ == "__main__":
