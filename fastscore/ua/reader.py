@@ -258,4 +258,19 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     docs = {name: _read_document(path, name, lines, column, with_min, with_bridging)
             for name, lines in document_rows(data, column, with_bridging).items()}
+    if not docs:
+        _refuse_no_document(path, data)
     return UAFile(path, docs)
+
+
+def _refuse_no_document(path: str, data: bytes) -> None:
+    """Token lines but no document: the scorer reads them as nothing and scores zeros (a file of another format,
+    or one without ``# newdoc id = NAME``): say so instead."""
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if line.strip() and not line.startswith(b"#"):
+            from ..formats.files import FORMATS, sniff_format
+
+            sniffed = sniff_format(data)
+            other = f"; it looks like {FORMATS[sniffed.format]}" if sniffed and sniffed.format != "conllu" else ""
+            raise ParseError(path, number, "a token line outside any document: the UA scorer reads documents from "
+                             f"'# newdoc id = NAME' lines, and reads nothing from this file (every score 0){other}")
