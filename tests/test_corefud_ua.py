@@ -353,3 +353,10 @@ def test_the_ua_scorers_plural_tests_written_as_corefud_score_as_the_scorer(tmp_
         convert_ua_to_conllu(sys_, sys_ + ".conllu")
         result = score_coref(key + ".conllu", sys_ + ".conllu", format="conllu", split_antecedents="keep")
         assert render(result) == ua_anchors()["cases"][name]["default"]["report"], name
+
+
+def test_white_space_in_a_column_is_warned_with_its_line(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links="").replace("2\tB\t_", "2\tB\tb b"))
+    ua = corefud_as_ua(str(path))
+    assert ua.lost["white_space"] == 1 and ua.first["white_space"] == "line 5 (document 'd', token 2)"

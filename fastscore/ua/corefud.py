@@ -217,7 +217,7 @@ def _document_lines(name: str, blocks, markables: list[_Markable], bridging, out
     lines = [f"# newdoc id = {name}"]
     t = 0
     for block in blocks:
-        for line in block.lines:
+        for i, line in enumerate(block.lines):
             if line.startswith("#"):
                 if not line.startswith("# newdoc") and not line.startswith("# global.Entity"):
                     lines.append(line)
@@ -227,7 +227,7 @@ def _document_lines(name: str, blocks, markables: list[_Markable], bridging, out
             cols[9] = _misc_without_links(cols[9])
             cleaned = [_clean(c) for c in cols]
             if cleaned != [c or "_" for c in cols]:
-                out.note("white_space", f"document {name!r}, token {t + 1}")
+                out.note("white_space", f"line {block.line + i} (document {name!r}, token {t + 1})")
             lines.append("\t".join(cleaned + [_identity(t, opening, closing, ends), "".join(anchors.get(t, ())) or "_",
                                               "_"]))
             t += 1
