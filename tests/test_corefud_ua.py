@@ -242,6 +242,15 @@ def test_convert_cli_both_ways(tmp_path):
     assert rc == 0, err
     rc, _, err = _cli("convert", str(tmp_path / "k.ua"), str(tmp_path / "k.jsonl"), "--to", "jsonl")
     assert rc == 2 and "--to conllu" in err
+    rc, _, err = _cli("convert", key, str(tmp_path / "k2.ua"), "--to", "ua", "--from", "ua")
+    assert rc == 2 and "--from ua --to ua: a UA file converts --to conllu" in err
+
+
+def test_a_conllu_file_given_as_ua_says_so(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links=""))
+    rc, _, err = _cli("coref", str(path), str(path), "--format", "ua")
+    assert rc == 1 and "k.conllu:4:" in err and "10 column(s)" in err and "--format conllu" in err
 
 
 def test_scoring_is_the_converted_files_scored(tmp_path):

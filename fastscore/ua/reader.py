@@ -166,8 +166,9 @@ def _read_document(path: str, name: str, lines: DocumentRows, column: int, with_
     need = max(column, BRIDGING if with_bridging else 1) + 1
     if lines.short is not None:
         number, n_columns = lines.short
-        raise ParseError(path, number, f"{n_columns} column(s): the UA scorer reads "
-                         f"column {need} (IDENTITY is the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th)", name)
+        conllu = " (a CoNLL-U file? score it with --format conllu)" if n_columns == 10 else ""
+        raise ParseError(path, number, f"{n_columns} column(s): the UA scorer reads column {need} (IDENTITY is "
+                         f"the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th){conllu}", name)
     for index, number, cell, bridging_cell in lines.rows:
         if cell != "_":
             pieces = cell.split("(")
