@@ -369,3 +369,18 @@ def test_white_space_in_a_column_is_warned_with_its_line(tmp_path):
     path.write_text(DOC.format(links="").replace("2\tB\t_", "2\tB\tb b"))
     ua = corefud_as_ua(str(path))
     assert ua.lost["white_space"] == 1 and ua.first["white_space"] == "line 5 (document 'd', token 2)"
+
+
+def test_standard_input_is_read_once_with_the_ua_options(tmp_path, monkeypatch):
+    import types
+
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links="|SplitAnte=e1<e3,e2<e3"))
+    out = tmp_path / "k.ua"
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes())))
+    rc, _, err = _cli("convert", "-", str(out), "--to", "ua")
+    assert rc == 0, err
+    assert out.read_text() == corefud_as_ua(str(path)).text
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes())))
+    rc, _, err = _cli("coref", "-", str(path), "--format", "conllu", "--split-antecedents", "keep")
+    assert rc == 0, err

@@ -199,11 +199,12 @@ class CorefLink:
     row: int | None
 
 
-def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False) -> tuple[MentionTable,
-                                                                                         list[CorefLink]]:
-    """A CoNLL-U file read as :func:`read_conllu` reads it, with its Bridge and SplitAnte links."""
+def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False, data: bytes | None = None
+                      ) -> tuple[MentionTable, list[CorefLink]]:
+    """A CoNLL-U file read as :func:`read_conllu` reads it, with its Bridge and SplitAnte links; ``data``: its
+    bytes, read already (a pipe cannot be read twice)."""
     name = source_name(os.fspath(path))
-    reader = _File(name, read_bytes(os.fspath(path)), None, fix_corefud_quirks)
+    reader = _File(name, read_bytes(os.fspath(path)) if data is None else data, None, fix_corefud_quirks)
     table = reader.read()
     return table, reader.coref_links()
 

@@ -118,10 +118,12 @@ def _documents(blocks) -> list[tuple[str, list]]:
 def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
     """The UA text of a CoNLL-U file (see the module's help)."""
     from ..formats.conllu import read_conllu_blocks, read_conllu_links, word_key
+    from ..formats.files import read_bytes
 
     path = os.fspath(path)
-    table, links = read_conllu_links(path, fix_corefud_quirks)
-    blocks = read_conllu_blocks(path)
+    data = read_bytes(path)  # once: "-" (standard input) cannot be read twice
+    table, links = read_conllu_links(path, fix_corefud_quirks, data)
+    blocks = read_conllu_blocks(path, data)
     out = UAText("", [], list(table.warnings))
     docs = _documents(blocks)
     if [name for name, _ in docs] != list(table.doc_names):
