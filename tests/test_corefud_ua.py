@@ -384,3 +384,15 @@ def test_standard_input_is_read_once_with_the_ua_options(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes())))
     rc, _, err = _cli("coref", "-", str(path), "--format", "conllu", "--split-antecedents", "keep")
     assert rc == 0, err
+    ua = tmp_path / "k2.ua"
+    ua.write_text(corefud_as_ua(str(path)).text)
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(ua.read_bytes())))
+    rc, _, err = _cli("convert", "-", str(tmp_path / "back.conllu"), "--to", "conllu", "--from", "ua")
+    assert rc == 0, err
+    assert (tmp_path / "back.conllu").read_text() == _converted(str(ua), tmp_path / "file.conllu")
+
+
+def _converted(ua: str, out) -> str:
+    rc, _, err = _cli("convert", ua, str(out), "--to", "conllu")
+    assert rc == 0, err
+    return out.read_text()

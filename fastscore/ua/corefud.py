@@ -396,15 +396,16 @@ def convert_ua_to_conllu(source, target) -> list[str]:
     markables as mentions, ElementOf as SplitAnte, bridging pairs as Bridge); returns what could not be written
     (see docs/ua.md)."""
     from ..formats.conllu import read_conllu, read_conllu_blocks, word_key, write_conllu
-    from ..formats.files import read_text
+    from ..formats.files import read_bytes_and_bom
     from ..formats.table import MentionTable, Words, offsets
     from ..outputs import output_path, refuse_outputs_on_inputs
-    from .reader import read_ua
+    from .reader import read_ua_bytes
 
     source = os.fspath(source)
     refuse_outputs_on_inputs([source], [target])
-    ua = read_ua(source, with_min=True, with_bridging=True)
-    docs = {name: sentences for name, sentences in _ua_lines(source, read_text(source)).items()
+    data, bom = read_bytes_and_bom(source)  # once: "-" (standard input) cannot be read twice
+    ua = read_ua_bytes(source, data, bom, with_min=True, with_bridging=True)
+    docs = {name: sentences for name, sentences in _ua_lines(source, data.decode("utf-8")).items()
             if name in ua.documents}
     lost: Counter = Counter()
     lines: list[str] = []
