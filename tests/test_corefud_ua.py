@@ -396,3 +396,12 @@ def _converted(ua: str, out) -> str:
     rc, _, err = _cli("convert", ua, str(out), "--to", "conllu")
     assert rc == 0, err
     return out.read_text()
+
+
+def test_report_layouts_of_the_other_scorer_name_the_ua_options(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links=""))
+    rc, _, err = _cli("coref", str(path), str(path), "--output", "ua")
+    assert rc == 2 and "CoNLL-U with a UA option (--split-antecedents" in err
+    rc, _, err = _cli("coref", str(path), str(path), "--bridging", "--output", "corefud")
+    assert rc == 2 and "or CoNLL-U with a UA option) use --output ua" in err
