@@ -302,3 +302,16 @@ def test_annotation_fields_are_read_as_the_scorer_splits_them():
     for n in range(7):
         for chars in itertools.product("a=|", repeat=n):
             assert _fields("".join(chars)) == scorer("".join(chars))
+
+
+def test_folders_of_ua_files_are_corpora(tmp_path):
+    for side in ("k", "s"):
+        (tmp_path / side).mkdir()
+        for doc in ("d1", "d2"):
+            _ua(tmp_path / side / f"{doc}.ua", ["(EntityID=1|MarkableID=a)", "(EntityID=1|MarkableID=b)"])
+            text = (tmp_path / side / f"{doc}.ua").read_text()
+            (tmp_path / side / f"{doc}.ua").write_text(text.replace("newdoc id = d", f"newdoc id = {doc}"))
+    rc, err = _cli(str(tmp_path / "k"), str(tmp_path / "s"), "--format", "ua")
+    assert rc == 0, err
+    rc, err = _cli(str(tmp_path / "k"), str(tmp_path / "s"), "--format", "ua", "--by-file")
+    assert rc == 0, err

@@ -209,7 +209,7 @@ class CorefTask(Task):
     docs_page = "docs/coreference.md"
     gold_help = "gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)"
     system_help = "system file, in the key's format ('example' for the bundled example)"
-    extensions = (".conll", ".conllu", ".jsonl", ".parquet", ".arrow")
+    extensions = (".conll", ".conllu", ".jsonl", ".parquet", ".arrow", ".ua")
     default_metric = "conll"
     metric_help = f"{'|'.join(ONE_METRIC)} (default conll)"
     outputs = (("text", "readable table, default"), ("perl", "v8.01 report layout"),
