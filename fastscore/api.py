@@ -224,7 +224,8 @@ def _scorer(task: str, key, systems: list, metric: str | None, options: dict, ca
 def compare(key, baseline, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, test: str = "bootstrap",
             resamples: int = 10000, seed: int | None = 12345, level: float = 0.95, method: str = "percentile",
             **options):
-    """Paired significance tests of ``systems`` against ``baseline`` on ``metric`` F1.
+    """Paired significance tests of ``systems`` (paths; one path alone is one system) against ``baseline`` on
+    ``metric`` F1.
 
     ``task`` is any registered task (``coref``: CoNLL files, options ``singletons``,
     ``allow_repeated``; ``nugget``: TBF files, the options of :func:`score_nugget`); ``options``
@@ -236,6 +237,7 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
     """
     from .stats.compare import compare_stats
 
+    systems = _systems(systems)
     with _scorer(task, key, [baseline, *systems], metric, options, compare) as (t, scored):
         metric = metric or t.default_metric
         base = (_name(baseline), scored(baseline).doc_stats)
@@ -252,9 +254,10 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
     system.  Key and systems may be corpora of shards (see :func:`compare`)."""
     from .stats.compare import sweep_stats
 
+    systems = _systems(systems)
     rows = []
     shown: list[str] = []
-    with _scorer(task, key, list(systems), metric, options, sweep) as (t, scored):
+    with _scorer(task, key, systems, metric, options, sweep) as (t, scored):
         metric = metric or t.default_metric
         for n, s in enumerate(systems):
             result = scored(s)
@@ -266,6 +269,11 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
                 progress(n + 1, len(systems))
     return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name,
                                options=_signature_options(t, options)))
+
+
+def _systems(systems) -> list:
+    """compare's and sweep's systems as a list: one path given alone is one system (not its characters)."""
+    return [systems] if isinstance(systems, (str, os.PathLike)) else list(systems)
 
 
 def _signature_options(task, options: dict) -> dict:

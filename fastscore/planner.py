@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from .errors import InputError, UsageError
+from .errors import InputError, InputNotFound, UsageError
 from .formats.files import not_a_file
 from .messages import shown
 from .outputs import is_hidden
@@ -80,6 +80,9 @@ def shard_files(spec: str, task) -> list[str]:
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
         return files
+    reason = not_a_file(spec) if spec != "-" and not os.path.exists(spec) else None
+    if reason is not None:  # one side a corpus, the other missing: said here, before any worker stats it
+        raise InputNotFound(spec, reason)
     return [spec]
 
 

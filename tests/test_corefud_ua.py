@@ -242,6 +242,15 @@ def test_convert_cli_both_ways(tmp_path):
     assert rc == 0, err
     rc, _, err = _cli("convert", str(tmp_path / "k.ua"), str(tmp_path / "k.jsonl"), "--to", "jsonl")
     assert rc == 2 and "--to conllu" in err
+    rc, _, err = _cli("convert", key, str(tmp_path / "k2.ua"), "--to", "ua", "--from", "ua")
+    assert rc == 2 and "--from ua --to ua: a UA file converts --to conllu" in err
+
+
+def test_a_conllu_file_given_as_ua_says_so(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links=""))
+    rc, _, err = _cli("coref", str(path), str(path), "--format", "ua")
+    assert rc == 1 and "k.conllu:4:" in err and "10 column(s)" in err and "--format conllu" in err
 
 
 def test_scoring_is_the_converted_files_scored(tmp_path):
@@ -353,3 +362,46 @@ def test_the_ua_scorers_plural_tests_written_as_corefud_score_as_the_scorer(tmp_
         convert_ua_to_conllu(sys_, sys_ + ".conllu")
         result = score_coref(key + ".conllu", sys_ + ".conllu", format="conllu", split_antecedents="keep")
         assert render(result) == ua_anchors()["cases"][name]["default"]["report"], name
+
+
+def test_white_space_in_a_column_is_warned_with_its_line(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links="").replace("2\tB\t_", "2\tB\tb b"))
+    ua = corefud_as_ua(str(path))
+    assert ua.lost["white_space"] == 1 and ua.first["white_space"] == "line 5 (document 'd', token 2)"
+
+
+def test_standard_input_is_read_once_with_the_ua_options(tmp_path, monkeypatch):
+    import types
+
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links="|SplitAnte=e1<e3,e2<e3"))
+    out = tmp_path / "k.ua"
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes())))
+    rc, _, err = _cli("convert", "-", str(out), "--to", "ua")
+    assert rc == 0, err
+    assert out.read_text() == corefud_as_ua(str(path)).text
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(path.read_bytes())))
+    rc, _, err = _cli("coref", "-", str(path), "--format", "conllu", "--split-antecedents", "keep")
+    assert rc == 0, err
+    ua = tmp_path / "k2.ua"
+    ua.write_text(corefud_as_ua(str(path)).text)
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(ua.read_bytes())))
+    rc, _, err = _cli("convert", "-", str(tmp_path / "back.conllu"), "--to", "conllu", "--from", "ua")
+    assert rc == 0, err
+    assert (tmp_path / "back.conllu").read_text() == _converted(str(ua), tmp_path / "file.conllu")
+
+
+def _converted(ua: str, out) -> str:
+    rc, _, err = _cli("convert", ua, str(out), "--to", "conllu")
+    assert rc == 0, err
+    return out.read_text()
+
+
+def test_report_layouts_of_the_other_scorer_name_the_ua_options(tmp_path):
+    path = tmp_path / "k.conllu"
+    path.write_text(DOC.format(links=""))
+    rc, _, err = _cli("coref", str(path), str(path), "--output", "ua")
+    assert rc == 2 and "CoNLL-U with a UA option (--split-antecedents" in err
+    rc, _, err = _cli("coref", str(path), str(path), "--bridging", "--output", "corefud")
+    assert rc == 2 and "or CoNLL-U with a UA option) use --output ua" in err

@@ -32,6 +32,30 @@ def test_a_missing_input_is_a_file_not_found_error_and_fastscores(tmp_path, name
         assert str(caught.value).startswith(missing + ": ")  # one line, not OSError's "[Errno 2] ..."
 
 
+def _corpus(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "a.conll").write_bytes(KEY.read_bytes())
+    return str(gold)
+
+
+def test_a_missing_input_against_a_folder_is_a_file_not_found_error_and_fastscores(tmp_path, capsys):
+    gold, missing = _corpus(tmp_path), str(tmp_path / "nope")
+    for call in (lambda: fastscore.score(gold, missing), lambda: fastscore.score(missing, gold),
+                 lambda: fastscore.sweep(gold, [missing])):
+        with pytest.raises(InputNotFound, match="nope: file not found"):
+            call()
+    code, _, stderr = run(capsys, "coref", gold, missing)
+    assert code == 1 and stderr == f"fastscore: error: {missing}: file not found\n"
+
+
+def test_compare_and_sweep_take_one_system_given_alone(tmp_path):
+    gold = _corpus(tmp_path)
+    assert [row.name for row in fastscore.sweep(gold, gold).systems] == [gold]
+    with pytest.warns(fastscore.FastscoreWarning, match="resampl"):  # one document, few resamples
+        assert len(fastscore.compare(gold, gold, gold, resamples=10).systems) == 1
+
+
 def test_a_missing_input_survives_pickling_and_keeps_the_cli_line(tmp_path, capsys):
     err = pickle.loads(pickle.dumps(InputNotFound("a/b.conll")))
     assert isinstance(err, OSError) and str(err) == "a/b.conll: file not found"

@@ -138,6 +138,31 @@ def test_byte_order_mark_is_an_error(tmp_path):
         score_ua(str(key), str(key))
 
 
+def test_a_file_without_documents_is_an_error_not_zeros(tmp_path):
+    conll = tmp_path / "k.conll"
+    conll.write_text("#begin document (d); part 000\nd 0 0 John (1)\n\n#end document\n")
+    rc, err = _cli(str(conll), str(conll), "--format", "ua")
+    assert rc == 1 and "k.conll:2: a token line outside any document" in err and "CoNLL-2012" in err
+    bare = tmp_path / "k.ua"
+    bare.write_text(LINE.format(i=1, ident="(EntityID=1|MarkableID=a)", bridge="_"))
+    rc, err = _cli(str(bare), str(bare), "--format", "ua")
+    assert rc == 1 and "k.ua:1: a token line outside any document" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["--format", "conllu", "--split-antecedents", "keep"], []])
+def test_a_ua_file_read_as_conllu_says_to_give_format_ua(tmp_path, argv):
+    key = tmp_path / "k.ua"
+    key.write_text("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING "
+                   "DISCOURSE_DEIXIS\n# newdoc id = d\n\n# sent_id = 1\n"
+                   + LINE.format(i=1, ident="(EntityID=1|MarkableID=a)", bridge="_"))
+    rc, err = _cli(str(key), str(key), *argv)
+    assert rc == 1 and "k.ua:1: this is a Universal Anaphora (UA) file" in err and "--format ua" in err
+    key.write_text("# newdoc id = d\n# sent_id = 1\n" + LINE.format(i=1, ident="(EntityID=1|MarkableID=a)",
+                                                                     bridge="_") + "\n")
+    rc, err = _cli(str(key), str(key), *argv)
+    assert rc == 1 and "k.ua:3: this is a Universal Anaphora (UA) file" in err
+
+
 def test_skipped_bridging_pairs_are_printed_as_the_scorer_prints_them(tmp_path):
     key = _ua(tmp_path / "k", ["(EntityID=1|MarkableID=a)", "(EntityID=2|MarkableID=b)"],
               {0: "(MarkableID=a|MentionAnchor=zz)"})
@@ -277,3 +302,16 @@ def test_annotation_fields_are_read_as_the_scorer_splits_them():
     for n in range(7):
         for chars in itertools.product("a=|", repeat=n):
             assert _fields("".join(chars)) == scorer("".join(chars))
+
+
+def test_folders_of_ua_files_are_corpora(tmp_path):
+    for side in ("k", "s"):
+        (tmp_path / side).mkdir()
+        for doc in ("d1", "d2"):
+            _ua(tmp_path / side / f"{doc}.ua", ["(EntityID=1|MarkableID=a)", "(EntityID=1|MarkableID=b)"])
+            text = (tmp_path / side / f"{doc}.ua").read_text()
+            (tmp_path / side / f"{doc}.ua").write_text(text.replace("newdoc id = d", f"newdoc id = {doc}"))
+    rc, err = _cli(str(tmp_path / "k"), str(tmp_path / "s"), "--format", "ua")
+    assert rc == 0, err
+    rc, err = _cli(str(tmp_path / "k"), str(tmp_path / "s"), "--format", "ua", "--by-file")
+    assert rc == 0, err

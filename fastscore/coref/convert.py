@@ -772,6 +772,9 @@ def _convert_ua(source, target, to: str, source_format: str, template) -> list[s
     refuse_folder(source, f"--to {to}")
     if to == "ua":
         fmt = detect_format(source) if source_format == "auto" else source_format
+        if fmt == "ua":  # only --from ua leads here
+            raise UsageError(f"{source}: --from ua --to ua: a UA file converts --to conllu (a CoNLL-U file converts "
+                             "--to ua without --from, or with --from conllu)")
         if fmt != "conllu":
             raise UsageError(f"{source}: --to ua converts CorefUD CoNLL-U files (their SplitAnte and Bridge too); "
                              f"this is {TITLES.get(fmt, fmt)}: convert it --to conllu first")

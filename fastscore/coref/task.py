@@ -209,7 +209,7 @@ class CorefTask(Task):
     docs_page = "docs/coreference.md"
     gold_help = "gold file: CoNLL-2012, CoNLL-U or jsonlines ('example' for the bundled example)"
     system_help = "system file, in the key's format ('example' for the bundled example)"
-    extensions = (".conll", ".conllu", ".jsonl", ".parquet", ".arrow")
+    extensions = (".conll", ".conllu", ".jsonl", ".parquet", ".arrow", ".ua")
     default_metric = "conll"
     metric_help = f"{'|'.join(ONE_METRIC)} (default conll)"
     outputs = (("text", "readable table, default"), ("perl", "v8.01 report layout"),
@@ -246,9 +246,10 @@ class CorefTask(Task):
 
         ua = "split-antecedents" in result.options  # scored as the UA scorer: UA files, or CoNLL-U with its options
         if (fmt == "ua") != ua and fmt in self.interval_free:  # the official layouts: each its own scorer's
-            raise UsageError("--output ua is the UA scorer's report: it needs --format ua (whose official report it "
-                             "is)" if fmt == "ua" else
-                             f"--output {fmt} is another scorer's report: for UA files use --output ua")
+            raise UsageError("--output ua is the UA scorer's report: it needs UA files (--format ua) or CoNLL-U "
+                             "with a UA option (--split-antecedents, --bridging, --only-split-antecedents)"
+                             if fmt == "ua" else f"--output {fmt} is another scorer's report: scored as the UA "
+                             "scorer (UA files, or CoNLL-U with a UA option) use --output ua")
         if fmt == "ua":
             from ..ua.report import render as render_ua
 

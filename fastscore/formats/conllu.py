@@ -57,6 +57,8 @@ _SENT_ID = re.compile(r"#\s*sent_id\s*=?\s*(\S+)")
 _GLOBAL_ENTITY = re.compile(r"# global\.Entity\s*=\s*(\S+)")
 _LOOSE = re.compile(r"#\s*(newdoc|global\.Entity)\b")  # what a reader may mean as those, which udapi does not read
 _BLANK = re.compile(r"(\n[ \t]*\n)")
+# a Universal Anaphora file: its column header, or a token line whose 11th column (IDENTITY) opens a markable
+_UA = re.compile(r"^# global\.columns\s*=[^\n]*\bIDENTITY\b|^(?:[^\t\n]*\t){10}\(EntityID=", re.M)
 
 
 def word_key(sentence: int, ord_text: str) -> int:
@@ -197,11 +199,12 @@ class CorefLink:
     row: int | None
 
 
-def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False) -> tuple[MentionTable,
-                                                                                         list[CorefLink]]:
-    """A CoNLL-U file read as :func:`read_conllu` reads it, with its Bridge and SplitAnte links."""
+def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False, data: bytes | None = None
+                      ) -> tuple[MentionTable, list[CorefLink]]:
+    """A CoNLL-U file read as :func:`read_conllu` reads it, with its Bridge and SplitAnte links; ``data``: its
+    bytes, read already (a pipe cannot be read twice)."""
     name = source_name(os.fspath(path))
-    reader = _File(name, read_bytes(os.fspath(path)), None, fix_corefud_quirks)
+    reader = _File(name, read_bytes(os.fspath(path)) if data is None else data, None, fix_corefud_quirks)
     table = reader.read()
     return table, reader.coref_links()
 
@@ -871,6 +874,15 @@ class _Problem:
     other_format: bool = field(compare=False, default=False)  # the file may be of another format (say so first)
 
 
+def _reject_ua(path: str, text: str, line0: int) -> None:
+    """A UA file read as CoNLL-U fails on whatever udapi trips on first: say what it is instead."""
+    m = _UA.search(text, 0, 1 << 16)
+    if m is not None:
+        raise ParseError(path, line0 + text.count("\n", 0, m.start()) + 1,
+                         "this is a Universal Anaphora (UA) file (an IDENTITY column), not CoNLL-U: score it with "
+                         "--format ua (convert it with fastscore convert FILE OUT.conllu --to conllu)")
+
+
 class _File:
     """A CoNLL-U file (or batch) as the scanners read it: lines, blocks (sentences), documents, the Entity
     fields in force, nodes; :meth:`read` pairs the brackets and builds the mention table, or raises the
@@ -886,6 +898,7 @@ class _File:
         self.line0 = start.line if start is not None else 0  # lines of the file before a batch
         self.docs_before = start.docs_before if start is not None else 0
         self.text = decode_utf8(path, data, self.line0)  # (its error for a byte that is not UTF-8)
+        _reject_ua(path, self.text, self.line0)
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n")
         self.short = (0, "")  # token lines with fewer than 10 columns, read with '_' for the missing ones

@@ -111,10 +111,12 @@ def _documents(blocks) -> list[tuple[str, list]]:
 def corefud_as_ua(path, fix_corefud_quirks: bool = False) -> UAText:
     """The UA text of a CoNLL-U file (see the module's help)."""
     from ..formats.conllu import read_conllu_blocks, read_conllu_links, word_key
+    from ..formats.files import read_bytes
 
     path = os.fspath(path)
-    table, links = read_conllu_links(path, fix_corefud_quirks)
-    blocks = read_conllu_blocks(path)
+    data = read_bytes(path)  # once: "-" (standard input) cannot be read twice
+    table, links = read_conllu_links(path, fix_corefud_quirks, data)
+    blocks = read_conllu_blocks(path, data)
     out = UAText("", [], list(table.warnings))
     docs = _documents(blocks)
     if [name for name, _ in docs] != list(table.doc_names):
@@ -210,7 +212,7 @@ def _document_lines(name: str, blocks, markables: list[_Markable], bridging, out
     lines = [f"# newdoc id = {name}"]
     t = 0
     for block in blocks:
-        for line in block.lines:
+        for i, line in enumerate(block.lines):
             if line.startswith("#"):
                 if not line.startswith("# newdoc") and not line.startswith("# global.Entity"):
                     lines.append(line)
@@ -220,7 +222,7 @@ def _document_lines(name: str, blocks, markables: list[_Markable], bridging, out
             cols[9] = _misc_without_links(cols[9])
             cleaned = [_clean(c) for c in cols]
             if cleaned != [c or "_" for c in cols]:
-                out.note("white_space", f"document {name!r}, token {t + 1}")
+                out.note("white_space", f"line {block.line + i} (document {name!r}, token {t + 1})")
             lines.append("\t".join(cleaned + [_identity(t, opening, closing, ends), "".join(anchors.get(t, ())) or "_",
                                               "_"]))
             t += 1
@@ -387,15 +389,16 @@ def convert_ua_to_conllu(source, target) -> list[str]:
     markables as mentions, ElementOf as SplitAnte, bridging pairs as Bridge); returns what could not be written
     (see docs/ua.md)."""
     from ..formats.conllu import read_conllu, read_conllu_blocks, word_key, write_conllu
-    from ..formats.files import read_text
+    from ..formats.files import read_bytes_and_bom
     from ..formats.table import MentionTable, Words, offsets
     from ..outputs import output_path, refuse_outputs_on_inputs
-    from .reader import read_ua
+    from .reader import read_ua_bytes
 
     source = os.fspath(source)
     refuse_outputs_on_inputs([source], [target])
-    ua = read_ua(source, with_min=True, with_bridging=True)
-    docs = {name: sentences for name, sentences in _ua_lines(source, read_text(source)).items()
+    data, bom = read_bytes_and_bom(source)  # once: "-" (standard input) cannot be read twice
+    ua = read_ua_bytes(source, data, bom, with_min=True, with_bridging=True)
+    docs = {name: sentences for name, sentences in _ua_lines(source, data.decode("utf-8")).items()
             if name in ua.documents}
     lost: Counter = Counter()
     lines: list[str] = []

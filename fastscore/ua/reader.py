@@ -169,8 +169,9 @@ def _read_document(path: str, name: str, lines: DocumentRows, column: int, with_
     need = max(column, BRIDGING if with_bridging else 1) + 1
     if lines.short is not None:
         number, n_columns = lines.short
-        raise ParseError(path, number, f"{n_columns} column(s): the UA scorer reads "
-                         f"column {need} (IDENTITY is the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th)", name)
+        conllu = " (a CoNLL-U file? score it with --format conllu)" if n_columns == 10 else ""
+        raise ParseError(path, number, f"{n_columns} column(s): the UA scorer reads column {need} (IDENTITY is "
+                         f"the 11th, BRIDGING the 12th, DISCOURSE_DEIXIS the 13th){conllu}", name)
     for index, number, cell, bridging_cell in lines.rows:
         if cell != "_":
             pieces = cell.split("(")
@@ -261,4 +262,19 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     docs = {name: _read_document(path, name, lines, column, with_min, with_bridging)
             for name, lines in document_rows(data, column, with_bridging).items()}
+    if not docs:
+        _refuse_no_document(path, data)
     return UAFile(path, docs)
+
+
+def _refuse_no_document(path: str, data: bytes) -> None:
+    """Token lines but no document: the scorer reads them as nothing and scores zeros (a file of another format,
+    or one without ``# newdoc id = NAME``): say so instead."""
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if line.strip() and not line.startswith(b"#"):
+            from ..formats.files import FORMATS, sniff_format
+
+            sniffed = sniff_format(data)
+            other = f"; it looks like {FORMATS[sniffed.format]}" if sniffed and sniffed.format != "conllu" else ""
+            raise ParseError(path, number, "a token line outside any document: the UA scorer reads documents from "
+                             f"'# newdoc id = NAME' lines, and reads nothing from this file (every score 0){other}")
