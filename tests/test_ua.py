@@ -138,15 +138,20 @@ def test_byte_order_mark_is_an_error(tmp_path):
         score_ua(str(key), str(key))
 
 
-def test_a_file_without_documents_is_an_error_not_zeros(tmp_path):
+def test_a_file_without_documents_scores_zeros_as_the_scorer_with_a_warning(tmp_path):
     conll = tmp_path / "k.conll"
     conll.write_text("#begin document (d); part 000\nd 0 0 John (1)\n\n#end document\n")
-    rc, err = _cli(str(conll), str(conll), "--format", "ua")
-    assert rc == 1 and "k.conll:2: a token line outside any document" in err and "CoNLL-2012" in err
+    result = score_ua(str(conll), str(conll))
+    assert result.documents == [] and result.to_dict()["metrics"]["muc"]["f1"] == 0
+    assert len(result.warnings) == 1 and "k.conll:2: a token line outside any document" in result.warnings[0]
+    assert "CoNLL-2012" in result.warnings[0]
     bare = tmp_path / "k.ua"
     bare.write_text(LINE.format(i=1, ident="(EntityID=1|MarkableID=a)", bridge="_"))
     rc, err = _cli(str(bare), str(bare), "--format", "ua")
-    assert rc == 1 and "k.ua:1: a token line outside any document" in err and "Traceback" not in err
+    assert rc == 0 and "k.ua:1: a token line outside any document" in err and "Traceback" not in err
+    empty = tmp_path / "e.ua"
+    empty.write_text("")
+    assert "no document" in score_ua(str(empty), str(bare)).warnings[0]
 
 
 @pytest.mark.parametrize("argv", [["--format", "conllu", "--split-antecedents", "keep"], []])

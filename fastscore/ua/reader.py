@@ -54,6 +54,7 @@ class UADocument:
 class UAFile:
     path: str
     documents: dict[str, UADocument]
+    warnings: list[str] = field(default_factory=list)  # what the reading found that the scorer reads silently
 
     @property
     def doc_names(self) -> list[str]:
@@ -262,19 +263,18 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     docs = {name: _read_document(path, name, lines, column, with_min, with_bridging)
             for name, lines in document_rows(data, column, with_bridging).items()}
-    if not docs:
-        _refuse_no_document(path, data)
-    return UAFile(path, docs)
+    return UAFile(path, docs, [] if docs else [_no_document(path, data)])
 
 
-def _refuse_no_document(path: str, data: bytes) -> None:
-    """Token lines but no document: the scorer reads them as nothing and scores zeros (a file of another format,
-    or one without ``# newdoc id = NAME``): say so instead."""
+def _no_document(path: str, data: bytes) -> str:
+    """The warning for a file of no document: the scorer reads nothing from it and prints zeros, as fastscore does
+    (a file of another format, or one without ``# newdoc id = NAME``)."""
+    from ..formats.files import FORMATS, sniff_format
+
+    sniffed = sniff_format(data)
+    other = f"; it looks like {FORMATS[sniffed.format]}" if sniffed and sniffed.format != "conllu" else ""
     for number, line in enumerate(data.split(b"\n"), 1):
         if line.strip() and not line.startswith(b"#"):
-            from ..formats.files import FORMATS, sniff_format
-
-            sniffed = sniff_format(data)
-            other = f"; it looks like {FORMATS[sniffed.format]}" if sniffed and sniffed.format != "conllu" else ""
-            raise ParseError(path, number, "a token line outside any document: the UA scorer reads documents from "
-                             f"'# newdoc id = NAME' lines, and reads nothing from this file (every score 0){other}")
+            return (f"{path}:{number}: a token line outside any document: the UA scorer reads documents from "
+                    f"'# newdoc id = NAME' lines, and reads nothing from this file (every score 0){other}")
+    return f"{path}: no document ('# newdoc id = NAME' lines): the UA scorer reads nothing from it (every score 0)"

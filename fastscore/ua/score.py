@@ -100,6 +100,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     names = resolve(metrics, {k: v for k, v in COREFERENCE.items()})
     forget_assignments()  # each run solves its own assignments (a warm run does not reuse the last one's)
     k, r = read(key, settings, True), read(response, settings, False)
+    warnings += list(dict.fromkeys(k.warnings + r.warnings))  # a file given as both: once
     printed: list[str] = []
     rows: list[dict] = []
     doc_names: list[str] = []
