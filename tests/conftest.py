@@ -73,7 +73,7 @@ def plain(kernel):
 def _plain(kernel, done: dict):
     if kernel in done:
         return done[kernel]
-    f = kernel.py_func
+    f = getattr(kernel, "py_func", kernel)  # with NUMBA_DISABLE_JIT a kernel is its Python function already
     env = dict(f.__globals__)
     copy = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__, f.__closure__)
     done[kernel] = copy

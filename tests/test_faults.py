@@ -210,6 +210,14 @@ def test_an_interrupted_write_changes_nothing(tmp_path, monkeypatch, to):
     assert target.read_bytes() == b"old" and not _temporaries(tmp_path)
 
 
+def _ctrl_c_able(args: list, **kw) -> subprocess.Popen:
+    """``python -m fastscore ARGS`` with Ctrl-C at its default, whatever this process inherited: a run started in
+    the background by a shell without job control (``cmd &``, nohup) ignores SIGINT, and its children would too."""
+    return subprocess.Popen([sys.executable, "-m", "fastscore", *map(str, args)], text=True, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw)
+
+
 def _blocked_reading_stdin(proc: subprocess.Popen, timeout: float = 60) -> bool:
     """Whether the process waits in read(0, ...) (Linux: /proc/PID/syscall), within ``timeout`` seconds."""
     end = time.monotonic() + timeout
@@ -226,8 +234,7 @@ def _blocked_reading_stdin(proc: subprocess.Popen, timeout: float = 60) -> bool:
 
 def _interrupt_while_reading(args, tmp_path) -> subprocess.CompletedProcess:
     """Start ``fastscore ARGS`` reading standard input from a pipe kept open, Ctrl-C it while it reads."""
-    proc = subprocess.Popen([sys.executable, "-m", "fastscore", *map(str, args)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = _ctrl_c_able(args, stdin=subprocess.PIPE)
     try:
         if not _blocked_reading_stdin(proc):
             pytest.skip("cannot see the process wait for its input (/proc/PID/syscall)")
@@ -264,8 +271,7 @@ def test_ctrl_c_while_scoring_shards_stops_the_workers_too():
     corpus = SHARED / "litbank" / "coref" / "conll"
     codes = set()
     for delay in (0.0, 0.1, 0.3):
-        proc = subprocess.Popen([sys.executable, "-m", "fastscore", "coref", str(corpus), str(corpus), "--jobs", "2",
-                                 "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        proc = _ctrl_c_able(["coref", corpus, corpus, "--jobs", "2", "--quiet"])
         deadline = time.monotonic() + 60
         while not _children(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)  # the workers are forked once the shards are planned: the pool is running
@@ -288,8 +294,7 @@ def test_ctrl_c_while_converting_is_one_line_and_130(tmp_path):
     before = target.read_bytes()
     fifo = tmp_path / "in.conll"
     os.mkfifo(fifo)
-    proc = subprocess.Popen([sys.executable, "-m", "fastscore", "convert", str(fifo), str(target), "--to", "parquet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = _ctrl_c_able(["convert", fifo, target, "--to", "parquet"])
     writer = os.open(fifo, os.O_WRONLY)  # the reader has opened it: it now waits for bytes
     try:
         time.sleep(1.0)
