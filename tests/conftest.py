@@ -125,6 +125,13 @@ def sample_in_default_run(values, every: int) -> list:
     return out
 
 
+def fuzz_rounds(full: int, short: int):
+    """Parametrize a fuzz test's ``rounds``: ``short`` in the default run, ``full`` in the slow run (the same
+    seed: the slow run's first rounds are the default run's)."""
+    return pytest.mark.parametrize("rounds", [pytest.param(short, id="short"),
+                                              pytest.param(full, id="full", marks=pytest.mark.slow)])
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return SHARED

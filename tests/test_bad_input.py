@@ -9,7 +9,7 @@ import pytest
 
 from fastscore import FastscoreError, InputError, ParseError, score_coref
 from fastscore.api import read_conll
-from tests.conftest import COREF_INPUT_NOTES, SHARED, TESTDATA
+from tests.conftest import COREF_INPUT_NOTES, SHARED, TESTDATA, fuzz_rounds
 
 # the fuzzed files keep the anchors' repeats and get documents renamed: their notes are expected
 pytestmark = COREF_INPUT_NOTES
@@ -152,12 +152,13 @@ def _mutate(rng, text):
     return "".join(chars)
 
 
-def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
+@fuzz_rounds(400, 100)
+def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path, rounds):
     """Random mutations of valid files: scored, or a FastscoreError — never anything else."""
     rng = random.Random(7)
     sources = sorted((TESTDATA / "anchors").glob("case-00*.key"))
     outcomes = {"scored": 0, "rejected": 0}
-    for n in range(400):
+    for n in range(rounds):
         source = rng.choice(sources)  # scored against its own key (a response sharing no document is an error)
         p = _write(tmp_path, _mutate(rng, source.read_text()), f"m{n}.conll")
         try:
@@ -166,7 +167,7 @@ def test_fuzz_mutations_are_scored_or_rejected_cleanly(tmp_path):
         except FastscoreError as exc:
             assert str(exc) and "\n" not in str(exc)
             outcomes["rejected"] += 1
-    assert outcomes["scored"] > 20 and outcomes["rejected"] > 20
+    assert outcomes["scored"] > rounds // 20 and outcomes["rejected"] > rounds // 20
 
 
 def test_utf8_byte_order_mark_is_accepted(tmp_path):

@@ -22,7 +22,7 @@ from fastscore.nugget.metrics import SEQUENCING_METRICS
 from fastscore.temporal.awareness import ZeroWeightError, build, score_document
 from fastscore.temporal.closure import Closure
 from fastscore.temporal.timegraph import ADDED, REDUNDANT, VIOLATED, Timegraph
-from tests.conftest import NUGGET_INPUT_NOTES, ROOT, SHARED, TESTDATA, sample_in_default_run
+from tests.conftest import NUGGET_INPUT_NOTES, ROOT, SHARED, TESTDATA, fuzz_rounds, sample_in_default_run
 from tests.reference_temporal import official_search
 
 # the generated TBF corpora hold every defect EvmEval tolerates
@@ -422,14 +422,15 @@ def _mutate_links(rng, text):
     return "\n".join(lines)
 
 
-def test_fuzz_sequencing_is_scored_or_rejected_cleanly(tmp_path):
+@fuzz_rounds(250, 60)
+def test_fuzz_sequencing_is_scored_or_rejected_cleanly(tmp_path, rounds):
     """Mutated anchor files: scored (both graphs, with and without validation), or one clean FastscoreError."""
     from fastscore import FastscoreError
 
     rng = random.Random(11)
     cases = [ANCHORS / c for c in sorted(EXPECTED)[:40]]
     outcomes = {"scored": 0, "rejected": 0}
-    for n in range(250):
+    for n in range(rounds):
         case = rng.choice(cases)
         gold, system = tmp_path / f"g{n}.tbf", tmp_path / f"s{n}.tbf"
         texts = [(case / "gold.char.tbf").read_text(), (case / "system.char.tbf").read_text()]
@@ -448,4 +449,4 @@ def test_fuzz_sequencing_is_scored_or_rejected_cleanly(tmp_path):
         except FastscoreError as exc:
             assert str(exc) and "\n" not in str(exc)
             outcomes["rejected"] += 1
-    assert min(outcomes.values()) > 20, outcomes
+    assert min(outcomes.values()) > rounds // 12, outcomes

@@ -107,7 +107,8 @@ def test_shards_of_the_same_names_are_scored_in_pairs(corpus, one_file, monkeypa
     assert _numbers(score_corpus(corpus["key-shards"], renamed, jobs=1)) == one_file
 
 
-@pytest.mark.parametrize("side", ["key-parquet", "key-shards"])  # paired shards (one step); other cuts (units)
+@pytest.mark.parametrize("side", ["key-parquet", pytest.param("key-shards", marks=pytest.mark.slow)])  # paired shards
+# (one step); other cuts (units, in the slow run: test_shards_score_as_one_file keeps them in the default run)
 def test_results_keep_their_inputs_only_when_asked(corpus, one_file, side):
     """Workers send back statistics only when no report that shows the inputs is asked: the same numbers, and
     no tables crossing the pool (most of a coreference result's bytes)."""
@@ -197,7 +198,8 @@ def test_cli_prints_the_same_report(corpus, tmp_path):
     assert sharded.stderr == ""  # no progress bar without a terminal
 
 
-@pytest.mark.parametrize("response", ["key-shards", "response-shards"])  # paired by name; other cuts (two steps)
+@pytest.mark.parametrize("response", ["key-shards", pytest.param("response-shards", marks=pytest.mark.slow)])  # paired
+# by name; other cuts (two steps, in the slow run)
 def test_shards_are_read_in_the_format_given(corpus, response):
     """``--format`` reads every shard as it reads one file: CoNLL-2012 shards given as CoNLL-U are refused with
     the reader's message, not scored as tables of another format."""
@@ -857,8 +859,8 @@ def systems(tmp_path_factory) -> dict[str, Path]:
     return paths
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_compare_and_sweep_over_shards(systems, jobs):
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])  # 2: test_triples_shards compares
+def test_compare_and_sweep_over_shards(systems, jobs):  # over shards in worker processes in the default run
     """Key and systems as shards: the same comparison and sweep as one file each (documents in the key's
     order), every system scored on one executor."""
     one = fastscore.compare(systems["key"], systems["a"], [systems["b"]], resamples=300).to_dict()
