@@ -469,7 +469,8 @@ class Block:
 
 def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> list[Block]:
     """The sentences of a CoNLL-U file, cut as :func:`read_conllu` cuts them (block ``i`` is the table's
-    sentence ``i``: its word keys have ``i`` as sentence).  The file is expected to be valid (read with
+    sentence ``i``: its word keys have ``i`` as sentence; token lines of fewer than 10 columns filled with
+    ``_``, blocks without words left out, as the reader reads them).  The file is expected to be valid (read with
     :func:`read_conllu` first); ``data``: its bytes, read already (a pipe cannot be read twice)."""
     path = os.fspath(path)
     text = read_text(path) if data is None else decode_utf8(source_name(path), data)
@@ -480,7 +481,9 @@ def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> li
         if n % 2 == 0 and piece.strip():
             lines = piece.split("\n")
             first = next(i for i, x in enumerate(lines) if x.strip())
-            blocks.append(_block([x for x in lines if x.strip()], line + first, len(blocks)))
+            block = _block([x for x in lines if x.strip()], line + first, len(blocks))
+            if block.forms:  # (a block without words: udapi drops it, and so does the reader)
+                blocks.append(block)
         line += piece.count("\n")
     return blocks
 
@@ -488,7 +491,7 @@ def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> li
 def _block(lines: list[str], first: int, s: int) -> Block:
     block = Block(lines, first, None, None, [], [])
     keyed = []
-    for line in lines:
+    for k, line in enumerate(lines):
         if line.startswith("#"):
             if m := _NEWDOC.match(line):
                 block.newdoc = m.group(1) or True
@@ -497,7 +500,11 @@ def _block(lines: list[str], first: int, s: int) -> Block:
             elif m := _SPEAKER.match(line):
                 block.speaker = m.group(1).strip()
             continue
-        ident, form = line.split("\t", 2)[:2]
+        cols = line.split("\t")
+        if len(cols) < 10:  # udapi, and so the reader, reads the missing columns as '_'
+            cols += ["_"] * (10 - len(cols))
+            lines[k] = "\t".join(cols)
+        ident, form = cols[0], cols[1]
         if "-" in ident:
             block.multiword += 1
             continue
