@@ -48,7 +48,6 @@ OK = 0
 FULL = 99  # call again with larger arrays
 # problems of parse_tokens; err = [code, line, a start, a end, b start, b end, value, value]
 E_NO_HEADER = 1  # Entity= before any global.Entity
-E_NEITHER = 2  # (no longer raised: a chunk with neither bracket is counted in ``outside``)
 E_HEAD_TEXT = 3  # a head index int() does not read: a = the value, b = the body
 E_NO_ID = 4  # a = the body
 E_BAD_PART = 5  # an id ending with ']' that is not NAME[i/n]: a = the id
@@ -136,80 +135,72 @@ def scan_lines(data, ls, le, newdoc_w, sent_id_w, global_w):
     # blank line j + 1 with its own newline (not the last line); the search goes on after it
     piece = 0
     j = 0
-    while j <= n_lines - 1:
-        end_piece = j == n_lines - 1
-        if not end_piece and j + 1 <= n_lines - 2 and _blankish(data, ls[j + 1], le[j + 1]):
-            end_piece = True
-        if end_piece:
-            # lines piece..j form a piece; it is a block if a line has something
-            has = False
-            for k in range(piece, j + 1):
-                if not _strip_blank(data, ls[k], le[k]):
-                    has = True
-                    break
-            if has:
-                b = nb
-                nb += 1
-                b_first[b] = piece + 1
-                b_tok[b] = -1
-                b_sid_line[b] = -1
-                b_sid_s[b] = -1
-                b_sid_e[b] = -1
-                for k in range(piece, j + 1):
-                    s = ls[k]
-                    e = le[k]
-                    if _strip_blank(data, s, e):
-                        continue
-                    c = data[s]
-                    block[k] = b
-                    if c != 35:  # not '#': a token line
-                        kind[k] = KIND_TOKEN
-                        if b_tok[b] < 0:
-                            b_tok[b] = k + 1
-                        continue
-                    p = s + 1
-                    while p < e and (data[p] == 32 or data[p] == 9):
-                        p += 1
-                    if p == e:
-                        continue
-                    c = data[p]
-                    if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or starts_with(data, p, e, newdoc_w)
-                            or starts_with(data, p, e, global_w)):
-                        kind[k] = KIND_PYTHON
-                    elif starts_with(data, p, e, sent_id_w):
-                        if not _simple(data, p, e):
-                            kind[k] = KIND_PYTHON
-                            continue
-                        # sent_id\s*=?\s*(\S+)
-                        q = p + len(sent_id_w)
-                        while q < e and (data[q] == 32 or data[q] == 9):
-                            q += 1
-                        if q == e:
-                            continue  # no match: an ignored comment
-                        if data[q] == 61:  # '='
-                            r = q + 1
-                            while r < e and (data[r] == 32 or data[r] == 9):
-                                r += 1
-                            if r < e:
-                                q = r
-                        t = q
-                        while t < e and data[t] != 32 and data[t] != 9:
-                            t += 1
-                        kind[k] = KIND_SENT_ID
-                        b_sid_line[b] = k
-                        b_sid_s[b] = q
-                        b_sid_e[b] = t
-                if b_tok[b] < 0:
-                    b_tok[b] = b_first[b]
-            if j == n_lines - 1:
+    while j < n_lines:
+        if j < n_lines - 1 and not (j + 1 <= n_lines - 2 and _blankish(data, ls[j + 1], le[j + 1])):
+            j += 1
+            continue
+        # lines piece..j form a piece; it is a block if a line has something
+        has = False
+        for k in range(piece, j + 1):
+            if not _strip_blank(data, ls[k], le[k]):
+                has = True
                 break
-            if j + 1 <= n_lines - 2 and _blankish(data, ls[j + 1], le[j + 1]):
-                piece = j + 2
-                j = j + 2
-                if piece > n_lines - 1:
-                    break
-                continue
-        j += 1
+        if has:
+            b = nb
+            nb += 1
+            b_first[b] = piece + 1
+            b_tok[b] = -1
+            b_sid_line[b] = -1
+            b_sid_s[b] = -1
+            b_sid_e[b] = -1
+            for k in range(piece, j + 1):
+                s = ls[k]
+                e = le[k]
+                if _strip_blank(data, s, e):
+                    continue
+                c = data[s]
+                block[k] = b
+                if c != 35:  # not '#': a token line
+                    kind[k] = KIND_TOKEN
+                    if b_tok[b] < 0:
+                        b_tok[b] = k + 1
+                    continue
+                p = s + 1
+                while p < e and (data[p] == 32 or data[p] == 9):
+                    p += 1
+                if p == e:
+                    continue
+                c = data[p]
+                if (c >= 128 or c == 11 or c == 12 or c == 13 or 28 <= c <= 31 or starts_with(data, p, e, newdoc_w)
+                        or starts_with(data, p, e, global_w)):
+                    kind[k] = KIND_PYTHON
+                elif starts_with(data, p, e, sent_id_w):
+                    if not _simple(data, p, e):
+                        kind[k] = KIND_PYTHON
+                        continue
+                    # sent_id\s*=?\s*(\S+)
+                    q = p + len(sent_id_w)
+                    while q < e and (data[q] == 32 or data[q] == 9):
+                        q += 1
+                    if q == e:
+                        continue  # no match: an ignored comment
+                    if data[q] == 61:  # '='
+                        r = q + 1
+                        while r < e and (data[r] == 32 or data[r] == 9):
+                            r += 1
+                        if r < e:
+                            q = r
+                    t = q
+                    while t < e and data[t] != 32 and data[t] != 9:
+                        t += 1
+                    kind[k] = KIND_SENT_ID
+                    b_sid_line[b] = k
+                    b_sid_s[b] = q
+                    b_sid_e[b] = t
+            if b_tok[b] < 0:
+                b_tok[b] = b_first[b]
+        j += 2  # the next piece starts after the blank line
+        piece = j
     return kind, block, b_first, b_tok, b_sid_line, b_sid_s, b_sid_e, nb
 
 
@@ -288,8 +279,6 @@ def _head_outside(outside, line_no):
     if outside[0] == 0:
         outside[1] = line_no
     outside[0] += 1
-
-
 
 
 @njit(cache=True)
@@ -411,12 +400,17 @@ def _fail(err, code, line, a_s, a_e, b_s, b_e, v0, v1):
 
 
 @njit(cache=True)
-def _log(log, cnt, m, key):
+def _add(M, log, cnt, m, key):
+    """Node ``key`` added to mention ``m`` (its count, largest key and ord) and to the word log (False: the
+    log is full)."""
     if cnt[1] == len(log):
         return False
     log[cnt[1], 0] = m
     log[cnt[1], 1] = key
     cnt[1] += 1
+    M[m, M_CNT] += 1
+    M[m, M_MAX] = max(M[m, M_MAX], key)
+    M[m, M_MAX_ORD] = max(M[m, M_MAX_ORD], key & ORD_MASK)
     return True
 
 
@@ -607,11 +601,8 @@ def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s,
             m = M[m, M_NEXT]
         if m < 0:
             return _fail(err, E_NO_FIRST_PART, line_no, ps, pe, ns, ne, x, 0)
-        if not _log(log, cnt, m, key):
+        if not _add(M, log, cnt, m, key):
             return FULL
-        M[m, M_CNT] += 1
-        M[m, M_MAX] = max(M[m, M_MAX], key)
-        M[m, M_MAX_ORD] = max(M[m, M_MAX_ORD], key & ORD_MASK)
         if closing and last_part:
             _pop_waiting(M, X, x)
             if head == HEAD_NONE:
@@ -632,12 +623,9 @@ def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s,
         cnt[0] += 1
         M[m, M_EID] = x
         M[m, M_LINE] = line_no
-        M[m, M_CNT] = 1
-        M[m, M_MAX] = key
-        M[m, M_MAX_ORD] = key & ORD_MASK
         M[m, M_NEXT] = -1
         M[m, M_PREV] = -1
-        if not _log(log, cnt, m, key):
+        if not _add(M, log, cnt, m, key):  # (the row's count, largest key and ord were 0)
             return FULL
         if part:  # a first part waits for the others
             t = X[x, X_DTAIL]
@@ -681,12 +669,6 @@ def _intern(data, s, e, tag, slots, e_s, e_e, e_tag, X, cnt):
 
 
 @njit(cache=True)
-def _lookup(data, s, e, tag, slots, e_s, e_e, e_tag):
-    x = slots[_find(data, s, e, tag, slots, e_s, e_e, e_tag)]
-    return x
-
-
-@njit(cache=True)
 def _pop_waiting(M, X, x):
     """The last mention of the entity's waiting list leaves it (as the reader pops, whichever was completed)."""
     t = X[x, X_DTAIL]
@@ -705,13 +687,13 @@ def _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e
     part = False
     last_part = False
     ps = pe = ns = ne = 0
-    x = _lookup(data, bs, be, tag, slots, e_s, e_e, e_tag)
+    x = slots[_find(data, bs, be, tag, slots, e_s, e_e, e_tag)]
     if x < 0 or X[x, X_TOP] < 0:  # not an open entity: a part NAME[i/n]?
         matched, name_end, ps, pe, ns, ne = _disc(data, bs, be)
         if matched:
             part = True
             last_part = same_bytes(data, ps, pe, data, ns, ne)
-            x = _lookup(data, bs, name_end, tag, slots, e_s, e_e, e_tag)
+            x = slots[_find(data, bs, name_end, tag, slots, e_s, e_e, e_tag)]
     if x < 0 or X[x, X_TOP] < 0:
         return _fail(err, E_NOT_OPENED, line_no, bs, be, 0, 0, 0, 0)
     top = X[x, X_TOP]
@@ -725,12 +707,8 @@ def _close(data, bs, be, key, line_no, tag, node_key, b_start, n, M, X, stack, e
     if (last >> SENTENCE_SHIFT) != (key >> SENTENCE_SHIFT) or M[m, M_MAX_ORD] > (last & ORD_MASK):
         return _fail(err, E_CROSSES, line_no, bs, be, 0, 0, M[m, M_LINE], 0)
     for t in range(b_start, n + 1):  # every node after the mention's last, up to this one
-        if node_key[t] > last:
-            if not _log(log, cnt, m, node_key[t]):
-                return FULL
-            M[m, M_CNT] += 1
-            M[m, M_MAX] = max(M[m, M_MAX], node_key[t])
-            M[m, M_MAX_ORD] = max(M[m, M_MAX_ORD], node_key[t] & ORD_MASK)
+        if node_key[t] > last and not _add(M, log, cnt, m, node_key[t]):
+            return FULL
     if head != HEAD_NONE and head != 0 and (not part or last_part):
         if head < 1 or head > M[m, M_CNT]:
             return _fail(err, E_HEAD_OUTSIDE, line_no, x, 0, 0, 0, head, M[m, M_CNT])
@@ -807,10 +785,8 @@ def head_deps(data, heads, node_key, node_canon, node_ds, node_de, rel_slots, ca
                 colon = p
                 while colon < q and data[colon] != 58:
                     colon += 1
-                if colon == q:
-                    return _fail(err, E_DEPS_ITEM, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, odd, n_odd
                 what, key = _node_id(data, p, colon, sentence)
-                if what == ID_RANGE:  # int() reads no '-' there
+                if colon == q or what == ID_RANGE:  # no ':', or a '-' before it (which int() does not read)
                     return _fail(err, E_DEPS_ITEM, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, odd, n_odd
                 if k == cap:
                     return FULL, off, parent, rel, r_s, r_e, n_rel, odd, n_odd

@@ -16,7 +16,7 @@ Mentions are CSR rows (``w_off``, ``w_keys``: sorted word keys) with heads; docu
 import numpy as np
 
 from ._jit import njit
-from .matching import PARTIAL, _common, _contains
+from .matching import similarity
 
 SENTENCE_SHIFT = 24
 
@@ -110,12 +110,8 @@ def zero_similarities(k_off, k_ord, k_zero, k_head, k_doff, k_par, k_rel, r_off,
     rz_off = np.zeros(n_docs + 1, dtype=np.int64)
     sim_off = np.zeros(n_docs + 1, dtype=np.int64)
     for d in range(n_docs):
-        nk = 0
-        for a in range(k_off[d], k_off[d + 1]):
-            nk += k_zero[k_ord[a]]
-        nr = 0
-        for b in range(r_off[d], r_off[d + 1]):
-            nr += r_zero[r_ord[b]]
+        nk = _count(k_off[d], k_off[d + 1], k_ord, k_zero)
+        nr = _count(r_off[d], r_off[d + 1], r_ord, r_zero)
         kz_off[d + 1] = kz_off[d] + nk
         rz_off[d + 1] = rz_off[d] + nr
         sim_off[d + 1] = sim_off[d] + (nk * nr if nk > 0 and nr > 0 else 0)
@@ -124,16 +120,8 @@ def zero_similarities(k_off, k_ord, k_zero, k_head, k_doff, k_par, k_rel, r_off,
     sim = np.zeros(sim_off[n_docs], dtype=np.float64)
     bad = np.zeros(n_docs, dtype=np.bool_)
     for d in range(n_docs):
-        t = kz_off[d]
-        for a in range(k_off[d], k_off[d + 1]):
-            if k_zero[k_ord[a]]:
-                kz[t] = k_ord[a]
-                t += 1
-        t = rz_off[d]
-        for b in range(r_off[d], r_off[d + 1]):
-            if r_zero[r_ord[b]]:
-                rz[t] = r_ord[b]
-                t += 1
+        _select(k_off[d], k_off[d + 1], k_ord, k_zero, kz, kz_off[d])
+        _select(r_off[d], r_off[d + 1], r_ord, r_zero, rz, rz_off[d])
         nr = rz_off[d + 1] - rz_off[d]
         if sim_off[d + 1] == sim_off[d]:
             continue
@@ -155,12 +143,20 @@ def zero_similarities(k_off, k_ord, k_zero, k_head, k_doff, k_par, k_rel, r_off,
 
 
 @njit(cache=True)
-def _list_left(lo, hi, order, exact, taken, out, t):
-    """The mentions order[lo:hi] neither matched exactly nor taken, written to out from t on."""
+def _count(lo, hi, order, keep):
+    """How many of the rows order[lo:hi] ``keep`` marks."""
+    n = 0
     for a in range(lo, hi):
-        i = order[a]
-        if not exact[i] and not taken[i]:
-            out[t] = i
+        n += keep[order[a]]
+    return n
+
+
+@njit(cache=True)
+def _select(lo, hi, order, keep, out, t):
+    """The rows order[lo:hi] that ``keep`` marks, written to out from t on."""
+    for a in range(lo, hi):
+        if keep[order[a]]:
+            out[t] = order[a]
             t += 1
 
 
@@ -184,55 +180,35 @@ def leftovers(mode, k_off, k_ord, kw_off, kw_keys, k_head, r_off, r_ord, rw_off,
                 r_exact[j] = True
                 n += 1
         ex_off[d + 1] = ex_off[d] + n
+    k_left = ~(k_exact | k_taken)
+    r_left = ~(r_exact | r_taken)
     ex_k = np.empty(ex_off[n_docs], dtype=np.int64)
-    ex_r = np.empty(ex_off[n_docs], dtype=np.int64)
     kl_off = np.zeros(n_docs + 1, dtype=np.int64)
     rl_off = np.zeros(n_docs + 1, dtype=np.int64)
     sim_off = np.zeros(n_docs + 1, dtype=np.int64)
     for d in range(n_docs):
-        t = ex_off[d]
-        nk = 0
-        for a in range(k_off[d], k_off[d + 1]):
-            i = k_ord[a]
-            if k_exact[i]:
-                ex_k[t] = i
-                ex_r[t] = eq_k[i]
-                t += 1
-            elif not k_taken[i]:
-                nk += 1
-        nr = 0
-        for b in range(r_off[d], r_off[d + 1]):
-            j = r_ord[b]
-            if not r_exact[j] and not r_taken[j]:
-                nr += 1
+        _select(k_off[d], k_off[d + 1], k_ord, k_exact, ex_k, ex_off[d])
+        nk = _count(k_off[d], k_off[d + 1], k_ord, k_left)
+        nr = _count(r_off[d], r_off[d + 1], r_ord, r_left)
         kl_off[d + 1] = kl_off[d] + nk
         rl_off[d + 1] = rl_off[d] + nr
         sim_off[d + 1] = sim_off[d] + (nk * nr if mode != 0 and nk > 0 and nr > 0 else 0)
+    ex_r = eq_k[ex_k]
     kl = np.empty(kl_off[n_docs], dtype=np.int64)
     rl = np.empty(rl_off[n_docs], dtype=np.int64)
     sim = np.zeros(sim_off[n_docs], dtype=np.float64)
     for d in range(n_docs):
-        _list_left(k_off[d], k_off[d + 1], k_ord, k_exact, k_taken, kl, kl_off[d])
-        _list_left(r_off[d], r_off[d + 1], r_ord, r_exact, r_taken, rl, rl_off[d])
+        _select(k_off[d], k_off[d + 1], k_ord, k_left, kl, kl_off[d])
+        _select(r_off[d], r_off[d + 1], r_ord, r_left, rl, rl_off[d])
         if sim_off[d + 1] == sim_off[d]:
             continue
         nr = rl_off[d + 1] - rl_off[d]
         for x in range(kl_off[d + 1] - kl_off[d]):
             i = kl[kl_off[d] + x]
-            k = kw_keys[kw_off[i]:kw_off[i + 1]]
             for y in range(nr):
                 j = rl[rl_off[d] + y]
-                r = rw_keys[rw_off[j]:rw_off[j + 1]]
-                if r[0] > k[len(k) - 1] or k[0] > r[len(r) - 1]:
-                    continue
-                at = sim_off[d] + x * nr + y
-                if mode == PARTIAL:
-                    if len(r) <= len(k) and _contains(r, k_head[i]):
-                        common = _common(k, r)
-                        if common == len(r):
-                            sim[at] = common * 1.0 / len(k)
-                elif k_head[i] == r_head[j]:
-                    sim[at] = _common(k, r) * 1.0 / len(k)
+                sim[sim_off[d] + x * nr + y] = similarity(mode, kw_keys[kw_off[i]:kw_off[i + 1]],
+                                                          rw_keys[rw_off[j]:rw_off[j + 1]], k_head[i], r_head[j])
     return ex_off, ex_k, ex_r, kl_off, kl, rl_off, rl, sim_off, sim
 
 

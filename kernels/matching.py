@@ -40,26 +40,28 @@ def _contains(a, x):
 
 
 @njit(cache=True)
+def similarity(mode, k, r, k_head, r_head):
+    """The similarity (``mode``: PARTIAL or HEAD) of a key mention's words ``k`` and a response mention's ``r``."""
+    if r[0] > k[len(k) - 1] or k[0] > r[len(r) - 1]:
+        return 0.0  # disjoint spans
+    if mode == PARTIAL:
+        if len(r) <= len(k) and _contains(r, k_head) and _common(k, r) == len(r):  # r inside k
+            return len(r) * 1.0 / len(k)
+        return 0.0
+    return _common(k, r) * 1.0 / len(k) if k_head == r_head else 0.0
+
+
+@njit(cache=True)
 def similarities(mode, k_off, k_keys, k_head, r_off, r_keys, r_head):
     """(n_key, n_response) float64 similarity matrix of one document."""
     nk = len(k_off) - 1
     nr = len(r_off) - 1
     out = np.zeros((nk, nr), dtype=np.float64)
     for i in range(nk):
-        k = k_keys[k_off[i]:k_off[i + 1]]
         for j in range(nr):
-            r = r_keys[r_off[j]:r_off[j + 1]]
-            if r[0] > k[len(k) - 1] or k[0] > r[len(r) - 1]:
-                continue  # disjoint spans
-            if mode == PARTIAL:
-                if len(r) <= len(k) and _contains(r, k_head[i]):
-                    common = _common(k, r)
-                    if common == len(r):  # r inside k
-                        out[i, j] = common * 1.0 / len(k)
-            elif k_head[i] == r_head[j]:
-                out[i, j] = _common(k, r) * 1.0 / len(k)
+            out[i, j] = similarity(mode, k_keys[k_off[i]:k_off[i + 1]], r_keys[r_off[j]:r_off[j + 1]], k_head[i],
+                                   r_head[j])
     return out
-
 
 
 @njit(cache=True)

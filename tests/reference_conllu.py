@@ -12,8 +12,8 @@ import numpy as np
 from fastscore.errors import ParseError
 from fastscore.formats.conllu import (MAX_ORD, ORD_SHIFT, SENTENCE_SHIFT, BatchFacts, Sentence, _GLOBAL_ENTITY,
                                       _NEWDOC, _SENT_ID, discontinuous_parts, document_again,
-                                      counted_warning, entity_without_mention, udapi_tree_problem, link_to_itself, header_warning, single_newline_warning,
-                                      blank_line_warning, leading_empty_line_warning, link_before_entity, newdoc_without_words, zone_invalid, zones_mixed, repeated_sentence_id,
+                                      counted_warning, entity_without_mention, udapi_tree_problem, link_to_itself, header_warning, crash_warning,
+                                      link_before_entity, newdoc_without_words, zone_invalid, zones_mixed, repeated_sentence_id,
                                       word_key, _shift_sentences)
 from fastscore.formats.files import Part, decode_utf8, read_bytes, read_part, reject_other_format, source_name
 from fastscore.formats.table import MentionTable, Words, offsets
@@ -421,12 +421,12 @@ class _Reader:
         lines = self.text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
         line0 = self.start.line if self.start else 0
         if line0 == 0 and len(lines) > 1 and lines[0] == "" and lines[1] != "":
-            self.file.warnings.append(leading_empty_line_warning(self.path))
+            self.file.warnings.append(crash_warning("leading_empty_line", f"{self.path}:1"))
         blank = next((n for n, line in enumerate(lines) if line and not line.strip()), None)
         if blank is not None:
-            self.file.warnings.append(blank_line_warning(f"{self.path}:{blank + 1 + line0}"))
+            self.file.warnings.append(crash_warning("blank_line", f"{self.path}:{blank + 1 + line0}"))
         if len(lines) > 1 and lines[-1] == "" and lines[-2] != "":  # udapi's last piece ends with "\n": a line ""
-            self.file.warnings.append(single_newline_warning(f"{self.path}:{len(lines) - 1 + line0}"))
+            self.file.warnings.append(crash_warning("single_newline", f"{self.path}:{len(lines) - 1 + line0}"))
         if self.heads_outside:
             self.file.warnings.append(counted_warning("heads_outside", len(self.heads_outside), self.heads_outside[0]))
         if self.tree_problems:

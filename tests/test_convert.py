@@ -292,6 +292,22 @@ def test_conllu_to_conllu_keeps_every_score_in_every_matching_mode(tmp_path, key
         assert _metrics(*after, **options) == _metrics(*before, **options), options
 
 
+@pytest.mark.parametrize("second_word, between", [("2\tB\t_\t_\t_\t_\t1\tdep\t_\t_", "# a comment block\n\n"),
+                                                  ("2", ""), ("2\tB\t_", "")])
+def test_conllu_to_conllu_reads_blocks_as_the_reader_does(tmp_path, second_word, between):
+    """A block without words (udapi and the reader drop it) and a token line of fewer than 10 columns (read
+    with '_' for the missing ones) were a traceback in convert (the blocks did not match the table's
+    sentences; the writer indexed the 10th column)."""
+    source, out = tmp_path / "a.conllu", tmp_path / "o.conllu"
+    source.write_text("# newdoc id = d1\n# global.Entity = eid-etype-head-other\n# sent_id = s1\n"
+                      f"1\tA\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-p-1)\n{second_word}\n\n{between}# sent_id = s2\n"
+                      "1\tC\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-p-1)\n2\tD\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e2-p-1)\n\n")
+    convert(source, out, "conllu")
+    before, after = read_conllu(source), read_conllu(out)
+    assert np.array_equal(after.words.keys, before.words.keys) and after.cluster_labels == before.cluster_labels
+    assert [len(b.lines[-1].split("\t")) for b in read_conllu_blocks(source)] == [10, 10]
+
+
 def test_conllu_to_conllu_keeps_entity_fields_bridges_and_the_other_columns(tmp_path):
     source = CASES / "syn05.key.conllu"
     convert(source, tmp_path / "o.conllu", "conllu")

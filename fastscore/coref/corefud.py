@@ -30,7 +30,7 @@ scorer's values) and ``match_python`` (every document matched on the scorer's ow
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -90,12 +90,14 @@ def _groups(words: Words, doc: np.ndarray, head_mode: bool) -> np.ndarray:
     """An identity per row: rows of one document with the same words (and head, in head matching) share it."""
     from ..kernels.corefud_match import identity_groups
 
-    n = len(doc)
-    sizes = np.diff(words.offsets)
-    first = words.keys[words.offsets[:-1]] if n else np.zeros(0, dtype=np.int64)
-    last = words.keys[words.offsets[1:] - 1] if n else np.zeros(0, dtype=np.int64)
-    order = np.lexsort((words.head if head_mode else np.zeros(n, dtype=np.int64), sizes, last, first, doc))
+    first, last, sizes = _spans(words)
+    order = np.lexsort((words.head if head_mode else np.zeros(len(doc), dtype=np.int64), sizes, last, first, doc))
     return identity_groups(order.astype(np.int64), doc, words.offsets, words.keys, words.head, head_mode)
+
+
+def _spans(words: Words) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's first word, last word and number of words."""
+    return words.keys[words.offsets[:-1]], words.keys[words.offsets[1:] - 1], np.diff(words.offsets)
 
 
 def _place(table: MentionTable, row: int, doc: int) -> str:
@@ -217,9 +219,11 @@ def linear_sum_assignment(cost: np.ndarray):
     return _LSA[0](cost)
 
 
-def _assign(similarity: np.ndarray) -> list[tuple[int, int]]:
+def _assign(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The maximum-weight pairing's (rows, columns) of positive similarity."""
     rows, cols = linear_sum_assignment(-similarity)
-    return [(int(i), int(j)) for i, j in zip(rows, cols) if similarity[i, j] > 0]
+    keep = similarity[rows, cols] > 0
+    return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
 def _csr(side: _Side, values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -282,7 +286,8 @@ def align_document(k: _Side, r: _Side, matching: Matching, path: str, rels: tupl
         sz = {v for v in sys_set if r.words.zero[r.row_of[v]]}
         if kz and sz:
             rows, cols = k.ordered(kz), r.ordered(sz)
-            zero_pairs = [(rows[i], cols[j]) for i, j in _assign(_zero_similarities(k, r, rows, cols, path, rels))]
+            sim = _zero_similarities(k, r, rows, cols, path, rels)
+            zero_pairs = [(rows[i], cols[j]) for i, j in zip(*_assign(sim))]
             key_left = key_left - {a for a, _ in zero_pairs}
             sys_left = sys_left - {b for _, b in zero_pairs}
             pairs += zero_pairs
@@ -295,7 +300,7 @@ def align_document(k: _Side, r: _Side, matching: Matching, path: str, rels: tupl
     if matching.mode != "exact" and key_left and sys_left:
         rows, cols = k.ordered(key_left), r.ordered(sys_left)
         sim = similarities(PARTIAL if matching.mode == "partial" else HEAD, *_csr(k, rows), *_csr(r, cols))
-        pairs += [(rows[i], cols[j]) for i, j in _assign(sim)]
+        pairs += [(rows[i], cols[j]) for i, j in zip(*_assign(sim))]
     return pairs
 
 
@@ -322,14 +327,9 @@ class Matched:
     key_finds: dict  # document -> int64 array over its key rows
     resp_finds: dict  # document -> int64 array over its response rows
     counterparts: list  # per document: (key row, response row) the zero score pairs
-    key_same: dict = None  # document -> for each key row offset, the offset of its mention's first row
-    resp_same: dict = None  # (documents whose mentions are listed in two clusters; elsewhere each row's own)
-    pairs: dict = None  # document -> [(key row, response row)]: the scorer's pairs (what the mention scores count)
-
-    def __post_init__(self):
-        self.key_same = {} if self.key_same is None else self.key_same
-        self.resp_same = {} if self.resp_same is None else self.resp_same
-        self.pairs = {} if self.pairs is None else self.pairs
+    key_same: dict = field(default_factory=dict)  # document -> for each key row offset, the offset of its mention's
+    resp_same: dict = field(default_factory=dict)  # first row (documents with a mention listed in two clusters only)
+    pairs: dict = field(default_factory=dict)  # document -> the scorer's pairs [(key row, response row)]
 
 
 def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
@@ -344,11 +344,8 @@ def _ids(n_key: int, n_resp: int, key_finds: np.ndarray) -> np.ndarray:
 
 def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str) -> Matched:
     """The alignment of the aligned documents ``a`` (``key_words`` and ``resp_words`` row-aligned with
-    ``a``); counts per document: key mentions, response mentions, aligned pairs, 0.
-
-    Documents whose mentions differ in (first word, last word, length) on each side are matched by the
-    kernels of ``kernels/corefud_match.py`` (the scorer's order of mentions is then that sort alone);
-    the others by :func:`align_document` on the scorer's own values."""
+    ``a``); counts per document: key mentions, response mentions, aligned pairs, 0 (the kernels, or
+    :func:`align_document` where ties make the scorer's set order matter: the module's steps 1-4)."""
     from ..kernels import corefud_match as K
     from ..kernels.matching import HEAD, PARTIAL
 
@@ -369,21 +366,16 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
             a.k_off, k_ord, key_words.zero, key_words.head, key_words.dep_offsets, key_words.dep_parent, rels[0],
             a.r_off, r_ord, resp_words.zero, resp_words.head, resp_words.dep_offsets, resp_words.dep_parent, rels[1])
         python_docs |= bad
-        for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~python_docs).tolist():
-            rows, cols = kz[kz_off[d]:kz_off[d + 1]], rz[rz_off[d]:rz_off[d + 1]]
-            i, j = _assign_arrays(sim[sim_off[d]:sim_off[d + 1]].reshape(len(rows), len(cols)))
-            found.append((np.full(len(i), d), rows[i], cols[j]))
-            k_taken[rows[i]] = True
-            r_taken[cols[j]] = True
+        found += _assigned(python_docs, kz_off, kz, rz_off, rz, sim_off, sim)
+        for _, rows, cols in found:
+            k_taken[rows] = True
+            r_taken[cols] = True
     mode = {"exact": 0, "partial": PARTIAL, "head": HEAD}[matching.mode]
     ex_off, ex_k, ex_r, kl_off, kl, rl_off, rl, sim_off, sim = K.leftovers(
         mode, a.k_off, k_ord, key_words.offsets, key_words.keys, key_words.head, a.r_off, r_ord, resp_words.offsets,
         resp_words.keys, resp_words.head, eq_k, k_taken, r_taken)
     found.append((np.repeat(np.arange(n_docs), np.diff(ex_off)), ex_k, ex_r))
-    for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~python_docs).tolist():
-        rows, cols = kl[kl_off[d]:kl_off[d + 1]], rl[rl_off[d]:rl_off[d + 1]]
-        i, j = _assign_arrays(sim[sim_off[d]:sim_off[d + 1]].reshape(len(rows), len(cols)))
-        found.append((np.full(len(i), d), rows[i], cols[j]))
+    found += _assigned(python_docs, kl_off, kl, rl_off, rl, sim_off, sim)
     p_doc, p_k, p_r = (np.concatenate(x).astype(np.int64) for x in zip(*found))
     by_doc = np.argsort(p_doc, kind="stable")
     p_off = offsets(np.bincount(p_doc, minlength=n_docs))
@@ -393,8 +385,6 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
     k_id = np.arange(len(a.k_chain), dtype=np.int64) - np.repeat(a.k_off[:-1], k_sizes)
     counts = np.stack([k_sizes, np.diff(a.r_off), np.diff(p_off), np.zeros(n_docs, dtype=np.int64)], axis=1)
     irregular = ~regular
-    key_finds: dict[int, np.ndarray] = {}
-    resp_finds: dict[int, np.ndarray] = {}
     c_pairs = list(zip(c_key.tolist(), c_resp.tolist()))
     c_at = c_off.tolist()
     counterparts = [c_pairs[c_at[d]:c_at[d + 1]] for d in range(n_docs)]
@@ -411,10 +401,22 @@ def match(a, key_words: Words, resp_words: Words, matching: Matching, path: str)
         r_id[rlo:rhi] = _ids(khi - klo, rhi - rlo, kf[klo:khi] if one_to_one else np.full(khi - klo, -1))
         irregular[d] = not one_to_one
         counts[d, 2] = n_pairs
-    for d in np.flatnonzero(irregular).tolist():
-        key_finds[d] = kf[a.k_off[d]:a.k_off[d + 1]].copy()
-        resp_finds[d] = rf[a.r_off[d]:a.r_off[d + 1]].copy()
+    docs = np.flatnonzero(irregular).tolist()
+    key_finds = {d: kf[a.k_off[d]:a.k_off[d + 1]].copy() for d in docs}
+    resp_finds = {d: rf[a.r_off[d]:a.r_off[d + 1]].copy() for d in docs}
     return Matched((k_id, r_id, counts), irregular, key_finds, resp_finds, counterparts, key_same, resp_same, pairs)
+
+
+def _assigned(skip: np.ndarray, k_off: np.ndarray, k_rows: np.ndarray, r_off: np.ndarray, r_rows: np.ndarray,
+              sim_off: np.ndarray, sim: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(document, key rows, response rows) of each document's maximum-weight pairing on its similarity matrix
+    (``sim`` from ``sim_off``: rows ``k_rows`` from ``k_off``, columns likewise), but the documents ``skip``."""
+    out = []
+    for d in np.flatnonzero((sim_off[1:] > sim_off[:-1]) & ~skip).tolist():
+        rows, cols = k_rows[k_off[d]:k_off[d + 1]], r_rows[r_off[d]:r_off[d + 1]]
+        i, j = _assign(sim[sim_off[d]:sim_off[d + 1]].reshape(len(rows), len(cols)))
+        out.append((np.full(len(i), d), rows[i], cols[j]))
+    return out
 
 
 def _listed_twice(words: Words, off: np.ndarray, head_mode: bool) -> np.ndarray:
@@ -428,32 +430,21 @@ def _listed_twice(words: Words, off: np.ndarray, head_mode: bool) -> np.ndarray:
 def _sorted_rows(words: Words, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each document's rows sorted by (first word, last word, length), and per document whether two of
     its rows share those three."""
-    n_docs = len(off) - 1
-    sizes = np.diff(words.offsets)
-    first = words.keys[words.offsets[:-1]] if len(sizes) else np.zeros(0, dtype=np.int64)
-    last = words.keys[words.offsets[1:] - 1] if len(sizes) else np.zeros(0, dtype=np.int64)
-    doc = np.repeat(np.arange(n_docs), np.diff(off))
+    first, last, sizes = _spans(words)
+    doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
     order = np.lexsort((sizes, last, first, doc))
-    tie = np.zeros(n_docs, dtype=bool)
-    if len(order) > 1:
-        f, la, n, dd = first[order], last[order], sizes[order], doc[order]
-        same = (f[1:] == f[:-1]) & (la[1:] == la[:-1]) & (n[1:] == n[:-1]) & (dd[1:] == dd[:-1])
-        tie[dd[1:][same]] = True
+    f, la, n, dd = first[order], last[order], sizes[order], doc[order]
+    same = (f[1:] == f[:-1]) & (la[1:] == la[:-1]) & (n[1:] == n[:-1]) & (dd[1:] == dd[:-1])
+    tie = np.zeros(len(off) - 1, dtype=bool)
+    tie[dd[1:][same]] = True
     return order.astype(np.int64), tie
-
-
-def _assign_arrays(similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_assign` as two arrays of row and column indices."""
-    rows, cols = linear_sum_assignment(-similarity)
-    keep = similarity[rows, cols] > 0
-    return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 
 
 def _match_document(key_words: Words, resp_words: Words, key_rows: tuple[int, int], resp_rows: tuple[int, int],
                     matching: Matching, path: str, rels: tuple) -> tuple:
-    """One document (its mentions' rows ``key_rows`` and ``resp_rows``: start, end) on the scorer's own values: (pairs, key lookups, response lookups, one-to-one,
-    the zero score's counterparts, each side's representatives (None: no mention listed twice), the pairs'
-    rows)."""
+    """One document (its mentions' rows ``key_rows`` and ``resp_rows``: start, end) on the scorer's own values:
+    (pairs, key lookups, response lookups, one-to-one, the zero score's counterparts, each side's representatives
+    (None: no mention listed twice), the pairs' rows)."""
     head_mode = matching.mode == "head"
     (klo, khi), (rlo, rhi) = key_rows, resp_rows
     k = _Side(key_words, np.arange(klo, khi), head_mode)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import re
-from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -87,17 +86,8 @@ class _MadeSentences(Sequence):
     """Sentences kept as columns, made into :class:`Sentence` objects when asked for (``_sentence(b)``)."""
 
     def __getitem__(self, b):
-        if isinstance(b, slice):
-            return [self[i] for i in range(*b.indices(len(self)))]
-        if b < 0:
-            b += len(self)
-        if not 0 <= b < len(self):
-            raise IndexError(b)
-        return self._sentence(b)
-
-    @abstractmethod
-    def _sentence(self, b: int) -> Sentence:
-        """Sentence ``b`` (0 <= b < len)."""
+        picked = range(len(self))[b]  # (negative indices, slices and IndexError as a list's)
+        return [self._sentence(i) for i in picked] if isinstance(b, slice) else self._sentence(picked)
 
 
 class SentenceDigests(_MadeSentences):
@@ -205,8 +195,7 @@ def read_conllu_links(path: str | os.PathLike, fix_corefud_quirks: bool = False,
     bytes, read already (a pipe cannot be read twice)."""
     name = source_name(os.fspath(path))
     reader = _File(name, read_bytes(os.fspath(path)) if data is None else data, None, fix_corefud_quirks)
-    table = reader.read()
-    return table, reader.coref_links()
+    return reader.read(), reader.coref_links()
 
 
 @dataclass
@@ -279,21 +268,20 @@ def entity_without_mention(attribute: str, eid: str) -> str:
     return f"{attribute} names entity {_without_document(eid)!r}, which has no mention (the CorefUD scorer stops here)"
 
 
-def blank_line_warning(where: str) -> str:
-    return (f"{where}: a line of only white space (spaces, tabs, U+00A0, ...), read as an empty line; the CorefUD "
-            "scorer crashes on it "
-            "(udapi reads it as a word line): remove the blanks to run it")
+# lines read here that crash the CorefUD scorer, which the score does not depend on ("{where}": FILE:LINE)
+CRASH_WARNINGS = {
+    "blank_line": "{where}: a line of only white space (spaces, tabs, U+00A0, ...), read as an empty line; the CorefUD "
+                  "scorer crashes on it (udapi reads it as a word line): remove the blanks to run it",
+    "single_newline": "{where}: the last sentence ends the file with one newline, no empty line after it; the CorefUD "
+                      "scorer crashes on it (udapi reads the empty text after that newline as a line): end the file "
+                      "with an empty line to run it",
+    "leading_empty_line": "{where}: the file starts with one empty line, skipped; the CorefUD scorer crashes on it "
+                          "(two or more it skips): remove it to run the scorer",
+}
 
 
-def single_newline_warning(where: str) -> str:
-    return (f"{where}: the last sentence ends the file with one newline, no empty line after it; the CorefUD scorer "
-            "crashes on it (udapi reads the empty text after that newline as a line): end the file with an empty "
-            "line to run it")
-
-
-def leading_empty_line_warning(path: str) -> str:
-    return (f"{path}:1: the file starts with one empty line, skipped; the CorefUD scorer crashes on it (two or "
-            "more it skips): remove it to run the scorer")
+def crash_warning(kind: str, where: str) -> str:
+    return CRASH_WARNINGS[kind].format(where=where)
 
 
 def misc_links(misc: str) -> list[tuple[str, str]]:
@@ -305,14 +293,6 @@ def misc_links(misc: str) -> list[tuple[str, str]]:
         return []
     split = "SplitAnte" if items.get("SplitAnte") else "Split"
     return [(name, items[name]) for name in ("Bridge", split) if items.get(name)]
-
-
-def link_problem(attribute: str, link: str) -> str | None:
-    """What makes udapi stop on one link of a Bridge or SplitAnte value, else None."""
-    if link.count("<") != 1:
-        return f"{attribute} link {link!r} is not ANTECEDENT<ENTITY"
-    ante, this = link_pair(attribute, link)
-    return link_to_itself(attribute, link, ante) if ante == this else None
 
 
 def link_to_itself(attribute: str, link: str, eid: str) -> str:
@@ -489,7 +469,8 @@ class Block:
 
 def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> list[Block]:
     """The sentences of a CoNLL-U file, cut as :func:`read_conllu` cuts them (block ``i`` is the table's
-    sentence ``i``: its word keys have ``i`` as sentence).  The file is expected to be valid (read with
+    sentence ``i``: its word keys have ``i`` as sentence; token lines of fewer than 10 columns filled with
+    ``_``, blocks without words left out, as the reader reads them).  The file is expected to be valid (read with
     :func:`read_conllu` first); ``data``: its bytes, read already (a pipe cannot be read twice)."""
     path = os.fspath(path)
     text = read_text(path) if data is None else decode_utf8(source_name(path), data)
@@ -500,7 +481,9 @@ def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> li
         if n % 2 == 0 and piece.strip():
             lines = piece.split("\n")
             first = next(i for i, x in enumerate(lines) if x.strip())
-            blocks.append(_block([x for x in lines if x.strip()], line + first, len(blocks)))
+            block = _block([x for x in lines if x.strip()], line + first, len(blocks))
+            if block.forms:  # (a block without words: udapi drops it, and so does the reader)
+                blocks.append(block)
         line += piece.count("\n")
     return blocks
 
@@ -508,17 +491,20 @@ def read_conllu_blocks(path: str | os.PathLike, data: bytes | None = None) -> li
 def _block(lines: list[str], first: int, s: int) -> Block:
     block = Block(lines, first, None, None, [], [])
     keyed = []
-    for line in lines:
+    for k, line in enumerate(lines):
         if line.startswith("#"):
-            m = _NEWDOC.match(line)
-            if m:
-                block.newdoc = m.group(1) if m.group(1) else True
-            elif _SENT_ID.match(line):
-                block.sent_id = _SENT_ID.match(line).group(1)
-            elif _SPEAKER.match(line):
-                block.speaker = _SPEAKER.match(line).group(1).strip()
+            if m := _NEWDOC.match(line):
+                block.newdoc = m.group(1) or True
+            elif m := _SENT_ID.match(line):
+                block.sent_id = m.group(1)
+            elif m := _SPEAKER.match(line):
+                block.speaker = m.group(1).strip()
             continue
-        ident, form = line.split("\t", 2)[:2]
+        cols = line.split("\t")
+        if len(cols) < 10:  # udapi, and so the reader, reads the missing columns as '_'
+            cols += ["_"] * (10 - len(cols))
+            lines[k] = "\t".join(cols)
+        ident, form = cols[0], cols[1]
         if "-" in ident:
             block.multiword += 1
             continue
@@ -582,13 +568,14 @@ def write_conllu(table: MentionTable, path, blocks: list[Block] | None = None, *
     elif blocks is None:
         raise ValueError("a table with words (CoNLL-U) is written into the sentences its keys count: give blocks")
     labels = labels if labels is not None else _entity_labels(table)
-    header = _header_fields(blocks)
-    items = _entity_items(table, blocks, labels, header, fields, heads)
-    if items.needs_head and "head" not in header:
+    headers = _headers(blocks)  # the fields the blocks declare (their last header), or CorefUD's default
+    header = tuple(headers[-1].split("-")) if headers else DEFAULT_ENTITY_FIELDS
+    chunks, needs_head = _entity_items(table, blocks, labels, header, fields, heads)
+    if needs_head:
         header = header + ("head",)
     header_line = "# global.Entity = " + "-".join(header)
     with writable(path) as fh:  # an open stream as it is, a path written safely
-        placed = any(_GLOBAL_ENTITY.match(x) for b in blocks for x in b.lines if x.startswith("#"))
+        placed = bool(headers)
         for s, block in enumerate(blocks):
             out = []
             for line in block.lines:
@@ -602,13 +589,12 @@ def write_conllu(table: MentionTable, path, blocks: list[Block] | None = None, *
                     continue
                 cols = line.split("\t")
                 if "-" not in cols[0]:
-                    cols[9] = _misc(cols[9], items.chunks.get(word_key(s, cols[0])), links)
+                    cols[9] = _misc(cols[9], chunks.get(word_key(s, cols[0])), links)
                 out.append("\t".join(cols))
             if not placed:
                 out.insert(0, header_line)
                 placed = True
             fh.write("\n".join(out) + "\n\n")
-
 
 
 def _misc(misc: str, chunks: str | None, links: bool = True) -> str:
@@ -623,16 +609,9 @@ def _misc(misc: str, chunks: str | None, links: bool = True) -> str:
     return "|".join(items) or "_"
 
 
-def _header_fields(blocks: list[Block]) -> tuple[str, ...]:
-    """The Entity fields the blocks declare (their last ``# global.Entity``), or CorefUD's default."""
-    fields = None
-    for block in blocks:
-        for line in block.lines:
-            if line.startswith("#"):
-                m = _GLOBAL_ENTITY.match(line)
-                if m:
-                    fields = tuple(m.group(1).split("-"))
-    return fields or DEFAULT_ENTITY_FIELDS
+def _headers(blocks: list[Block]) -> list[str]:
+    """The values of the blocks' ``# global.Entity`` lines, in order."""
+    return [m.group(1) for b in blocks for x in b.lines if x.startswith("#") and (m := _GLOBAL_ENTITY.match(x))]
 
 
 def _entity_labels(table: MentionTable) -> list[list[str]]:
@@ -673,22 +652,16 @@ def _spans_to_words(table: MentionTable, sentences) -> tuple[MentionTable, list[
     words = Words(off, keys, keys[off[:-1]] if n else np.zeros(0, dtype=np.int64), np.zeros(n, dtype=bool),
                   np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), [],
                   np.zeros(n, dtype=np.int64))
-    out = MentionTable(table.path, list(table.doc_names), table.doc_lines, table.doc_tokens, table.doc_offsets,
-                       np.asarray([k[0] if len(k) else 0 for k in flat], dtype=np.int64),
-                       np.asarray([k[-1] + 1 if len(k) else 0 for k in flat], dtype=np.int64),
-                       table.cluster, table.cluster_labels, words)
-    return out, blocks
-
-
-@dataclass
-class _Items:
-    chunks: dict  # node key -> its Entity value
-    needs_head: bool
+    return MentionTable(table.path, list(table.doc_names), table.doc_lines, table.doc_tokens, table.doc_offsets,
+                        np.asarray([k[0] if len(k) else 0 for k in flat], dtype=np.int64),
+                        np.asarray([k[-1] + 1 if len(k) else 0 for k in flat], dtype=np.int64),
+                        table.cluster, table.cluster_labels, words), blocks
 
 
 def _entity_items(table: MentionTable, blocks: list[Block], labels, header: tuple[str, ...], fields,
-                  heads: bool) -> _Items:
-    """The Entity value of every node, built as udapi writes it (so that its reader, and fastscore's, pair
+                  heads: bool) -> tuple[dict[int, str], bool]:
+    """The Entity value of every node (node key -> value), and whether a head index must be written with no head
+    field in the header; built as udapi writes it (so that its reader, and fastscore's, pair
     the brackets back): mentions and parts in udapi's order (first node; the longer first; last node; id),
     an opening appended to its first node, a closing put in front of its last node's value, a one-node
     mention placed among the others by udapi's rules."""
@@ -725,14 +698,8 @@ def _entity_items(table: MentionTable, blocks: list[Block], labels, header: tupl
             extra = (fields[row] or {}) if fields is not None else {}
             for p, run in enumerate(runs, 1):
                 eid = label if len(runs) == 1 else f"{label}[{p}/{len(runs)}]"
-                values = []
-                for name in header:
-                    if name == id_field:
-                        values.append(eid)
-                    elif name == "head":
-                        values.append(str(head_index) if heads or head_index != 1 or len(runs) > 1 else "")
-                    else:
-                        values.append(str(extra.get(name, "")))
+                own = {id_field: eid, "head": str(head_index) if heads or head_index != 1 or len(runs) > 1 else ""}
+                values = [own[name] if name in own else str(extra.get(name, "")) for name in header]
                 if "head" not in header and (head_index != 1 or len(runs) > 1):
                     needs_head = True
                     values.append(str(head_index))
@@ -747,20 +714,14 @@ def _entity_items(table: MentionTable, blocks: list[Block], labels, header: tupl
     value: dict[int, str] = {}
     for first, minus_len, last, eid, body in spans:
         here = value.get(first, "")
-        if minus_len == -1:
-            single = f"({body})"
-            if not here or here[-1] != ")":
-                value[first] = here + single
-            elif "(" not in here:
-                value[first] = single + here
-            elif any(c and c[0] == "(" and c[-1] != ")" for c in _CHUNKS.split(here)):
-                value[first] = here + single
-            else:
-                value[first] = single + here
+        if minus_len == -1:  # after the node's value unless that ends with closings only, or with openings
+            after = not here or here[-1] != ")" or "(" in here and any(
+                c and c[0] == "(" and c[-1] != ")" for c in _CHUNKS.split(here))
+            value[first] = here + f"({body})" if after else f"({body})" + here
         else:
             value[first] = here + f"({body}"
             value[last] = f"{eid})" + value.get(last, "")
-    return _Items(value, needs_head)
+    return value, needs_head
 
 
 def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
@@ -772,8 +733,7 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
     for s, block in enumerate(blocks):
         for line in block.lines:
             if line.startswith("#"):
-                m = _GLOBAL_ENTITY.match(line)
-                if m:
+                if m := _GLOBAL_ENTITY.match(line):
                     header = m.group(1).split("-")
                 continue
             cols = line.split("\t")
@@ -788,8 +748,7 @@ def entity_fields(table: MentionTable, blocks: list[Block]) -> list[dict]:
                         continue
                     values = dict(zip(header, chunk.strip("()").split("-")))
                     eid = values.get("eid", values.get("GRP", ""))
-                    m = _DISCONTINUOUS.match(eid)
-                    if m:
+                    if m := _DISCONTINUOUS.match(eid):
                         if m.group(2) != "1":
                             continue
                         eid = m.group(1)
@@ -876,8 +835,7 @@ class _Problem:
 
 def _reject_ua(path: str, text: str, line0: int) -> None:
     """A UA file read as CoNLL-U fails on whatever udapi trips on first: say what it is instead."""
-    m = _UA.search(text, 0, 1 << 16)
-    if m is not None:
+    if m := _UA.search(text, 0, 1 << 16):
         raise ParseError(path, line0 + text.count("\n", 0, m.start()) + 1,
                          "this is a Universal Anaphora (UA) file (an IDENTITY column), not CoNLL-U: score it with "
                          "--format ua (convert it with fastscore convert FILE OUT.conllu --to conllu)")
@@ -1014,19 +972,16 @@ class _File:
         for i in np.flatnonzero(self.kind == self.K.KIND_PYTHON).tolist():
             line = self.text_at(self.ls[i], self.le[i])
             b = int(self.block[i])
-            m = _NEWDOC.match(line)
-            if m:
-                self.newdoc[b] = m.group(1) if m.group(1) else True
+            if m := _NEWDOC.match(line):
+                self.newdoc[b] = m.group(1) or True
                 continue
             if _LOOSE.match(line) and not _GLOBAL_ENTITY.match(line):
                 self.loose.append(f"{line.split()[0]!r} at {self.path}:{i + 1 + self.line0}")
-            m = _SENT_ID.match(line)
-            if m:
+            if m := _SENT_ID.match(line):
                 if i > self.b_sid_line[b]:
                     self.sid_text[b] = m.group(1)
                 continue
-            m = _GLOBAL_ENTITY.match(line)
-            if m:
+            if m := _GLOBAL_ENTITY.match(line):
                 headers.append((b, i + 1, m.group(1)))
         self.header_warning = None
         if self.fix_quirks:
@@ -1105,14 +1060,12 @@ class _File:
     def sentence_ids(self) -> None:
         """The same sentence id twice in a row is an error."""
         nb, buf = self.nb, self.buf
-        sid_none = self.b_sid_s < 0
-        for b in self.sid_text:
-            sid_none[b] = False
         if nb < 2:
             return
-        pair = np.flatnonzero(~sid_none[1:] & ~sid_none[:-1])
-        special = np.zeros(nb, dtype=bool)
+        special = np.zeros(nb, dtype=bool)  # ids the regular expression read
         special[list(self.sid_text)] = True
+        has_id = (self.b_sid_s >= 0) | special
+        pair = np.flatnonzero(has_id[1:] & has_id[:-1])
         plain = pair[~special[pair] & ~special[pair + 1]]
         same = plain[self.K.same_spans(buf, self.b_sid_s[plain], self.b_sid_e[plain], buf, self.b_sid_s[plain + 1],
                                        self.b_sid_e[plain + 1])].tolist()
@@ -1355,10 +1308,11 @@ class _File:
             doc = self.doc_of(b)
             for name, value in misc_links(self.text_at(int(self.t8[line - 1]) + 1, int(self.le_misc[line - 1]))):
                 for link in value.split(","):
-                    problem = link_problem(name, link)
-                    if problem:
-                        self.fail(line, problem, doc)
+                    if link.count("<") != 1:  # (what makes udapi stop on a link)
+                        self.fail(line, f"{name} link {link!r} is not ANTECEDENT<ENTITY", doc)
                     ante, this = link_pair(name, link)
+                    if ante == this:
+                        self.fail(line, link_to_itself(name, link, ante), doc)
                     pair = [f"{int(self.b_doc[b]) + 1 + self.docs_before}:{eid}" if self.b_grp[b] else eid
                             for eid in (ante, this)]
                     for eid in pair:
@@ -1437,27 +1391,18 @@ class _File:
         self.warnings = [f"{self.path}:{int(self.M[m, self.K.M_LINE]) + self.line0}: mention of "
                          f"{self.names[int(self.M[m, self.K.M_EID])]!r} opened but never closed: ignored (as the "
                          "CorefUD scorer does)" for m in self.drop.tolist()]
-        if self.outside[2]:
-            where = f"{self.path}:{int(self.outside[3]) + self.line0}"
-            self.warnings.append(counted_warning("no_bracket", int(self.outside[2]), where))
-        if self.multiword[0]:
-            self.warnings.append(counted_warning("multiword", *self.multiword))
-        if self.extra_columns[0]:
-            self.warnings.append(counted_warning("extra_columns", *self.extra_columns))
-        if self.short[0]:
-            self.warnings.append(counted_warning("short_lines", *self.short))
-        if self.loose:
-            self.warnings.append(counted_warning("loose_comment", len(self.loose), self.loose[0]))
-        if self.header_warning:
-            self.warnings.append(self.header_warning)
-        self.warnings.extend(self.scorer_crash_warnings())
-        if self.outside[0]:
-            where = f"{self.path}:{int(self.outside[1]) + self.line0}"
-            self.warnings.append(counted_warning("heads_outside", int(self.outside[0]), where))
-        if self.tree:
-            self.warnings.append(self.tree)
-        if self.no_words[0]:
-            self.warnings.append(counted_warning("no_words", *self.no_words))
+        counts = {"no_bracket": (int(self.outside[2]), f"{self.path}:{int(self.outside[3]) + self.line0}"),
+                  "multiword": self.multiword, "extra_columns": self.extra_columns, "short_lines": self.short,
+                  "loose_comment": (len(self.loose), self.loose[0] if self.loose else ""),
+                  "heads_outside": (int(self.outside[0]), f"{self.path}:{int(self.outside[1]) + self.line0}"),
+                  "no_words": self.no_words}
+
+        def counted(*kinds: str) -> list[str]:
+            return [counted_warning(kind, *counts[kind]) for kind in kinds if counts[kind][0]]
+
+        self.warnings += counted("no_bracket", "multiword", "extra_columns", "short_lines", "loose_comment")
+        self.warnings += [w for w in (self.header_warning, *self.scorer_crash_warnings()) if w]
+        self.warnings += counted("heads_outside") + ([self.tree] if self.tree else []) + counted("no_words")
         self.early: list[tuple[str, int, str, str]] = []
         self.links_before_their_entity()
         opened = set(self.names)  # (udapi deletes an entity whose mentions were all left open: no error)
@@ -1501,15 +1446,14 @@ class _File:
         out = []
         data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
         if self.line0 == 0 and data.startswith(b"\n") and not data.startswith(b"\n\n"):
-            out.append(leading_empty_line_warning(self.path))
+            out.append(crash_warning("leading_empty_line", f"{self.path}:1"))
         if _BLANK_AT_END.search(data):  # (a line of white space ends so; most files have none)
-            m = _BLANKS_LINE.search(self.data)
-            if m:
+            if m := _BLANKS_LINE.search(self.data):
                 line = self.data.count(b"\n", 0, m.start()) + 1 + self.line0
-                out.append(blank_line_warning(f"{self.path}:{line}"))
+                out.append(crash_warning("blank_line", f"{self.path}:{line}"))
         if data.endswith(b"\n") and not data.endswith(b"\n\n"):
             last = self.data.count(b"\n") + self.line0
-            out.append(single_newline_warning(f"{self.path}:{last}"))
+            out.append(crash_warning("single_newline", f"{self.path}:{last}"))
         return out
 
     def zones(self) -> None:
@@ -1635,8 +1579,7 @@ class _File:
             parent[k] = self.python_parent(int(heads[m]), p, q, colon)
         if st != K.OK:
             m, p, q = (int(x) for x in err[1:4])
-            problem = K.E_DEPS_ITEM if st == K.E_DEPS_ITEM else K.E_DEPS_NODE
-            self.deps_problem(int(heads[m]), self.text_at(p, q), problem)
+            self.deps_problem(int(heads[m]), self.text_at(p, q), st)  # (E_DEPS_ITEM or E_DEPS_NODE)
         rel_text = [data[s:e].decode() for s, e in zip(r_s[:n_rel].tolist(), r_e[:n_rel].tolist())]
         rel_names = sorted(set(rel_text))
         code = np.asarray([rel_names.index(x) for x in rel_text] or [0], dtype=np.int32)

@@ -135,12 +135,8 @@ def _block_start(data, pos: int) -> int:
         pos = previous
     else:
         return 0
-    block = pos if not blank_lines else _line_after(data, blank_lines[0])
+    block = pos if not blank_lines else data.find(b"\n", blank_lines[0]) + 1  # (the line after the blank one)
     return blank_lines[0] if len(blank_lines) % 2 == 0 else block
-
-
-def _line_after(data, start: int) -> int:
-    return data.find(b"\n", start) + 1
 
 
 def _sentences(segment: bytes) -> int:
@@ -270,8 +266,7 @@ def in_context(table: MentionTable, shared: dict[str, tuple[int, int, int]]) -> 
         cluster[lo:hi] = new[moved]
         labels.append([names[c] for c in order])
     take = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    out = MentionTable(path=table.path, doc_names=table.doc_names, doc_lines=table.doc_lines,
-                       doc_tokens=table.doc_tokens, doc_offsets=table.doc_offsets, start=table.start[take],
-                       end=table.end[take], cluster=cluster, cluster_labels=labels, words=table.words.take(take),
-                       sentences=table.sentences, warnings=table.warnings, batch=table.batch)
-    return out
+    return MentionTable(path=table.path, doc_names=table.doc_names, doc_lines=table.doc_lines,
+                        doc_tokens=table.doc_tokens, doc_offsets=table.doc_offsets, start=table.start[take],
+                        end=table.end[take], cluster=cluster, cluster_labels=labels, words=table.words.take(take),
+                        sentences=table.sentences, warnings=table.warnings, batch=table.batch)
