@@ -90,8 +90,14 @@ def implicit_recall(gold: Graph, system: Graph, matched: int, corrected: bool = 
     return matched + w * implicit
 
 
-def score_document(gold: Graph, system: Graph) -> Counts:
-    """The temporal awareness counts of one document (``implicit_in_recall``)."""
-    prec = verified(system.final, gold.annotation, gold)
-    rec = verified(gold.final, system.annotation, system)
-    return Counts(prec, implicit_recall(gold, system, rec), len(system.final), len(gold.final))
+def score_document(gold: Graph, system: Graph, gold_known: set[Relation] | None = None,
+                   system_known: set[Relation] | None = None, *, implicit: bool = True,
+                   corrected: bool = False) -> Counts:
+    """The temporal awareness counts of one document: final relations verified by the other side's relations
+    (``*_known``, default its annotation) or graph; in recall, with ``implicit``, the implicit part
+    (:func:`implicit_recall`)."""
+    prec = verified(system.final, gold.annotation if gold_known is None else gold_known, gold)
+    rec = verified(gold.final, system.annotation if system_known is None else system_known, system)
+    if implicit:
+        rec = implicit_recall(gold, system, rec, corrected)
+    return Counts(prec, rec, len(system.final), len(gold.final))
