@@ -34,6 +34,13 @@ class Side:
     entities: dict = field(default_factory=dict)  # label -> [Mention] (in the order they were completed)
     lines: dict = field(default_factory=dict)  # Mention -> 1-based file line where it opens
 
+    def add(self, mention: Mention, label: str, line: int) -> None:
+        """A mention of entity ``label`` (a mention already there keeps its first entity, as the readers do)."""
+        if mention not in self.entity_of:
+            self.entity_of[mention] = label
+            self.entities.setdefault(label, []).append(mention)
+            self.lines[mention] = line
+
 
 @dataclass
 class Document:
@@ -141,12 +148,7 @@ def _jsonl_side(doc, sentences: list | None = None) -> Side:
         for start, end in cluster:
             if end >= len(where) or where[start][0] != where[end][0]:
                 continue
-            mention = (where[start][0], where[start][1], where[end][1] + 1)
-            if mention in side.entity_of:
-                continue
-            side.entity_of[mention] = str(c)
-            side.entities.setdefault(str(c), []).append(mention)
-            side.lines[mention] = doc.line
+            side.add((where[start][0], where[start][1], where[end][1] + 1), str(c), doc.line)
     return side
 
 
@@ -218,13 +220,8 @@ def _side(table, tokens, d: int) -> Side:
     start, end = tokens.position[starts].tolist(), (tokens.position[lasts] + 1).tolist()
     lines = (tokens.line[starts] + 1).tolist()
     for k, cluster in enumerate(table.cluster[rows].tolist()):
-        mention = (sentence[k], start[k], end[k])
-        if not same[k] or mention in side.entity_of:
-            continue
-        label = labels[cluster]
-        side.entity_of[mention] = label
-        side.entities.setdefault(label, []).append(mention)
-        side.lines[mention] = lines[k]
+        if same[k]:
+            side.add((sentence[k], start[k], end[k]), labels[cluster], lines[k])
     return side
 
 
@@ -232,11 +229,8 @@ def drop_singletons(side: Side) -> Side:
     """The side without its one-mention entities (the Analyser's default for the response)."""
     out = Side()
     for label, mentions in side.entities.items():
-        if len(mentions) > 1:
-            out.entities[label] = list(mentions)
-            for m in mentions:
-                out.entity_of[m] = label
-                out.lines[m] = side.lines[m]
+        for m in mentions if len(mentions) > 1 else ():
+            out.add(m, label, side.lines[m])
     return out
 
 
