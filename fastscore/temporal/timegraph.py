@@ -534,19 +534,14 @@ class Timegraph:
         found = self._search_many(list(forward))
         backward = list(dict.fromkeys((b, a) for (a, b), ok in found.items() if ok))
         found.update(self._search_many(backward))
-        out = []
-        for plan in plans:
-            ok = plan is not None
-            for step in plan or ():
-                if not ok:
-                    break
-                if step is True or step is False:
-                    ok = step
-                else:
-                    a, b, want = step
-                    ok = found[a, b] and (not found[b, a] if want == "<" else found[b, a])
-            out.append(ok)
-        return out
+
+        def step_holds(step) -> bool:  # (b <= a is known only where a <= b was found)
+            if isinstance(step, bool):
+                return step
+            a, b, want = step
+            return found[a, b] and (not found[b, a] if want == "<" else found[b, a])
+
+        return [plan is not None and all(map(step_holds, plan)) for plan in plans]
 
     def _search_many(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], bool]:
         """Whether the official search finds ``a <= b``, for many point pairs (on different chains) in one call of
