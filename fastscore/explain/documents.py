@@ -113,7 +113,7 @@ def read_sides(key_path: str, response_path: str, format: str = "auto",
         words, tags, trees = _sentences(key_tokens, d)
         key = _side(key_table, key_tokens, d)
         if r is not None:
-            _check_same_sentences(name, words, _sentence_lengths(resp_tokens, r), response_path)
+            _check_same_sentences(name, words, [b - a for a, b in _sentence_bounds(resp_tokens, r)[2]], response_path)
         response = Side() if r is None else _side(resp_table, resp_tokens, r)
         docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
     return docs, _not_in_key(response_path, paired.extra)
@@ -152,10 +152,11 @@ def _jsonl_side(doc, sentences: list | None = None) -> Side:
     return side
 
 
-def _sentence_lengths(tokens, d: int) -> list[int]:
+def _sentence_bounds(tokens, d: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """A document's tokens lo..hi and its sentences' (start, end) among them."""
     lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
     cuts = np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo]
-    return [b - a for a, b in zip(cuts, cuts[1:])]
+    return lo, hi, list(zip(cuts, cuts[1:]))
 
 
 def _check_same_sentences(name: str, key_sentences: list, response_lengths: list[int], response_path: str) -> None:
@@ -172,18 +173,17 @@ def _check_same_sentences(name: str, key_sentences: list, response_lengths: list
 
 def _sentences(tokens, d: int) -> tuple[list, list | None, list | None]:
     """Words, tags (None without) and parse trees (None without) per sentence of a document."""
-    lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
+    lo, hi, bounds = _sentence_bounds(tokens, d)
     words = _field(tokens, lo, hi, 3)
     tags = _optional_field(tokens, lo, hi, 4)
-    cuts = (np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo])
-    by_sentence = [words[a:b] for a, b in zip(cuts, cuts[1:])]
+    by_sentence = [words[a:b] for a, b in bounds]
     if all(t in NO_TAG for t in set(tags)):
         return by_sentence, None, None
-    tags_by_sentence = [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+    tags_by_sentence = [tags[a:b] for a, b in bounds]
     bits = _optional_field(tokens, lo, hi, 5)
     if all(b in NO_TAG for b in set(bits)):
         return by_sentence, tags_by_sentence, None
-    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in zip(cuts, cuts[1:])]
+    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in bounds]
     return by_sentence, tags_by_sentence, trees
 
 
