@@ -67,7 +67,7 @@ POINTS: dict[str, tuple[tuple[str, str, str], ...]] = {
 POINTS["IDENTITY"] = POINTS["DURING"] = POINTS["DURING_INV"] = POINTS["SIMULTANEOUS"]
 
 # Two new intervals on a new chain: per relation, the points in order as (point, pseudo step, parent,
-# child, sibling); x/y stand for x_s, x_e, y_s, y_e (a "+" joins two names with a space).
+# child, sibling) of the points xs, xe, ys, ye (x_s, x_e, y_s, y_e; a "+" joins two names with a space).
 _TWO_NEW = {
     "BEFORE": (("xs", 0, "-", "xe", ""), ("xe", 1, "xs", "ys", ""), ("ys", 2, "xe", "ye", ""),
                ("ye", 3, "ys", "-", "")),
