@@ -61,6 +61,17 @@ def _entailed(a, o, b, head, nxt, dst, strict, seen, stack, stamp):
 
 
 @njit(cache=True)
+def _add_edge(n, a, b, is_strict, head, nxt, dst, src, strict):
+    """Edge ``n``: ``a -> b`` at the head of ``a``'s list; returns the next edge number."""
+    dst[n] = b
+    src[n] = a
+    strict[n] = is_strict
+    nxt[n] = head[a]
+    head[a] = n
+    return n + 1
+
+
+@njit(cache=True)
 def build(n_intervals, off, pa, op, pb):
     """Outcome per relation (0 added, 1 redundant, 2 violated) and the final graph
     (head, nxt, dst, strict, n_edges)."""
@@ -76,12 +87,7 @@ def build(n_intervals, off, pa, op, pb):
     stamp = np.zeros(1, np.int64)
     n = 0
     for i in range(n_intervals):
-        dst[n] = 2 * i + 1
-        src[n] = 2 * i
-        strict[n] = 1
-        nxt[n] = head[2 * i]
-        head[2 * i] = n
-        n += 1
+        n = _add_edge(n, 2 * i, 2 * i + 1, 1, head, nxt, dst, src, strict)
     n_rel = len(off) - 1
     outcome = np.zeros(n_rel, np.int64)
     for r in range(n_rel):
@@ -103,19 +109,9 @@ def build(n_intervals, off, pa, op, pb):
             a, b = pa[k], pb[k]
             if a == b:
                 continue
-            dst[n] = b
-            src[n] = a
-            strict[n] = 1 if op[k] == 0 else 0
-            nxt[n] = head[a]
-            head[a] = n
-            n += 1
+            n = _add_edge(n, a, b, 1 if op[k] == 0 else 0, head, nxt, dst, src, strict)
             if op[k] == 1:
-                dst[n] = a
-                src[n] = b
-                strict[n] = 0
-                nxt[n] = head[b]
-                head[b] = n
-                n += 1
+                n = _add_edge(n, b, a, 0, head, nxt, dst, src, strict)
         bad = False
         for e in range(first, n):  # a cycle through a strict edge goes through a new edge u -> v
             back = _reach(dst[e], src[e], head, nxt, dst, strict, seen, stack, stamp)

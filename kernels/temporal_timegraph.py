@@ -96,7 +96,6 @@ def _reaches(a, b, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, 
     tc = pt_chain[b]
     tp = pt_pseudo[b]
     found = False
-    depth = 0
     st_p[0] = a
     st_k[0] = chain_first[pt_chain[a]]
     st_j[0] = -1
@@ -150,17 +149,6 @@ def _reaches(a, b, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, 
 
 
 @njit(cache=True)
-def _reaches_many(starts, targets, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid, tgt_next,
-                  in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from):
-    """``reaches`` for each (start, target) pair (points on different chains)."""
-    out = np.zeros(len(starts), dtype=np.bool_)
-    for i in range(len(starts)):
-        out[i] = _reaches(starts[i], targets[i], pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid,
-                          tgt_next, in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from)
-    return out
-
-
-@njit(cache=True)
 def _relate(a, b, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid, tgt_next,
             in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from):
     """The relation of points a and b: 0 unknown, 1 a < b, 2 a > b, 3 a = b (``a < 0``: 0)."""
@@ -177,28 +165,22 @@ def _relate(a, b, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, t
 
 
 @njit(cache=True)
-def _relate_two(a1, b1, a2, b2, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid, tgt_next,
-                in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from):
-    """``relate`` of two point pairs (the second skipped when ``a2 < 0``), as ``4 * first + second``."""
-    r1 = _relate(a1, b1, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid, tgt_next,
-                 in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from)
-    r2 = _relate(a2, b2, pt_chain, pt_pseudo, chain_first, cp_pid, cp_next, cp_first, tgt_pid, tgt_next,
-                 in_path, seen, prev, queue, mark, stamp, st_p, st_k, st_j, done_at, done_from)
-    return 4 * r1 + r2
-
-
-@njit(cache=True)
 def reaches_many(starts, targets, pts, chains, cps, tgts, work, stack, stamp):
     """Does the official search find ``start <= target`` (points on different chains), for each pair?"""
-    return _reaches_many(starts, targets, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1],
-                         chains[1], work[0], work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2],
-                         chains[3], chains[4])
+    out = np.zeros(len(starts), dtype=np.bool_)
+    for i in range(len(starts)):
+        out[i] = _reaches(starts[i], targets[i], pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1],
+                          chains[1], work[0], work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2],
+                          chains[3], chains[4])
+    return out
 
 
 @njit(cache=True)
 def relate_two(a1, b1, a2, b2, pts, chains, cps, tgts, work, stack, stamp):
     """The point relations of two pairs (0 unknown, 1 <, 2 >, 3 =; the second 0 when ``a2 < 0``) as
     ``4 * first + second``."""
-    return _relate_two(a1, b1, a2, b2, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1],
-                       chains[1], work[0], work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2], chains[3],
-                       chains[4])
+    r1 = _relate(a1, b1, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1], chains[1], work[0],
+                 work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2], chains[3], chains[4])
+    r2 = _relate(a2, b2, pts[0], pts[1], chains[0], cps[0], cps[1], cps[2], tgts[0], tgts[1], chains[1], work[0],
+                 work[1], work[2], chains[2], stamp, stack[0], stack[1], stack[2], chains[3], chains[4])
+    return 4 * r1 + r2

@@ -111,11 +111,9 @@ def _official_relation(tg, a: str, b: str) -> str | None:
 
 
 def _end_tests(x: str, y: str, rel: str) -> list[tuple[str, str, str]]:
-    """The end-point tests of ``x rel y`` (the timegraph's ``_TESTS``) with the points' names."""
-    from fastscore.temporal.timegraph import _TESTS
-
-    names = {"x1": x + "_s", "x2": x + "_e", "y1": y + "_s", "y2": y + "_e"}
-    return [(names[a], names[b], want) for a, b, want in _TESTS[rel]]
+    """The end-point tests of ``x rel y`` (``POINTS``) with the points' names."""
+    name = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
+    return [(name[a], name[b], want) for a, want, b in POINTS[rel]]
 
 
 def official_outcome(tg, x: str, y: str, rel: str) -> str:

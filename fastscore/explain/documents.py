@@ -34,6 +34,13 @@ class Side:
     entities: dict = field(default_factory=dict)  # label -> [Mention] (in the order they were completed)
     lines: dict = field(default_factory=dict)  # Mention -> 1-based file line where it opens
 
+    def add(self, mention: Mention, label: str, line: int) -> None:
+        """A mention of entity ``label`` (a mention already there keeps its first entity, as the readers do)."""
+        if mention not in self.entity_of:
+            self.entity_of[mention] = label
+            self.entities.setdefault(label, []).append(mention)
+            self.lines[mention] = line
+
 
 @dataclass
 class Document:
@@ -106,7 +113,7 @@ def read_sides(key_path: str, response_path: str, format: str = "auto",
         words, tags, trees = _sentences(key_tokens, d)
         key = _side(key_table, key_tokens, d)
         if r is not None:
-            _check_same_sentences(name, words, _sentence_lengths(resp_tokens, r), response_path)
+            _check_same_sentences(name, words, [b - a for a, b in _sentence_bounds(resp_tokens, r)[2]], response_path)
         response = Side() if r is None else _side(resp_table, resp_tokens, r)
         docs.append(Document(name, words, tags, key, response, int(key_table.doc_lines[d]) + 1, trees))
     return docs, _not_in_key(response_path, paired.extra)
@@ -141,19 +148,15 @@ def _jsonl_side(doc, sentences: list | None = None) -> Side:
         for start, end in cluster:
             if end >= len(where) or where[start][0] != where[end][0]:
                 continue
-            mention = (where[start][0], where[start][1], where[end][1] + 1)
-            if mention in side.entity_of:
-                continue
-            side.entity_of[mention] = str(c)
-            side.entities.setdefault(str(c), []).append(mention)
-            side.lines[mention] = doc.line
+            side.add((where[start][0], where[start][1], where[end][1] + 1), str(c), doc.line)
     return side
 
 
-def _sentence_lengths(tokens, d: int) -> list[int]:
+def _sentence_bounds(tokens, d: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """A document's tokens lo..hi and its sentences' (start, end) among them."""
     lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
     cuts = np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo]
-    return [b - a for a, b in zip(cuts, cuts[1:])]
+    return lo, hi, list(zip(cuts, cuts[1:]))
 
 
 def _check_same_sentences(name: str, key_sentences: list, response_lengths: list[int], response_path: str) -> None:
@@ -170,18 +173,17 @@ def _check_same_sentences(name: str, key_sentences: list, response_lengths: list
 
 def _sentences(tokens, d: int) -> tuple[list, list | None, list | None]:
     """Words, tags (None without) and parse trees (None without) per sentence of a document."""
-    lo, hi = int(tokens.doc_offsets[d]), int(tokens.doc_offsets[d + 1])
+    lo, hi, bounds = _sentence_bounds(tokens, d)
     words = _field(tokens, lo, hi, 3)
     tags = _optional_field(tokens, lo, hi, 4)
-    cuts = (np.flatnonzero(tokens.position[lo:hi] == 0).tolist() + [hi - lo])
-    by_sentence = [words[a:b] for a, b in zip(cuts, cuts[1:])]
+    by_sentence = [words[a:b] for a, b in bounds]
     if all(t in NO_TAG for t in set(tags)):
         return by_sentence, None, None
-    tags_by_sentence = [tags[a:b] for a, b in zip(cuts, cuts[1:])]
+    tags_by_sentence = [tags[a:b] for a, b in bounds]
     bits = _optional_field(tokens, lo, hi, 5)
     if all(b in NO_TAG for b in set(bits)):
         return by_sentence, tags_by_sentence, None
-    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in zip(cuts, cuts[1:])]
+    trees = [parse_sentence(tags[a:b], bits[a:b]) for a, b in bounds]
     return by_sentence, tags_by_sentence, trees
 
 
@@ -218,13 +220,8 @@ def _side(table, tokens, d: int) -> Side:
     start, end = tokens.position[starts].tolist(), (tokens.position[lasts] + 1).tolist()
     lines = (tokens.line[starts] + 1).tolist()
     for k, cluster in enumerate(table.cluster[rows].tolist()):
-        mention = (sentence[k], start[k], end[k])
-        if not same[k] or mention in side.entity_of:
-            continue
-        label = labels[cluster]
-        side.entity_of[mention] = label
-        side.entities.setdefault(label, []).append(mention)
-        side.lines[mention] = lines[k]
+        if same[k]:
+            side.add((sentence[k], start[k], end[k]), labels[cluster], lines[k])
     return side
 
 
@@ -232,11 +229,8 @@ def drop_singletons(side: Side) -> Side:
     """The side without its one-mention entities (the Analyser's default for the response)."""
     out = Side()
     for label, mentions in side.entities.items():
-        if len(mentions) > 1:
-            out.entities[label] = list(mentions)
-            for m in mentions:
-                out.entity_of[m] = label
-                out.lines[m] = side.lines[m]
+        for m in mentions if len(mentions) > 1 else ():
+            out.add(m, label, side.lines[m])
     return out
 
 

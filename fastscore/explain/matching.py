@@ -68,12 +68,8 @@ def unpaired(m: tuple) -> tuple:
 
 def _side(entries: list[Entry]) -> Side:
     side = Side()
-    for mention, label, line in entries:
-        if mention in side.entity_of:
-            continue
-        side.entity_of[mention] = label
-        side.entities.setdefault(label, []).append(mention)
-        side.lines[mention] = line
+    for entry in entries:
+        side.add(*entry)
     return side
 
 

@@ -201,12 +201,10 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
     for i, r in enumerate(results):
         for err in r.errors:
             columns[err.kind][i] += 1
-        columns["cort_recall_errors"][i] = len(r.recall)
-        columns["cort_precision_errors"][i] = len(r.precision)
-        columns["key_mentions"][i] = len(r.doc.key.entity_of)
-        columns["response_mentions"][i] = len(r.doc.response.entity_of)
-        columns["key_entities"][i] = len(r.doc.key.entities)
-        columns["response_entities"][i] = len(r.doc.response.entities)
+        key, response = r.doc.key, r.doc.response
+        for c, n in zip(CORT + COUNTS, (r.recall, r.precision, key.entity_of, response.entity_of, key.entities,
+                                        response.entities)):
+            columns[c][i] = len(n)
     stats = DocStats.from_columns([d.name for d in docs], columns, EXPLAIN_METRICS, LAYOUT)
     options = {**matching.shown(fmt), "singletons": singletons}
     return ExplainResult(key_path, response_path, stats, results, options, warnings=warnings)

@@ -36,8 +36,9 @@ _EVENT_VALUES = {
                "NONE"),
     "pos": ("ADJECTIVE", "NOUN", "VERB", "PREPOSITION", "OTHER", "UNKNOWN", "PREP"),
 }
-_INSTANCE_VALUES = {k: tuple(v for v in vals if v != "PASSIVE") for k, vals in _EVENT_VALUES.items() if k != "class"}
-_TIMEX_VALUES = {"type": ("DATE", "TIME", "DURATION", "SET")}
+_VALUES = {"EVENT": _EVENT_VALUES, "TIMEX3": {"type": ("DATE", "TIME", "DURATION", "SET")},
+           "MAKEINSTANCE": {k: tuple(v for v in vals if v != "PASSIVE")
+                            for k, vals in _EVENT_VALUES.items() if k != "class"}}
 _REQUIRED = {"EVENT": ("class",), "TIMEX3": ("type", "value")}
 
 # characters of a TEXT on which the toolkit's normaliser stops (merge_tok_n_tml: "Distinct chars"): its tokenizer
@@ -64,10 +65,6 @@ class Entity:
     line: int
     nested: bool = False  # another tag inside (the toolkit's entity scorer sees no text)
     text: str | None = None  # the DCT's text (entities of the TEXT: text[start:end] of their document)
-
-    @property
-    def empty(self) -> bool:
-        return self.start == self.end
 
 
 @dataclass
@@ -160,7 +157,6 @@ def _xml_text(path: str, data: bytes) -> str:
 class _Parser:
     def __init__(self, path: str, name: str):
         self.path, self.name = path, name
-        self.stack: list[str] = []
         self.chunks: list[str] = []
         self.size = 0
         self.text_seen = 0
@@ -217,13 +213,8 @@ class _Parser:
 
     def start(self, tag: str, attrs: dict) -> None:
         line = self.p.CurrentLineNumber
-        self.stack.append(tag)
-        if tag == "EVENT":
-            self._check(tag, attrs, line, _EVENT_VALUES)
-        elif tag == "TIMEX3":
-            self._check(tag, attrs, line, _TIMEX_VALUES)
-        elif tag == "MAKEINSTANCE":
-            self._check(tag, attrs, line, _INSTANCE_VALUES)
+        if tag in _VALUES:
+            self._check(tag, attrs, line, _VALUES[tag])
         if tag == "TEXT":
             if self.text_seen:
                 raise self.error(line, "more than one TEXT element (the toolkit's normaliser stops here)")
@@ -266,7 +257,6 @@ class _Parser:
             self.dct_nested = True
 
     def end(self, tag: str) -> None:
-        self.stack.pop()
         if tag == "TEXT":
             self.in_text = False
         elif tag == "DCT":

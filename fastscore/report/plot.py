@@ -12,13 +12,10 @@ TESTS = {"bootstrap": "paired bootstrap test", "permutation": "approximate rando
 def delta_labels(result) -> dict:
     """The texts of :func:`plot_deltas`: ``title`` (the figure's), ``panels`` (one per system) and ``xlabel``."""
     n = len(result.systems)
-    title = f"{result.metric} F1: {TESTS.get(result.test, result.test)}"
-    if result.test == "permutation":
-        title += (f"\nhistograms: bootstrap distribution of the difference ({result.resamples} resamples)"
-                  f"\np-values: from the permutation test ({result.resamples} trials), not from the histograms")
-    else:
-        title += (f"\nhistograms: bootstrap distribution of the difference ({result.resamples} resamples)"
-                  "\np-values: from the same resamples")
+    title = (f"{result.metric} F1: {TESTS.get(result.test, result.test)}"
+             f"\nhistograms: bootstrap distribution of the difference ({result.resamples} resamples)\np-values: "
+             + (f"from the permutation test ({result.resamples} trials), not from the histograms"
+                if result.test == "permutation" else "from the same resamples"))
     panels = [f"{s.name} - {result.baseline_name}: {100 * s.delta:+.2f}, {_p_clause('p (Holm)', s.p_adjusted)}"
               for s in result.systems]
     xlabel = (f"difference in {result.metric} F1 (points); red line: observed difference; "

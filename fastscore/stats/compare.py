@@ -49,6 +49,14 @@ def _in_baseline_order(name: str, st: DocStats, base: DocStats) -> DocStats:
                      + (" and ".join(what) or "a document is there a different number of times"))
 
 
+class _Frame:
+    def to_pandas(self):
+        """As a ``pandas.DataFrame`` (needs pandas)."""
+        from ..frames import to_pandas
+
+        return to_pandas(self.to_arrow())
+
+
 @dataclass
 class SystemComparison:
     name: str
@@ -66,7 +74,7 @@ class SystemComparison:
 
 
 @dataclass
-class Comparison:
+class Comparison(_Frame):
     task: str
     metric: str
     test: str
@@ -98,12 +106,6 @@ class Comparison:
 
         rows = [s.to_dict() for s in self.systems]
         return pa.table({k: [r[k] for r in rows] for k in rows[0]}) if rows else pa.table({})
-
-    def to_pandas(self):
-        """As a ``pandas.DataFrame`` (needs pandas)."""
-        from ..frames import to_pandas
-
-        return to_pandas(self.to_arrow())
 
     def mark(self, s: SystemComparison) -> str:
         return mark(s.p_adjusted)
@@ -161,11 +163,8 @@ def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocSt
         jd = jk - jack if method == "bca" else None
         out.systems.append(SystemComparison(name, point[k], ci, delta, interval(deltas, delta, jd, level, method),
                                             p, deltas=deltas))
-    if len(base) < MIN_TESTED:
-        for s in out.systems:
-            s.p_adjusted = None
-        return out
-    for s, adj in zip(out.systems, holm([s.p_value for s in out.systems])):
+    tested = len(base) >= MIN_TESTED
+    for s, adj in zip(out.systems, holm([s.p_value for s in out.systems]) if tested else [None] * len(out.systems)):
         s.p_adjusted = adj
     return out
 
@@ -183,7 +182,7 @@ class SweepRow:
 
 
 @dataclass
-class Sweep:
+class Sweep(_Frame):
     task: str
     metric: str
     resamples: int
@@ -215,12 +214,6 @@ class Sweep:
         for m in (rows[0].metrics if rows else {}):
             data[m] = [r.metrics[m] for r in rows]
         return pa.table(data)
-
-    def to_pandas(self):
-        """As a ``pandas.DataFrame`` (needs pandas)."""
-        from ..frames import to_pandas
-
-        return to_pandas(self.to_arrow())
 
 
 def sweep_stats(systems: list[tuple[str, DocStats]], metric: str, metrics: list[str], resamples: int = 0,

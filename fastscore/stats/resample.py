@@ -60,6 +60,13 @@ def chunk_rows(n_docs: int) -> int:
     return max(1, min(CHUNK, INDEX_BYTES // (8 * max(n_docs, 1))))
 
 
+def _chunk_sizes(n_docs: int, n: int) -> Iterator[int]:
+    """The sizes of the chunks of ``n`` resamples of ``n_docs`` documents, in order."""
+    rows = chunk_rows(n_docs)
+    for done in range(0, n, rows):
+        yield min(rows, n - done)
+
+
 def bootstrap_indices(n_docs: int, n: int, seed: int | None,
                       strata: np.ndarray | None = None) -> Iterator[np.ndarray]:
     """Chunks (m, n_docs) of document indices, one row per bootstrap resample.  With ``strata`` (each
@@ -68,16 +75,12 @@ def bootstrap_indices(n_docs: int, n: int, seed: int | None,
     if n_docs < 1:
         raise UsageError("cannot resample a corpus without documents")
     rng = np.random.default_rng(seed)
-    rows = chunk_rows(n_docs)
     groups = None if strata is None else [np.flatnonzero(strata == s) for s in np.unique(strata)]
-    done = 0
-    while done < n:
-        m = min(rows, n - done)
+    for m in _chunk_sizes(n_docs, n):
         if groups is None:
             yield rng.integers(0, n_docs, size=(m, n_docs))
         else:
             yield _stratified(rng.random((m, n_docs)), groups)
-        done += m
 
 
 def _stratified(uniform: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
@@ -93,12 +96,8 @@ def _stratified(uniform: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
 def swap_masks(n_docs: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     """Chunks (m, n_docs) of per-document swaps (bool), one row per randomization trial."""
     rng = np.random.default_rng(seed)
-    rows = chunk_rows(n_docs)
-    done = 0
-    while done < n:
-        m = min(rows, n - done)
+    for m in _chunk_sizes(n_docs, n):
         yield rng.integers(0, 2, size=(m, n_docs)).astype(bool)
-        done += m
 
 
 def bootstrap_values(matrices: Sequence[np.ndarray], values: Sequence[Sequence[Values]], n: int,

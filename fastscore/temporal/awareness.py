@@ -1,17 +1,9 @@
 """Temporal awareness (UzZaman & Allen), the TempEval-3 score EvmEval uses for event sequencing.
 
-Each side's relations are added to a timegraph in order; the relations kept
-("final": not redundant, plus the violated ones) are scored:
-
-* precision: system final relations that are in the gold annotation or that the
-  gold graph entails, over the system final relations;
-* recall ("implicit in recall"): gold final relations that are in the system
-  annotation or that the system graph entails, plus ``w`` times the system final
-  relations the gold graph entails that are not gold final relations, over the
-  gold final relations, with ``w = 0.99 / (1 + n(n-1)/2 - matched)`` and ``n``
-  the number of intervals that appear in both sides' final relations.
-
-Document counts add up over a corpus; P, R and F1 come from the sums.
+Each side's relations are added to a timegraph in order; the relations kept ("final": not redundant, plus the
+violated ones) are scored: precision, the system final relations that the gold side verifies (its annotation or
+its graph), over the system final relations; recall ("implicit in recall", :func:`implicit_recall`), likewise for
+the gold final relations.  Document counts add up over a corpus; P, R and F1 come from the sums.
 """
 from __future__ import annotations
 
@@ -90,8 +82,14 @@ def implicit_recall(gold: Graph, system: Graph, matched: int, corrected: bool = 
     return matched + w * implicit
 
 
-def score_document(gold: Graph, system: Graph) -> Counts:
-    """The temporal awareness counts of one document (``implicit_in_recall``)."""
-    prec = verified(system.final, gold.annotation, gold)
-    rec = verified(gold.final, system.annotation, system)
-    return Counts(prec, implicit_recall(gold, system, rec), len(system.final), len(gold.final))
+def score_document(gold: Graph, system: Graph, gold_known: set[Relation] | None = None,
+                   system_known: set[Relation] | None = None, *, implicit: bool = True,
+                   corrected: bool = False) -> Counts:
+    """The temporal awareness counts of one document: final relations verified by the other side's relations
+    (``*_known``, default its annotation) or graph; in recall, with ``implicit``, the implicit part
+    (:func:`implicit_recall`)."""
+    prec = verified(system.final, gold.annotation if gold_known is None else gold_known, gold)
+    rec = verified(gold.final, system.annotation if system_known is None else system_known, system)
+    if implicit:
+        rec = implicit_recall(gold, system, rec, corrected)
+    return Counts(prec, rec, len(system.final), len(gold.final))

@@ -14,26 +14,7 @@ graph either way, as in the official graph).
 """
 from __future__ import annotations
 
-from .timegraph import ADDED, REDUNDANT, VIOLATED
-
-# relation -> point relations (a, op, b) with a, b in x_s / x_e / y_s / y_e ("xs", "xe", "ys", "ye")
-POINTS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "BEFORE": (("xe", "<", "ys"),),
-    "AFTER": (("ye", "<", "xs"),),
-    "IBEFORE": (("xe", "=", "ys"),),
-    "IAFTER": (("ye", "=", "xs"),),
-    "BEGINS": (("xs", "=", "ys"), ("xe", "<", "ye")),
-    "BEGUN_BY": (("xs", "=", "ys"), ("ye", "<", "xe")),
-    "ENDS": (("xe", "=", "ye"), ("ys", "<", "xs")),
-    "ENDED_BY": (("xe", "=", "ye"), ("xs", "<", "ys")),
-    "INCLUDES": (("xs", "<", "ys"), ("ye", "<", "xe")),
-    "IS_INCLUDED": (("ys", "<", "xs"), ("xe", "<", "ye")),
-    "SIMULTANEOUS": (("xs", "=", "ys"), ("xe", "=", "ye")),
-    "IDENTITY": (("xs", "=", "ys"), ("xe", "=", "ye")),
-    "DURING": (("xs", "=", "ys"), ("xe", "=", "ye")),  # as the toolkit reads DURING
-    "DURING_INV": (("xs", "=", "ys"), ("xe", "=", "ye")),
-}
-
+from .timegraph import ADDED, POINTS, REDUNDANT, VIOLATED
 
 _OPS = {"<": 0, "=": 1}
 

@@ -26,11 +26,9 @@ from dataclasses import dataclass, field
 from ..errors import InputError, ParseError
 from ..formats.timeml import Entity, TimemlDoc
 from ..messages import shown
+from .timegraph import REVERSE as TIMEGRAPH_REVERSE
 
-REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "IBEFORE": "IAFTER", "IAFTER": "IBEFORE", "DURING": "DURING_INV",
-           "DURING_INV": "DURING", "BEGINS": "BEGUN_BY", "BEGUN_BY": "BEGINS", "ENDS": "ENDED_BY", "ENDED_BY": "ENDS",
-           "INCLUDES": "IS_INCLUDED", "IS_INCLUDED": "INCLUDES", "IDENTITY": "SIMULTANEOUS",
-           "SIMULTANEOUS": "SIMULTANEOUS"}
+REVERSE = {**TIMEGRAPH_REVERSE, "DURING": "DURING_INV", "DURING_INV": "DURING"}
 _AS_SIMULTANEOUS = ("DURING", "DURING_INV", "IDENTITY")
 
 # the tokenizer's punctuation (English mode): cut off at the start / end of a word
@@ -118,6 +116,11 @@ class NormalisedPair:
 
 
 EVENT_ATTRIBUTES = ("eiid", "class", "tense", "aspect", "polarity", "pos", "modality")
+TIMEX_ATTRIBUTES = ("type", "value")
+
+
+def _pick(attrs: dict[str, str], keys: tuple[str, ...]) -> dict[str, str]:
+    return {k: attrs[k] for k in keys if k in attrs}
 
 
 def normalise(gold: TimemlDoc, system: TimemlDoc, fix: bool = False) -> NormalisedPair:
@@ -281,22 +284,20 @@ def _side(doc: TimemlDoc, event_map: dict[str, str], timex_map: dict[str, str], 
     # the entity scorer: MAKEINSTANCE attributes (the last instance of an event), then the EVENT tag's
     events: dict[str, EntityRecord] = {}
     for mk in doc.instances:
-        events[event_map[mk.event]] = EntityRecord("", {k: mk.attrs[k] for k in EVENT_ATTRIBUTES
-                                                        if k in mk.attrs})
+        events[event_map[mk.event]] = EntityRecord("", _pick(mk.attrs, EVENT_ATTRIBUTES))
     for e in doc.entities:
         if e.kind != "event" or e.nested:
             continue
         name = event_map[e.id]
         record = events.setdefault(name, EntityRecord("", {}))
-        record.attrs.update({k: e.attrs[k] for k in EVENT_ATTRIBUTES if k in e.attrs})
+        record.attrs.update(_pick(e.attrs, EVENT_ATTRIBUTES))
         record.text = doc.text[e.start:e.end]
     timexes: dict[str, EntityRecord] = {}
     if doc.dct_entity is not None:
         d = doc.dct_entity
-        timexes[d.id] = EntityRecord(d.text or "", {k: d.attrs[k] for k in ("type", "value") if k in d.attrs})
+        timexes[d.id] = EntityRecord(d.text or "", _pick(d.attrs, TIMEX_ATTRIBUTES))
     for e in doc.entities:
         if e.kind != "timex" or e.nested or e.id not in timex_map:
             continue
-        timexes[timex_map[e.id]] = EntityRecord(doc.text[e.start:e.end],
-                                                {k: e.attrs[k] for k in ("type", "value") if k in e.attrs})
+        timexes[timex_map[e.id]] = EntityRecord(doc.text[e.start:e.end], _pick(e.attrs, TIMEX_ATTRIBUTES))
     return Side(relations, events, timexes)

@@ -12,11 +12,9 @@ side's graph entails it (relations on intervals the other graph lacks are unveri
   all gold final relations (recall).
 * ``acl11`` (UzZaman & Allen 2011): every relation counted, each in both directions (the
   relation and its reverse), repeats too, against the other side's graph.
-* ``implicit_in_recall``: as ``te3``, plus in recall ``w`` times the system final relations that
-  are not gold final relations but that the gold graph entails, with
-  ``w = 0.99 / (1 + n(n-1)/2 - matched)``, ``n`` the intervals in both sides' final relations,
-  ``matched`` the verified gold final relations.  ``w`` may be large or negative, so recall can
-  pass 100%; when the denominator is 0 the toolkit stops (ZeroDivisionError).
+* ``implicit_in_recall``: as ``te3``, plus in recall the weighted implicit part
+  (:func:`fastscore.temporal.awareness.implicit_recall`); the toolkit stops (ZeroDivisionError) where the weight's
+  denominator is 0.
 
 With ``exact`` the graphs are the exact closure (:mod:`fastscore.temporal.closure`) instead of the
 official timegraph, and the implicit part of a document's recall is limited to what makes its
@@ -25,9 +23,7 @@ recall 100% (``w`` counted only when its denominator is positive): the corrected
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .awareness import Relation, build, implicit_recall, verified
+from .awareness import Counts, Relation, build, score_document, verified
 
 METHODS = ("te3", "acl11", "implicit_in_recall")
 
@@ -35,14 +31,6 @@ METHODS = ("te3", "acl11", "implicit_in_recall")
 REVERSE = {"BEFORE": "AFTER", "AFTER": "BEFORE", "IBEFORE": "IAFTER", "IAFTER": "IBEFORE", "DURING": "DURING_INV",
            "BEGINS": "BEGUN_BY", "BEGUN_BY": "BEGINS", "ENDS": "ENDED_BY", "ENDED_BY": "ENDS",
            "INCLUDES": "IS_INCLUDED", "IS_INCLUDED": "INCLUDES"}
-
-
-@dataclass(frozen=True)
-class RelationCounts:
-    system_verified: float
-    system_total: int
-    gold_verified: float  # with implicit_in_recall: matched + w * implicit
-    gold_total: int
 
 
 def triples(relations: list[Relation]) -> list[Relation]:
@@ -56,17 +44,14 @@ def triples(relations: list[Relation]) -> list[Relation]:
 
 
 def score_relations(gold: list[Relation], system: list[Relation], method: str = "te3",
-                    exact: bool = False) -> RelationCounts:
+                    exact: bool = False) -> Counts:
     """The counts one document adds to the corpus sums."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}")
     g, s = build(gold, exact), build(system, exact)
     g_triples, s_triples = triples(gold), triples(system)
     if method == "acl11":
-        return RelationCounts(verified(s_triples, set(g_triples), g), len(s_triples),
-                              verified(g_triples, set(s_triples), s), len(g_triples))
-    prec = verified(s.final, set(g_triples), g)
-    rec = verified(g.final, set(s_triples), s)
-    if method == "te3":
-        return RelationCounts(prec, len(s.final), rec, len(g.final))
-    if method != "implicit_in_recall":
-        raise ValueError(f"unknown method {method!r}")
-    return RelationCounts(prec, len(s.final), implicit_recall(g, s, rec, corrected=exact), len(g.final))
+        return Counts(verified(s_triples, set(g_triples), g), verified(g_triples, set(s_triples), s), len(s_triples),
+                      len(g_triples))
+    return score_document(g, s, set(g_triples), set(s_triples), implicit=method == "implicit_in_recall",
+                          corrected=exact)

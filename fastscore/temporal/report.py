@@ -124,8 +124,4 @@ def render(result, fmt: str, per_doc: bool = False) -> str:
         return te3(result)
     if fmt == "json":
         return json.dumps(result.to_dict(per_doc), indent=2) + "\n"
-    if fmt == "csv":
-        return csv(result, per_doc)
-    if fmt == "markdown":
-        return markdown(result, per_doc)
-    return text(result, per_doc)
+    return {"csv": csv, "markdown": markdown}.get(fmt, text)(result, per_doc)

@@ -85,7 +85,7 @@ def score_temporal(gold, system, *, evaluation_method: str = "te3", fix_toolkit_
                                  f"n(n-1)/2 - matched) divides by zero ({exc}); the toolkit stops with "
                                  "ZeroDivisionError here (more verified gold relations than pairs of intervals: two "
                                  "relations between the same intervals); --fix-toolkit-quirks scores it") from None
-            rel = (c.system_verified, c.system_total, c.gold_verified, c.gold_total)
+            rel = (c.precision_matched, c.system, c.recall_matched, c.gold)
         for col, v in zip(REL_COLUMNS, rel):
             cols[col].append(v)
     issues = [i for _, gd, sd in docs for d in (gd, sd) for i in (d.schema_issues or ())]

@@ -48,95 +48,81 @@ BEGINS_NEVER_HOLDS = True  # the official test for BEGINS between known interval
 
 ADDED, REDUNDANT, VIOLATED = "added", "redundant", "violated"
 _CODE = (None, "<", ">", "=")  # the search kernel's point relations
-_kernel = None
 
-
-def _search_kernel():
-    """``kernels/temporal_timegraph.py`` (imported on first use: importing it imports numba)."""
-    global _kernel
-    if _kernel is None:
-        from ..kernels import temporal_timegraph
-
-        _kernel = temporal_timegraph
-    return _kernel
+# What a relation means on end points (x_s, x_e, y_s, y_e: "xs", "xe", "ys", "ye"): point relations a < b or a = b
+# (one table for the timegraph's tests and the exact closure; DURING and DURING_INV as the toolkit reads them)
+POINTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "BEFORE": (("xe", "<", "ys"),),
+    "AFTER": (("ye", "<", "xs"),),
+    "IBEFORE": (("xe", "=", "ys"),),
+    "IAFTER": (("ye", "=", "xs"),),
+    "BEGINS": (("xs", "=", "ys"), ("xe", "<", "ye")),
+    "BEGUN_BY": (("xs", "=", "ys"), ("ye", "<", "xe")),
+    "ENDS": (("xe", "=", "ye"), ("ys", "<", "xs")),
+    "ENDED_BY": (("xe", "=", "ye"), ("xs", "<", "ys")),
+    "INCLUDES": (("xs", "<", "ys"), ("ye", "<", "xe")),
+    "IS_INCLUDED": (("ys", "<", "xs"), ("xe", "<", "ye")),
+    "SIMULTANEOUS": (("xs", "=", "ys"), ("xe", "=", "ye")),
+}
+POINTS["IDENTITY"] = POINTS["DURING"] = POINTS["DURING_INV"] = POINTS["SIMULTANEOUS"]
 
 # Two new intervals on a new chain: per relation, the points in order as (point, pseudo step, parent,
-# child, sibling); x/y stand for x_s, x_e, y_s, y_e (a "+" joins two names with a space).
+# child, sibling) of the points xs, xe, ys, ye (x_s, x_e, y_s, y_e; a "+" joins two names with a space).
 _TWO_NEW = {
-    "BEFORE": (("x1", 0, "-", "x2", ""), ("x2", 1, "x1", "y1", ""), ("y1", 2, "x2", "y2", ""),
-               ("y2", 3, "y1", "-", "")),
-    "AFTER": (("y1", 0, "-", "y2", ""), ("y2", 1, "y1", "x1", ""), ("x1", 2, "y2", "x2", ""), ("x2", 3, "x1", "-", "")),
-    "IBEFORE": (("x1", 0, "-", "x2+y1", ""), ("x2", 1, "x1", "y2", "y1"), ("y1", 1, "x1", "y2", "x2"),
-                ("y2", 2, "y1+x2", "-", "")),
-    "IAFTER": (("y1", 0, "-", "y2+x1", ""), ("y2", 1, "y1", "x2", "x1"), ("x1", 1, "y1", "x2", "y2"),
-               ("x2", 2, "x1+y2", "-", "")),
-    "BEGINS": (("x1", 0, "-", "x2", "y1"), ("y1", 0, "-", "x2", "x1"), ("x2", 1, "x1+y1", "y2", ""),
-               ("y2", 2, "x2", "-", "")),
-    "BEGUN_BY": (("x1", 0, "-", "y2", "y1"), ("y1", 0, "-", "y2", "x1"), ("y2", 1, "x1+y1", "x2", ""),
-                 ("x2", 2, "y2", "-", "")),
-    "ENDS": (("y1", 0, "-", "x1", ""), ("x1", 1, "y1", "x2+y2", ""), ("x2", 2, "x1", "-", "y2"),
-             ("y2", 2, "x1", "-", "x2")),
-    "ENDED_BY": (("x1", 0, "-", "y1", ""), ("y1", 1, "x1", "x2+y2", ""), ("x2", 2, "y1", "-", "y2"),
-                 ("y2", 2, "y1", "-", "x2")),
-    "INCLUDES": (("x1", 0, "-", "y1", ""), ("y1", 1, "x1", "y2", ""), ("y2", 2, "y1", "x2", ""),
-                 ("x2", 3, "y2", "-", "")),
-    "IS_INCLUDED": (("y1", 0, "-", "x1", ""), ("x1", 1, "y1", "x2", ""), ("x2", 2, "x1", "y2", ""),
-                    ("y2", 3, "x2", "-", "")),
-    "SIMULTANEOUS": (("x1", 0, "-", "x2+y2", "y1"), ("y1", 0, "-", "x2+y2", "x1"), ("x2", 1, "x1+y1", "-", "y2"),
-                     ("y2", 1, "x1+y1", "-", "x2")),
+    "BEFORE": (("xs", 0, "-", "xe", ""), ("xe", 1, "xs", "ys", ""), ("ys", 2, "xe", "ye", ""),
+               ("ye", 3, "ys", "-", "")),
+    "AFTER": (("ys", 0, "-", "ye", ""), ("ye", 1, "ys", "xs", ""), ("xs", 2, "ye", "xe", ""), ("xe", 3, "xs", "-", "")),
+    "IBEFORE": (("xs", 0, "-", "xe+ys", ""), ("xe", 1, "xs", "ye", "ys"), ("ys", 1, "xs", "ye", "xe"),
+                ("ye", 2, "ys+xe", "-", "")),
+    "IAFTER": (("ys", 0, "-", "ye+xs", ""), ("ye", 1, "ys", "xe", "xs"), ("xs", 1, "ys", "xe", "ye"),
+               ("xe", 2, "xs+ye", "-", "")),
+    "BEGINS": (("xs", 0, "-", "xe", "ys"), ("ys", 0, "-", "xe", "xs"), ("xe", 1, "xs+ys", "ye", ""),
+               ("ye", 2, "xe", "-", "")),
+    "BEGUN_BY": (("xs", 0, "-", "ye", "ys"), ("ys", 0, "-", "ye", "xs"), ("ye", 1, "xs+ys", "xe", ""),
+                 ("xe", 2, "ye", "-", "")),
+    "ENDS": (("ys", 0, "-", "xs", ""), ("xs", 1, "ys", "xe+ye", ""), ("xe", 2, "xs", "-", "ye"),
+             ("ye", 2, "xs", "-", "xe")),
+    "ENDED_BY": (("xs", 0, "-", "ys", ""), ("ys", 1, "xs", "xe+ye", ""), ("xe", 2, "ys", "-", "ye"),
+                 ("ye", 2, "ys", "-", "xe")),
+    "INCLUDES": (("xs", 0, "-", "ys", ""), ("ys", 1, "xs", "ye", ""), ("ye", 2, "ys", "xe", ""),
+                 ("xe", 3, "ye", "-", "")),
+    "IS_INCLUDED": (("ys", 0, "-", "xs", ""), ("xs", 1, "ys", "xe", ""), ("xe", 2, "xs", "ye", ""),
+                    ("ye", 3, "xe", "-", "")),
+    "SIMULTANEOUS": (("xs", 0, "-", "xe+ye", "ys"), ("ys", 0, "-", "xe+ye", "xs"), ("xe", 1, "xs+ys", "-", "ye"),
+                     ("ye", 1, "xs+ys", "-", "xe")),
 }
 _TWO_NEW["IDENTITY"] = _TWO_NEW["SIMULTANEOUS"]
 
 # Cross links a relation between two known intervals adds when the graph does not decide it: (lo, hi) = lo <= hi
 _LINKS = {
-    "BEFORE": (("x2", "y1"),),
-    "AFTER": (("y2", "x1"),),
-    "IBEFORE": (("y1", "x2"), ("x2", "y1")),
-    "IAFTER": (("y2", "x1"), ("x1", "y2")),
-    "BEGINS": (("y1", "x1"), ("x1", "y1"), ("x2", "y2")),
-    "BEGUN_BY": (("y1", "x1"), ("x1", "y1"), ("y2", "x2")),
-    "ENDS": (("y1", "x1"), ("y2", "x2"), ("x2", "y2")),
-    "ENDED_BY": (("x1", "y1"), ("x2", "y2"), ("y2", "x2")),
-    "INCLUDES": (("x1", "y1"), ("y2", "x2")),
-    "IS_INCLUDED": (("y1", "x1"), ("x2", "y2")),
-    "SIMULTANEOUS": (("y1", "x1"), ("x1", "y1"), ("y2", "x2"), ("x2", "y2")),
+    "BEFORE": (("xe", "ys"),),
+    "AFTER": (("ye", "xs"),),
+    "IBEFORE": (("ys", "xe"), ("xe", "ys")),
+    "IAFTER": (("ye", "xs"), ("xs", "ye")),
+    "BEGINS": (("ys", "xs"), ("xs", "ys"), ("xe", "ye")),
+    "BEGUN_BY": (("ys", "xs"), ("xs", "ys"), ("ye", "xe")),
+    "ENDS": (("ys", "xs"), ("ye", "xe"), ("xe", "ye")),
+    "ENDED_BY": (("xs", "ys"), ("xe", "ye"), ("ye", "xe")),
+    "INCLUDES": (("xs", "ys"), ("ye", "xe")),
+    "IS_INCLUDED": (("ys", "xs"), ("xe", "ye")),
+    "SIMULTANEOUS": (("ys", "xs"), ("xs", "ys"), ("ye", "xe"), ("xe", "ye")),
 }
 _LINKS["IDENTITY"] = _LINKS["SIMULTANEOUS"]
 # Siblings those links record (they matter: later placements copy siblings into parents and children)
-_SIBLINGS = {"IBEFORE": (("x2", "y1"),), "IAFTER": (("x1", "y2"),), "BEGINS": (("x1", "y1"),),
-             "BEGUN_BY": (("x1", "y1"),), "ENDS": (("x2", "y2"),), "ENDED_BY": (("x2", "y2"),),
-             "SIMULTANEOUS": (("x1", "y1"), ("x2", "y2"))}
+_SIBLINGS = {"IBEFORE": (("xe", "ys"),), "IAFTER": (("xs", "ye"),), "BEGINS": (("xs", "ys"),),
+             "BEGUN_BY": (("xs", "ys"),), "ENDS": (("xe", "ye"),), "ENDED_BY": (("xe", "ye"),),
+             "SIMULTANEOUS": (("xs", "ys"), ("xe", "ye"))}
 _SIBLINGS["IDENTITY"] = _SIBLINGS["SIMULTANEOUS"]
 
-# What holds means, per relation: point pairs and the relation each must have ('<' or '=')
-_TESTS = {
-    "BEFORE": (("x2", "y1", "<"),),
-    "AFTER": (("y2", "x1", "<"),),
-    "IBEFORE": (("x2", "y1", "="),),
-    "IAFTER": (("y2", "x1", "="),),
-    "BEGINS": (("x1", "y1", "="), ("x2", "y2", "<")),
-    "BEGUN_BY": (("x1", "y1", "="), ("y2", "x2", "<")),
-    "ENDS": (("x2", "y2", "="), ("y1", "x1", "<")),
-    "ENDED_BY": (("x2", "y2", "="), ("x1", "y1", "<")),
-    "INCLUDES": (("x1", "y1", "<"), ("y2", "x2", "<")),
-    "IS_INCLUDED": (("y1", "x1", "<"), ("x2", "y2", "<")),
-    "SIMULTANEOUS": (("x1", "y1", "="), ("x2", "y2", "=")),
-}
-_TESTS["IDENTITY"] = _TESTS["SIMULTANEOUS"]
-_KEYS = ("x1", "x2", "y1", "y2")
+_KEYS = ("xs", "xe", "ys", "ye")
 
 
-def _compile(spec: str):
-    """A parent / child / sibling spec of ``_TWO_NEW`` as NIL, "", one point index or a tuple of them."""
-    if spec == "-":
-        return NIL
-    if not spec:
-        return ""
-    idx = tuple(_KEYS.index(w) for w in spec.split("+"))
-    return idx[0] if len(idx) == 1 else idx
+def _template(spec: str) -> str:
+    """A parent / child / sibling spec of ``_TWO_NEW`` as NIL or a format string of the four point names."""
+    return NIL if spec == "-" else " ".join("{%d}" % _KEYS.index(w) for w in spec.split("+") if w)
 
 
-_TWO_NEW_COMPILED = {rel: tuple((_KEYS.index(key), BASE + step * STEP, _compile(p), _compile(c), _compile(sib))
+_TWO_NEW_COMPILED = {rel: tuple((_KEYS.index(key), BASE + step * STEP, _template(p), _template(c), _template(sib))
                                 for key, step, p, c, sib in order) for rel, order in _TWO_NEW.items()}
 
 
@@ -256,7 +242,7 @@ class Timegraph:
 
     def add(self, x: str, y: str, rel: str) -> str:
         """Add ``x rel y`` (intervals ``x`` and ``y``); returns ADDED, REDUNDANT or VIOLATED."""
-        if rel not in _TESTS:
+        if rel not in _LINKS:
             raise ValueError(f"unsupported relation {rel!r}")
         pts = self.points
         outcome = None
@@ -297,15 +283,8 @@ class Timegraph:
         the second placement wins)."""
         c = self._new_chain()
         names = (x + "_s", x + "_e", y + "_s", y + "_e")
-
-        def words(spec) -> str:
-            if isinstance(spec, str):
-                return spec
-            return names[spec] if isinstance(spec, int) else " ".join(names[k] for k in spec)
-
-        made: list = [None] * 4
-        for k, pseudo, parent, child, sibling in _TWO_NEW_COMPILED[rel]:
-            made[k] = Point(c, pseudo, words(parent), words(child), words(sibling))
+        made = {k: Point(c, pseudo, parent.format(*names), child.format(*names), sibling.format(*names))
+                for k, pseudo, parent, child, sibling in _TWO_NEW_COMPILED[rel]}
         pts = self.points
         for k in range(4):
             pts[names[k]] = made[k]
@@ -496,14 +475,14 @@ class Timegraph:
         """Both intervals in the graph: implied, contradicted, or added as cross links."""
         if rel == "BEGINS" and BEGINS_NEVER_HOLDS:
             return VIOLATED
-        pts = self.points
-        names = {"x1": x + "_s", "x2": x + "_e", "y1": y + "_s", "y2": y + "_e"}
-        ar = self._arrays
-        tests = _TESTS[rel]
-        (a1, b1, w1), (a2, b2, w2) = tests if len(tests) == 2 else (tests[0], (None, None, None))
-        code = _search_kernel().relate_two(ar.pid(pts[names[a1]]), ar.pid(pts[names[b1]]),
-                                           -1 if a2 is None else ar.pid(pts[names[a2]]),
-                                           0 if b2 is None else ar.pid(pts[names[b2]]), *ar.args())
+        from ..kernels.temporal_timegraph import relate_two  # (importing it imports numba)
+
+        pts, ar = self.points, self._arrays
+        names = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
+        tests = POINTS[rel]
+        (a1, w1, b1), (a2, w2, b2) = tests if len(tests) == 2 else (tests[0], (None, None, None))
+        code = relate_two(ar.pid(pts[names[a1]]), ar.pid(pts[names[b1]]), -1 if a2 is None else ar.pid(pts[names[a2]]),
+                          0 if b2 is None else ar.pid(pts[names[b2]]), *ar.args())
         r1 = _CODE[code >> 2]
         if r1 not in (w1, None):
             return VIOLATED
@@ -541,9 +520,9 @@ class Timegraph:
             if x + "_s" not in pts or y + "_s" not in pts or (rel == "BEGINS" and BEGINS_NEVER_HOLDS):
                 plans.append(None)
                 continue
-            names = {"x1": x + "_s", "x2": x + "_e", "y1": y + "_s", "y2": y + "_e"}
+            names = {"xs": x + "_s", "xe": x + "_e", "ys": y + "_s", "ye": y + "_e"}
             plan = []
-            for a, b, want in _TESTS[rel]:
+            for a, want, b in POINTS[rel]:
                 a, b = names[a], names[b]
                 pa, pb = pts[a], pts[b]
                 if pa.chain == pb.chain:
@@ -555,19 +534,14 @@ class Timegraph:
         found = self._search_many(list(forward))
         backward = list(dict.fromkeys((b, a) for (a, b), ok in found.items() if ok))
         found.update(self._search_many(backward))
-        out = []
-        for plan in plans:
-            ok = plan is not None
-            for step in plan or ():
-                if not ok:
-                    break
-                if step is True or step is False:
-                    ok = step
-                else:
-                    a, b, want = step
-                    ok = found[a, b] and (not found[b, a] if want == "<" else found[b, a])
-            out.append(ok)
-        return out
+
+        def step_holds(step) -> bool:  # (b <= a is known only where a <= b was found)
+            if isinstance(step, bool):
+                return step
+            a, b, want = step
+            return found[a, b] and (not found[b, a] if want == "<" else found[b, a])
+
+        return [plan is not None and all(map(step_holds, plan)) for plan in plans]
 
     def _search_many(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], bool]:
         """Whether the official search finds ``a <= b``, for many point pairs (on different chains) in one call of
@@ -579,4 +553,6 @@ class Timegraph:
         pts, ar = self.points, self._arrays
         starts = np.array([ar.pid(pts[a]) for a, _ in pairs], np.int64)
         targets = np.array([ar.pid(pts[b]) for _, b in pairs], np.int64)
-        return dict(zip(pairs, _search_kernel().reaches_many(starts, targets, *ar.args()).tolist()))
+        from ..kernels.temporal_timegraph import reaches_many
+
+        return dict(zip(pairs, reaches_many(starts, targets, *ar.args()).tolist()))
