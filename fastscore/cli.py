@@ -94,10 +94,6 @@ def _task_group(p: argparse.ArgumentParser, task: Task, *scopes: str) -> None:
         option.add_to(g)
 
 
-def _outputs_help(outputs: tuple[tuple[str, str], ...]) -> str:
-    return ", ".join(f"{name} ({what})" for name, what in outputs)
-
-
 def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c = sub.add_parser(task.name, help=task.summary, description=task.description, epilog=task.example,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,12 +102,10 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c.add_argument("system", metavar=system, help=task.system_help)
     _task_group(c, task, "score", "command", "report")
     c.add_argument("--per-doc", action="store_true", help="also report every document")
-    if task.output_file:  # a format, and for some formats the file to write: --output html FILE
-        c.add_argument("--output", "-o", metavar="FORMAT [FILE]", default=task.outputs[0][0],
-                       help=_outputs_help(task.outputs))
-    else:
-        c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
-                       help=_outputs_help(task.outputs))
+    # a format, and for some formats the file to write: --output html FILE
+    formats = {"metavar": "FORMAT [FILE]"} if task.output_file else {"choices": [name for name, _ in task.outputs]}
+    c.add_argument("--output", "-o", default=task.outputs[0][0],
+                   help=", ".join(f"{name} ({what})" for name, what in task.outputs), **formats)
     _statistics_options(c, "--bootstrap", 0)
     if task.corpus is not None:
         _corpus_options(c, task)

@@ -299,16 +299,13 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     if not units:
         raise InputError(f"{gold}: no key document could be read")
     all_parts = key_parts + response_parts
-    jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system), options,
-             None if contexts is None else ([contexts[k] for k in u.key],
-                                            [contexts[len(key_parts) + r] for r in u.response]), settings.keep_inputs)
-            for u in units]
-    tick = ticker(settings.progress, "scoring", len(jobs))
-    sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
-                                                               for r in u.response) for u in units]
-    files = [[str(all_parts[k]) for k in u.key] + [str(all_parts[len(key_parts) + r]) for r in u.response]
-             for u in units]
-    results = ex.run(score_unit, [(task.name, *j) for j in jobs], tick, sizes, files, "scoring")
+    sides = [(u.key, [len(key_parts) + r for r in u.response]) for u in units]  # indices in all_parts
+    jobs = [(task.name, [reads[i] for i in k], [reads[i] for i in r], (gold, system), options,
+             None if contexts is None else ([contexts[i] for i in k], [contexts[i] for i in r]), settings.keep_inputs)
+            for k, r in sides]
+    sizes = [sum(part_size(all_parts[i]) for i in k + r) for k, r in sides]
+    files = [[str(all_parts[i]) for i in k + r] for k, r in sides]
+    results = ex.run(score_unit, jobs, ticker(settings.progress, "scoring", len(jobs)), sizes, files, "scoring")
     return _merged(task, results, unpaired, gold, system, skipped)
 
 
