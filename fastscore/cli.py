@@ -215,10 +215,6 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     m.add_argument("--output", "-o", choices=("text", "json", "markdown", "latex"), default="text",
                    help="text (default), json, markdown, latex")
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
-    _task_group(m, stats_task, "score")
-    if stats_task.corpus is not None:
-        _corpus_options(m, stats_task, "the systems", own=False)
-    commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
                        "Score many system outputs against one gold (read once), best first.", _stats_examples("sweep"))
@@ -230,10 +226,11 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     _statistics_options(w, "--bootstrap", 0)
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text",
                    help="text (default), csv, json, markdown, latex")
-    _task_group(w, stats_task, "score")
-    if stats_task.corpus is not None:
-        _corpus_options(w, stats_task, "each SYSTEM", own=False)
-    commands["sweep"] = w
+    for name, c, systems in (("compare", m, "the systems"), ("sweep", w, "each SYSTEM")):
+        _task_group(c, stats_task, "score")
+        if stats_task.corpus is not None:
+            _corpus_options(c, stats_task, systems, own=False)
+        commands[name] = c
 
     commands["convert"] = _convert_command(sub)
     return p, commands
@@ -681,6 +678,8 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
     the gold against itself is a check some users want in the table)."""
     import glob
 
+    from .planner import is_pattern
+
     out: list[str] = []
     named: set[int] = set()  # positions in out of the systems given by name
     for item in items:
@@ -698,7 +697,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
                 raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
                                  + _other_files_hint(item, task))
             out += found
-        elif glob.has_magic(item) and not os.path.exists(item):
+        elif is_pattern(item):
             found = sorted(glob.glob(item))
             if not found:
                 raise UsageError(f"{item}: the pattern matches no file")
@@ -741,12 +740,14 @@ def _once_without_key(systems: list[str], named: set[int], key: str | None) -> l
     keep_key = any(os.path.realpath(systems[i]) == key_path for i in named if systems[i] != "-")
     for system in systems:
         real = os.path.realpath(system) if system != "-" else system
-        if real == key_path and not keep_key and real not in seen:
+        if real in seen:
+            continue
+        seen.add(real)
+        if real == key_path and not keep_key:
             warnings.warn(f"{system}: the gold itself (found in a folder or a pattern), left out of the systems",
                           FastscoreWarning, stacklevel=2)
-        elif real not in seen and (real != key_path or keep_key):
+        else:
             out.append(system)
-        seen.add(real)
     if not out:
         raise UsageError("no system to score: the only one given is the gold itself")
     return out

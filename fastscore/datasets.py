@@ -51,9 +51,9 @@ def dataset_name(path: str, task) -> str:
 
 
 def _named_files(spec: str, task) -> dict[str, str]:
-    from .planner import shard_files
+    from .planner import is_pattern, shard_files
 
-    if not (os.path.isdir(spec) or _is_pattern(spec)):
+    if not (os.path.isdir(spec) or is_pattern(spec)):
         raise UsageError(f"{spec}: scoring by file pairs the files of two folders (or quoted glob patterns): "
                          "give a folder")
     out: dict[str, str] = {}
@@ -64,12 +64,6 @@ def _named_files(spec: str, task) -> dict[str, str]:
                              "file)")
         out[name] = path
     return out
-
-
-def _is_pattern(spec: str) -> bool:
-    import glob
-
-    return glob.has_magic(spec) and not os.path.exists(spec)
 
 
 def dataset_pairs(gold: str, system: str, task, same_datasets: bool = False) -> tuple[list[tuple[str, str, str]],

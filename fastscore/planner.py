@@ -32,12 +32,17 @@ class Unit:
     response: list[int]  # indices of response parts
 
 
+def is_pattern(spec: str) -> bool:
+    """Whether an input is a glob pattern (not a file whose name has ``*``, ``?`` or ``[``)."""
+    return glob.has_magic(spec) and not os.path.exists(spec)
+
+
 def is_corpus(spec: str, task) -> bool:
     """Whether an input names a set of shards: a glob pattern, or a folder holding files of the task's
     extensions (another folder, such as NAF documents, is one input the task reads itself)."""
     if spec == "-" or task.corpus is None:
         return False
-    if glob.has_magic(spec) and not os.path.exists(spec):
+    if is_pattern(spec):
         return True
     return os.path.isdir(spec) and bool(_folder_files(spec, task))
 
@@ -75,7 +80,7 @@ def shard_files(spec: str, task) -> list[str]:
         if not files:
             raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
-    if glob.has_magic(spec) and not os.path.exists(spec):
+    if is_pattern(spec):
         files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
@@ -150,7 +155,7 @@ def parts_of(spec: str, task, batch_bytes: int, files: list[str] | None = None) 
 
 def refuse_patterns(gold: str, system: str, task) -> None:
     """A glob pattern given to a task that reads no corpora of shards (nor patterns itself): a UsageError saying so."""
-    patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
+    patterns = [s for s in (gold, system) if is_pattern(s)]
     if task.corpus is None and not task.reads_patterns and patterns:
         raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
                          "reads itself), not corpora of shards given as glob patterns")
