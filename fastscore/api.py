@@ -2,7 +2,6 @@
 :func:`score_function`), ``score``, ``score_corpus``, ``bootstrap``, ``compare``, ``sweep`` and the readers."""
 from __future__ import annotations
 
-import importlib
 import inspect
 import os
 import re
@@ -64,6 +63,13 @@ def read_conll(path: str | os.PathLike, fix_scorer_quirks: bool = False) -> Ment
     from .formats.conll import read_conll as _read
 
     return _read(path, fix_scorer_quirks=fix_scorer_quirks)
+
+
+def read_tbf(path: str | os.PathLike):
+    """Read a TBF event nugget file (see :mod:`fastscore.formats.tbf`)."""
+    from .formats.tbf import read_tbf as _read
+
+    return _read(path)
 
 
 @suggest_keywords
@@ -279,19 +285,18 @@ def _name(x) -> str:
     return os.fspath(x) if isinstance(x, (str, os.PathLike)) else x.path
 
 
-def _reader(module: str, what: str) -> Callable:
-    """``read_<module>(path)``: :mod:`fastscore.formats.<module>`'s reader, imported when first called."""
-    def read(path: str | os.PathLike):
-        return getattr(importlib.import_module(f"fastscore.formats.{module}"), f"read_{module}")(path)
+def read_triples(path: str | os.PathLike):
+    """Read a triple XML file (see :mod:`fastscore.formats.triples`)."""
+    from .formats.triples import read_triples as _read
 
-    read.__name__ = read.__qualname__ = f"read_{module}"
-    read.__doc__ = f"Read {what} (see :mod:`fastscore.formats.{module}`)."
-    return read
+    return _read(path)
 
 
-read_tbf = _reader("tbf", "a TBF event nugget file")
-read_triples = _reader("triples", "a triple XML file")
-read_timeml = _reader("timeml", "a TimeML file or a folder of them")
+def read_timeml(path: str | os.PathLike):
+    """Read a TimeML file or a folder of them (see :mod:`fastscore.formats.timeml`)."""
+    from .formats.timeml import read_timeml as _read
+
+    return _read(path)
 
 
 # ---- score_<task>, made from each task's declaration

@@ -157,19 +157,22 @@ def read_part(task_name: str, part, options: dict | None = None) -> tuple[Any, t
     return part if again else read, described(task_name, read)
 
 
+def _read(task, part, options: dict | None = None):
+    """A part of a corpus read (``Corpus.read_shard``, else ``Task.read``) as one file is read: with the score
+    options that decide how (``Task.read_keywords``, e.g. coreference's ``--format``)."""
+    keywords = {k: options[k] for k in task.read_keywords if k in options} if options else {}
+    return (task.corpus.read_shard or task.read)(part, **keywords)
+
+
 def _keys(task, names: Sequence[list[str] | None], options: dict) -> list[list[str] | None]:
     """Per part, the keys its documents pair by (``Pairing.key``; None: a part left out)."""
     return [None if docs is None else [task.pairing.key_of(n, options) for n in docs] for docs in names]
 
 
 def read_only(task_name: str, part, options: dict | None = None) -> Any:
-    """A part of a corpus read (``Corpus.read_shard``, else ``Task.read``) as one file is read: with the score
-    options that decide how (``Task.read_keywords``, e.g. coreference's ``--format``)."""
     from .tasks import get_task
 
-    task = get_task(task_name)
-    keywords = {k: options[k] for k in task.read_keywords if k in options} if options else {}
-    return (task.corpus.read_shard or task.read)(part, **keywords)
+    return _read(get_task(task_name), part, options)
 
 
 def described(task_name: str, read) -> tuple[list[str], Any]:
@@ -187,7 +190,7 @@ def score_unit(task_name: str, key_reads: list, response_reads: list, names: tup
     from .tasks import get_task
 
     task = get_task(task_name)
-    key_reads, response_reads = ([read_only(task_name, r, options) if isinstance(r, Part) else r for r in reads]
+    key_reads, response_reads = ([_read(task, r, options) if isinstance(r, Part) else r for r in reads]
                                  for reads in (key_reads, response_reads))
     if contexts is not None:
         key_reads, response_reads = ([r if c is None else task.corpus.in_context(r, c) for r, c in zip(reads, ctx)]
@@ -205,7 +208,7 @@ def score_pair(task_name: str, key_part, response_part, names: tuple[str, str], 
     from .tasks import get_task
 
     task = get_task(task_name)
-    gold, system = read_only(task_name, key_part, options), read_only(task_name, response_part, options)
+    gold, system = _read(task, key_part, options), _read(task, response_part, options)
     k, r = _keys(task, [list(task.doc_names(gold)), list(task.doc_names(system))], options)
     if pair(k, r).disjoint:
         return None, k, r
