@@ -174,9 +174,7 @@ KILLED_HINT = "the system kills a process that runs out of memory: try fewer --j
 
 def largest_first(n: int, sizes: list[int] | None) -> list[int]:
     """Indices of ``n`` items, the largest first (ties and no sizes: in order)."""
-    if sizes is None:
-        return list(range(n))
-    return sorted(range(n), key=lambda i: -sizes[i])
+    return list(range(n)) if sizes is None else sorted(range(n), key=lambda i: -sizes[i])
 
 
 CHUNKS_PER_WORKER = 4  # tasks per worker: few enough that the pool's cost per task is small, enough to balance

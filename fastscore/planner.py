@@ -1,14 +1,6 @@
 """Which files make a corpus, and which of its parts are scored together: the pure planning of corpora of shards
 (no document is parsed, no executor: a file larger than the batch size is only cut at document starts).  ``shards.py``
 runs what is planned here; ``explain`` pairs its files with it too.
-
-- :func:`uses_shards`, :func:`refuse_patterns`: whether a pair of inputs is one of corpora (a folder or glob pattern
-  of shards, or a file to read in batches), and the patterns a task without corpora refuses;
-- :func:`shard_files`: the files of a folder (the task's extensions, maybe gzipped) or of a glob pattern; a path
-  named like a shard that is no file is an error saying what it is, never a shard left out;
-- :func:`parts_of`: those files, each larger than the batch size cut into batches of whole documents;
-- :func:`plan_units`: parts linked by shared document names, grouped into units (a document in two parts of one
-  side is an error); :func:`unpaired_if_one_to_one`: the same for shards paired one to one, in one pass.
 """
 from __future__ import annotations
 
