@@ -284,7 +284,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     n = len(key_parts) + len(response_parts)
     tick = ticker(settings.progress, "reading", n)
     reads, infos = _read_parts(ex, task.name, key_parts + response_parts, tick, options)
-    infos, skipped = _check_reads(key_parts + response_parts, infos, settings.skip_bad)
+    infos, skipped = _check_reads(infos, settings.skip_bad)
     names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
     contexts = _contexts(task, key_parts, response_parts, [None if d is None else d[1] for d in infos])
@@ -325,11 +325,10 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
             raise r
     result = task.corpus.merge(results, gold, system)
     result.warnings[:] = summed_warnings(result.warnings, system)
-    notes = []
     if unpaired:
-        notes.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: {few(unpaired)}")
-    notes += [f"shard skipped: {s}" for s in skipped]
-    result.warnings.extend(notes)
+        result.warnings.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: "
+                               f"{few(unpaired)}")
+    result.warnings.extend(f"shard skipped: {s}" for s in skipped)
     result.skipped_shards = skipped
     return result
 
@@ -404,21 +403,15 @@ def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, r
             raise policy.error([str(gold[k]) for k in paired.missing], [str(found[k]) for k in paired.extra], options)
 
 
-def _check_reads(parts: list, infos: list, skip_bad: bool) -> tuple[list, list[str]]:
-    """What each part read tells (names, summary); a part that failed raises (or, with ``skip_bad``, gets None
-    and is listed)."""
-    out, skipped = [], []
-    for part, got in zip(parts, infos):
-        if isinstance(got, BaseException):
-            if not skip_bad:
-                raise got
-            skipped.append(str(got))
-            out.append(None)
-        else:
-            out.append(got)
-    if skipped and all(n is None for n in out):
-        raise InputError("every shard failed; the first: " + skipped[0])
-    return out, skipped
+def _check_reads(infos: list, skip_bad: bool) -> tuple[list, list[str]]:
+    """What each part read tells (names, summary); the first part that failed raises (or, with ``skip_bad``, each
+    gets None and is listed)."""
+    failed = [got for got in infos if isinstance(got, BaseException)]
+    if failed and not skip_bad:
+        raise failed[0]
+    if failed and len(failed) == len(infos):
+        raise InputError("every shard failed; the first: " + str(failed[0]))
+    return [None if isinstance(got, BaseException) else got for got in infos], [str(got) for got in failed]
 
 
 def ticker(progress, what: str, total: int) -> Callable[..., None]:

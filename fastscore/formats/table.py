@@ -123,16 +123,9 @@ class MentionTable:
                        path: str = "<memory>") -> "MentionTable":
         """Build a table from ``{name: [[(start, end), ...] per cluster]}`` (end exclusive)."""
         names = list(docs)
-        starts, ends, clusters, sizes = [], [], [], []
-        for name in names:
-            n = 0
-            for c, chain in enumerate(docs[name]):
-                for s, e in chain:
-                    starts.append(s)
-                    ends.append(e)
-                    clusters.append(c)
-                    n += 1
-            sizes.append(n)
+        rows = [(s, e, c) for name in names for c, chain in enumerate(docs[name]) for s, e in chain]
+        starts, ends, clusters = ([row[k] for row in rows] for k in range(3))
+        sizes = [sum(map(len, docs[name])) for name in names]
         tokens = [
             (n_tokens or {}).get(name, max((e for ch in docs[name] for _, e in ch), default=0)) for name in names
         ]
@@ -336,9 +329,7 @@ class MentionTable:
             raise InputError(f"{path}: column {not_integers[0]!r} holds {arrow.column(not_integers[0]).type}, not "
                              "integers (see MentionTable.to_arrow for the schema)")
         doc_idx = doc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        start = arrow.column("start").to_numpy().astype(np.int64)
-        end = arrow.column("end").to_numpy().astype(np.int64)
-        cluster = arrow.column("cluster").to_numpy().astype(np.int64)
+        start, end, cluster = (arrow.column(c).to_numpy().astype(np.int64) for c in ("start", "end", "cluster"))
         words = _words_from_arrow(arrow, path, names, doc_idx, start, end) if "nodes" in arrow.column_names else None
         outside = (end > tokens[doc_idx]) if words is None and len(doc_idx) else False
         bad = np.flatnonzero((start < 0) | (end <= start) | outside | (cluster < 0))
