@@ -116,9 +116,9 @@ class LocalExecutor:
         futures = {}
         with self._starting_workers():  # a pool not started yet forks its workers at the first submission
             for group in groups:
-                self.chunks.append([f for i in group for f in files[i]])
-                chunk = len(self.chunks) - 1
-                futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]), chunk)] = group
+                self.chunks.append([f for i in group for f in files[i]])  # numbered by its place in the list
+                futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]),
+                                    len(self.chunks) - 1)] = group
         waiting = dict(futures)
         for future in as_completed(futures):
             del waiting[future]

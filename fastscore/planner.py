@@ -110,10 +110,7 @@ def plan_units(key_names: Sequence[list[str] | None], response_names: Sequence[l
     units: dict[int, Unit] = {}
     for k, names in enumerate(key_names):
         if names is not None:
-            units.setdefault(root(k), Unit([], []))
-    for k in range(len(key_parts)):
-        if key_names[k] is not None:
-            units[root(k)].key.append(k)
+            units.setdefault(root(k), Unit([], [])).key.append(k)
     for r, k in sorted(response_key.items()):
         units[root(k)].response.append(r)
     unpaired = [name for name, r in response_at.items() if name not in key_at]
