@@ -285,12 +285,9 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except BrokenPipeError:
         _drop_output()
         return 0
-    except UsageError as exc:
-        _error_line(f"fastscore: error: {exc}")
-        return 2
     except FastscoreError as exc:
         _error_line(f"fastscore: error: {exc}")
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except MemoryError:  # outside a command's run (_main names its files)
         _error_line(f"fastscore: error: {out_of_memory([])}")
         return 1
