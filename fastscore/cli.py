@@ -94,10 +94,6 @@ def _task_group(p: argparse.ArgumentParser, task: Task, *scopes: str) -> None:
         option.add_to(g)
 
 
-def _outputs_help(outputs: tuple[tuple[str, str], ...]) -> str:
-    return ", ".join(f"{name} ({what})" for name, what in outputs)
-
-
 def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c = sub.add_parser(task.name, help=task.summary, description=task.description, epilog=task.example,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,12 +102,10 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
     c.add_argument("system", metavar=system, help=task.system_help)
     _task_group(c, task, "score", "command", "report")
     c.add_argument("--per-doc", action="store_true", help="also report every document")
-    if task.output_file:  # a format, and for some formats the file to write: --output html FILE
-        c.add_argument("--output", "-o", metavar="FORMAT [FILE]", default=task.outputs[0][0],
-                       help=_outputs_help(task.outputs))
-    else:
-        c.add_argument("--output", "-o", choices=[name for name, _ in task.outputs], default=task.outputs[0][0],
-                       help=_outputs_help(task.outputs))
+    # a format, and for some formats the file to write: --output html FILE
+    formats = {"metavar": "FORMAT [FILE]"} if task.output_file else {"choices": [name for name, _ in task.outputs]}
+    c.add_argument("--output", "-o", default=task.outputs[0][0],
+                   help=", ".join(f"{name} ({what})" for name, what in task.outputs), **formats)
     _statistics_options(c, "--bootstrap", 0)
     if task.corpus is not None:
         _corpus_options(c, task)
@@ -221,10 +215,6 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     m.add_argument("--output", "-o", choices=("text", "json", "markdown", "latex"), default="text",
                    help="text (default), json, markdown, latex")
     m.add_argument("--plot", metavar="FILE.png", help="draw the bootstrap distributions of the differences")
-    _task_group(m, stats_task, "score")
-    if stats_task.corpus is not None:
-        _corpus_options(m, stats_task, "the systems", own=False)
-    commands["compare"] = m
 
     w = _stats_command(sub, "sweep", stats_task, "score many system outputs against one gold",
                        "Score many system outputs against one gold (read once), best first.", _stats_examples("sweep"))
@@ -236,10 +226,11 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     _statistics_options(w, "--bootstrap", 0)
     w.add_argument("--output", "-o", choices=("text", "csv", "json", "markdown", "latex"), default="text",
                    help="text (default), csv, json, markdown, latex")
-    _task_group(w, stats_task, "score")
-    if stats_task.corpus is not None:
-        _corpus_options(w, stats_task, "each SYSTEM", own=False)
-    commands["sweep"] = w
+    for name, c, systems in (("compare", m, "the systems"), ("sweep", w, "each SYSTEM")):
+        _task_group(c, stats_task, "score")
+        if stats_task.corpus is not None:
+            _corpus_options(c, stats_task, systems, own=False)
+        commands[name] = c
 
     commands["convert"] = _convert_command(sub)
     return p, commands
@@ -294,12 +285,9 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except BrokenPipeError:
         _drop_output()
         return 0
-    except UsageError as exc:
-        _error_line(f"fastscore: error: {exc}")
-        return 2
     except FastscoreError as exc:
         _error_line(f"fastscore: error: {exc}")
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except MemoryError:  # outside a command's run (_main names its files)
         _error_line(f"fastscore: error: {out_of_memory([])}")
         return 1
@@ -687,6 +675,8 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
     the gold against itself is a check some users want in the table)."""
     import glob
 
+    from .planner import is_pattern
+
     out: list[str] = []
     named: set[int] = set()  # positions in out of the systems given by name
     for item in items:
@@ -704,7 +694,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
                 raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
                                  + _other_files_hint(item, task))
             out += found
-        elif glob.has_magic(item) and not os.path.exists(item):
+        elif is_pattern(item):
             found = sorted(glob.glob(item))
             if not found:
                 raise UsageError(f"{item}: the pattern matches no file")
@@ -747,12 +737,14 @@ def _once_without_key(systems: list[str], named: set[int], key: str | None) -> l
     keep_key = any(os.path.realpath(systems[i]) == key_path for i in named if systems[i] != "-")
     for system in systems:
         real = os.path.realpath(system) if system != "-" else system
-        if real == key_path and not keep_key and real not in seen:
+        if real in seen:
+            continue
+        seen.add(real)
+        if real == key_path and not keep_key:
             warnings.warn(f"{system}: the gold itself (found in a folder or a pattern), left out of the systems",
                           FastscoreWarning, stacklevel=2)
-        elif real not in seen and (real != key_path or keep_key):
+        else:
             out.append(system)
-        seen.add(real)
     if not out:
         raise UsageError("no system to score: the only one given is the gold itself")
     return out

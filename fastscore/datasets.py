@@ -51,9 +51,9 @@ def dataset_name(path: str, task) -> str:
 
 
 def _named_files(spec: str, task) -> dict[str, str]:
-    from .planner import shard_files
+    from .planner import is_pattern, shard_files
 
-    if not (os.path.isdir(spec) or _is_pattern(spec)):
+    if not (os.path.isdir(spec) or is_pattern(spec)):
         raise UsageError(f"{spec}: scoring by file pairs the files of two folders (or quoted glob patterns): "
                          "give a folder")
     out: dict[str, str] = {}
@@ -64,12 +64,6 @@ def _named_files(spec: str, task) -> dict[str, str]:
                              "file)")
         out[name] = path
     return out
-
-
-def _is_pattern(spec: str) -> bool:
-    import glob
-
-    return glob.has_magic(spec) and not os.path.exists(spec)
 
 
 def dataset_pairs(gold: str, system: str, task, same_datasets: bool = False) -> tuple[list[tuple[str, str, str]],
@@ -287,32 +281,26 @@ def render(result: DatasetsResult, fmt: str, per_doc: bool = False) -> str:
     with_ci = bool(ci)
     head = ["dataset", "documents", *metrics] + ([f"{result.bootstrap.level * 100:g}% CI of {primary}"]
                                                  if with_ci else [])
-    rows = []
-    for name, res in result.datasets:
-        scores = result.dataset_scores(name)
-        rows.append([name, str(len(res.doc_stats)), *(f"{100 * scores[m]:.2f}" for m in metrics)]
-                    + ([_interval(ci.get(f"{primary}@{name}"))] if with_ci else []))
-    macro = result.macro()
-    rows.append(["macro average", str(len(result.doc_stats)), *(f"{100 * macro[m]:.2f}" for m in metrics)]
-                + ([_interval(ci.get(primary + MACRO))] if with_ci else []))
+    # (dataset, documents, F1 of each metric, the metric of its interval), then the macro average's
+    numbers = [(name, len(res.doc_stats), result.dataset_scores(name), f"{primary}@{name}")
+               for name, res in result.datasets] + [("macro", len(result.doc_stats), result.macro(), primary + MACRO)]
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows([["dataset", "documents", *metrics], *(
+            [name, n, *(repr(scores[m]) for m in metrics)] for name, n, scores, _ in numbers)])
+        return buf.getvalue()
+    rows = [[name, str(n), *(f"{100 * scores[m]:.2f}" for m in metrics)] + ([_interval(ci.get(c))] if with_ci else [])
+            for name, n, scores, c in numbers]
+    rows[-1][0] = "macro average"
     note = [f"{len(result.datasets)} datasets (one file pair each), F1 in %; macro average: the mean of each "
             "dataset's F1"]
     if with_ci:
         b = result.bootstrap
         note.append(f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents within each dataset, "
                     f"seed {b.seed}")
-    if fmt == "csv":
-        import csv
-        import io
-
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["dataset", "documents", *metrics])
-        for name, res in result.datasets:
-            scores = result.dataset_scores(name)
-            w.writerow([name, len(res.doc_stats), *(repr(scores[m]) for m in metrics)])
-        w.writerow(["macro", len(result.doc_stats), *(repr(macro[m]) for m in metrics)])
-        return buf.getvalue()
     if fmt == "markdown":
         lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
         lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]

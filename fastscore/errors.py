@@ -125,8 +125,12 @@ class ResourceError(FastscoreError):
 def out_of_memory(files: "list[str]", doing: "str | None" = None, in_batches: bool = False) -> ResourceError:
     """The error of a MemoryError met while ``doing`` (reading, scoring...) ``files``; ``in_batches``: the
     command reads corpora in parts (--jobs, --batch-size)."""
+    hint = "; or fewer --jobs and a smaller --batch-size" if in_batches else ""
+    return ResourceError(f"out of memory{while_doing(files, doing)}: no result (give the run more memory{hint})")
+
+
+def while_doing(files: "list[str]", doing: "str | None" = None) -> str:
+    """`` while reading "a.conll", "b.conll"`` (``doing``, else working on, the first few ``files``), or ``""``."""
     from .messages import few
 
-    on = f" while {doing or 'working on'} {few(files)}" if files else ""
-    hint = "; or fewer --jobs and a smaller --batch-size" if in_batches else ""
-    return ResourceError(f"out of memory{on}: no result (give the run more memory{hint})")
+    return f" while {doing or 'working on'} {few(files)}" if files else ""

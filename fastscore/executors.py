@@ -13,8 +13,7 @@ import os
 import sys
 
 from ._isolation import no_working_folder_in_children
-from .errors import FastscoreError, ResourceError, UsageError, out_of_memory
-from .messages import few
+from .errors import FastscoreError, ResourceError, UsageError, out_of_memory, while_doing
 
 def cores() -> int:
     try:
@@ -48,12 +47,9 @@ class LocalExecutor:
             for process in workers:
                 process.terminate()
 
-    def start(self, task_name: str, n_items: int, part=None) -> None:
-        """The workers started now (no more than ``n_items``), ready for ``task_name`` and for parts like
-        ``part`` (:func:`prepare_to_fork`), while this process plans the run."""
-        self._pool(n_items, task_name, part)
-
-    def _pool(self, n_items: int, task_name: str | None = None, part=None):
+    def start(self, task_name: str | None, n_items: int, part=None):
+        """The pool, its workers started now (no more than ``n_items``), ready for ``task_name`` and for parts like
+        ``part`` (:func:`prepare_to_fork`), while this process plans the run; None: the work runs here."""
         if self.jobs <= 1 or n_items <= 1:
             return self.pool
         if self.pool is None:
@@ -102,7 +98,7 @@ class LocalExecutor:
         ``sizes`` (bytes of each item's input), the largest items go first, so that no worker is left with a
         large one at the end.  ``files``: each item's files, named (with what was ``doing``) when memory runs
         out or a worker dies on it (a :class:`~fastscore.errors.ResourceError`)."""
-        pool = self._pool(len(argument_lists))
+        pool = self.start(None, len(argument_lists))
         out: list = [None] * len(argument_lists)
         files = files or [[] for _ in argument_lists]
         if pool is None:
@@ -120,9 +116,9 @@ class LocalExecutor:
         futures = {}
         with self._starting_workers():  # a pool not started yet forks its workers at the first submission
             for group in groups:
-                self.chunks.append([f for i in group for f in files[i]])
-                chunk = len(self.chunks) - 1
-                futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]), chunk)] = group
+                self.chunks.append([f for i in group for f in files[i]])  # numbered by its place in the list
+                futures[pool.submit(_packed_calls, fn, Packed([argument_lists[i] for i in group]),
+                                    len(self.chunks) - 1)] = group
         waiting = dict(futures)
         for future in as_completed(futures):
             del waiting[future]
@@ -168,22 +164,17 @@ def worker_died(files: list[str], exitcode: int | None, doing: str | None = None
     elif exitcode:
         how = f"exited with status {exitcode}"
     hint = f" ({KILLED_HINT})" if exitcode == -getattr(signal, "SIGKILL", 9) else ""
-    return ResourceError(f"a worker process {how}{_while(files, doing)}: no result{hint}")
+    return ResourceError(f"a worker process {how}{while_doing(files, doing)}: no result{hint}")
 
 
 KILLED_HINT = "the system kills a process that runs out of memory: try fewer --jobs or a smaller --batch-size"
 
 
-def _while(files: list[str], doing: str | None) -> str:
-    return f" while {doing or 'working on'} {few(files)}" if files else ""
-
 
 
 def largest_first(n: int, sizes: list[int] | None) -> list[int]:
     """Indices of ``n`` items, the largest first (ties and no sizes: in order)."""
-    if sizes is None:
-        return list(range(n))
-    return sorted(range(n), key=lambda i: -sizes[i])
+    return list(range(n)) if sizes is None else sorted(range(n), key=lambda i: -sizes[i])
 
 
 CHUNKS_PER_WORKER = 4  # tasks per worker: few enough that the pool's cost per task is small, enough to balance
@@ -268,7 +259,9 @@ WARM: set[str] = set()  # the tasks this process has warmed up for (once each)
 
 
 def _start_worker(task_name: str | None, board_rows=None) -> None:
-    _leave_interrupts_to_the_parent()
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the whole process group gets Ctrl-C: the parent stops the run
     if board_rows is not None:
         _Board.take_row(board_rows)
     _one_thread_each()
@@ -300,13 +293,6 @@ def _interrupts_held():
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (the whole process group gets it): the parent stops the run, with one line."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(fn, args):
@@ -458,11 +444,9 @@ class DaskExecutor:
     def run(self, fn, argument_lists: list[tuple], on_done, sizes: list[int] | None = None,
             files: list[list[str]] | None = None, doing: str | None = None) -> list:
         """As :meth:`LocalExecutor.run`, on the Dask workers."""
-        return self._gather(self.submit(fn, argument_lists, sizes), on_done, files, doing)
-
-    def _gather(self, futures, on_done, files: list[list[str]] | None = None, doing: str | None = None) -> list:
         from dask.distributed import as_completed
 
+        futures = self.submit(fn, argument_lists, sizes)
         index = {f.key: i for i, f in enumerate(futures)}
         out: list = [None] * len(futures)
         for future in as_completed(futures):
@@ -483,7 +467,7 @@ def dask_result(future, files: list[str], doing: str | None = None):
     except MemoryError:
         raise out_of_memory(files, doing, True) from None
     except KilledWorker:
-        raise ResourceError(f"Dask workers died{_while(files, doing)} (each worker that took them): no result "
+        raise ResourceError(f"Dask workers died{while_doing(files, doing)} (each worker that took them): no result "
                             f"({KILLED_HINT})") from None
 
 

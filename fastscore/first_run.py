@@ -41,11 +41,8 @@ def kernels_cached(modules: tuple[str, ...] | None = None) -> bool:
         folders = [os.path.join(s, "__pycache__") for s in sources if _writable(os.path.join(s, "__pycache__"))]
         xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folders.append(os.path.join(xdg, "numba"))
-    found = set()
-    for folder in folders:
-        for index in glob.glob(os.path.join(glob.escape(folder), "**", "*.nbi"), recursive=True):
-            found.add(os.path.basename(index).split(".", 1)[0])
-    found &= known
+    found = known & {os.path.basename(index).split(".", 1)[0] for folder in folders
+                     for index in glob.glob(os.path.join(glob.escape(folder), "**", "*.nbi"), recursive=True)}
     return bool(found) if modules is None else set(modules) <= found
 
 

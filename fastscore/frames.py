@@ -35,12 +35,10 @@ def score_table(result, per_doc: bool = False):
             score = stats.registry[m].score(s)
             value = (lambda k: float(np.asarray(score[k])) if k in score else None)
             rows.append((doc, m, value("recall"), value("precision"), value("f1")))
-    columns = {"metric": pa.array([r[1] for r in rows], pa.string()),
-               "recall": pa.array([r[2] for r in rows], pa.float64()),
-               "precision": pa.array([r[3] for r in rows], pa.float64()),
-               "f1": pa.array([r[4] for r in rows], pa.float64())}
-    if per_doc:
-        columns = {"document": pa.array([r[0] for r in rows], pa.string()), **columns}
+    fields = (("document", pa.string()), ("metric", pa.string()), ("recall", pa.float64()),
+              ("precision", pa.float64()), ("f1", pa.float64()))  # the rows' tuples
+    columns = {name: pa.array([r[i] for r in rows], kind) for i, (name, kind) in enumerate(fields)
+               if per_doc or name != "document"}
     boot = getattr(result, "bootstrap", None)
     if boot is not None:
         ends = [boot.intervals.get(r[1]) if r[0] is None else None for r in rows]

@@ -1,14 +1,6 @@
 """Which files make a corpus, and which of its parts are scored together: the pure planning of corpora of shards
 (no document is parsed, no executor: a file larger than the batch size is only cut at document starts).  ``shards.py``
 runs what is planned here; ``explain`` pairs its files with it too.
-
-- :func:`uses_shards`, :func:`refuse_patterns`: whether a pair of inputs is one of corpora (a folder or glob pattern
-  of shards, or a file to read in batches), and the patterns a task without corpora refuses;
-- :func:`shard_files`: the files of a folder (the task's extensions, maybe gzipped) or of a glob pattern; a path
-  named like a shard that is no file is an error saying what it is, never a shard left out;
-- :func:`parts_of`: those files, each larger than the batch size cut into batches of whole documents;
-- :func:`plan_units`: parts linked by shared document names, grouped into units (a document in two parts of one
-  side is an error); :func:`unpaired_if_one_to_one`: the same for shards paired one to one, in one pass.
 """
 from __future__ import annotations
 
@@ -32,12 +24,17 @@ class Unit:
     response: list[int]  # indices of response parts
 
 
+def is_pattern(spec: str) -> bool:
+    """Whether an input is a glob pattern (not a file whose name has ``*``, ``?`` or ``[``)."""
+    return glob.has_magic(spec) and not os.path.exists(spec)
+
+
 def is_corpus(spec: str, task) -> bool:
     """Whether an input names a set of shards: a glob pattern, or a folder holding files of the task's
     extensions (another folder, such as NAF documents, is one input the task reads itself)."""
     if spec == "-" or task.corpus is None:
         return False
-    if glob.has_magic(spec) and not os.path.exists(spec):
+    if is_pattern(spec):
         return True
     return os.path.isdir(spec) and bool(_folder_files(spec, task))
 
@@ -75,7 +72,7 @@ def shard_files(spec: str, task) -> list[str]:
         if not files:
             raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
-    if glob.has_magic(spec) and not os.path.exists(spec):
+    if is_pattern(spec):
         files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)
         if not files:
             raise UsageError(f"{spec}: the pattern matches no file")
@@ -113,10 +110,7 @@ def plan_units(key_names: Sequence[list[str] | None], response_names: Sequence[l
     units: dict[int, Unit] = {}
     for k, names in enumerate(key_names):
         if names is not None:
-            units.setdefault(root(k), Unit([], []))
-    for k in range(len(key_parts)):
-        if key_names[k] is not None:
-            units[root(k)].key.append(k)
+            units.setdefault(root(k), Unit([], [])).key.append(k)
     for r, k in sorted(response_key.items()):
         units[root(k)].response.append(r)
     unpaired = [name for name, r in response_at.items() if name not in key_at]
@@ -150,7 +144,7 @@ def parts_of(spec: str, task, batch_bytes: int, files: list[str] | None = None) 
 
 def refuse_patterns(gold: str, system: str, task) -> None:
     """A glob pattern given to a task that reads no corpora of shards (nor patterns itself): a UsageError saying so."""
-    patterns = [s for s in (gold, system) if glob.has_magic(s) and not os.path.exists(s)]
+    patterns = [s for s in (gold, system) if is_pattern(s)]
     if task.corpus is None and not task.reads_patterns and patterns:
         raise UsageError(f"{patterns[0]}: task {task.name} scores one pair of inputs (files, or the folders it "
                          "reads itself), not corpora of shards given as glob patterns")

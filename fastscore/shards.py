@@ -284,7 +284,7 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     n = len(key_parts) + len(response_parts)
     tick = ticker(settings.progress, "reading", n)
     reads, infos = _read_parts(ex, task.name, key_parts + response_parts, tick, options)
-    infos, skipped = _check_reads(key_parts + response_parts, infos, settings.skip_bad)
+    infos, skipped = _check_reads(infos, settings.skip_bad)
     names = [None if d is None else d[0] for d in infos]
     k_names, r_names = names[:len(key_parts)], names[len(key_parts):]
     contexts = _contexts(task, key_parts, response_parts, [None if d is None else d[1] for d in infos])
@@ -299,16 +299,13 @@ def score_corpus_on(ex, task, gold: str, system: str, options: dict, settings: S
     if not units:
         raise InputError(f"{gold}: no key document could be read")
     all_parts = key_parts + response_parts
-    jobs = [([reads[k] for k in u.key], [reads[len(key_parts) + r] for r in u.response], (gold, system), options,
-             None if contexts is None else ([contexts[k] for k in u.key],
-                                            [contexts[len(key_parts) + r] for r in u.response]), settings.keep_inputs)
-            for u in units]
-    tick = ticker(settings.progress, "scoring", len(jobs))
-    sizes = [sum(part_size(all_parts[k]) for k in u.key) + sum(part_size(all_parts[len(key_parts) + r])
-                                                               for r in u.response) for u in units]
-    files = [[str(all_parts[k]) for k in u.key] + [str(all_parts[len(key_parts) + r]) for r in u.response]
-             for u in units]
-    results = ex.run(score_unit, [(task.name, *j) for j in jobs], tick, sizes, files, "scoring")
+    sides = [(u.key, [len(key_parts) + r for r in u.response]) for u in units]  # indices in all_parts
+    jobs = [(task.name, [reads[i] for i in k], [reads[i] for i in r], (gold, system), options,
+             None if contexts is None else ([contexts[i] for i in k], [contexts[i] for i in r]), settings.keep_inputs)
+            for k, r in sides]
+    sizes = [sum(part_size(all_parts[i]) for i in k + r) for k, r in sides]
+    files = [[str(all_parts[i]) for i in k + r] for k, r in sides]
+    results = ex.run(score_unit, jobs, ticker(settings.progress, "scoring", len(jobs)), sizes, files, "scoring")
     return _merged(task, results, unpaired, gold, system, skipped)
 
 
@@ -328,11 +325,10 @@ def _merged(task, results: list, unpaired: list[str], gold: str, system: str, sk
             raise r
     result = task.corpus.merge(results, gold, system)
     result.warnings[:] = summed_warnings(result.warnings, system)
-    notes = []
     if unpaired:
-        notes.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: {few(unpaired)}")
-    notes += [f"shard skipped: {s}" for s in skipped]
-    result.warnings.extend(notes)
+        result.warnings.append(f"{system}: {len(unpaired)} response document(s) in no key shard, not scored: "
+                               f"{few(unpaired)}")
+    result.warnings.extend(f"shard skipped: {s}" for s in skipped)
     result.skipped_shards = skipped
     return result
 
@@ -407,21 +403,15 @@ def _check_pairing(task, key_keys: list, response_keys: list, key_parts: list, r
             raise policy.error([str(gold[k]) for k in paired.missing], [str(found[k]) for k in paired.extra], options)
 
 
-def _check_reads(parts: list, infos: list, skip_bad: bool) -> tuple[list, list[str]]:
-    """What each part read tells (names, summary); a part that failed raises (or, with ``skip_bad``, gets None
-    and is listed)."""
-    out, skipped = [], []
-    for part, got in zip(parts, infos):
-        if isinstance(got, BaseException):
-            if not skip_bad:
-                raise got
-            skipped.append(str(got))
-            out.append(None)
-        else:
-            out.append(got)
-    if skipped and all(n is None for n in out):
-        raise InputError("every shard failed; the first: " + skipped[0])
-    return out, skipped
+def _check_reads(infos: list, skip_bad: bool) -> tuple[list, list[str]]:
+    """What each part read tells (names, summary); the first part that failed raises (or, with ``skip_bad``, each
+    gets None and is listed)."""
+    failed = [got for got in infos if isinstance(got, BaseException)]
+    if failed and not skip_bad:
+        raise failed[0]
+    if failed and len(failed) == len(infos):
+        raise InputError("every shard failed; the first: " + str(failed[0]))
+    return [None if isinstance(got, BaseException) else got for got in infos], [str(got) for got in failed]
 
 
 def ticker(progress, what: str, total: int) -> Callable[..., None]:

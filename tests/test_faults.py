@@ -235,13 +235,14 @@ def _blocked_reading_stdin(proc: subprocess.Popen, timeout: float = 60) -> bool:
 def _interrupt_while_reading(args, tmp_path) -> subprocess.CompletedProcess:
     """Start ``fastscore ARGS`` reading standard input from a pipe kept open, Ctrl-C it while it reads."""
     proc = _ctrl_c_able(args, stdin=subprocess.PIPE)
-    try:
-        if not _blocked_reading_stdin(proc):
-            pytest.skip("cannot see the process wait for its input (/proc/PID/syscall)")
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    with proc:  # its pipes closed and the process reaped, a skip included (else a later test meets the leak)
+        try:
+            if not _blocked_reading_stdin(proc):
+                pytest.skip("cannot see the process wait for its input (/proc/PID/syscall)")
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 

@@ -102,22 +102,18 @@ def read_mention_table(path) -> MentionTable:
             # one file's table: ParquetFile reads it as read_table does, without importing pyarrow.dataset
             with pq.ParquetFile(path) as parquet:
                 arrow = parquet.read()
-            return _table(_validated(arrow), path)
+            return _table(arrow, path)
         with pa.memory_map(path) as source:  # the columns are copied out before the map is closed
-            return _table(_validated(pa.ipc.open_file(source).read_all()), path)
+            return _table(pa.ipc.open_file(source).read_all(), path)
     except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:  # a damaged column name is not UTF-8
         reason = " ".join(str(exc).split())  # pyarrow's messages may span lines
         raise InputError(f"{path}: cannot read it as Parquet or Arrow: {reason}") from None
 
 
-def _validated(arrow):
-    """The table, its buffers checked (a damaged Arrow file is read without checks, and reading its offsets
-    or dictionary indices out of range would crash the process)."""
-    arrow.validate(full=True)
-    return arrow
-
-
 def _table(arrow, path: str) -> MentionTable:
+    # its buffers checked first: a damaged Arrow file is read without checks, and reading its offsets or
+    # dictionary indices out of range would crash the process (pyarrow's error: the caller's message)
+    arrow.validate(full=True)
     try:
         table = MentionTable.from_arrow(arrow, path)
         sentences = (arrow.schema.metadata or {}).get(SENTENCES)

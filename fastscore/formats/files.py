@@ -10,6 +10,7 @@ import sys
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from ..errors import InputNotFound, OtherFormatError, ParseError, UsageError
@@ -96,12 +97,9 @@ def document_batches(path: str, document_start: "re.Pattern[bytes]", batch_bytes
             if m is None:
                 break
             cuts.append(m.start("cut" if "cut" in document_start.groupindex else 0))
-        size = len(data)
-        lines = [0]
-        for a, b in zip(cuts, cuts[1:]):
-            lines.append(lines[-1] + data[a:b].count(b"\n"))
-    ends = cuts[1:] + [size]
-    return [Part(path, a, b, n) for a, b, n in zip(cuts, ends, lines)]
+        ends = cuts[1:] + [len(data)]
+        lines = accumulate((data[a:b].count(b"\n") for a, b in zip(cuts, ends)), initial=0)  # before each batch
+        return [Part(path, a, b, n) for a, b, n in zip(cuts, ends, lines)]
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import ParseError
 from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, reject_other_format, source_bytes, source_name
-from .table import MentionTable, _numbers, offsets
+from .table import MentionTable
 
 
 @dataclass
@@ -48,30 +48,17 @@ def read_jsonl(path: str | os.PathLike | Part) -> MentionTable:
     Raises :class:`~fastscore.errors.ParseError` naming the file, line and document for a line that is
     not a JSON object, a missing field, a mention that is not ``[start, end]`` inside the document, or a
     ``doc_key`` seen twice."""
-    names: list[str] = []
+    docs: dict[str, list[list[tuple[int, int]]]] = {}  # doc_key -> clusters of half-open spans (keys unique)
+    tokens: dict[str, int] = {}
     lines: list[int] = []
-    tokens: list[int] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    clusters: list[int] = []
-    sizes: list[int] = []
-    labels: list[list[str]] = []
-    name = path.path if isinstance(path, Part) else source_name(os.fspath(path))
     for number, obj, doc_key, sentences, spans in _objects(path):
-        names.append(doc_key)
+        docs[doc_key] = [[(s, e + 1) for s, e in cluster] for cluster in spans]
+        tokens[doc_key] = sum(len(s) for s in sentences)
         lines.append(number)
-        tokens.append(sum(len(s) for s in sentences))
-        for c, cluster in enumerate(spans):
-            for s, e in cluster:
-                starts.append(s)
-                ends.append(e + 1)
-                clusters.append(c)
-        sizes.append(sum(len(c) for c in spans))
-        labels.append(_numbers(len(spans)))
-    return MentionTable(path=name, doc_names=names, doc_lines=np.asarray(lines, dtype=np.int64),
-                        doc_tokens=np.asarray(tokens, dtype=np.int64), doc_offsets=offsets(sizes),
-                        start=np.asarray(starts, dtype=np.int32), end=np.asarray(ends, dtype=np.int32),
-                        cluster=np.asarray(clusters, dtype=np.int32), cluster_labels=labels)
+    name = path.path if isinstance(path, Part) else source_name(os.fspath(path))
+    table = MentionTable.from_documents(docs, tokens, name)
+    table.doc_lines = np.asarray(lines, dtype=np.int64)
+    return table
 
 
 def read_jsonl_documents(path: str | os.PathLike) -> list[JsonlDocument]:

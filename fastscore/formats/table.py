@@ -123,16 +123,9 @@ class MentionTable:
                        path: str = "<memory>") -> "MentionTable":
         """Build a table from ``{name: [[(start, end), ...] per cluster]}`` (end exclusive)."""
         names = list(docs)
-        starts, ends, clusters, sizes = [], [], [], []
-        for name in names:
-            n = 0
-            for c, chain in enumerate(docs[name]):
-                for s, e in chain:
-                    starts.append(s)
-                    ends.append(e)
-                    clusters.append(c)
-                    n += 1
-            sizes.append(n)
+        rows = [(s, e, c) for name in names for c, chain in enumerate(docs[name]) for s, e in chain]
+        starts, ends, clusters = ([row[k] for row in rows] for k in range(3))
+        sizes = [sum(map(len, docs[name])) for name in names]
         tokens = [
             (n_tokens or {}).get(name, max((e for ch in docs[name] for _, e in ch), default=0)) for name in names
         ]
@@ -173,19 +166,16 @@ class MentionTable:
         """A table with only the documents ``keep_docs`` (in that order)."""
         rows = [np.arange(self.doc_offsets[i], self.doc_offsets[i + 1]) for i in keep_docs]
         idx = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-        sizes = [self.doc_offsets[i + 1] - self.doc_offsets[i] for i in keep_docs]
-        return MentionTable(
-            path=self.path,
-            doc_names=[self.doc_names[i] for i in keep_docs],
-            doc_lines=self.doc_lines[keep_docs],
-            doc_tokens=self.doc_tokens[keep_docs],
-            doc_offsets=offsets(sizes),
-            start=self.start[idx],
-            end=self.end[idx],
-            cluster=self.cluster[idx],
-            cluster_labels=[self.cluster_labels[i] for i in keep_docs],
-            words=None if self.words is None else self.words.take(idx),
-        )
+        return self._subset(keep_docs, idx, [len(r) for r in rows], self.cluster[idx],
+                            [self.cluster_labels[i] for i in keep_docs])
+
+    def _subset(self, docs, rows: np.ndarray, sizes, cluster: np.ndarray, labels: list[list[str]],
+                **kept) -> "MentionTable":
+        """The documents ``docs`` with the mention rows ``rows`` (``sizes`` of them in each document)."""
+        return MentionTable(path=self.path, doc_names=[self.doc_names[i] for i in docs], doc_lines=self.doc_lines[docs],
+                            doc_tokens=self.doc_tokens[docs], doc_offsets=offsets(sizes),
+                            start=self.start[rows], end=self.end[rows], cluster=cluster, cluster_labels=labels,
+                            words=None if self.words is None else self.words.take(rows), **kept)
 
     @classmethod
     def concat(cls, tables: list["MentionTable"], path: str) -> "MentionTable":
@@ -242,20 +232,9 @@ class MentionTable:
             new_cluster[lo:hi] = remap[self.cluster[lo:hi]]
             labels.append([lab for lab, k in zip(self.cluster_labels[d], kept) if k])
             sizes.append(int(keep[lo:hi].sum()))
-        return MentionTable(
-            path=self.path,
-            doc_names=list(self.doc_names),
-            doc_lines=self.doc_lines,
-            doc_tokens=self.doc_tokens,
-            doc_offsets=offsets(sizes),
-            start=self.start[keep],
-            end=self.end[keep],
-            cluster=new_cluster[keep].astype(np.int32),
-            cluster_labels=labels,
-            words=None if self.words is None else self.words.take(np.flatnonzero(keep)),
-            discarded=self.discarded,
-            unread=self.unread,
-        )
+        rows = np.flatnonzero(keep)
+        return self._subset(list(range(self.n_docs)), rows, sizes, new_cluster[rows].astype(np.int32), labels,
+                            discarded=self.discarded, unread=self.unread)
 
     def to_arrow(self):
         """The table as a ``pyarrow.Table``, one row per mention (:meth:`from_arrow` reads it back):
@@ -350,9 +329,7 @@ class MentionTable:
             raise InputError(f"{path}: column {not_integers[0]!r} holds {arrow.column(not_integers[0]).type}, not "
                              "integers (see MentionTable.to_arrow for the schema)")
         doc_idx = doc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        start = arrow.column("start").to_numpy().astype(np.int64)
-        end = arrow.column("end").to_numpy().astype(np.int64)
-        cluster = arrow.column("cluster").to_numpy().astype(np.int64)
+        start, end, cluster = (arrow.column(c).to_numpy().astype(np.int64) for c in ("start", "end", "cluster"))
         words = _words_from_arrow(arrow, path, names, doc_idx, start, end) if "nodes" in arrow.column_names else None
         outside = (end > tokens[doc_idx]) if words is None and len(doc_idx) else False
         bad = np.flatnonzero((start < 0) | (end <= start) | outside | (cluster < 0))
