@@ -33,10 +33,6 @@ EXTENSION = ".trp"
 SINGLE_DOCUMENT = "document"  # the name of the one document of a single file
 
 _TRIPLE = {"triple", "triplet"}
-_FIRST_IDS = {"elementfirstids", "eventids"}
-_FIRST = {"elementfirst", "event"}
-_SECOND_IDS = {"elementsecondids", "participantids"}
-_SECOND = {"elementsecond", "participant"}
 
 
 def module_comment(text: str) -> str:
@@ -123,6 +119,9 @@ class TripleSet:
 
 
 TRIPLE, FIRST_IDS, SECOND_IDS, FIRST, SECOND, OTHER = range(6)
+_KINDS = {"triple": TRIPLE, "triplet": TRIPLE, "elementfirstids": FIRST_IDS, "eventids": FIRST_IDS,
+          "elementsecondids": SECOND_IDS, "participantids": SECOND_IDS, "elementfirst": FIRST, "event": FIRST,
+          "elementsecond": SECOND, "participant": SECOND}  # the module's element names and aliases, lower case
 # a triple while it is read: a row of TripleDoc's columns (the id lists its two elements)
 (_COL_ID, _COL_RELATION, _COL_PROFILE, _COL_LAYER, _COL_FIRST, _COL_SECOND, _COL_FIRST_LABEL, _COL_SECOND_LABEL,
  _COL_FIRST_COMMENT, _COL_SECOND_COMMENT, _COL_LINE, _COL_CONFIDENCE, _RAW_CONFIDENCE) = range(13)
@@ -155,21 +154,6 @@ def java_lower(name: str) -> str:
     return name.lower() if name.isascii() else fold(name)
 
 
-def _kind(name: str) -> int:
-    low = java_lower(name)
-    if low in _TRIPLE:
-        return TRIPLE
-    if low in _FIRST_IDS:
-        return FIRST_IDS
-    if low in _SECOND_IDS:
-        return SECOND_IDS
-    if low in _FIRST:
-        return FIRST
-    if low in _SECOND:
-        return SECOND
-    return OTHER
-
-
 class _Handler:
     """expat's handlers.  Triples are gathered as rows (one list per triple) and turned into the document's
     columns once the file is read; an element of a triple's ids with nothing but a plain ``id`` (nearly every
@@ -199,7 +183,7 @@ class _Handler:
     def start(self, name: str, attrs: dict) -> None:
         kind = self.kinds.get(name)
         if kind is None:
-            kind = self.kinds[name] = _kind(name)
+            kind = self.kinds[name] = _KINDS.get(java_lower(name), OTHER)
             if kind == TRIPLE:
                 self.triple_names.add(name)
         t = self.current
@@ -497,37 +481,25 @@ def write_triples(doc: TripleDoc) -> str:
             + "".join(triple_string(doc, k) for k in range(len(doc))) + "</triples>\n")
 
 
-def triple_string(doc: TripleDoc, k: int) -> str:
-    """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out)."""
-    profile = doc.profiles[k]
-    head = f'<triple id="{doc.ids[k]}"'
-    if profile:
-        head += f' profile_id="{profile}"'
-    if doc.confidences[k] > 0:
-        head += f' profile_confidence="{doc.confidences[k]}"'
-    if doc.relations[k]:
-        head += f' relation="{doc.relations[k]}"'
-    if doc.layers[k]:
-        head += f' kaflayer="{doc.layers[k]}"'
-    parts = [head + ">\n"]
-    for tag, item, ids, attrs in triple_elements(doc, k):
+def triple_string(doc: TripleDoc, k: int, relation: str | None = None, profile: str | None = None,
+                  table: bool = False) -> str:
+    """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out, quotes
+    dropped from comments); with ``table``, as ``Triple.toTableRowString`` (one line, no confidence)."""
+    relation = doc.relations[k] if relation is None else relation
+    profile = doc.profiles[k] if profile is None else profile
+    confidence = 0 if table else doc.confidences[k]
+    s = (f'<triple id="{doc.ids[k]}"' + (f' profile_id="{profile}"' if profile else "")
+         + (f' profile_confidence="{confidence}"' if confidence > 0 else "")
+         + (f' relation="{relation}"' if relation else "") + (f' kaflayer="{doc.layers[k]}"' if doc.layers[k] else ""))
+    indent, item_end, element_end = ("", " ", "\t") if table else ("\t", "\n", "\n")
+    s += ">" + ("\t" if table else "\n")
+    for tag, ids, label, comment in (("elementFirst", doc.first[k], doc.first_labels[k], doc.first_comments[k]),
+                                     ("elementSecond", doc.second[k], doc.second_labels[k], doc.second_comments[k])):
+        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
+                                                           if comment else "")
         if not ids:
-            parts.append(f"\t<{tag}{attrs}/>\n")
+            s += f"{indent}<{tag}Ids{attrs}/>{element_end}"
         else:
-            parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
-    parts.append("</triple>\n")
-    return "".join(parts)
-
-
-def triple_elements(doc, k: int) -> tuple[tuple[str, str, list, str], ...]:
-    """(list tag, item tag, ids, attributes) of triple ``k``'s two element lists, as the module writes them."""
-    return (("elementFirstIds", "elementFirst", doc.first[k], element_attributes(doc.first_labels[k],
-                                                                                  doc.first_comments[k])),
-            ("elementSecondIds", "elementSecond", doc.second[k], element_attributes(doc.second_labels[k],
-                                                                                     doc.second_comments[k])))
-
-
-def element_attributes(label: str, comment: str) -> str:
-    """`` label="..." comment="..."`` of an element list, as the module writes them (quotes dropped from
-    comments); empty parts left out."""
-    return (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"' if comment else "")
+            items = "".join(f'{indent * 2}<{tag} id="{i}"/>{item_end}' for i in ids)
+            s += f"{indent}<{tag}Ids{attrs}>{item_end}{items}{indent}</{tag}Ids>{element_end}"
+    return s + "</triple>\n"

@@ -20,7 +20,7 @@ import json
 import os
 import time
 
-from ..formats.triples import triple_elements
+from ..formats.triples import triple_string
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
@@ -422,24 +422,6 @@ def _confusion(prep) -> str:
     return s + "".join(line + "\n" for line in log)
 
 
-def _table_row(doc, k: int, relation: str, profile: str) -> str:
-    """``Triple.toTableRowString``."""
-    s = f'<triple id="{doc.ids[k]}"'
-    if profile:
-        s += f' profile_id="{profile}"'
-    if relation:
-        s += f' relation="{relation}"'
-    if doc.layers[k]:
-        s += f' kaflayer="{doc.layers[k]}"'
-    s += ">\t"
-    for tag, item, ids, attrs in triple_elements(doc, k):
-        if not ids:
-            s += f"<{tag}{attrs}/>\t"
-        else:
-            s += f"<{tag}{attrs}> " + "".join(f'<{item} id="{i}"/> ' for i in ids) + f"</{tag}>\t"
-    return s + "</triple>\n"
-
-
 def _sorted_rows(items: list[tuple[str, str]]) -> str:
     """``Util.sortTriplesForRelation``: relation descending; equal relations in reverse order of addition
     (its comparator never answers 'equal')."""
@@ -501,8 +483,8 @@ def _error_log(prep) -> str:
 
                     if not any(dedup(w) for w in wrong_here):
                         wrong_here.append(j)
-        not_covered += [(g_rel[i], _table_row(gdoc, g_rows[i], g_rel[i], profile)) for i in remaining]
-        wrong += [(s_rel[j], _table_row(sdoc, s_rows[j], s_rel[j], profile)) for j in wrong_here]
+        not_covered += [(g_rel[i], triple_string(gdoc, g_rows[i], g_rel[i], profile, table=True)) for i in remaining]
+        wrong += [(s_rel[j], triple_string(sdoc, s_rows[j], s_rel[j], profile, table=True)) for j in wrong_here]
     s = f"\n\nNot covered Triples:{len(not_covered)}\n" + _sorted_rows(not_covered)
     s += "\n\n" + f"Wrong Triples:{len(wrong)}\n" + _sorted_rows(wrong)
     return s
