@@ -96,7 +96,7 @@ def converted(ts: TripleSet, opts: Options) -> TripleSet:
                          f"(e.g. --layers entity,opinion)")
     from .convert import naf_to_triples
 
-    docs = {name: naf_to_triples(doc, _module_order(opts.layers), opts.intersect, name=name)
+    docs = {name: naf_to_triples(doc, opts.layers, opts.intersect, name=name)
             for name, doc in ts.naf.items()}
     return TripleSet(ts.path, docs, folder=ts.folder)
 
@@ -112,10 +112,6 @@ def as_asked(ts: TripleSet, opts: Options) -> TripleSet:
             raise d.fixed
         docs[name] = d.fixed or d
     return TripleSet(ts.path, docs, folder=ts.folder)
-
-
-def _module_order(layers):
-    return [layer for layer in ("sentiment", "opinion", "entity", "property", "srl") if layer in layers]
 
 
 @dataclass(frozen=True)
