@@ -217,37 +217,30 @@ def pair_name(name: str, options: dict) -> str:
 def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tuple[Side, Side]:
     """(kept, out of range) of one document's triples."""
     rels = doc.relations
-    dropped = set()
-    if opts.location_defect:
-        dropped.add("LOCATION")
+    dropped = {"LOCATION"} if opts.location_defect else set()
     if opts.skip_time_and_location:
-        dropped.update(("TIME", "LOCATION"))
+        dropped |= {"TIME", "LOCATION"}
     filt = set(opts.filter_relations) if opts.filter_relations else None
     if dropped or filt is not None:
         rows = [k for k, r in enumerate(rels) if r not in dropped and (filt is None or r in filt)]
     else:
         rows = list(range(len(rels)))
     passed = len(rows)
-    mapping = opts.mapping
-    if mapping:
-        kept_rels = [mapping.get(rels[k], rels[k]) for k in rows]
+    if opts.mapping:
+        kept_rels = [opts.mapping.get(rels[k], rels[k]) for k in rows]
     else:
         kept_rels = rels if passed == len(rels) else [rels[k] for k in rows]
-    out_rows: list[int] = []
-    out_rels: list[str] = []
-    if token_range is not None:
-        first = doc.first
-        late = doc.late
-        inside = [any(i in token_range for i in (first[k][: doc.ids_at_end(k)] if k in late else first[k]))
-                  for k in rows]
-        out_rows = [k for k, ok in zip(rows, inside) if not ok]
-        out_rels = [r for r, ok in zip(kept_rels, inside) if not ok]
-        rows = [k for k, ok in zip(rows, inside) if ok]
-        kept_rels = [r for r, ok in zip(kept_rels, inside) if ok]
-    profiles = doc.profiles
-    keep_prof = [profiles[k] or r for k, r in zip(rows, kept_rels)]
-    out_prof = [profiles[k] or r for k, r in zip(out_rows, out_rels)]
-    return (Side([rows], [kept_rels], [keep_prof], [passed]), Side([out_rows], [out_rels], [out_prof], [0]))
+    out_rows, out_rels = [], []
+    if token_range is not None:  # (the ids a triple had when it ended)
+        inside = [any(i in token_range for i in doc.first[k][: doc.ids_at_end(k)]) for k in rows]
+        rows, kept_rels, out_rows, out_rels = [[x for x, ok in zip(column, inside) if ok == want]
+                                               for want in (True, False) for column in (rows, kept_rels)]
+
+    def profiles(rows: list[int], relations: list[str]) -> list[str]:
+        return [doc.profiles[k] or r for k, r in zip(rows, relations)]
+
+    return (Side([rows], [kept_rels], [profiles(rows, kept_rels)], [passed]),
+            Side([out_rows], [out_rels], [profiles(out_rows, out_rels)], [0]))
 
 
 def _concat(sides: list[Side]) -> Side:
