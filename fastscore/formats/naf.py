@@ -176,9 +176,7 @@ class _Handler:
 
     def end(self, name: str) -> None:
         tag = self.stack.pop()
-        if tag == "target-span":
-            self._close_span()
-        elif tag == "span":
+        if tag in ("span", "target-span"):
             self._close_span()
         elif tag == "externalreferences":
             self.in_external -= 1

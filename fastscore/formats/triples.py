@@ -40,6 +40,10 @@ def module_comment(text: str) -> str:
     return text.replace('"', "").replace("&", "&amp;")
 
 
+_COLUMNS = ("ids", "relations", "profiles", "layers", "first", "second", "first_labels", "second_labels",
+            "first_comments", "second_comments", "lines", "confidences")  # TripleDoc's, in a row's order
+
+
 @dataclass
 class TripleDoc:
     """The triples of one document, column by column (one entry per triple, in file order)."""
@@ -77,18 +81,10 @@ class TripleDoc:
     def append(self, tid: str, relation: str, first, second, *, first_label: str = "", second_label: str = "",
                first_comment: str = "", second_comment: str = "", profile: str = "", layer: str = "",
                line: int = 0) -> None:
-        self.ids.append(tid)
-        self.relations.append(relation)
-        self.profiles.append(profile)
-        self.layers.append(layer)
-        self.first.append(list(first))
-        self.second.append(list(second))
-        self.first_labels.append(first_label)
-        self.second_labels.append(second_label)
-        self.first_comments.append(first_comment)
-        self.second_comments.append(second_comment)
-        self.lines.append(line)
-        self.confidences.append(0)
+        row = (tid, relation, profile, layer, list(first), list(second), first_label, second_label, first_comment,
+               second_comment, line, 0)
+        for column, value in zip(_COLUMNS, row):
+            getattr(self, column).append(value)
 
     def __repr__(self) -> str:
         return f"TripleDoc({self.name!r}, {len(self)} triples)"
@@ -127,8 +123,6 @@ _KINDS = {"triple": TRIPLE, "triplet": TRIPLE, "elementfirstids": FIRST_IDS, "ev
  _COL_FIRST_COMMENT, _COL_SECOND_COMMENT, _COL_LINE, _COL_CONFIDENCE, _RAW_CONFIDENCE) = range(13)
 # (_RAW_CONFIDENCE, the attribute as written, is no column of the document)
 assert (_COL_FIRST, _COL_SECOND) == (FIRST + 1, SECOND + 1)  # the short path finds an element's ids at kind + 1
-_COLUMNS = ("ids", "relations", "profiles", "layers", "first", "second", "first_labels", "second_labels",
-            "first_comments", "second_comments", "lines", "confidences")
 _TRIPLE_KEYS = {"id": _COL_ID, "profile_id": _COL_PROFILE, "kaflayer": _COL_LAYER,
                 "profile_confidence": _RAW_CONFIDENCE, "relation": _COL_RELATION}
 

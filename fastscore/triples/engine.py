@@ -251,15 +251,10 @@ def _concat(sides: list[Side]) -> Side:
 def prepare(gold: TripleSet, system: TripleSet, opts: Options) -> Prepared:
     pairs = pair_documents(gold, system, opts.ignore_file_suffix)
     token_range = set(opts.range_tokens) if opts.range_tokens else None
-    g_sides, s_sides, o_sides = [], [], []
-    for _, g, s in pairs:
-        g_sides.append(_filter(g, opts, None)[0])
-        kept, out = _filter(s, opts, token_range)
-        s_sides.append(kept)
-        o_sides.append(out)
-    prep = Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], _concat(g_sides),
-                    _concat(s_sides), _concat(o_sides), opts, gold.folder, gold.path, system.path)
-    return prep
+    systems = [_filter(s, opts, token_range) for _, _, s in pairs]  # (in range, out of range) per document
+    return Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
+                    _concat([_filter(g, opts, None)[0] for _, g, _ in pairs]), _concat([k for k, _ in systems]),
+                    _concat([o for _, o in systems]), opts, gold.folder, gold.path, system.path)
 
 
 def _layout(prep: Prepared) -> None:
