@@ -361,16 +361,12 @@ class _KybotReader:
             if low in fields:
                 setattr(item, fields[low], _rtype(value) if low == "rtype" else value)
             elif low == "rank":
-                score = self._score(value, what)
-                if score is not None:
+                score = java_double(value)
+                if score is None:
+                    self.warnings.append(f"{self.path}:{self.parser.CurrentLineNumber}: {what} rank {value!r} is "
+                                         "not a number: rank 0 (as the module reads it)")
+                else:
                     item.score = score
-
-    def _score(self, value: str, what: str) -> float | None:
-        score = java_double(value)
-        if score is None:
-            self.warnings.append(f"{self.path}:{self.parser.CurrentLineNumber}: {what} rank {value!r} is not a "
-                                 "number: rank 0 (as the module reads it)")
-        return score
 
     def start(self, name: str, attrs: list[str]) -> None:
         pairs = [(attrs[k], trim(attrs[k + 1])) for k in range(0, len(attrs), 2)]

@@ -228,23 +228,26 @@ def _single(result) -> str:
     gold_name, system_name = _names(result)
     s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total", prep)
     s += _elements(t)
-    n_sys, out = int(t["system"]), int(t["out_of_range"])
     if prep.options.ignore_relations:
         s += _variant_block(VARIANT_TITLES["partial-any-relation"], t["correct_p"], t["unique_p"], t["gold"])
     else:
-        c, u, g = t["correct_pr"], t["unique_pr"], t["gold"]
-        s += _variant_block(VARIANT_TITLES["partial"], c, u, g)
-        p, r = double_str(ddiv(c, u)), double_str(ddiv(c, g))
-        s += ("\n\tNr of Triples\tTriples in scope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
-              f"{system_name}\t{n_sys + out}\t{int(u)}\t{int(c)}\t\t{p}\t{r}\n")
-        sys_all = int(t["first_system"] + t["first_system_out"])
-        sys_in = int(t["first_system"])
+        s += _variant_block(VARIANT_TITLES["partial"], t["correct_pr"], t["unique_pr"], t["gold"])
+        s += _scope_row(t, system_name, "Triples in scope")
+        sys_all, sys_in = int(t["first_system"] + t["first_system_out"]), int(t["first_system"])
         s += ("\n\tNr First Elements\tCorrect\tRecall\tPrecision\n"
               f"{system_name}\t{sys_all}\t{sys_in}\t{double_str(ddiv(sys_in, t['first_gold']))}\t"
               f"{double_str(ddiv(sys_in, sys_all))}\n")
     correct = "correct_p" if prep.options.ignore_relations else "correct_pr"
     s += _relation_table(t, _relation_keys(prep)[0], correct, "Proportion Gold")
     return s
+
+
+def _scope_row(t: dict, system_name: str, scope_head: str) -> str:
+    """The system file's partial-id, same-relation row (``scope_head``: the module's spelling of that column)."""
+    c, u = t["correct_pr"], t["unique_pr"]
+    return (f"\n\tNr of Triples\t{scope_head}\tCorrect\tWSD threshold\tPrecision\tRecall\n"
+            f"{system_name}\t{int(t['system'] + t['out_of_range'])}\t{int(u)}\t{int(c)}\t\t"
+            f"{double_str(ddiv(c, u))}\t{double_str(ddiv(c, t['gold']))}\n")
 
 
 def _relation_table(t: dict, keys: list[str], correct: str, gold_head: str) -> str:
@@ -278,22 +281,14 @@ def _debug(result) -> str:
     prep = result.prepared
     t = result.totals()
     gold_name, system_name = _names(result)
-    gdoc, sdoc = prep.gold_docs[0], prep.system_docs[0]
     s = _range_head(prep.options)
-    s += _statistics(gold_name, prep.gold.passed[0], 0, [gdoc.ids[k] for k in prep.gold.rows[0]],
-                     prep.gold.relations[0])
-    s += _statistics(system_name, prep.system.passed[0], len(prep.out.rows[0]),
-                     [sdoc.ids[k] for k in prep.system.rows[0]], prep.system.relations[0])
-    s += _figures_head(t, gold_name, system_name, "Nr. of Triples", prep)
-    s += _elements(t)
-    g = t["gold"]
+    for name, side, doc, out in ((gold_name, prep.gold, prep.gold_docs[0], 0),
+                                 (system_name, prep.system, prep.system_docs[0], len(prep.out.rows[0]))):
+        s += _statistics(name, side.passed[0], out, [doc.ids[k] for k in side.rows[0]], side.relations[0])
+    s += _figures_head(t, gold_name, system_name, "Nr. of Triples", prep) + _elements(t)
     for v in ("exact", "exact-any-relation", "partial", "partial-any-relation"):
-        title = VARIANT_TITLES[v]
-        s += _variant_block(title, t[f"correct_{SHORT[v]}"], t[f"unique_{SHORT[v]}"], g)
-    c, u = t["correct_pr"], t["unique_pr"]
-    s += ("\n\tNr of Triples\tTriples inscope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
-          f"{system_name}\t{int(t['system'] + t['out_of_range'])}\t{int(u)}\t{int(c)}\t\t"
-          f"{double_str(ddiv(c, u))}\t{double_str(ddiv(c, g))}\n")
+        s += _variant_block(VARIANT_TITLES[v], t[f"correct_{SHORT[v]}"], t[f"unique_{SHORT[v]}"], t["gold"])
+    s += _scope_row(t, system_name, "Triples inscope")  # (sic)
     # printRelationTables
     s += ("\nResults per profile\n"
           "Profile\tTotal System\tExactIdExactRelation\tPrecision\tExactId\tPrecision\tPartialIdExactRelation\t"
