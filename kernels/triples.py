@@ -94,30 +94,6 @@ def _exact(off, ids, a, b):
 
 
 @njit(cache=True)
-def _pred(mode, a, b, f_off, f_ids, s_off, s_ids, fold, rel, flags):
-    if mode == MODE_P:
-        return _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-    if mode == MODE_X:
-        return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-    if mode == MODE_PR:
-        return fold[a] == fold[b] and _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-    if mode == MODE_XR:
-        return fold[a] == fold[b] and _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-    if mode == MODE_PR_DEDUP:
-        if fold[a] == fold[b]:
-            return _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-        if (flags[b] & PARTICIPANT) != 0 and (flags[a] & KYOTO_ROLE) != 0:
-            return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-        return False
-    if mode == MODE_XR_DEDUP:
-        if fold[a] == fold[b] or ((flags[b] & PARTICIPANT) != 0 and (flags[a] & KYOTO_ROLE) != 0):
-            return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-        return False
-    # MODE_RP
-    return rel[a] == rel[b] and _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-
-
-@njit(cache=True)
 def postings(off, ids, lo, hi, n_keys):
     """CSR key -> rows (ascending) of rows lo..hi-1 of an element whose ids are sorted (a row once per key,
     even when its element lists the id twice)."""
@@ -405,7 +381,6 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
     return state[0], state[1], state[2]  # match, unique, counted
 
 
-
 @njit(cache=True)
 def _mark_new(seen, sorted_ids, a0, a1):
     """Whether none of the ids [a0, a1) was seen yet (a triple not counted before); marks them if so."""
@@ -415,6 +390,7 @@ def _mark_new(seen, sorted_ids, a0, a1):
     for p in range(a0, a1):
         seen[sorted_ids[p]] = True
     return True
+
 
 @njit(cache=True)
 def element_stats(off, ids, label, n_gold, lo_out, n_keys):
@@ -516,21 +492,12 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
     buf = np.empty(64, dtype=np.int64)
     for s in range(n_gold, n):
         buf, n_buf = _candidates(s, -1, f_off, fs, s_off, ss, doc, gpf_off, gpf, gps_off, gps, gpe_off, gpe, buf)
-        # ascending, each once (insertion sort: few candidates)
-        for i in range(1, n_buf):
-            v = buf[i]
-            j = i - 1
-            while j >= 0 and buf[j] > v:
-                buf[j + 1] = buf[j]
-                j -= 1
-            buf[j + 1] = v
         last = -1
-        for i in range(n_buf):
-            g = buf[i]
+        for g in np.sort(buf[:n_buf]):  # ascending, each once
             if g == last:
                 continue
             last = g
-            if rel[g] != rel[s] and _pred(MODE_P, g, s, f_off, fs, s_off, ss, fold, rel, flags):
+            if rel[g] != rel[s] and _partial(f_off, fs, g, s) and _partial(s_off, ss, g, s):
                 out = _push_pair(out, n_out, s, g)
                 n_out += 1
     return out[:n_out].copy()
