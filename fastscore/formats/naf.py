@@ -300,12 +300,10 @@ def _documents(path: str) -> list[tuple[str, str, str]]:
     if not os.path.isdir(path):
         base = os.path.basename(path)
         return [(_topic_of(base), base, path)]
-    out = []
-    for name in _naf_files(path):
-        out.append((_topic_of(name), name, os.path.join(path, name)))
-    for d in sorted(d for d in os.listdir(path) if not is_hidden(d) and os.path.isdir(os.path.join(path, d))):
-        for name in _naf_files(os.path.join(path, d)):
-            out.append((d, f"{d}/{name}", os.path.join(path, d, name)))
+    out = [(_topic_of(name), name, os.path.join(path, name)) for name in _naf_files(path)]
+    out += [(d, f"{d}/{name}", os.path.join(path, d, name))
+            for d in sorted(d for d in os.listdir(path) if not is_hidden(d) and os.path.isdir(os.path.join(path, d)))
+            for name in _naf_files(os.path.join(path, d))]
     if not out:
         raise ParseError(path, None, f"folder has no NAF/KAF files ({', '.join(EXTENSIONS)}), neither in it nor in "
                          "topic folders")

@@ -359,17 +359,16 @@ def _parse(source, path: str, name: str, lenient: bool) -> TripleDoc:
         raise ParseError(path, 1, f"XML declaration: {exc}", name) from None
     except xml.parsers.expat.ExpatError as exc:
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # a file of another task's
-        problem = (f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} (line {exc.lineno}, column "
-                   f"{exc.offset + 1})")
+        problem = f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}"
+        refused = ParseError(path, exc.lineno, f"{problem} (column {exc.offset + 1})", name)
         if not lenient:
-            raise ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
-                             name) from None
+            raise refused from None
         handler.columns()
         doc.stopped = True
-        doc.warnings.append(f"{path}:{exc.lineno}: {problem}: the module's parser stops here and scores the "
-                            f"{len(doc)} triple(s) read before; --fix-module-quirks refuses the file")
-        doc.fixed = ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
-                               name)
+        doc.warnings.append(f"{path}:{exc.lineno}: {problem} (line {exc.lineno}, column {exc.offset + 1}): the "
+                            f"module's parser stops here and scores the {len(doc)} triple(s) read before; "
+                            "--fix-module-quirks refuses the file")
+        doc.fixed = refused
         return doc
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
@@ -461,11 +460,9 @@ def concat_triples(reads: list[TripleSet], name: str, like: TripleSet | None = N
     ``like``'s (a gold document whose system shard was skipped is scored against no triples)."""
     if reads:
         return TripleSet(name, {n: d for r in reads for n, d in r.documents.items()}, folder=True)
-    docs = {}
-    for n in (like.documents if like is not None else {}):
-        docs[n] = TripleDoc(n, "")
-        docs[n].warnings.append(f"{os.path.join(like.path, n)}: no system file to pair with: scored against no "
-                                "system triples")
+    docs = {n: TripleDoc(n, "", warnings=[f"{os.path.join(like.path, n)}: no system file to pair with: scored "
+                                          "against no system triples"])
+            for n in (like.documents if like is not None else {})}
     return TripleSet(name, docs, folder=True)
 
 

@@ -170,8 +170,7 @@ def _extras(prep, gdoc, sdoc, n_docs, rows: dict[str, int], unique_rel) -> dict[
         pairs = el["pairs"]
         for kind, docs, codes, name_of in (
                 ("match", gdoc[matched], lab[matched], lambda c: labels[c]),
-                ("mismatch", gdoc[pairs[:, 0]] if len(pairs) else np.zeros(0, np.int64),
-                 lab[pairs[:, 0]] * n_lab + lab[pairs[:, 1]] if len(pairs) else np.zeros(0, np.int64),
+                ("mismatch", gdoc[pairs[:, 0]], lab[pairs[:, 0]] * n_lab + lab[pairs[:, 1]],  # pairs: (m, 2), m >= 0
                  lambda c: f"{labels[c // n_lab]}:{labels[c % n_lab]}")):
             if not len(codes):
                 continue
