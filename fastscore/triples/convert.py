@@ -42,7 +42,7 @@ from ..formats.xml_input import expat_parser, parse_whole, xml_root
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..messages import shown
 from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
-from .java import d2i
+from .java import d2i, hashmap_order
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
 _LABEL_KEYS = ("polarity", "strength", "sentiment_semantic_type", "factual", "subjectivity", "sentiment_modifier",
@@ -207,8 +207,6 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
     and every other element of its tuple, a triple first -> other, relation the other element's role, id
     ``SOURCE#TUPLE``, profile and profile confidence the tuple's, labels the element names, comments their
     lemmas (sources in the order of the module's ``HashMap``).  ``data``: the file's bytes, when read already."""
-    from .java import hashmap_order
-
     path = os.fspath(path)
     data = read_bytes(path) if data is None else data
     doc = TripleDoc(os.path.basename(path), source_name(path))
@@ -352,7 +350,6 @@ class _KybotReader:
         self.locs: list[list[str]] = []
         self.countries: list[list[str]] = []
         self.dates: list[list[str]] = []
-        self.holder: list | None = None  # the place, country or date being read: its spans at its end
 
     def _attributes(self, item, pairs, fields: dict[str, str], what: str) -> None:
         """An event's or a role's attributes, names compared ignoring case, in the file's order."""
@@ -433,8 +430,6 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int, strict: bool
     leaves its event with no role: then the event keeps all its roles — and an event on the term ranking
     below it is removed.  ``strict`` corrects that defect (a higher threshold could keep more roles): roles
     below the threshold always go."""
-    from .java import hashmap_order
-
     order = hashmap_order(events)
     by_term: dict[str, list[str]] = {}
     for eid in order:

@@ -14,7 +14,7 @@ import math
 from decimal import Decimal
 from typing import Iterable
 
-from ..formats.triples import fold, trim  # noqa: F401  (Java's equalsIgnoreCase and String.trim, read there)
+from ..formats.triples import fold  # noqa: F401  (Java's equalsIgnoreCase, read there)
 
 
 def _bucket(key: str, capacity: int) -> int:
