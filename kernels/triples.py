@@ -180,24 +180,13 @@ def _holds(mode, bits):
 
 @njit(cache=True)
 def _push(buf, n, t):
+    """``buf`` with ``buf[n] = t``, twice as long first when full."""
     if n == len(buf):
         grown = np.empty(2 * len(buf), dtype=np.int64)
         grown[:n] = buf[:n]
         buf = grown
     buf[n] = t
     return buf
-
-
-@njit(cache=True)
-def _push_pair(pairs, n, a, b):
-    """``pairs`` (an (m, 2) array) with row n set to (a, b), twice as long first when full."""
-    if n == len(pairs):
-        grown = np.empty((2 * n, 2), dtype=np.int64)
-        grown[:n] = pairs
-        pairs = grown
-    pairs[n, 0] = a
-    pairs[n, 1] = b
-    return pairs
 
 
 @njit(cache=True)
@@ -411,7 +400,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
     seen = np.zeros(n_keys, dtype=np.bool_)
     gold_new = np.zeros(n_gold, dtype=np.uint8)
     gold_match = np.full(n_gold, -1, dtype=np.int64)
-    pairs = np.empty((16, 2), dtype=np.int64)
+    pairs = np.empty(32, dtype=np.int64)  # (gold row, system row) pairs, flat
     n_pairs = 0
     longest = 1
     for r in range(n):
@@ -445,7 +434,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
             if label[g] == 0 or label[g] == label[best]:
                 gold_match[g] = best
                 break
-            pairs = _push_pair(pairs, n_pairs, g, best)
+            pairs = _push(_push(pairs, 2 * n_pairs, g), 2 * n_pairs + 1, best)
             n_pairs += 1
     seen[:] = False
     n_sys = n - n_gold
@@ -474,7 +463,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
                 break
         if found:
             system_matched[s - n_gold] = 1
-    return gold_new, gold_match, pairs[:n_pairs].copy(), system_new, system_matched
+    return gold_new, gold_match, pairs[: 2 * n_pairs].reshape(n_pairs, 2).copy(), system_new, system_matched
 
 
 @njit(cache=True)
@@ -487,7 +476,7 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
     gpf_off, gpf = postings(f_off, fs, 0, n_gold, n_keys)
     gps_off, gps = postings(s_off, ss, 0, n_gold, n_keys)
     gpe_off, gpe = empty_rows(f_off, s_off, doc, 0, n_gold, n_docs)
-    out = np.empty((16, 2), dtype=np.int64)
+    out = np.empty(32, dtype=np.int64)  # (system row, gold row) pairs, flat
     n_out = 0
     buf = np.empty(64, dtype=np.int64)
     for s in range(n_gold, n):
@@ -498,6 +487,6 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
                 continue
             last = g
             if rel[g] != rel[s] and _partial(f_off, fs, g, s) and _partial(s_off, ss, g, s):
-                out = _push_pair(out, n_out, s, g)
+                out = _push(_push(out, 2 * n_out, s), 2 * n_out + 1, g)
                 n_out += 1
-    return out[:n_out].copy()
+    return out[: 2 * n_out].reshape(n_out, 2).copy()
