@@ -94,30 +94,6 @@ def _exact(off, ids, a, b):
 
 
 @njit(cache=True)
-def _pred(mode, a, b, f_off, f_ids, s_off, s_ids, fold, rel, flags):
-    if mode == MODE_P:
-        return _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-    if mode == MODE_X:
-        return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-    if mode == MODE_PR:
-        return fold[a] == fold[b] and _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-    if mode == MODE_XR:
-        return fold[a] == fold[b] and _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-    if mode == MODE_PR_DEDUP:
-        if fold[a] == fold[b]:
-            return _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-        if (flags[b] & PARTICIPANT) != 0 and (flags[a] & KYOTO_ROLE) != 0:
-            return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-        return False
-    if mode == MODE_XR_DEDUP:
-        if fold[a] == fold[b] or ((flags[b] & PARTICIPANT) != 0 and (flags[a] & KYOTO_ROLE) != 0):
-            return _exact(f_off, f_ids, a, b) and _exact(s_off, s_ids, a, b)
-        return False
-    # MODE_RP
-    return rel[a] == rel[b] and _partial(f_off, f_ids, a, b) and _partial(s_off, s_ids, a, b)
-
-
-@njit(cache=True)
 def postings(off, ids, lo, hi, n_keys):
     """CSR key -> rows (ascending) of rows lo..hi-1 of an element whose ids are sorted (a row once per key,
     even when its element lists the id twice)."""
@@ -204,24 +180,13 @@ def _holds(mode, bits):
 
 @njit(cache=True)
 def _push(buf, n, t):
+    """``buf`` with ``buf[n] = t``, twice as long first when full."""
     if n == len(buf):
         grown = np.empty(2 * len(buf), dtype=np.int64)
         grown[:n] = buf[:n]
         buf = grown
     buf[n] = t
     return buf
-
-
-@njit(cache=True)
-def _push_pair(pairs, n, a, b):
-    """``pairs`` (an (m, 2) array) with row n set to (a, b), twice as long first when full."""
-    if n == len(pairs):
-        grown = np.empty((2 * n, 2), dtype=np.int64)
-        grown[:n] = pairs
-        pairs = grown
-    pairs[n, 0] = a
-    pairs[n, 1] = b
-    return pairs
 
 
 @njit(cache=True)
@@ -405,7 +370,6 @@ def match_triples_parallel(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, g_
     return state[0], state[1], state[2]  # match, unique, counted
 
 
-
 @njit(cache=True)
 def _mark_new(seen, sorted_ids, a0, a1):
     """Whether none of the ids [a0, a1) was seen yet (a triple not counted before); marks them if so."""
@@ -415,6 +379,7 @@ def _mark_new(seen, sorted_ids, a0, a1):
     for p in range(a0, a1):
         seen[sorted_ids[p]] = True
     return True
+
 
 @njit(cache=True)
 def element_stats(off, ids, label, n_gold, lo_out, n_keys):
@@ -435,7 +400,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
     seen = np.zeros(n_keys, dtype=np.bool_)
     gold_new = np.zeros(n_gold, dtype=np.uint8)
     gold_match = np.full(n_gold, -1, dtype=np.int64)
-    pairs = np.empty((16, 2), dtype=np.int64)
+    pairs = np.empty(32, dtype=np.int64)  # (gold row, system row) pairs, flat
     n_pairs = 0
     longest = 1
     for r in range(n):
@@ -469,7 +434,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
             if label[g] == 0 or label[g] == label[best]:
                 gold_match[g] = best
                 break
-            pairs = _push_pair(pairs, n_pairs, g, best)
+            pairs = _push(_push(pairs, 2 * n_pairs, g), 2 * n_pairs + 1, best)
             n_pairs += 1
     seen[:] = False
     n_sys = n - n_gold
@@ -498,7 +463,7 @@ def element_stats(off, ids, label, n_gold, lo_out, n_keys):
                 break
         if found:
             system_matched[s - n_gold] = 1
-    return gold_new, gold_match, pairs[:n_pairs].copy(), system_new, system_matched
+    return gold_new, gold_match, pairs[: 2 * n_pairs].reshape(n_pairs, 2).copy(), system_new, system_matched
 
 
 @njit(cache=True)
@@ -511,26 +476,17 @@ def relation_mismatches(f_off, f_ids, s_off, s_ids, fold, rel, flags, doc, n_gol
     gpf_off, gpf = postings(f_off, fs, 0, n_gold, n_keys)
     gps_off, gps = postings(s_off, ss, 0, n_gold, n_keys)
     gpe_off, gpe = empty_rows(f_off, s_off, doc, 0, n_gold, n_docs)
-    out = np.empty((16, 2), dtype=np.int64)
+    out = np.empty(32, dtype=np.int64)  # (system row, gold row) pairs, flat
     n_out = 0
     buf = np.empty(64, dtype=np.int64)
     for s in range(n_gold, n):
         buf, n_buf = _candidates(s, -1, f_off, fs, s_off, ss, doc, gpf_off, gpf, gps_off, gps, gpe_off, gpe, buf)
-        # ascending, each once (insertion sort: few candidates)
-        for i in range(1, n_buf):
-            v = buf[i]
-            j = i - 1
-            while j >= 0 and buf[j] > v:
-                buf[j + 1] = buf[j]
-                j -= 1
-            buf[j + 1] = v
         last = -1
-        for i in range(n_buf):
-            g = buf[i]
+        for g in np.sort(buf[:n_buf]):  # ascending, each once
             if g == last:
                 continue
             last = g
-            if rel[g] != rel[s] and _pred(MODE_P, g, s, f_off, fs, s_off, ss, fold, rel, flags):
-                out = _push_pair(out, n_out, s, g)
+            if rel[g] != rel[s] and _partial(f_off, fs, g, s) and _partial(s_off, ss, g, s):
+                out = _push(_push(out, 2 * n_out, s), 2 * n_out + 1, g)
                 n_out += 1
-    return out[:n_out].copy()
+    return out[: 2 * n_out].reshape(n_out, 2).copy()

@@ -93,6 +93,8 @@ class NafDocument:
 _ID_NAMES = {"wf": ("wid", "id"), "term": ("tid", "id"), "component": ("id",), "entity": ("eid", "id"),
              "property": ("pid", "id"), "opinion": ("oid", "id"), "predicate": ("prid", "id"),
              "role": ("rid", "id"), "coref": ("coid", "id")}
+_OWNERS = {"entity": "entities", "property": "properties", "opinion": "opinions", "predicate": "predicates",
+           "coref": "corefs"}  # annotations with spans, and the NafDocument list each goes to
 _LAYERS = {"text": "text", "terms": "terms", "entities": "entity", "properties": "property", "opinions": "opinion",
            "srl": "srl", "coreferences": "coref"}
 
@@ -156,7 +158,7 @@ class _Handler:
             self.components.append(_id("component", a))
         elif tag == "sentiment" and self.term is not None and not self.in_external and "component" not in self.stack:
             self.term.sentiment = {k: a[k] for k in a if k in SENTIMENT_KEYS or k == "semantic_type"}
-        elif tag in ("entity", "property", "opinion", "predicate", "coref"):
+        elif tag in _OWNERS:
             self.owner = Annotation(tag, _id(tag, a), a, line)
             if tag == "coref":
                 self._note_id(tag, self.owner.id, line)
@@ -176,9 +178,7 @@ class _Handler:
 
     def end(self, name: str) -> None:
         tag = self.stack.pop()
-        if tag == "target-span":
-            self._close_span()
-        elif tag == "span":
+        if tag in ("span", "target-span"):
             self._close_span()
         elif tag == "externalreferences":
             self.in_external -= 1
@@ -198,10 +198,8 @@ class _Handler:
         elif tag == "role" and self.role is not None and self.owner is not None:
             self.owner.roles.append(self.role)
             self.role = None
-        elif tag in ("entity", "property", "opinion", "predicate", "coref") and self.owner is not None:
-            target = {"entity": self.doc.entities, "property": self.doc.properties, "opinion": self.doc.opinions,
-                      "predicate": self.doc.predicates, "coref": self.doc.corefs}[tag]
-            target.append(self.owner)
+        elif tag in _OWNERS and self.owner is not None:
+            getattr(self.doc, _OWNERS[tag]).append(self.owner)
             self.owner = None
 
     def _close_span(self) -> None:
@@ -302,12 +300,10 @@ def _documents(path: str) -> list[tuple[str, str, str]]:
     if not os.path.isdir(path):
         base = os.path.basename(path)
         return [(_topic_of(base), base, path)]
-    out = []
-    for name in _naf_files(path):
-        out.append((_topic_of(name), name, os.path.join(path, name)))
-    for d in sorted(d for d in os.listdir(path) if not is_hidden(d) and os.path.isdir(os.path.join(path, d))):
-        for name in _naf_files(os.path.join(path, d)):
-            out.append((d, f"{d}/{name}", os.path.join(path, d, name)))
+    out = [(_topic_of(name), name, os.path.join(path, name)) for name in _naf_files(path)]
+    out += [(d, f"{d}/{name}", os.path.join(path, d, name))
+            for d in sorted(d for d in os.listdir(path) if not is_hidden(d) and os.path.isdir(os.path.join(path, d)))
+            for name in _naf_files(os.path.join(path, d))]
     if not out:
         raise ParseError(path, None, f"folder has no NAF/KAF files ({', '.join(EXTENSIONS)}), neither in it nor in "
                          "topic folders")

@@ -33,15 +33,15 @@ EXTENSION = ".trp"
 SINGLE_DOCUMENT = "document"  # the name of the one document of a single file
 
 _TRIPLE = {"triple", "triplet"}
-_FIRST_IDS = {"elementfirstids", "eventids"}
-_FIRST = {"elementfirst", "event"}
-_SECOND_IDS = {"elementsecondids", "participantids"}
-_SECOND = {"elementsecond", "participant"}
 
 
 def module_comment(text: str) -> str:
     """A comment as the module keeps it: double quotes removed, ``&`` written ``&amp;``."""
     return text.replace('"', "").replace("&", "&amp;")
+
+
+_COLUMNS = ("ids", "relations", "profiles", "layers", "first", "second", "first_labels", "second_labels",
+            "first_comments", "second_comments", "lines", "confidences")  # TripleDoc's, in a row's order
 
 
 @dataclass
@@ -81,18 +81,10 @@ class TripleDoc:
     def append(self, tid: str, relation: str, first, second, *, first_label: str = "", second_label: str = "",
                first_comment: str = "", second_comment: str = "", profile: str = "", layer: str = "",
                line: int = 0) -> None:
-        self.ids.append(tid)
-        self.relations.append(relation)
-        self.profiles.append(profile)
-        self.layers.append(layer)
-        self.first.append(list(first))
-        self.second.append(list(second))
-        self.first_labels.append(first_label)
-        self.second_labels.append(second_label)
-        self.first_comments.append(first_comment)
-        self.second_comments.append(second_comment)
-        self.lines.append(line)
-        self.confidences.append(0)
+        row = (tid, relation, profile, layer, list(first), list(second), first_label, second_label, first_comment,
+               second_comment, line, 0)
+        for column, value in zip(_COLUMNS, row):
+            getattr(self, column).append(value)
 
     def __repr__(self) -> str:
         return f"TripleDoc({self.name!r}, {len(self)} triples)"
@@ -123,13 +115,14 @@ class TripleSet:
 
 
 TRIPLE, FIRST_IDS, SECOND_IDS, FIRST, SECOND, OTHER = range(6)
+_KINDS = {"triple": TRIPLE, "triplet": TRIPLE, "elementfirstids": FIRST_IDS, "eventids": FIRST_IDS,
+          "elementsecondids": SECOND_IDS, "participantids": SECOND_IDS, "elementfirst": FIRST, "event": FIRST,
+          "elementsecond": SECOND, "participant": SECOND}  # the module's element names and aliases, lower case
 # a triple while it is read: a row of TripleDoc's columns (the id lists its two elements)
 (_COL_ID, _COL_RELATION, _COL_PROFILE, _COL_LAYER, _COL_FIRST, _COL_SECOND, _COL_FIRST_LABEL, _COL_SECOND_LABEL,
  _COL_FIRST_COMMENT, _COL_SECOND_COMMENT, _COL_LINE, _COL_CONFIDENCE, _RAW_CONFIDENCE) = range(13)
 # (_RAW_CONFIDENCE, the attribute as written, is no column of the document)
 assert (_COL_FIRST, _COL_SECOND) == (FIRST + 1, SECOND + 1)  # the short path finds an element's ids at kind + 1
-_COLUMNS = ("ids", "relations", "profiles", "layers", "first", "second", "first_labels", "second_labels",
-            "first_comments", "second_comments", "lines", "confidences")
 _TRIPLE_KEYS = {"id": _COL_ID, "profile_id": _COL_PROFILE, "kaflayer": _COL_LAYER,
                 "profile_confidence": _RAW_CONFIDENCE, "relation": _COL_RELATION}
 
@@ -153,21 +146,6 @@ def java_lower(name: str) -> str:
     """A name as compared with Java's ``equalsIgnoreCase`` against the module's lower-case names
     (``İD`` is ``id``, ``elementſecond`` is ``elementsecond``)."""
     return name.lower() if name.isascii() else fold(name)
-
-
-def _kind(name: str) -> int:
-    low = java_lower(name)
-    if low in _TRIPLE:
-        return TRIPLE
-    if low in _FIRST_IDS:
-        return FIRST_IDS
-    if low in _SECOND_IDS:
-        return SECOND_IDS
-    if low in _FIRST:
-        return FIRST
-    if low in _SECOND:
-        return SECOND
-    return OTHER
 
 
 class _Handler:
@@ -199,7 +177,7 @@ class _Handler:
     def start(self, name: str, attrs: dict) -> None:
         kind = self.kinds.get(name)
         if kind is None:
-            kind = self.kinds[name] = _kind(name)
+            kind = self.kinds[name] = _KINDS.get(java_lower(name), OTHER)
             if kind == TRIPLE:
                 self.triple_names.add(name)
         t = self.current
@@ -381,17 +359,16 @@ def _parse(source, path: str, name: str, lenient: bool) -> TripleDoc:
         raise ParseError(path, 1, f"XML declaration: {exc}", name) from None
     except xml.parsers.expat.ExpatError as exc:
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # a file of another task's
-        problem = (f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)} (line {exc.lineno}, column "
-                   f"{exc.offset + 1})")
+        problem = f"malformed XML: {xml.parsers.expat.ErrorString(exc.code)}"
+        refused = ParseError(path, exc.lineno, f"{problem} (column {exc.offset + 1})", name)
         if not lenient:
-            raise ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
-                             name) from None
+            raise refused from None
         handler.columns()
         doc.stopped = True
-        doc.warnings.append(f"{path}:{exc.lineno}: {problem}: the module's parser stops here and scores the "
-                            f"{len(doc)} triple(s) read before; --fix-module-quirks refuses the file")
-        doc.fixed = ParseError(path, exc.lineno, problem[:problem.index(" (line")] + f" (column {exc.offset + 1})",
-                               name)
+        doc.warnings.append(f"{path}:{exc.lineno}: {problem} (line {exc.lineno}, column {exc.offset + 1}): the "
+                            f"module's parser stops here and scores the {len(doc)} triple(s) read before; "
+                            "--fix-module-quirks refuses the file")
+        doc.fixed = refused
         return doc
     if not handler.triples_seen and (handler.root or "").lower() != "triples":
         reject_other_format(path, data, "triples", allowed=("naf", "xml"))  # XML of no task: wrong_kind says more
@@ -483,11 +460,9 @@ def concat_triples(reads: list[TripleSet], name: str, like: TripleSet | None = N
     ``like``'s (a gold document whose system shard was skipped is scored against no triples)."""
     if reads:
         return TripleSet(name, {n: d for r in reads for n, d in r.documents.items()}, folder=True)
-    docs = {}
-    for n in (like.documents if like is not None else {}):
-        docs[n] = TripleDoc(n, "")
-        docs[n].warnings.append(f"{os.path.join(like.path, n)}: no system file to pair with: scored against no "
-                                "system triples")
+    docs = {n: TripleDoc(n, "", warnings=[f"{os.path.join(like.path, n)}: no system file to pair with: scored "
+                                          "against no system triples"])
+            for n in (like.documents if like is not None else {})}
     return TripleSet(name, docs, folder=True)
 
 
@@ -497,37 +472,25 @@ def write_triples(doc: TripleDoc) -> str:
             + "".join(triple_string(doc, k) for k in range(len(doc))) + "</triples>\n")
 
 
-def triple_string(doc: TripleDoc, k: int) -> str:
-    """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out)."""
-    profile = doc.profiles[k]
-    head = f'<triple id="{doc.ids[k]}"'
-    if profile:
-        head += f' profile_id="{profile}"'
-    if doc.confidences[k] > 0:
-        head += f' profile_confidence="{doc.confidences[k]}"'
-    if doc.relations[k]:
-        head += f' relation="{doc.relations[k]}"'
-    if doc.layers[k]:
-        head += f' kaflayer="{doc.layers[k]}"'
-    parts = [head + ">\n"]
-    for tag, item, ids, attrs in triple_elements(doc, k):
+def triple_string(doc: TripleDoc, k: int, relation: str | None = None, profile: str | None = None,
+                  table: bool = False) -> str:
+    """One triple as ``Triple.toString`` writes it (attributes in the module's order, empty ones left out, quotes
+    dropped from comments); with ``table``, as ``Triple.toTableRowString`` (one line, no confidence)."""
+    relation = doc.relations[k] if relation is None else relation
+    profile = doc.profiles[k] if profile is None else profile
+    confidence = 0 if table else doc.confidences[k]
+    s = (f'<triple id="{doc.ids[k]}"' + (f' profile_id="{profile}"' if profile else "")
+         + (f' profile_confidence="{confidence}"' if confidence > 0 else "")
+         + (f' relation="{relation}"' if relation else "") + (f' kaflayer="{doc.layers[k]}"' if doc.layers[k] else ""))
+    indent, item_end, element_end = ("", " ", "\t") if table else ("\t", "\n", "\n")
+    s += ">" + ("\t" if table else "\n")
+    for tag, ids, label, comment in (("elementFirst", doc.first[k], doc.first_labels[k], doc.first_comments[k]),
+                                     ("elementSecond", doc.second[k], doc.second_labels[k], doc.second_comments[k])):
+        attrs = (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"'
+                                                           if comment else "")
         if not ids:
-            parts.append(f"\t<{tag}{attrs}/>\n")
+            s += f"{indent}<{tag}Ids{attrs}/>{element_end}"
         else:
-            parts.append(f"\t<{tag}{attrs}>\n" + "".join(f'\t\t<{item} id="{i}"/>\n' for i in ids) + f"\t</{tag}>\n")
-    parts.append("</triple>\n")
-    return "".join(parts)
-
-
-def triple_elements(doc, k: int) -> tuple[tuple[str, str, list, str], ...]:
-    """(list tag, item tag, ids, attributes) of triple ``k``'s two element lists, as the module writes them."""
-    return (("elementFirstIds", "elementFirst", doc.first[k], element_attributes(doc.first_labels[k],
-                                                                                  doc.first_comments[k])),
-            ("elementSecondIds", "elementSecond", doc.second[k], element_attributes(doc.second_labels[k],
-                                                                                     doc.second_comments[k])))
-
-
-def element_attributes(label: str, comment: str) -> str:
-    """`` label="..." comment="..."`` of an element list, as the module writes them (quotes dropped from
-    comments); empty parts left out."""
-    return (f' label="{label}"' if label else "") + (f' comment="{comment.replace(chr(34), "")}"' if comment else "")
+            items = "".join(f'{indent * 2}<{tag} id="{i}"/>{item_end}' for i in ids)
+            s += f"{indent}<{tag}Ids{attrs}>{item_end}{items}{indent}</{tag}Ids>{element_end}"
+    return s + "</triple>\n"

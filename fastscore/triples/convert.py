@@ -2,14 +2,8 @@
 ``KafLayerToTriple``) and KYOTO tuples (``ConvertTuplesToTriples``).  Relation translation
 (``TripleRelationConversion``) is the scorer's ``--relation-map``.
 
-Entry point of the future ``fastscore convert IN OUT --to triples [--layers ...]``::
-
-    convert(in_path, out_path, to="triples", layers=None, intersect=False, first_element="event",
-            kaf=None, threshold=0) -> list[str]
-
-(warnings; ``in_path`` a NAF/KAF file, a KYOTO tuple file, a KYOTO Kybot output file, or a folder of them;
-``out_path`` a file or a folder).  In memory, :func:`naf_to_triples` and :func:`tuples_to_triples` return a
-:class:`~fastscore.formats.triples.TripleDoc` and the scorer uses them for ``--layers``.
+``fastscore convert IN OUT --to triples`` is :func:`convert`.  In memory, :func:`naf_to_triples` and
+:func:`tuples_to_triples` return a :class:`~fastscore.formats.triples.TripleDoc` (the scorer's ``--layers``).
 
 NAF/KAF layers, as the module converts them (a layer's triples after the previous layer's, in the
 module's order: term sentiment, opinions, entities, properties; then semantic roles):
@@ -31,9 +25,8 @@ Term ids become token ids through the terms layer; comments are the words of the
 cannot express is reported: annotations without spans, targets naming no term, triples left without a
 relation, tokens without a word form, requested layers missing from a file.
 
-KYOTO Kybot output (``<kybotOut><doc><event eid target lemma rank profile_id/><role rid event target lemma
-rtype rank profile_id/>...``, the module's ``KybotOutputToTriples``, see :func:`kybot_output_to_triples`)
-needs the KAF file the Kybots read (its terms layer maps term ids to tokens) and a WSD ``threshold``.
+KYOTO Kybot output (the module's ``KybotOutputToTriples``, see :func:`kybot_output_to_triples`) needs the KAF
+file the Kybots read (its terms layer maps term ids to tokens) and a WSD ``threshold``.
 """
 from __future__ import annotations
 
@@ -49,28 +42,30 @@ from ..formats.xml_input import expat_parser, parse_whole, xml_root
 from ..formats.triples import TripleDoc, module_comment, write_triples
 from ..messages import shown
 from ..outputs import cannot_write, is_hidden, refuse_outputs_on_inputs, write_output
-from .java import d2i
+from .java import d2i, hashmap_order
 
 LAYER_ORDER = ("sentiment", "opinion", "entity", "property", "srl")
 _LABEL_KEYS = ("polarity", "strength", "sentiment_semantic_type", "factual", "subjectivity", "sentiment_modifier",
                "sentiment_product_feature")
 
 
-def sentiment_label(values: dict[str, str]) -> str:
-    """``KafTermSentiment.toTripleLabel``."""
+def _sentiment(values: dict[str, str]) -> dict[str, str]:
+    """Sentiment values, NAF's ``semantic_type`` read as KAF's ``sentiment_semantic_type`` where that is empty."""
     v = dict(values)
     if "semantic_type" in v and not v.get("sentiment_semantic_type"):
         v["sentiment_semantic_type"] = v["semantic_type"]
+    return v
+
+
+def sentiment_label(values: dict[str, str]) -> str:
+    """``KafTermSentiment.toTripleLabel``."""
+    v = _sentiment(values)
     return "#".join(v.get(k, "") for k in _LABEL_KEYS)
 
 
 def _has_value(values: dict[str, str] | None) -> bool:
     """``KafTermSentiment.hasValue`` (the modifier alone is no value)."""
-    if not values:
-        return False
-    v = dict(values)
-    if "semantic_type" in v and not v.get("sentiment_semantic_type"):
-        v["sentiment_semantic_type"] = v["semantic_type"]
+    v = _sentiment(values or {})
     return any(v.get(k) for k in ("resource", "polarity", "strength", "factual", "subjectivity",
                                   "sentiment_semantic_type", "sentiment_product_feature"))
 
@@ -91,15 +86,11 @@ class _Converter:
         return out
 
     def words(self, tokens: list[str], line: int) -> str:
-        text = ""
         missing = [t for t in tokens if t not in self.naf.words]
         if missing:
             self.warnings.append(f"{self.naf.path}:{line}: token \"{shown(missing[0])}\" has no word form: left out "
                                  "of the comment")
-        for t in tokens:
-            if t in self.naf.words:
-                text += self.naf.words[t] + " "
-        return module_comment(text.strip())
+        return module_comment(" ".join(self.naf.words[t] for t in tokens if t in self.naf.words).strip())
 
     def add(self, tid, relation, first, second=(), *, first_comment="", second_comment="", second_label="",
             profile="", layer="", line=0, what=""):
@@ -136,18 +127,14 @@ class _Converter:
             comment = self.words(expression, op.line)
             holder = self.tokens(op.parts.get("opinion_holder", []), op.line, what)
             target = self.tokens(op.parts.get("opinion_target", []), op.line, what)
-            if op.parts.get("opinion_holder"):
-                holder_type = op.part_attrs["opinion_holder"].get("type", "")
-                self.add(op.id, relation, expression, holder, first_comment=comment,
-                         second_comment=self.words(holder, op.line), second_label="holder:" + holder_type,
-                         profile=overlap, layer="opinion", line=op.line, what=what)
-            if op.parts.get("opinion_target"):
-                self.add(op.id, relation, expression, target, first_comment=comment,
-                         second_comment=self.words(target, op.line), second_label="target", profile=overlap,
+            holder_label = "holder:" + op.part_attrs.get("opinion_holder", {}).get("type", "")
+            seconds = [(tokens, label) for part, tokens, label in (("opinion_holder", holder, holder_label),
+                                                                   ("opinion_target", target, "target"))
+                       if op.parts.get(part)]
+            for second, label in seconds or [((), "")]:  # neither: a unary triple of the expression
+                self.add(op.id, relation, expression, second, first_comment=comment,
+                         second_comment=self.words(second, op.line), second_label=label, profile=overlap,
                          layer="opinion", line=op.line, what=what)
-            if not op.parts.get("opinion_holder") and not op.parts.get("opinion_target"):
-                self.add(op.id, relation, expression, first_comment=comment, profile=overlap, layer="opinion",
-                         line=op.line, what=what)
 
     def spans(self, items, layer: str) -> None:
         for item in items:
@@ -193,22 +180,13 @@ def naf_to_triples(source: str | os.PathLike | NafDocument, layers: Iterable[str
         raise UsageError(f"unknown layer {sorted(unknown)[0]!r}: choose from {', '.join(LAYER_ORDER)}")
     conv = _Converter(naf, name or os.path.basename(naf.path))
     conv.warnings.extend(id_problems(naf))  # the module scores such files as read: said, not refused
-    for layer in LAYER_ORDER:
-        if layer not in wanted:
-            continue
-        needed = _LAYER_NAMES[layer]
-        if needed not in naf.layers:
-            conv.warnings.append(f"{naf.path}: no {needed} layer: no {layer} triples")
-        if layer == "sentiment":
-            conv.sentiment()
-        elif layer == "opinion":
-            conv.opinion(intersect)
-        elif layer == "entity":
-            conv.spans(naf.entities, "entity")
-        elif layer == "property":
-            conv.spans(naf.properties, "property")
-        else:
-            conv.srl()
+    convert_layer = {"sentiment": conv.sentiment, "opinion": lambda: conv.opinion(intersect),
+                     "entity": lambda: conv.spans(naf.entities, "entity"),
+                     "property": lambda: conv.spans(naf.properties, "property"), "srl": conv.srl}
+    for layer in (layer for layer in LAYER_ORDER if layer in wanted):
+        if _LAYER_NAMES[layer] not in naf.layers:
+            conv.warnings.append(f"{naf.path}: no {_LAYER_NAMES[layer]} layer: no {layer} triples")
+        convert_layer[layer]()
     return conv.doc
 
 
@@ -229,8 +207,6 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
     and every other element of its tuple, a triple first -> other, relation the other element's role, id
     ``SOURCE#TUPLE``, profile and profile confidence the tuple's, labels the element names, comments their
     lemmas (sources in the order of the module's ``HashMap``).  ``data``: the file's bytes, when read already."""
-    from .java import hashmap_order
-
     path = os.fspath(path)
     data = read_bytes(path) if data is None else data
     doc = TripleDoc(os.path.basename(path), source_name(path))
@@ -255,7 +231,7 @@ def tuples_to_triples(path: str | os.PathLike, first_element: str = "event", dat
             state["tuple"] = {"id": a.get("id", ""), "profile": a.get("profile", ""), "confidence": confidence,
                               "children": [], "line": parser.CurrentLineNumber}
         elif state["tuple"] is not None:
-            tokens = [t for t in a["tokens"].split(";")] if "tokens" in a else []
+            tokens = a["tokens"].split(";") if "tokens" in a else []
             while tokens and tokens[-1] == "":
                 tokens.pop()
             state["tuple"]["children"].append({"name": name, "tokens": tokens, "lemma": a.get("lemma", ""),
@@ -374,7 +350,6 @@ class _KybotReader:
         self.locs: list[list[str]] = []
         self.countries: list[list[str]] = []
         self.dates: list[list[str]] = []
-        self.holder: list | None = None  # the place, country or date being read: its spans at its end
 
     def _attributes(self, item, pairs, fields: dict[str, str], what: str) -> None:
         """An event's or a role's attributes, names compared ignoring case, in the file's order."""
@@ -383,16 +358,12 @@ class _KybotReader:
             if low in fields:
                 setattr(item, fields[low], _rtype(value) if low == "rtype" else value)
             elif low == "rank":
-                score = self._score(value, what)
-                if score is not None:
+                score = java_double(value)
+                if score is None:
+                    self.warnings.append(f"{self.path}:{self.parser.CurrentLineNumber}: {what} rank {value!r} is "
+                                         "not a number: rank 0 (as the module reads it)")
+                else:
                     item.score = score
-
-    def _score(self, value: str, what: str) -> float | None:
-        score = java_double(value)
-        if score is None:
-            self.warnings.append(f"{self.path}:{self.parser.CurrentLineNumber}: {what} rank {value!r} is not a "
-                                 "number: rank 0 (as the module reads it)")
-        return score
 
     def start(self, name: str, attrs: list[str]) -> None:
         pairs = [(attrs[k], trim(attrs[k + 1])) for k in range(0, len(attrs), 2)]
@@ -459,8 +430,6 @@ def _reduce_by_wsd_score(events: dict[str, _Event], threshold: int, strict: bool
     leaves its event with no role: then the event keeps all its roles — and an event on the term ranking
     below it is removed.  ``strict`` corrects that defect (a higher threshold could keep more roles): roles
     below the threshold always go."""
-    from .java import hashmap_order
-
     order = hashmap_order(events)
     by_term: dict[str, list[str]] = {}
     for eid in order:
@@ -640,12 +609,4 @@ def convert(in_path: str | os.PathLike, out_path: str | os.PathLike, to: str = "
         write_output(dst, write_triples(doc))
         warnings.extend(doc.warnings)
     return warnings
-
-
-def convert_command(source, target, to: str, layers: str | None = None, intersect: bool = False,
-                    kaf: str | None = None, threshold: int = 0, strict_threshold: bool = False) -> list[str]:
-    """``fastscore convert SOURCE TARGET --to triples`` (``layers``: comma-separated, as the command takes them)."""
-    chosen = [x.strip() for x in layers.split(",")] if layers else None
-    return convert(source, target, to, layers=chosen, intersect=intersect, kaf=kaf, threshold=threshold,
-                   strict_threshold=strict_threshold)
 

@@ -96,7 +96,7 @@ def converted(ts: TripleSet, opts: Options) -> TripleSet:
                          f"(e.g. --layers entity,opinion)")
     from .convert import naf_to_triples
 
-    docs = {name: naf_to_triples(doc, _module_order(opts.layers), opts.intersect, name=name)
+    docs = {name: naf_to_triples(doc, opts.layers, opts.intersect, name=name)
             for name, doc in ts.naf.items()}
     return TripleSet(ts.path, docs, folder=ts.folder)
 
@@ -112,10 +112,6 @@ def as_asked(ts: TripleSet, opts: Options) -> TripleSet:
             raise d.fixed
         docs[name] = d.fixed or d
     return TripleSet(ts.path, docs, folder=ts.folder)
-
-
-def _module_order(layers):
-    return [layer for layer in ("sentiment", "opinion", "entity", "property", "srl") if layer in layers]
 
 
 @dataclass(frozen=True)
@@ -221,37 +217,30 @@ def pair_name(name: str, options: dict) -> str:
 def _filter(doc: TripleDoc, opts: Options, token_range: set[str] | None) -> tuple[Side, Side]:
     """(kept, out of range) of one document's triples."""
     rels = doc.relations
-    dropped = set()
-    if opts.location_defect:
-        dropped.add("LOCATION")
+    dropped = {"LOCATION"} if opts.location_defect else set()
     if opts.skip_time_and_location:
-        dropped.update(("TIME", "LOCATION"))
+        dropped |= {"TIME", "LOCATION"}
     filt = set(opts.filter_relations) if opts.filter_relations else None
     if dropped or filt is not None:
         rows = [k for k, r in enumerate(rels) if r not in dropped and (filt is None or r in filt)]
     else:
         rows = list(range(len(rels)))
     passed = len(rows)
-    mapping = opts.mapping
-    if mapping:
-        kept_rels = [mapping.get(rels[k], rels[k]) for k in rows]
+    if opts.mapping:
+        kept_rels = [opts.mapping.get(rels[k], rels[k]) for k in rows]
     else:
         kept_rels = rels if passed == len(rels) else [rels[k] for k in rows]
-    out_rows: list[int] = []
-    out_rels: list[str] = []
-    if token_range is not None:
-        first = doc.first
-        late = doc.late
-        inside = [any(i in token_range for i in (first[k][: doc.ids_at_end(k)] if k in late else first[k]))
-                  for k in rows]
-        out_rows = [k for k, ok in zip(rows, inside) if not ok]
-        out_rels = [r for r, ok in zip(kept_rels, inside) if not ok]
-        rows = [k for k, ok in zip(rows, inside) if ok]
-        kept_rels = [r for r, ok in zip(kept_rels, inside) if ok]
-    profiles = doc.profiles
-    keep_prof = [profiles[k] or r for k, r in zip(rows, kept_rels)]
-    out_prof = [profiles[k] or r for k, r in zip(out_rows, out_rels)]
-    return (Side([rows], [kept_rels], [keep_prof], [passed]), Side([out_rows], [out_rels], [out_prof], [0]))
+    out_rows, out_rels = [], []
+    if token_range is not None:  # (the ids a triple had when it ended)
+        inside = [any(i in token_range for i in doc.first[k][: doc.ids_at_end(k)]) for k in rows]
+        rows, kept_rels, out_rows, out_rels = [[x for x, ok in zip(column, inside) if ok == want]
+                                               for want in (True, False) for column in (rows, kept_rels)]
+
+    def profiles(rows: list[int], relations: list[str]) -> list[str]:
+        return [doc.profiles[k] or r for k, r in zip(rows, relations)]
+
+    return (Side([rows], [kept_rels], [profiles(rows, kept_rels)], [passed]),
+            Side([out_rows], [out_rels], [profiles(out_rows, out_rels)], [0]))
 
 
 def _concat(sides: list[Side]) -> Side:
@@ -262,15 +251,10 @@ def _concat(sides: list[Side]) -> Side:
 def prepare(gold: TripleSet, system: TripleSet, opts: Options) -> Prepared:
     pairs = pair_documents(gold, system, opts.ignore_file_suffix)
     token_range = set(opts.range_tokens) if opts.range_tokens else None
-    g_sides, s_sides, o_sides = [], [], []
-    for _, g, s in pairs:
-        g_sides.append(_filter(g, opts, None)[0])
-        kept, out = _filter(s, opts, token_range)
-        s_sides.append(kept)
-        o_sides.append(out)
-    prep = Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], _concat(g_sides),
-                    _concat(s_sides), _concat(o_sides), opts, gold.folder, gold.path, system.path)
-    return prep
+    systems = [_filter(s, opts, token_range) for _, _, s in pairs]  # (in range, out of range) per document
+    return Prepared([p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs],
+                    _concat([_filter(g, opts, None)[0] for _, g, _ in pairs]), _concat([k for k, _ in systems]),
+                    _concat([o for _, o in systems]), opts, gold.folder, gold.path, system.path)
 
 
 def _layout(prep: Prepared) -> None:

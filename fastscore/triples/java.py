@@ -11,22 +11,19 @@ with a capacity of 64 or more; no report of the module comes near that.)
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from typing import Iterable
 
-from ..formats.triples import fold, trim  # noqa: F401  (Java's equalsIgnoreCase and String.trim, read there)
-
-
-def string_hash(s: str) -> int:
-    """``String.hashCode()`` (over UTF-16 code units), as a signed 32-bit int."""
-    h = 0
-    data = s.encode("utf-16-be")
-    for k in range(0, len(data), 2):
-        h = (31 * h + (data[k] << 8 | data[k + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
+from ..formats.triples import fold  # noqa: F401  (Java's equalsIgnoreCase, read there)
 
 
 def _bucket(key: str, capacity: int) -> int:
-    h = string_hash(key) & 0xFFFFFFFF
+    """The bucket of ``key``: ``String.hashCode()`` (over UTF-16 code units, 32 bits) spread as a ``HashMap``
+    spreads it."""
+    h = 0
+    data = key.encode("utf-16-be")
+    for k in range(0, len(data), 2):
+        h = (31 * h + (data[k] << 8 | data[k + 1])) & 0xFFFFFFFF
     return (h ^ (h >> 16)) & (capacity - 1)
 
 
@@ -93,12 +90,5 @@ def double_str(x: float) -> str:
 
 def _shortest(x: float) -> tuple[str, int]:
     """Shortest decimal digits of a positive finite double and the exponent e with x = 0.digits * 10^e."""
-    text = repr(x)
-    mantissa, _, exp = text.partition("e")
-    exp_value = int(exp) if exp else 0
-    whole, _, frac = mantissa.partition(".")
-    frac = "" if frac == "0" else frac
-    digits = (whole + frac).lstrip("0")
-    leading_zeros = len(whole + frac) - len((whole + frac).lstrip("0"))
-    exponent = len(whole) + exp_value - leading_zeros
-    return digits.rstrip("0") or "0", exponent
+    _, digits, exponent = Decimal(repr(x)).normalize().as_tuple()
+    return "".join(map(str, digits)), len(digits) + exponent

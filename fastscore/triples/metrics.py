@@ -93,7 +93,8 @@ def doc_stats(prep) -> DocStats:
         "system_first_ids": per_doc(sdoc, f_len[n_gold: off_s[-1]]),
         "system_second_ids": per_doc(sdoc, s_len[n_gold: off_s[-1]]),
     }
-    for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR)):
+    rows = {"pr": PR, "p": P, "xr": XR, "x": X}  # the kernels' row of each variant
+    for v, row in rows.items():
         cols[f"unique_{v}"] = per_doc(sdoc, prep.unique[row])
         cols[f"correct_{v}"] = per_doc(gdoc, prep.counted[row])
     n_sys = len(sdoc)
@@ -102,20 +103,16 @@ def doc_stats(prep) -> DocStats:
         cols[f"{side}_system"] = per_doc(sdoc, el["system_new"][:n_sys])
         cols[f"{side}_correct"] = per_doc(sdoc, el["system_matched"][:n_sys])
         cols[f"{side}_system_out"] = per_doc(odoc, el["system_new"][n_sys:])
-    for side, docs_of, rows_of in (("gold", prep.gold_docs, prep.gold.rows), ("system", prep.system_docs,
-                                                                            prep.system.rows)):
+    for side, docs_of, rows_of in (("gold", prep.gold_docs, prep.gold.rows),
+                                   ("system", prep.system_docs, prep.system.rows)):
         for d, doc in enumerate(docs_of):  # ids added after a triple's end: not in the module's averages
-            if doc.late:
-                for k in rows_of[d]:
-                    if k in doc.late:
-                        cols[f"{side}_first_ids"][d] -= doc.late[k][0]
-                        cols[f"{side}_second_ids"][d] -= doc.late[k][1]
-    cols["gold_triple_ids"] = np.array([len({prep.gold_docs[d].ids[k] for k in prep.gold.rows[d]})
-                                        for d in range(n_docs)], dtype=np.float64)
-    cols["system_triple_ids"] = np.array([len({prep.system_docs[d].ids[k] for k in prep.system.rows[d]})
-                                          for d in range(n_docs)], dtype=np.float64)
+            for k in (k for k in rows_of[d] if k in doc.late) if doc.late else ():
+                cols[f"{side}_first_ids"][d] -= doc.late[k][0]
+                cols[f"{side}_second_ids"][d] -= doc.late[k][1]
+        cols[f"{side}_triple_ids"] = np.array([len({doc.ids[k] for k in rows}) for doc, rows in zip(docs_of, rows_of)],
+                                              dtype=np.float64)
     cols["gold_repeats"] = per_doc(gdoc, prep.gold_repeats)
-    extras = _extras(prep, gdoc, sdoc, n_docs, (P, X, PR, XR, REL))
+    extras = _extras(prep, gdoc, sdoc, n_docs, rows, prep.unique[REL])
     cols.update(extras)
     reg = REGISTRIES[prep.options.variant]
     layout = BASE + tuple(extras)
@@ -128,8 +125,9 @@ def _per_doc(docs: np.ndarray, codes: np.ndarray, n_docs: int, n_codes: int, wei
     return flat[: n_docs * n_codes].reshape(n_docs, n_codes)
 
 
-def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
-    P, X, PR, XR, REL = rows
+def _extras(prep, gdoc, sdoc, n_docs, rows: dict[str, int], unique_rel) -> dict[str, np.ndarray]:
+    """The relation, profile and label columns (``rows``: the kernels' row of each variant; ``unique_rel``: system
+    triples unique per relation)."""
     st = prep.store
     n_gold = prep.n_gold
     names = st["relation_names"]
@@ -139,32 +137,27 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
 
     out: dict[str, np.ndarray] = {}
     gold_t = _per_doc(gdoc, grel, n_docs, n_rel)
-    sys_t = _per_doc(sdoc, srel, n_docs, n_rel, prep.unique[REL])
+    sys_t = _per_doc(sdoc, srel, n_docs, n_rel, unique_rel)
     all_t = _per_doc(sdoc, srel, n_docs, n_rel)
-    counted = {v: _per_doc(gdoc, grel, n_docs, n_rel, prep.counted[row])
-               for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
+    counted = {v: _per_doc(gdoc, grel, n_docs, n_rel, prep.counted[row]) for v, row in rows.items()}
     present = (gold_t + all_t).sum(axis=0) > 0
     for r, name in enumerate(names):
         if not present[r]:
             continue
         values = {"gold": gold_t[:, r], "system": sys_t[:, r], "all": all_t[:, r],
-                  **{f"correct_{v}": counted[v][:, r] for v in ("pr", "p", "xr", "x")}}
+                  **{f"correct_{v}": counted[v][:, r] for v in rows}}
         for stat in RELATION_STATS:
             out[f"relation{SEP}{name}{SEP}{stat}"] = values[stat]
     # profiles of the in-range system triples (EvaluateTriplesDebug's table)
-    profile_codes: dict[str, int] = {}
-    for d in range(n_docs):
-        for p in dict.fromkeys(prep.system.profiles[d]):
-            if p not in profile_codes:
-                profile_codes[p] = len(profile_codes)
+    profile_codes = {p: n for n, p in enumerate(dict.fromkeys(chain.from_iterable(prep.system.profiles)))}
     prof = np.fromiter(map(profile_codes.__getitem__, chain.from_iterable(prep.system.profiles)), np.int64,
                        len(sdoc))
     n_prof = max(len(profile_codes), 1)
     total = _per_doc(sdoc, prof, n_docs, n_prof)
     found = {v: _per_doc(sdoc, prof, n_docs, n_prof, (prep.match[row] >= 0).astype(np.float64))
-             for v, row in (("p", P), ("x", X), ("pr", PR), ("xr", XR))}
+             for v, row in rows.items()}
     for p, name in enumerate(profile_codes):
-        values = {"total": total[:, p], **{v: found[v][:, p] for v in ("pr", "p", "xr", "x")}}
+        values = {"total": total[:, p], **{v: found[v][:, p] for v in rows}}
         for stat in PROFILE_STATS:
             out[f"profile{SEP}{name}{SEP}{stat}"] = values[stat]
     # element labels (Util.compareElements' tables), columns in order of the events
@@ -177,8 +170,7 @@ def _extras(prep, gdoc, sdoc, n_docs, rows) -> dict[str, np.ndarray]:
         pairs = el["pairs"]
         for kind, docs, codes, name_of in (
                 ("match", gdoc[matched], lab[matched], lambda c: labels[c]),
-                ("mismatch", gdoc[pairs[:, 0]] if len(pairs) else np.zeros(0, np.int64),
-                 lab[pairs[:, 0]] * n_lab + lab[pairs[:, 1]] if len(pairs) else np.zeros(0, np.int64),
+                ("mismatch", gdoc[pairs[:, 0]], lab[pairs[:, 0]] * n_lab + lab[pairs[:, 1]],  # pairs: (m, 2), m >= 0
                  lambda c: f"{labels[c // n_lab]}:{labels[c % n_lab]}")):
             if not len(codes):
                 continue

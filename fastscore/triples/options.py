@@ -21,7 +21,6 @@ VARIANT_TITLES = {
     "exact": "Exact identifiers and same relation",
     "exact-any-relation": "Exact identifiers and ignored relation",
 }
-VARIANT_CODES = {"partial-any-relation": 0, "exact-any-relation": 1, "partial": 2, "exact": 3}  # kernel rows
 DEDUP = ("auto", "overlap", "exact")
 LAYERS = ("entity", "srl", "opinion", "property", "sentiment")
 
@@ -110,16 +109,12 @@ class Options:
     def signature_items(self, folder: bool) -> dict[str, object]:
         dedup = "exact" if self.dedup_exact(folder) else "overlap"
         items: dict[str, object] = {"variant": self.variant, "dedup": dedup}
-        if self.token_range:
-            items["token-range"] = len(self.range_tokens)
-        if self.relation_filter:
-            items["relation-filter"] = len(self.filter_relations)
-        if self.relation_map:
-            items["relation-map"] = len(self.mapping)
-        if self.skip_time_and_location:
-            items["skip-time-and-location"] = "yes"
-        if self.location_defect:
-            items["location-defect"] = "yes"
+        files = (("token-range", self.token_range, self.range_tokens),
+                 ("relation-filter", self.relation_filter, self.filter_relations),
+                 ("relation-map", self.relation_map, self.mapping))  # each file: how many entries it gave
+        items.update((name, len(entries)) for name, given, entries in files if given)
+        items.update((name, "yes") for name, on in (("skip-time-and-location", self.skip_time_and_location),
+                                                    ("location-defect", self.location_defect)) if on)
         if self.layers:
             items["layers"] = ",".join(self.layers)
             if self.intersect:

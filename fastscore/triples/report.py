@@ -19,8 +19,9 @@ import io
 import json
 import os
 import time
+from collections import Counter
 
-from ..formats.triples import triple_elements
+from ..formats.triples import triple_string
 from .java import ddiv, double_str, fold, hashmap_order, idiv, percent_int
 from .metrics import SEP, SHORT
 from .options import VARIANT_TITLES
@@ -157,13 +158,17 @@ def _names(result) -> tuple[str, str]:
     return os.path.basename(result.inputs.gold_path), os.path.basename(result.inputs.system_path)
 
 
-def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str, prep=None) -> str:
+def _percent(count: int, total: int) -> int:
+    """The module's integer percentage, 0 of nothing."""
+    return idiv(100 * count, total) if total > 0 else 0
+
+
+def _figures_head(t: dict, gold_name: str, system_name: str, total_label: str, prep) -> str:
     n_sys = int(t["system"])
     out = int(t["out_of_range"])
     # a file whose parse failed: the module never divides its id sums (its parse() divides after a success)
-    g_n, s_n = (0 if any(getattr(d, "stopped", False) for d in docs) else n
-                for docs, n in (((prep.gold_docs if prep else ()), t["gold"]),
-                                ((prep.system_docs if prep else ()), t["system"])))
+    g_n, s_n = (0 if any(d.stopped for d in docs) else n
+                for docs, n in ((prep.gold_docs, t["gold"]), (prep.system_docs, t["system"])))
     return ("\nPrecision and recall figures\n"
             f"Gold standard\t{gold_name}\n"
             f"\tNr. of Triples\t{int(t['gold'])}\n"
@@ -186,12 +191,7 @@ def _keyed(t: dict, prefix: str) -> list[tuple[str, int]]:
 
 def _label_table(t: dict, prefix: str) -> str:
     pairs = dict(_keyed(t, prefix))
-    out = ""
-    total = 0
-    for key in hashmap_order(pairs):
-        total += pairs[key]
-        out += f"\t{key}\t{pairs[key]}\n"
-    return out + f"\tTotal\t{total}\n"
+    return "".join(f"\t{key}\t{pairs[key]}\n" for key in hashmap_order(pairs)) + f"\tTotal\t{sum(pairs.values())}\n"
 
 
 def _elements(t: dict) -> str:
@@ -215,14 +215,10 @@ def _variant_block(title: str, correct: float, unique: float, gold: float) -> st
             f"\tRecall\t{double_str(ddiv(correct, gold))}\n")
 
 
-def _relation_keys(prep, docs=None) -> list[list[str]]:
+def _relation_keys(prep) -> list[list[str]]:
     """Per document, the module's per-relation map in its iteration order (gold relations, then the
     system relations, as they come)."""
-    out = []
-    for d in range(len(prep.doc_names)) if docs is None else docs:
-        keys = list(prep.gold.relations[d]) + list(prep.system.relations[d])
-        out.append(hashmap_order(keys))
-    return out
+    return [hashmap_order([*g, *s]) for g, s in zip(prep.gold.relations, prep.system.relations)]
 
 
 def _single(result) -> str:
@@ -232,17 +228,12 @@ def _single(result) -> str:
     gold_name, system_name = _names(result)
     s = _range_head(prep.options) + _figures_head(t, gold_name, system_name, "Nr. of Triples in total", prep)
     s += _elements(t)
-    n_sys, out = int(t["system"]), int(t["out_of_range"])
     if prep.options.ignore_relations:
         s += _variant_block(VARIANT_TITLES["partial-any-relation"], t["correct_p"], t["unique_p"], t["gold"])
     else:
-        c, u, g = t["correct_pr"], t["unique_pr"], t["gold"]
-        s += _variant_block(VARIANT_TITLES["partial"], c, u, g)
-        p, r = double_str(ddiv(c, u)), double_str(ddiv(c, g))
-        s += ("\n\tNr of Triples\tTriples in scope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
-              f"{system_name}\t{n_sys + out}\t{int(u)}\t{int(c)}\t\t{p}\t{r}\n")
-        sys_all = int(t["first_system"] + t["first_system_out"])
-        sys_in = int(t["first_system"])
+        s += _variant_block(VARIANT_TITLES["partial"], t["correct_pr"], t["unique_pr"], t["gold"])
+        s += _scope_row(t, system_name, "Triples in scope")
+        sys_all, sys_in = int(t["first_system"] + t["first_system_out"]), int(t["first_system"])
         s += ("\n\tNr First Elements\tCorrect\tRecall\tPrecision\n"
               f"{system_name}\t{sys_all}\t{sys_in}\t{double_str(ddiv(sys_in, t['first_gold']))}\t"
               f"{double_str(ddiv(sys_in, sys_all))}\n")
@@ -251,24 +242,25 @@ def _single(result) -> str:
     return s
 
 
+def _scope_row(t: dict, system_name: str, scope_head: str) -> str:
+    """The system file's partial-id, same-relation row (``scope_head``: the module's spelling of that column)."""
+    c, u = t["correct_pr"], t["unique_pr"]
+    return (f"\n\tNr of Triples\t{scope_head}\tCorrect\tWSD threshold\tPrecision\tRecall\n"
+            f"{system_name}\t{int(t['system'] + t['out_of_range'])}\t{int(u)}\t{int(c)}\t\t"
+            f"{double_str(ddiv(c, u))}\t{double_str(ddiv(c, t['gold']))}\n")
+
+
 def _relation_table(t: dict, keys: list[str], correct: str, gold_head: str) -> str:
     s = ("\nResults per relation\n"
          f"Relation\tTotal gold\t{gold_head}\tTotal system\tProportion system\tPartialIdExactRelation\tRecall\t"
          "Precision\n")
     n_gold, n_sys = int(t["gold"]), int(t["system"])
-    total_c = total_g = total_s = 0
-    for key in keys:
-        base = f"relation{SEP}{key}{SEP}"
-        g, sy, c = int(t[base + "gold"]), int(t[base + "system"]), int(t[base + correct])
-        total_c += c
-        total_g += g
-        total_s += sy
-        rec = idiv(100 * c, g) if g > 0 else 0
-        prec = idiv(100 * c, sy) if sy > 0 else 0
-        s += f"{key}\t{g}\t{percent_int(g, n_gold)}%\t{sy}\t{percent_int(sy, n_sys)}%\t{c}\t{rec}\t{prec}\n"
-    rec = idiv(100 * total_c, total_g) if total_g > 0 else 0
-    prec = idiv(100 * total_c, total_s) if total_s > 0 else 0
-    return s + f"Total\t{total_g}\t\t{total_s}\t\t{total_c}\t{rec}\t{prec}\n"
+    rows = [[int(t[f"relation{SEP}{key}{SEP}{stat}"]) for stat in ("gold", "system", correct)] for key in keys]
+    for key, (g, sy, c) in zip(keys, rows):
+        s += (f"{key}\t{g}\t{percent_int(g, n_gold)}%\t{sy}\t{percent_int(sy, n_sys)}%\t{c}\t{_percent(c, g)}\t"
+              f"{_percent(c, sy)}\n")
+    g, sy, c = (sum(column) for column in zip(*rows)) if rows else (0, 0, 0)
+    return s + f"Total\t{g}\t\t{sy}\t\t{c}\t{_percent(c, g)}\t{_percent(c, sy)}\n"
 
 
 def _statistics(doc_name: str, passed: int, out: int, ids: list[str], relations: list[str]) -> str:
@@ -276,9 +268,7 @@ def _statistics(doc_name: str, passed: int, out: int, ids: list[str], relations:
     n = len(relations)
     s = (f"\n\nParsing fileName:\t{doc_name}\nTripleCount:\t{passed}\noutOfRangeCount:\t{out}\n"
          f"inRangeCount:\t{n}\n")
-    counts: dict[str, int] = {}
-    for r in relations:
-        counts[r] = counts.get(r, 0) + 1
+    counts = Counter(relations)
     s += (f"Nr of Triple ids:\t{len(set(ids))}\nNr of relations:\t{len(counts)}\n"
           f"Total nr of second elements:\t{n}\n\nRelations:\n")
     for key in hashmap_order(counts):
@@ -291,22 +281,14 @@ def _debug(result) -> str:
     prep = result.prepared
     t = result.totals()
     gold_name, system_name = _names(result)
-    gdoc, sdoc = prep.gold_docs[0], prep.system_docs[0]
     s = _range_head(prep.options)
-    s += _statistics(gold_name, prep.gold.passed[0], 0, [gdoc.ids[k] for k in prep.gold.rows[0]],
-                     prep.gold.relations[0])
-    s += _statistics(system_name, prep.system.passed[0], len(prep.out.rows[0]),
-                     [sdoc.ids[k] for k in prep.system.rows[0]], prep.system.relations[0])
-    s += _figures_head(t, gold_name, system_name, "Nr. of Triples", prep)
-    s += _elements(t)
-    g = t["gold"]
+    for name, side, doc, out in ((gold_name, prep.gold, prep.gold_docs[0], 0),
+                                 (system_name, prep.system, prep.system_docs[0], len(prep.out.rows[0]))):
+        s += _statistics(name, side.passed[0], out, [doc.ids[k] for k in side.rows[0]], side.relations[0])
+    s += _figures_head(t, gold_name, system_name, "Nr. of Triples", prep) + _elements(t)
     for v in ("exact", "exact-any-relation", "partial", "partial-any-relation"):
-        title = VARIANT_TITLES[v]
-        s += _variant_block(title, t[f"correct_{SHORT[v]}"], t[f"unique_{SHORT[v]}"], g)
-    c, u = t["correct_pr"], t["unique_pr"]
-    s += ("\n\tNr of Triples\tTriples inscope\tCorrect\tWSD threshold\tPrecision\tRecall\n"
-          f"{system_name}\t{int(t['system'] + t['out_of_range'])}\t{int(u)}\t{int(c)}\t\t"
-          f"{double_str(ddiv(c, u))}\t{double_str(ddiv(c, g))}\n")
+        s += _variant_block(VARIANT_TITLES[v], t[f"correct_{SHORT[v]}"], t[f"unique_{SHORT[v]}"], t["gold"])
+    s += _scope_row(t, system_name, "Triples inscope")  # (sic)
     # printRelationTables
     s += ("\nResults per profile\n"
           "Profile\tTotal System\tExactIdExactRelation\tPrecision\tExactId\tPrecision\tPartialIdExactRelation\t"
@@ -315,32 +297,18 @@ def _debug(result) -> str:
     for name in hashmap_order(k[: -len(SEP + "total")] for k in profiles):
         base = f"profile{SEP}{name}{SEP}"
         total = int(t[base + "total"])
-        s += name + f"\t{total}"
-        for v in ("xr", "x", "pr", "p"):
-            c = int(t[base + v])
-            s += f"\t{c}\t{idiv(100 * c, total) if total > 0 else 0}"
-        s += "\n"
+        s += name + f"\t{total}" + "".join(f"\t{int(t[base + v])}\t{_percent(int(t[base + v]), total)}"
+                                           for v in ("xr", "x", "pr", "p")) + "\n"
     s += ("\nResults per relation\n"
           "Relation\tTotal gold\tTotal system\tExactIdExactRelation\tRecall\tPrecision\tPartialIdExactRelation\t"
           "Recall\tPrecision\n")
-    sums = {"g": 0, "s": 0, "xr": 0, "pr": 0}
-    for key in _relation_keys(prep)[0]:
-        base = f"relation{SEP}{key}{SEP}"
-        gold, system = int(t[base + "gold"]), int(t[base + "system"])
-        sums["g"] += gold
-        sums["s"] += system
-        s += f"{key}\t{gold}\t{system}"
-        for v in ("xr", "pr"):
-            c = int(t[base + f"correct_{v}"])
-            sums[v] += c
-            s += f"\t{c}\t{idiv(100 * c, gold) if gold > 0 else 0}\t{idiv(100 * c, system) if system > 0 else 0}"
-        s += "\n"
-    s += f"Total\t{sums['g']}\t{sums['s']}"
-    for v in ("xr", "pr"):
-        c = sums[v]
-        s += f"\t{c}\t{idiv(100 * c, sums['g']) if sums['g'] > 0 else 0}\t" \
-             f"{idiv(100 * c, sums['s']) if sums['s'] > 0 else 0}"
-    return s + "\n"
+    keys = _relation_keys(prep)[0]
+    rows = [[int(t[f"relation{SEP}{key}{SEP}{stat}"]) for stat in ("gold", "system", "correct_xr", "correct_pr")]
+            for key in keys]
+    for key, (gold, system, *correct) in zip(keys + ["Total"], rows + [[sum(c) for c in zip(*rows)] or [0] * 4]):
+        s += f"{key}\t{gold}\t{system}" + "".join(f"\t{c}\t{_percent(c, gold)}\t{_percent(c, system)}"
+                                                  for c in correct) + "\n"
+    return s
 
 
 # ---- EvaluateTripleFolders
@@ -358,13 +326,9 @@ def _folders(result) -> str:
         total_keys.extend(k for k in keys if k not in total_keys)
     s += _relation_table(t, hashmap_order(total_keys), "correct_pr", "Proportion gold")
     # outputTotalCounts: per-file integer averages, added, over the total triples
-    avg = {c: 0 for c in ("gf", "gs", "sf", "ss")}
-    for i in range(len(ds)):
-        row = ds.row(i)
-        avg["gf"] += _avg(row["gold_first_ids"], row["gold"])
-        avg["gs"] += _avg(row["gold_second_ids"], row["gold"])
-        avg["sf"] += _avg(row["system_first_ids"], row["system"])
-        avg["ss"] += _avg(row["system_second_ids"], row["system"])
+    rows = [ds.row(i) for i in range(len(ds))]
+    avg = {f"{side[0]}{el[0]}": sum(_avg(row[f"{side}_{el}_ids"], row[side]) for row in rows)
+           for side in ("gold", "system") for el in ("first", "second")}
     n_gold, n_sys = int(t["gold"]), int(t["system"])
     s += ("\nPrecision and recall figures\nGold standard\n"
           f"\tNr. of Triples\t{n_gold}\n"
@@ -422,34 +386,12 @@ def _confusion(prep) -> str:
     return s + "".join(line + "\n" for line in log)
 
 
-def _table_row(doc, k: int, relation: str, profile: str) -> str:
-    """``Triple.toTableRowString``."""
-    s = f'<triple id="{doc.ids[k]}"'
-    if profile:
-        s += f' profile_id="{profile}"'
-    if relation:
-        s += f' relation="{relation}"'
-    if doc.layers[k]:
-        s += f' kaflayer="{doc.layers[k]}"'
-    s += ">\t"
-    for tag, item, ids, attrs in triple_elements(doc, k):
-        if not ids:
-            s += f"<{tag}{attrs}/>\t"
-        else:
-            s += f"<{tag}{attrs}> " + "".join(f'<{item} id="{i}"/> ' for i in ids) + f"</{tag}>\t"
-    return s + "</triple>\n"
-
-
 def _sorted_rows(items: list[tuple[str, str]]) -> str:
     """``Util.sortTriplesForRelation``: relation descending; equal relations in reverse order of addition
     (its comparator never answers 'equal')."""
     ordered = list(reversed(items))
-    ordered.sort(key=lambda x: _utf16(x[0]), reverse=True)
+    ordered.sort(key=lambda x: x[0].encode("utf-16-be"), reverse=True)
     return "".join(row for _, row in ordered)
-
-
-def _utf16(s: str) -> bytes:
-    return s.encode("utf-16-be")
 
 
 def _partial(a: list, b: list) -> bool:
@@ -501,8 +443,8 @@ def _error_log(prep) -> str:
 
                     if not any(dedup(w) for w in wrong_here):
                         wrong_here.append(j)
-        not_covered += [(g_rel[i], _table_row(gdoc, g_rows[i], g_rel[i], profile)) for i in remaining]
-        wrong += [(s_rel[j], _table_row(sdoc, s_rows[j], s_rel[j], profile)) for j in wrong_here]
+        not_covered += [(g_rel[i], triple_string(gdoc, g_rows[i], g_rel[i], profile, table=True)) for i in remaining]
+        wrong += [(s_rel[j], triple_string(sdoc, s_rows[j], s_rel[j], profile, table=True)) for j in wrong_here]
     s = f"\n\nNot covered Triples:{len(not_covered)}\n" + _sorted_rows(not_covered)
     s += "\n\n" + f"Wrong Triples:{len(wrong)}\n" + _sorted_rows(wrong)
     return s

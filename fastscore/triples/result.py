@@ -206,12 +206,9 @@ def merge_results(results: list[TriplesResult], gold: str, system: str) -> Tripl
 def precision_above_one(result: TriplesResult) -> list[str]:
     """The module's precision can pass 1: system triples told apart as duplicates can still each count a
     different gold triple.  A warning says so when it happens."""
-    t = result.totals()
-    out = []
-    for v, short in SHORT.items():
-        if v == result.variant and t[f"correct_{short}"] > t[f"unique_{short}"]:
-            out.append(f"precision above 1 ({int(t[f'correct_{short}'])} correct of {int(t[f'unique_{short}'])} "
-                       "unique system triples): system triples the module counts as duplicates of each other "
-                       "matched different gold triples (the module's definition, kept)")
-    return out
-
+    t, short = result.totals(), SHORT[result.variant]
+    if t[f"correct_{short}"] <= t[f"unique_{short}"]:
+        return []
+    return [f"precision above 1 ({int(t[f'correct_{short}'])} correct of {int(t[f'unique_{short}'])} unique system "
+            "triples): system triples the module counts as duplicates of each other matched different gold triples "
+            "(the module's definition, kept)"]

@@ -82,10 +82,11 @@ class TriplesConverter(Converter):
                "more)", switch=True, default=False),
     )
 
-    def convert(self, input: str, output: str, to: str, **keywords) -> list[str]:
-        from .convert import convert_command
+    def convert(self, input: str, output: str, to: str, layers: str | None = None, **keywords) -> list[str]:
+        """``fastscore convert SOURCE TARGET --to triples`` (``layers``: comma-separated, as the command takes them)."""
+        from .convert import convert
 
-        return convert_command(input, output, to, **keywords)
+        return convert(input, output, to, layers=[x.strip() for x in layers.split(",")] if layers else None, **keywords)
 
 
 class TriplesCorpus(Corpus):
