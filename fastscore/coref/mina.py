@@ -598,12 +598,8 @@ def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
     r_rows = np.flatnonzero(resp.alive)
     k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
     r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
-    sides = (k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
-             _dense_chains(resp, r_rows), resp.n_chains)
+    sides = (k_off, key.ident[k_rows], key.chain[k_rows], key.n_chains, r_off, resp.ident[r_rows],
+             resp.chain[r_rows], resp.n_chains)
     blocks = {**coval_statistics(*sides), "blanc": distinct_blanc(*sides)}  # BLANC over distinct minimum spans
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
     return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
-
-
-def _dense_chains(side: _Side, rows: np.ndarray) -> np.ndarray:
-    return side.chain[rows]
