@@ -8,6 +8,7 @@ and the zero score).
 from __future__ import annotations
 
 import os
+from functools import partial
 from types import SimpleNamespace
 from typing import Iterable
 
@@ -188,23 +189,26 @@ def _engine(key, o: SimpleNamespace) -> str:
     return "spans"
 
 
-def _score_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
-    """Universal Anaphora files, as the UA scorer scores them (fastscore/ua)."""
-    from ..ua.score import score_ua
-
-    given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *UA_ONLY)]
+def _score_ua(key, response, metrics, o: SimpleNamespace, corefud: bool = False) -> CorefResult:
+    """Universal Anaphora files, as the UA scorer scores them (fastscore/ua); ``corefud``: CoNLL-U files with the
+    UA options, their SplitAnte and Bridge scored so.  The UA scoring reads the files itself (a read input: its
+    path); mention tables are refused."""
+    own = ("fix_corefud_quirks",) if corefud else ()
+    given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *own, *UA_ONLY)]
     if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to Universal Anaphora files (--format ua)")
-    key, response = _ua_paths(key, response, "--format ua reads UA files, not mention tables")
-    return score_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
-                    **{k: getattr(o, k) for k in UA_ONLY})
-
-
-def _ua_paths(key, response, refused: str) -> tuple:
-    """The files the UA scoring reads itself (a read input: its path); mention tables refused (``refused``)."""
+        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to "
+                         + ("CoNLL-U files scored with the UA options (--split-antecedents, --bridging, "
+                            "--only-split-antecedents)" if corefud else "Universal Anaphora files (--format ua)"))
     if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError(refused)
-    return tuple(x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x for x in (key, response))
+        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables or "
+                         "batches (--batch-size)" if corefud else "--format ua reads UA files, not mention tables")
+    key, response = (x.path if hasattr(x, "doc_names") else x for x in (key, response))
+    if corefud:
+        from ..ua.corefud import score_corefud_ua as score
+    else:
+        from ..ua.score import score_ua as score
+    return score(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
+                 **{k: getattr(o, k) for k in (*own, *UA_ONLY)})
 
 
 def _conllu_input(key, format: str) -> bool:
@@ -220,21 +224,6 @@ def _conllu_input(key, format: str) -> bool:
         return True
     return (isinstance(key, (str, os.PathLike)) and os.path.isfile(key)
             and detect_format(key) == "conllu" and not looks_like_ua(key))  # (a UA file: --format ua)
-
-
-def _score_corefud_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
-    """CoNLL-U files with the UA options: their SplitAnte and Bridge scored as the UA scorer (fastscore/ua)."""
-    from ..ua.corefud import score_corefud_ua
-
-    given = [k for k, v in vars(o).items()
-             if v and k not in ("singletons", "doc", "format", "match", "fix_corefud_quirks", *UA_ONLY)]
-    if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
-                         "(--split-antecedents, --bridging, --only-split-antecedents)")
-    key, response = _ua_paths(key, response, "the UA options read CoNLL-U files (their SplitAnte and Bridge), not "
-                              "mention tables or batches (--batch-size)")
-    return score_corefud_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
-                            fix_corefud_quirks=o.fix_corefud_quirks, **{k: getattr(o, k) for k in UA_ONLY})
 
 
 def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
@@ -451,4 +440,4 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
 
 
 # the engines by _engine's names, each (key, response, metrics, the other keywords of score_coref) -> a CorefResult
-ENGINES = {"ua": _score_ua, "corefud-ua": _score_corefud_ua, "coval": _score_coval, "spans": _score_spans}
+ENGINES = {"ua": _score_ua, "corefud-ua": partial(_score_ua, corefud=True), "coval": _score_coval, "spans": _score_spans}
