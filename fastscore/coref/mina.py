@@ -265,7 +265,7 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
                          "the key has no parse bits ('-' in its 6th column): minimum spans need a parse tree "
                          "(coval's scorer.py would parse the key with the Stanford parser)", _doc_name(tok, table, 0))
     bad, why, n_bad = kernel.check_parse_bits(tok.buf, tok.field_start[:, PARSE], tok.field_end[:, PARSE],
-                                              _sentence_starts(tok))
+                                              tok.position == 0)
     if bad < 0:
         return []
     t = int(bad)
@@ -277,11 +277,6 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
             f"{n_bad} sentence{'s' if n_bad > 1 else ''} of the key with such parse bits, read as coval reads "
             "them (each mention's tree from its own tokens' bits: closings of what opened before it ignored, "
             "what is open at its end closed)"]
-
-
-def _sentence_starts(tok: TokenColumns) -> np.ndarray:
-    """bool per token: the first of its sentence."""
-    return tok.position == 0
 
 
 def _doc_name(tok: TokenColumns, table: MentionTable, token: int) -> str:
