@@ -19,6 +19,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -497,17 +498,12 @@ def _span_writer(to: str):
             columns = [doc.columns for doc in docs] if out.fmt == "conll2012" else None
             sentences = None if columns is not None else [[[_form(x, to, report, doc.name) for x in s]
                                                           for s in doc.sentences] for doc in docs]
-
-            def write(fh):
-                write_conll(table, fh, sentences, speakers=speakers, columns=columns, labels=labels)
+            write = partial(write_conll, table, sentences=sentences, speakers=speakers, columns=columns, labels=labels)
         else:
             from ..formats.jsonl import write_jsonl
 
-            sentences = [doc.sentences for doc in docs]
-            fields = [doc.fields for doc in docs] if out.fmt == "jsonl" else None
-
-            def write(fh):
-                write_jsonl(table, fh, sentences, speakers=speakers, fields=fields)
+            write = partial(write_jsonl, table, sentences=[doc.sentences for doc in docs], speakers=speakers,
+                            fields=[doc.fields for doc in docs] if out.fmt == "jsonl" else None)
         return _canonical_spans(table), write
     return build
 
@@ -617,10 +613,8 @@ def _conllu_writer(m: _Mentions, text: _Text, out: _Text, report: _Report, templ
         fields = [{"etype": m.etypes[m.doc[r]].get(m.labels[m.doc[r]][m.cluster[r]], "")} for r in order]
     if m.conllu and templated:
         report.count("bridge_lost", report.counts["bridge"])
-
-    def write(fh):
-        write_conllu(table, fh, blocks, labels=labels, fields=fields, heads=m.conllu, links=not templated)
-    return _canonical_words(table), write
+    return _canonical_words(table), partial(write_conllu, table, blocks=blocks, labels=labels, fields=fields,
+                                            heads=m.conllu, links=not templated)
 
 
 def _canonical_words(table: MentionTable) -> dict:

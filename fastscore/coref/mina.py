@@ -120,10 +120,8 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
         _pos_bad(k_tok, options.variant), *_word_features(words, options.variant), m_first, m_len, m_sent_pos, m_own,
         variant)
     if options.min_span:
-        doc = np.concatenate([key.doc, resp.doc])
-        sentence = np.concatenate([key.sentence(), resp.sentence()])
-        start = np.concatenate([key.start, resp.start])
-        end = np.concatenate([key.end, resp.end])
+        where = [np.concatenate(pair) for pair in ((key.doc, resp.doc), (key.sentence(), resp.sentence()),
+                                                    (key.start, resp.start), (key.end, resp.end))]
         if variant == kernel.COVAL:
             # a terminal is its words (the key's, one per '*' of its tokens' bits) and its index; a fallback's
             # word is the mention's own
@@ -131,9 +129,9 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
             own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens,
                                                                  not options.fix_coval_quirks)])
             strings = kernel.element_strings(el_kind, el_a, el_b, k_words, stars, own_words)
-            ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
+            ident = kernel.mention_identities(el_off, strings, el_index, *where, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
-            ident = kernel.mention_identities(el_off, el_a, el_b, doc, sentence, start, end, no_tree, True)
+            ident = kernel.mention_identities(el_off, el_a, el_b, *where, no_tree, True)
         key.ident = ident[:len(key.rows)]
         resp.ident = ident[len(key.rows):]
     return root_vp
