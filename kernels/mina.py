@@ -312,6 +312,22 @@ def min_span_nodes(nodes, root, word, word_ok, pos_bad, found, queue, depth):
 
 
 @njit(cache=True)
+def _by_first_token(m_first, n_tokens):
+    """The mentions in the order of their first token (a stable counting sort: the trees are then built
+    walking the parse bits forwards, and mentions of the same first token are neighbours)."""
+    count = np.zeros(n_tokens + 1, dtype=np.int64)
+    for m in range(len(m_first)):
+        count[m_first[m] + 1] += 1
+    for t in range(n_tokens):
+        count[t + 1] += count[t]
+    order = np.empty(len(m_first), dtype=np.int64)
+    for m in range(len(m_first)):
+        order[count[m_first[m]]] = m
+        count[m_first[m]] += 1
+    return order
+
+
+@njit(cache=True)
 def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_vp,
               m_first, m_len, m_sent_pos, m_own, variant):
     """Minimum-span elements of every mention (see the module's docstring)."""
@@ -336,9 +352,7 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
         cap = max(cap, c)
     nodes = np.empty((cap, 9), dtype=np.int64)
     scratch = np.empty((5, cap), dtype=np.int64)  # stack, roots, found, queue, depth
-    # the mentions in the order of their first token (stable: the trees are then built walking the parse bits
-    # forwards, and mentions of the same first token are neighbours)
-    order = np.argsort(m_first, kind="mergesort")
+    order = _by_first_token(m_first, len(p_s))
     k = 0
     group = 0  # where the mentions of the current first token start in ``order``
     for x in range(n_m):
