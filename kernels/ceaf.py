@@ -183,12 +183,7 @@ def _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size):
         if n_hard == 0:
             continue
         # components with several keys and responses: sort their cells by component, solve each
-        hard_cells = np.empty(n_hard, dtype=np.int64)
-        n_hard = 0
-        for t in range(a, b):
-            if hard[t]:
-                hard_cells[n_hard] = t
-                n_hard += 1
+        hard_cells = np.flatnonzero(hard[a:b]) + a
         hard_cells = take(hard_cells, stable_order(take(comp, hard_cells), nk + nr))
         key_row = np.full(nk, -1, dtype=np.int64)
         resp_col = np.full(nr, -1, dtype=np.int64)
@@ -221,22 +216,14 @@ def _ceaf_sums(k_size_off, k_size, r_size_off, r_size, best3, best4):
             # v8.01 stores 1 - phi for its minimising solver and adds back 1 - (1 - phi)
             if best4[i] > 0:
                 num4 += 1.0 - (1.0 - best4[i])
-        n_key = 0
-        n_resp = 0
-        for i in range(ko, kz):
-            if k_size[i] > 0:
-                n_key += 1
-        for j in range(ro, rz):
-            if r_size[j] > 0:
-                n_resp += 1
         out[doc, 0] = num3
         out[doc, 1] = k_size[ko:kz].sum()
         out[doc, 2] = num3
         out[doc, 3] = r_size[ro:rz].sum()
         out[doc, 4] = num4
-        out[doc, 5] = n_key
+        out[doc, 5] = (k_size[ko:kz] > 0).sum()
         out[doc, 6] = num4
-        out[doc, 7] = n_resp
+        out[doc, 7] = (r_size[ro:rz] > 0).sum()
     return out
 
 

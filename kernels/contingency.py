@@ -144,9 +144,8 @@ def _tables(k_off, k_ids, k_chains, k_nch, r_off, r_ids, r_chains, r_nch):
     # chain sizes (response chains count only rows that were kept)
     k_size_off = np.zeros(n_docs + 1, dtype=np.int64)
     r_size_off = np.zeros(n_docs + 1, dtype=np.int64)
-    for d in range(n_docs):
-        k_size_off[d + 1] = k_size_off[d] + k_nch[d]
-        r_size_off[d + 1] = r_size_off[d] + r_nch[d]
+    k_size_off[1:] = np.cumsum(k_nch)
+    r_size_off[1:] = np.cumsum(r_nch)
     k_size = np.zeros(k_size_off[-1], dtype=np.int64)
     r_size = np.zeros(r_size_off[-1], dtype=np.int64)
     for d in range(n_docs):

@@ -95,14 +95,6 @@ def _attach(nodes, child, parent):
 
 
 @njit(cache=True)
-def _run_node(nodes, n, lo, hi, index, word, word_cat, word_vp):
-    """A terminal for the run of tokens [lo, hi)."""
-    w = word[lo]
-    vp = 1 if (hi - lo == 1 and word_vp[w]) else 0
-    return _new_node(nodes, n, 1, word_cat[w], vp, index, lo, hi)
-
-
-@njit(cache=True)
 def _place(nodes, node, stack, sp):
     """Attach a new terminal to the open constituent, or open it as one when none is open (coval)."""
     if sp > 0:
@@ -115,9 +107,9 @@ def _place(nodes, node, stack, sp):
 @njit(cache=True)
 def _flush(nodes, n, lo, hi, index, word, word_cat, word_vp, stack, sp):
     """The run [lo, hi) becomes a terminal; returns (number of nodes, stack depth)."""
-    node = n
-    n = _run_node(nodes, n, lo, hi, index, word, word_cat, word_vp)
-    return n, _place(nodes, node, stack, sp)
+    w = word[lo]
+    vp = 1 if (hi - lo == 1 and word_vp[w]) else 0
+    return _new_node(nodes, n, 1, word_cat[w], vp, index, lo, hi), _place(nodes, n, stack, sp)
 
 
 @njit(cache=True)
@@ -415,21 +407,11 @@ def min_spans(buf, p_s, p_e, word, pos_bad, word_ok, word_keep, word_cat, word_v
                 k += 1
         n_el[m] = k - first_el[m]
     el_off = np.zeros(n_m + 1, dtype=np.int64)
+    el_off[1:] = np.cumsum(n_el)
+    at = np.empty(k, dtype=np.int64)  # the elements in the mentions' order: where each was found
     for m in range(n_m):
-        el_off[m + 1] = el_off[m] + n_el[m]
-    el_kind = np.empty(k, dtype=np.int64)
-    el_a = np.empty(k, dtype=np.int64)
-    el_b = np.empty(k, dtype=np.int64)
-    el_index = np.empty(k, dtype=np.int64)
-    for m in range(n_m):
-        for i in range(n_el[m]):
-            e = first_el[m] + i
-            q = el_off[m] + i
-            el_kind[q] = kind[e]
-            el_a[q] = at_a[e]
-            el_b[q] = at_b[e]
-            el_index[q] = at_index[e]
-    return el_off, el_kind, el_a, el_b, el_index, root_vp, no_tree
+        at[el_off[m]:el_off[m + 1]] = np.arange(first_el[m], first_el[m] + n_el[m])
+    return el_off, kind[at], at_a[at], at_b[at], at_index[at], root_vp, no_tree
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -380,85 +381,56 @@ class _Report:
         self.notes.append(message)
 
     def lines(self) -> list[str]:
-        t = TITLES[self.target]
-        c = self.counts
-        out = list(self.warnings)
+        c = Counter(self.counts, conllu_columns=self.source == "conllu", extra_fields=len(self.extra_fields))
+        values = {"t": TITLES[self.target], "source": TITLES[self.source], "fields": ", ".join(self.field_names),
+                  "extra": ", ".join(self.extra_fields),
+                  "why": ("its cluster labels are written as numbers, as the reference scorer reads them"
+                          if self.target == "conll2012" else f"{TITLES[self.target]} has no place for them")}
+        lost = [message.format(n=c[what], first=f"; first: {self.first[what]}" if what in self.first else "", **values)
+                for what, message, unless in _LOSSES if c[what] and self.target not in unless]
+        return self.warnings + lost + self.notes
 
-        def first(what):
-            return f"; first: {self.first[what]}" if what in self.first else ""
 
-        spans = self.target != "conllu"
-        if c["discontinuous"]:
-            out.append(f"{c['discontinuous']} discontinuous mention(s) written as their covering span ({t} has no "
-                       f"discontinuous mentions){first('discontinuous')}")
-        if c["covering_repeats"]:
-            out.append(f"{c['covering_repeats']} of these spans repeat another mention of the same entity")
-        if c["zeros"]:
-            out.append(f"{c['zeros']} zero mention(s) (empty nodes only) not written: {t} has no empty nodes"
-                       f"{first('zeros')}")
-        if c["lose_empty"]:
-            out.append(f"{c['lose_empty']} mention(s) written without the empty nodes inside them ({t} has no empty "
-                       f"nodes){first('lose_empty')}")
-        if c["empty_nodes"] and spans:
-            out.append(f"{c['empty_nodes']} empty node(s) of the CoNLL-U input not written ({t} has none)")
-        if c["heads"]:
-            out.append(f"{c['heads']} mention head(s) other than the first word not written: {t} has no heads "
-                       f"(read back, a mention's head is its first word){first('heads')}")
-        if c["etypes"]:
-            why = ("its cluster labels are written as numbers, as the reference scorer reads them"
-                   if self.target == "conll2012" else f"{t} has no place for them")
-            out.append(f"the entity types of {c['etypes']} entities not written: {why}")
-        if c["other_fields"]:
-            out.append(f"{c['other_fields']} mention(s) lose their other Entity fields "
-                       f"({', '.join(self.field_names)}): {t} has no place for them")
-        if c["bridge"] and (spans or c["bridge_lost"]):
-            out.append(f"{c['bridge']} Bridge/SplitAnte annotation(s) not written"
-                       + (f": {t} has no bridging or split antecedents" if spans else " (with a template)"))
-        if c["multiword"] and spans:
-            out.append(f"{c['multiword']} multiword token(s) written as their words ({t} has no multiword tokens)")
-        if self.source == "conllu" and spans:
-            out.append(f"sentence ids and the other CoNLL-U columns (lemmas, tags, features, trees, MISC) are not "
-                       f"written: {t} has words and sentence breaks only (to get CoNLL-U back that aligns with the "
-                       "original, convert with the original as template)")
-        if c["no_heads"]:
-            out.append(f"{c['no_heads']} mention(s) of more than one word get no head index ({TITLES[self.source]} "
-                       "has no heads): their head is their first word, which CorefUD head and partial matching use")
-        if c["made_ids"]:
-            out.append(f"sentence ids made up as DOCUMENT-N for {c['made_ids']} sentence(s): to score against a "
-                       "CoNLL-U key, convert with the key as template")
-        if c["cross_sentence"]:
-            out.append(f"{c['cross_sentence']} mention(s) cross a sentence boundary: written as discontinuous "
-                       f"mentions, one part per sentence (a CoNLL-U bracket opens and closes in one sentence)"
-                       f"{first('cross_sentence')}")
-        if c["no_words_doc"]:
-            out.append(f"{c['no_words_doc']} document(s) without words not written: a {t} document is its sentences"
-                       f"{first('no_words_doc')}")
-        if c["no_form"] and self.target != "conll2012":
-            out.append(f"{c['no_form']} token line(s) without a word column: words written as _")
-        if c["bad_form"]:
-            out.append(f"{c['bad_form']} word(s) {t} cannot hold as they are (whitespace, empty) written changed"
-                       f"{first('bad_form')}")
-        if c["conll_columns"] and self.target != "conll2012":
-            out.append(f"the CoNLL-2012 columns other than the word and the speaker (POS, parse, lemma, sense, named "
-                       f"entities, arguments: {c['conll_columns']} token lines) are not written ({t} has no place "
-                       "for them)")
-        if c["split_antecedents"]:
-            out.append(f"{c['split_antecedents']} split-antecedent label(s) like (1+2) not written (the scorer "
-                       "ignores them)")
-        if self.extra_fields and self.target != "jsonl":
-            out.append(f"jsonlines field(s) {', '.join(self.extra_fields)} not written ({t} has no place for them)")
-        if c["empty_clusters"] and self.target != "jsonl":
-            out.append(f"{c['empty_clusters']} cluster(s) without mentions not written")
-        if c["speakers"]:
-            out.append(f"the speakers of {c['speakers']} sentence(s) not written: CoNLL-U keeps one speaker per "
-                       "sentence (# speaker) and these have several")
-        if c["names"]:
-            out.append(f"{c['names']} document name(s) changed: {t} cannot hold them as they are (leading or "
-                       f"trailing whitespace, line breaks){first('names')}")
-        if c["template_nodes"]:
-            out.append(f"{c['template_nodes']} mention(s) lose empty nodes the template does not have"
-                       f"{first('template_nodes')}")
-        return out + self.notes
+# what a target cannot express, said when its count is not 0, in this order: (count, message, targets it is not
+# said for); {n}: the count, {t}: the target, {first}: where it happened first
+_LOSSES = (
+    ("discontinuous", "{n} discontinuous mention(s) written as their covering span ({t} has no discontinuous "
+     "mentions){first}", ()),
+    ("covering_repeats", "{n} of these spans repeat another mention of the same entity", ()),
+    ("zeros", "{n} zero mention(s) (empty nodes only) not written: {t} has no empty nodes{first}", ()),
+    ("lose_empty", "{n} mention(s) written without the empty nodes inside them ({t} has no empty nodes){first}", ()),
+    ("empty_nodes", "{n} empty node(s) of the CoNLL-U input not written ({t} has none)", ("conllu",)),
+    ("heads", "{n} mention head(s) other than the first word not written: {t} has no heads (read back, a mention's "
+     "head is its first word){first}", ()),
+    ("etypes", "the entity types of {n} entities not written: {why}", ()),
+    ("other_fields", "{n} mention(s) lose their other Entity fields ({fields}): {t} has no place for them", ()),
+    ("bridge", "{n} Bridge/SplitAnte annotation(s) not written: {t} has no bridging or split antecedents",
+     ("conllu",)),
+    ("bridge_lost", "{n} Bridge/SplitAnte annotation(s) not written (with a template)", ()),  # (CoNLL-U only)
+    ("multiword", "{n} multiword token(s) written as their words ({t} has no multiword tokens)", ("conllu",)),
+    ("conllu_columns", "sentence ids and the other CoNLL-U columns (lemmas, tags, features, trees, MISC) are not "
+     "written: {t} has words and sentence breaks only (to get CoNLL-U back that aligns with the original, convert "
+     "with the original as template)", ("conllu",)),
+    ("no_heads", "{n} mention(s) of more than one word get no head index ({source} has no heads): their head is their "
+     "first word, which CorefUD head and partial matching use", ()),
+    ("made_ids", "sentence ids made up as DOCUMENT-N for {n} sentence(s): to score against a CoNLL-U key, convert "
+     "with the key as template", ()),
+    ("cross_sentence", "{n} mention(s) cross a sentence boundary: written as discontinuous mentions, one part per "
+     "sentence (a CoNLL-U bracket opens and closes in one sentence){first}", ()),
+    ("no_words_doc", "{n} document(s) without words not written: a {t} document is its sentences{first}", ()),
+    ("no_form", "{n} token line(s) without a word column: words written as _", ("conll2012",)),
+    ("bad_form", "{n} word(s) {t} cannot hold as they are (whitespace, empty) written changed{first}", ()),
+    ("conll_columns", "the CoNLL-2012 columns other than the word and the speaker (POS, parse, lemma, sense, named "
+     "entities, arguments: {n} token lines) are not written ({t} has no place for them)", ("conll2012",)),
+    ("split_antecedents", "{n} split-antecedent label(s) like (1+2) not written (the scorer ignores them)", ()),
+    ("extra_fields", "jsonlines field(s) {extra} not written ({t} has no place for them)", ("jsonl",)),
+    ("empty_clusters", "{n} cluster(s) without mentions not written", ("jsonl",)),
+    ("speakers", "the speakers of {n} sentence(s) not written: CoNLL-U keeps one speaker per sentence (# speaker) "
+     "and these have several", ()),
+    ("names", "{n} document name(s) changed: {t} cannot hold them as they are (leading or trailing whitespace, line "
+     "breaks){first}", ()),
+    ("template_nodes", "{n} mention(s) lose empty nodes the template does not have{first}", ()),
+)
 
 
 _SPECIAL = {"conll2012": re.compile(r"\s"), "conllu": re.compile(r"[\t\n\r]")}
@@ -515,7 +487,9 @@ def _span_writer(to: str):
                        for c, x in zip(kept, own)]
             labels.append(own)
         names = [_name(doc.name, to, report) for doc in docs]
-        table = _span_table(names, [doc.n_words for doc in docs], clusters)
+        table = MentionTable.from_documents({str(i): c for i, c in enumerate(clusters)},
+                                            {str(i): doc.n_words for i, doc in enumerate(docs)})
+        table.doc_names = names
         speakers = [None if doc.speakers is None else [[x if x is not None else "-" for x in s] for s in doc.speakers]
                     for doc in docs]
         if to == "conll2012":
@@ -524,17 +498,12 @@ def _span_writer(to: str):
             columns = [doc.columns for doc in docs] if out.fmt == "conll2012" else None
             sentences = None if columns is not None else [[[_form(x, to, report, doc.name) for x in s]
                                                           for s in doc.sentences] for doc in docs]
-
-            def write(fh):
-                write_conll(table, fh, sentences, speakers=speakers, columns=columns, labels=labels)
+            write = partial(write_conll, table, sentences=sentences, speakers=speakers, columns=columns, labels=labels)
         else:
             from ..formats.jsonl import write_jsonl
 
-            sentences = [doc.sentences for doc in docs]
-            fields = [doc.fields for doc in docs] if out.fmt == "jsonl" else None
-
-            def write(fh):
-                write_jsonl(table, fh, sentences, speakers=speakers, fields=fields)
+            write = partial(write_jsonl, table, sentences=[doc.sentences for doc in docs], speakers=speakers,
+                            fields=[doc.fields for doc in docs] if out.fmt == "jsonl" else None)
         return _canonical_spans(table), write
     return build
 
@@ -559,13 +528,6 @@ def _form(word: str, to: str, report: _Report, doc: str) -> str:
     if new != word:
         report.count("bad_form", 1, f'document "{shown(doc)}": {word!r} as {new!r}')
     return new
-
-
-def _span_table(names: list[str], n_words: list[int], clusters: list[list[list[tuple[int, int]]]]) -> MentionTable:
-    table = MentionTable.from_documents({str(i): c for i, c in enumerate(clusters)},
-                                        {str(i): n for i, n in enumerate(n_words)})
-    table.doc_names = names
-    return table
 
 
 def _canonical_spans(table: MentionTable) -> dict:
@@ -651,10 +613,8 @@ def _conllu_writer(m: _Mentions, text: _Text, out: _Text, report: _Report, templ
         fields = [{"etype": m.etypes[m.doc[r]].get(m.labels[m.doc[r]][m.cluster[r]], "")} for r in order]
     if m.conllu and templated:
         report.count("bridge_lost", report.counts["bridge"])
-
-    def write(fh):
-        write_conllu(table, fh, blocks, labels=labels, fields=fields, heads=m.conllu, links=not templated)
-    return _canonical_words(table), write
+    return _canonical_words(table), partial(write_conllu, table, blocks=blocks, labels=labels, fields=fields,
+                                            heads=m.conllu, links=not templated)
 
 
 def _canonical_words(table: MentionTable) -> dict:
@@ -744,8 +704,10 @@ def convert_columnar(source, target, kind: str, source_format: str = "auto") -> 
 
 def convert_command(source, target, to: str, source_format: str = "auto", template=None) -> list[str]:
     """``fastscore convert SOURCE TARGET --to FORMAT`` for coreference files (the mention table too)."""
+    from ..ua.corefud import looks_like_ua
+
     if to == "ua" or source_format == "ua" or (source_format == "auto" and os.path.isfile(source)
-                                               and _looks_like_ua(source)):
+                                               and looks_like_ua(source)):
         return _convert_ua(source, target, to, source_format, template)
     if to in ("parquet", "arrow"):
         if template:
@@ -753,12 +715,6 @@ def convert_command(source, target, to: str, source_format: str = "auto", templa
         return convert_columnar(source, target, to, source_format=source_format)
     return convert(source, target, to, source_format=source_format, template=template)
 
-
-
-def _looks_like_ua(source) -> bool:
-    from ..ua.corefud import looks_like_ua
-
-    return looks_like_ua(source)
 
 
 def _convert_ua(source, target, to: str, source_format: str, template) -> list[str]:

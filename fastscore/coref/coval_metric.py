@@ -157,7 +157,7 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     """The CorefResult of (references, predictions) pairs, each pair one document of the given name."""
     from .._gc import collector_paused
     from .mina import Options, score_mina
-    from .result import CorefResult
+    from .result import CorefResult, shown_options
     from .metrics import COVAL_METRICS
 
     options = Options(min_span=min_span, keep_singletons=keep_singletons, np_only=NP_only,
@@ -165,12 +165,8 @@ def _score(documents: list[tuple[list, list]], names: list[str], keep_singletons
     with collector_paused():  # the lines, read and scored: many objects, no cycles
         sides = _read_sides(documents, names, min_span or NP_only)
         stats, _, warnings = score_mina(sides[0], sides[1], options)
-    shown = {"match": "mina" if min_span else "exact", "singletons": "keep" if keep_singletons else "drop",
-             "format": "evaluate"}
-    if NP_only:
-        shown["np-only"] = True
-    if remove_nested:
-        shown["remove-nested"] = True
+    shown = shown_options(match="mina" if min_span else "exact", singletons="keep" if keep_singletons else "drop",
+                          format="evaluate", np_only=bool(NP_only), remove_nested=bool(remove_nested))
     return CorefResult.scored(stats, None, COVAL_METRICS, "references", "predictions", shown, warnings)
 
 

@@ -73,31 +73,19 @@ def align_documents(key: MentionTable, response: MentionTable, doc: str | None =
                 f"{key.doc_tokens[d]}: the response must have the same tokens as the key"
             )
     k = key.select(docs)
+    none = np.zeros(0, np.int64)
     k_rows = [np.arange(key.doc_offsets[d], key.doc_offsets[d + 1]) for d in docs]
-    r_rows = [
-        np.arange(response.doc_offsets[r], response.doc_offsets[r + 1]) if r is not None else np.zeros(0, np.int64)
-        for r in r_docs
-    ]
-    rows = np.concatenate(r_rows) if r_rows else np.zeros(0, np.int64)
-    r_sizes = [len(x) for x in r_rows]
-    return Aligned(
-        doc_names=k.doc_names,
-        k_off=k.doc_offsets,
-        k_start=k.start,
-        k_end=k.end,
-        k_chain=k.cluster,
-        k_nchains=np.asarray([len(x) for x in k.cluster_labels], dtype=np.int64),
-        r_off=offsets(r_sizes),
-        r_start=response.start[rows],
-        r_end=response.end[rows],
-        r_chain=response.cluster[rows],
-        r_nchains=np.asarray(
-            [len(response.cluster_labels[r]) if r is not None else 0 for r in r_docs], dtype=np.int64
-        ),
-        r_found=np.asarray([r is not None for r in r_docs]),
-        k_rows=np.concatenate(k_rows) if k_rows else np.zeros(0, np.int64),
-        r_rows=rows,
-    )
+    r_rows = [np.arange(response.doc_offsets[r], response.doc_offsets[r + 1]) if r is not None else none
+              for r in r_docs]
+    rows = np.concatenate(r_rows) if r_rows else none
+    return Aligned(doc_names=k.doc_names, k_off=k.doc_offsets, k_start=k.start, k_end=k.end, k_chain=k.cluster,
+                   k_nchains=np.asarray([len(x) for x in k.cluster_labels], dtype=np.int64),
+                   r_off=offsets([len(x) for x in r_rows]), r_start=response.start[rows], r_end=response.end[rows],
+                   r_chain=response.cluster[rows],
+                   r_nchains=np.asarray([len(response.cluster_labels[r]) if r is not None else 0 for r in r_docs],
+                                        dtype=np.int64),
+                   r_found=np.asarray([r is not None for r in r_docs]),
+                   k_rows=np.concatenate(k_rows) if k_rows else none, r_rows=rows)
 
 
 @dataclass
@@ -137,9 +125,7 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     (cell_off, ci, cj, cc, cd, ce, cf, k_size_off, k_size, r_size_off, r_size, repeats) = (
         contingency.contingency_tables(a.k_off, k_id, a.k_chain, a.k_nchains, a.r_off, r_id, a.r_chain, a.r_nchains)
     )
-    mention_counts = np.stack(
-        [counts[:, 2], counts[:, 0], counts[:, 2], counts[:, 1]], axis=1
-    ).astype(np.float64)
+    mention_counts = np.stack([counts[:, 2], counts[:, 0], counts[:, 2], counts[:, 1]], axis=1).astype(np.float64)
     muc_blanc = links.muc_blanc(cell_off, ci, cj, cd, cd, k_size_off, k_size, r_size_off, r_size)
     for d in np.flatnonzero(repeats):
         ks, ke, rs, re = a.k_off[d], a.k_off[d + 1], a.r_off[d], a.r_off[d + 1]
@@ -150,15 +136,9 @@ def score_aligned(a: Aligned, *, allow_repeated: bool = False, response_path: st
     bcub_lea = overlap.bcub_lea(cell_off, ci, cj, cc, cd, cf, k_size_off, k_size, r_size_off, r_size,
                                 a.k_off, k_id, a.k_chain, a.r_off, r_id, a.r_chain)
     ceaf_stats = _ceaf(cell_off, ci, cj, ce, k_size_off, k_size, r_size_off, r_size)
-    blocks = {  # each metric's columns, in the registry's order for that metric
-        "mentions": mention_counts,
-        "muc": muc_blanc[:, :4],
-        "bcub": bcub_lea[:, :4],
-        "ceafm": ceaf_stats[:, :4],
-        "ceafe": ceaf_stats[:, 4:],
-        "lea": bcub_lea[:, 4:],
-        "blanc": muc_blanc[:, 4:],
-    }
+    # each metric's columns, in the registry's order for that metric
+    blocks = {"mentions": mention_counts, "muc": muc_blanc[:, :4], "bcub": bcub_lea[:, :4], "ceafm": ceaf_stats[:, :4],
+              "ceafe": ceaf_stats[:, 4:], "lea": bcub_lea[:, 4:], "blanc": muc_blanc[:, 4:]}
     columns = {c: block[:, k] for m, block in blocks.items() for k, c in enumerate(METRICS[m].columns)}
     columns.update(extra or {})
     return Scored(DocStats.from_columns(a.doc_names, columns, registry), repeated)

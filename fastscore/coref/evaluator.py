@@ -181,7 +181,23 @@ def _clusters_of_ids(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, sizes[np.argsort(first, kind="stable")]
 
 
-class MetricScore:
+class _Getters:
+    """e2e-coref's getters, each a fraction, from ``_score(which)`` (``precision``, ``recall`` or ``f1``)."""
+
+    def get_f1(self) -> float:
+        return self._score("f1")
+
+    def get_recall(self) -> float:
+        return self._score("recall")
+
+    def get_precision(self) -> float:
+        return self._score("precision")
+
+    def get_prf(self) -> tuple[float, float, float]:
+        return self.get_precision(), self.get_recall(), self.get_f1()
+
+
+class MetricScore(_Getters):
     """One metric of a :class:`CorefEvaluator` (``evaluator.metrics["muc"]``), with e2e-coref's ``Evaluator``
     methods: ``get_prf()`` -> (precision, recall, f1), ``get_f1()``, ``get_recall()``, ``get_precision()``,
     ``get_counts()`` -> (precision numerator, its denominator, recall numerator, its denominator)."""
@@ -190,22 +206,9 @@ class MetricScore:
         self._evaluator = evaluator
         self.name = name
 
-    def _scores(self) -> dict:
+    def _score(self, which: str) -> float:
         stats, sums = self._evaluator._doc_stats(), self._evaluator._sums()
-        return {k: float(v) for k, v in stats.registry[self.name].score(sums).items()}
-
-    def get_f1(self) -> float:
-        return self._scores()["f1"]
-
-    def get_recall(self) -> float:
-        return self._scores()["recall"]
-
-    def get_precision(self) -> float:
-        return self._scores()["precision"]
-
-    def get_prf(self) -> tuple[float, float, float]:
-        s = self._scores()
-        return s["precision"], s["recall"], s["f1"]
+        return float(stats.registry[self.name].score(sums)[which])
 
     def get_counts(self) -> tuple[float, float, float, float]:
         if self.name == "blanc":
@@ -220,7 +223,7 @@ class MetricScore:
         return f"MetricScore({self.name}: P {100 * p:.2f}, R {100 * r:.2f}, F1 {100 * f:.2f})"
 
 
-class CorefEvaluator:
+class CorefEvaluator(_Getters):
     """e2e-coref's ``CorefEvaluator`` with the reference scorer's numbers.
 
     ``update(predicted, gold[, mention_to_predicted, mention_to_gold])`` adds one document: ``predicted`` and
@@ -324,23 +327,11 @@ class CorefEvaluator:
                          ("<predicted>", aligned.r_off, aligned.r_start, aligned.r_end, aligned.r_chain,
                           aligned.r_nchains)))
 
-    def _mean(self, which: str) -> float:
+    def _score(self, which: str) -> float:
+        """The CoNLL-2012 mean of MUC, B-cubed and CEAFe (``get_f1()``: the CoNLL-2012 score as a fraction)."""
         from .metrics import conll_average
 
         return float(conll_average(self._sums(), which))
-
-    def get_f1(self) -> float:
-        """The CoNLL-2012 score as a fraction: the mean F1 of MUC, B-cubed and CEAFe."""
-        return self._mean("f1")
-
-    def get_recall(self) -> float:
-        return self._mean("recall")
-
-    def get_precision(self) -> float:
-        return self._mean("precision")
-
-    def get_prf(self) -> tuple[float, float, float]:
-        return self.get_precision(), self.get_recall(), self.get_f1()
 
     def result(self, metrics: Sequence[str] | str | None = None):
         """The :class:`~fastscore.coref.result.CorefResult` of the documents added (gold as key)."""

@@ -9,37 +9,30 @@ import numpy as np
 from ..metrics import PRF, MetricSpec, divide, f1, f1_of, layout_of, name_registries, prf_score
 
 
+def _blanc_mean(a: dict, b: dict, no_a, no_b) -> dict:
+    """The mean of the coreference (``a``) and non-coreference (``b``) recall, precision and F; only one of them
+    when the other part is missing; 0 when both are."""
+    return {k: np.where(no_a & no_b, 0.0, np.where(no_a, b[k], np.where(no_b, a[k], (a[k] + b[k]) / 2)))
+            for k in ("recall", "precision", "f1")}
+
+
 def blanc_score(sums: Mapping[str, object]) -> dict:
-    """BLANC as v8.01 reports it: the mean of the coreference and non-coreference
-    recall, precision and F; only one of them when the key has no link of the
-    other kind; 0 when it has neither."""
-    ra = divide(sums["blanc_coref_recall_num"], sums["blanc_coref_recall_den"], -1.0)
-    rr = divide(sums["blanc_noncoref_recall_num"], sums["blanc_noncoref_recall_den"], -1.0)
-    pa = divide(sums["blanc_coref_precision_num"], sums["blanc_coref_precision_den"], 0.0)
-    pr = divide(sums["blanc_noncoref_precision_num"], sums["blanc_noncoref_precision_den"], 0.0)
-    fa = f1(ra, pa)
-    fr = f1(rr, pr)
-    no_a, no_r = ra == -1, rr == -1
-    r = np.where(no_a & no_r, 0.0, np.where(no_a, rr, np.where(no_r, ra, (ra + rr) / 2)))
-    p = np.where(no_a & no_r, 0.0, np.where(no_a, pr, np.where(no_r, pa, (pa + pr) / 2)))
-    f = np.where(no_a & no_r, 0.0, np.where(no_a, fr, np.where(no_r, fa, (fa + fr) / 2)))
-    return {"recall": r, "precision": p, "f1": f}
+    """BLANC as v8.01 reports it: a part is missing when the key has no link of its kind."""
+    a, b = ({"recall": divide(sums[f"blanc_{kind}_recall_num"], sums[f"blanc_{kind}_recall_den"], -1.0),
+             "precision": divide(sums[f"blanc_{kind}_precision_num"], sums[f"blanc_{kind}_precision_den"], 0.0)}
+            for kind in ("coref", "noncoref"))
+    for part in (a, b):
+        part["f1"] = f1(part["recall"], part["precision"])
+    return _blanc_mean(a, b, a["recall"] == -1, b["recall"] == -1)
 
 
 def blanc_ua_score(sums: Mapping[str, object]) -> dict:
-    """BLANC as the Universal Anaphora (CorefUD) scorer reports it: the mean of the coreference and
-    non-coreference recall, precision and F, a part skipped only when neither side has a link of its kind
-    (v8.01 skips a part when the key has none)."""
-    parts = []
-    for kind in ("coref", "noncoref"):
-        s = prf_score(sums, f"blanc_{kind}")
-        empty = (np.asarray(sums[f"blanc_{kind}_recall_den"]) == 0) & (np.asarray(sums[f"blanc_{kind}_precision_den"]) == 0)
-        parts.append((s, empty))
-    (a, no_a), (b, no_b) = parts
-    out = {}
-    for k in ("recall", "precision", "f1"):
-        out[k] = np.where(no_a & no_b, 0.0, np.where(no_a, b[k], np.where(no_b, a[k], (a[k] + b[k]) / 2)))
-    return out
+    """BLANC as the Universal Anaphora (CorefUD) scorer reports it: a part is missing only when neither side has
+    a link of its kind (v8.01 skips a part when the key has none)."""
+    a, b = (prf_score(sums, f"blanc_{kind}") for kind in ("coref", "noncoref"))
+    no_a, no_b = ((np.asarray(sums[f"blanc_{kind}_recall_den"]) == 0)
+                  & (np.asarray(sums[f"blanc_{kind}_precision_den"]) == 0) for kind in ("coref", "noncoref"))
+    return _blanc_mean(a, b, no_a, no_b)
 
 
 CONLL_PARTS = ("muc", "bcub", "ceafe")  # the CoNLL-2012 score averages their F1
@@ -57,9 +50,8 @@ def conll_score(sums: Mapping[str, object]) -> dict:
 
 
 def _prf_metric(name: str, title: str, description: str, integral: bool = True) -> MetricSpec:
-    return MetricSpec(
-        name, title, tuple(f"{name}_{c}" for c in PRF), lambda s, n=name: prf_score(s, n), description, integral
-    )
+    return MetricSpec(name, title, tuple(f"{name}_{c}" for c in PRF), lambda s, n=name: prf_score(s, n), description,
+                      integral)
 
 
 _BLANC_COLUMNS = tuple(f"blanc_{kind}_{c}" for kind in ("coref", "noncoref") for c in PRF)

@@ -120,10 +120,8 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
         _pos_bad(k_tok, options.variant), *_word_features(words, options.variant), m_first, m_len, m_sent_pos, m_own,
         variant)
     if options.min_span:
-        doc = np.concatenate([key.doc, resp.doc])
-        sentence = np.concatenate([key.sentence(), resp.sentence()])
-        start = np.concatenate([key.start, resp.start])
-        end = np.concatenate([key.end, resp.end])
+        where = [np.concatenate(pair) for pair in ((key.doc, resp.doc), (key.sentence(), resp.sentence()),
+                                                    (key.start, resp.start), (key.end, resp.end))]
         if variant == kernel.COVAL:
             # a terminal is its words (the key's, one per '*' of its tokens' bits) and its index; a fallback's
             # word is the mention's own
@@ -131,9 +129,9 @@ def _min_spans(options: Options, k_tok: TokenColumns, r_tok: TokenColumns, key: 
             own_words = np.concatenate([k_words, _response_words(words, r_tok, fallback_tokens,
                                                                  not options.fix_coval_quirks)])
             strings = kernel.element_strings(el_kind, el_a, el_b, k_words, stars, own_words)
-            ident = kernel.mention_identities(el_off, strings, el_index, doc, sentence, start, end, no_tree, False)
+            ident = kernel.mention_identities(el_off, strings, el_index, *where, no_tree, False)
         else:  # the paper: a minimum span is a set of tokens
-            ident = kernel.mention_identities(el_off, el_a, el_b, doc, sentence, start, end, no_tree, True)
+            ident = kernel.mention_identities(el_off, el_a, el_b, *where, no_tree, True)
         key.ident = ident[:len(key.rows)]
         resp.ident = ident[len(key.rows):]
     return root_vp
@@ -265,7 +263,7 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
                          "the key has no parse bits ('-' in its 6th column): minimum spans need a parse tree "
                          "(coval's scorer.py would parse the key with the Stanford parser)", _doc_name(tok, table, 0))
     bad, why, n_bad = kernel.check_parse_bits(tok.buf, tok.field_start[:, PARSE], tok.field_end[:, PARSE],
-                                              _sentence_starts(tok))
+                                              tok.position == 0)
     if bad < 0:
         return []
     t = int(bad)
@@ -277,11 +275,6 @@ def _check_parse(tok: TokenColumns, table: MentionTable) -> list[str]:
             f"{n_bad} sentence{'s' if n_bad > 1 else ''} of the key with such parse bits, read as coval reads "
             "them (each mention's tree from its own tokens' bits: closings of what opened before it ignored, "
             "what is open at its end closed)"]
-
-
-def _sentence_starts(tok: TokenColumns) -> np.ndarray:
-    """bool per token: the first of its sentence."""
-    return tok.position == 0
 
 
 def _doc_name(tok: TokenColumns, table: MentionTable, token: int) -> str:
@@ -598,12 +591,8 @@ def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
     r_rows = np.flatnonzero(resp.alive)
     k_off = offsets(np.bincount(key.doc[k_rows], minlength=n_docs))
     r_off = offsets(np.bincount(resp.doc[r_rows], minlength=n_docs))
-    sides = (k_off, key.ident[k_rows], _dense_chains(key, k_rows), key.n_chains, r_off, resp.ident[r_rows],
-             _dense_chains(resp, r_rows), resp.n_chains)
+    sides = (k_off, key.ident[k_rows], key.chain[k_rows], key.n_chains, r_off, resp.ident[r_rows],
+             resp.chain[r_rows], resp.n_chains)
     blocks = {**coval_statistics(*sides), "blanc": distinct_blanc(*sides)}  # BLANC over distinct minimum spans
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
     return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
-
-
-def _dense_chains(side: _Side, rows: np.ndarray) -> np.ndarray:
-    return side.chain[rows]

@@ -26,6 +26,12 @@ def counts_object(sums: Mapping[str, object], prefix: str, integral: bool) -> di
     return out
 
 
+def shown_options(**options) -> dict:
+    """The options a result shows (signature, JSON) in the order given, named as on the command line
+    (``np_only``: ``np-only``); None and False are left out."""
+    return {k.replace("_", "-"): v for k, v in options.items() if v is not None and v is not False}
+
+
 def metric_object(name: str, sums: Mapping[str, object], registry: Mapping = METRICS) -> dict:
     """The JSON object of one metric from summed statistics."""
     spec = registry[name]

@@ -8,6 +8,7 @@ and the zero score).
 from __future__ import annotations
 
 import os
+from functools import partial
 from types import SimpleNamespace
 from typing import Iterable
 
@@ -21,7 +22,7 @@ from ..task import lazy
 from .engine import align_documents, check_documents, score_aligned, unseen_key_document
 from .choices import FORMATS, KEEP_DROP, MATCHES, PRESETS, ZERO_MATCHES
 from .metrics import COREFUD_METRICS, COVAL_METRICS, METRICS, resolve
-from .result import CorefResult
+from .result import CorefResult, shown_options
 
 V801_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # what v8.01 scores, one run each
 UA_ONLY = ("split_antecedents", "non_referring", "bridging", "only_split_antecedents", "discourse_deixis")
@@ -188,23 +189,26 @@ def _engine(key, o: SimpleNamespace) -> str:
     return "spans"
 
 
-def _score_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
-    """Universal Anaphora files, as the UA scorer scores them (fastscore/ua)."""
-    from ..ua.score import score_ua
-
-    given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *UA_ONLY)]
+def _score_ua(key, response, metrics, o: SimpleNamespace, corefud: bool = False) -> CorefResult:
+    """Universal Anaphora files, as the UA scorer scores them (fastscore/ua); ``corefud``: CoNLL-U files with the
+    UA options, their SplitAnte and Bridge scored so.  The UA scoring reads the files itself (a read input: its
+    path); mention tables are refused."""
+    own = ("fix_corefud_quirks",) if corefud else ()
+    given = [k for k, v in vars(o).items() if v and k not in ("singletons", "doc", "format", "match", *own, *UA_ONLY)]
     if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to Universal Anaphora files (--format ua)")
-    key, response = _ua_paths(key, response, "--format ua reads UA files, not mention tables")
-    return score_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
-                    **{k: getattr(o, k) for k in UA_ONLY})
-
-
-def _ua_paths(key, response, refused: str) -> tuple:
-    """The files the UA scoring reads itself (a read input: its path); mention tables refused (``refused``)."""
+        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to "
+                         + ("CoNLL-U files scored with the UA options (--split-antecedents, --bridging, "
+                            "--only-split-antecedents)" if corefud else "Universal Anaphora files (--format ua)"))
     if isinstance(key, MentionTable) or isinstance(response, MentionTable):
-        raise UsageError(refused)
-    return tuple(x.path if hasattr(x, "doc_names") and not isinstance(x, MentionTable) else x for x in (key, response))
+        raise UsageError("the UA options read CoNLL-U files (their SplitAnte and Bridge), not mention tables or "
+                         "batches (--batch-size)" if corefud else "--format ua reads UA files, not mention tables")
+    key, response = (x.path if hasattr(x, "doc_names") else x for x in (key, response))
+    if corefud:
+        from ..ua.corefud import score_corefud_ua as score
+    else:
+        from ..ua.score import score_ua as score
+    return score(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
+                 **{k: getattr(o, k) for k in (*own, *UA_ONLY)})
 
 
 def _conllu_input(key, format: str) -> bool:
@@ -222,21 +226,6 @@ def _conllu_input(key, format: str) -> bool:
             and detect_format(key) == "conllu" and not looks_like_ua(key))  # (a UA file: --format ua)
 
 
-def _score_corefud_ua(key, response, metrics, o: SimpleNamespace) -> CorefResult:
-    """CoNLL-U files with the UA options: their SplitAnte and Bridge scored as the UA scorer (fastscore/ua)."""
-    from ..ua.corefud import score_corefud_ua
-
-    given = [k for k, v in vars(o).items()
-             if v and k not in ("singletons", "doc", "format", "match", "fix_corefud_quirks", *UA_ONLY)]
-    if given:
-        raise UsageError(f"--{given[0].replace('_', '-')} does not apply to CoNLL-U files scored with the UA options "
-                         "(--split-antecedents, --bridging, --only-split-antecedents)")
-    key, response = _ua_paths(key, response, "the UA options read CoNLL-U files (their SplitAnte and Bridge), not "
-                              "mention tables or batches (--batch-size)")
-    return score_corefud_ua(key, response, metrics, singletons=o.singletons, match=o.match, doc=o.doc,
-                            fix_corefud_quirks=o.fix_corefud_quirks, **{k: getattr(o, k) for k in UA_ONLY})
-
-
 def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
     """Minimum spans, NP_only and remove_nested: coval's way (CoNLL-2012 files)."""
     from .mina import Options, score_mina
@@ -246,9 +235,8 @@ def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
         raise UsageError(f"{flag} reads files as {'v8.01' if o.fix_scorer_quirks else 'udapi'} meant to; coval's "
                          "scoring (--match mina, --np-only, --remove-nested) reads them as coval does "
                          "(--fix-coval-quirks)")
-    match, singletons, np_only, remove_nested, fix_coval_quirks = (o.match, o.singletons, o.np_only,
-                                                                   o.remove_nested, o.fix_coval_quirks)
-    if fix_coval_quirks and not (match == "mina" or np_only or remove_nested):
+    match, singletons = o.match, o.singletons
+    if o.fix_coval_quirks and not (match == "mina" or o.np_only or o.remove_nested):
         raise UsageError("--fix-coval-quirks corrects how coval reads the files (documents, columns): use it with "
                          "--match mina, --np-only or --remove-nested")
 
@@ -272,21 +260,12 @@ def _score_coval(key, response, metrics, o: SimpleNamespace) -> CorefResult:
                              f"(with the key's parse bits), not {found}")
     key_path, resp_path = (x.path if isinstance(x, MentionTable) else os.fspath(x) for x in (key, response))
     options = Options(min_span=match == "mina", variant=o.mina_variant or "coval",
-                      keep_singletons=singletons != "drop", np_only=np_only, remove_nested=remove_nested,
-                      fix_coval_quirks=fix_coval_quirks)
+                      keep_singletons=singletons != "drop", np_only=o.np_only, remove_nested=o.remove_nested,
+                      fix_coval_quirks=o.fix_coval_quirks)
     stats, aligned, warnings = score_mina(key, response, options, o.doc)
-    shown = {"match": match or "exact"}
-    if options.min_span:
-        shown["mina-variant"] = options.variant
-    shown["singletons"] = singletons or "keep"
-    if np_only:
-        shown["np-only"] = True
-    if remove_nested:
-        shown["remove-nested"] = True
-    if fix_coval_quirks:
-        shown["fix-coval-quirks"] = True
-    if o.doc is not None:
-        shown["doc"] = o.doc
+    shown = shown_options(match=match or "exact", mina_variant=options.variant if options.min_span else None,
+                          singletons=singletons or "keep", np_only=bool(o.np_only),
+                          remove_nested=bool(o.remove_nested), fix_coval_quirks=bool(o.fix_coval_quirks), doc=o.doc)
     return CorefResult.scored(stats, metrics, COVAL_METRICS, key_path, resp_path, shown, warnings, aligned=aligned)
 
 
@@ -341,19 +320,8 @@ def _score_spans(key, response, metrics, o: SimpleNamespace) -> CorefResult:
         scored = score_aligned(aligned, allow_repeated=o.allow_repeated, response_path=r.path, metric_runs=runs)
         if scored.repeated:
             warnings.append(f"{r.path}: {scored.repeated} repeated response mention(s) of key spans dropped")
-    options = {"match": match}
-    if corefud:
-        options["zero-match"] = zero_match
-    options["singletons"] = singletons
-    options["format"] = fmt
-    if preset is not None:
-        options["preset"] = preset
-    if cross_document:
-        options["cross-document"] = True
-    if doc is not None:
-        options["doc"] = doc
-    if fix_corefud_quirks:
-        options["fix-corefud-quirks"] = True
+    options = shown_options(match=match, zero_match=zero_match, singletons=singletons, format=fmt, preset=preset,
+                            cross_document=bool(cross_document), doc=doc, fix_corefud_quirks=bool(fix_corefud_quirks))
     # the tables serve v8.01's report of spans; CoNLL-U tables (which hold their files' bytes) are not kept
     return CorefResult.scored(scored.stats, metrics, registry, k.path, r.path, options, warnings, aligned=aligned,
                               tables=None if corefud else (k, r))
@@ -472,4 +440,4 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
 
 
 # the engines by _engine's names, each (key, response, metrics, the other keywords of score_coref) -> a CorefResult
-ENGINES = {"ua": _score_ua, "corefud-ua": _score_corefud_ua, "coval": _score_coval, "spans": _score_spans}
+ENGINES = {"ua": _score_ua, "corefud-ua": partial(_score_ua, corefud=True), "coval": _score_coval, "spans": _score_spans}

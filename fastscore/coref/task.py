@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from ..task import Converter, Corpus, Option, Task
+from ..task import Converter, Corpus, Option, Task, lazy
 from . import PAIRING
 from .choices import FORMATS, KEEP_DROP, MATCHES, MINA_VARIANTS, PRESETS, TEXT_FORMATS, ZERO_MATCHES
 
@@ -120,6 +120,11 @@ class CorefConverter(Converter):
         return convert_command(input, output, to, **keywords)
 
 
+_BATCHES = {"jsonl": lazy("fastscore.formats.jsonl", "jsonl_batches"),
+            "conllu": lazy("fastscore.formats.conllu_batches", "conllu_batches"),
+            "conll2012": lazy("fastscore.formats.conll", "conll_batches")}
+
+
 class CorefCorpus(Corpus):
     batch_formats = "CoNLL-2012, jsonlines, CoNLL-U"
 
@@ -154,20 +159,9 @@ class CorefCorpus(Corpus):
     def batches(self, path: str, size: int) -> list:
         from .score import detect_format
 
-        fmt = detect_format(path)
-        if fmt == "jsonl":
-            from ..formats.jsonl import jsonl_batches
-
-            return jsonl_batches(path, size)
-        if fmt == "conllu":
-            from ..formats.conllu_batches import conllu_batches
-
-            return conllu_batches(path, size)
-        if fmt != "conll2012":
-            return []  # read whole (Parquet, Arrow files are memory-mapped; NAF is a file or folder per document)
-        from ..formats.conll import conll_batches
-
-        return conll_batches(path, size)
+        batches = _BATCHES.get(detect_format(path))
+        # other formats are read whole (Parquet, Arrow files are memory-mapped; NAF is a file or folder per document)
+        return [] if batches is None else batches(path, size)
 
     def part_summary(self, part):
         from ..formats.conllu_batches import batch_summary
@@ -175,25 +169,10 @@ class CorefCorpus(Corpus):
 
         return batch_summary(part) if isinstance(part, MentionTable) else None  # a UA file: read when scored
 
-    def part_contexts(self, parts: list, summaries: list) -> list:
-        from ..formats.conllu_batches import part_contexts
-
-        return part_contexts(parts, summaries)
-
-    def in_context(self, read, context):
-        from ..formats.conllu_batches import in_context
-
-        return in_context(read, context)
-
-    def read_again(self, part) -> bool:
-        from ..formats.conllu_batches import read_again
-
-        return read_again(part)
-
-    def prepare(self, part) -> None:
-        from ..formats.columnar import import_reader
-
-        import_reader(part)
+    part_contexts = staticmethod(lazy("fastscore.formats.conllu_batches", "part_contexts"))
+    in_context = staticmethod(lazy("fastscore.formats.conllu_batches", "in_context"))
+    read_again = staticmethod(lazy("fastscore.formats.conllu_batches", "read_again"))
+    prepare = staticmethod(lazy("fastscore.formats.columnar", "import_reader"))
 
 
 class CorefTask(Task):

@@ -299,9 +299,9 @@ class _Reader:
             self.col_s[k] = self.col_e[k] - len(column)
             self.kind[k] = self.scan.TOKEN_BRACKETS if re.search(rb"[()]", column) else self.scan.TOKEN
         self.comments_counted = counted
-        more = f" (and {len(counted) - 1} more)" if len(counted) > 1 else ""
+        where, more = self._first_of(counted)
         self.warnings.append(
-            f'{self.path}:{counted[0] + 1 + self.first_line}: "{shown(self.text(counted[0]))}"{more} inside a document '
+            f'{where}: "{shown(self.text(counted[0]))}"{more} inside a document '
             "is a token line for v8.01 (it reads every line up to the end as one), so the tokens after it are one "
             "further on, for v8.01 and for fastscore (--fix-scorer-quirks reads it as a comment)")
 
@@ -309,8 +309,7 @@ class _Reader:
         """v8.01 takes the last non-empty TAB field as the coreference column (``split(/\\t/)`` drops trailing
         empty fields): where that field is whitespace (``\\t `` at the end of a line, or ``\\t\\r`` in a CRLF file),
         the line's items are not read."""
-        lost = [self._line_of(m.start()) for m in _BLANK_LAST_FIELD.finditer(self.data)]
-        lost = [k for k in lost if self.kind[k] == self.scan.TOKEN_BRACKETS]
+        lost = [k for k in self._lines_matching(_BLANK_LAST_FIELD) if self.kind[k] == self.scan.TOKEN_BRACKETS]
         if not lost:
             return
         self.kind[lost] = self.scan.TOKEN
@@ -329,9 +328,6 @@ class _Reader:
             return ""
         return (f" (v8.01 stops on this document too: it does not read the items of line "
                 f"{hidden[0] + 1 + self.first_line}, whose last TAB field is whitespace; --fix-scorer-quirks reads them)")
-
-    def _line_of(self, offset: int) -> int:
-        return int(np.searchsorted(self.starts, offset, side="right") - 1)
 
     def text(self, line: int) -> str:
         return self.data[self.starts[line]:self.ends[line]].decode("utf-8").rstrip("\r")
@@ -556,20 +552,11 @@ class _Reader:
             m_start, m_end, m_chain, mention_off = _without_documents(
                 error != 0, mention_off, m_start, m_end, m_chain)
             labels = [[] if error[d] else x for d, x in enumerate(labels)]
-        table = MentionTable(
-            path=self.path,
-            doc_names=self.names,
-            doc_lines=self.begins + 1 + self.first_line,
-            doc_tokens=self.doc_tokens.astype(np.int64),
-            doc_offsets=mention_off.astype(np.int64),
-            start=m_start.astype(np.int32),
-            end=m_end.astype(np.int32),
-            cluster=m_chain.astype(np.int32),
-            cluster_labels=labels,
-            discarded=self.discarded,
-            unread=unread,
-            warnings=self.warnings,
-        )
+        table = MentionTable(path=self.path, doc_names=self.names, doc_lines=self.begins + 1 + self.first_line,
+                             doc_tokens=self.doc_tokens.astype(np.int64), doc_offsets=mention_off.astype(np.int64),
+                             start=m_start.astype(np.int32), end=m_end.astype(np.int32),
+                             cluster=m_chain.astype(np.int32), cluster_labels=labels, discarded=self.discarded,
+                             unread=unread, warnings=self.warnings)
         table.documents_hidden = self.documents_hidden  # (scoring then pairs what v8.01 sees, even nothing)
         # documents v8.01 counts otherwise than written (ended early by its unanchored end test, comment lines
         # counted as tokens): v8.01 has no token-count check, coref/engine.align_documents lets them pass
