@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import InputError, ParseError
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
+from ..formats.tbf import (ASCII_BLANKS, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
                            read_token_table, read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
@@ -43,11 +43,6 @@ class DocMentions:
     @property
     def mention_ids(self) -> list[str]:
         return _pick(self.file.ids, self.rows)
-
-    @property
-    def mentions(self) -> list[Mention]:
-        f = self.file
-        return [Mention(f.ids[r], f.spans[r], f.texts[r], f.types[r], f.realis[r], f.lines[r]) for r in self.rows]
 
 
 @dataclass
@@ -278,11 +273,7 @@ def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
                   + (" instead of --char-spans" if opts.preset.token_mode_default else ""))
     raise ParseError(tbf.path, tbf.lines[row], f"mention {tbf.ids[row]!r} has the span {span!r}, which looks like "
                                                f"{looks}, but the spans are read as {read}: {remedy}",
-                     _doc_of_row(tbf, row))
-
-
-def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
-    return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
+                     next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None))
 
 
 def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> str | None:
@@ -301,14 +292,6 @@ def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> s
     return path
 
 
-def _token_table(doc_id: str, opts: Options,
-                 doc: TbfDocument | None = None) -> tuple[str | None, dict[str, str] | None]:
-    """(path, token id -> token) of a document's token table; the path is None when no table is wanted, the
-    table None when the file is missing."""
-    path = _token_path(doc_id, opts, doc)
-    return (None, None) if path is None else (path, read_token_table(path))
-
-
 def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dict, opts: Options, out: Prepared,
                  unknown_tokens: dict) -> None:
     """Both sides of every document in token mode from :class:`TokenSpans` (``tables``: what
@@ -322,37 +305,24 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     for role in ("gold", "system"):
         whole[role] = spans.sides(role, kept[role], found, hidden, python, has_table)
         python = whole[role][3]
-    by_python = {}
+    read: dict[str, dict] = {"gold": {}, "system": {}}  # per role, the sides of the documents read one by one
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
-        table_path, table = _token_table(d, opts, g_doc)
+        table_path = _token_path(d, opts, g_doc)  # None: no table wanted; the table None: no such file
+        table = None if table_path is None else read_token_table(table_path)
         invisible = _invisible_ids(table, opts, table_path, out.kept_visible)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
             tbf, rows = spans.files[role], kept[role][i]
-            by_python[role, i] = _token_side(tbf, rows, opts, invisible, token_ids)
+            read[role][i] = _token_side(tbf, rows, opts, invisible, token_ids)
             if table is not None:
                 _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
     for role, sides in (("gold", out.gold), ("system", out.system)):
-        tbf = spans.files[role]
-        types, realis = _canonical_columns(tbf, opts)
-        sizes, counts, vals, _ = whole[role]
-        lengths = counts.astype(np.float64)
-        mention_off = offsets(sizes)
-        token_off = offsets(counts)
-        # each document's offsets from 0, one more than its mentions, one document after another: views below
-        doc_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes + 1)
-        local = token_off[np.arange(len(doc_of), dtype=np.int64) - doc_of] - token_off[mention_off[doc_of]]
-        m_off, t_off = mention_off.tolist(), token_off.tolist()
-        for i, rows in enumerate(kept[role]):
-            if by_python and (role, i) in by_python:
-                sides.append(by_python[role, i])
-                continue
-            a, b = m_off[i], m_off[i + 1]
-            sides.append(DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
-                                     _pick(types, rows), _pick(realis, rows)))
-        if not by_python:
-            out.csr[role] = (token_off, vals, lengths)
+        _, counts, vals, _ = whole[role]
+        csr = (offsets(counts), vals, counts.astype(np.float64))
+        sides.extend(_doc_sides(spans.files[role], kept[role], csr, opts, read[role]))
+        if not read[role]:
+            out.csr[role] = csr
 
 
 def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
@@ -480,7 +450,6 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     the per-document sides and the whole CSR (offsets, ids, lengths) in the same order."""
     from ..kernels.tbf_scan import FULL, parse_char_spans
 
-    types, realis = _canonical_columns(tbf, opts)
     spans = tbf.spans
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
@@ -501,15 +470,27 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         _chars(tbf, doc, row)  # raises the clear error
         # else a span Python 2's int() reads and the kernel does not (' 12', '+12'): read them all as EvmEval does
         off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
+    return _doc_sides(tbf, per_doc, (off, vals, lengths), opts), (off, vals, lengths)
+
+
+def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options, read: dict | None = None) -> list[DocMentions]:
+    """Each document's side from the CSR (offsets, ids, lengths) of all their mentions, one document after
+    another (views of it); ``read``: the sides of the documents read one by one, by document."""
+    off, vals, lengths = csr
+    types, realis = _canonical_columns(tbf, opts)
+    sizes = np.fromiter(map(len, per_doc), np.int64, len(per_doc))
+    mention_off = offsets(sizes)
+    # each document's offsets from 0, one more than its mentions, one document after another
+    doc_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes + 1)
+    local = off[np.arange(len(doc_of), dtype=np.int64) - doc_of] - off[mention_off[doc_of]]
+    m_off, t_off = mention_off.tolist(), off.tolist()
     sides = []
-    k = 0
-    for rows in per_doc:
-        n = len(rows)
-        base = off[k]
-        sides.append(DocMentions(tbf, rows, vals[base:off[k + n]], off[k:k + n + 1] - base, lengths[k:k + n],
+    for i, rows in enumerate(per_doc):
+        a, b = m_off[i], m_off[i + 1]
+        sides.append(read[i] if read and i in read else
+                     DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
                                  _pick(types, rows), _pick(realis, rows)))
-        k += n
-    return sides, (off, vals, lengths)
+    return sides
 
 
 def _chars_limit(span_bytes: int) -> int:
