@@ -184,7 +184,7 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
         return
     extra = paired.extra
-    if paired.disjoint and _same_once_stripped(gold.documents, system.documents):
+    if paired.disjoint and {d.strip() for d in gold.documents} & {d.strip() for d in system.documents}:
         warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
                         "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
                         "every gold document as empty (--fix-evmeval-quirks strips it)")
@@ -217,11 +217,6 @@ def _one_member_links(gold: TbfFile, system: TbfFile, pairs: list) -> None:
                                                        "joins at least two (scorer_v1.8 stops here too)", d.id)
 
 
-def _same_once_stripped(gold: dict, system: dict) -> bool:
-    """Whether some document id of each file is the same once stripped of (Unicode) white space."""
-    return bool({d.strip() for d in gold} & {d.strip() for d in system})
-
-
 SPAN_SAMPLE = 32  # spans looked at per file, spread over it
 
 
@@ -229,14 +224,10 @@ def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
     """Refuse a file whose spans plainly have the other syntax than the options read (a ParseError naming
     the mention and the option to use); say nothing when the file does not tell.
 
-    The rule, on up to ``SPAN_SAMPLE`` spans spread over the file (``formats.tbf.span_kind``):
-    character evidence is a span of two or more ranges (``12,18;30,35``: token ids never hold ``;``) or one
-    range ``b,e`` with ``e - b >= 2``; token evidence is an id with a letter (``t12``), or integers that
-    cannot be a range (``12``, ``12,13,14``, ``18,12``).  ``b,b+1`` tells nothing (one character, or two
-    adjacent numeric token ids), nor does a malformed span (the scoring reports it).  The file has a syntax
-    when it shows evidence of one kind and none of the other; mixed evidence is ambiguous: not refused.
-    The one misreading left is a file of numeric token ids where every span looked at is two tokens with a
-    gap, which token files (mostly one-token mentions) do not give.
+    Up to ``SPAN_SAMPLE`` spans spread over the file are classified (``formats.tbf.span_kind``); the file has a
+    syntax when they show evidence of one kind and none of the other (mixed evidence: not refused).  The one
+    misreading left is a file of numeric token ids where every span looked at is two tokens with a gap, which
+    token files (mostly one-token mentions) do not give.
     """
     n = len(tbf.spans)
     if not n:
@@ -432,12 +423,8 @@ def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str
     canon = opts.preset.canonical
     columns = []
     for column, interned in ((tbf.types, tbf.type_codes), (tbf.realis, tbf.realis_codes)):
-        if interned is not None:  # the byte scan's codes: each distinct value once
-            codes, distinct = interned
-            columns.append(values_of([canon(v) for v in distinct], codes))
-        else:
-            names = {v: canon(v) for v in set(column)}  # few distinct values
-            columns.append(list(map(names.__getitem__, column)))
+        codes, distinct = interned if interned is not None else _intern(column)  # the byte scan's, else
+        columns.append(values_of([canon(v) for v in distinct], codes))
     return columns[0], columns[1]
 
 
@@ -454,7 +441,9 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
     buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
-    limit = _chars_limit(len(buf))
+    # the most characters the spans may list in all (each is listed, as EvmEval lists them): in proportion to
+    # the size of the span fields, never to an offset; far more than any real file (9 bytes list 6 or so)
+    limit = max(1 << 22, 16 * len(buf))
     cap = min(max(16, len(buf)), limit)
     while True:
         off, vals, lengths, bad = parse_char_spans(buf, n_flat, cap)
@@ -491,13 +480,6 @@ def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options, read: dic
                      DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
                                  _pick(types, rows), _pick(realis, rows)))
     return sides
-
-
-def _chars_limit(span_bytes: int) -> int:
-    """The most characters the spans of a file may list in all (each is listed, as EvmEval lists them): in
-    proportion to the size of the span fields (``span_bytes``), never to an offset; far more than any real
-    file (a span field of 9 bytes lists 6 characters or so)."""
-    return max(1 << 22, 16 * span_bytes)
 
 
 def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
@@ -577,25 +559,15 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
 
 def _corefs(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], rows, opts: Options, same_span: list[str],
             undefined: list[str], valid: bool = False):
-    """Coreference clusters (the document's ``@Coreference`` relations), with a whitelist filtered as EvmEval
-    does, then validated (spec 4.4) as EvmEval validates them.  ``valid``: the document is known to pass the
-    checks and hold no two mentions with the same span in a cluster (:func:`_valid_clusters`): they are
-    skipped.
-
-    Members naming no mention of the document are kept (EvmEval's checks see them; every later step
-    passes over them) and collected in ``undefined`` for one warning.  Two mentions with the same span
-    in one cluster break the specification, but EvmEval scores them: they are collected in
-    ``same_span`` and reported as one warning.  The same span is the same set of tokens (``t3,t5`` and
-    ``t5,t3``) or characters (``12,18`` and ``12,15;15,18``), however it is written.
-    """
-    if opts.whitelist is not None:
+    """The document's ``@Coreference`` clusters, filtered by the whitelist as EvmEval does, then validated (spec
+    4.4) as EvmEval validates them, unless ``valid`` (:func:`_valid_clusters` found they pass).  Members naming no
+    mention are kept (EvmEval's checks see them; every later step passes over them), collected in ``undefined``;
+    two mentions of a cluster with the same span (the same tokens or characters, however written) break the
+    specification, but EvmEval scores them: collected in ``same_span`` (each list makes one warning)."""
+    if opts.whitelist is not None:  # EvmEval drops clusters left with one mention
         remaining = {tbf.ids[r] for r in rows}
-        kept = []
-        for r in clusters:
-            args = [a for a in r.args if a in remaining]
-            if len(args) > 1:  # EvmEval drops clusters left with one mention
-                kept.append(Relation(r.name, r.id, args, r.line))
-        clusters = kept
+        clusters = [Relation(r.name, r.id, args, r.line) for r in clusters
+                    if len(args := [a for a in r.args if a in remaining]) > 1]
     if not valid:
         _check_clusters(tbf, doc, clusters, opts, same_span, undefined)
     return clusters
@@ -643,13 +615,8 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     serial = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     doc_start = np.fromiter((d.start if d is not None else 0 for d in docs), np.int64, len(docs))
     n_rows = np.fromiter((d.end - d.start if d is not None else 0 for d in docs), np.int64, len(docs))
-    if tbf.id_codes is not None:  # the byte scan's
-        id_code, distinct = tbf.id_codes
-        code = None
-    else:
-        code = {v: k for k, v in enumerate(dict.fromkeys(tbf.ids))}
-        id_code = np.fromiter(map(code.__getitem__, tbf.ids), np.int64, len(tbf.ids))
-    n_codes = (len(distinct) if code is None else len(code)) + 1
+    id_code, distinct = tbf.id_codes if tbf.id_codes is not None else _intern(tbf.ids)  # the byte scan's, else
+    n_codes = len(distinct) + 1
     # every scored row, document by document
     row_doc = np.repeat(np.arange(len(docs), dtype=np.int64), n_rows)
     rows = np.repeat(doc_start - offsets(n_rows)[:-1], n_rows) + np.arange(len(row_doc), dtype=np.int64)
@@ -660,8 +627,7 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     duplicate_ids[row_doc[order[1:][keys[1:] == keys[:-1]]]] = True
     row = np.full(len(doc), -1, dtype=np.int64)
     if clusters and len(keys):
-        if code is None:
-            code = {v: k for k, v in enumerate(distinct)}
+        code = {v: k for k, v in enumerate(distinct)}
         args = list(chain.from_iterable(arg_lists))
         arg_code = np.fromiter(map(code.get, args, repeat(-1)), np.int64, len(args))
         wanted = doc * n_codes + arg_code
@@ -821,11 +787,14 @@ def mention_labels(prep: Prepared, role: str, column: str, opts: Options, raw: b
     else:
         values = list(chain.from_iterable(getattr(x, column) for x in sides))
         row_code = np.arange(len(values), dtype=np.int64)
+    codes, labels = _intern(values)
+    return labels, codes[row_code] if labels else np.zeros(len(row_code), dtype=np.int64)
+
+
+def _intern(values: list) -> tuple[np.ndarray, list]:
+    """(a code per value, the distinct values in order of first appearance)."""
     index = {v: k for k, v in enumerate(dict.fromkeys(values))}
-    labels = list(index)
-    if not labels:
-        return labels, np.zeros(len(row_code), dtype=np.int64)
-    return labels, np.fromiter(map(index.__getitem__, values), np.int64, len(values))[row_code]
+    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), list(index)
 
 
 def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTable, MentionTable]:
