@@ -19,8 +19,6 @@ from .conll_scan import intern_fields  # noqa: F401 (ids of equal byte strings: 
 
 BEGIN, END = 2, 3
 N_FIELDS = 7  # fields of a mention line the reader keeps: system, document, id, span, text, type, realis
-_BEGIN = np.frombuffer(b"#BeginOfDocument", dtype=np.uint8)
-_END = np.frombuffer(b"#EndOfDocument", dtype=np.uint8)
 
 
 @njit(cache=True)

@@ -103,12 +103,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     for tbf in (gold, system):
         check_span_syntax(tbf, opts)
     # by role, not by file: gold and system may be one file
-    same_span: dict[str, list[str]] = {"gold": [], "system": []}
-    unknown_tokens: dict[str, list[str]] = {"gold": [], "system": []}
-    undefined: dict[str, list[str]] = {"gold": [], "system": []}
-    repeated: dict[str, list[str]] = {"gold": [], "system": []}
-    no_table: list[str] = []
-    kept: dict[str, list] = {"gold": [], "system": []}
+    same_span, unknown_tokens, undefined, repeated, kept = ({"gold": [], "system": []} for _ in range(5))
     wanted = opts.coref or opts.sequencing
     checked = {"gold": None, "system": None}
     unique = {"gold": None, "system": None}  # per document, whether its mention ids are known to be unique
@@ -119,7 +114,6 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
     one_by_one = [] if wants_tables and tables is None else None
-    present = tables[2].tolist() if tables is not None else None
     if wanted:
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
@@ -127,12 +121,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             checked[role] = _valid_clusters(tbf, out.members[role], spans.span_keys(role) if spans else None)
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
-        if spans is not None:  # the tables' bytes go to _token_sides; here only whether each is missing
-            table_path = paths[i]
-            if one_by_one is not None:
-                one_by_one.append(read_token_bytes(table_path))
-            if table_path is not None and (one_by_one[-1] is None if one_by_one is not None else not present[i]):
-                no_table.append(d)
+        if one_by_one is not None:
+            one_by_one.append(read_token_bytes(paths[i]))
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
@@ -152,13 +142,15 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
+    if one_by_one is not None:
+        tables = join_token_tables(one_by_one)
+    no_table = [d for d, present in zip(doc_ids, tables[2].tolist()) if not present] if tables is not None else []
     if not opts.token_mode:
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
     else:
-        _token_sides(spans, join_token_tables(one_by_one) if one_by_one is not None else tables, pairs, kept, opts,
-                     out, unknown_tokens)
+        _token_sides(spans, tables, pairs, kept, opts, out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
     if out.kept_visible:

@@ -109,7 +109,7 @@ def resolve_options(*, preset: str = "kbp2015", tokens: str | None = None, token
     elif invisible_words == "none":
         invisible = frozenset()
     else:
-        invisible = frozenset(w.strip() for w in _lines(invisible_words) if w.strip())
+        invisible = frozenset(w.strip() for w in _text(invisible_words).splitlines() if w.strip())
     whitelist, notes = None, ()
     if type_whitelist is not None:
         whitelist, notes = read_whitelist(type_whitelist, fix_evmeval_quirks)
@@ -156,10 +156,6 @@ def _refuse_idle_options(*, aligned: bool, sequencing: bool, token_mode: bool, c
         given = ["--invisible-words"] * (invisible_words is not None)
         given += [f"--token-ext {token_ext}"] * (token_ext != ".tab")
         raise UsageError(f"{', '.join(given)}: no effect with character spans (they apply to token ids)")
-
-
-def _lines(path: str) -> list[str]:
-    return _text(path).splitlines()
 
 
 def _text(path: str) -> str:

@@ -171,11 +171,6 @@ def score_sequencing(prep, al, opts) -> Sequencing:
     return seq
 
 
-def _doc_relations(side, doc_id: str) -> list[Relation]:
-    doc = side.file.documents.get(doc_id)
-    return [] if doc is None else [r for r in doc.relations if r.name in TIMEML]
-
-
 def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_links: list[str],
                     role: str, undefined: list[str]) -> dict[str, list[tuple[str, str]]]:
     """Mention-level links per type after lifting to clusters, reduction and expansion (in EvmEval's order).
@@ -196,7 +191,8 @@ def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_link
             members.append([mid])
     remaining = set(mentions) if opts.whitelist is not None else None
     by_type: dict[str, list[tuple[int, int, int]]] = {k: [] for k in LINK_TYPES}
-    for r in _doc_relations(side, doc_id):
+    doc = side.file.documents.get(doc_id)
+    for r in (r for r in (doc.relations if doc is not None else ()) if r.name in TIMEML):
         args = r.args if remaining is None else [a for a in r.args if a in remaining]
         if remaining is not None and len(args) < 2:
             continue  # EvmEval drops relations the type whitelist leaves with fewer than two mentions

@@ -58,8 +58,7 @@ class TokenSpans:
             positions[row_positions(rows)] = len(spans) + np.arange(sizes.sum())
             row_span[role] = positions
             span_doc.append(np.repeat(np.arange(len(docs), dtype=np.int64), sizes))
-            spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] if isinstance(r, range)
-                                             else [tbf.spans[i] for i in r] for r in rows))
+            spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] for r in rows))  # a document's rows: a range
         buf = np.frombuffer("\n".join(spans).encode("utf-8"), dtype=np.uint8)
         tok_span, start, end, span_first = split_tokens(buf, len(spans))
         doc_of_span = np.concatenate(span_doc)
