@@ -480,8 +480,7 @@ def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limi
 
     def listed(row: int) -> int:
         try:
-            ranges = (part.split(",") for part in tbf.spans[row].split(";"))
-            return sum(max(py2_int(e) - py2_int(b), 0) for b, e in ranges)
+            return sum(max(e - b, 0) for b, e in _py2_ranges(tbf.spans[row]))
         except ValueError:  # a malformed span after those that fill the limit
             return 0
 
@@ -676,13 +675,18 @@ def py2_int(text: str) -> int:
     return int(text)
 
 
+def _py2_ranges(span: str) -> list[tuple[int, int]]:
+    """The ``b,e`` ranges of a character span as EvmEval reads them (:func:`py2_int`); a ValueError if malformed."""
+    return [(py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";"))]
+
+
 def _span_set(span: str, token_mode: bool):
     """A key equal for two spans exactly when they cover the same tokens or characters: the token set, or
     the character ranges sorted and merged (a malformed character span: its text; scoring reports it)."""
     if token_mode:
         return frozenset(span.split(","))
     try:
-        ranges = sorted((py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";")))
+        ranges = sorted(_py2_ranges(span))
     except ValueError:
         return span
     merged: list[list[int]] = []
