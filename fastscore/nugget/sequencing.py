@@ -134,17 +134,11 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         # names by mention, ids to names by dictionary: of two mentions sharing an id, the later one names it
         g_nodes = [f"te{i}" for i in range(len(g_ids))]
         g_names = dict(zip(g_ids, g_nodes))
-        s_names: dict[str, str] = {}
-        s_nodes = []  # mapped ones in gold order, then the others in system order
-        mapped = set()
-        for i, j in enumerate(al.map_sys[d][m].tolist()):
-            if j >= 0:
-                s_names[s_ids[j]] = f"te{i}"
-                s_nodes.append(f"te{i}")
-                mapped.add(j)
-        for k, j in enumerate(j for j in range(len(s_ids)) if j not in mapped):
-            s_names[s_ids[j]] = f"te{len(g_ids) + k}"
-            s_nodes.append(s_names[s_ids[j]])
+        named = [(j, f"te{i}") for i, j in enumerate(al.map_sys[d][m].tolist()) if j >= 0]  # mapped, in gold order
+        mapped = {j for j, _ in named}
+        named += [(j, f"te{len(g_ids) + k}") for k, j in enumerate(j for j in range(len(s_ids)) if j not in mapped)]
+        s_names = {s_ids[j]: name for j, name in named}
+        s_nodes = [name for _, name in named]
         sides = []
         for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], g_nodes),
                                                  ("system", system, s_names, prep.system_corefs[d], s_nodes)):
