@@ -873,7 +873,7 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
         pos = (offsets([len(x) for x in sides])[members.doc] + members.row - members.doc_start[members.doc])[known]
         member_cluster = members.cluster[known]
     else:
-        positions: list[int | None] = []  # of every cluster member among all mentions (None: not a mention)
+        positions: list[int] = []  # of every cluster member among all mentions (a member no mention has: none)
         found: list[int] = []
         base = 0
         for side, rels in zip(sides, clusters):
@@ -882,13 +882,12 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
                 for k, mid in enumerate(side.mention_ids, base):
                     where.setdefault(mid, []).append(k)
                 for c, r in enumerate(rels):
-                    at = [k for a in r.args for k in where.get(a, (None,))]
+                    at = [k for a in r.args for k in where.get(a, ())]
                     positions.extend(at)
                     found.extend([c] * len(at))
             base += len(side)
-        pos = np.asarray([-1 if p is None else p for p in positions], dtype=np.int64)
-        member_cluster = np.asarray(found, dtype=np.int64)[pos >= 0]
-        pos = pos[pos >= 0]
+        pos = np.asarray(positions, dtype=np.int64)
+        member_cluster = np.asarray(found, dtype=np.int64)
     none = np.iinfo(np.int64).max
     lab = np.full(n, none, dtype=np.int64)
     np.minimum.at(lab, pos, member_cluster)  # its first cluster
