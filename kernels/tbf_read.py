@@ -1,14 +1,10 @@
 """Byte-level scanning of TBF event nugget files (the reader is ``fastscore.formats.tbf``).
 
-``scan_lines``: every line of the file classified (blank, comment, ``#BeginOfDocument``,
-``#EndOfDocument``, relation ``@...``, mention); for mention lines the bounds of their first 7
-tab-separated fields (of the line stripped of white space), for relation lines the bounds of their
-3 fields and their number of mention ids, for the document lines their bounds (stripped) and the
-numbers of mention and relation lines before them.  A file the scan
-cannot read exactly as the line-by-line reader does (a mention line with fewer than 7 fields, a
-mention or relation line outside a document, a relation line without exactly 3 fields or with an
-empty mention id, a line starting or ending with a non-ASCII byte, which may be Unicode white space) comes back with ``status`` set to its line number: the reader then
-parses that file line by line, which writes the message.
+``scan_lines`` classifies every line and gives the bounds of its fields (see its docstring).  A file it
+cannot read exactly as the line-by-line reader does (a mention line with fewer than 7 fields, a mention or
+relation line outside a document, a relation line without exactly 3 fields or with an empty mention id, a line
+starting or ending with a non-ASCII byte, which may be Unicode white space) comes back with ``status`` set to
+its line number: the reader then parses that file line by line, which writes the message.
 ``gather``: byte fields joined by newlines (one decode and one split in Python make the column).
 """
 import numpy as np
@@ -19,8 +15,6 @@ from .conll_scan import intern_fields  # noqa: F401 (ids of equal byte strings: 
 
 BEGIN, END = 2, 3
 N_FIELDS = 7  # fields of a mention line the reader keeps: system, document, id, span, text, type, realis
-_BEGIN = np.frombuffer(b"#BeginOfDocument", dtype=np.uint8)
-_END = np.frombuffer(b"#EndOfDocument", dtype=np.uint8)
 
 
 @njit(cache=True)

@@ -25,6 +25,16 @@ def _bounded_number(buf, p, end):
     return (v if q > p else -1), q
 
 
+@njit(cache=True)
+def _range(buf, q, end):
+    """(begin, end, next position) of the range ``b,e`` at q; begin -1 when there is none."""
+    b, q = _bounded_number(buf, q, end)
+    if b < 0 or q >= end or buf[q] != COMMA:
+        return -1, -1, q
+    e, q = _bounded_number(buf, q + 1, end)
+    return (b if e >= 0 else -1), e, q
+
+
 FULL = -2  # parse_char_spans: call again with a larger ``cap``
 MAX_MENTION_CHARS = 1 << 20  # characters one mention may list (fastscore.nugget.engine checks the same in Python)
 
@@ -48,11 +58,8 @@ def parse_char_spans(buf, n_mentions, cap):
         start_k = n
         q = p
         while True:
-            b, q = _bounded_number(buf, q, end)
-            if b < 0 or q >= end or buf[q] != COMMA:
-                return off, vals[:0], lengths, k
-            e, q = _bounded_number(buf, q + 1, end)
-            if e < 0 or n - start_k + max(e - b, 0) > MAX_MENTION_CHARS:
+            b, e, q = _range(buf, q, end)
+            if b < 0 or n - start_k + max(e - b, 0) > MAX_MENTION_CHARS:
                 return off, vals[:0], lengths, k
             if n + max(e - b, 0) > cap:
                 return off, vals[:0], lengths, FULL
@@ -109,12 +116,8 @@ def span_keys(buf, n_spans):
         q = p
         good = True
         while True:
-            b, q = _bounded_number(buf, q, end)
-            if b < 0 or q >= end or buf[q] != COMMA:
-                good = False
-                break
-            e, q = _bounded_number(buf, q + 1, end)
-            if e < 0:
+            b, e, q = _range(buf, q, end)
+            if b < 0:
                 good = False
                 break
             bs[n] = b

@@ -10,6 +10,7 @@ distinct numbers.  No sort: every step is one pass.
 import numpy as np
 from ._jit import njit
 from .byte_spans import same_bytes
+from .order import stable_order
 
 NEWLINE, TAB, COMMA = 10, 9, 44
 HASH_BITS = (1 << 40) - 1  # a 40-bit hash: times the multiplier (< 2**20) it stays below 2**60, in Python too
@@ -93,11 +94,7 @@ def group_tokens(buf, start, end, key, doc, n_docs):
         first[doc[t] + 1] += 1
     for d in range(n_docs):
         first[d + 1] += first[d]
-    at = first[:-1].copy()
-    order = np.empty(n, dtype=np.int64)
-    for t in range(n):
-        order[at[doc[t]]] = t
-        at[doc[t]] += 1
+    order = stable_order(doc, n_docs)
     code = np.empty(n, dtype=np.int64)
     clash = np.zeros(n_docs, dtype=np.bool_)
     g_doc = np.empty(n, dtype=np.int64)

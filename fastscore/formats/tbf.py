@@ -136,9 +136,8 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
 
 def read_text(name: str, data: bytes, text: str | None = None, allow_empty: bool = False,
               before: int = 0) -> TbfFile:
-    """A TBF file's bytes (``text``: the same decoded, None for ASCII) read by the byte scan (:func:`_scan`); a
-    file it refuses (a line it does not read exactly as EvmEval does, or anything malformed) by the line
-    reader (:func:`_parse`), which also writes every message."""
+    """A TBF file's bytes (``text``: the same decoded, None for ASCII) read by the byte scan (:func:`_scan`), or
+    by the line reader (:func:`_parse`, which writes every message) where the scan finds a line irregular."""
     with collector_paused():
         tbf = _scan(name, data, before)
         if tbf is None:
@@ -169,9 +168,8 @@ def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
 
 
 def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
-    """The file read from its bytes (kernels/tbf_read.py): what :func:`_parse` returns, or None when the
-    file has anything irregular (then :func:`_parse` reads it again and writes the message).  ``before``:
-    the lines of the file before ``data`` (a batch)."""
+    """What :func:`_parse` returns, read from the bytes (kernels/tbf_read.py), or None when the file has anything
+    irregular.  ``before``: the lines of the file before ``data`` (a batch)."""
     if _OTHER_BLANKS.search(data):
         return None  # the kernel strips 0x1c-0x1f as Python 3 does, EvmEval keeps them
     import numpy as np
@@ -467,12 +465,10 @@ TABLES_BUFFER = 1 << 22  # bytes the buffer of the token tables starts with (gro
 
 
 def read_token_tables(paths: list[str]) -> tuple | None:
-    """Every token table's bytes one after another (what :func:`read_token_bytes` gives each), their offsets
-    and whether each file exists: read into one buffer with a few system calls a file (for 5,000 tables, a
-    file object and a bytes object each, then a join, cost more than the reading itself).  None where a table
-    is gzip-compressed, has a byte-order mark or bytes outside ASCII, or cannot be read: then the caller reads
-    each with :func:`read_token_bytes` (its gunzipping, checks and messages, in the order they were met
-    before) and joins them with :func:`join_token_tables`."""
+    """Every token table's bytes one after another, their offsets and whether each file exists: read into one
+    buffer with a few system calls a file (for 5,000 tables, a file object and a bytes object each, then a join,
+    cost more than the reading itself).  None where a table is gzip-compressed, has a byte-order mark or bytes
+    outside ASCII, or cannot be read: the caller then reads each with :func:`read_token_bytes` (its messages)."""
     import numpy as np
 
     from .table import offsets
@@ -511,9 +507,8 @@ def read_token_tables(paths: list[str]) -> tuple | None:
 
 
 def _grown(buf, done_bytes: int, done_files: int, n_files: int):
-    """A larger buffer holding ``buf`` (full): room for every file at the mean size of the ``done_files``
-    files read whole (``done_bytes``), and a quarter more (one growth for tables of similar sizes), at least
-    twice and at most 16 times as large."""
+    """A larger buffer holding ``buf`` (full): room for every file at the mean size of those read so far and a
+    quarter more (one growth for tables of similar sizes), at least twice and at most 16 times as large."""
     import numpy as np
 
     predicted = done_bytes * n_files * 5 // (4 * done_files) if done_files else 0

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import InputError, ParseError
 from ..formats.table import MentionTable, _numbers, offsets
-from ..formats.tbf import (ASCII_BLANKS, Mention, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
+from ..formats.tbf import (ASCII_BLANKS, Relation, TbfDocument, TbfFile, join_token_tables, read_token_bytes,
                            read_token_table, read_token_tables, span_kind, values_of)
 from ..messages import did_you_mean, few, shown
 from ..pairing import Paired, pair
@@ -43,11 +43,6 @@ class DocMentions:
     @property
     def mention_ids(self) -> list[str]:
         return _pick(self.file.ids, self.rows)
-
-    @property
-    def mentions(self) -> list[Mention]:
-        f = self.file
-        return [Mention(f.ids[r], f.spans[r], f.texts[r], f.types[r], f.realis[r], f.lines[r]) for r in self.rows]
 
 
 @dataclass
@@ -108,12 +103,7 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     for tbf in (gold, system):
         check_span_syntax(tbf, opts)
     # by role, not by file: gold and system may be one file
-    same_span: dict[str, list[str]] = {"gold": [], "system": []}
-    unknown_tokens: dict[str, list[str]] = {"gold": [], "system": []}
-    undefined: dict[str, list[str]] = {"gold": [], "system": []}
-    repeated: dict[str, list[str]] = {"gold": [], "system": []}
-    no_table: list[str] = []
-    kept: dict[str, list] = {"gold": [], "system": []}
+    same_span, unknown_tokens, undefined, repeated, kept = ({"gold": [], "system": []} for _ in range(5))
     wanted = opts.coref or opts.sequencing
     checked = {"gold": None, "system": None}
     unique = {"gold": None, "system": None}  # per document, whether its mention ids are known to be unique
@@ -124,7 +114,6 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
     tables = read_token_tables(paths) if wants_tables else None
     # a table read_token_tables leaves (None): all read one by one in the loop, their errors met in order
     one_by_one = [] if wants_tables and tables is None else None
-    present = tables[2].tolist() if tables is not None else None
     if wanted:
         for role, tbf in (("gold", gold), ("system", system)):
             out.members[role] = _members(tbf, [tbf.documents.get(d) for d in doc_ids])
@@ -132,12 +121,8 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             checked[role] = _valid_clusters(tbf, out.members[role], spans.span_keys(role) if spans else None)
     for i, (d, g_doc, s_doc) in enumerate(pairs):
         s_doc = s_doc or TbfDocument(d, 0, file=system)
-        if spans is not None:  # the tables' bytes go to _token_sides; here only whether each is missing
-            table_path = paths[i]
-            if one_by_one is not None:
-                one_by_one.append(read_token_bytes(table_path))
-            if table_path is not None and (one_by_one[-1] is None if one_by_one is not None else not present[i]):
-                no_table.append(d)
+        if one_by_one is not None:
+            one_by_one.append(read_token_bytes(paths[i]))
         if opts.preset.name == "kbp2015":
             _v171_stops(system, s_doc)  # before the document's other checks, as scorer_v1.7.1
         for role, tbf, doc_obj, sides, corefs in (("gold", gold, g_doc, out.gold, out.gold_corefs),
@@ -157,13 +142,15 @@ def prepare(gold: TbfFile, system: TbfFile, opts: Options, doc: str | None = Non
             else:
                 corefs.append([])
                 _undefined_members(tbf, doc_obj, undefined[role])
+    if one_by_one is not None:
+        tables = join_token_tables(one_by_one)
+    no_table = [d for d, present in zip(doc_ids, tables[2].tolist()) if not present] if tables is not None else []
     if not opts.token_mode:
         for role, tbf, sides in (("gold", gold, out.gold), ("system", system, out.system)):
             per_doc, out.csr[role] = _char_sides(tbf, doc_ids, kept[role], opts)
             sides.extend(per_doc)
     else:
-        _token_sides(spans, join_token_tables(one_by_one) if one_by_one is not None else tables, pairs, kept, opts,
-                     out, unknown_tokens)
+        _token_sides(spans, tables, pairs, kept, opts, out, unknown_tokens)
     if no_table:
         out.warnings.append(_no_table_warning(no_table, len(doc_ids), opts))
     if out.kept_visible:
@@ -189,7 +176,7 @@ def _check_documents(gold: TbfFile, system: TbfFile, paired: Paired, doc: str | 
         warnings.append(f"{system.path}: no document in the system file: scored as a system that found nothing")
         return
     extra = paired.extra
-    if paired.disjoint and _same_once_stripped(gold.documents, system.documents):
+    if paired.disjoint and {d.strip() for d in gold.documents} & {d.strip() for d in system.documents}:
         warnings.append(f"{system.path}: none of its document ids is one of the gold standard's as EvmEval reads "
                         "them (Unicode white space at their ends is part of them): scored as EvmEval scores it, "
                         "every gold document as empty (--fix-evmeval-quirks strips it)")
@@ -222,11 +209,6 @@ def _one_member_links(gold: TbfFile, system: TbfFile, pairs: list) -> None:
                                                        "joins at least two (scorer_v1.8 stops here too)", d.id)
 
 
-def _same_once_stripped(gold: dict, system: dict) -> bool:
-    """Whether some document id of each file is the same once stripped of (Unicode) white space."""
-    return bool({d.strip() for d in gold} & {d.strip() for d in system})
-
-
 SPAN_SAMPLE = 32  # spans looked at per file, spread over it
 
 
@@ -234,14 +216,10 @@ def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
     """Refuse a file whose spans plainly have the other syntax than the options read (a ParseError naming
     the mention and the option to use); say nothing when the file does not tell.
 
-    The rule, on up to ``SPAN_SAMPLE`` spans spread over the file (``formats.tbf.span_kind``):
-    character evidence is a span of two or more ranges (``12,18;30,35``: token ids never hold ``;``) or one
-    range ``b,e`` with ``e - b >= 2``; token evidence is an id with a letter (``t12``), or integers that
-    cannot be a range (``12``, ``12,13,14``, ``18,12``).  ``b,b+1`` tells nothing (one character, or two
-    adjacent numeric token ids), nor does a malformed span (the scoring reports it).  The file has a syntax
-    when it shows evidence of one kind and none of the other; mixed evidence is ambiguous: not refused.
-    The one misreading left is a file of numeric token ids where every span looked at is two tokens with a
-    gap, which token files (mostly one-token mentions) do not give.
+    Up to ``SPAN_SAMPLE`` spans spread over the file are classified (``formats.tbf.span_kind``); the file has a
+    syntax when they show evidence of one kind and none of the other (mixed evidence: not refused).  The one
+    misreading left is a file of numeric token ids where every span looked at is two tokens with a gap, which
+    token files (mostly one-token mentions) do not give.
     """
     n = len(tbf.spans)
     if not n:
@@ -278,11 +256,7 @@ def check_span_syntax(tbf: TbfFile, opts: Options) -> None:
                   + (" instead of --char-spans" if opts.preset.token_mode_default else ""))
     raise ParseError(tbf.path, tbf.lines[row], f"mention {tbf.ids[row]!r} has the span {span!r}, which looks like "
                                                f"{looks}, but the spans are read as {read}: {remedy}",
-                     _doc_of_row(tbf, row))
-
-
-def _doc_of_row(tbf: TbfFile, row: int) -> str | None:
-    return next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None)
+                     next((d.id for d in tbf.documents.values() if d.start <= row < d.end), None))
 
 
 def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> str | None:
@@ -301,14 +275,6 @@ def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> s
     return path
 
 
-def _token_table(doc_id: str, opts: Options,
-                 doc: TbfDocument | None = None) -> tuple[str | None, dict[str, str] | None]:
-    """(path, token id -> token) of a document's token table; the path is None when no table is wanted, the
-    table None when the file is missing."""
-    path = _token_path(doc_id, opts, doc)
-    return (None, None) if path is None else (path, read_token_table(path))
-
-
 def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dict, opts: Options, out: Prepared,
                  unknown_tokens: dict) -> None:
     """Both sides of every document in token mode from :class:`TokenSpans` (``tables``: what
@@ -322,37 +288,24 @@ def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dic
     for role in ("gold", "system"):
         whole[role] = spans.sides(role, kept[role], found, hidden, python, has_table)
         python = whole[role][3]
-    by_python = {}
+    read: dict[str, dict] = {"gold": {}, "system": {}}  # per role, the sides of the documents read one by one
     for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
         d, g_doc, s_doc = pairs[i]
-        table_path, table = _token_table(d, opts, g_doc)
+        table_path = _token_path(d, opts, g_doc)  # None: no table wanted; the table None: no such file
+        table = None if table_path is None else read_token_table(table_path)
         invisible = _invisible_ids(table, opts, table_path, out.kept_visible)
         token_ids: dict[str, int] = {}
         for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
             tbf, rows = spans.files[role], kept[role][i]
-            by_python[role, i] = _token_side(tbf, rows, opts, invisible, token_ids)
+            read[role][i] = _token_side(tbf, rows, opts, invisible, token_ids)
             if table is not None:
                 _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
     for role, sides in (("gold", out.gold), ("system", out.system)):
-        tbf = spans.files[role]
-        types, realis = _canonical_columns(tbf, opts)
-        sizes, counts, vals, _ = whole[role]
-        lengths = counts.astype(np.float64)
-        mention_off = offsets(sizes)
-        token_off = offsets(counts)
-        # each document's offsets from 0, one more than its mentions, one document after another: views below
-        doc_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes + 1)
-        local = token_off[np.arange(len(doc_of), dtype=np.int64) - doc_of] - token_off[mention_off[doc_of]]
-        m_off, t_off = mention_off.tolist(), token_off.tolist()
-        for i, rows in enumerate(kept[role]):
-            if by_python and (role, i) in by_python:
-                sides.append(by_python[role, i])
-                continue
-            a, b = m_off[i], m_off[i + 1]
-            sides.append(DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
-                                     _pick(types, rows), _pick(realis, rows)))
-        if not by_python:
-            out.csr[role] = (token_off, vals, lengths)
+        _, counts, vals, _ = whole[role]
+        csr = (offsets(counts), vals, counts.astype(np.float64))
+        sides.extend(_doc_sides(spans.files[role], kept[role], csr, opts, read[role]))
+        if not read[role]:
+            out.csr[role] = csr
 
 
 def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
@@ -462,12 +415,8 @@ def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str
     canon = opts.preset.canonical
     columns = []
     for column, interned in ((tbf.types, tbf.type_codes), (tbf.realis, tbf.realis_codes)):
-        if interned is not None:  # the byte scan's codes: each distinct value once
-            codes, distinct = interned
-            columns.append(values_of([canon(v) for v in distinct], codes))
-        else:
-            names = {v: canon(v) for v in set(column)}  # few distinct values
-            columns.append(list(map(names.__getitem__, column)))
+        codes, distinct = interned if interned is not None else _intern(column)  # the byte scan's, else
+        columns.append(values_of([canon(v) for v in distinct], codes))
     return columns[0], columns[1]
 
 
@@ -480,12 +429,13 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
     the per-document sides and the whole CSR (offsets, ids, lengths) in the same order."""
     from ..kernels.tbf_scan import FULL, parse_char_spans
 
-    types, realis = _canonical_columns(tbf, opts)
     spans = tbf.spans
     n_flat = sum(map(len, per_doc))
     joined = "\n".join(chain.from_iterable(_pick(spans, rows) for rows in per_doc))
     buf = np.frombuffer(joined.encode("ascii", "replace"), dtype=np.uint8)
-    limit = _chars_limit(len(buf))
+    # the most characters the spans may list in all (each is listed, as EvmEval lists them): in proportion to
+    # the size of the span fields, never to an offset; far more than any real file (9 bytes list 6 or so)
+    limit = max(1 << 22, 16 * len(buf))
     cap = min(max(16, len(buf)), limit)
     while True:
         off, vals, lengths, bad = parse_char_spans(buf, n_flat, cap)
@@ -501,22 +451,27 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         _chars(tbf, doc, row)  # raises the clear error
         # else a span Python 2's int() reads and the kernel does not (' 12', '+12'): read them all as EvmEval does
         off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
+    return _doc_sides(tbf, per_doc, (off, vals, lengths), opts), (off, vals, lengths)
+
+
+def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options, read: dict | None = None) -> list[DocMentions]:
+    """Each document's side from the CSR (offsets, ids, lengths) of all their mentions, one document after
+    another (views of it); ``read``: the sides of the documents read one by one, by document."""
+    off, vals, lengths = csr
+    types, realis = _canonical_columns(tbf, opts)
+    sizes = np.fromiter(map(len, per_doc), np.int64, len(per_doc))
+    mention_off = offsets(sizes)
+    # each document's offsets from 0, one more than its mentions, one document after another
+    doc_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes + 1)
+    local = off[np.arange(len(doc_of), dtype=np.int64) - doc_of] - off[mention_off[doc_of]]
+    m_off, t_off = mention_off.tolist(), off.tolist()
     sides = []
-    k = 0
-    for rows in per_doc:
-        n = len(rows)
-        base = off[k]
-        sides.append(DocMentions(tbf, rows, vals[base:off[k + n]], off[k:k + n + 1] - base, lengths[k:k + n],
+    for i, rows in enumerate(per_doc):
+        a, b = m_off[i], m_off[i + 1]
+        sides.append(read[i] if read and i in read else
+                     DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
                                  _pick(types, rows), _pick(realis, rows)))
-        k += n
-    return sides, (off, vals, lengths)
-
-
-def _chars_limit(span_bytes: int) -> int:
-    """The most characters the spans of a file may list in all (each is listed, as EvmEval lists them): in
-    proportion to the size of the span fields (``span_bytes``), never to an offset; far more than any real
-    file (a span field of 9 bytes lists 6 characters or so)."""
-    return max(1 << 22, 16 * span_bytes)
+    return sides
 
 
 def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
@@ -525,8 +480,7 @@ def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limi
 
     def listed(row: int) -> int:
         try:
-            ranges = (part.split(",") for part in tbf.spans[row].split(";"))
-            return sum(max(py2_int(e) - py2_int(b), 0) for b, e in ranges)
+            return sum(max(e - b, 0) for b, e in _py2_ranges(tbf.spans[row]))
         except ValueError:  # a malformed span after those that fill the limit
             return 0
 
@@ -596,25 +550,15 @@ def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
 
 def _corefs(tbf: TbfFile, doc: TbfDocument, clusters: list[Relation], rows, opts: Options, same_span: list[str],
             undefined: list[str], valid: bool = False):
-    """Coreference clusters (the document's ``@Coreference`` relations), with a whitelist filtered as EvmEval
-    does, then validated (spec 4.4) as EvmEval validates them.  ``valid``: the document is known to pass the
-    checks and hold no two mentions with the same span in a cluster (:func:`_valid_clusters`): they are
-    skipped.
-
-    Members naming no mention of the document are kept (EvmEval's checks see them; every later step
-    passes over them) and collected in ``undefined`` for one warning.  Two mentions with the same span
-    in one cluster break the specification, but EvmEval scores them: they are collected in
-    ``same_span`` and reported as one warning.  The same span is the same set of tokens (``t3,t5`` and
-    ``t5,t3``) or characters (``12,18`` and ``12,15;15,18``), however it is written.
-    """
-    if opts.whitelist is not None:
+    """The document's ``@Coreference`` clusters, filtered by the whitelist as EvmEval does, then validated (spec
+    4.4) as EvmEval validates them, unless ``valid`` (:func:`_valid_clusters` found they pass).  Members naming no
+    mention are kept (EvmEval's checks see them; every later step passes over them), collected in ``undefined``;
+    two mentions of a cluster with the same span (the same tokens or characters, however written) break the
+    specification, but EvmEval scores them: collected in ``same_span`` (each list makes one warning)."""
+    if opts.whitelist is not None:  # EvmEval drops clusters left with one mention
         remaining = {tbf.ids[r] for r in rows}
-        kept = []
-        for r in clusters:
-            args = [a for a in r.args if a in remaining]
-            if len(args) > 1:  # EvmEval drops clusters left with one mention
-                kept.append(Relation(r.name, r.id, args, r.line))
-        clusters = kept
+        clusters = [Relation(r.name, r.id, args, r.line) for r in clusters
+                    if len(args := [a for a in r.args if a in remaining]) > 1]
     if not valid:
         _check_clusters(tbf, doc, clusters, opts, same_span, undefined)
     return clusters
@@ -662,13 +606,8 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     serial = np.repeat(np.arange(len(clusters), dtype=np.int64), sizes)
     doc_start = np.fromiter((d.start if d is not None else 0 for d in docs), np.int64, len(docs))
     n_rows = np.fromiter((d.end - d.start if d is not None else 0 for d in docs), np.int64, len(docs))
-    if tbf.id_codes is not None:  # the byte scan's
-        id_code, distinct = tbf.id_codes
-        code = None
-    else:
-        code = {v: k for k, v in enumerate(dict.fromkeys(tbf.ids))}
-        id_code = np.fromiter(map(code.__getitem__, tbf.ids), np.int64, len(tbf.ids))
-    n_codes = (len(distinct) if code is None else len(code)) + 1
+    id_code, distinct = tbf.id_codes if tbf.id_codes is not None else _intern(tbf.ids)  # the byte scan's, else
+    n_codes = len(distinct) + 1
     # every scored row, document by document
     row_doc = np.repeat(np.arange(len(docs), dtype=np.int64), n_rows)
     rows = np.repeat(doc_start - offsets(n_rows)[:-1], n_rows) + np.arange(len(row_doc), dtype=np.int64)
@@ -679,8 +618,7 @@ def _members(tbf: TbfFile, docs: list[TbfDocument | None]) -> Members:
     duplicate_ids[row_doc[order[1:][keys[1:] == keys[:-1]]]] = True
     row = np.full(len(doc), -1, dtype=np.int64)
     if clusters and len(keys):
-        if code is None:
-            code = {v: k for k, v in enumerate(distinct)}
+        code = {v: k for k, v in enumerate(distinct)}
         args = list(chain.from_iterable(arg_lists))
         arg_code = np.fromiter(map(code.get, args, repeat(-1)), np.int64, len(args))
         wanted = doc * n_codes + arg_code
@@ -737,13 +675,18 @@ def py2_int(text: str) -> int:
     return int(text)
 
 
+def _py2_ranges(span: str) -> list[tuple[int, int]]:
+    """The ``b,e`` ranges of a character span as EvmEval reads them (:func:`py2_int`); a ValueError if malformed."""
+    return [(py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";"))]
+
+
 def _span_set(span: str, token_mode: bool):
     """A key equal for two spans exactly when they cover the same tokens or characters: the token set, or
     the character ranges sorted and merged (a malformed character span: its text; scoring reports it)."""
     if token_mode:
         return frozenset(span.split(","))
     try:
-        ranges = sorted((py2_int(b), py2_int(e)) for b, e in (part.split(",") for part in span.split(";")))
+        ranges = sorted(_py2_ranges(span))
     except ValueError:
         return span
     merged: list[list[int]] = []
@@ -840,11 +783,14 @@ def mention_labels(prep: Prepared, role: str, column: str, opts: Options, raw: b
     else:
         values = list(chain.from_iterable(getattr(x, column) for x in sides))
         row_code = np.arange(len(values), dtype=np.int64)
+    codes, labels = _intern(values)
+    return labels, codes[row_code] if labels else np.zeros(len(row_code), dtype=np.int64)
+
+
+def _intern(values: list) -> tuple[np.ndarray, list]:
+    """(a code per value, the distinct values in order of first appearance)."""
     index = {v: k for k, v in enumerate(dict.fromkeys(values))}
-    labels = list(index)
-    if not labels:
-        return labels, np.zeros(len(row_code), dtype=np.int64)
-    return labels, np.fromiter(map(index.__getitem__, values), np.int64, len(values))[row_code]
+    return np.fromiter(map(index.__getitem__, values), np.int64, len(values)), list(index)
 
 
 def coref_tables(prep: Prepared, al: Aligned, opts: Options) -> tuple[MentionTable, MentionTable]:
@@ -927,7 +873,7 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
         pos = (offsets([len(x) for x in sides])[members.doc] + members.row - members.doc_start[members.doc])[known]
         member_cluster = members.cluster[known]
     else:
-        positions: list[int | None] = []  # of every cluster member among all mentions (None: not a mention)
+        positions: list[int] = []  # of every cluster member among all mentions (a member no mention has: none)
         found: list[int] = []
         base = 0
         for side, rels in zip(sides, clusters):
@@ -936,13 +882,12 @@ def _labels(sides: list[DocMentions], clusters: list[list[Relation]], doc_of: np
                 for k, mid in enumerate(side.mention_ids, base):
                     where.setdefault(mid, []).append(k)
                 for c, r in enumerate(rels):
-                    at = [k for a in r.args for k in where.get(a, (None,))]
+                    at = [k for a in r.args for k in where.get(a, ())]
                     positions.extend(at)
                     found.extend([c] * len(at))
             base += len(side)
-        pos = np.asarray([-1 if p is None else p for p in positions], dtype=np.int64)
-        member_cluster = np.asarray(found, dtype=np.int64)[pos >= 0]
-        pos = pos[pos >= 0]
+        pos = np.asarray(positions, dtype=np.int64)
+        member_cluster = np.asarray(found, dtype=np.int64)
     none = np.iinfo(np.int64).max
     lab = np.full(n, none, dtype=np.int64)
     np.minimum.at(lab, pos, member_cluster)  # its first cluster

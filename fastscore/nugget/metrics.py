@@ -94,12 +94,9 @@ def nugget_doc_stats(doc_ids: list[str], aligned, coref_stats: DocStats | None =
         layout += COREF_COLUMNS
     if sequencing is not None:
         for kind in REPORTED:
-            counts = sequencing.counts[kind]
-            parts = (np.asarray([c.precision_matched for c in counts], np.float64),
-                     np.asarray([c.recall_matched for c in counts], np.float64),
-                     np.asarray([c.system for c in counts], np.float64),
-                     np.asarray([c.gold for c in counts], np.float64))
-            columns.update({f"seq_{kind.lower()}_{p}": v for p, v in zip(SEQ_PARTS, parts)})
+            for part, field in zip(SEQ_PARTS, ("precision_matched", "recall_matched", "system", "gold")):
+                columns[f"seq_{kind.lower()}_{part}"] = np.asarray([getattr(c, field) for c in sequencing.counts[kind]],
+                                                                   np.float64)
         layout += SEQUENCING_COLUMNS
     return DocStats.from_columns(doc_ids, columns, REGISTRIES[coref_stats is not None, sequencing is not None], layout)
 
@@ -199,6 +196,6 @@ def per_type_table(prepared, aligned, options) -> dict[str, dict]:
     for t, k in code.items():
         p = _nan_div(tp[k], n_sys.get(t, 0))
         r = _nan_div(tp[k], n_gold[t])
-        out[t] = {"precision": p, "recall": r, "f1": _nan_div(2 * p * r, p + r), "tp": tp[k],
+        out[t] = {"precision": p, "recall": r, "f1": _nan_f1(p, r), "tp": tp[k],
                   "gold": n_gold[t], "system": n_sys.get(t, 0)}
     return out

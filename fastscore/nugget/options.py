@@ -109,7 +109,7 @@ def resolve_options(*, preset: str = "kbp2015", tokens: str | None = None, token
     elif invisible_words == "none":
         invisible = frozenset()
     else:
-        invisible = frozenset(w.strip() for w in _lines(invisible_words) if w.strip())
+        invisible = frozenset(w.strip() for w in _text(invisible_words).splitlines() if w.strip())
     whitelist, notes = None, ()
     if type_whitelist is not None:
         whitelist, notes = read_whitelist(type_whitelist, fix_evmeval_quirks)
@@ -142,24 +142,18 @@ def _refuse_idle_options(*, aligned: bool, sequencing: bool, token_mode: bool, c
                          coref_threshold: float, no_script_validation: bool, sequencing_graph: str,
                          invisible_words: str | None, token_ext: str) -> None:
     """Options that would change nothing are refused (a user who gives one expects it to act)."""
-    idle = []
-    if not aligned:  # the coreference mapping serves coreference and sequencing
-        idle += [f"--coref-mapping {coref_mapping}"] if coref_mapping != "type" else []
-        idle += [f"--coref-threshold {coref_threshold}"] if coref_threshold != 1.0 else []
-    if idle:
-        raise UsageError(f"{', '.join(idle)}: no effect without --coref (or --sequencing)")
-    if not sequencing and (no_script_validation or sequencing_graph != "official"):
-        given = ["--no-script-validation"] * no_script_validation
-        given += [f"--sequencing-graph {sequencing_graph}"] * (sequencing_graph != "official")
-        raise UsageError(f"{', '.join(given)}: no effect without --sequencing")
-    if not token_mode and (invisible_words is not None or token_ext != ".tab"):
-        given = ["--invisible-words"] * (invisible_words is not None)
-        given += [f"--token-ext {token_ext}"] * (token_ext != ".tab")
-        raise UsageError(f"{', '.join(given)}: no effect with character spans (they apply to token ids)")
-
-
-def _lines(path: str) -> list[str]:
-    return _text(path).splitlines()
+    checks = ((aligned, "without --coref (or --sequencing)",  # the coreference mapping serves both
+               [f"--coref-mapping {coref_mapping}"] * (coref_mapping != "type")
+               + [f"--coref-threshold {coref_threshold}"] * (coref_threshold != 1.0)),
+              (sequencing, "without --sequencing",
+               ["--no-script-validation"] * no_script_validation
+               + [f"--sequencing-graph {sequencing_graph}"] * (sequencing_graph != "official")),
+              (token_mode, "with character spans (they apply to token ids)",
+               ["--invisible-words"] * (invisible_words is not None)
+               + [f"--token-ext {token_ext}"] * (token_ext != ".tab")))
+    for acting, why, given in checks:
+        if given and not acting:
+            raise UsageError(f"{', '.join(given)}: no effect {why}")
 
 
 def _text(path: str) -> str:

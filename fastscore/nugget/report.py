@@ -5,6 +5,7 @@ import csv as _csv
 import io
 import json
 import math
+from itertools import chain
 
 from .options import ATTRIBUTES, COREF_METRICS, EVMEVAL_COREF_ORDER, REPORTED, SKIPPED
 from .sequencing import official_section
@@ -26,15 +27,11 @@ def _bytes(s: str) -> int:
 def _document_rows(result, width: int) -> str:
     """One line per document (P, R, F1 of every attribute), formatted at once: one format string for all."""
     ids = [_pad(d, width) for d in result.documents]
-    if not ids:
-        return ""
     scores = [result.doc_score_rows(a, percent=True) for a in range(len(ATTRIBUTES))]
     line = "%s\t" + "\t|\t".join(["%.2f\t%.2f\t%.2f"] * len(ATTRIBUTES)) + "\n"
     values: list = []
     for d, doc_id in enumerate(ids):
-        values.append(doc_id)
-        for rows in scores:
-            values.extend(rows[d])
+        values += [doc_id, *chain.from_iterable(rows[d] for rows in scores)]
     return (line * len(ids)) % tuple(values)
 
 
@@ -63,8 +60,7 @@ def official(result) -> str:
     out.append(_pad("Attributes", aw) + "\t" + "\t".join([SMALL_HEADER] * 2) + "\n")
     for a, header in enumerate(headers):
         avg = result.averages(a, percent=True)
-        values = [avg["micro"]["precision"], avg["micro"]["recall"], avg["micro"]["f1"],
-                  avg["macro"]["precision"], avg["macro"]["recall"], avg["macro"]["f1"]]
+        values = [avg[k][m] for k in ("micro", "macro") for m in ("precision", "recall", "f1")]
         out.append(_pad(header, aw) + "\t" + "\t".join("%.2f" % v for v in values) + "\n")
     coref = result.coref_scores()
     if coref is not None:

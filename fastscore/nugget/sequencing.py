@@ -134,17 +134,11 @@ def score_sequencing(prep, al, opts) -> Sequencing:
         # names by mention, ids to names by dictionary: of two mentions sharing an id, the later one names it
         g_nodes = [f"te{i}" for i in range(len(g_ids))]
         g_names = dict(zip(g_ids, g_nodes))
-        s_names: dict[str, str] = {}
-        s_nodes = []  # mapped ones in gold order, then the others in system order
-        mapped = set()
-        for i, j in enumerate(al.map_sys[d][m].tolist()):
-            if j >= 0:
-                s_names[s_ids[j]] = f"te{i}"
-                s_nodes.append(f"te{i}")
-                mapped.add(j)
-        for k, j in enumerate(j for j in range(len(s_ids)) if j not in mapped):
-            s_names[s_ids[j]] = f"te{len(g_ids) + k}"
-            s_nodes.append(s_names[s_ids[j]])
+        named = [(j, f"te{i}") for i, j in enumerate(al.map_sys[d][m].tolist()) if j >= 0]  # mapped, in gold order
+        mapped = {j for j, _ in named}
+        named += [(j, f"te{len(g_ids) + k}") for k, j in enumerate(j for j in range(len(s_ids)) if j not in mapped)]
+        s_names = {s_ids[j]: name for j, name in named}
+        s_nodes = [name for _, name in named]
         sides = []
         for role, side, names, corefs, nodes in (("gold", gold, g_names, prep.gold_corefs[d], g_nodes),
                                                  ("system", system, s_names, prep.system_corefs[d], s_nodes)):
@@ -171,11 +165,6 @@ def score_sequencing(prep, al, opts) -> Sequencing:
     return seq
 
 
-def _doc_relations(side, doc_id: str) -> list[Relation]:
-    doc = side.file.documents.get(doc_id)
-    return [] if doc is None else [r for r in doc.relations if r.name in TIMEML]
-
-
 def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_links: list[str],
                     role: str, undefined: list[str]) -> dict[str, list[tuple[str, str]]]:
     """Mention-level links per type after lifting to clusters, reduction and expansion (in EvmEval's order).
@@ -196,7 +185,8 @@ def _expanded_links(side, doc_id: str, clusters: list[Relation], opts, self_link
             members.append([mid])
     remaining = set(mentions) if opts.whitelist is not None else None
     by_type: dict[str, list[tuple[int, int, int]]] = {k: [] for k in LINK_TYPES}
-    for r in _doc_relations(side, doc_id):
+    doc = side.file.documents.get(doc_id)
+    for r in (r for r in (doc.relations if doc is not None else ()) if r.name in TIMEML):
         args = r.args if remaining is None else [a for a in r.args if a in remaining]
         if remaining is not None and len(args) < 2:
             continue  # EvmEval drops relations the type whitelist leaves with fewer than two mentions

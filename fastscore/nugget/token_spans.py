@@ -9,6 +9,7 @@ token its table lacks (the warning's message) goes through those functions inste
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -42,7 +43,6 @@ class TokenSpans:
     code: np.ndarray  # per token, its number (equal tokens of a document alike, numbered document by document)
     clash: np.ndarray  # per document, whether its numbers are not to be used
     groups: tuple  # per number: document, hash, start, end (sorted by document)
-    _all: tuple | None = None  # _distinct() of every token
 
     @classmethod
     def build(cls, gold: TbfFile, system: TbfFile, docs: list[tuple[TbfDocument, TbfDocument | None]]):
@@ -58,8 +58,7 @@ class TokenSpans:
             positions[row_positions(rows)] = len(spans) + np.arange(sizes.sum())
             row_span[role] = positions
             span_doc.append(np.repeat(np.arange(len(docs), dtype=np.int64), sizes))
-            spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] if isinstance(r, range)
-                                             else [tbf.spans[i] for i in r] for r in rows))
+            spans.extend(chain.from_iterable(tbf.spans[r.start:r.stop] for r in rows))  # a document's rows: a range
         buf = np.frombuffer("\n".join(spans).encode("utf-8"), dtype=np.uint8)
         tok_span, start, end, span_first = split_tokens(buf, len(spans))
         doc_of_span = np.concatenate(span_doc)
@@ -69,16 +68,15 @@ class TokenSpans:
                    code, clash, groups)
 
     def _distinct(self, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, kept once computed),
-        sorted (CSR: counts, numbers)."""
+        """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, computed once), sorted
+        (CSR: counts, numbers)."""
         from ..kernels.tbf_tokens import span_numbers
 
-        if keep is None and self._all is not None:
-            return self._all
-        out = span_numbers(self.span_first, self.code, np.ones(len(self.code), dtype=bool) if keep is None else keep)
-        if keep is None:
-            self._all = out
-        return out
+        return self._every_token if keep is None else span_numbers(self.span_first, self.code, keep)
+
+    @cached_property
+    def _every_token(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._distinct(np.ones(len(self.code), dtype=bool))
 
     def span_keys(self, role: str) -> tuple[np.ndarray, np.ndarray]:
         """Per row of the role's file, what ``kernels/tbf_scan.span_keys`` gives for character spans: a hash
