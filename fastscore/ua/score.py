@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._gc import collector_paused
 from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
 from .batch import score_documents
@@ -85,6 +86,7 @@ def _ignored(settings: Settings, given: dict) -> list[str]:
     return out
 
 
+@collector_paused()  # many small objects, no cycles: collections would only rescan them
 def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=None, match=None,
              non_referring=False, bridging=False, only_split_antecedents=False, discourse_deixis=False,
              doc=None) -> UAResult:
