@@ -153,8 +153,11 @@ def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
 
     overlap, key_sizes, sys_sizes = dense[p]
     scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
-    r, c = best_assignment(-scores)
-    similarity = scores[r, c].sum()
+    if min(scores.shape) <= 1:  # one row or column: the assignment takes its largest score (any of equal ones)
+        similarity = scores.max() if scores.size else np.float64(0.0)
+    else:
+        r, c = best_assignment(-scores)
+        similarity = scores[r, c].sum()
     if entity:
         return similarity, len(sys_sizes), similarity, len(key_sizes)
     return similarity, int(sys_sizes.sum()), similarity, int(key_sizes.sum())
