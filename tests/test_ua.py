@@ -320,3 +320,64 @@ def test_folders_of_ua_files_are_corpora(tmp_path):
     assert rc == 0, err
     rc, err = _cli(str(tmp_path / "k"), str(tmp_path / "s"), "--format", "ua", "--by-file")
     assert rc == 0, err
+
+
+# --- the batch's kernels (fastscore/ua/batch.py) against the engine's plain Python -----------------------------
+
+_SPANS = st.integers(0, 6).map(lambda i: (i, i + i % 2))
+
+
+@st.composite
+def _side(draw, sets: list) -> "Side":
+    """A document side as prepare_side makes it: clusters of spans (a span may stand in two), at most one plural
+    set per cluster, equal plural sets in one cluster."""
+    from fastscore.ua.clusters import Side
+
+    clusters, used = [], set()
+    for c in draw(st.lists(st.lists(_SPANS, min_size=1, max_size=4), min_size=0, max_size=5)):
+        if sets and draw(st.booleans()):
+            s = draw(st.sampled_from(sets))
+            if s not in used:
+                used.add(s)
+                c = c[:] if draw(st.booleans()) else []
+                c.insert(draw(st.integers(0, len(c))), s)
+        if c:
+            clusters.append(c)
+    cluster_of = {m: i for i, c in enumerate(clusters) for m in c}
+    return Side(clusters, None, [], cluster_of)
+
+
+@st.composite
+def _documents(draw):
+    members = st.lists(st.lists(_SPANS, min_size=1, max_size=3).map(tuple), min_size=1, max_size=3)
+
+    def sets():  # partly alike on the two sides: the alignments weigh less than 1
+        return [Split({tuple(_Hashed(m, None) for m in t) for t in draw(members)})
+                for _ in range(draw(st.integers(0, 3)))]
+
+    return [(draw(_side(sets())), draw(_side(sets()))) for _ in range(draw(st.integers(1, 3)))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_documents())
+def test_the_batch_kernels_count_as_the_engine(documents):
+    """Every metric's counts and the plural sets' alignment counts, bit for bit (floats compared with ==)."""
+    from fastscore.ua.batch import score_documents
+
+    expected, failure = [], None
+    for key, sys_ in documents:
+        try:
+            expected.append({m: engine.score_document(m, key, sys_)[:2] for m in engine.METRICS})
+        except engine.Undefined as e:
+            failure = (len(expected), str(e))
+            break
+    try:
+        found = score_documents(documents)
+    except engine.Undefined as e:
+        assert failure == (e.index, str(e))
+        return
+    assert failure is None
+    for ours, theirs in zip(found, expected):
+        for m in engine.METRICS:
+            assert [float(x) for x in ours[m][0]] == [float(x) for x in theirs[m][0]], m
+            assert [float(x) for x in ours[m][1]] == [float(x) for x in theirs[m][1]], m

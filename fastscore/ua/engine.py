@@ -396,18 +396,22 @@ def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     with_min = key.mins is not None
     key_members = [(s.members, s.member_mins if with_min else None, s.member_of) for s in key_sets] or [([], None, {})]
     sys_members = [(s.members, s.member_of) for s in sys_sets] or [([], {})]  # the scorer's empty stand-ins
-    raw: list[list[tuple]] = []  # [i][j]: (pn, pd, rn, rd)
+    raw = [[_counts(metric, kc, sc, kmins, s_map, k_map, NO_MAPS, alignment=True) for sc, s_map in sys_members]
+           for kc, kmins, k_map in key_members]  # [i][j]: (pn, pd, rn, rd)
+    return aligned(metric, raw, key_sets, sys_sets)
+
+
+def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tuple, list]:
+    """The alignment chosen from every key set's counts against every response set's (``raw[i][j]``: (pn, pd,
+    rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts."""
     f: list[list[float]] = []
-    for kc, kmins, k_map in key_members:
-        raw.append([])
+    for row in raw:
         f.append([])
-        for sc, s_map in sys_members:
-            pn, pd, rn, rd = _counts(metric, kc, sc, kmins, s_map, k_map, NO_MAPS, alignment=True)
+        for pn, pd, rn, rd in row:
             if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
                 raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
                                 f"by zero (a member cluster holds a span twice): the UA scorer raises "
                                 "ZeroDivisionError here")
-            raw[-1].append((pn, pd, rn, rd))
             f[-1].append(_f1(pn, pd, rn, rd))
     if len(f) == 1 and len(f[0]) == 1:
         pairs = [(0, 0)]

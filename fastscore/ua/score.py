@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._gc import collector_paused
 from ..errors import InputError, UsageError
 from .clusters import Split, prepare_side
-from .engine import Undefined, forget_assignments, score_document
+from .batch import score_documents
+from .engine import Undefined, forget_assignments
 from .metrics import BRIDGING, COREFERENCE, METRICS
 from .reader import DEIXIS, IDENTITY, UAFile, read_ua, read_ua_bytes
 from .relations import bridging_counts, non_referring_counts
@@ -84,6 +86,7 @@ def _ignored(settings: Settings, given: dict) -> list[str]:
     return out
 
 
+@collector_paused()  # many small objects, no cycles: collections would only rescan them
 def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=None, match=None,
              non_referring=False, bridging=False, only_split_antecedents=False, discourse_deixis=False,
              doc=None) -> UAResult:
@@ -104,7 +107,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     printed: list[str] = []
     rows: list[dict] = []
     doc_names: list[str] = []
-    ordered = 0  # documents whose BLANC and LEA follow the order of the scorer's sets
+    scored: list[tuple] = []  # (key document, response document)
     for name, kdoc in k.documents.items():
         if doc is not None and name != doc:
             continue
@@ -115,10 +118,10 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
         for d in (kdoc, sdoc):
             printed += [f"Skip bridging pair ({ant}, {ana}) as markable_id does not exist in identity column!"
                         for ant, ana in d.skipped_bridging]
-        row = _document_row(k.path, r.path, kdoc, sdoc, settings)
-        ordered += row.pop("order_dependent")
-        rows.append(row)
+        scored.append((kdoc, sdoc))
         doc_names.append(name)
+    rows = _document_rows(k.path, r.path, scored, settings)
+    ordered = sum(row.pop("order_dependent") for row in rows)
     if doc is not None and not doc_names:
         raise UsageError(f"--doc {doc!r}: no such document in both {k.path} and {r.path}")
     if ordered and {"blanc", "lea"} & set(names) and not settings.only_split:
@@ -180,20 +183,36 @@ def _order_dependent(ks, ss, found: dict) -> bool:
     return False
 
 
-def _document_row(key_path: str, sys_path: str, kdoc, sdoc, settings: Settings) -> dict:
-    """One document's statistics columns."""
-    ks = prepare_side(key_path, kdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
-                      settings.use_min)
-    ss = prepare_side(sys_path, sdoc, settings.keep_singletons, settings.keep_non_referring, settings.keep_split,
-                      False)
+def _document_rows(key_path: str, sys_path: str, docs: list[tuple], settings: Settings) -> list[dict]:
+    """Each document's statistics columns; the first document the scorer cannot score, the error (in the
+    order of the documents, then of the metrics)."""
+    sides = []
+    refused = None
+    for kdoc, sdoc in docs:
+        try:
+            sides.append((prepare_side(key_path, kdoc, settings.keep_singletons, settings.keep_non_referring,
+                                       settings.keep_split, settings.use_min),
+                          prepare_side(sys_path, sdoc, settings.keep_singletons, settings.keep_non_referring,
+                                       settings.keep_split, False)))
+        except InputError as e:
+            refused = e  # raised once the documents before it are known to score
+            break
+    try:
+        found = score_documents(sides)
+    except Undefined as e:
+        raise InputError(f"{key_path} and {sys_path}: document {docs[e.index][0].name!r}: {e}") from None
+    if refused is not None:
+        raise refused
+    return [_document_row(kdoc, sdoc, ks, ss, f, settings) for (kdoc, sdoc), (ks, ss), f in zip(docs, sides, found)]
+
+
+def _document_row(kdoc, sdoc, ks, ss, scored: dict, settings: Settings) -> dict:
+    """One document's statistics columns (``scored``: metric -> its counts, the alignment's, its maps)."""
     row: dict = {}
     found = {}  # metric -> its counts and alignment
     for metric, prefix in _SIDES.items():
-        try:
-            counts, split_counts, maps = score_document(metric, ks, ss)
-            found[metric] = (counts, maps)
-        except Undefined as e:
-            raise InputError(f"{key_path} and {sys_path}: document {kdoc.name!r}: {e}") from None
+        counts, split_counts, maps = scored[metric]
+        found[metric] = (counts, maps)
         shown = split_counts if settings.only_split else counts
         pn, pd, rn, rd = (float(x) for x in shown)
         row.update({f"{prefix}_precision_num": pn, f"{prefix}_precision_den": pd,

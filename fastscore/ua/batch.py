@@ -1,0 +1,259 @@
+"""The UA metrics of many documents at once: MUC, B-cubed, LEA and BLANC of every document, and of every pair of
+plural sets being aligned, counted by one kernel call each (``kernels/ua_counts.py``) on items made integers;
+the alignment's choice (scipy), CEAF and the glue stay in :mod:`fastscore.ua.engine`, whose plain definitions the
+kernel follows sum by sum.
+
+Items of a cluster are numbered per problem: ``self_g`` is the cluster of the other side holding the item (-1:
+none), so that a document's clusters become two offset arrays and a few integer columns.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .clusters import Side, Split
+from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, metric_counts
+
+KERNEL_METRICS = ("muc", "bcub", "lea", "blancc", "blancn")  # the kernel's columns, in its order
+KEY_MAPS = ((0, "muc", 0), (1, "bcub", 0), (2, "lea", 0), (3, "blancc", 2), (4, "blancn", 2), (5, "ceafe", 2),
+            (6, "ceafm", 2))  # column, metric, map (engine.align_splits's: 0 recall, 1 precision, 2 F1)
+SYS_MAPS = ((0, "muc", 1), (1, "bcub", 1), (2, "lea", 1))
+
+
+class _Problems:
+    """Key and response clusters of many problems, gathered as lists and made arrays once."""
+
+    def __init__(self, key_columns: int, sys_columns: int):
+        self.sides = [_Columns(key_columns), _Columns(sys_columns)]
+        self.singletons: list[bool] = []
+        self.n_ids = 0
+
+    def add(self, key: tuple, sys: tuple, singletons: bool) -> int:
+        """``key``, ``sys``: (cluster sizes, self_g per item, split positions, {(position, column): (g, w)}, span
+        numbers per item)."""
+        self.sides[0].add(*key)
+        self.sides[1].add(*sys)
+        self.singletons.append(singletons)
+        return len(self.singletons) - 1
+
+    def counts(self) -> np.ndarray:
+        """(problems, 5, 4): the kernel's counts."""
+        key, sys = self.arrays = self.sides[0].arrays(), self.sides[1].arrays()
+        if not self.singletons:
+            return np.zeros((0, 5, 4))
+        from ..kernels.ua_counts import ua_counts
+
+        return ua_counts(*key, *sys, np.array(self.singletons, dtype=np.bool_))
+
+
+class _Columns:
+    def __init__(self, columns: int):
+        self.columns = columns
+        self.problem_clusters = [0]
+        self.sizes: list[int] = []
+        self.self_g: list[int] = []
+        self.splits: list[int] = []
+        self.ids: list[int] = []  # per item: its span's number, for CEAF (-1: none to match)
+        self.n_ids = 0
+        self.maps: list[tuple[int, int, int, float]] = []  # (item, column, g, w)
+
+    def add(self, sizes, self_g, splits, maps, ids) -> None:
+        base = len(self.self_g)
+        self.ids += ids
+        self.problem_clusters.append(self.problem_clusters[-1] + len(sizes))
+        self.sizes += sizes
+        self.self_g += self_g
+        self.splits += [base + i for i in splits]
+        self.maps += [(base + i, col, g, w) for (i, col), (g, w) in maps.items()]
+
+    def arrays(self) -> tuple:
+        n = len(self.self_g)
+        off = np.zeros(len(self.sizes) + 1, dtype=np.int64)
+        np.cumsum(self.sizes, out=off[1:])
+        split = np.zeros(n, dtype=np.bool_)
+        split[self.splits] = True
+        map_g = np.full((n, self.columns), -1, dtype=np.int64)
+        map_w = np.ones((n, self.columns))
+        if self.maps:
+            items, cols, gs, ws = zip(*self.maps)
+            map_g[items, cols] = gs
+            map_w[items, cols] = ws
+        return (np.array(self.problem_clusters, dtype=np.int64), off, np.array(self.self_g, dtype=np.int64), split,
+                map_g, map_w)
+
+    def span_numbers(self) -> np.ndarray:
+        return np.array(self.ids, dtype=np.int64)
+
+
+def _numbers(key_items: list, sys_items: list, base: int) -> tuple[list[int], list[int], int]:
+    """Span numbers from ``base`` for CEAF: the response's items numbered by first appearance, the key's by the
+    response's (-1: not there); and the next free number."""
+    first: dict = {}
+    sys_ids = [base + first.setdefault(m, len(first)) for m in sys_items]
+    key_ids = [-1 if type(m) is Split or m not in first else base + first[m] for m in key_items]
+    return key_ids, sys_ids, base + len(first)
+
+
+def _flat(clusters) -> tuple[list, list[int]]:
+    return [m for c in clusters for m in c], [len(c) for c in clusters]
+
+
+class _Document:
+    """One document's sides and what the batch knows of it."""
+
+    def __init__(self, key: Side, sys: Side):
+        self.key, self.sys = key, sys
+        self.key_sets, self.sys_sets = key.splits(), sys.splits()
+        self.pairs: list[list[int]] = []  # [i][j]: the problem of key set i against response set j
+        self.found: dict = {}  # metric -> (counts, split counts, maps)
+
+
+def _alignment_problems(doc: _Document, problems: _Problems) -> None:
+    """The problems of every key set against every response set (engine.align_splits's members)."""
+    if not doc.key_sets and not doc.sys_sets:
+        return
+    key_members = [(s.members, s.member_of) for s in doc.key_sets] or [([], {})]
+    sys_members = [(s.members, s.member_of) for s in doc.sys_sets] or [([], {})]
+    key_flat = [_flat(kc) for kc, _ in key_members]
+    sys_flat = [_flat(sc) for sc, _ in sys_members]
+    for (_, k_map), (k_items, k_sizes) in zip(key_members, key_flat):
+        row = []
+        for (_, s_map), (s_items, s_sizes) in zip(sys_members, sys_flat):
+            k_ids, s_ids, problems.n_ids = _numbers(k_items, s_items, problems.n_ids)
+            row.append(problems.add((k_sizes, [s_map.get(m, -1) for m in k_items], [], {}, k_ids),
+                                    (s_sizes, [k_map.get(m, -1) for m in s_items], [], {}, s_ids), True))
+        doc.pairs.append(row)
+
+
+def _align(doc: _Document, counts: list, dense: dict) -> None:
+    """Every metric's alignment of the document's plural sets (in the engine's metric order, so that the first
+    that cannot be computed is the one named); ``counts``: the pair problems' kernel counts, ``dense``: their
+    CEAF matrices (absent with Min spans: the engine's)."""
+    for metric in METRICS:
+        if not doc.key_sets and not doc.sys_sets:
+            doc.found[metric] = (None, [0, 0, 0, 0], NO_MAPS)
+            continue
+        if metric in KERNEL_METRICS:
+            col = KERNEL_METRICS.index(metric)
+            raw = [[counts[p][col] for p in row] for row in doc.pairs]
+        elif dense:
+            raw = [[_ceaf_dense(dense, p, metric == "ceafe") for p in row] for row in doc.pairs]
+        else:
+            with_min = doc.key.mins is not None
+            key_members = [(s.members, s.member_mins if with_min else None) for s in doc.key_sets] or [([], None)]
+            sys_members = [s.members for s in doc.sys_sets] or [[]]
+            raw = [[_counts(metric, kc, sc, kmins, {}, {}, NO_MAPS, alignment=True) for sc in sys_members]
+                   for kc, kmins in key_members]
+        maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets)
+        doc.found[metric] = (None, split_counts, maps)
+
+
+def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
+    """engine.ceaf_dense of pair problem ``p`` from its overlap matrix."""
+    from .engine import best_assignment
+
+    overlap, key_sizes, sys_sizes = dense[p]
+    scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
+    if min(scores.shape) <= 1:  # one row or column: the assignment takes its largest score (any of equal ones)
+        similarity = scores.max() if scores.size else np.float64(0.0)
+    else:
+        r, c = best_assignment(-scores)
+        similarity = scores[r, c].sum()
+    if entity:
+        return similarity, len(sys_sizes), similarity, len(key_sizes)
+    return similarity, int(sys_sizes.sum()), similarity, int(key_sizes.sum())
+
+
+def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
+    """Pair problem -> (its overlap matrix, key and response cluster sizes), for documents matched exactly."""
+    from ..kernels.ua_ceaf import dense_overlaps
+
+    (k_prob, k_off, *_), (s_prob, s_off, *_) = problems.arrays
+    mat_off, mat = dense_overlaps(k_prob, k_off, problems.sides[0].span_numbers(), s_prob, s_off,
+                                  problems.sides[1].span_numbers(), problems.n_ids)
+    k_sizes, s_sizes = np.diff(k_off), np.diff(s_off)
+    out = {}
+    for doc in docs:
+        if doc.key.mins is None:
+            for p in (p for row in doc.pairs for p in row):
+                nk, ns = k_prob[p + 1] - k_prob[p], s_prob[p + 1] - s_prob[p]
+                out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(nk, ns), k_sizes[k_prob[p]:k_prob[p + 1]],
+                          s_sizes[s_prob[p]:s_prob[p + 1]])
+    return out
+
+
+def _side(side: Side, other: Side, found: dict, columns) -> tuple:
+    items, sizes = _flat(side.clusters)
+    cluster_of = other.cluster_of
+    self_g = [cluster_of.get(m, -1) for m in items]
+    splits = [i for i, m in enumerate(items) if type(m) is Split]
+    maps = {}
+    for i in splits:
+        for col, metric, which in columns:
+            partner = found[metric][2][which].get(items[i])
+            if partner is not None:
+                maps[(i, col)] = (cluster_of[partner[0]], partner[1])
+    return sizes, self_g, splits, maps, items
+
+
+def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
+    """Per document, metric -> (its (pn, pd, rn, rd), the alignment's (pn, pd, rn, rd), the alignment's maps),
+    as engine.score_document gives them; raises engine.Undefined (with the document's index in ``index``) for the
+    first document and metric the scorer cannot compute."""
+    docs = [_Document(k, s) for k, s in documents]
+    pair_problems = _Problems(5, 3)
+    for doc in docs:
+        _alignment_problems(doc, pair_problems)
+    pair_counts = pair_problems.counts().tolist()
+    dense = _dense_matrices(pair_problems, docs) if pair_counts else {}
+    for index, doc in enumerate(docs):
+        try:
+            _align(doc, pair_counts, dense if doc.key.mins is None else {})
+        except Undefined as e:
+            e.index = index
+            raise
+    main = _Problems(7, 3)
+    for doc in docs:
+        *key, key_items = _side(doc.key, doc.sys, doc.found, KEY_MAPS)
+        *sys, sys_items = _side(doc.sys, doc.key, doc.found, SYS_MAPS)
+        key_ids, sys_ids, main.n_ids = _numbers(key_items, sys_items, main.n_ids)
+        main.add((*key, key_ids), (*sys, sys_ids), False)
+    counts = main.counts().tolist()
+    similarity = _ceaf_similarity(main) if docs else []
+    out = []
+    for p, doc in enumerate(docs):
+        row = {}
+        for metric in doc.found:
+            _, split_counts, maps = doc.found[metric]
+            if metric in KERNEL_METRICS:
+                c = tuple(counts[p][KERNEL_METRICS.index(metric)])
+            elif doc.key.mins is None:
+                c = _ceaf_counts(doc, similarity[p][metric == "ceafm"], metric == "ceafe")
+            else:
+                c = metric_counts(metric, doc.key, doc.sys, maps)
+            row[metric] = (c, split_counts, maps)
+        out.append(row)
+    return out
+
+
+def _ceaf_counts(doc: _Document, similarity: float, entity: bool) -> tuple:
+    if entity:
+        return similarity, len(doc.sys.clusters), similarity, len(doc.key.clusters)
+    return (similarity, sum(len(c) for c in doc.sys.clusters), similarity,
+            sum(len(c) for c in doc.key.clusters))
+
+
+def _ceaf_similarity(main: _Problems) -> list:
+    """Per document, CEAFe's and CEAFm's similarity as engine.ceaf gives it (right for exact matching only: a
+    key with Min spans is left to the engine)."""
+    from ..kernels.ua_ceaf import ceaf_parts, ordered_sums
+    from .engine import best_assignment
+
+    (k_prob, k_off, _, _, map_g, map_w), (s_prob, s_off, *_) = main.arrays
+    part_off, value, rows, cols, mat_off, mat = ceaf_parts(
+        k_prob, k_off, main.sides[0].span_numbers(), np.ascontiguousarray(map_g[:, 5:]),
+        np.ascontiguousarray(map_w[:, 5:]), s_prob, s_off, main.sides[1].span_numbers(), main.n_ids)
+    for t in np.flatnonzero(mat_off >= 0).tolist():  # the parts of more than one pair: scipy's assignment
+        m = mat[mat_off[t]:mat_off[t] + rows[t] * cols[t]].reshape(rows[t], cols[t])
+        r, c = best_assignment(-m)
+        value[t] = float(m[r, c].sum())
+    return ordered_sums(value, part_off).reshape(-1, 2).tolist()
