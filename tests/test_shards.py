@@ -207,8 +207,8 @@ def test_shards_are_read_in_the_format_given(corpus, response):
 
     with pytest.raises(OtherFormatError, match=r"part-00\.conll:1: this looks like a CoNLL-2012"):
         score_corpus(corpus["key-shards"], corpus[response], jobs=2, format="conllu")
-    given = score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=2, format="conll2012")
-    assert _numbers(given) == _numbers(score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=2))
+    given = score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=1, format="conll2012")  # (workers:
+    assert _numbers(given) == _numbers(score_corpus(corpus["key-shards"], corpus["response-shards"], jobs=1))  # above)
 
 
 def test_a_document_in_two_shards_is_an_error(corpus, tmp_path):
