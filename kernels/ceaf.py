@@ -100,7 +100,8 @@ def _solve_component(cells, ci, cj, phi3, phi4, key_row, resp_col, ko, best3, be
 
 
 @njit(cache=True)
-def _find(parent, x):
+def find_root(parent, x):
+    """The root of ``x`` in a union-find forest, halving the path on the way."""
     while parent[x] != x:
         parent[x] = parent[parent[x]]
         x = parent[x]
@@ -114,12 +115,12 @@ def _doc_components(ci, cj, nk, nr, comp, parent):
     for x in range(nk + nr):
         parent[x] = x
     for t in range(len(ci)):
-        a = _find(parent, ci[t])
-        b = _find(parent, nk + cj[t])
+        a = find_root(parent, ci[t])
+        b = find_root(parent, nk + cj[t])
         if a != b:
             parent[max(a, b)] = min(a, b)
     for t in range(len(ci)):
-        comp[t] = _find(parent, ci[t])
+        comp[t] = find_root(parent, ci[t])
 
 
 @njit(cache=True)

@@ -10,14 +10,7 @@ column: 0 CEAFe, 1 CEAFm); clusters and problems are offsets as in ``ua_counts``
 import numpy as np
 
 from ._jit import njit
-
-
-@njit(cache=True)
-def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
+from .ceaf import find_root
 
 
 @njit(cache=True)
@@ -162,13 +155,13 @@ def ceaf_parts(k_prob, k_off, k_id, k_map_g, k_map_w, s_prob, s_off, s_id, n_ids
                 a, b = 2 * e_row[q], 2 * e_col[q] + 1
                 used[a] = True
                 used[b] = True
-                ra, rb = _find(parent, a), _find(parent, b)
+                ra, rb = find_root(parent, a), find_root(parent, b)
                 if ra != rb:
                     parent[ra] = rb
             first = n_parts
             for i in range(nk):  # parts in the order of their first (lowest) key cluster
                 if used[2 * i]:
-                    r = _find(parent, 2 * i)
+                    r = find_root(parent, 2 * i)
                     if label[r] < 0:
                         label[r] = n_parts
                         n_parts += 1
@@ -181,7 +174,7 @@ def ceaf_parts(k_prob, k_off, k_id, k_map_g, k_map_w, s_prob, s_off, s_id, n_ids
                 cols[t] = 0
             for x in range(nodes):
                 if used[x]:
-                    t = label[_find(parent, x)]
+                    t = label[find_root(parent, x)]
                     if x % 2 == 0:
                         rows[t] += 1
                     else:
@@ -200,7 +193,7 @@ def ceaf_parts(k_prob, k_off, k_id, k_map_g, k_map_w, s_prob, s_off, s_id, n_ids
             c_seen = np.zeros(n_parts - first, dtype=np.int64)
             for x in range(nodes):
                 if used[x]:
-                    t = label[_find(parent, x)]
+                    t = label[find_root(parent, x)]
                     if x % 2 == 0:
                         pos[x] = r_seen[t - first]
                         r_seen[t - first] += 1
@@ -212,7 +205,7 @@ def ceaf_parts(k_prob, k_off, k_id, k_map_g, k_map_w, s_prob, s_off, s_id, n_ids
                     mat[mat_off[t]:mat_off[t] + rows[t] * cols[t]] = 0.0
             for q in range(n_edges):
                 a, b = 2 * e_row[q], 2 * e_col[q] + 1
-                t = label[_find(parent, a)]
+                t = label[find_root(parent, a)]
                 if mat_off[t] < 0:
                     value[t] = e_val[q]
                 else:
