@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .clusters import Side, Split
-from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, metric_counts
+from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, ceaf_totals, metric_counts
 
 KERNEL_METRICS = ("muc", "bcub", "lea", "blancc", "blancn")  # the kernel's columns, in its order
 KEY_MAPS = ((0, "muc", 0), (1, "bcub", 0), (2, "lea", 0), (3, "blancc", 2), (4, "blancn", 2), (5, "ceafe", 2),
@@ -53,7 +53,6 @@ class _Columns:
         self.self_g: list[int] = []
         self.splits: list[int] = []
         self.ids: list[int] = []  # per item: its span's number, for CEAF (-1: none to match)
-        self.n_ids = 0
         self.maps: list[tuple[int, int, int, float]] = []  # (item, column, g, w)
 
     def add(self, sizes, self_g, splits, maps, ids) -> None:
@@ -104,7 +103,7 @@ class _Document:
         self.key, self.sys = key, sys
         self.key_sets, self.sys_sets = key.splits(), sys.splits()
         self.pairs: list[list[int]] = []  # [i][j]: the problem of key set i against response set j
-        self.found: dict = {}  # metric -> (counts, split counts, maps)
+        self.found: dict = {}  # metric -> (the alignment's counts, its maps)
 
 
 def _alignment_problems(doc: _Document, problems: _Problems) -> None:
@@ -130,7 +129,7 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
     CEAF matrices (absent with Min spans: the engine's)."""
     for metric in METRICS:
         if not doc.key_sets and not doc.sys_sets:
-            doc.found[metric] = (None, [0, 0, 0, 0], NO_MAPS)
+            doc.found[metric] = ([0, 0, 0, 0], NO_MAPS)
             continue
         if metric in KERNEL_METRICS:
             col = KERNEL_METRICS.index(metric)
@@ -144,7 +143,7 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
             raw = [[_counts(metric, kc, sc, kmins, {}, {}, NO_MAPS, alignment=True) for sc in sys_members]
                    for kc, kmins in key_members]
         maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets)
-        doc.found[metric] = (None, split_counts, maps)
+        doc.found[metric] = (split_counts, maps)
 
 
 def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
@@ -158,9 +157,7 @@ def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
     else:
         r, c = best_assignment(-scores)
         similarity = scores[r, c].sum()
-    if entity:
-        return similarity, len(sys_sizes), similarity, len(key_sizes)
-    return similarity, int(sys_sizes.sum()), similarity, int(key_sizes.sum())
+    return ceaf_totals(similarity, key_sizes, sys_sizes, entity)
 
 
 def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
@@ -189,7 +186,7 @@ def _side(side: Side, other: Side, found: dict, columns) -> tuple:
     maps = {}
     for i in splits:
         for col, metric, which in columns:
-            partner = found[metric][2][which].get(items[i])
+            partner = found[metric][1][which].get(items[i])
             if partner is not None:
                 maps[(i, col)] = (cluster_of[partner[0]], partner[1])
     return sizes, self_g, splits, maps, items
@@ -223,23 +220,17 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
     for p, doc in enumerate(docs):
         row = {}
         for metric in doc.found:
-            _, split_counts, maps = doc.found[metric]
+            split_counts, maps = doc.found[metric]
             if metric in KERNEL_METRICS:
                 c = tuple(counts[p][KERNEL_METRICS.index(metric)])
             elif doc.key.mins is None:
-                c = _ceaf_counts(doc, similarity[p][metric == "ceafm"], metric == "ceafe")
+                c = ceaf_totals(similarity[p][metric == "ceafm"], [len(k) for k in doc.key.clusters],
+                                [len(s) for s in doc.sys.clusters], metric == "ceafe")
             else:
                 c = metric_counts(metric, doc.key, doc.sys, maps)
             row[metric] = (c, split_counts, maps)
         out.append(row)
     return out
-
-
-def _ceaf_counts(doc: _Document, similarity: float, entity: bool) -> tuple:
-    if entity:
-        return similarity, len(doc.sys.clusters), similarity, len(doc.key.clusters)
-    return (similarity, sum(len(c) for c in doc.sys.clusters), similarity,
-            sum(len(c) for c in doc.key.clusters))
 
 
 def _ceaf_similarity(main: _Problems) -> list:

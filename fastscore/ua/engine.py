@@ -302,6 +302,13 @@ def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
+def ceaf_totals(similarity, key_sizes, sys_sizes, entity: bool) -> tuple:
+    """CEAF's (pn, pd, rn, rd) from the alignment's similarity: over entities (``entity``) or over mentions."""
+    if entity:
+        return similarity, len(sys_sizes), similarity, len(key_sizes)
+    return similarity, int(sum(sys_sizes)), similarity, int(sum(key_sizes))
+
+
 def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple:
     """CEAFe (``entity``) or CEAFm: the best one-to-one alignment's similarity; each connected part of the
     clusters that share something aligned on its own (the best total is the sum of the parts')."""
@@ -321,9 +328,7 @@ def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple
                 m[a, b] = score.get((i, j), 0.0)
         r, c = best_assignment(-m)
         similarity += float(m[r, c].sum())
-    if entity:
-        return similarity, len(sys_clusters), similarity, len(key_clusters)
-    return similarity, sum(len(c) for c in sys_clusters), similarity, sum(len(c) for c in key_clusters)
+    return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
 
 
 def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
@@ -334,9 +339,7 @@ def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
     r, c = best_assignment(-scores)
     similarity = scores[r, c].sum()
-    if entity:
-        return similarity, len(sys_clusters), similarity, len(key_clusters)
-    return similarity, sum(len(c) for c in sys_clusters), similarity, sum(len(c) for c in key_clusters)
+    return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
 
 
 # --- one metric on one document -------------------------------------------------------------------------------
