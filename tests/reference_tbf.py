@@ -1,61 +1,70 @@
 """Obviously-correct pure-Python versions of the TBF kernels (``kernels/tbf_read.py``, ``span_keys`` in
 ``kernels/tbf_scan.py``, ``group_tokens`` and ``span_numbers`` in ``kernels/tbf_tokens.py``).
 
-The whole reader's reference is its own line-by-line path (``fastscore.formats.tbf._parse``); these are
-the references of single kernels: one line, one field, one span at a time, with ``str`` methods."""
+The whole reader's reference is the line-by-line reader of tests/reference_tbf_reader.py; these are the
+references of single kernels: one line, one field, one span at a time, with ``str`` methods."""
 from __future__ import annotations
 
 import re
 
-BEGIN, END = 2, 3
+BEGIN, END, OUTSIDE, SHORT, BAD_RELATION, EDGE, BLANK = 2, 3, 4, 5, 6, 7, 8
 N_FIELDS = 7
-_SPACE = "".join(map(chr, [*range(9, 14), *range(28, 33)]))  # the ASCII characters str.strip() removes
+_BLANKS = " \t\n\r\x0b\x0c"  # what Python 2's str.strip() removes from bytes
 _PLAIN_SPAN = re.compile(r"\d{1,18},\d{1,18}(?:;\d{1,18},\d{1,18})*")
 HASH_MOD = 2147483647
 
 
 def scan_lines(data: bytes):
-    """(status, mentions, documents, relations) as lists: see kernels/tbf_read.scan_lines."""
+    """(mentions, events, relations) as lists: see kernels/tbf_read.scan_lines."""
     mentions: list[tuple[int, list[int], list[int]]] = []
-    documents: list[tuple[int, int, int, int, int, int]] = []
-    relations: list[tuple[int, list[int], int]] = []
+    events: list[tuple[int, int, int, int, int, int, int]] = []
+    relations: list[tuple[int, list[int]]] = []
     in_doc = False
     pos = 0
     for k, raw in enumerate(data.split(b"\n")):
         start = pos
         pos += len(raw) + 1
         line = raw.decode("latin-1")  # one character per byte: positions are byte positions
-        stripped = line.strip(_SPACE)
+        stripped = line.strip(_BLANKS)
         if not stripped:
             continue
-        s = start + len(line) - len(line.lstrip(_SPACE))
+        s = start + len(line) - len(line.lstrip(_BLANKS))
         e = s + len(stripped)
-        if ord(stripped[0]) >= 128 or ord(stripped[-1]) >= 128:
-            return k + 1, mentions, documents, relations
+
+        def event(kind, count=0):
+            events.append((k, kind, s, e, len(mentions), len(relations), count))
+
+        text = stripped.encode("latin-1").decode("utf-8")
+        if text != text.strip():
+            event(EDGE if text.strip() else BLANK)
+            if not text.strip():
+                continue
         if stripped.startswith("#"):
             for kind, marker, inside in ((BEGIN, "#BeginOfDocument", True), (END, "#EndOfDocument", False)):
                 if stripped.startswith(marker):
                     in_doc = inside
-                    documents.append((k, kind, s, e, len(mentions), len(relations)))
+                    event(kind)
                     break
             continue
         if not in_doc:
-            return k + 1, mentions, documents, relations
+            event(OUTSIDE)
         if stripped.startswith("@"):
-            rest = stripped[1:].lstrip(_SPACE)
+            rest = stripped[1:].lstrip(_BLANKS)
             parts = rest.split("\t")
-            if not rest or ord(rest[0]) >= 128 or len(parts) != 3 or "" in parts[2].split(","):
-                return k + 1, mentions, documents, relations
+            if len(parts) != 3:
+                event(BAD_RELATION, len(parts))
+                continue
             at = e - len(rest)
             bounds = []
             for f in parts:
                 bounds += [at, at + len(f)]
                 at += len(f) + 1
-            relations.append((k, bounds, len(parts[2].split(","))))
+            relations.append((k, bounds))
             continue
         fields = stripped.split("\t")
         if len(fields) < N_FIELDS:
-            return k + 1, mentions, documents, relations
+            event(SHORT, len(fields))
+            continue
         starts, ends = [], []
         at = s
         for f in fields[:N_FIELDS]:
@@ -63,7 +72,7 @@ def scan_lines(data: bytes):
             ends.append(at + len(f))
             at += len(f) + 1
         mentions.append((k, starts, ends))
-    return 0, mentions, documents, relations
+    return mentions, events, relations
 
 
 def gather(data: bytes, starts, ends) -> bytes:

@@ -1,7 +1,7 @@
-"""The byte-level TBF reader (kernels/tbf_read.py behind fastscore.formats.tbf) and the vectorised
-coreference checks of the nugget engine (``span_keys`` in kernels/tbf_scan.py): kernels against their
-pure-Python references (tests/reference_tbf.py), the reader against the line-by-line reader (the same
-file, or the same error message), the engine's fast checks against the one-by-one checks."""
+"""The TBF reader (kernels/tbf_read.py behind fastscore.formats.tbf) and the vectorised coreference checks of
+the nugget engine (``span_keys`` in kernels/tbf_scan.py): kernels against their pure-Python references
+(tests/reference_tbf.py), the reader against the line-by-line reader of tests/reference_tbf_reader.py (the
+same file, the same warnings, or the same error), the engine's fast checks against the one-by-one checks."""
 from __future__ import annotations
 
 from itertools import pairwise
@@ -16,6 +16,7 @@ from fastscore.formats import tbf
 from fastscore.nugget import engine
 from fastscore.nugget.options import resolve_options
 from tests import reference_tbf as ref
+from tests import reference_tbf_reader as oracle
 from tests.conftest import plain
 
 BEGIN, END = np.frombuffer(b"#BeginOfDocument", np.uint8), np.frombuffer(b"#EndOfDocument", np.uint8)
@@ -72,41 +73,89 @@ def tbf_texts(draw):
     return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
-def _line_reader(text: str):
+@st.composite
+def nasty_tbf_texts(draw):
+    """Lines of every kind in any order: documents nested, unended, ended twice or named twice, lines outside a
+    document, short lines, relations of one argument or the wrong number of fields, white space EvmEval keeps
+    (0x1c-0x1f, Unicode's) at the edges or alone on a line, non-ASCII text."""
+    ws = st.sampled_from(["", " ", "\t", "\x0b", "\x1c", "\x1f", "\x85", "\u00a0", "\u2003", "\u2028", "\u3000",
+                          "\u00e9", "\r"])
+    kinds = st.sampled_from(["begin", "end", "mention", "short", "relation", "one", "bad", "comment", "blank"])
+    lines = []
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(kinds)
+        name = draw(st.sampled_from(["D1", "D2", "", "D\u00e9", "D 1"]))
+        line = {"begin": "#BeginOfDocument " + name, "end": "#EndOfDocument", "comment": "# note",
+                "blank": draw(ws) + draw(ws),
+                "mention": "\t".join(["sys", name, draw(_IDS), draw(_SPANS), draw(_TEXT), "Life_Die", "Actual"]),
+                "short": "\t".join(["sys", name, "E1", "1,2", "x"][:draw(st.integers(1, 5))]),
+                "relation": "@Coreference\tC1\t" + ",".join(draw(st.lists(_IDS, min_size=1, max_size=3))),
+                "one": draw(st.sampled_from(["@After\tR1\tE1", "@Subevent\tS1\tE2", "@After\tR2\tE1,,E2"])),
+                "bad": draw(st.sampled_from(["@After\tR1", "@", "@\t\tx", "@After\tR1\tE1\tE2"]))}[kind]
+        lines.append(draw(ws) + line + draw(ws))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+def _read_by(reader, text: str, allow_empty: bool = False, before: int = 0):
+    """What ``reader`` makes of ``text``: a TbfFile, or the error as (type, message, path, line, document)."""
     try:
-        return tbf._parse("f.tbf", text)
+        if reader is oracle.parse:
+            return reader("f.tbf", text, allow_empty, before)
+        return reader("f.tbf", text.encode("utf-8"), allow_empty, before)
     except ParseError as exc:
-        return str(exc)
+        return type(exc).__name__, str(exc), exc.path, exc.line, exc.document
+
+
+def _error(exc: ParseError | None):
+    return None if exc is None else (type(exc).__name__, str(exc), exc.path, exc.line, exc.document)
 
 
 def _same_file(a: tbf.TbfFile, b: tbf.TbfFile) -> None:
-    for name in ("path", "system", "ids", "spans", "texts", "types", "realis", "lines"):
+    """``a`` (the reader's) holds exactly what ``b`` (the line reader's) holds: columns, documents, warnings."""
+    for name in ("path", "system", "ids", "spans", "texts", "types", "realis", "lines", "unicode_blanks", "bom"):
         assert getattr(a, name) == getattr(b, name), name
+    assert [(w, _error(e)) for w, e in a.evmeval_structure] == [(w, _error(e)) for w, e in b.evmeval_structure]
     assert list(a.documents) == list(b.documents)
     for k, x in a.documents.items():
         y = b.documents[k]
         assert (x.id, x.line, x.start, x.end, x.relations) == (y.id, y.line, y.start, y.end, y.relations)
+        assert _error(x.unread) == _error(y.unread)
         assert x.file is a and y.file is b
+    for column, codes in (("ids", a.id_codes), ("types", a.type_codes), ("realis", a.realis_codes)):
+        if codes is not None:  # the interned column: the same values
+            assert tbf.values_of(codes[1], codes[0]) == getattr(a, column), column
+
+
+def _same_reading(text: str, allow_empty: bool = False, before: int = 0) -> None:
+    got = _read_by(tbf.read_text, text, allow_empty, before)
+    expected = _read_by(oracle.parse, text, allow_empty, before)
+    if isinstance(got, tuple) or isinstance(expected, tuple):
+        assert got == expected
+    else:
+        _same_file(got, expected)
 
 
 # ---- kernels against their references
 
 @settings(max_examples=300, deadline=None)
-@given(tbf_texts())
+@given(st.one_of(tbf_texts(), nasty_tbf_texts()))
 @example("#BeginOfDocument D\nsys\tD\tE1\t1,2\tx\tT\tR\n#EndOfDocument")
 @example("#BeginOfDocument D\n sys\tD\tE1\t1,2\tx\tT\tR\u00a0\n#EndOfDocument")
+@example("\u2003\x1c\n\u00e9\x85\n\x1c@After\tR1\tE1\n@\n")
 def test_scan_lines_matches_reference(text):
     data = text.encode("utf-8")
-    status, (m_line, fs, fe), documents, (r_line, r_bounds, r_args) = tbf_read.scan_lines(
-        np.frombuffer(data, np.uint8), BEGIN, END)
-    r_status, r_mentions, r_documents, r_relations = ref.scan_lines(data)
-    assert status == r_status
-    if status:
-        return
+    (m_line, fs, fe), events, (r_line, r_bounds) = tbf_read.scan_lines(np.frombuffer(data, np.uint8), BEGIN, END)
+    r_mentions, r_events, r_relations = ref.scan_lines(data)
     assert m_line.tolist() == [m[0] for m in r_mentions]
     assert fs.T.tolist() == [m[1] for m in r_mentions] and fe.T.tolist() == [m[2] for m in r_mentions]
-    assert list(zip(*(a.tolist() for a in documents))) == r_documents
-    assert list(zip(r_line.tolist(), r_bounds.T.tolist(), r_args.tolist())) == r_relations
+    assert list(zip(*(a.tolist() for a in events))) == r_events
+    assert list(zip(r_line.tolist(), r_bounds.T.tolist())) == r_relations
+
+
+def test_is_space_is_pythons():
+    """The kernel's white space is Python 3's ``str.isspace``, code point by code point."""
+    is_space = getattr(tbf_read.is_space, "py_func", tbf_read.is_space)
+    assert [c for c in range(0x110000) if is_space(c)] == [c for c in range(0x110000) if chr(c).isspace()]
 
 
 @settings(max_examples=200, deadline=None)
@@ -147,7 +196,7 @@ def test_kernels_give_the_same_results_as_plain_python():
     """The plain-Python run (a first run after installation) runs the same functions without numba."""
     data = b"#BeginOfDocument D\nsys\tD\tE1\t300,304;1000,1002\tx\tT\tR\n@Coreference\tC1\tE1\n#EndOfDocument\n"
     buf = np.frombuffer(data, np.uint8)
-    for kernel, args in ((tbf_read.scan_lines, (buf, BEGIN, END)),
+    for kernel, args in ((tbf_read.scan_lines, (np.frombuffer(data + "\u3000\n\x1cx\u00e9".encode(), np.uint8), BEGIN, END)),
                          (tbf_read.intern_fields, (buf, np.array([0, 0, 4]), np.array([3, 3, 8])))):
         if hasattr(kernel, "py_func"):
             assert repr(kernel(*args)) == repr(plain(kernel)(*args))
@@ -163,17 +212,39 @@ def test_kernels_give_the_same_results_as_plain_python():
 # ---- the reader: the byte scan and the line reader agree
 
 @settings(max_examples=400, deadline=None)
-@given(tbf_texts())
-def test_scan_reads_as_the_line_reader(text):
-    scanned = tbf._scan("f.tbf", text.encode("utf-8"))
-    expected = _line_reader(text)
-    if scanned is not None:  # None: the file goes to the line reader, which says what is wrong
-        assert not isinstance(expected, str), expected
-        _same_file(scanned, expected)
+@given(st.one_of(tbf_texts(), nasty_tbf_texts()), st.booleans(), st.sampled_from([0, 0, 41]))
+@example("", True, 0)
+@example("\u2003\n \x1c\n", True, 0)
+@example("\u2003\n \x1c\n", False, 0)
+@example("sys\tD\tE1\t1,2\tx\tT\tR\n#EndOfDocument\n", False, 0)  # a stray end, no document begun: outside
+@example("#EndOfDocument\n#BeginOfDocument D\n#EndOfDocument\n", False, 0)
+@example("#BeginOfDocument D\n@After\tR1\tE1\n@Subevent\tS1\tE1,,E2\n#EndOfDocument\n", False, 0)
+@example("#BeginOfDocument D\n\x1csys\tD\tE1\t1,2\tx\tT\tR\x1f\n#EndOfDocument\n", False, 7)
+@example("<?xml version='1.0'?>\n<TimeML>\n", False, 0)
+def test_reader_reads_as_the_line_reader(text, allow_empty, before):
+    _same_reading(text, allow_empty, before)
+
+
+def test_irregular_files_are_read_as_the_line_reader_reads_them():
+    """One of each irregular case, named (the property test above draws them at random)."""
+    mention = "sys\tD\tE1\t1,2\tx\tT\tR"
+    for text in ["#BeginOfDocument A\n#BeginOfDocument B\n" + mention + "\n#EndOfDocument\n",  # nested
+                 "#BeginOfDocument A\n" + mention + "\n",  # no end
+                 "#BeginOfDocument A\n#EndOfDocument\n" + mention + "\n#EndOfDocument\n",  # outside, stray end
+                 "#BeginOfDocument A\n#EndOfDocument\n" + mention + "\n",  # after the last end
+                 "#BeginOfDocument A\nsys\tD\tE1\n#EndOfDocument\n",  # short
+                 "#BeginOfDocument A\n#EndOfDocument\n#BeginOfDocument A\n#EndOfDocument\n",  # twice
+                 "#BeginOfDocument A\n@After\tR1\n#EndOfDocument\n",  # two fields
+                 "#BeginOfDocument A\n@After\tR1\tE1\n#EndOfDocument\n",  # one argument
+                 "#BeginOfDocument A\n\x1c" + mention + "\u3000\n\u2003\x85\n#EndOfDocument\n",  # kept blanks
+                 "#BeginOfDocument \u00e9\n" + mention.replace("x", "\u201c\u00e9") + "\n#EndOfDocument\n",
+                 "", "\n \n", "# only a comment\n", mention + "\n"]:
+        for allow_empty in (False, True):
+            _same_reading(text, allow_empty)
 
 
 @settings(max_examples=100, deadline=None)
-@given(tbf_texts())
+@given(st.one_of(tbf_texts(), nasty_tbf_texts()))
 def test_read_tbf_gives_the_line_readers_file_or_message(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("tbf") / "f.tbf"
     path.write_bytes(text.encode("utf-8"))
@@ -182,7 +253,7 @@ def test_read_tbf_gives_the_line_readers_file_or_message(tmp_path_factory, text)
     except ParseError as exc:
         got = str(exc)
     try:
-        expected = tbf._parse(str(path), text)
+        expected = oracle.parse(str(path), text)
     except ParseError as exc:
         expected = str(exc)
     if isinstance(expected, str) or isinstance(got, str):
@@ -195,9 +266,8 @@ def test_a_regular_file_is_read_by_the_scan():
     text = ("#BeginOfDocument D1\nsys\tD1\tE1\t1,5\tab c\tLife_Die\tActual\n"
             "sys\tD1\tE2\t7,9;10,12\tx\tLife_Die\tOther\t0.5\n@Coreference\tC1\tE1,E2\n#EndOfDocument\n\n"
             "# comment\n#BeginOfDocument D2\n#EndOfDocument\n")
-    scanned = tbf._scan("f.tbf", text.encode())
-    assert scanned is not None
-    _same_file(scanned, tbf._parse("f.tbf", text))
+    scanned = tbf.read_text("f.tbf", text.encode())
+    _same_file(scanned, oracle.parse("f.tbf", text))
     assert scanned.documents["D2"].rows == range(2, 2)
 
 
@@ -222,7 +292,7 @@ def _cluster_docs(draw):
 @settings(max_examples=300, deadline=None)
 @given(_cluster_docs())
 def test_valid_clusters_are_checked_clusters(text):
-    f = tbf._parse("f.tbf", text)
+    f = tbf.read_text("f.tbf", text.encode())
     opts = resolve_options(char_spans=True, coref=True)
     docs = list(f.documents.values())
     valid = engine._valid_clusters(f, engine._members(f, docs))

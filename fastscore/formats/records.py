@@ -68,4 +68,4 @@ def read_records(records: Iterable, name: str, system: str = "memory"):
     from .tbf import read_text
 
     text = records_text(records, system)
-    return read_text(name, text.encode("utf-8"), text, allow_empty=True)
+    return read_text(name, text.encode("utf-8"), allow_empty=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
 
 from .._gc import collector_paused
 from ..errors import InputNotFound, ParseError
@@ -28,7 +27,7 @@ MIN_FIELDS = 7
 # what Python 2's str.strip() removes, as EvmEval reads the bytes: other Unicode white space (U+00A0, U+2003,
 # and 0x1c-0x1f, which Python 3 strips) is part of a line, an id or a field
 ASCII_BLANKS = " \t\n\r\x0b\x0c"
-_OTHER_BLANKS = re.compile(rb"[\x1c-\x1f]")  # stripped by the scan kernels as by Python 3: read line by line
+_ASCII_BLANK_BYTES = ASCII_BLANKS.encode()
 
 
 @dataclass(slots=True)
@@ -128,20 +127,100 @@ def read_tbf(source: str | os.PathLike | Part, allow_empty: bool = False) -> Tbf
     else:  # read once: standard input and pipes cannot be read twice
         path = os.fspath(source)
         (data, bom), name, before = read_bytes_and_bom(path), source_name(path), 0
-    # ASCII is UTF-8: the scan reads the bytes, the text is made only for the line-by-line reader
-    tbf = read_text(name, data, None if data.isascii() else decode_utf8(name, data, before), allow_empty, before)
+    if not data.isascii():
+        decode_utf8(name, data, before)  # a ParseError naming the line of the first byte that is not UTF-8
+    tbf = read_text(name, data, allow_empty, before)
     tbf.bom = bom
     return tbf
 
 
-def read_text(name: str, data: bytes, text: str | None = None, allow_empty: bool = False,
-              before: int = 0) -> TbfFile:
-    """A TBF file's bytes (``text``: the same decoded, None for ASCII) read by the byte scan (:func:`_scan`), or
-    by the line reader (:func:`_parse`, which writes every message) where the scan finds a line irregular."""
+def read_text(name: str, data: bytes, allow_empty: bool = False, before: int = 0) -> TbfFile:
+    """A TBF file's bytes (UTF-8) read as EvmEval's ``read_docs_with_doc_id_and_name`` reads them: the byte scan
+    of kernels/tbf_read.py gives the fields of every line and, in line order, the lines that make or break the
+    documents, from which :class:`_Documents` makes the documents and writes every message.  Mention and relation
+    lines are gathered until an ``#EndOfDocument``, which gives them to the id of the last ``#BeginOfDocument``
+    (or ""); lines no ``#EndOfDocument`` follows are not read.  ``before``: the lines of the file before ``data``
+    (a batch)."""
+    import numpy as np
+
+    from ..kernels import tbf_read as scan
+
     with collector_paused():
-        tbf = _scan(name, data, before)
-        if tbf is None:
-            tbf = _parse(name, data.decode("ascii") if text is None else text, allow_empty, before)
+        buf = np.frombuffer(data, dtype=np.uint8)
+        marks = (np.frombuffer(m.encode(), dtype=np.uint8) for m in (BEGIN, END))
+        (m_line, fs, fe), events, (r_line, r_bounds) = scan.scan_lines(buf, *marks)
+        columns = [_column(buf, r_bounds[k], r_bounds[k + 1]) for k in (0, 2, 4)]
+        relations = list(map(Relation, columns[0], columns[1], [a.split(",") for a in columns[2]],
+                             (r_line + 1 + before).tolist()))
+        docs = _Documents(name, relations)
+        unicode_blanks = docs.read(data, events, before)
+        docs.finish(len(m_line))
+        if not docs.found or (not docs.names_seen and docs.first_line_outside is not None):
+            return _without_documents(name, data, docs, allow_empty)
+        if docs.moved:  # documents whose rows are not where the file's order puts them: each document's rows in turn
+            order = _rows_in_order(docs.found)
+            m_line, fs, fe = m_line[order], fs[:, order], fe[:, order]
+        return _file(name, data, buf, docs, (m_line + 1 + before).tolist(), fs, fe, unicode_blanks)
+
+
+def _column(buf, s, e) -> list[str]:
+    """The fields ``buf[s[i]:e[i]]`` as strings (one decode and one split)."""
+    from ..kernels.tbf_read import gather
+
+    return gather(buf, s, e).tobytes().decode("utf-8").split("\n") if len(s) else []
+
+
+def _without_documents(path: str, data: bytes, docs: "_Documents", allow_empty: bool) -> TbfFile:
+    """The file where no document was read or no ``#BeginOfDocument`` came before a mention or relation line: an
+    error, or (every document left unread as EvmEval reads the file, or nothing but white space with
+    ``allow_empty``) a file without documents."""
+    text = data.decode("utf-8", "replace")
+    if not docs.names_seen and docs.first_line_outside is not None:  # no "#BeginOfDocument" at all: not TBF
+        reject_other_format(path, text, "tbf")
+        raise ParseError(path, docs.first_line_outside, f'line outside a document: add a "{BEGIN} ID" line before it')
+    out = TbfFile(path, os.path.basename(path), {})
+    if docs.notes:
+        out.evmeval_structure = docs.notes
+        return out
+    if allow_empty and not text.strip():
+        return out
+    reject_other_format(path, text, "tbf")
+    raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
+
+
+def _rows_in_order(docs: dict[str, TbfDocument]):
+    """The rows of the documents, in the documents' order (rows no document holds left out), each document's row
+    range set to its place there."""
+    import numpy as np
+
+    ranges, start = [], 0
+    for d in docs.values():
+        ranges.append(np.arange(d.start, d.end, dtype=np.int64))
+        d.start, d.end = start, start + len(ranges[-1])
+        start = d.end
+    return np.concatenate(ranges)
+
+
+def _file(path: str, data: bytes, buf, docs: "_Documents", lines: list[int], fs, fe, unicode_blanks: list) -> TbfFile:
+    """The TbfFile of the documents read and of the fields of their mention lines (``fs``, ``fe``: bounds)."""
+    from ..kernels.tbf_read import intern_fields
+
+    columns = []
+    interned = {}
+    for k in range(2, MIN_FIELDS):
+        s, e = fs[k], fe[k]
+        if k in (3, 4):  # spans and texts: mostly distinct
+            columns.append(_column(buf, s, e))
+        else:  # ids, types, realis: few distinct values
+            codes, first = intern_fields(buf, s, e)
+            distinct = [data[a:b].decode("utf-8") for a, b in zip(s[first].tolist(), e[first].tolist())]
+            columns.append(values_of(distinct, codes))
+            interned[k] = (codes, distinct)
+    system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(lines) else os.path.basename(path)
+    tbf = TbfFile(path, system, docs.found, *columns, lines, id_codes=interned[2], type_codes=interned[5],
+                  realis_codes=interned[6], unicode_blanks=unicode_blanks, evmeval_structure=docs.notes)
+    for d in docs.found.values():
+        d.file = tbf
     return tbf
 
 
@@ -167,66 +246,6 @@ def tbf_batches(path: str, batch_bytes: int) -> list[Part]:
     return document_batches(path, _BEGIN_LINE, batch_bytes)
 
 
-def _scan(path: str, data: bytes, before: int = 0) -> TbfFile | None:
-    """What :func:`_parse` returns, read from the bytes (kernels/tbf_read.py), or None when the file has anything
-    irregular.  ``before``: the lines of the file before ``data`` (a batch)."""
-    if _OTHER_BLANKS.search(data):
-        return None  # the kernel strips 0x1c-0x1f as Python 3 does, EvmEval keeps them
-    import numpy as np
-
-    from ..kernels import tbf_read as scan
-
-    buf = np.frombuffer(data, dtype=np.uint8)
-    status, (m_line, fs, fe), documents, (r_line, r_bounds, r_args) = scan.scan_lines(
-        buf, np.frombuffer(BEGIN.encode(), dtype=np.uint8), np.frombuffer(END.encode(), dtype=np.uint8))
-    if status:
-        return None
-
-    def column(s, e) -> list[str]:
-        return scan.gather(buf, s, e).tobytes().decode("utf-8").split("\n") if len(s) else []
-
-    names = column(r_bounds[0], r_bounds[1])
-    if any(names[i] != "Coreference" for i in np.flatnonzero(r_args < 2).tolist()):
-        return None  # an @After or @Subevent naming one mention: the line reader reads it (nugget/engine checks it)
-    relations = list(map(Relation, names, column(r_bounds[2], r_bounds[3]),
-                         [a.split(",") for a in column(r_bounds[4], r_bounds[5])], (r_line + 1 + before).tolist()))
-    docs: dict[str, TbfDocument] = {}
-    doc: TbfDocument | None = None
-    for k, kind, s, e, n_rows, n_rels in documents.T.tolist():
-        if kind == scan.BEGIN:
-            name = data[s:e].decode("utf-8")[len(BEGIN):].strip(ASCII_BLANKS)
-            if doc is not None or not name or name in docs:
-                return None
-            doc = TbfDocument(name, k + 1 + before, n_rows, n_rows)
-            first_rel = n_rels
-        else:
-            if doc is None:
-                return None
-            doc.end = n_rows
-            doc.relations = relations[first_rel:n_rels]
-            docs[doc.id] = doc
-            doc = None
-    if doc is not None or not docs:
-        return None
-    columns = []
-    interned = {}
-    for k in range(2, MIN_FIELDS):
-        s, e = fs[k], fe[k]
-        if k in (3, 4):  # spans and texts: mostly distinct
-            columns.append(column(s, e))
-        else:  # ids, types, realis: few distinct values
-            codes, first = scan.intern_fields(buf, s, e)
-            distinct = [data[a:b].decode("utf-8") for a, b in zip(s[first].tolist(), e[first].tolist())]
-            columns.append(values_of(distinct, codes))
-            interned[k] = (codes, distinct)
-    system = data[fs[0, 0]:fe[0, 0]].decode("utf-8") if len(m_line) else os.path.basename(path)
-    tbf = TbfFile(path, system, docs, *columns, (m_line + 1 + before).tolist(), id_codes=interned[2],
-                  type_codes=interned[5], realis_codes=interned[6])
-    for d in docs.values():
-        d.file = tbf
-    return tbf
-
-
 def values_of(distinct: list, codes) -> list:
     """``[distinct[c] for c in codes]`` (an array of codes), through an object array: no int per row."""
     import numpy as np
@@ -236,92 +255,15 @@ def values_of(distinct: list, codes) -> list:
     return table[codes].tolist()
 
 
-def _parse(path: str, text: str, allow_empty: bool = False, before: int = 0) -> TbfFile:
-    """The file read line by line, as EvmEval's ``read_docs_with_doc_id_and_name`` reads it: the files
-    :func:`_scan` refuses (Unicode or 0x1c-0x1f white space at a line's edge, an ``@After`` naming one mention,
-    an empty mention id, no document, lines outside a document) and every message.  Mention and relation lines
-    are gathered until an ``#EndOfDocument``, which gives them to the id of the last ``#BeginOfDocument`` (or
-    ""); lines no ``#EndOfDocument`` follows are not read.  Where that differs from the file's plain reading (a
-    line outside a document, a stray or missing ``#EndOfDocument``), :class:`_Documents` notes it."""
-    docs = _Documents(path)
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    unicode_blanks = []
-    for lineno, raw in enumerate(text.split("\n"), before + 1):
-        line = raw.strip(ASCII_BLANKS)
-        if not line:
-            continue
-        if not ("!" <= line[0] <= "~" and "!" <= line[-1] <= "~") and line != line.strip():
-            unicode_blanks.append((lineno, "edge" if line.strip() else "blank"))
-            if not line.strip():
-                continue
-        first = line[0]
-        if first == "#":
-            if line.startswith(BEGIN):
-                docs.begin(line[len(BEGIN):].strip(ASCII_BLANKS), lineno)
-            elif line.startswith(END):
-                docs.end(lineno, len(rows))
-            continue  # other '#' lines are comments
-        if docs.open is None:
-            docs.outside(lineno)
-        if first == "@":
-            parts = line[1:].strip(ASCII_BLANKS).split("\t")
-            if len(parts) != 3:
-                raise ParseError(path, lineno, f"relation line needs 3 tab-separated fields "
-                                               f"(@NAME, id, mention ids), found {len(parts)}", docs.current)
-            args = parts[2].split(",")  # an empty id ("E1,E2,") names no mention: ignored, warned, as EvmEval does
-            docs.relations.append(Relation(parts[0], parts[1], args, lineno))
-            continue
-        fields = line.split("\t")
-        if len(fields) < MIN_FIELDS:
-            docs.short(lineno, len(fields))
-            continue
-        rows.append(fields)
-        lines.append(lineno)
-    docs.finish(len(rows))
-    if not docs.names_seen and docs.first_line_outside is not None:  # no "#BeginOfDocument" at all: not TBF
-        reject_other_format(path, text, "tbf")
-        raise ParseError(path, docs.first_line_outside, f'line outside a document: add a "{BEGIN} ID" line before it')
-    if not docs.found:
-        if docs.notes:  # every document left unread as EvmEval reads the file: a file without documents
-            out = TbfFile(path, os.path.basename(path), {})
-            out.evmeval_structure = docs.notes
-            return out
-        if allow_empty and not text.strip():
-            return TbfFile(path, os.path.basename(path), {})
-        reject_other_format(path, text, "tbf")
-        raise ParseError(path, None, f'no "{BEGIN}" line: not a TBF file (or empty)')
-    found = docs.found
-    if docs.moved:  # documents whose rows are not where the file's order puts them: each document's rows in turn
-        rows, lines = _rows_in_order(found, rows, lines)
-    ids, spans, texts, types, realis = (list(map(itemgetter(k), rows)) for k in range(2, MIN_FIELDS))
-    tbf = TbfFile(path, rows[0][0] if rows else os.path.basename(path), found, ids, spans, texts, types, realis,
-                  lines, unicode_blanks=unicode_blanks)
-    tbf.evmeval_structure = docs.notes
-    for d in found.values():
-        d.file = tbf
-    return tbf
-
-
-def _rows_in_order(docs: dict[str, TbfDocument], rows: list, lines: list) -> tuple[list, list]:
-    """The rows of the documents, in the documents' order, each document's row range set (rows no document holds
-    left out)."""
-    out_rows, out_lines = [], []
-    for d in docs.values():
-        start = len(out_rows)
-        out_rows += rows[d.start:d.end]
-        out_lines += lines[d.start:d.end]
-        d.start, d.end = start, len(out_rows)
-    return out_rows, out_lines
-
-
 class _Documents:
-    """The documents of a TBF file as EvmEval's reader makes them, line by line (see :func:`_parse`), with a note
-    wherever that reading differs from the file's plain one: (warning, error) pairs, the error being what
-    fastscore says of the file read as meant (``--fix-evmeval-quirks``)."""
+    """The documents of a TBF file as EvmEval's reader makes them, line by line (see :func:`read_text`), with a
+    note wherever that reading differs from the file's plain one: (warning, error) pairs, the error being what
+    fastscore says of the file read as meant (``--fix-evmeval-quirks``).  ``relations``: the file's relation
+    lines of 3 fields, in file order."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, relations: list[Relation]):
         self.path = path
+        self.relations = relations
         self.found: dict[str, TbfDocument] = {}
         self.notes: list[tuple[str, ParseError]] = []
         self.open: TbfDocument | None = None  # the document begun and not yet ended
@@ -329,13 +271,37 @@ class _Documents:
         self.names_seen = False
         self.line = 0  # the line of that #BeginOfDocument
         self.start = 0  # the first row gathered since the last #EndOfDocument
-        self.relations: list[Relation] = []
+        self.first_relation = 0  # the first relation gathered since then
         self.first_outside: int | None = None  # the first line gathered outside a document
         self.first_line_outside: int | None = None  # the file's first line outside a document
         self.short_line: tuple[int, int] | None = None  # the first mention line gathered with too few fields, and
         # its number of fields
         self.stray: set[str] = set()  # the documents a stray "#EndOfDocument" made last
         self.moved = False  # a document's rows were given again (stray #EndOfDocument) or left out
+
+    def read(self, data: bytes, events, before: int) -> list[tuple[int, str]]:
+        """Reads the lines ``kernels/tbf_read.scan_lines`` gives as events, in line order; the lines with
+        Unicode white space at an edge: (line, "edge") for those read, (line, "blank") for those skipped."""
+        from ..kernels import tbf_read as scan
+
+        unicode_blanks = []
+        for line, kind, s, e, n_rows, n_relations, count in events.T.tolist():
+            line += before + 1
+            if kind == scan.BEGIN:
+                self.begin(data[s + len(BEGIN):e].strip(_ASCII_BLANK_BYTES).decode("utf-8"), line)
+            elif kind == scan.END:
+                self.end(line, n_rows, n_relations)
+            elif kind == scan.OUTSIDE:
+                self.outside(line)
+            elif kind == scan.SHORT:
+                if self.short_line is None:
+                    self.short_line = line, count
+            elif kind == scan.BAD_RELATION:
+                raise ParseError(self.path, line, f"relation line needs 3 tab-separated fields (@NAME, id, mention "
+                                                  f"ids), found {count}", self.current)
+            else:
+                unicode_blanks.append((line, "edge" if kind == scan.EDGE else "blank"))
+        return unicode_blanks
 
     @property
     def current(self) -> str | None:
@@ -361,11 +327,7 @@ class _Documents:
         if self.first_outside is None:
             self.first_outside = line
 
-    def short(self, line: int, n_fields: int) -> None:
-        if self.short_line is None:
-            self.short_line = line, n_fields
-
-    def end(self, line: int, n_rows: int) -> None:
+    def end(self, line: int, n_rows: int, n_relations: int) -> None:
         name = self.name
         if self.first_outside is not None:
             k = self.first_outside
@@ -394,8 +356,8 @@ class _Documents:
             unread = ParseError(self.path, k, f"mention line has {n} tab-separated fields, needs at least {MIN_FIELDS} "
                                               "(system, document, mention id, span, text, type, realis)", name)
         self.found[name] = TbfDocument(name, self.open.line if self.open is not None else line, self.start, n_rows,
-                                       self.relations, unread=unread)
-        self.open, self.start, self.relations = None, n_rows, []
+                                       self.relations[self.first_relation:n_relations], unread=unread)
+        self.open, self.start, self.first_relation = None, n_rows, n_relations
         self.first_outside, self.short_line = None, None
 
     def finish(self, n_rows: int) -> None:
