@@ -196,7 +196,8 @@ def test_kernels_give_the_same_results_as_plain_python():
     """The plain-Python run (a first run after installation) runs the same functions without numba."""
     data = b"#BeginOfDocument D\nsys\tD\tE1\t300,304;1000,1002\tx\tT\tR\n@Coreference\tC1\tE1\n#EndOfDocument\n"
     buf = np.frombuffer(data, np.uint8)
-    for kernel, args in ((tbf_read.scan_lines, (np.frombuffer(data + "\u3000\n\x1cx\u00e9".encode(), np.uint8), BEGIN, END)),
+    irregular = np.frombuffer(data + "\u3000\n\x1cx\u00e9".encode(), np.uint8)  # Unicode: a code point past 255
+    for kernel, args in ((tbf_read.scan_lines, (irregular, BEGIN, END)),
                          (tbf_read.intern_fields, (buf, np.array([0, 0, 4]), np.array([3, 3, 8])))):
         if hasattr(kernel, "py_func"):
             assert repr(kernel(*args)) == repr(plain(kernel)(*args))
