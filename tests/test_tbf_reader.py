@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
+import pytest
 from fastscore.kernels import tbf_read, tbf_scan
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -226,22 +227,41 @@ def test_reader_reads_as_the_line_reader(text, allow_empty, before):
     _same_reading(text, allow_empty, before)
 
 
+_MENTION = "sys\tD\tE1\t1,2\tx\tT\tR"
+IRREGULAR = ["#BeginOfDocument A\n#BeginOfDocument B\n" + _MENTION + "\n#EndOfDocument\n",  # nested
+             "#BeginOfDocument A\n" + _MENTION + "\n",  # no end
+             "#BeginOfDocument A\n#EndOfDocument\n" + _MENTION + "\n#EndOfDocument\n",  # outside, stray end
+             "#BeginOfDocument A\n" + _MENTION + "\n#EndOfDocument\n" + (_MENTION + "\n") * 2 + "#EndOfDocument\n",
+             "#BeginOfDocument A\n#EndOfDocument\n" + _MENTION + "\n",  # after the last end
+             "#BeginOfDocument A\nsys\tD\tE1\n#EndOfDocument\n",  # short
+             "#BeginOfDocument A\n#EndOfDocument\n#BeginOfDocument A\n#EndOfDocument\n",  # twice
+             "#BeginOfDocument A\n@After\tR1\n#EndOfDocument\n",  # two fields
+             "#BeginOfDocument A\n@After\tR1\tE1\n@Subevent\tS1\tE1,,E2\n#EndOfDocument\n",  # one argument
+             "#BeginOfDocument A\n\x1c" + _MENTION + "\u3000\n\u2003\x85\n#EndOfDocument\n",  # kept blanks
+             "#BeginOfDocument \u00e9\n" + _MENTION.replace("x", "\u201c\u00e9") + "\n#EndOfDocument\n",
+             "", "\n \n", "# only a comment\n", _MENTION + "\n"]
+
+
 def test_irregular_files_are_read_as_the_line_reader_reads_them():
     """One of each irregular case, named (the property test above draws them at random)."""
-    mention = "sys\tD\tE1\t1,2\tx\tT\tR"
-    for text in ["#BeginOfDocument A\n#BeginOfDocument B\n" + mention + "\n#EndOfDocument\n",  # nested
-                 "#BeginOfDocument A\n" + mention + "\n",  # no end
-                 "#BeginOfDocument A\n#EndOfDocument\n" + mention + "\n#EndOfDocument\n",  # outside, stray end
-                 "#BeginOfDocument A\n#EndOfDocument\n" + mention + "\n",  # after the last end
-                 "#BeginOfDocument A\nsys\tD\tE1\n#EndOfDocument\n",  # short
-                 "#BeginOfDocument A\n#EndOfDocument\n#BeginOfDocument A\n#EndOfDocument\n",  # twice
-                 "#BeginOfDocument A\n@After\tR1\n#EndOfDocument\n",  # two fields
-                 "#BeginOfDocument A\n@After\tR1\tE1\n#EndOfDocument\n",  # one argument
-                 "#BeginOfDocument A\n\x1c" + mention + "\u3000\n\u2003\x85\n#EndOfDocument\n",  # kept blanks
-                 "#BeginOfDocument \u00e9\n" + mention.replace("x", "\u201c\u00e9") + "\n#EndOfDocument\n",
-                 "", "\n \n", "# only a comment\n", mention + "\n"]:
+    for text in IRREGULAR:
         for allow_empty in (False, True):
             _same_reading(text, allow_empty)
+
+
+def test_irregular_files_are_read_by_the_kernels_compiled_at_installation(monkeypatch):
+    """No argument of another type than those compiled ahead of time (the rows of reordered documents were once
+    columns of a Fortran-ordered copy, which sent ``gather`` to numba's JIT)."""
+    from fastscore.kernels import _jit
+
+    if _jit.MODE != "aot":
+        pytest.skip("the kernels are not compiled ahead of time here")
+    monkeypatch.setattr(_jit.Kernel, "dispatcher", lambda self: pytest.fail(f"{self.__name__}: not compiled"))
+    for text in IRREGULAR:
+        try:
+            tbf.read_text("f.tbf", text.encode("utf-8"), allow_empty=True)
+        except ParseError:
+            pass
 
 
 @settings(max_examples=100, deadline=None)

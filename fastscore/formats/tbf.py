@@ -159,7 +159,7 @@ def read_text(name: str, data: bytes, allow_empty: bool = False, before: int = 0
             return _without_documents(name, data, docs, allow_empty)
         if docs.moved:  # documents whose rows are not where the file's order puts them: each document's rows in turn
             order = _rows_in_order(docs.found)
-            m_line, fs, fe = m_line[order], fs[:, order], fe[:, order]
+            m_line, fs, fe = m_line[order], np.ascontiguousarray(fs[:, order]), np.ascontiguousarray(fe[:, order])
         return _file(name, data, buf, docs, (m_line + 1 + before).tolist(), fs, fe, unicode_blanks)
 
 
