@@ -213,7 +213,7 @@ def test_kernels_give_the_same_results_as_plain_python():
 
 # ---- the reader: the byte scan and the line reader agree
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.one_of(tbf_texts(), nasty_tbf_texts()), st.booleans(), st.sampled_from([0, 0, 41]))
 @example("", True, 0)
 @example("\u2003\n \x1c\n", True, 0)
