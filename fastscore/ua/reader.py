@@ -147,6 +147,29 @@ class _Scan:
             return ["_" if s < 0 else text[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
         return ["_" if s < 0 else data[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist())]
 
+    def texts(self, starts, ends) -> list[str]:
+        """The text of data[s:e] for each pair (none holds a newline): gathered, decoded and split at once."""
+        import numpy as np
+
+        lengths = ends - starts
+        at = np.zeros(len(starts) + 1, dtype=np.int64)  # where each one starts in the gathered bytes
+        np.cumsum(lengths + 1, out=at[1:])
+        out = np.full(at[-1], 10, dtype=np.uint8)
+        inside = np.arange(at[-1]) - np.repeat(at[:-1], lengths + 1)  # the offset in its own text (its length: \n)
+        keep = inside < np.repeat(lengths, lengths + 1)
+        out[keep] = self.arr[(np.repeat(starts, lengths + 1) + inside)[keep]]
+        return out.tobytes().decode("utf-8").split("\n")[:-1]
+
+    def short_documents(self, spans) -> list[bool]:
+        """For each document (tokens[a:b] for (a, b) in ``spans``) whether it has a line with too few columns."""
+        import numpy as np
+
+        if not len(self.short_lines):
+            return [False] * len(spans)
+        k = np.minimum(np.searchsorted(self.short_lines, self.tokens[spans[:, 0]]), len(self.short_lines) - 1)
+        return ((self.short_lines[k] >= self.tokens[spans[:, 0]])
+                & (self.short_lines[k] <= self.tokens[spans[:, 1] - 1])).tolist()
+
     def marked(self, a: int, b: int):
         """The places (among the token lines) of the marked lines of tokens[a:b]."""
         import numpy as np
@@ -185,41 +208,42 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
     from ..kernels.ua_scan import parse_markables
 
     scan = _Scan(data, column, with_bridging)
-    spans = list(scan.parts.values())
-    marked = [scan.marked(a, b) for a, b in spans]
-    row_at = np.concatenate(marked) if marked else np.zeros(0, dtype=np.int64)
-    row_index = np.concatenate([m - a for m, (a, _) in zip(marked, spans)]) if marked else row_at
+    spans = np.array(list(scan.parts.values()), dtype=np.int64).reshape(-1, 2)
+    first_row, end_row = np.searchsorted(scan.at, spans[:, 0]), np.searchsorted(scan.at, spans[:, 1])
     doc_rows = np.zeros(len(spans) + 1, dtype=np.int64)
-    np.cumsum([len(m) for m in marked], out=doc_rows[1:])
+    np.cumsum(end_row - first_row, out=doc_rows[1:])
+    n_rows = np.diff(doc_rows)
+    row_at = scan.at[np.arange(doc_rows[-1]) + np.repeat(first_row - doc_rows[:-1], n_rows)]
+    row_index = row_at - np.repeat(spans[:, 0], n_rows)
     (bad, mk_off, id_s, id_e, start, end, ent_s, ent_e, opened, min_a, min_b, el_off, el_of, el_s,
-     el_e) = parse_markables(scan.arr, scan.cs, scan.ce, scan.tokens[row_at], row_index.astype(np.int64), doc_rows,
-                             with_min)
-    ids, entities = scan.strings(id_s, id_e), scan.strings(ent_s, ent_e)
-    mins = (list(zip((min_a - 1).tolist(), (min_b - 1).tolist())) if with_min else [None] * len(ids))
+     el_e) = parse_markables(scan.arr, scan.cs, scan.ce, scan.tokens[row_at], row_index, doc_rows, with_min)
+    ids, entities = scan.texts(id_s, id_e), scan.texts(ent_s, ent_e)
+    mins = list(zip((min_a - 1).tolist(), (min_b - 1).tolist())) if with_min else [None] * len(ids)
     markables = list(map(Markable, start.tolist(), end.tolist(), mins, entities, opened.tolist()))
-    outside = np.zeros(len(ids), dtype=np.bool_)
+    outside_before = np.zeros(len(ids) + 1, dtype=np.int64)  # markables with their Min outside them, cumulated
     if with_min:
         for k in np.flatnonzero(min_a < 0).tolist():
             markables[k].min = None
-        outside = (min_a >= 0) & ((min_a - 1 < start) | (min_b - 1 > end))
-    plurals = scan.strings(el_s, el_e)
-    mk_off, el_off, el_of = mk_off.tolist(), el_off.tolist(), el_of.tolist()
+        np.cumsum((min_a >= 0) & ((min_a - 1 < start) | (min_b - 1 > end)), out=outside_before[1:])
+    outside = (outside_before[mk_off[1:]] > outside_before[mk_off[:-1]]).tolist()
+    plurals = scan.texts(el_s, el_e)
+    short = scan.short_documents(spans)
+    mk_off, el_off, el_of, bad = mk_off.tolist(), el_off.tolist(), el_of.tolist(), bad.tolist()
     docs = {}
     for d, (name, (a, b)) in enumerate(scan.parts.items()):
-        short = scan.short(a, b)
-        if short is not None or bad[d]:
-            docs[name] = _read_document(path, name, DocumentRows(scan.rows(a, b), short), column, with_min,
-                                        with_bridging)
+        if short[d] or bad[d]:
+            docs[name] = _read_document(path, name, DocumentRows(scan.rows(a, b), scan.short(a, b)), column,
+                                        with_min, with_bridging)
             continue
         doc = docs[name] = UADocument(name)
-        first, base = mk_off[d], mk_off[d]
-        doc.markables = dict(zip(ids[first:mk_off[d + 1]], markables[first:mk_off[d + 1]]))
+        first, last = mk_off[d], mk_off[d + 1]
+        doc.markables = dict(zip(ids[first:last], markables[first:last]))
         for k in range(el_off[d], el_off[d + 1]):
             for plural in plurals[k].split(","):
-                doc.element_of.setdefault(plural, []).append(ids[base + el_of[k]])
+                doc.element_of.setdefault(plural, []).append(ids[first + el_of[k]])
         anchors = _anchors(path, name, scan.rows(a, b, identity=False)) if with_bridging else {}
-        if outside[first:mk_off[d + 1]].any():
-            m = first + int(np.argmax(outside[first:mk_off[d + 1]]))
+        if outside[d]:
+            m = first + int(np.argmax(outside_before[first + 1:last + 1] > outside_before[first]))
             _min_outside(path, name, ids[m], markables[m])
         _link_bridging(doc, anchors)
     return docs
