@@ -14,6 +14,7 @@ EntityID or MarkableID, a non-number Min, too few columns) is one error naming t
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -136,9 +137,13 @@ class _Scan:
             name = data[ss[line]:se[line]].decode("utf-8")[len("# newdoc id = "):]
         if name and len(tokens) > first:
             self.parts[name] = (first, len(tokens))
-        self.text = data.decode("ascii") if data.isascii() else None  # where byte offsets are character offsets
         self.at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
         self.short_lines = tokens[self.nf[tokens] < self.need]
+
+    @functools.cached_property
+    def text(self) -> str | None:
+        """The file's text where byte offsets are character offsets (ASCII)."""
+        return self.data.decode("ascii") if self.data.isascii() else None
 
     def strings(self, starts, ends) -> list[str]:
         """The text of data[s:e] for each pair (``_`` where s < 0)."""
