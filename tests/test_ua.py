@@ -466,3 +466,33 @@ def test_the_batch_kernels_count_as_the_engine(documents):
         for m in engine.METRICS:
             assert [float(x) for x in ours[m][0]] == [float(x) for x in theirs[m][0]], m
             assert [float(x) for x in ours[m][1]] == [float(x) for x in theirs[m][1]], m
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(1, 4), max_size=3), st.lists(st.integers(1, 4), max_size=3),
+                          st.integers(0, 2 ** 16)), max_size=5))
+def test_the_line_ceaf_kernel_takes_the_largest_score(problems):
+    """kernels/ua_ceaf.line_ceaf against CEAF's definition on matrices of one row or column: the best one-to-one
+    alignment is the one pair of largest score (phi4 for CEAFe, phi3 for CEAFm); larger matrices are left to scipy."""
+    import numpy as np
+
+    from fastscore.kernels.ua_ceaf import line_ceaf
+
+    k_prob, s_prob, k_off, s_off, mat_off, mat = [0], [0], [0], [0], [0], []
+    want = []
+    for key_sizes, sys_sizes, seed in problems:
+        rng = np.random.default_rng(seed)
+        overlap = [[float(rng.integers(0, min(a, b) + 1)) for b in sys_sizes] for a in key_sizes]
+        k_prob.append(k_prob[-1] + len(key_sizes))
+        s_prob.append(s_prob[-1] + len(sys_sizes))
+        k_off += [k_off[-1] + sum(key_sizes[:i + 1]) for i in range(len(key_sizes))]
+        s_off += [s_off[-1] + sum(sys_sizes[:i + 1]) for i in range(len(sys_sizes))]
+        mat += [v for row in overlap for v in row]
+        mat_off.append(len(mat))
+        scores = [(2 * v / float(a + b), v) for a, row in zip(key_sizes, overlap) for b, v in zip(sys_sizes, row)]
+        line = len(key_sizes) <= 1 or len(sys_sizes) <= 1
+        want.append(((max((e for e, _ in scores), default=0.0), max((m for _, m in scores), default=0.0))
+                     if line else (0.0, 0.0), not line))
+    i64 = lambda a: np.array(a, dtype=np.int64)  # noqa: E731
+    sim, dense = line_ceaf(i64(k_prob), i64(k_off), i64(s_prob), i64(s_off), i64(mat_off), np.array(mat, dtype=float))
+    assert [(tuple(s), d) for s, d in zip(sim.tolist(), dense.tolist())] == want

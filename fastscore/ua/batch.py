@@ -147,34 +147,44 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
 
 
 def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
-    """engine.ceaf_dense of pair problem ``p`` from its overlap matrix."""
+    """engine.ceaf_dense of pair problem ``p``: its counts where its matrix is a line (``kernels/ua_ceaf.line_ceaf``),
+    else from its overlap matrix."""
     from .engine import best_assignment
 
-    overlap, key_sizes, sys_sizes = dense[p]
+    found = dense[p]
+    if type(found) is tuple and len(found) == 2:
+        return found[not entity]
+    overlap, key_sizes, sys_sizes = found
     scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
-    if min(scores.shape) <= 1:  # one row or column: the assignment takes its largest score (any of equal ones)
-        similarity = scores.max() if scores.size else np.float64(0.0)
-    else:
-        r, c = best_assignment(-scores)
-        similarity = scores[r, c].sum()
-    return ceaf_totals(similarity, key_sizes, sys_sizes, entity)
+    r, c = best_assignment(-scores)
+    return ceaf_totals(scores[r, c].sum(), key_sizes, sys_sizes, entity)
 
 
 def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
-    """Pair problem -> (its overlap matrix, key and response cluster sizes), for documents matched exactly."""
-    from ..kernels.ua_ceaf import dense_overlaps
+    """Pair problem -> its CEAFe and CEAFm counts where its matrix is a line, else (its overlap matrix, key and
+    response cluster sizes), for documents matched exactly."""
+    from ..kernels.ua_ceaf import dense_overlaps, line_ceaf
 
     (k_prob, k_off, *_), (s_prob, s_off, *_) = problems.arrays
     mat_off, mat = dense_overlaps(k_prob, k_off, problems.sides[0].span_numbers(), s_prob, s_off,
                                   problems.sides[1].span_numbers(), problems.n_ids)
+    sim, needs_matrix = line_ceaf(k_prob, k_off, s_prob, s_off, mat_off, mat)
     k_sizes, s_sizes = np.diff(k_off), np.diff(s_off)
+    n_key, n_sys = np.diff(k_prob).tolist(), np.diff(s_prob).tolist()
+    key_mentions = np.add.reduceat(np.append(k_sizes, 0), k_prob[:-1]) * (np.diff(k_prob) > 0)
+    sys_mentions = np.add.reduceat(np.append(s_sizes, 0), s_prob[:-1]) * (np.diff(s_prob) > 0)
+    key_mentions, sys_mentions = key_mentions.tolist(), sys_mentions.tolist()
+    sim, needs_matrix = sim.tolist(), needs_matrix.tolist()
     out = {}
     for doc in docs:
         if doc.key.mins is None:
             for p in (p for row in doc.pairs for p in row):
-                nk, ns = k_prob[p + 1] - k_prob[p], s_prob[p + 1] - s_prob[p]
-                out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(nk, ns), k_sizes[k_prob[p]:k_prob[p + 1]],
-                          s_sizes[s_prob[p]:s_prob[p + 1]])
+                if needs_matrix[p]:
+                    out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(n_key[p], n_sys[p]),
+                              k_sizes[k_prob[p]:k_prob[p + 1]], s_sizes[s_prob[p]:s_prob[p + 1]])
+                else:
+                    e, m = sim[p]
+                    out[p] = ((e, n_sys[p], e, n_key[p]), (m, sys_mentions[p], m, key_mentions[p]))
     return out
 
 
