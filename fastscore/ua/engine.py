@@ -289,13 +289,15 @@ def forget_assignments() -> None:
 def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's ``linear_sum_assignment(cost)`` (rows, columns), remembered for small matrices (the same matrix,
     bit for bit, gives the same assignment)."""
-    from scipy.optimize import linear_sum_assignment
-
     if cost.size > _MEMO_CELLS:
+        from scipy.optimize import linear_sum_assignment
+
         return linear_sum_assignment(cost)
     key = (cost.shape, cost.tobytes())
     found = _ASSIGNMENTS.get(key)
     if found is None:
+        from scipy.optimize import linear_sum_assignment
+
         if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
             _ASSIGNMENTS.clear()
         found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
