@@ -411,13 +411,12 @@ def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tup
     rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts."""
     f: list[list[float]] = []
     for row in raw:
-        f.append([])
         for pn, pd, rn, rd in row:
             if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
                 raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
                                 f"by zero (a member cluster holds a span twice): the UA scorer raises "
                                 "ZeroDivisionError here")
-            f[-1].append(_f1(pn, pd, rn, rd))
+        f.append([_f1(*counts) for counts in row])
     if len(f) == 1 and len(f[0]) == 1:
         pairs = [(0, 0)]
     else:
