@@ -127,7 +127,7 @@ def _number(data, s, e):
         return -1
     value = 0
     for k in range(s, e):
-        c = data[k]
+        c = np.int64(data[k])
         if c < 48 or c > 57:
             return -1
         value = value * 10 + (c - 48)
@@ -241,7 +241,7 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
                     break
                 h = 5381
                 for k in range(mid_s, mid_e):
-                    h = (h * 33 + data[k]) & 0x7FFFFFFFFFFF
+                    h = (h * 33 + np.int64(data[k])) & 0x7FFFFFFFFFFF
                 slot = h & (size - 1)
                 m = -1
                 while table[slot] >= 0:
