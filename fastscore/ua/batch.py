@@ -61,8 +61,10 @@ class _Columns:
         self.problem_clusters.append(self.problem_clusters[-1] + len(sizes))
         self.sizes += sizes
         self.self_g += self_g
-        self.splits += [base + i for i in splits]
-        self.maps += [(base + i, col, g, w) for (i, col), (g, w) in maps.items()]
+        if splits:
+            self.splits += [base + i for i in splits]
+        if maps:
+            self.maps += [(base + i, col, g, w) for (i, col), (g, w) in maps.items()]
 
     def arrays(self) -> tuple:
         n = len(self.self_g)
@@ -113,11 +115,19 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
     key_members = [(s.members, s.member_of) for s in doc.key_sets] or [([], {})]
     sys_members = [(s.members, s.member_of) for s in doc.sys_sets] or [([], {})]
     key_flat = [_flat(kc) for kc, _ in key_members]
-    sys_flat = [_flat(sc) for sc, _ in sys_members]
+    sys_flat = []
+    for sc, _ in sys_members:
+        s_items, s_sizes = _flat(sc)
+        first: dict = {}  # _numbers's numbering of the response set's items, the same against every key set
+        local = [first.setdefault(m, len(first)) for m in s_items]
+        sys_flat.append((s_items, s_sizes, first, local))
     for (_, k_map), (k_items, k_sizes) in zip(key_members, key_flat):
         row = []
-        for (_, s_map), (s_items, s_sizes) in zip(sys_members, sys_flat):
-            k_ids, s_ids, problems.n_ids = _numbers(k_items, s_items, problems.n_ids)
+        for (_, s_map), (s_items, s_sizes, first, local) in zip(sys_members, sys_flat):
+            base = problems.n_ids
+            s_ids = [base + x for x in local]
+            k_ids = [-1 if type(m) is Split or m not in first else base + first[m] for m in k_items]
+            problems.n_ids = base + len(first)
             row.append(problems.add((k_sizes, [s_map.get(m, -1) for m in k_items], [], {}, k_ids),
                                     (s_sizes, [k_map.get(m, -1) for m in s_items], [], {}, s_ids), True))
         doc.pairs.append(row)
