@@ -307,12 +307,12 @@ def _cells(rows, balanced: bool) -> list[tuple[str, str]]:
     """IDENTITY and BRIDGING cells of generated rows; ``balanced``: as many closing characters as markables open
     (the last row closes what is left), else as drawn."""
     out, depth = [], 0
-    for closes, annotations, bridge in rows:
+    for closes, opened, bridge in rows:
         if balanced:
             closes = closes[:depth]
         depth -= len(closes)
         cell = "".join(closes)
-        for entity, markable, extra, at, multi in annotations:
+        for entity, markable, extra, at, multi in opened:
             fields = [f"EntityID={entity}", f"MarkableID={markable}"]
             fields[min(at, 2):min(at, 2)] = extra  # the other fields before, between or after them
             cell += "(" + "|".join(fields) + ("" if multi else ")")
