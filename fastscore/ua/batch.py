@@ -162,17 +162,20 @@ def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
     from .engine import best_assignment
 
     found = dense[p]
-    if type(found) is tuple and len(found) == 2:
+    if len(found) == 2:  # a line: its CEAFe and CEAFm counts
         return found[not entity]
-    overlap, key_sizes, sys_sizes = found
+    overlap, key_sizes, sys_sizes, entities, mentions = found
     scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
     r, c = best_assignment(-scores)
-    return ceaf_totals(scores[r, c].sum(), key_sizes, sys_sizes, entity)
+    similarity = scores[r, c].sum()
+    n_sys, n_key = entities if entity else mentions  # ceaf_totals's
+    return similarity, n_sys, similarity, n_key
 
 
 def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
     """Pair problem -> its CEAFe and CEAFm counts where its matrix is a line, else (its overlap matrix, key and
-    response cluster sizes), for documents matched exactly."""
+    response cluster sizes, the numbers of response and key clusters, of response and key mentions), for documents
+    matched exactly."""
     from ..kernels.ua_ceaf import dense_overlaps, line_ceaf
 
     (k_prob, k_off, *_), (s_prob, s_off, *_) = problems.arrays
@@ -191,7 +194,8 @@ def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
             for p in (p for row in doc.pairs for p in row):
                 if needs_matrix[p]:
                     out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(n_key[p], n_sys[p]),
-                              k_sizes[k_prob[p]:k_prob[p + 1]], s_sizes[s_prob[p]:s_prob[p + 1]])
+                              k_sizes[k_prob[p]:k_prob[p + 1]], s_sizes[s_prob[p]:s_prob[p + 1]],
+                              (n_sys[p], n_key[p]), (sys_mentions[p], key_mentions[p]))
                 else:
                     e, m = sim[p]
                     out[p] = ((e, n_sys[p], e, n_key[p]), (m, sys_mentions[p], m, key_mentions[p]))
