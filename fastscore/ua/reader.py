@@ -154,16 +154,9 @@ class _Scan:
 
     def texts(self, starts, ends) -> list[str]:
         """The text of data[s:e] for each pair (none holds a newline): gathered, decoded and split at once."""
-        import numpy as np
+        from ..kernels.tbf_read import gather
 
-        lengths = ends - starts
-        at = np.zeros(len(starts) + 1, dtype=np.int64)  # where each one starts in the gathered bytes
-        np.cumsum(lengths + 1, out=at[1:])
-        out = np.full(at[-1], 10, dtype=np.uint8)
-        inside = np.arange(at[-1]) - np.repeat(at[:-1], lengths + 1)  # the offset in its own text (its length: \n)
-        keep = inside < np.repeat(lengths, lengths + 1)
-        out[keep] = self.arr[(np.repeat(starts, lengths + 1) + inside)[keep]]
-        return out.tobytes().decode("utf-8").split("\n")[:-1]
+        return gather(self.arr, starts, ends).tobytes().decode("utf-8").split("\n") if len(starts) else []
 
     def short_documents(self, spans) -> list[bool]:
         """For each document (tokens[a:b] for (a, b) in ``spans``) whether it has a line with too few columns."""
