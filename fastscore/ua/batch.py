@@ -8,6 +8,8 @@ none), so that a document's clusters become two offset arrays and a few integer 
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from .clusters import Side, Split
@@ -128,8 +130,8 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
             s_ids = [base + x for x in local]
             k_ids = [-1 if type(m) is Split or m not in first else base + first[m] for m in k_items]
             problems.n_ids = base + len(first)
-            row.append(problems.add((k_sizes, [s_map.get(m, -1) for m in k_items], [], {}, k_ids),
-                                    (s_sizes, [k_map.get(m, -1) for m in s_items], [], {}, s_ids), True))
+            row.append(problems.add((k_sizes, list(map(s_map.get, k_items, repeat(-1))), [], {}, k_ids),
+                                    (s_sizes, list(map(k_map.get, s_items, repeat(-1))), [], {}, s_ids), True))
         doc.pairs.append(row)
 
 
@@ -205,8 +207,8 @@ def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
 def _side(side: Side, other: Side, found: dict, columns) -> tuple:
     items, sizes = _flat(side.clusters)
     cluster_of = other.cluster_of
-    self_g = [cluster_of.get(m, -1) for m in items]
-    splits = [i for i, m in enumerate(items) if type(m) is Split]
+    self_g = list(map(cluster_of.get, items, repeat(-1)))
+    splits = [i for i, m in enumerate(items) if type(m) is Split] if side.split_items else []
     maps = {}
     for i in splits:
         for col, metric, which in columns:

@@ -167,10 +167,7 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
                      if split is not None else None))
     clusters, mins = (_merged(kept) if keep_split else
                       ([[m.span for m in ms] for ms, _, _ in kept], [[m.min for m in ms] for ms, _, _ in kept]))
-    cluster_of = {}
-    for i, c in enumerate(clusters):
-        for m in c:
-            cluster_of[m] = i
+    cluster_of = {m: i for i, c in enumerate(clusters) for m in c}  # an item in two clusters: the last
     return Side(clusters, mins if with_min else None, non_referring, cluster_of)
 
 
