@@ -230,6 +230,10 @@ SIGNATURES = {
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'int64')),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'int64')),
     ],
+    'ua_ceaf.line_ceaf': [
+        ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'float64', 1, 'C', False)),
+         ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(float64, 1, 'C', False, aligned=True)")),
+    ],
     'ua_ceaf.ordered_sums': [
         ((('array', 'float64', 1, 'C', False), ('array', 'int64', 1, 'C', False)),
          ("Array(float64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)")),
@@ -237,6 +241,10 @@ SIGNATURES = {
     'ua_counts.ua_counts': [
         ((('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 2, 'C', False), ('array', 'float64', 2, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'bool', 1, 'C', False), ('array', 'int64', 2, 'C', False), ('array', 'float64', 2, 'C', False), ('array', 'bool', 1, 'C', False)),
          ("Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 2, 'C', False, aligned=True)", "Array(float64, 2, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)", "Array(int64, 2, 'C', False, aligned=True)", "Array(float64, 2, 'C', False, aligned=True)", "Array(bool, 1, 'C', False, aligned=True)")),
+    ],
+    'ua_scan.parse_markables': [
+        ((('array', 'uint8', 1, 'C', True), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('array', 'int64', 1, 'C', False), ('scalar', 'bool')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'bool')),
     ],
     'ua_scan.scan_ua': [
         ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64')),

@@ -224,3 +224,29 @@ def ordered_sums(values, off):
             total += values[t]
         out[i] = total
     return out
+
+
+@njit(cache=True)
+def line_ceaf(k_prob, k_off, s_prob, s_off, mat_off, mat):
+    """Per problem of ``dense_overlaps``, CEAFe's and CEAFm's similarity (``sim[problem]``) where its matrix has
+    one row or one column (or none): the largest score (phi4 = 2 phi3 / (|K| + |R|), phi3); ``dense``: the
+    problems whose matrix needs scipy's assignment (left 0 here)."""
+    n_prob = len(k_prob) - 1
+    sim = np.zeros((n_prob, 2))
+    dense = np.zeros(n_prob, dtype=np.bool_)
+    for p in range(n_prob):
+        nk, ns = k_prob[p + 1] - k_prob[p], s_prob[p + 1] - s_prob[p]
+        if nk > 1 and ns > 1:
+            dense[p] = True
+            continue
+        for i in range(nk):
+            size_i = k_off[k_prob[p] + i + 1] - k_off[k_prob[p] + i]
+            for j in range(ns):
+                size_j = s_off[s_prob[p] + j + 1] - s_off[s_prob[p] + j]
+                v = mat[mat_off[p] + i * ns + j]
+                e = 2 * v / float(size_i + size_j)
+                if (i == 0 and j == 0) or e > sim[p, 0]:
+                    sim[p, 0] = e
+                if (i == 0 and j == 0) or v > sim[p, 1]:
+                    sim[p, 1] = v
+    return sim, dense

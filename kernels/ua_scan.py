@@ -89,3 +89,204 @@ def scan_ua(data, n_lines, column, bridging):
                 kind[line] = LINE_NEWDOC
         start = end + 1
     return kind, ss, se, nf, cs, ce, bs, be, marked
+
+
+MISSING = -1  # a field not given in an annotation
+_MARKABLE_ID, _ENTITY_ID, _MIN, _ELEMENT_OF = 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _field_name(data, s, e):
+    """Which of the fields the reader needs data[s:e] names (0: none); their lengths differ."""
+    n = e - s
+    if n == 10:
+        word = (77, 97, 114, 107, 97, 98, 108, 101, 73, 68)  # MarkableID
+        code = _MARKABLE_ID
+    elif n == 8:
+        word = (69, 110, 116, 105, 116, 121, 73, 68, 0, 0)  # EntityID
+        code = _ENTITY_ID
+    elif n == 3:
+        word = (77, 105, 110, 0, 0, 0, 0, 0, 0, 0)  # Min
+        code = _MIN
+    elif n == 9:
+        word = (69, 108, 101, 109, 101, 110, 116, 79, 102, 0)  # ElementOf
+        code = _ELEMENT_OF
+    else:
+        return 0
+    for k in range(n):
+        if data[s + k] != word[k]:
+            return 0
+    return code
+
+
+@njit(cache=True)
+def _number(data, s, e):
+    """The ASCII digits data[s:e] as a number; -1 if they are not 1 to 18 digits (Python's int() reads more:
+    the reader's Python path reads those)."""
+    if e <= s or e - s > 18:
+        return -1
+    value = 0
+    for k in range(s, e):
+        c = np.int64(data[k])
+        if c < 48 or c > 57:
+            return -1
+        value = value * 10 + (c - 48)
+    return value
+
+
+@njit(cache=True)
+def _same(data, s1, e1, s2, e2):
+    if e1 - s1 != e2 - s2:
+        return False
+    for k in range(e1 - s1):
+        if data[s1 + k] != data[s2 + k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
+    """The markables of the IDENTITY (or DEIXIS) cells, read as ``reader.read_document`` reads them, document by
+    document: ``row_line``: the marked token lines, the documents' one after another (``doc_rows``: offsets);
+    ``row_index``: each one's token number in its document; ``cs``, ``ce``: each line's cell (``scan_ua``).
+
+    Per markable (the MarkableIDs of a document in the order of their first appearance, ``mk_off``: offsets per
+    document): its MarkableID's bytes (``id_s``, ``id_e``), first and last token, EntityID's bytes and opening
+    line (of its last reading), and with ``with_min`` its Min's two numbers as written (1-based; -1: no Min).
+    Per ElementOf field (``el_off`` per document): the markable's number in its document and the value's bytes.
+    ``bad``: the documents the kernel leaves to the reader's Python path (a closing bracket with nothing open, a
+    missing MarkableID or EntityID, a markable never closed, a Min other than one or two plain numbers): there
+    the scorer crashes or Python reads what the kernel does not, and the Python path words the error."""
+    n_docs = len(doc_rows) - 1
+    total = 0
+    for r in range(len(row_line)):
+        line = row_line[r]
+        for k in range(cs[line], ce[line]):  # an annotation opens at each '('
+            if data[k] == 40:
+                total += 1
+    bad = np.zeros(n_docs, dtype=np.bool_)
+    mk_off = np.zeros(n_docs + 1, dtype=np.int64)
+    el_off = np.zeros(n_docs + 1, dtype=np.int64)
+    id_s = np.empty(total, dtype=np.int64)
+    id_e = np.empty(total, dtype=np.int64)
+    first = np.empty(total, dtype=np.int64)
+    last = np.empty(total, dtype=np.int64)
+    ent_s = np.empty(total, dtype=np.int64)
+    ent_e = np.empty(total, dtype=np.int64)
+    opened = np.empty(total, dtype=np.int64)
+    min_a = np.full(total, MISSING, dtype=np.int64)
+    min_b = np.full(total, MISSING, dtype=np.int64)
+    el_of = np.empty(total, dtype=np.int64)
+    el_s = np.empty(total, dtype=np.int64)
+    el_e = np.empty(total, dtype=np.int64)
+    size = 16
+    while size < 2 * total:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)  # MarkableID hash slot -> its markable (open addressing)
+    used = np.empty(total, dtype=np.int64)  # the slots a document filled, cleared after it
+    stack = np.empty(total, dtype=np.int64)
+    n_mk = 0
+    n_el = 0
+    for d in range(n_docs):
+        base, el_base, n_used, depth, ok = n_mk, n_el, 0, 0, True
+        for r in range(doc_rows[d], doc_rows[d + 1]):
+            line = row_line[r]
+            s, e, index = cs[line], ce[line], row_index[r]
+            if s < 0 or _blank(data, s, e):
+                continue
+            p = s
+            while p < e and data[p] != 40:  # each character before the first '(' closes the last open markable
+                if data[p] & 0xC0 != 0x80:  # not a UTF-8 continuation byte: a character starts here
+                    if depth == 0:
+                        ok = False
+                        break
+                    depth -= 1
+                    last[stack[depth]] = index
+                p += 1
+            while ok and p < e:  # data[p] is '(': an annotation up to the next '('
+                a = p + 1
+                b = a
+                while b < e and data[b] != 40:
+                    b += 1
+                single = b > a and data[b - 1] == 41
+                stop = b - 1 if single else b
+                mid_s = mid_e = es = ee = ms = me = of_s = of_e = -1
+                part = a
+                while True:  # its '|'-separated parts: name=value, or (no '=') name the part less its last byte
+                    q = part
+                    while q < stop and data[q] != 124:
+                        q += 1
+                    t = part
+                    while t < q and data[t] != 61:
+                        t += 1
+                    if t < q:
+                        name_e, vs, ve = t, t + 1, q
+                    else:
+                        name_e, vs, ve = max(part, q - 1), part, q
+                    field = _field_name(data, part, name_e)
+                    if field == _MARKABLE_ID:
+                        mid_s, mid_e = vs, ve
+                    elif field == _ENTITY_ID:
+                        es, ee = vs, ve
+                    elif field == _MIN:
+                        ms, me = vs, ve
+                    elif field == _ELEMENT_OF:
+                        of_s, of_e = vs, ve
+                    if q >= stop:
+                        break
+                    part = q + 1
+                p = b
+                if mid_s < 0 or es < 0:
+                    ok = False
+                    break
+                h = 5381
+                for k in range(mid_s, mid_e):
+                    h = (h * 33 + np.int64(data[k])) & 0x7FFFFFFFFFFF
+                slot = h & (size - 1)
+                m = -1
+                while table[slot] >= 0:
+                    if _same(data, id_s[table[slot]], id_e[table[slot]], mid_s, mid_e):
+                        m = table[slot]
+                        break
+                    slot = (slot + 1) & (size - 1)
+                if m < 0:
+                    m = n_mk
+                    n_mk += 1
+                    table[slot] = m
+                    used[n_used] = slot
+                    n_used += 1
+                    id_s[m], id_e[m], last[m] = mid_s, mid_e, -1
+                ent_s[m], ent_e[m], first[m], opened[m] = es, ee, index, line + 1
+                if single:
+                    last[m] = index
+                else:
+                    stack[depth] = m
+                    depth += 1
+                if with_min:
+                    min_a[m] = min_b[m] = MISSING
+                    if ms >= 0:
+                        comma = ms
+                        while comma < me and data[comma] != 44:
+                            comma += 1
+                        min_a[m] = _number(data, ms, comma)
+                        min_b[m] = _number(data, comma + 1, me) if comma < me else min_a[m]
+                        if min_a[m] < 0 or min_b[m] < 0:
+                            ok = False
+                            break
+                if of_s >= 0:
+                    el_of[n_el], el_s[n_el], el_e[n_el] = m - base, of_s, of_e
+                    n_el += 1
+            if not ok:
+                break
+        for m in range(base, n_mk):
+            if last[m] < 0:
+                ok = False
+        for k in range(n_used):
+            table[used[k]] = -1
+        if not ok:
+            bad[d] = True
+            n_mk, n_el = base, el_base
+        mk_off[d + 1] = n_mk
+        el_off[d + 1] = n_el
+    return (bad, mk_off, id_s[:n_mk], id_e[:n_mk], first[:n_mk], last[:n_mk], ent_s[:n_mk], ent_e[:n_mk],
+            opened[:n_mk], min_a[:n_mk], min_b[:n_mk], el_off, el_of[:n_el], el_s[:n_el], el_e[:n_el])

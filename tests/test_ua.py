@@ -290,6 +290,91 @@ def test_scanned_lines_are_the_scorers_lines(lines, read):
             assert got[name].rows == want[name].rows
 
 
+# pieces of markable annotations: fields in any order, repeated, without '=', Min spans Python's int() reads and
+# the kernel leaves to the Python path, and closing characters (one byte or two)
+_FIELDS = st.sampled_from(["EntityID=1", "EntityID=2", "EntityID=x-Pseudo", "MarkableID=a", "MarkableID=b",
+                           "MarkableID=c", "MarkableID=é", "Min=1", "Min=2,3", "Min=1,9", "Min=02", "Min=x", "Min=",
+                           "Min=1,2,3", "Min=+1", "Min=\u0663", "ElementOf=1", "ElementOf=2,x", "ElementOf=",
+                           "MarkableIDx", "EntityID", "Min", "", "=", "a=b=c"])
+_ANNOTATION = st.tuples(st.sampled_from(["1", "2", "3"]), st.sampled_from(["a", "b", "c", "d", "é"]),
+                        st.lists(_FIELDS, max_size=3), st.integers(0, 3), st.booleans())
+_ROW = st.tuples(st.lists(st.sampled_from([")", "é", "x"]), max_size=2), st.lists(_ANNOTATION, max_size=2),
+                 st.sampled_from(["_", "(MarkableID=a|MentionAnchor=b)", "(MarkableID=c|MentionAnchor=a)",
+                                  "(MarkableID=a)", "(MarkableID=b|MentionAnchor=z)"]))
+
+
+def _cells(rows, balanced: bool) -> list[tuple[str, str]]:
+    """IDENTITY and BRIDGING cells of generated rows; ``balanced``: as many closing characters as markables open
+    (the last row closes what is left), else as drawn."""
+    out, depth = [], 0
+    for closes, opened, bridge in rows:
+        if balanced:
+            closes = closes[:depth]
+        depth -= len(closes)
+        cell = "".join(closes)
+        for entity, markable, extra, at, multi in opened:
+            fields = [f"EntityID={entity}", f"MarkableID={markable}"]
+            fields[min(at, 2):min(at, 2)] = extra  # the other fields before, between or after them
+            cell += "(" + "|".join(fields) + ("" if multi else ")")
+            depth += multi
+        out.append((cell or "_", bridge))
+    if balanced and depth:
+        out.append((")" * depth, "_"))
+    return out
+
+
+def _python_reading(path, data, column, with_min, with_bridging):
+    """Every document read by the reader's Python path (reader._read_document), the kernel's oracle."""
+    from fastscore.ua.reader import _read_document, document_rows
+
+    return {name: _read_document(path, name, rows, column, with_min, with_bridging)
+            for name, rows in document_rows(data, column, with_bridging).items()}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", "# newdoc id = d1", "# newdoc id = d2"]), st.lists(_ROW, max_size=6)),
+                max_size=3),
+       st.booleans(), st.booleans(), st.sampled_from([10, 12]), st.booleans())
+def test_the_markable_kernel_reads_as_the_python_reader(docs, with_min, with_bridging, column, balanced):
+    """kernels/ua_scan.parse_markables (through reader.read_ua_bytes) against the reader's Python path on every
+    document: the same markables, plural sets and bridging pairs, or the same error."""
+    from fastscore.ua.reader import read_ua_bytes
+
+    lines = []
+    for start, rows in docs:
+        lines += [start] if start else []
+        for cell, bridge in _cells(rows, balanced):
+            columns = ["t"] * 10 + ([cell, bridge, "_"] if column == 10 else ["_", bridge, cell])
+            lines.append("\t".join(columns))
+    data = "\n".join(lines).encode("utf-8")
+
+    def outcome(read):
+        try:
+            return read()
+        except ParseError as e:
+            return str(e)
+
+    from fastscore.ua import reader
+
+    left = []  # the documents the kernel left to the Python path
+
+    def python_path(path, name, *args):
+        left.append(name)
+        return read_document(path, name, *args)
+
+    read_document = reader._read_document
+    reader._read_document = python_path
+    try:
+        got = outcome(lambda: read_ua_bytes("f", data, False, column, with_min, with_bridging).documents)
+    finally:
+        reader._read_document = read_document
+    want = outcome(lambda: _python_reading("f", data, column, with_min, with_bridging))
+    assert got == want
+    odd_min = with_min and any(f"Min={v}".encode() in data for v in ("1,2,3", "+1", "\u0663"))  # int() reads them
+    if not isinstance(want, str) and not odd_min:  # read without error: by the kernel alone
+        assert left == []
+
+
 def test_annotation_fields_are_read_as_the_scorer_splits_them():
     """reader._fields (a regular expression for the common case) against the scorer's part-by-part reading, on
     every string of '=', '|' and a letter up to 6 characters."""
@@ -381,3 +466,33 @@ def test_the_batch_kernels_count_as_the_engine(documents):
         for m in engine.METRICS:
             assert [float(x) for x in ours[m][0]] == [float(x) for x in theirs[m][0]], m
             assert [float(x) for x in ours[m][1]] == [float(x) for x in theirs[m][1]], m
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(1, 4), max_size=3), st.lists(st.integers(1, 4), max_size=3),
+                          st.integers(0, 2 ** 16)), max_size=5))
+def test_the_line_ceaf_kernel_takes_the_largest_score(problems):
+    """kernels/ua_ceaf.line_ceaf against CEAF's definition on matrices of one row or column: the best one-to-one
+    alignment is the one pair of largest score (phi4 for CEAFe, phi3 for CEAFm); larger matrices are left to scipy."""
+    import numpy as np
+
+    from fastscore.kernels.ua_ceaf import line_ceaf
+
+    k_prob, s_prob, k_off, s_off, mat_off, mat = [0], [0], [0], [0], [0], []
+    want = []
+    for key_sizes, sys_sizes, seed in problems:
+        rng = np.random.default_rng(seed)
+        overlap = [[float(rng.integers(0, min(a, b) + 1)) for b in sys_sizes] for a in key_sizes]
+        k_prob.append(k_prob[-1] + len(key_sizes))
+        s_prob.append(s_prob[-1] + len(sys_sizes))
+        k_off += [k_off[-1] + sum(key_sizes[:i + 1]) for i in range(len(key_sizes))]
+        s_off += [s_off[-1] + sum(sys_sizes[:i + 1]) for i in range(len(sys_sizes))]
+        mat += [v for row in overlap for v in row]
+        mat_off.append(len(mat))
+        scores = [(2 * v / float(a + b), v) for a, row in zip(key_sizes, overlap) for b, v in zip(sys_sizes, row)]
+        line = len(key_sizes) <= 1 or len(sys_sizes) <= 1
+        want.append(((max((e for e, _ in scores), default=0.0), max((m for _, m in scores), default=0.0))
+                     if line else (0.0, 0.0), not line))
+    i64 = lambda a: np.array(a, dtype=np.int64)  # noqa: E731
+    sim, dense = line_ceaf(i64(k_prob), i64(k_off), i64(s_prob), i64(s_off), i64(mat_off), np.array(mat, dtype=float))
+    assert [(tuple(s), d) for s, d in zip(sim.tolist(), dense.tolist())] == want

@@ -8,6 +8,8 @@ none), so that a document's clusters become two offset arrays and a few integer 
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from .clusters import Side, Split
@@ -61,8 +63,10 @@ class _Columns:
         self.problem_clusters.append(self.problem_clusters[-1] + len(sizes))
         self.sizes += sizes
         self.self_g += self_g
-        self.splits += [base + i for i in splits]
-        self.maps += [(base + i, col, g, w) for (i, col), (g, w) in maps.items()]
+        if splits:
+            self.splits += [base + i for i in splits]
+        if maps:
+            self.maps += [(base + i, col, g, w) for (i, col), (g, w) in maps.items()]
 
     def arrays(self) -> tuple:
         n = len(self.self_g)
@@ -113,13 +117,21 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
     key_members = [(s.members, s.member_of) for s in doc.key_sets] or [([], {})]
     sys_members = [(s.members, s.member_of) for s in doc.sys_sets] or [([], {})]
     key_flat = [_flat(kc) for kc, _ in key_members]
-    sys_flat = [_flat(sc) for sc, _ in sys_members]
+    sys_flat = []
+    for sc, _ in sys_members:
+        s_items, s_sizes = _flat(sc)
+        first: dict = {}  # _numbers's numbering of the response set's items, the same against every key set
+        local = [first.setdefault(m, len(first)) for m in s_items]
+        sys_flat.append((s_items, s_sizes, first, local))
     for (_, k_map), (k_items, k_sizes) in zip(key_members, key_flat):
         row = []
-        for (_, s_map), (s_items, s_sizes) in zip(sys_members, sys_flat):
-            k_ids, s_ids, problems.n_ids = _numbers(k_items, s_items, problems.n_ids)
-            row.append(problems.add((k_sizes, [s_map.get(m, -1) for m in k_items], [], {}, k_ids),
-                                    (s_sizes, [k_map.get(m, -1) for m in s_items], [], {}, s_ids), True))
+        for (_, s_map), (s_items, s_sizes, first, local) in zip(sys_members, sys_flat):
+            base = problems.n_ids
+            s_ids = [base + x for x in local]
+            k_ids = [-1 if type(m) is Split or m not in first else base + first[m] for m in k_items]
+            problems.n_ids = base + len(first)
+            row.append(problems.add((k_sizes, list(map(s_map.get, k_items, repeat(-1))), [], {}, k_ids),
+                                    (s_sizes, list(map(k_map.get, s_items, repeat(-1))), [], {}, s_ids), True))
         doc.pairs.append(row)
 
 
@@ -147,42 +159,56 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
 
 
 def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
-    """engine.ceaf_dense of pair problem ``p`` from its overlap matrix."""
+    """engine.ceaf_dense of pair problem ``p``: its counts where its matrix is a line (``kernels/ua_ceaf.line_ceaf``),
+    else from its overlap matrix."""
     from .engine import best_assignment
 
-    overlap, key_sizes, sys_sizes = dense[p]
+    found = dense[p]
+    if len(found) == 2:  # a line: its CEAFe and CEAFm counts
+        return found[not entity]
+    overlap, key_sizes, sys_sizes, entities, mentions = found
     scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
-    if min(scores.shape) <= 1:  # one row or column: the assignment takes its largest score (any of equal ones)
-        similarity = scores.max() if scores.size else np.float64(0.0)
-    else:
-        r, c = best_assignment(-scores)
-        similarity = scores[r, c].sum()
-    return ceaf_totals(similarity, key_sizes, sys_sizes, entity)
+    r, c = best_assignment(-scores)
+    similarity = scores[r, c].sum()
+    n_sys, n_key = entities if entity else mentions  # ceaf_totals's
+    return similarity, n_sys, similarity, n_key
 
 
 def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
-    """Pair problem -> (its overlap matrix, key and response cluster sizes), for documents matched exactly."""
-    from ..kernels.ua_ceaf import dense_overlaps
+    """Pair problem -> its CEAFe and CEAFm counts where its matrix is a line, else (its overlap matrix, key and
+    response cluster sizes, the numbers of response and key clusters, of response and key mentions), for documents
+    matched exactly."""
+    from ..kernels.ua_ceaf import dense_overlaps, line_ceaf
 
     (k_prob, k_off, *_), (s_prob, s_off, *_) = problems.arrays
     mat_off, mat = dense_overlaps(k_prob, k_off, problems.sides[0].span_numbers(), s_prob, s_off,
                                   problems.sides[1].span_numbers(), problems.n_ids)
+    sim, needs_matrix = line_ceaf(k_prob, k_off, s_prob, s_off, mat_off, mat)
     k_sizes, s_sizes = np.diff(k_off), np.diff(s_off)
+    n_key, n_sys = np.diff(k_prob).tolist(), np.diff(s_prob).tolist()
+    key_mentions = np.add.reduceat(np.append(k_sizes, 0), k_prob[:-1]) * (np.diff(k_prob) > 0)
+    sys_mentions = np.add.reduceat(np.append(s_sizes, 0), s_prob[:-1]) * (np.diff(s_prob) > 0)
+    key_mentions, sys_mentions = key_mentions.tolist(), sys_mentions.tolist()
+    sim, needs_matrix = sim.tolist(), needs_matrix.tolist()
     out = {}
     for doc in docs:
         if doc.key.mins is None:
             for p in (p for row in doc.pairs for p in row):
-                nk, ns = k_prob[p + 1] - k_prob[p], s_prob[p + 1] - s_prob[p]
-                out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(nk, ns), k_sizes[k_prob[p]:k_prob[p + 1]],
-                          s_sizes[s_prob[p]:s_prob[p + 1]])
+                if needs_matrix[p]:
+                    out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(n_key[p], n_sys[p]),
+                              k_sizes[k_prob[p]:k_prob[p + 1]], s_sizes[s_prob[p]:s_prob[p + 1]],
+                              (n_sys[p], n_key[p]), (sys_mentions[p], key_mentions[p]))
+                else:
+                    e, m = sim[p]
+                    out[p] = ((e, n_sys[p], e, n_key[p]), (m, sys_mentions[p], m, key_mentions[p]))
     return out
 
 
 def _side(side: Side, other: Side, found: dict, columns) -> tuple:
     items, sizes = _flat(side.clusters)
     cluster_of = other.cluster_of
-    self_g = [cluster_of.get(m, -1) for m in items]
-    splits = [i for i, m in enumerate(items) if type(m) is Split]
+    self_g = list(map(cluster_of.get, items, repeat(-1)))
+    splits = [i for i, m in enumerate(items) if type(m) is Split] if side.split_items else []
     maps = {}
     for i in splits:
         for col, metric, which in columns:

@@ -114,8 +114,9 @@ def _check_no_cycle(path: str, doc: UADocument, children: dict[str, list[str]]) 
 
 
 def _plural(entity: str, entities: dict[str, list[Markable]], children: dict[str, list[str]],
-            with_min: bool) -> Split:
-    """The plural set of ``entity``: the clusters of the singular entities below it, breadth first."""
+            hashed: dict[str, tuple]) -> Split:
+    """The plural set of ``entity``: the clusters of the singular entities below it, breadth first (``hashed``:
+    entity -> its markables as :class:`_Hashed`, filled as needed)."""
     members: set = set()
     queue = deque([entity])
     steps = 0
@@ -130,8 +131,13 @@ def _plural(entity: str, entities: dict[str, list[Markable]], children: dict[str
         if below:
             queue.extend(below)
         else:
-            members.add(tuple(_Hashed(m.span, m.min if with_min else None) for m in entities[current]))
+            members.add(hashed[current] if current in hashed else _hashed(current, entities, hashed))
     return Split(members)
+
+
+def _hashed(entity: str, entities: dict[str, list[Markable]], hashed: dict[str, tuple]) -> tuple:
+    found = hashed[entity] = tuple([_Hashed((m.start, m.end), m.min) for m in entities[entity]])
+    return found
 
 
 def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_referring: bool,
@@ -146,42 +152,46 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
                              "UA scorer's assertion fails here (singletons may be members of plural sets); add "
                              "--split-antecedents drop, or keep singletons")
         _check_no_cycle(path, doc, children)
-    kept: list[tuple[list[Markable], Split | None]] = []
+    kept: list[tuple[list[Markable], Split | None, tuple | None]] = []
     non_referring: list[Markable] = []
+    hashed: dict[str, tuple] = {}  # Min spans are None unless read (the key's, with minimum spans)
     for entity, markables in entities.items():
-        split = _plural(entity, entities, children, with_min) if keep_split and entity in children else None
+        split = _plural(entity, entities, children, hashed) if keep_split and entity in children else None
         if entity.endswith("-Pseudo"):
             if keep_non_referring:
                 non_referring.append(markables[0])
             continue
         if not keep_singletons and len(markables) + (split is not None) == 1:
             continue
-        kept.append((markables, split))
-    clusters, mins = (_merged(kept, with_min) if keep_split else
-                      ([[m.span for m in ms] for ms, _ in kept], [[m.min for m in ms] for ms, _ in kept]))
-    cluster_of = {}
-    for i, c in enumerate(clusters):
-        for m in c:
-            cluster_of[m] = i
+        kept.append((markables, split, (hashed[entity] if entity in hashed else _hashed(entity, entities, hashed))
+                     if split is not None else None))
+    clusters, mins = (_merged(kept) if keep_split else
+                      ([[m.span for m in ms] for ms, _, _ in kept], [[m.min for m in ms] for ms, _, _ in kept]))
+    cluster_of = {m: i for i, c in enumerate(clusters) for m in c}  # an item in two clusters: the last
     return Side(clusters, mins if with_min else None, non_referring, cluster_of)
 
 
-def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list]]:
+def _merged(kept: list) -> tuple[list[list], list[list]]:
     """Clusters as the scorer leaves them when it keeps plural sets: each a set of its markables (repeated spans
     once), clusters with equal plural sets one cluster, in the order the scorer's sets give."""
     clusters: list[list] = []
     mins: list[list] = []
     merged: list[set | None] = []  # the Python set of a cluster with a plural set (its order is the scorer's)
-    for markables, split in kept:
+    for markables, split, hashed in kept:
         if split is None:  # no plural set: nothing merges with it, and the order of its markables is immaterial
-            first: dict = {}
-            for m in markables:
-                first.setdefault(m.span, m.min)
-            clusters.append(list(first))
-            mins.append(list(first.values()))
+            spans = [(m.start, m.end) for m in markables]
+            if len(dict.fromkeys(spans)) == len(spans):
+                clusters.append(spans)
+                mins.append([m.min for m in markables])
+            else:  # a span repeated: once, with its first Min
+                first: dict = {}
+                for span, m in zip(spans, markables):
+                    first.setdefault(span, m.min)
+                clusters.append(list(first))
+                mins.append(list(first.values()))
             merged.append(None)
             continue
-        items = [_Hashed(m.span, m.min) for m in markables] + [split]
+        items = [*hashed, split]
         existing = None
         for c2 in merged:
             if c2 is not None and split in c2:

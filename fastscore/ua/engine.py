@@ -289,13 +289,15 @@ def forget_assignments() -> None:
 def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's ``linear_sum_assignment(cost)`` (rows, columns), remembered for small matrices (the same matrix,
     bit for bit, gives the same assignment)."""
-    from scipy.optimize import linear_sum_assignment
-
     if cost.size > _MEMO_CELLS:
+        from scipy.optimize import linear_sum_assignment
+
         return linear_sum_assignment(cost)
     key = (cost.shape, cost.tobytes())
     found = _ASSIGNMENTS.get(key)
     if found is None:
+        from scipy.optimize import linear_sum_assignment
+
         if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
             _ASSIGNMENTS.clear()
         found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
@@ -409,13 +411,12 @@ def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tup
     rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts."""
     f: list[list[float]] = []
     for row in raw:
-        f.append([])
         for pn, pd, rn, rd in row:
             if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
                 raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
                                 f"by zero (a member cluster holds a span twice): the UA scorer raises "
                                 "ZeroDivisionError here")
-            f[-1].append(_f1(pn, pd, rn, rd))
+        f.append([_f1(*counts) for counts in row])
     if len(f) == 1 and len(f[0]) == 1:
         pairs = [(0, 0)]
     else:

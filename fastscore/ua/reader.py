@@ -14,6 +14,7 @@ EntityID or MarkableID, a non-number Min, too few columns) is one error naming t
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -108,57 +109,181 @@ class DocumentRows:
     short: tuple[int, int] | None = None
 
 
-def document_rows(data: bytes, column: int, with_bridging: bool) -> dict[str, DocumentRows]:
-    """Document name -> its marked token lines, split as the scorer splits them: ``# newdoc`` starts a document
-    (named by what follows ``# newdoc id = ``; lines before the first belong to it; a document without lines, or
-    unnamed, passes its lines on to the next), other ``#`` lines and blank lines are skipped; a name given twice
-    keeps its first place and its last lines.  ``data``: the file's bytes, newlines ``\\n``."""
-    import numpy as np
+class _Scan:
+    """One file's lines as ``kernels/ua_scan.py`` finds them, split into documents as the scorer splits them:
+    ``# newdoc`` starts a document (named by what follows ``# newdoc id = ``; lines before the first belong to it;
+    a document without lines, or unnamed, passes its lines on to the next), other ``#`` lines and blank lines are
+    skipped; a name given twice keeps its first place and its last lines."""
 
-    from ..kernels.ua_scan import LINE_NEWDOC, LINE_TOKEN, scan_ua
+    def __init__(self, data: bytes, column: int, with_bridging: bool):
+        import numpy as np
 
-    bridging = BRIDGING if with_bridging else -1
-    need = max(column, bridging, 1) + 1
-    arr = np.frombuffer(data, dtype=np.uint8)
-    kind, ss, se, nf, cs, ce, bs, be, marked = scan_ua(arr, data.count(b"\n") + 1, column, bridging)
-    newdocs = np.flatnonzero(kind == LINE_NEWDOC)
-    tokens = np.flatnonzero(kind == LINE_TOKEN)
-    bounds = np.searchsorted(tokens, newdocs)
-    parts: dict[str, tuple[int, int]] = {}  # name -> its token lines, tokens[a:b]
-    name, first = None, 0
-    for line, b in zip(newdocs.tolist(), bounds.tolist()):
-        if name and b > first:
-            parts[name] = (first, b)
-            first = b
-        name = data[ss[line]:se[line]].decode("utf-8")[len("# newdoc id = "):]
-    if name and len(tokens) > first:
-        parts[name] = (first, len(tokens))
+        from ..kernels.ua_scan import LINE_NEWDOC, LINE_TOKEN, scan_ua
 
-    text = data.decode("ascii") if data.isascii() else None  # where byte offsets are character offsets
+        bridging = BRIDGING if with_bridging else -1
+        self.data, self.with_bridging, self.need = data, with_bridging, max(column, bridging, 1) + 1
+        self.arr = np.frombuffer(data, dtype=np.uint8)
+        kind, ss, se, self.nf, self.cs, self.ce, self.bs, self.be, marked = scan_ua(
+            self.arr, data.count(b"\n") + 1, column, bridging)
+        newdocs = np.flatnonzero(kind == LINE_NEWDOC)
+        self.tokens = tokens = np.flatnonzero(kind == LINE_TOKEN)
+        bounds = np.searchsorted(tokens, newdocs)
+        self.parts: dict[str, tuple[int, int]] = {}  # name -> its token lines, tokens[a:b]
+        name, first = None, 0
+        for line, b in zip(newdocs.tolist(), bounds.tolist()):
+            if name and b > first:
+                self.parts[name] = (first, b)
+                first = b
+            name = data[ss[line]:se[line]].decode("utf-8")[len("# newdoc id = "):]
+        if name and len(tokens) > first:
+            self.parts[name] = (first, len(tokens))
+        self.at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
+        self.short_lines = tokens[self.nf[tokens] < self.need]
 
-    def cells(starts, ends) -> list[str]:
+    @functools.cached_property
+    def text(self) -> str | None:
+        """The file's text where byte offsets are character offsets (ASCII)."""
+        return self.data.decode("ascii") if self.data.isascii() else None
+
+    def strings(self, starts, ends) -> list[str]:
+        """The text of data[s:e] for each pair (``_`` where s < 0)."""
+        text, data = self.text, self.data
         if text is not None:
             return ["_" if s < 0 else text[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
         return ["_" if s < 0 else data[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist())]
 
-    at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
-    lines = tokens[at]
-    numbers = (lines + 1).tolist()
-    identity = cells(cs[lines], ce[lines])
-    bridging_cells = cells(bs[lines], be[lines]) if with_bridging else ["_"] * len(lines)
-    short = tokens[nf[tokens] < need]
-    out = {}
-    for name, (a, b) in parts.items():
-        i, j = np.searchsorted(at, (a, b)).tolist()
-        rows = list(zip((at[i:j] - a).tolist(), numbers[i:j], identity[i:j], bridging_cells[i:j]))
+    def texts(self, starts, ends) -> list[str]:
+        """The text of data[s:e] for each pair (none holds a newline): gathered, decoded and split at once."""
+        from ..kernels.tbf_read import gather
+
+        return gather(self.arr, starts, ends).tobytes().decode("utf-8").split("\n") if len(starts) else []
+
+    def short_documents(self, spans) -> list[bool]:
+        """For each document (tokens[a:b] for (a, b) in ``spans``) whether it has a line with too few columns."""
+        import numpy as np
+
+        if not len(self.short_lines):
+            return [False] * len(spans)
+        k = np.minimum(np.searchsorted(self.short_lines, self.tokens[spans[:, 0]]), len(self.short_lines) - 1)
+        return ((self.short_lines[k] >= self.tokens[spans[:, 0]])
+                & (self.short_lines[k] <= self.tokens[spans[:, 1] - 1])).tolist()
+
+    def marked(self, a: int, b: int):
+        """The places (among the token lines) of the marked lines of tokens[a:b]."""
+        import numpy as np
+
+        i, j = np.searchsorted(self.at, (a, b)).tolist()
+        return self.at[i:j]
+
+    def rows(self, a: int, b: int, identity: bool = True) -> list[Row]:
+        """The marked lines of tokens[a:b] (without ``identity``: their IDENTITY cell is not read)."""
+        at = self.marked(a, b)
+        lines = self.tokens[at]
+        cells = self.strings(self.cs[lines], self.ce[lines]) if identity else ["_"] * len(lines)
+        bridging = self.strings(self.bs[lines], self.be[lines]) if self.with_bridging else ["_"] * len(lines)
+        return list(zip((at - a).tolist(), (lines + 1).tolist(), cells, bridging))
+
+    def short(self, a: int, b: int) -> tuple[int, int] | None:
+        """The first line of tokens[a:b] with too few columns (its number and column count), if any."""
+        import numpy as np
+
+        short, tokens = self.short_lines, self.tokens
         k = int(np.searchsorted(short, tokens[a]))
-        shown = (int(short[k]) + 1, int(nf[short[k]])) if k < len(short) and short[k] <= tokens[b - 1] else None
-        out[name] = DocumentRows(rows, shown)
-    return out
+        return (int(short[k]) + 1, int(self.nf[short[k]])) if k < len(short) and short[k] <= tokens[b - 1] else None
+
+
+def document_rows(data: bytes, column: int, with_bridging: bool) -> dict[str, DocumentRows]:
+    """Document name -> its marked token lines (:class:`_Scan`).  ``data``: the file's bytes, newlines ``\\n``."""
+    scan = _Scan(data, column, with_bridging)
+    return {name: DocumentRows(scan.rows(a, b), scan.short(a, b)) for name, (a, b) in scan.parts.items()}
+
+
+def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_bridging: bool) -> dict[str, UADocument]:
+    """Every document of a file: its markables read by ``kernels/ua_scan.parse_markables``, but for the documents
+    the kernel leaves to :func:`_read_document` (an error to word, a Min Python reads otherwise)."""
+    import numpy as np
+
+    from ..kernels.ua_scan import parse_markables
+
+    scan = _Scan(data, column, with_bridging)
+    spans = np.array(list(scan.parts.values()), dtype=np.int64).reshape(-1, 2)
+    first_row, end_row = np.searchsorted(scan.at, spans[:, 0]), np.searchsorted(scan.at, spans[:, 1])
+    doc_rows = np.zeros(len(spans) + 1, dtype=np.int64)
+    np.cumsum(end_row - first_row, out=doc_rows[1:])
+    n_rows = np.diff(doc_rows)
+    row_at = scan.at[np.arange(doc_rows[-1]) + np.repeat(first_row - doc_rows[:-1], n_rows)]
+    row_index = row_at - np.repeat(spans[:, 0], n_rows)
+    (bad, mk_off, id_s, id_e, start, end, ent_s, ent_e, opened, min_a, min_b, el_off, el_of, el_s,
+     el_e) = parse_markables(scan.arr, scan.cs, scan.ce, scan.tokens[row_at], row_index, doc_rows, with_min)
+    ids, entities = scan.texts(id_s, id_e), scan.texts(ent_s, ent_e)
+    mins = list(zip((min_a - 1).tolist(), (min_b - 1).tolist())) if with_min else [None] * len(ids)
+    markables = list(map(Markable, start.tolist(), end.tolist(), mins, entities, opened.tolist()))
+    outside_before = np.zeros(len(ids) + 1, dtype=np.int64)  # markables with their Min outside them, cumulated
+    if with_min:
+        for k in np.flatnonzero(min_a < 0).tolist():
+            markables[k].min = None
+        np.cumsum((min_a >= 0) & ((min_a - 1 < start) | (min_b - 1 > end)), out=outside_before[1:])
+    outside = (outside_before[mk_off[1:]] > outside_before[mk_off[:-1]]).tolist()
+    plurals = scan.texts(el_s, el_e)
+    short = scan.short_documents(spans)
+    mk_off, el_off, el_of, bad = mk_off.tolist(), el_off.tolist(), el_of.tolist(), bad.tolist()
+    docs = {}
+    for d, (name, (a, b)) in enumerate(scan.parts.items()):
+        if short[d] or bad[d]:
+            docs[name] = _read_document(path, name, DocumentRows(scan.rows(a, b), scan.short(a, b)), column,
+                                        with_min, with_bridging)
+            continue
+        doc = docs[name] = UADocument(name)
+        first, last = mk_off[d], mk_off[d + 1]
+        doc.markables = dict(zip(ids[first:last], markables[first:last]))
+        for k in range(el_off[d], el_off[d + 1]):
+            for plural in plurals[k].split(","):
+                doc.element_of.setdefault(plural, []).append(ids[first + el_of[k]])
+        anchors = _anchors(path, name, scan.rows(a, b, identity=False)) if with_bridging else {}
+        if outside[d]:
+            m = first + int(np.argmax(outside_before[first + 1:last + 1] > outside_before[first]))
+            _min_outside(path, name, ids[m], markables[m])
+        _link_bridging(doc, anchors)
+    return docs
+
+
+def _anchors(path: str, name: str, rows: list[Row]) -> dict[str, str]:
+    """Anaphor MarkableID -> its anchor's, from the BRIDGING cells of ``rows``."""
+    anchors: dict[str, str] = {}
+    for _, number, _, bridging_cell in rows:
+        if bridging_cell != "_":
+            _bridging_cell(path, name, number, bridging_cell, anchors)
+    return anchors
+
+
+def _bridging_cell(path: str, name: str, number: int, bridging_cell: str, anchors: dict[str, str]) -> None:
+    for annotation in bridging_cell.split("(")[1:]:
+        info = _fields(annotation[:-1] if annotation.endswith(")") else annotation)
+        for key in ("MarkableID", "MentionAnchor"):
+            if key not in info:
+                raise ParseError(path, number, f"a bridging annotation without {key} in {bridging_cell!r}", name)
+        anchors[info["MarkableID"]] = info["MentionAnchor"]
+
+
+def _min_outside(path: str, name: str, markable_id: str, m: Markable):
+    raise ParseError(path, m.line, f"markable {markable_id!r} (tokens {m.start + 1}-{m.end + 1}) has its Min "
+                     f"({m.min[0] + 1}-{m.min[1] + 1}) outside it: with minimum spans the UA scorer then finds "
+                     "it equal to no markable, itself included, and its numbers follow Python's dictionary "
+                     "probing; fix the Min, or score without --match min", name)
+
+
+def _link_bridging(doc: UADocument, anchors: dict[str, str]) -> None:
+    for anaphor, anchor in anchors.items():
+        if anaphor in doc.markables and anchor in doc.markables:
+            doc.bridging[anaphor] = anchor
+        else:
+            doc.skipped_bridging.append((anchor, anaphor))
 
 
 def _read_document(path: str, name: str, lines: DocumentRows, column: int, with_min: bool,
                    with_bridging: bool) -> UADocument:
+    """One document read in Python: where ``kernels/ua_scan.parse_markables`` finds an error (worded here) or a
+    Min that Python's int() reads and the kernel does not."""
     doc = UADocument(name)
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
@@ -199,29 +324,16 @@ def _read_document(path: str, name: str, lines: DocumentRows, column: int, with_
                     for plural in info["ElementOf"].split(","):
                         doc.element_of.setdefault(plural, []).append(markable_id)
         if bridging_cell != "_":
-            for annotation in bridging_cell.split("(")[1:]:
-                info = _fields(annotation[:-1] if annotation.endswith(")") else annotation)
-                for key in ("MarkableID", "MentionAnchor"):
-                    if key not in info:
-                        raise ParseError(path, number, f"a bridging annotation without {key} in "
-                                         f"{bridging_cell!r}", name)
-                anchors[info["MarkableID"]] = info["MentionAnchor"]
+            _bridging_cell(path, name, number, bridging_cell, anchors)
     for markable_id in entities:
         if markable_id not in ends:
             raise ParseError(path, opened_at[markable_id], f"markable {markable_id!r} is never closed", name)
         m = Markable(starts[markable_id], ends[markable_id], mins[markable_id], entities[markable_id],
                      opened_at[markable_id])
         if m.min is not None and not (m.start <= m.min[0] and m.min[1] <= m.end):
-            raise ParseError(path, m.line, f"markable {markable_id!r} (tokens {m.start + 1}-{m.end + 1}) has its Min "
-                             f"({m.min[0] + 1}-{m.min[1] + 1}) outside it: with minimum spans the UA scorer then finds "
-                             "it equal to no markable, itself included, and its numbers follow Python's dictionary "
-                             "probing; fix the Min, or score without --match min", name)
+            _min_outside(path, name, markable_id, m)
         doc.markables[markable_id] = m
-    for anaphor, anchor in anchors.items():
-        if anaphor in doc.markables and anchor in doc.markables:
-            doc.bridging[anaphor] = anchor
-        else:
-            doc.skipped_bridging.append((anchor, anaphor))
+    _link_bridging(doc, anchors)
     return doc
 
 
@@ -261,8 +373,7 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         raise InputError(f"{path}: not UTF-8 (byte {e.start}): the UA scorer reads UTF-8 text") from None
     if b"\r" in data:  # Python's universal newlines, as the scorer reads
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    docs = {name: _read_document(path, name, lines, column, with_min, with_bridging)
-            for name, lines in document_rows(data, column, with_bridging).items()}
+    docs = _read_documents(path, data, column, with_min, with_bridging)
     return UAFile(path, docs, [] if docs else [_no_document(path, data)])
 
 

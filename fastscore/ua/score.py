@@ -220,8 +220,8 @@ def _document_row(kdoc, sdoc, ks, ss, scored: dict, settings: Settings) -> dict:
         if metric.startswith("blanc"):
             row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
     row["order_dependent"] = int(_order_dependent(ks, ss, found))
-    key_spans = {m for c in ks.clusters for m in c if not isinstance(m, Split)}
-    sys_spans = {m for c in ss.clusters for m in c if not isinstance(m, Split)}
+    key_spans = set(ks.cluster_of).difference(ks.split_items)  # every item is in cluster_of
+    sys_spans = set(ss.cluster_of).difference(ss.split_items)
     common = len(key_spans & sys_spans)
     row.update({"mentions_recall_num": common, "mentions_recall_den": len(key_spans),
                 "mentions_precision_num": common, "mentions_precision_den": len(sys_spans)})
