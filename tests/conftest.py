@@ -2,7 +2,9 @@ import contextlib
 import io
 import os
 import subprocess
+import sys
 import types
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,19 @@ def pytest_runtest_call(item):
         return (yield)
     finally:
         item.obj._hypothesis_internal_use_settings = full
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Each test starts with the threads it would have alone: Dask keeps one thread ("Dask-Offload", a module's
+    executor) for the rest of the process once a client or cluster used it, and a process with threads starts
+    its pools by forkserver (fastscore.executors), so every pool test after a Dask test in the same worker would
+    start fresh interpreters (~30 s of the default run) instead of forking as the command line does. The idle
+    thread is ended and the executor replaced by a new one, which Dask starts again when it needs it."""
+    utils = sys.modules.get("distributed.utils")
+    executor = getattr(utils, "_offload_executor", None)
+    if isinstance(executor, ThreadPoolExecutor) and executor._threads:
+        executor.shutdown(wait=True)
+        utils._offload_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="Dask-Offload")
 
 
 def plain(kernel):
