@@ -8,7 +8,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+
+
+def _hypothesis_asserts_as_written() -> None:
+    """pytest rewrites the asserts of every module of an installed package that provides a pytest plugin:
+    hypothesis's ~100 modules, ~1.5 s in each test process for asserts that are hypothesis's own (the tests'
+    asserts are rewritten still). Undone here, before a test module imports hypothesis; a pytest without
+    this (private) set rewrites them as before."""
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(marked, set) and "hypothesis" in marked:
+            marked.discard("hypothesis")
+            getattr(finder, "_marked_for_rewrite_cache", {}).clear()
+
+
+_hypothesis_asserts_as_written()
 
 # the kernels' threads as the command line runs them (cli.run): a fork-safe threading layer, so that the tests'
 # process pools and LocalClusters fork their workers whatever parallel kernel ran before in the same process
@@ -58,6 +72,8 @@ def pytest_runtest_call(item):
     full = _hypothesis_settings(item)
     if full is None or FULL_HYPOTHESIS or item.get_closest_marker("slow"):
         return (yield)
+    from hypothesis import settings  # here: xdist's controller process, which runs no test, never imports it
+
     item.obj._hypothesis_internal_use_settings = settings(full, max_examples=default_examples(full.max_examples))
     try:
         return (yield)
