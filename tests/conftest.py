@@ -81,6 +81,7 @@ def pytest_runtest_call(item):
         item.obj._hypothesis_internal_use_settings = full
 
 
+@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down (a cluster they hold closed)
 def pytest_runtest_teardown(item, nextitem):
     """Each test starts with the threads it would have alone: Dask keeps one thread ("Dask-Offload", a module's
     executor) for the rest of the process once a client or cluster used it, and a process with threads starts
