@@ -2,11 +2,27 @@ import contextlib
 import io
 import os
 import subprocess
+import sys
 import types
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+
+
+def _hypothesis_asserts_as_written() -> None:
+    """pytest rewrites the asserts of every module of an installed package that provides a pytest plugin:
+    hypothesis's ~100 modules, ~1.5 s in each test process for asserts that are hypothesis's own (the tests'
+    asserts are rewritten still). Undone here, before a test module imports hypothesis; a pytest without
+    this (private) set rewrites them as before."""
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if isinstance(marked, set) and "hypothesis" in marked:
+            marked.discard("hypothesis")
+            getattr(finder, "_marked_for_rewrite_cache", {}).clear()
+
+
+_hypothesis_asserts_as_written()
 
 # the kernels' threads as the command line runs them (cli.run): a fork-safe threading layer, so that the tests'
 # process pools and LocalClusters fork their workers whatever parallel kernel ran before in the same process
@@ -56,11 +72,28 @@ def pytest_runtest_call(item):
     full = _hypothesis_settings(item)
     if full is None or FULL_HYPOTHESIS or item.get_closest_marker("slow"):
         return (yield)
+    from hypothesis import settings  # here: xdist's controller process, which runs no test, never imports it
+
     item.obj._hypothesis_internal_use_settings = settings(full, max_examples=default_examples(full.max_examples))
     try:
         return (yield)
     finally:
         item.obj._hypothesis_internal_use_settings = full
+
+
+@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down (a cluster they hold closed)
+def pytest_runtest_teardown(item, nextitem):
+    """Each test starts with the threads it would have alone: Dask keeps one thread ("Dask-Offload", a module's
+    executor) for the rest of the process once a client or cluster used it, and a process with threads starts
+    its pools by forkserver (fastscore.executors), so every pool test after a Dask test in the same worker would
+    start fresh interpreters instead of forking as the command line does (test_temporal's command tests: ~10 s
+    instead of ~1.5 s). The idle thread is ended and the executor replaced by a new one, which Dask starts again
+    when it needs it."""
+    utils = sys.modules.get("distributed.utils")
+    executor = getattr(utils, "_offload_executor", None)
+    if isinstance(executor, ThreadPoolExecutor) and executor._threads:
+        executor.shutdown(wait=True)
+        utils._offload_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="Dask-Offload")
 
 
 def plain(kernel):
