@@ -1,4 +1,6 @@
 """Byte spans of the readers' buffers."""
+import numpy as np
+
 from ._jit import njit
 
 
@@ -17,3 +19,17 @@ def same_bytes(a, sa, ea, b, sb, eb):
 def starts_with(a, s, e, prefix):
     """Whether ``a[s:e]`` starts with the bytes of ``prefix``."""
     return e - s >= len(prefix) and same_bytes(a, s, s + len(prefix), prefix, 0, len(prefix))
+
+
+@njit(cache=True)
+def ascii_number(a, s, e, most):
+    """The number ``a[s:e]`` writes in 1 to ``most`` ASCII digits, else -1."""
+    if e <= s or e - s > most:
+        return -1
+    value = 0
+    for k in range(s, e):
+        c = np.int64(a[k])  # widened first: the bytes are uint8 (and plain Python ints without the JIT)
+        if c < 48 or c > 57:
+            return -1
+        value = value * 10 + (c - 48)
+    return value

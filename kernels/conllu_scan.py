@@ -23,7 +23,7 @@ in ``err``; the reader reports the problem the file shows first.
 import numpy as np
 
 from ._jit import njit
-from .byte_spans import same_bytes, starts_with
+from .byte_spans import ascii_number, same_bytes, starts_with
 
 SENTENCE_SHIFT = 24
 ORD_SHIFT = 10
@@ -231,17 +231,9 @@ def _find(data, s, e, tag, slots, e_s, e_e, e_tag):
 @njit(cache=True)
 def _digits(data, s, e, canonical):
     """The number written in ASCII digits data[s:e] (at most 9, no leading zero if ``canonical``), or -1."""
-    if e <= s or e - s > 9:
-        return -1
     if canonical and e - s > 1 and data[s] == 48:
         return -1
-    v = 0
-    for i in range(s, e):
-        c = np.int64(data[i])
-        if c < 48 or c > 57:
-            return -1
-        v = v * 10 + (c - 48)
-    return v
+    return ascii_number(data, s, e, 9)
 
 
 @njit(cache=True)

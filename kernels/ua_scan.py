@@ -8,6 +8,7 @@ The file's bytes (newlines already ``\\n``, valid UTF-8) come as a uint8 array; 
 import numpy as np
 
 from ._jit import njit
+from .byte_spans import ascii_number, same_bytes
 from .conllu_scan import _space
 
 LINE_SKIP, LINE_NEWDOC, LINE_TOKEN = 0, 1, 2  # blank or other comment; '# newdoc'; a token line
@@ -120,31 +121,6 @@ def _field_name(data, s, e):
 
 
 @njit(cache=True)
-def _number(data, s, e):
-    """The ASCII digits data[s:e] as a number; -1 if they are not 1 to 18 digits (Python's int() reads more:
-    the reader's Python path reads those)."""
-    if e <= s or e - s > 18:
-        return -1
-    value = 0
-    for k in range(s, e):
-        c = np.int64(data[k])
-        if c < 48 or c > 57:
-            return -1
-        value = value * 10 + (c - 48)
-    return value
-
-
-@njit(cache=True)
-def _same(data, s1, e1, s2, e2):
-    if e1 - s1 != e2 - s2:
-        return False
-    for k in range(e1 - s1):
-        if data[s1 + k] != data[s2 + k]:
-            return False
-    return True
-
-
-@njit(cache=True)
 def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
     """The markables of the IDENTITY (or DEIXIS) cells, read as ``reader.read_document`` reads them, document by
     document: ``row_line``: the marked token lines, the documents' one after another (``doc_rows``: offsets);
@@ -245,7 +221,7 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
                 slot = h & (size - 1)
                 m = -1
                 while table[slot] >= 0:
-                    if _same(data, id_s[table[slot]], id_e[table[slot]], mid_s, mid_e):
+                    if same_bytes(data, id_s[table[slot]], id_e[table[slot]], data, mid_s, mid_e):
                         m = table[slot]
                         break
                     slot = (slot + 1) & (size - 1)
@@ -268,8 +244,8 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
                         comma = ms
                         while comma < me and data[comma] != 44:
                             comma += 1
-                        min_a[m] = _number(data, ms, comma)
-                        min_b[m] = _number(data, comma + 1, me) if comma < me else min_a[m]
+                        min_a[m] = ascii_number(data, ms, comma, 18)
+                        min_b[m] = ascii_number(data, comma + 1, me, 18) if comma < me else min_a[m]
                         if min_a[m] < 0 or min_b[m] < 0:
                             ok = False
                             break
