@@ -202,6 +202,18 @@ def test_offsets_python2_int_refuses_are_a_clear_error(tmp_path, capsys, span):
     assert err.count("\n") == 1 and "s.tbf:3" in err and "bad character span" in err
 
 
+@pytest.mark.parametrize("span", [" 10,14", "+10,\x0b14 ", "10,14,99", "0000000000000000000010,0014", "10,14,x;-0,0"])
+def test_offsets_python2_int_reads_are_read_by_the_kernel(tmp_path, monkeypatch, span):
+    """White space, a sign, leading zeros, a third field (EvmEval reads two): the span of `10,14`, read by the
+    kernel with no mention read one by one in Python."""
+    from fastscore.nugget import engine
+
+    monkeypatch.setattr(engine, "_chars", None)  # the one-by-one reading: for errors only
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("\t10,14\t", f"\t{span}\t"))
+    assert _f1(score_nugget(gold, system, **V18)) == 1.0
+
+
 def test_malformed_span_of_a_type_the_whitelist_leaves_out_is_still_an_error(tmp_path, capsys):
     """scorer_v1.8's parse_line reads the span before it looks at the whitelist: EvmEval crashes there too."""
     gold = _tbf(tmp_path, "g.tbf", GOLD)
