@@ -116,7 +116,10 @@ def parse_char_spans(buf, n_mentions, cap):
         start_k = n
         q = p
         while True:
-            b, e, q = _py2_range(buf, q, end)
+            b, e, r = _range(buf, q, end)  # plain digits: the files as written
+            if b < 0 or (r < end and buf[r] != SEMICOLON):
+                b, e, r = _py2_range(buf, q, end)
+            q = r
             if b < 0 or n - start_k + max(e - b, 0) > MAX_MENTION_CHARS:
                 return off, vals[:0], lengths, k
             if n + max(e - b, 0) > cap:
