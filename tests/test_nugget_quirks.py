@@ -169,19 +169,19 @@ def _tokens(tmp_path, first_word: str, repeat: str | None = None) -> str:
     return str(tkn)
 
 
-@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "python"])
+@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "oracle"])
 def test_token_id_invisible_when_any_of_its_lines_is(tmp_path, monkeypatch, one_by_one):
     """`t1 the` then `t1 car`: scorer_v1.7.1 keeps t1 in its invisible set (the gold span is t2 alone: 100)."""
-    if one_by_one:  # the engine's two paths
+    if one_by_one:  # the document-by-document oracle (tests/reference_nugget.py)
         documents_one_by_one(monkeypatch)
     gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
     result = score_nugget(gold, system, tokens=_tokens(tmp_path, "the", repeat="car"))
     assert _f1(result) == 1.0
 
 
-@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "python"])
+@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "oracle"])
 def test_invisible_word_with_a_no_break_space_stays_visible_as_in_scorer_v171(tmp_path, monkeypatch, one_by_one):
-    if one_by_one:  # the engine's two paths
+    if one_by_one:  # the document-by-document oracle (tests/reference_nugget.py)
         documents_one_by_one(monkeypatch)
     gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
     tkn = _tokens(tmp_path, "the\u00a0")

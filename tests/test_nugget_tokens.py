@@ -98,7 +98,7 @@ def test_all_documents_at_once_equal_document_by_document(tmp_path, monkeypatch,
     assert any("token table does not have" in w for w in fast[1])  # the corpus has such tokens
 
 
-def test_invisible_words_outside_ascii_are_left_to_python(tmp_path, monkeypatch):
+def test_invisible_words_outside_ascii_read_as_the_oracle_reads_them(tmp_path, monkeypatch):
     paths, tkn = _corpus(tmp_path, 11)
     words = tmp_path / "invisible.txt"
     words.write_text("ünïcode\nkill\n  war \n", encoding="utf-8")
