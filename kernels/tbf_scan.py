@@ -9,7 +9,7 @@ import numpy as np
 from ._jit import njit
 
 NEWLINE, COMMA, SEMICOLON = 10, 44, 59
-MAX_DIGITS = 18  # a longer number is left to Python (no overflow, so the same without the JIT)
+MAX_DIGITS = 18  # a longer number is refused (no overflow, so the same without the JIT)
 
 
 @njit(cache=True)
@@ -35,6 +35,63 @@ def _range(buf, q, end):
     return (b if e >= 0 else -1), e, q
 
 
+MAX_FIELD = 4000  # a longer offset is an error (Python's int() refuses more than 4,300 digits)
+
+
+@njit(cache=True)
+def _blank(c):
+    return c == 32 or 9 <= c <= 13  # Python 2's white space of a byte string
+
+
+@njit(cache=True)
+def _py2_number(buf, p, end):
+    """(value, next position) of the field at p (up to a comma, a semicolon or ``end``) read as Python 2's
+    ``int()`` reads it (ASCII digits, a sign and white space around them); value -1 when it does not read it, is
+    negative, longer than ``MAX_FIELD`` bytes or of more than ``MAX_DIGITS`` digits once leading zeros go."""
+    q = p
+    while q < end and buf[q] != COMMA and buf[q] != SEMICOLON:
+        q += 1
+    if q - p > MAX_FIELD:
+        return -1, q
+    s = p
+    while s < q and _blank(buf[s]):
+        s += 1
+    e = q
+    while e > s and _blank(buf[e - 1]):
+        e -= 1
+    minus = s < e and buf[s] == 45
+    if s < e and (buf[s] == 43 or minus):
+        s += 1
+    if s == e:
+        return -1, q
+    v = 0
+    digits = 0
+    for i in range(s, e):
+        c = buf[i]
+        if not 48 <= c <= 57:
+            return -1, q
+        if digits == MAX_DIGITS:
+            return -1, q
+        if digits or c != 48:
+            digits += 1
+        v = v * 10 + (int(c) - 48)  # int(): a uint8 sum would wrap in plain Python
+    return (-1 if minus and v else v), q
+
+
+@njit(cache=True)
+def _py2_range(buf, q, end):
+    """(begin, end, next position) of the part ``b,e`` at q (up to a semicolon or ``end``) as EvmEval reads it:
+    ``part.split(",")``, its first two fields through :func:`_py2_number` (a third and more: not read); begin -1
+    when it does not read."""
+    b, q = _py2_number(buf, q, end)
+    if b < 0 or q >= end or buf[q] != COMMA:
+        return -1, -1, q
+    e, q = _py2_number(buf, q + 1, end)
+    while q < end and buf[q] != SEMICOLON:  # fields after the second
+        q += 1
+    return (b if e >= 0 else -1), e, q
+
+
 FULL = -2  # parse_char_spans: call again with a larger ``cap``
 MAX_MENTION_CHARS = 1 << 20  # characters one mention may list (fastscore.nugget.engine checks the same in Python)
 
@@ -42,8 +99,9 @@ MAX_MENTION_CHARS = 1 << 20  # characters one mention may list (fastscore.nugget
 @njit(cache=True)
 def parse_char_spans(buf, n_mentions, cap):
     """(offsets, characters, lengths, the first malformed mention or -1, or FULL when more than ``cap``
-    characters).  A mention listing more than ``MAX_MENTION_CHARS`` characters, or with a number of more
-    than ``MAX_DIGITS`` digits, is malformed here (Python's reader names the value).  Arrays are sized up
+    characters).  Offsets are read as EvmEval reads them (:func:`_py2_range`); a mention listing more than
+    ``MAX_MENTION_CHARS`` characters, or an offset EvmEval refuses, is negative, or of more than ``MAX_DIGITS``
+    digits, is malformed here (``nugget.engine._chars`` names the problem).  Arrays are sized up
     front, never regrown in the loop (an array variable assigned there costs reference counting at every
     step)."""
     off = np.zeros(n_mentions + 1, dtype=np.int64)
@@ -58,7 +116,10 @@ def parse_char_spans(buf, n_mentions, cap):
         start_k = n
         q = p
         while True:
-            b, e, q = _range(buf, q, end)
+            b, e, r = _range(buf, q, end)  # plain digits: the files as written
+            if b < 0 or (r < end and buf[r] != SEMICOLON):
+                b, e, r = _py2_range(buf, q, end)
+            q = r
             if b < 0 or n - start_k + max(e - b, 0) > MAX_MENTION_CHARS:
                 return off, vals[:0], lengths, k
             if n + max(e - b, 0) > cap:

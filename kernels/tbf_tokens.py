@@ -3,9 +3,8 @@
 A span in token mode is token ids separated by commas (``t3,t4``: as Python's ``split(',')`` cuts it);
 a token table (``DOCID.tab``) has lines ``id<TAB>word<TAB>begin<TAB>end``.  The kernels cut the spans into
 tokens, hash each token's bytes, number equal tokens of a document alike with a small hash table per document
-(comparing the bytes: two tokens of one document with the same hash and other bytes are reported, and that
-document is read in Python), look each table line's id up in its document's hash table, and list each span's
-distinct numbers.  No sort: every step is one pass.
+(comparing the bytes: two tokens with one hash and other bytes get two numbers), look each table line's id up
+in its document's hash table, and list each span's distinct numbers.  No sort: every step is one pass.
 """
 import numpy as np
 from ._jit import njit
@@ -84,10 +83,9 @@ def _slot(key, mask):
 def group_tokens(buf, start, end, key, doc, n_docs):
     """Tokens in any order (``key``: the hash of ``buf[start:end]``, ``doc``: the document) -> a number per
     token, equal for the same bytes in one document, numbered document by document in the order the tokens
-    come; per document whether two of its tokens share a hash with other bytes (then the numbers of that
-    document are not to be used); per number its document, hash, start and end (of its first token):
-    (numbers, clash, (g_doc, g_key, g_start, g_end)).  A counting sort by document, then one hash table per
-    document."""
+    come (tokens with one hash and other bytes: other numbers); per number its document, hash, start and end
+    (of its first token): (numbers, (g_doc, g_key, g_start, g_end)).  A counting sort by document, then one
+    hash table per document."""
     n = len(start)
     first = np.zeros(n_docs + 1, dtype=np.int64)
     for t in range(n):
@@ -96,7 +94,6 @@ def group_tokens(buf, start, end, key, doc, n_docs):
         first[d + 1] += first[d]
     order = stable_order(doc, n_docs)
     code = np.empty(n, dtype=np.int64)
-    clash = np.zeros(n_docs, dtype=np.bool_)
     g_doc = np.empty(n, dtype=np.int64)
     g_key = np.empty(n, dtype=np.int64)
     g_start = np.empty(n, dtype=np.int64)
@@ -124,13 +121,11 @@ def group_tokens(buf, start, end, key, doc, n_docs):
                     code[t] = c
                     c += 1
                     break
-                if g_key[g] == k:
-                    if not same_bytes(buf, g_start[g], g_end[g], buf, start[t], end[t]):
-                        clash[d] = True
+                if g_key[g] == k and same_bytes(buf, g_start[g], g_end[g], buf, start[t], end[t]):
                     code[t] = g
                     break
-                s = (s + 1) & mask
-    return code, clash, (g_doc[:c], g_key[:c], g_start[:c], g_end[:c])
+                s = (s + 1) & mask  # another token, or one with the same hash and other bytes
+    return code, (g_doc[:c], g_key[:c], g_start[:c], g_end[:c])
 
 
 @njit(cache=True)
@@ -175,11 +170,14 @@ def _rstrip_end(tab, s, e):
 
 @njit(cache=True)
 def _invisible(tab, s, e, words, word_off):
-    """1 when the word ``tab[s:e]``, ASCII letters lowered and white space stripped, is one of ``words``;
-    0 when not; 2 when it has a byte outside ASCII (Python's ``lower``/``strip`` decide)."""
+    """1 when the word ``tab[s:e]``, ASCII letters lowered and ASCII white space stripped (Python 2's reading of
+    bytes), is one of ``words``; else 2 when it has a byte outside ASCII (Python 3's ``lower``/``strip`` may
+    read it otherwise: --fix-evmeval-quirks, the warning); else 0."""
+    wide = 0
     for i in range(s, e):
         if tab[i] >= 128:
-            return 2
+            wide = 2
+            break
     while s < e and (tab[s] == 32 or 9 <= tab[s] <= 13):
         s += 1
     e = _rstrip_end(tab, s, e)
@@ -197,7 +195,7 @@ def _invisible(tab, s, e, words, word_off):
                 break
         if same:
             return 1
-    return 0
+    return wide
 
 
 @njit(cache=True)
@@ -207,13 +205,10 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
     The tokens' groups (by document; each with its hash and the bytes ``buf[g_start:g_end]``): whether the
     table of the group's document has a line with that id (looked up in a hash table of the document's
     groups), and whether the word of any such line is invisible (:func:`_invisible`: 0, 1, or 2 for
-    Python to decide), as scorer_v1.7.1's ``read_token_ids`` collects them.  Per document: whether a line of
-    three tabs or more ends in a byte outside ASCII (white space only Python can tell: that table is read in
-    Python)."""
+    Python 3 to read), as scorer_v1.7.1's ``read_token_ids`` collects them: (found, invisible)."""
     n_groups = len(g_doc)
     found = np.zeros(n_groups, dtype=np.bool_)
     invisible = np.zeros(n_groups, dtype=np.int64)
-    odd = np.zeros(len(tab_start), dtype=np.bool_)
     table = np.empty(MIN_SLOTS, dtype=np.int64)
     g = 0
     for d in range(len(tab_start)):
@@ -252,8 +247,6 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
                 q += 1
             if t3 >= 0:  # fewer tabs: skipped however the line ends
                 e = _rstrip_end(tab, p, q)
-                if e > p and tab[e - 1] >= 128:
-                    odd[d] = True
                 if t3 < e and hi > lo:  # three tabs before the end once white space is dropped: four fields
                     key = _hash(tab, p, t1)
                     s = _slot(key, size - 1)
@@ -268,4 +261,4 @@ def table_lookup(tab, tab_start, tab_end, buf, g_doc, g_key, g_start, g_end, wor
                             break
                         s = (s + 1) & (size - 1)
             p = q + 1
-    return found, invisible, odd
+    return found, invisible

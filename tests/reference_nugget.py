@@ -59,18 +59,52 @@ def optimal(gold, system):
 
 
 def documents_one_by_one(monkeypatch) -> None:
-    """Token mode's documents all read by the engine's document-by-document path (``engine._token_side``,
-    ``_unknown_tokens``: what it takes for the documents the kernels leave to Python), the oracle of reading
-    them all at once (``nugget/token_spans.py``)."""
-    import numpy as np
+    """Token mode's documents read one at a time with sets and dicts (:func:`token_sides`), the oracle of the
+    engine's reading of them all at once (``engine._token_sides``, ``nugget/token_spans.py``)."""
+    from fastscore.nugget import engine
 
-    from fastscore.nugget.token_spans import TokenSpans
+    monkeypatch.setattr(engine, "_token_sides", token_sides)
 
-    look_up = TokenSpans.look_up
 
-    def every_document_to_python(self, *args):
-        found, hidden, python = look_up(self, *args)
-        return found, hidden, np.ones_like(python)
+def token_sides(spans, tables, pairs: list, kept: dict, opts, out, unknown_tokens: dict) -> None:
+    """``engine._token_sides`` document by document: each table read into a dict (``read_token_table``), each
+    span into a set of its visible tokens, numbered in the order they come."""
+    from fastscore.formats.tbf import ASCII_BLANKS, TbfDocument, read_token_table
+    from fastscore.nugget import engine
+    from fastscore.nugget.options import ASCII_LOWER
+    from fastscore.messages import shown
 
-    monkeypatch.setattr(TokenSpans, "look_up", every_document_to_python)
-
+    sides: dict = {"gold": [], "system": []}
+    for d, g_doc, s_doc in pairs:
+        path = engine._token_path(d, opts, g_doc)  # None: no table wanted; the table None: no such file
+        table = None if path is None else read_token_table(path)
+        docs = {"gold": g_doc, "system": s_doc or TbfDocument(d, 0, file=spans.files["system"])}
+        read = {t for t, words in (table or {}).items()
+                if any(w.translate(ASCII_LOWER).strip(ASCII_BLANKS) in opts.invisible for w in words)}
+        named = {t for role, doc in docs.items() for r in doc.rows for t in spans.files[role].spans[r].split(",")}
+        # Python 3's reading matters where a named token has a word outside ASCII (the warning names them)
+        if opts.invisible and any(t not in read and not all(w.isascii() for w in table[t])
+                                  for t in named if t in (table or {})):
+            invisible = engine._invisible_ids(table, opts, path, out.kept_visible)
+        else:
+            invisible = read
+        numbers: dict[str, int] = {}
+        for role, doc in docs.items():
+            tbf, ids, starts, lengths = spans.files[role], [], [0], []
+            for r in kept[role][len(sides[role])]:
+                visible = {t for t in tbf.spans[r].split(",") if t not in invisible}
+                ids.extend(sorted(numbers.setdefault(t, len(numbers)) for t in visible))
+                starts.append(len(ids))
+                lengths.append(len(visible))
+                missing = next((t for t in tbf.spans[r].split(",") if t not in table), None) if table is not None \
+                    else None
+                if missing is not None:
+                    unknown_tokens[role].append(f'{tbf.path}:{tbf.lines[r]}: document "{shown(doc.id)}": mention '
+                                                f"{tbf.ids[r]!r} names token {missing!r}, which {path} does not have")
+            sides[role].append((ids, starts, lengths))
+    for role, side in (("gold", out.gold), ("system", out.system)):
+        tbf = spans.files[role]
+        types, realis = engine._canonical_columns(tbf, opts)
+        for rows, (ids, starts, lengths) in zip(kept[role], sides[role]):
+            side.append(engine.DocMentions(tbf, rows, ids, starts, lengths, engine._pick(types, rows),
+                                           engine._pick(realis, rows)))

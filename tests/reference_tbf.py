@@ -139,3 +139,25 @@ def group_tokens(tokens: list[bytes], docs: list[int], n_docs: int) -> tuple[lis
 def span_numbers(spans: list[list[int]], keep: list[bool], numbers: list[int]) -> list[list[int]]:
     """Per span (its tokens), the sorted distinct numbers of the tokens ``keep`` selects."""
     return [sorted({numbers[t] for t in span if keep[t]}) for span in spans]
+
+
+_PY2_INT = re.compile(r"[ \t\n\r\x0b\x0c]*[+-]?[0-9]+[ \t\n\r\x0b\x0c]*")
+MAX_DIGITS, MAX_FIELD, MAX_MENTION_CHARS = 18, 4000, 1 << 20
+
+
+def char_span(span: str) -> list[int] | None:
+    """The characters of a character span as EvmEval lists them (``span.split(";")``, each part's first two
+    ``split(",")`` fields read by Python 2's ``int()``), or None where EvmEval or fastscore's limits refuse it
+    (an offset of more than ``MAX_FIELD`` characters, negative, of ``10 ** MAX_DIGITS`` or more; a mention of
+    more than ``MAX_MENTION_CHARS`` characters): what ``parse_char_spans`` gives a mention (the engine's
+    reading of the spans one by one before the kernel read them all)."""
+    chars: list[int] = []
+    for part in span.split(";"):
+        bounds = part.split(",")
+        if len(bounds) < 2 or any(len(x) > MAX_FIELD or not _PY2_INT.fullmatch(x) for x in bounds[:2]):
+            return None
+        b, e = int(bounds[0]), int(bounds[1])
+        if min(b, e) < 0 or max(b, e) >= 10 ** MAX_DIGITS or len(chars) + max(e - b, 0) > MAX_MENTION_CHARS:
+            return None
+        chars.extend(range(b, e))
+    return chars

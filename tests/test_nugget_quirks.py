@@ -169,19 +169,19 @@ def _tokens(tmp_path, first_word: str, repeat: str | None = None) -> str:
     return str(tkn)
 
 
-@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "python"])
+@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "oracle"])
 def test_token_id_invisible_when_any_of_its_lines_is(tmp_path, monkeypatch, one_by_one):
     """`t1 the` then `t1 car`: scorer_v1.7.1 keeps t1 in its invisible set (the gold span is t2 alone: 100)."""
-    if one_by_one:  # the engine's two paths
+    if one_by_one:  # the document-by-document oracle (tests/reference_nugget.py)
         documents_one_by_one(monkeypatch)
     gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
     result = score_nugget(gold, system, tokens=_tokens(tmp_path, "the", repeat="car"))
     assert _f1(result) == 1.0
 
 
-@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "python"])
+@pytest.mark.parametrize("one_by_one", [False, True], ids=["kernels", "oracle"])
 def test_invisible_word_with_a_no_break_space_stays_visible_as_in_scorer_v171(tmp_path, monkeypatch, one_by_one):
-    if one_by_one:  # the engine's two paths
+    if one_by_one:  # the document-by-document oracle (tests/reference_nugget.py)
         documents_one_by_one(monkeypatch)
     gold, system = _tbf(tmp_path, "g.tbf", TOKEN_GOLD), _tbf(tmp_path, "s.tbf", TOKEN_SYSTEM)
     tkn = _tokens(tmp_path, "the\u00a0")
@@ -200,6 +200,18 @@ def test_offsets_python2_int_refuses_are_a_clear_error(tmp_path, capsys, span):
     assert main(["nugget", gold, system, "--preset", "kbp2016"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "s.tbf:3" in err and "bad character span" in err
+
+
+@pytest.mark.parametrize("span", [" 10,14", "+10,\x0b14 ", "10,14,99", "0000000000000000000010,0014", "10,14,x;-0,0"])
+def test_offsets_python2_int_reads_are_read_by_the_kernel(tmp_path, monkeypatch, span):
+    """White space, a sign, leading zeros, a third field (EvmEval reads two): the span of `10,14`, read by the
+    kernel with no mention read one by one in Python."""
+    from fastscore.nugget import engine
+
+    monkeypatch.setattr(engine, "_chars", None)  # the one-by-one reading: for errors only
+    gold = _tbf(tmp_path, "g.tbf", GOLD)
+    system = _tbf(tmp_path, "s.tbf", GOLD.replace("\t10,14\t", f"\t{span}\t"))
+    assert _f1(score_nugget(gold, system, **V18)) == 1.0
 
 
 def test_malformed_span_of_a_type_the_whitelist_leaves_out_is_still_an_error(tmp_path, capsys):

@@ -1,6 +1,6 @@
 """Token-id spans read for all documents at once (nugget/token_spans.py, kernels/tbf_tokens.py) against the
-document-by-document reading (engine._token_side, _unknown_tokens: the path of the documents the kernels leave),
-on seeded corpora with awkward token tables: the same report, warnings and numbers."""
+document-by-document reading with sets and dicts (tests/reference_nugget.token_sides), on seeded and generated
+corpora with awkward token tables: the same report, warnings and numbers."""
 import random
 
 import numpy as np
@@ -98,7 +98,7 @@ def test_all_documents_at_once_equal_document_by_document(tmp_path, monkeypatch,
     assert any("token table does not have" in w for w in fast[1])  # the corpus has such tokens
 
 
-def test_invisible_words_outside_ascii_are_left_to_python(tmp_path, monkeypatch):
+def test_invisible_words_outside_ascii_read_as_the_oracle_reads_them(tmp_path, monkeypatch):
     paths, tkn = _corpus(tmp_path, 11)
     words = tmp_path / "invisible.txt"
     words.write_text("ünïcode\nkill\n  war \n", encoding="utf-8")
@@ -107,16 +107,20 @@ def test_invisible_words_outside_ascii_are_left_to_python(tmp_path, monkeypatch)
 
 
 def test_tokens_with_one_hash_and_other_bytes_are_told_apart(monkeypatch):
-    """Two tokens of a document whose hashes collide: that document's numbers are not used."""
+    """Two tokens of a document whose hashes collide: two numbers, each found in the table by its bytes."""
     buf = np.frombuffer(b"t1,t2\nt1", dtype=np.uint8)
     span, start, end, first = tbf_tokens.split_tokens(buf, 2)
     assert span.tolist() == [0, 0, 1] and first.tolist() == [0, 2, 3]
     doc = np.zeros(3, dtype=np.int64)
-    same_key = np.zeros(3, dtype=np.int64)  # as if every hash were equal
-    code, clash, _ = tbf_tokens.group_tokens(buf, start, end, same_key, doc, 1)
-    assert clash.tolist() == [True]
-    code, clash, groups = tbf_tokens.group_tokens(buf, start, end, tbf_tokens.slice_hashes(buf, start, end), doc, 1)
-    assert clash.tolist() == [False] and code.tolist() == [0, 1, 0] and groups[0].tolist() == [0, 0]
+    real = tbf_tokens.slice_hashes(buf, start, end)
+    for key in (np.full(3, real[1]), real):  # every hash that of t2 (looked up by the table's line), or not
+        code, groups = tbf_tokens.group_tokens(buf, start, end, key, doc, 1)
+        assert code.tolist() == [0, 1, 0] and groups[0].tolist() == [0, 0]
+        tab = np.frombuffer(b"t2\tthe\t0\t1\n", dtype=np.uint8)
+        words = np.frombuffer(b"the", dtype=np.uint8)
+        found, hidden = tbf_tokens.table_lookup(tab, np.array([0]), np.array([len(tab)]), buf, *groups, words,
+                                                np.array([0, 3]))
+        assert found.tolist() == [False, True] and hidden.tolist() == [0, 1]
 
 
 _TOKENS = st.lists(st.tuples(st.sampled_from([b"t1", b"t2", b"t10", b"", b"x", b"t1 ", b"\xc3\xa9"]),
@@ -133,10 +137,10 @@ def test_group_tokens_matches_reference(tokens, n_docs):
     starts = np.asarray([sum(len(t) + 1 for t, _ in tokens[:k]) for k in range(len(tokens))], dtype=np.int64)
     ends = starts + np.asarray([len(t) for t, _ in tokens], dtype=np.int64)
     docs = np.asarray([d for _, d in tokens], dtype=np.int64)
-    code, clash, (g_doc, g_key, g_start, g_end) = tbf_tokens.group_tokens(
+    code, (g_doc, g_key, g_start, g_end) = tbf_tokens.group_tokens(
         buf, starts, ends, tbf_tokens.slice_hashes(buf, starts, ends), docs, n_docs)
     numbers, groups = ref.group_tokens([t for t, _ in tokens], docs.tolist(), n_docs)
-    assert not clash.any() and code.tolist() == numbers
+    assert code.tolist() == numbers
     assert [(d, data[s:e]) for d, s, e in zip(g_doc.tolist(), g_start.tolist(), g_end.tolist())] == groups
     assert g_key.tolist() == tbf_tokens.slice_hashes(buf, g_start, g_end).tolist()
 
@@ -186,3 +190,53 @@ def test_tables_read_into_one_buffer_equal_file_by_file(tmp_path, monkeypatch, o
     assert not data.flags.writeable  # the compiled kernel's argument type
     assert present.tolist() == [e is not None for e in expected]
     assert [data[bounds[d]:bounds[d + 1]].tobytes() for d in range(len(paths))] == [e or b"" for e in expected]
+
+
+_TOKEN_IDS = st.sampled_from(["t1", "t2", "t3", "T1", "t1 ", "", "tö", "t\u00a0"])
+_WORDS = st.sampled_from(["the", "THE", " the\t", "the\u00a0", "\u2003The", "Ünïcode", "ünïcode", "kill", "\x1cthe",
+                          "\u212a", "x", ""])
+_ENDS = st.sampled_from(["", " ", "\t", "\r", "\x1c", "\u00a0", "\tx\u00e9", "\t\u2003"])
+
+
+@st.composite
+def _token_corpus(draw):
+    """One or two documents: spans of awkward token ids, each document's table (or none) of awkward lines."""
+    docs = []
+    for d in range(draw(st.integers(1, 2))):
+        lines = [f"{draw(_TOKEN_IDS)}\t{draw(_WORDS)}\t{draw(st.sampled_from(['0', '0'+chr(9)+'1', '']))}"
+                 f"{draw(_ENDS)}" for _ in range(draw(st.integers(0, 6)))]
+        table = "\n".join(lines) if draw(st.booleans()) else None
+        mentions = {side: [",".join(draw(st.lists(_TOKEN_IDS, min_size=1, max_size=3)))
+                           for _ in range(draw(st.integers(0, 3)))] for side in ("gold", "system")}
+        docs.append((f"D{d}", table, mentions))
+    return docs
+
+
+@settings(max_examples=60, deadline=None)
+@given(_token_corpus(), st.booleans(), st.sampled_from(["the\nkill\n", "ünïcode\nthe\n", "k\n"]))
+def test_token_sides_match_the_document_by_document_oracle(docs, fix, invisible):
+    """Generated nasty tables and spans (ids with white space or outside ASCII, words an invisible word once
+    Unicode white space is stripped or lowered, lines of three fields, ids a table lacks): the report, numbers
+    and warnings of the document-by-document oracle, with and without --fix-evmeval-quirks."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "tkn").mkdir()
+        (root / "words.txt").write_text(invisible, encoding="utf-8")
+        for side in ("gold", "system"):
+            lines = []
+            for doc, table, mentions in docs:
+                lines.append(f"#BeginOfDocument {doc}")
+                lines += [f"{side}\t{doc}\tE{k}\t{span}\tw\tLife_Die\tActual" for k, span in enumerate(mentions[side])]
+                lines.append("#EndOfDocument")
+            (root / f"{side}.tbf").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for doc, table, _ in docs:
+            if table is not None:
+                (root / "tkn" / f"{doc}.tab").write_text(table, encoding="utf-8")
+        paths = [str(root / "gold.tbf"), str(root / "system.tbf")]
+        monkeypatch = pytest.MonkeyPatch()  # each run undoes its patch (_scored)
+        options = {"preset": "kbp2015", "invisible_words": str(root / "words.txt"), "fix_evmeval_quirks": fix}
+        assert _scored(paths, str(root / "tkn"), monkeypatch, False, **options) == \
+            _scored(paths, str(root / "tkn"), monkeypatch, True, **options)

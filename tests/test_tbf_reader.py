@@ -342,3 +342,31 @@ def test_spans_python_reads_and_the_kernel_does_not_are_read_as_python_does(tmp_
     a = score_nugget(tmp_path / "g.tbf", tmp_path / "s.tbf", char_spans=True)
     b = score_nugget(tmp_path / "g.tbf", tmp_path / "s2.tbf", char_spans=True)
     assert a.to_dict(per_doc=True) == b.to_dict(per_doc=True)
+
+
+# ---- character spans: the kernel reads every span Python 2's int() reads (no document left to Python)
+
+_SPAN_PIECES = ["1", "0", "12", "9" * 18, "1" + "0" * 18, "0" * 20 + "7", "-", "+", " ", "\t", "\x0b", "\r", ",",
+                ",", ";", ";", "x", "\u00a0", "\u0661", "_", "-0", "4001"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_SPAN_PIECES), max_size=12))
+def test_parse_char_spans_reads_as_python2_int(pieces):
+    """Each span alone: the characters and length the plain-Python reading gives, or refused where it
+    refuses (signs, white space around offsets, leading zeros, a third field in a part, other scripts'
+    digits, Unicode white space, ``_``)."""
+    span = "".join(pieces)
+    expected = ref.char_span(span)
+    buf = np.frombuffer(span.encode("ascii", "replace"), dtype=np.uint8)
+    off, vals, lengths, bad = tbf_scan.parse_char_spans(buf, 1, 1 << 12)
+    if expected is None:
+        assert bad == 0
+    else:
+        assert bad == -1 and vals.tolist() == sorted(set(expected)) and lengths.tolist() == [len(expected)]
+
+
+def test_parse_char_spans_refuses_long_fields():
+    """More than 4,000 characters in an offset (Python's int() stops at 4,300 digits): refused, even zeros."""
+    for span, bad in (("0" * 3999 + "1,3", -1), ("0" * 4000 + "1,3", 0), ("1,3," + "x" * 5000, -1)):
+        assert tbf_scan.parse_char_spans(np.frombuffer(span.encode(), np.uint8), 1, 16)[3] == bad

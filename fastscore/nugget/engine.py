@@ -278,34 +278,28 @@ def _token_path(doc_id: str, opts: Options, doc: TbfDocument | None = None) -> s
 def _token_sides(spans: TokenSpans, tables: tuple | None, pairs: list, kept: dict, opts: Options, out: Prepared,
                  unknown_tokens: dict) -> None:
     """Both sides of every document in token mode from :class:`TokenSpans` (``tables``: what
-    ``read_token_tables`` gives, None: no tables wanted); a document the kernels leave to Python (or with a
-    token its table lacks: the messages) read as before, by :func:`_token_side`."""
+    ``read_token_tables`` gives, None: no tables wanted), and the messages on tokens a table lacks.  A table
+    with a word outside ASCII on a token of its document's mentions is read by :func:`_invisible_ids` too:
+    Python 3's Unicode ``lower``/``strip`` decide what --fix-evmeval-quirks hides and the warning names."""
     if tables is None:
         tables = np.zeros(0, np.uint8), np.zeros(len(pairs) + 1, np.int64), np.zeros(len(pairs), bool)
-    has_table = tables[2]
-    found, hidden, python = spans.look_up(tables[0], tables[1], opts.invisible)
-    whole = {}
-    for role in ("gold", "system"):
-        whole[role] = spans.sides(role, kept[role], found, hidden, python, has_table)
-        python = whole[role][3]
-    read: dict[str, dict] = {"gold": {}, "system": {}}  # per role, the sides of the documents read one by one
-    for i in np.flatnonzero(python).tolist():  # in document order, as the messages were collected
-        d, g_doc, s_doc = pairs[i]
-        table_path = _token_path(d, opts, g_doc)  # None: no table wanted; the table None: no such file
-        table = None if table_path is None else read_token_table(table_path)
-        invisible = _invisible_ids(table, opts, table_path, out.kept_visible)
-        token_ids: dict[str, int] = {}
-        for role, doc_obj in (("gold", g_doc), ("system", s_doc or TbfDocument(d, 0, file=spans.files["system"]))):
-            tbf, rows = spans.files[role], kept[role][i]
-            read[role][i] = _token_side(tbf, rows, opts, invisible, token_ids)
-            if table is not None:
-                _unknown_tokens(tbf, doc_obj.id, rows, table, table_path, unknown_tokens[role])
-    for role, sides in (("gold", out.gold), ("system", out.system)):
-        _, counts, vals, _ = whole[role]
-        csr = (offsets(counts), vals, counts.astype(np.float64))
-        sides.extend(_doc_sides(spans.files[role], kept[role], csr, opts, read[role]))
-        if not read[role]:
-            out.csr[role] = csr
+    found, hidden, wide = spans.look_up(tables[0], tables[1], opts.invisible)
+    for i in wide.tolist():  # in document order, as the warning lists them
+        d, g_doc, _ = pairs[i]
+        path = _token_path(d, opts, g_doc)
+        invisible = _invisible_ids(read_token_table(path), opts, path, out.kept_visible)
+        numbers, tokens = spans.numbers_of(i)
+        hidden[numbers.start:numbers.stop] = [t in invisible for t in tokens]
+    for side, (role, sides) in enumerate((("gold", out.gold), ("system", out.system))):
+        tbf = spans.files[role]
+        for i, r, token in spans.unknown(role, kept[role], found, tables[2]):
+            doc = (pairs[i][side + 1] or TbfDocument(pairs[i][0], 0)).id
+            unknown_tokens[role].append(f'{tbf.path}:{tbf.lines[r]}: document "{shown(doc)}": mention '
+                                        f"{tbf.ids[r]!r} names token {token!r}, which "
+                                        f"{_token_path(pairs[i][0], opts)} does not have")
+        _, counts, vals = spans.sides(role, kept[role], hidden)
+        out.csr[role] = offsets(counts), vals, counts.astype(np.float64)
+        sides.extend(_doc_sides(tbf, kept[role], out.csr[role], opts))
 
 
 def _no_table_warning(docs: list[str], n_docs: int, opts: Options) -> str:
@@ -330,7 +324,7 @@ def _invisible_ids(table: dict[str, list[str]] | None, opts: Options, path: str 
     # EvmEval lowercases the token, then looks it up in the list as written
     read = {tid for tid, words in table.items()
             if any(w.translate(ASCII_LOWER).strip(ASCII_BLANKS) in opts.invisible for w in words)}
-    # the corrected reading differs on words outside ASCII only (what the kernels leave to Python)
+    # the corrected reading differs on words outside ASCII only (the tables _token_sides reads here)
     meant = read | {tid for tid, words in table.items()
                     if any(not w.isascii() and w.lower().strip() in opts.invisible for w in words)}
     if opts.fix_evmeval_quirks:
@@ -338,16 +332,6 @@ def _invisible_ids(table: dict[str, list[str]] | None, opts: Options, path: str 
     if kept_visible is not None:
         kept_visible += [f"{path}: token {tid!r} ({table[tid][-1]!r})" for tid in table if tid in meant - read]
     return read
-
-
-def _unknown_tokens(tbf: TbfFile, doc_id: str, rows, table: dict[str, str], table_path: str,
-                    found: list[str]) -> None:
-    """Collect the mentions naming a token id their document's table lacks (one entry per mention)."""
-    for r in rows:
-        missing = next((t for t in tbf.spans[r].split(",") if t not in table), None)
-        if missing is not None:
-            found.append(f'{tbf.path}:{tbf.lines[r]}: document "{shown(doc_id)}": mention {tbf.ids[r]!r} names token '
-                         f"{missing!r}, which {table_path} does not have")
 
 
 def _undefined_members(tbf: TbfFile, doc: TbfDocument, found: list[str]) -> None:
@@ -396,20 +380,6 @@ def _repeated_ids(tbf: TbfFile, doc: TbfDocument):
             seen[mid] = tbf.lines[r]
 
 
-def _token_side(tbf: TbfFile, rows, opts: Options, invisible: set[str], token_ids: dict[str, int]) -> DocMentions:
-    canon = opts.preset.canonical
-    ids: list[int] = []
-    offsets = [0]
-    lengths: list[float] = []
-    for r in rows:
-        kept = {t for t in tbf.spans[r].split(",") if t not in invisible}
-        ids.extend(sorted(token_ids.setdefault(t, len(token_ids)) for t in kept))
-        offsets.append(len(ids))
-        lengths.append(len(kept))
-    return DocMentions(tbf, rows, ids, offsets, lengths, [canon(tbf.types[r]) for r in rows],
-                       [canon(tbf.realis[r]) for r in rows])
-
-
 def _canonical_columns(tbf: TbfFile, opts: Options) -> tuple[list[str], list[str]]:
     """The file's type and realis columns, normalised once (the functions are memoised)."""
     canon = opts.preset.canonical
@@ -449,14 +419,13 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         row = flat[bad]
         doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
         _chars(tbf, doc, row)  # raises the clear error
-        # else a span Python 2's int() reads and the kernel does not (' 12', '+12'): read them all as EvmEval does
-        off, vals, lengths = _char_csr(tbf, doc_ids, per_doc, limit)
+        raise AssertionError(f"parse_char_spans refused a span _chars reads: {tbf.spans[row]!r}")
     return _doc_sides(tbf, per_doc, (off, vals, lengths), opts), (off, vals, lengths)
 
 
-def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options, read: dict | None = None) -> list[DocMentions]:
+def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options) -> list[DocMentions]:
     """Each document's side from the CSR (offsets, ids, lengths) of all their mentions, one document after
-    another (views of it); ``read``: the sides of the documents read one by one, by document."""
+    another (views of it)."""
     off, vals, lengths = csr
     types, realis = _canonical_columns(tbf, opts)
     sizes = np.fromiter(map(len, per_doc), np.int64, len(per_doc))
@@ -468,8 +437,7 @@ def _doc_sides(tbf: TbfFile, per_doc: list, csr: tuple, opts: Options, read: dic
     sides = []
     for i, rows in enumerate(per_doc):
         a, b = m_off[i], m_off[i + 1]
-        sides.append(read[i] if read and i in read else
-                     DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
+        sides.append(DocMentions(tbf, rows, vals[t_off[a]:t_off[b]], local[a + i:b + i + 1], lengths[a:b],
                                  _pick(types, rows), _pick(realis, rows)))
     return sides
 
@@ -492,32 +460,11 @@ def _refuse_too_many_chars(tbf: TbfFile, doc_ids: list[str], per_doc: list, limi
                                                "each, far fewer in real files)", doc)
 
 
-def _char_csr(tbf: TbfFile, doc_ids: list[str], per_doc: list, limit: int):
-    """What ``parse_char_spans`` returns, from :func:`_chars`: per mention its sorted distinct characters
-    (CSR offsets and values) and its number of characters with repeats; more than ``limit`` characters in all:
-    the ParseError of :func:`_refuse_too_many_chars`."""
-    off = [0]
-    vals: list[int] = []
-    lengths: list[float] = []
-    listed = 0
-    for doc, rows in zip(doc_ids, per_doc):
-        for r in rows:
-            chars = _chars(tbf, doc, r)
-            listed += len(chars)
-            if listed > limit:
-                _refuse_too_many_chars(tbf, doc_ids, per_doc, limit)
-            lengths.append(len(chars))
-            vals.extend(sorted(set(chars)))
-            off.append(len(vals))
-    return (np.asarray(off, dtype=np.int64), np.asarray(vals, dtype=np.int64),
-            np.asarray(lengths, dtype=np.float64))
-
-
 def _chars(tbf: TbfFile, doc_id: str, row: int) -> list[int]:
     """The characters of a mention's span (as EvmEval lists them), or a ParseError: also for an offset that is
     negative or of more than ``MAX_DIGITS`` digits (the kernels' int64), and for a mention listing more than
     ``MAX_MENTION_CHARS`` characters (they are listed one by one: a span ``4,200000000`` would take gigabytes).
-    ``kernels/tbf_scan.parse_char_spans`` leaves exactly these spans to this function."""
+    ``kernels/tbf_scan.parse_char_spans`` refuses exactly these spans (this function then names the problem)."""
     from ..kernels.tbf_scan import MAX_DIGITS, MAX_MENTION_CHARS
 
     span = tbf.spans[row]

@@ -1,10 +1,10 @@
 """Token-id spans of every scored document at once (kernels/tbf_tokens.py), where ``engine.prepare`` would
 otherwise read each document's token table into a dict and each span into a set.
 
-The result is the one ``engine._token_side`` and ``engine._unknown_tokens`` give document by document: a
-document whose tokens or table the kernels cannot read as Python does (two tokens with one hash, a table line
-ending in a byte outside ASCII, a word outside ASCII that may be invisible) or that has a mention naming a
-token its table lacks (the warning's message) goes through those functions instead.
+Every document is read here (the reading one document at a time, with sets and dicts, is the oracle of
+tests/reference_nugget.py).  Python reads one thing: the token table of a document one of whose mentions names
+a token with a word outside ASCII, for Python 3's Unicode ``lower``/``strip`` (``engine._invisible_ids``: the
+invisible tokens of --fix-evmeval-quirks and the warning on the words scorer_v1.7.1 keeps visible).
 """
 from __future__ import annotations
 
@@ -39,9 +39,10 @@ class TokenSpans:
     row_span: dict  # role -> per row of the file, its span (-1: not in a scored document)
     buf: np.ndarray  # the spans' bytes, joined by newlines
     tok_span: np.ndarray  # per token, its span
+    tok_start: np.ndarray  # per token, its bytes in buf (start, end)
+    tok_end: np.ndarray
     span_first: np.ndarray  # per span, its first token (CSR offsets)
     code: np.ndarray  # per token, its number (equal tokens of a document alike, numbered document by document)
-    clash: np.ndarray  # per document, whether its numbers are not to be used
     groups: tuple  # per number: document, hash, start, end (sorted by document)
 
     @classmethod
@@ -62,10 +63,9 @@ class TokenSpans:
         buf = np.frombuffer("\n".join(spans).encode("utf-8"), dtype=np.uint8)
         tok_span, start, end, span_first = split_tokens(buf, len(spans))
         doc_of_span = np.concatenate(span_doc)
-        code, clash, groups = group_tokens(buf, start, end, slice_hashes(buf, start, end), doc_of_span[tok_span],
-                                           len(docs))
-        return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, span_first,
-                   code, clash, groups)
+        code, groups = group_tokens(buf, start, end, slice_hashes(buf, start, end), doc_of_span[tok_span], len(docs))
+        return cls({"gold": gold, "system": system}, len(docs), doc_of_span, row_span, buf, tok_span, start, end,
+                   span_first, code, groups)
 
     def _distinct(self, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per span, its distinct numbers of the tokens ``keep`` selects (None: all, computed once), sorted
@@ -80,8 +80,8 @@ class TokenSpans:
 
     def span_keys(self, role: str) -> tuple[np.ndarray, np.ndarray]:
         """Per row of the role's file, what ``kernels/tbf_scan.span_keys`` gives for character spans: a hash
-        equal for two spans naming the same set of tokens, and whether it holds (a scored document whose
-        numbers hold)."""
+        equal for two spans naming the same set of tokens, and whether it holds (a row of a scored
+        document)."""
         counts, codes = self._distinct()
         mixed = (codes.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
         mixed ^= mixed >> np.uint64(29)
@@ -91,40 +91,58 @@ class TokenSpans:
         rows = np.flatnonzero(self.row_span[role] >= 0)
         spans = self.row_span[role][rows]
         keys[rows] = sums[spans].view(np.int64)
-        ok[rows] = ~self.clash[self.span_doc[spans]]
+        ok[rows] = True
         return keys, ok
 
     def look_up(self, tab: np.ndarray, bounds: np.ndarray, invisible: frozenset[str]):
         """The documents' tables (document d's bytes: ``tab[bounds[d]:bounds[d + 1]]``, empty: none) -> per
-        token whether its table has it and whether it is invisible, and per document whether Python must read
-        it (its numbers clash, a line or a word the kernel leaves to Python)."""
+        number whether its table has it and whether it is invisible as scorer_v1.7.1 reads bytes, and the
+        documents with a visible token whose word is outside ASCII (Python 3 may read it otherwise)."""
         from ..kernels.tbf_tokens import table_lookup
 
         words = sorted(w.encode("utf-8") for w in invisible)
         word_buf = np.frombuffer(b"".join(words), dtype=np.uint8)
         word_off = offsets(np.fromiter(map(len, words), np.int64, len(words)))
-        found, hidden, odd = table_lookup(tab, bounds[:-1], bounds[1:], self.buf, *self.groups, word_buf, word_off)
-        python = self.clash | odd
-        python[self.groups[0][hidden == 2]] = True
-        return found[self.code], hidden[self.code] == 1, python
+        found, hidden = table_lookup(tab, bounds[:-1], bounds[1:], self.buf, *self.groups, word_buf, word_off)
+        return found, hidden == 1, np.unique(self.groups[0][hidden == 2])
 
-    def sides(self, role: str, kept: list, found: np.ndarray, hidden: np.ndarray, python: np.ndarray,
-              has_table: np.ndarray):
-        """The role's kept rows of every document as one CSR (mentions per document, each mention's number
-        of distinct visible tokens, their numbers), and the documents Python must read: ``python``, or where
-        a kept mention names a token its table lacks (the warning's messages)."""
-        counts, codes = self._distinct(~hidden if hidden.any() else None)
-        missing = np.bincount(self.tok_span[~found], minlength=len(self.span_doc)) > 0
+    def numbers_of(self, doc: int) -> tuple[range, list[str]]:
+        """The numbers of a document and their tokens."""
+        g_doc, _, g_start, g_end = self.groups
+        lo, hi = np.searchsorted(g_doc, [doc, doc + 1]).tolist()
+        data = self.buf.tobytes()
+        return range(lo, hi), [data[s:e].decode("utf-8") for s, e in zip(g_start[lo:hi].tolist(),
+                                                                           g_end[lo:hi].tolist())]
+
+    def sides(self, role: str, kept: list, hidden: np.ndarray):
+        """The role's kept rows of every document as one CSR: mentions per document, each mention's number of
+        distinct visible tokens, their numbers (``hidden``: per number)."""
+        counts, codes = self._distinct(~hidden[self.code] if hidden.any() else None)
         sizes = np.fromiter(map(len, kept), np.int64, len(kept))
         spans = self.row_span[role][row_positions(kept)]
         doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
-        python = python.copy()
-        python[doc_of[missing[spans] & has_table[doc_of]]] = True
         lengths = counts[spans]
         # numbers from 0 in each document (the mapping kernel's counting sort spans a document's numbers)
         first = np.searchsorted(self.groups[0], np.arange(len(kept)))
         values = _gather(codes, offsets(counts), spans) - np.repeat(first[doc_of], lengths)
-        return sizes, lengths, values, python
+        return sizes, lengths, values
+
+    def unknown(self, role: str, kept: list, found: np.ndarray, has_table: np.ndarray) -> list[tuple[int, int, str]]:
+        """(document, row, token) of each kept row of a document with a table naming a token the table lacks
+        (``found``: per number), its first such token, in document and row order."""
+        sizes = np.fromiter(map(len, kept), np.int64, len(kept))
+        rows = row_positions(kept)
+        spans = self.row_span[role][rows]
+        doc_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
+        lacking = ~found[self.code]
+        missing = np.bincount(self.tok_span[lacking], minlength=len(self.span_doc)) > 0
+        data = self.buf.tobytes()
+        out = []
+        for k in np.flatnonzero(missing[spans] & has_table[doc_of]).tolist():
+            t = self.span_first[spans[k]] + int(np.argmax(lacking[self.span_first[spans[k]]:
+                                                                  self.span_first[spans[k] + 1]]))
+            out.append((int(doc_of[k]), int(rows[k]), data[self.tok_start[t]:self.tok_end[t]].decode("utf-8")))
+        return out
 
 
 def _gather(values: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> np.ndarray:
