@@ -22,6 +22,14 @@ def starts_with(a, s, e, prefix):
 
 
 @njit(cache=True)
+def find_byte(a, s, e, byte):
+    """The first position of ``byte`` in ``a[s:e]``, else ``e``."""
+    while s < e and a[s] != byte:
+        s += 1
+    return s
+
+
+@njit(cache=True)
 def ascii_number(a, s, e, most):
     """The number ``a[s:e]`` writes in 1 to ``most`` ASCII digits, else -1."""
     if e <= s or e - s > most:

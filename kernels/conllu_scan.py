@@ -23,7 +23,7 @@ in ``err``; the reader reports the problem the file shows first.
 import numpy as np
 
 from ._jit import njit
-from .byte_spans import ascii_number, same_bytes, starts_with
+from .byte_spans import ascii_number, find_byte, same_bytes, starts_with
 
 SENTENCE_SHIFT = 24
 ORD_SHIFT = 10
@@ -313,9 +313,7 @@ def token_lines(data, ls, le, kind):
 def _disc(data, s, e):
     """``re.match(r"([^[]+)\\[(\\d+)/(\\d+)\\]")`` on data[s:e] (ASCII digits): (matched, end of the name, start
     and end of ``i``, of ``n``)."""
-    k = s
-    while k < e and data[k] != 91:  # '['
-        k += 1
+    k = find_byte(data, s, e, 91)  # '['
     if k == s or k == e:
         return False, 0, 0, 0, 0, 0
     slash = k + 1
@@ -483,9 +481,7 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
         last_s = -1
         r = p
         while r <= e:
-            t = r
-            while t < e and data[t] != 124:
-                t += 1
+            t = find_byte(data, r, e, 124)
             if starts_with(data, r, t, entity_w):
                 last_e = r
             elif starts_with(data, r, t, bridge_w):
@@ -494,9 +490,7 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
                 last_s = r
             r = t + 1
         while p <= e and status == OK:
-            q = p
-            while q < e and data[q] != 124:  # '|'
-                q += 1
+            q = find_byte(data, p, e, 124)  # '|'
             if p != last_e and p != last_b and p != last_s:
                 pass
             elif starts_with(data, p, q, bridge_w) or starts_with(data, p, q, split_w):
@@ -559,9 +553,7 @@ def _open(data, bs, be, closing, key, line_no, tag, kinds, nf, M, X, stack, e_s,
     f = 0
     vs = bs
     while f < nf:  # the values (split by '-') paired with the fields
-        ve = vs
-        while ve < be and data[ve] != 45:
-            ve += 1
+        ve = find_byte(data, vs, be, 45)
         if kinds[f] == FIELD_ID:
             es = vs
             ee = ve
@@ -771,12 +763,8 @@ def head_deps(data, heads, node_key, node_canon, node_ds, node_de, rel_slots, ca
             sentence = h >> SENTENCE_SHIFT
             p = s
             while p <= e:
-                q = p
-                while q < e and data[q] != 124:
-                    q += 1
-                colon = p
-                while colon < q and data[colon] != 58:
-                    colon += 1
+                q = find_byte(data, p, e, 124)
+                colon = find_byte(data, p, q, 58)
                 what, key = _node_id(data, p, colon, sentence)
                 if colon == q or what == ID_RANGE:  # no ':', or a '-' before it (which int() does not read)
                     return _fail(err, E_DEPS_ITEM, m, p, q, 0, 0, 0, 0), off, parent, rel, r_s, r_e, n_rel, odd, n_odd

@@ -8,7 +8,7 @@ The file's bytes (newlines already ``\\n``, valid UTF-8) come as a uint8 array; 
 import numpy as np
 
 from ._jit import njit
-from .byte_spans import ascii_number, same_bytes
+from .byte_spans import ascii_number, find_byte, same_bytes
 from .conllu_scan import _space
 
 LINE_SKIP, LINE_NEWDOC, LINE_TOKEN = 0, 1, 2  # blank or other comment; '# newdoc'; a token line
@@ -51,9 +51,7 @@ def scan_ua(data, n_lines, column, bridging):
     n = len(data)
     start = 0
     for line in range(n_lines):
-        end = start
-        while end < n and data[end] != 10:
-            end += 1
+        end = find_byte(data, start, n, 10)
         p = start
         fields = 0
         first = -1
@@ -94,30 +92,18 @@ def scan_ua(data, n_lines, column, bridging):
 
 MISSING = -1  # a field not given in an annotation
 _MARKABLE_ID, _ENTITY_ID, _MIN, _ELEMENT_OF = 1, 2, 3, 4
+# the fields the reader needs, their names' bytes one after another (code k: _NAME_ENDS[k-1]:_NAME_ENDS[k])
+_NAMES = np.frombuffer(b"MarkableIDEntityIDMinElementOf", dtype=np.uint8)
+_NAME_ENDS = np.array([0, 10, 18, 21, 30], dtype=np.int64)
 
 
 @njit(cache=True)
 def _field_name(data, s, e):
-    """Which of the fields the reader needs data[s:e] names (0: none); their lengths differ."""
-    n = e - s
-    if n == 10:
-        word = (77, 97, 114, 107, 97, 98, 108, 101, 73, 68)  # MarkableID
-        code = _MARKABLE_ID
-    elif n == 8:
-        word = (69, 110, 116, 105, 116, 121, 73, 68, 0, 0)  # EntityID
-        code = _ENTITY_ID
-    elif n == 3:
-        word = (77, 105, 110, 0, 0, 0, 0, 0, 0, 0)  # Min
-        code = _MIN
-    elif n == 9:
-        word = (69, 108, 101, 109, 101, 110, 116, 79, 102, 0)  # ElementOf
-        code = _ELEMENT_OF
-    else:
-        return 0
-    for k in range(n):
-        if data[s + k] != word[k]:
-            return 0
-    return code
+    """Which of the fields the reader needs data[s:e] names (0: none)."""
+    for code in range(1, len(_NAME_ENDS)):
+        if same_bytes(data, s, e, _NAMES, _NAME_ENDS[code - 1], _NAME_ENDS[code]):
+            return code
+    return 0
 
 
 @njit(cache=True)
@@ -181,20 +167,14 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
                 p += 1
             while ok and p < e:  # data[p] is '(': an annotation up to the next '('
                 a = p + 1
-                b = a
-                while b < e and data[b] != 40:
-                    b += 1
+                b = find_byte(data, a, e, 40)
                 single = b > a and data[b - 1] == 41
                 stop = b - 1 if single else b
                 mid_s = mid_e = es = ee = ms = me = of_s = of_e = -1
                 part = a
                 while True:  # its '|'-separated parts: name=value, or (no '=') name the part less its last byte
-                    q = part
-                    while q < stop and data[q] != 124:
-                        q += 1
-                    t = part
-                    while t < q and data[t] != 61:
-                        t += 1
+                    q = find_byte(data, part, stop, 124)
+                    t = find_byte(data, part, q, 61)
                     if t < q:
                         name_e, vs, ve = t, t + 1, q
                     else:
@@ -241,9 +221,7 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
                 if with_min:
                     min_a[m] = min_b[m] = MISSING
                     if ms >= 0:
-                        comma = ms
-                        while comma < me and data[comma] != 44:
-                            comma += 1
+                        comma = find_byte(data, ms, me, 44)
                         min_a[m] = ascii_number(data, ms, comma, 18)
                         min_b[m] = ascii_number(data, comma + 1, me, 18) if comma < me else min_a[m]
                         if min_a[m] < 0 or min_b[m] < 0:
