@@ -496,3 +496,19 @@ def test_the_line_ceaf_kernel_takes_the_largest_score(problems):
     i64 = lambda a: np.array(a, dtype=np.int64)  # noqa: E731
     sim, dense = line_ceaf(i64(k_prob), i64(k_off), i64(s_prob), i64(s_off), i64(mat_off), np.array(mat, dtype=float))
     assert [(tuple(s), d) for s, d in zip(sim.tolist(), dense.tolist())] == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.lists(st.sampled_from([0, 0.0, 0.5, 1.0, 1 / 3, 2 / 3]),
+                                                      min_size=16, max_size=16))
+def test_best_pairs_are_scipys_pairs_on_tie_heavy_scores(n, m, values):
+    """The memo keyed by the scores' values gives scipy's pairs for the cost matrix the alignment built before
+    (``-np.array(f)``, ints when every score is the int 0), whichever equal scores were seen first."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    scores = [values[i * m:(i + 1) * m] for i in range(n)]
+    engine.forget_assignments()
+    engine.best_pairs([[float(x) for x in row] for row in scores])  # equal values, seen first as floats
+    rows, cols = linear_sum_assignment(-np.array(scores))
+    assert engine.best_pairs(scores) == list(zip(rows.tolist(), cols.tolist()))
