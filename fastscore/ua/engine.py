@@ -279,6 +279,7 @@ _MEMO_ENTRIES = 100_000
 def forget_assignments() -> None:
     _ASSIGNMENTS.clear()
     _PAIRS.clear()
+    _TOTALS.clear()
 
 
 def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -296,6 +297,23 @@ def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
             _ASSIGNMENTS.clear()
         found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
+    return found
+
+
+_TOTALS: dict = {}  # (shape, bytes) of a score matrix -> best_total's
+
+
+def best_total(scores: np.ndarray) -> np.float64:
+    """The sum of ``scores`` over ``best_assignment(-scores)``, as numpy sums it; remembered for small matrices."""
+    key = (scores.shape, scores.tobytes()) if scores.size <= _MEMO_CELLS else None
+    found = _TOTALS.get(key)
+    if found is None:
+        r, c = best_assignment(-scores)
+        found = scores[r, c].sum()
+        if key is not None:
+            if len(_TOTALS) >= _MEMO_ENTRIES:
+                _TOTALS.clear()
+            _TOTALS[key] = found
     return found
 
 
@@ -350,8 +368,7 @@ def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
     scores = np.zeros((len(key_clusters), len(sys_clusters)))
     for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
-    r, c = best_assignment(-scores)
-    similarity = scores[r, c].sum()
+    similarity = best_total(scores)
     return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
 
 
