@@ -165,24 +165,29 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
             continue
         kept.append((markables, split, (hashed[entity] if entity in hashed else _hashed(entity, entities, hashed))
                      if split is not None else None))
-    clusters, mins = (_merged(kept) if keep_split else
-                      ([[m.span for m in ms] for ms, _, _ in kept], [[m.min for m in ms] for ms, _, _ in kept]))
+    if keep_split:
+        clusters, mins = _merged(kept, with_min)
+    else:
+        clusters = [[m.span for m in ms] for ms, _, _ in kept]
+        mins = [[m.min for m in ms] for ms, _, _ in kept] if with_min else None
     cluster_of = {m: i for i, c in enumerate(clusters) for m in c}  # an item in two clusters: the last
-    return Side(clusters, mins if with_min else None, non_referring, cluster_of)
+    return Side(clusters, mins, non_referring, cluster_of)
 
 
-def _merged(kept: list) -> tuple[list[list], list[list]]:
+def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list] | None]:
     """Clusters as the scorer leaves them when it keeps plural sets: each a set of its markables (repeated spans
-    once), clusters with equal plural sets one cluster, in the order the scorer's sets give."""
+    once), clusters with equal plural sets one cluster, in the order the scorer's sets give; and their Min spans
+    (``with_min``, else None)."""
     clusters: list[list] = []
     mins: list[list] = []
     merged: list[set | None] = []  # the Python set of a cluster with a plural set (its order is the scorer's)
     for markables, split, hashed in kept:
         if split is None:  # no plural set: nothing merges with it, and the order of its markables is immaterial
             spans = [(m.start, m.end) for m in markables]
-            if len(dict.fromkeys(spans)) == len(spans):
+            if len(set(spans)) == len(spans):
                 clusters.append(spans)
-                mins.append([m.min for m in markables])
+                if with_min:
+                    mins.append([m.min for m in markables])
             else:  # a span repeated: once, with its first Min
                 first: dict = {}
                 for span, m in zip(spans, markables):
@@ -206,5 +211,6 @@ def _merged(kept: list) -> tuple[list[list], list[list]]:
     for i, s in enumerate(merged):
         if s is not None:
             clusters[i] = [m if isinstance(m, Split) else m.span for m in s]
-            mins[i] = [None if isinstance(m, Split) else m.min for m in s]
-    return clusters, mins
+            if with_min:
+                mins[i] = [None if isinstance(m, Split) else m.min for m in s]
+    return clusters, mins if with_min else None
