@@ -38,26 +38,33 @@ class _Hashed:
         return isinstance(other, _Hashed) and other.span == self.span
 
 
-class Split:
+class Split(frozenset):
     """A plural set (split antecedent) as one item of a cluster: its member clusters, in the order the scorer
-    lists them, and for the key with minimum spans each member's Min spans."""
+    lists them, and for the key with minimum spans each member's Min spans.  A frozenset of its members as the
+    scorer's set holds them, for the scorer's hash (kept by frozenset, not computed again at each look-up)."""
 
-    __slots__ = ("key", "members", "member_mins", "member_of", "_hash")
+    __slots__ = ("key", "members", "member_mins", "member_of")
 
-    def __init__(self, members: set):
+    def __new__(cls, members: set):
         """``members``: a Python set of tuples of :class:`_Hashed`, filled in the scorer's order."""
-        self._hash = hash(frozenset(members))
+        self = super().__new__(cls, members)
         ordered = list(members)
         self.members: list[tuple[Span, ...]] = [tuple(m.span for m in t) for t in ordered]
         self.member_mins: list[tuple] = [tuple(m.min for m in t) for t in ordered]
         self.key = frozenset(self.members)
         self.member_of = {m: i for i, c in enumerate(self.members) for m in c}  # span -> its (last) member
-    def __hash__(self) -> int:
-        return self._hash
+        return self
+
+    __hash__ = frozenset.__hash__
 
     def __eq__(self, other):
         if isinstance(other, Split):
             return self.key == other.key
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, Split):
+            return self.key != other.key
         return NotImplemented
 
     def __repr__(self) -> str:
