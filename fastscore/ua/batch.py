@@ -239,11 +239,13 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
             e.index = index
             raise
     main = _Problems(7, 3)
+    sizes = []  # per document, the key's and the response's cluster sizes
     for doc in docs:
         *key, key_items = _side(doc.key, doc.sys, doc.found, KEY_MAPS)
         *sys, sys_items = _side(doc.sys, doc.key, doc.found, SYS_MAPS)
         key_ids, sys_ids, main.n_ids = _numbers(key_items, sys_items, main.n_ids)
         main.add((*key, key_ids), (*sys, sys_ids), False)
+        sizes.append((key[0], sys[0]))
     counts = main.counts().tolist()
     similarity = _ceaf_similarity(main) if docs else []
     out = []
@@ -254,8 +256,7 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
             if metric in KERNEL_METRICS:
                 c = tuple(counts[p][KERNEL_METRICS.index(metric)])
             elif doc.key.mins is None:
-                c = ceaf_totals(similarity[p][metric == "ceafm"], [len(k) for k in doc.key.clusters],
-                                [len(s) for s in doc.sys.clusters], metric == "ceafe")
+                c = ceaf_totals(similarity[p][metric == "ceafm"], *sizes[p], metric == "ceafe")
             else:
                 c = metric_counts(metric, doc.key, doc.sys, maps)
             row[metric] = (c, split_counts, maps)
