@@ -135,17 +135,33 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
         doc.pairs.append(row)
 
 
-def _align(doc: _Document, counts: list, dense: dict) -> None:
+def _kernel_f1(counts: np.ndarray) -> tuple[list, list]:
+    """Each pair problem's F1 of each kernel metric, as engine.aligned computes it from the counts (the same
+    divisions in the same order, 0 where it gives 0), and whether the scorer divides by zero there."""
+    pn, pd, rn, rd = counts[..., 0], counts[..., 1], counts[..., 2], counts[..., 3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(pd == 0, 0.0, pn / pd)
+        r = np.where(rd == 0, 0.0, rn / rd)
+        f = np.where(p + r == 0, 0.0, 2 * p * r / (p + r))
+    return f.tolist(), (((pn != 0) & (pd == 0)) | ((rn != 0) & (rd == 0))).tolist()
+
+
+def _align(doc: _Document, counts: list, f1: tuple[list, list], dense: dict) -> None:
     """Every metric's alignment of the document's plural sets (in the engine's metric order, so that the first
-    that cannot be computed is the one named); ``counts``: the pair problems' kernel counts, ``dense``: their
-    CEAF matrices (absent with Min spans: the engine's)."""
+    that cannot be computed is the one named); ``counts``: the pair problems' kernel counts, ``f1``: their F1 and
+    where it is undefined (:func:`_kernel_f1`), ``dense``: their CEAF matrices (absent with Min spans: the
+    engine's)."""
+    f_all, undefined = f1
     for metric in METRICS:
         if not doc.key_sets and not doc.sys_sets:
             doc.found[metric] = ([0, 0, 0, 0], NO_MAPS)
             continue
+        f = None  # aligned computes it (and raises where it is undefined)
         if metric in KERNEL_METRICS:
             col = KERNEL_METRICS.index(metric)
             raw = [[counts[p][col] for p in row] for row in doc.pairs]
+            if not any(undefined[p][col] for row in doc.pairs for p in row):
+                f = [[f_all[p][col] for p in row] for row in doc.pairs]
         elif dense:
             raw = [[_ceaf_dense(dense, p, metric == "ceafe") for p in row] for row in doc.pairs]
         else:
@@ -154,7 +170,7 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
             sys_members = [s.members for s in doc.sys_sets] or [[]]
             raw = [[_counts(metric, kc, sc, kmins, {}, {}, NO_MAPS, alignment=True) for sc in sys_members]
                    for kc, kmins in key_members]
-        maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets)
+        maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets, f)
         doc.found[metric] = (split_counts, maps)
 
 
@@ -230,11 +246,12 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
     pair_problems = _Problems(5, 3)
     for doc in docs:
         _alignment_problems(doc, pair_problems)
-    pair_counts = pair_problems.counts().tolist()
+    pair_array = pair_problems.counts()
+    pair_counts, f1 = pair_array.tolist(), _kernel_f1(pair_array)
     dense = _dense_matrices(pair_problems, docs) if pair_counts else {}
     for index, doc in enumerate(docs):
         try:
-            _align(doc, pair_counts, dense if doc.key.mins is None else {})
+            _align(doc, pair_counts, f1, dense if doc.key.mins is None else {})
         except Undefined as e:
             e.index = index
             raise

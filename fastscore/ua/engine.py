@@ -439,13 +439,13 @@ def _undefined(metric: str, which: str) -> Undefined:
                      "span twice): the UA scorer raises ZeroDivisionError here")
 
 
-def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tuple, list]:
-    """The alignment chosen from every key set's counts against every response set's (``raw[i][j]``: (pn, pd,
-    rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts."""
+def _pair_f1(metric: str, raw: list) -> list[list[float]]:
+    """Each pair's F1 as the scorer computes it (a float, or 0); raises Undefined where the scorer divides by
+    zero."""
     f: list[list[float]] = []
     for row in raw:
         f_row = []
-        for pn, pd, rn, rd in row:  # F1 as the scorer computes it, a float or 0
+        for pn, pd, rn, rd in row:
             if pd == 0:
                 if pn != 0:
                     raise _undefined(metric, "precision")
@@ -460,6 +460,15 @@ def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tup
                 r = rn / float(rd)
             f_row.append(0 if p + r == 0 else 2 * p * r / (p + r))
         f.append(f_row)
+    return f
+
+
+def aligned(metric: str, raw: list, key_sets: list, sys_sets: list, f: list | None = None) -> tuple[tuple, list]:
+    """The alignment chosen from every key set's counts against every response set's (``raw[i][j]``: (pn, pd,
+    rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts.
+    ``f``: each pair's F1 where the caller has it (none undefined), else computed here."""
+    if f is None:
+        f = _pair_f1(metric, raw)
     pairs = [(0, 0)] if len(f) == 1 and len(f[0]) == 1 else best_pairs(f)
     counts = _alignment_counts(raw, pairs)
     key_r, sys_p, key_f = {}, {}, {}
