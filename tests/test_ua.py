@@ -537,3 +537,22 @@ def test_order_dependence_counted_as_when_every_order_is_scored(tmp_path, monkey
     fast = count()
     monkeypatch.setattr(score, "_other_orders", every_order)
     assert fast == count() == "7"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*[st.sampled_from([0.0, 1.0, 2.0, 3.0, 0.5, 7.0, 1 / 3])] * 4), min_size=1, max_size=6))
+def test_the_batch_f1_is_the_engines_bit_for_bit(cells):
+    """F1 of the kernel's counts in one array operation: the engine's floats (0 for its int 0), and undefined
+    exactly where the engine raises."""
+    import numpy as np
+
+    from fastscore.ua.batch import _kernel_f1
+
+    f, undefined = _kernel_f1(np.array(cells).reshape(len(cells), 1, 4))
+    for cell, (ours,), (bad,) in zip(cells, f, undefined):
+        try:
+            (theirs,), = engine._pair_f1("muc", [[cell]])
+        except engine.Undefined:
+            assert bad
+            continue
+        assert not bad and ours == theirs and (ours != 0 or theirs == 0)
