@@ -496,3 +496,63 @@ def test_the_line_ceaf_kernel_takes_the_largest_score(problems):
     i64 = lambda a: np.array(a, dtype=np.int64)  # noqa: E731
     sim, dense = line_ceaf(i64(k_prob), i64(k_off), i64(s_prob), i64(s_off), i64(mat_off), np.array(mat, dtype=float))
     assert [(tuple(s), d) for s, d in zip(sim.tolist(), dense.tolist())] == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.lists(st.sampled_from([0, 0.0, 0.5, 1.0, 1 / 3, 2 / 3]),
+                                                      min_size=16, max_size=16))
+def test_best_pairs_are_scipys_pairs_on_tie_heavy_scores(n, m, values):
+    """The memo keyed by the scores' values gives scipy's pairs for the cost matrix the alignment built before
+    (``-np.array(f)``, ints when every score is the int 0), whichever equal scores were seen first."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    scores = [values[i * m:(i + 1) * m] for i in range(n)]
+    engine.forget_assignments()
+    engine.best_pairs([[float(x) for x in row] for row in scores])  # equal values, seen first as floats
+    rows, cols = linear_sum_assignment(-np.array(scores))
+    assert engine.best_pairs(scores) == list(zip(rows.tolist(), cols.tolist()))
+
+
+def test_order_dependence_counted_as_when_every_order_is_scored(tmp_path, monkeypatch):
+    """Orders that are a cluster's own are not scored again: the warning's count is the one scoring all three
+    orders gives (20 generated documents, 7 of them order-dependent)."""
+    from gen_ua import pair  # scripts/, which tests.ua_cases puts on the path
+
+    from fastscore.ua import score
+
+    key, sys_ = pair(3, docs=20, tokens=300, repeats=False)
+    (tmp_path / "k").write_text(key)
+    (tmp_path / "s").write_text(sys_)
+
+    def count():
+        found = [w for w in score_ua(str(tmp_path / "k"), str(tmp_path / "s")).warnings if "plural sets on both" in w]
+        return found[0].split()[0]
+
+    def every_order(c):
+        if Split not in map(type, c):
+            return []
+        return [sorted(c, key=lambda m: isinstance(m, Split) != first) for first in (True, False)]
+
+    fast = count()
+    monkeypatch.setattr(score, "_other_orders", every_order)
+    assert fast == count() == "7"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*[st.sampled_from([0.0, 1.0, 2.0, 3.0, 0.5, 7.0, 1 / 3])] * 4), min_size=1, max_size=6))
+def test_the_batch_f1_is_the_engines_bit_for_bit(cells):
+    """F1 of the kernel's counts in one array operation: the engine's floats (0 for its int 0), and undefined
+    exactly where the engine raises."""
+    import numpy as np
+
+    from fastscore.ua.batch import _kernel_f1
+
+    f, undefined = _kernel_f1(np.array(cells).reshape(len(cells), 1, 4))
+    for cell, (ours,), (bad,) in zip(cells, f, undefined):
+        try:
+            (theirs,), = engine._pair_f1("muc", [[cell]])
+        except engine.Undefined:
+            assert bad
+            continue
+        assert not bad and ours == theirs and (ours != 0 or theirs == 0)

@@ -13,7 +13,7 @@ from itertools import repeat
 import numpy as np
 
 from .clusters import Side, Split
-from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, ceaf_totals, metric_counts
+from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, best_total, ceaf_totals, metric_counts
 
 KERNEL_METRICS = ("muc", "bcub", "lea", "blancc", "blancn")  # the kernel's columns, in its order
 KEY_MAPS = ((0, "muc", 0), (1, "bcub", 0), (2, "lea", 0), (3, "blancc", 2), (4, "blancn", 2), (5, "ceafe", 2),
@@ -135,17 +135,33 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
         doc.pairs.append(row)
 
 
-def _align(doc: _Document, counts: list, dense: dict) -> None:
+def _kernel_f1(counts: np.ndarray) -> tuple[list, list]:
+    """Each pair problem's F1 of each kernel metric, as engine.aligned computes it from the counts (the same
+    divisions in the same order, 0 where it gives 0), and whether the scorer divides by zero there."""
+    pn, pd, rn, rd = counts[..., 0], counts[..., 1], counts[..., 2], counts[..., 3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(pd == 0, 0.0, pn / pd)
+        r = np.where(rd == 0, 0.0, rn / rd)
+        f = np.where(p + r == 0, 0.0, 2 * p * r / (p + r))
+    return f.tolist(), (((pn != 0) & (pd == 0)) | ((rn != 0) & (rd == 0))).tolist()
+
+
+def _align(doc: _Document, counts: list, f1: tuple[list, list], dense: dict) -> None:
     """Every metric's alignment of the document's plural sets (in the engine's metric order, so that the first
-    that cannot be computed is the one named); ``counts``: the pair problems' kernel counts, ``dense``: their
-    CEAF matrices (absent with Min spans: the engine's)."""
+    that cannot be computed is the one named); ``counts``: the pair problems' kernel counts, ``f1``: their F1 and
+    where it is undefined (:func:`_kernel_f1`), ``dense``: their CEAF matrices (absent with Min spans: the
+    engine's)."""
+    f_all, undefined = f1
     for metric in METRICS:
         if not doc.key_sets and not doc.sys_sets:
             doc.found[metric] = ([0, 0, 0, 0], NO_MAPS)
             continue
+        f = None  # aligned computes it (and raises where it is undefined)
         if metric in KERNEL_METRICS:
             col = KERNEL_METRICS.index(metric)
             raw = [[counts[p][col] for p in row] for row in doc.pairs]
+            if not any(undefined[p][col] for row in doc.pairs for p in row):
+                f = [[f_all[p][col] for p in row] for row in doc.pairs]
         elif dense:
             raw = [[_ceaf_dense(dense, p, metric == "ceafe") for p in row] for row in doc.pairs]
         else:
@@ -154,30 +170,26 @@ def _align(doc: _Document, counts: list, dense: dict) -> None:
             sys_members = [s.members for s in doc.sys_sets] or [[]]
             raw = [[_counts(metric, kc, sc, kmins, {}, {}, NO_MAPS, alignment=True) for sc in sys_members]
                    for kc, kmins in key_members]
-        maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets)
+        maps, split_counts = aligned(metric, raw, doc.key_sets, doc.sys_sets, f)
         doc.found[metric] = (split_counts, maps)
 
 
 def _ceaf_dense(dense: dict, p: int, entity: bool) -> tuple:
     """engine.ceaf_dense of pair problem ``p``: its counts where its matrix is a line (``kernels/ua_ceaf.line_ceaf``),
-    else from its overlap matrix."""
-    from .engine import best_assignment
-
+    else from its score matrices."""
     found = dense[p]
     if len(found) == 2:  # a line: its CEAFe and CEAFm counts
         return found[not entity]
-    overlap, key_sizes, sys_sizes, entities, mentions = found
-    scores = 2 * overlap / (key_sizes[:, None] + sys_sizes[None, :]).astype(np.float64) if entity else overlap
-    r, c = best_assignment(-scores)
-    similarity = scores[r, c].sum()
+    entity_scores, overlap, entities, mentions = found
+    similarity = best_total(entity_scores if entity else overlap)
     n_sys, n_key = entities if entity else mentions  # ceaf_totals's
     return similarity, n_sys, similarity, n_key
 
 
 def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
-    """Pair problem -> its CEAFe and CEAFm counts where its matrix is a line, else (its overlap matrix, key and
-    response cluster sizes, the numbers of response and key clusters, of response and key mentions), for documents
-    matched exactly."""
+    """Pair problem -> its CEAFe and CEAFm counts where its matrix is a line, else (its CEAFe score matrix, its
+    overlap matrix (CEAFm's), the numbers of response and key clusters, of response and key mentions), for
+    documents matched exactly."""
     from ..kernels.ua_ceaf import dense_overlaps, line_ceaf
 
     (k_prob, k_off, *_), (s_prob, s_off, *_) = problems.arrays
@@ -185,19 +197,27 @@ def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
                                   problems.sides[1].span_numbers(), problems.n_ids)
     sim, needs_matrix = line_ceaf(k_prob, k_off, s_prob, s_off, mat_off, mat)
     k_sizes, s_sizes = np.diff(k_off), np.diff(s_off)
-    n_key, n_sys = np.diff(k_prob).tolist(), np.diff(s_prob).tolist()
-    key_mentions = np.add.reduceat(np.append(k_sizes, 0), k_prob[:-1]) * (np.diff(k_prob) > 0)
-    sys_mentions = np.add.reduceat(np.append(s_sizes, 0), s_prob[:-1]) * (np.diff(s_prob) > 0)
+    n_key, n_sys = np.diff(k_prob), np.diff(s_prob)
+    # every cell's CEAFe score, 2 * overlap / (key cluster's size + response cluster's size), as ceaf_dense's
+    cell_p = np.repeat(np.arange(len(n_key)), np.diff(mat_off))
+    local = np.arange(len(mat)) - mat_off[cell_p]
+    width = n_sys[cell_p]
+    entity_scores = 2 * mat / (k_sizes[k_prob[cell_p] + local // width]
+                               + s_sizes[s_prob[cell_p] + local % width]).astype(np.float64)
+    key_mentions = np.add.reduceat(np.append(k_sizes, 0), k_prob[:-1]) * (n_key > 0)
+    sys_mentions = np.add.reduceat(np.append(s_sizes, 0), s_prob[:-1]) * (n_sys > 0)
     key_mentions, sys_mentions = key_mentions.tolist(), sys_mentions.tolist()
+    n_key, n_sys = n_key.tolist(), n_sys.tolist()
     sim, needs_matrix = sim.tolist(), needs_matrix.tolist()
     out = {}
     for doc in docs:
         if doc.key.mins is None:
             for p in (p for row in doc.pairs for p in row):
                 if needs_matrix[p]:
-                    out[p] = (mat[mat_off[p]:mat_off[p + 1]].reshape(n_key[p], n_sys[p]),
-                              k_sizes[k_prob[p]:k_prob[p + 1]], s_sizes[s_prob[p]:s_prob[p + 1]],
-                              (n_sys[p], n_key[p]), (sys_mentions[p], key_mentions[p]))
+                    cells = slice(mat_off[p], mat_off[p + 1])
+                    shape = (n_key[p], n_sys[p])
+                    out[p] = (entity_scores[cells].reshape(shape), mat[cells].reshape(shape), (n_sys[p], n_key[p]),
+                              (sys_mentions[p], key_mentions[p]))
                 else:
                     e, m = sim[p]
                     out[p] = ((e, n_sys[p], e, n_key[p]), (m, sys_mentions[p], m, key_mentions[p]))
@@ -226,20 +246,23 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
     pair_problems = _Problems(5, 3)
     for doc in docs:
         _alignment_problems(doc, pair_problems)
-    pair_counts = pair_problems.counts().tolist()
+    pair_array = pair_problems.counts()
+    pair_counts, f1 = pair_array.tolist(), _kernel_f1(pair_array)
     dense = _dense_matrices(pair_problems, docs) if pair_counts else {}
     for index, doc in enumerate(docs):
         try:
-            _align(doc, pair_counts, dense if doc.key.mins is None else {})
+            _align(doc, pair_counts, f1, dense if doc.key.mins is None else {})
         except Undefined as e:
             e.index = index
             raise
     main = _Problems(7, 3)
+    sizes = []  # per document, the key's and the response's cluster sizes
     for doc in docs:
         *key, key_items = _side(doc.key, doc.sys, doc.found, KEY_MAPS)
         *sys, sys_items = _side(doc.sys, doc.key, doc.found, SYS_MAPS)
         key_ids, sys_ids, main.n_ids = _numbers(key_items, sys_items, main.n_ids)
         main.add((*key, key_ids), (*sys, sys_ids), False)
+        sizes.append((key[0], sys[0]))
     counts = main.counts().tolist()
     similarity = _ceaf_similarity(main) if docs else []
     out = []
@@ -250,8 +273,7 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
             if metric in KERNEL_METRICS:
                 c = tuple(counts[p][KERNEL_METRICS.index(metric)])
             elif doc.key.mins is None:
-                c = ceaf_totals(similarity[p][metric == "ceafm"], [len(k) for k in doc.key.clusters],
-                                [len(s) for s in doc.sys.clusters], metric == "ceafe")
+                c = ceaf_totals(similarity[p][metric == "ceafm"], *sizes[p], metric == "ceafe")
             else:
                 c = metric_counts(metric, doc.key, doc.sys, maps)
             row[metric] = (c, split_counts, maps)
@@ -263,14 +285,11 @@ def _ceaf_similarity(main: _Problems) -> list:
     """Per document, CEAFe's and CEAFm's similarity as engine.ceaf gives it (right for exact matching only: a
     key with Min spans is left to the engine)."""
     from ..kernels.ua_ceaf import ceaf_parts, ordered_sums
-    from .engine import best_assignment
 
     (k_prob, k_off, _, _, map_g, map_w), (s_prob, s_off, *_) = main.arrays
     part_off, value, rows, cols, mat_off, mat = ceaf_parts(
         k_prob, k_off, main.sides[0].span_numbers(), np.ascontiguousarray(map_g[:, 5:]),
         np.ascontiguousarray(map_w[:, 5:]), s_prob, s_off, main.sides[1].span_numbers(), main.n_ids)
     for t in np.flatnonzero(mat_off >= 0).tolist():  # the parts of more than one pair: scipy's assignment
-        m = mat[mat_off[t]:mat_off[t] + rows[t] * cols[t]].reshape(rows[t], cols[t])
-        r, c = best_assignment(-m)
-        value[t] = float(m[r, c].sum())
+        value[t] = best_total(mat[mat_off[t]:mat_off[t] + rows[t] * cols[t]].reshape(rows[t], cols[t]))
     return ordered_sums(value, part_off).reshape(-1, 2).tolist()

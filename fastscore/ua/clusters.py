@@ -38,26 +38,33 @@ class _Hashed:
         return isinstance(other, _Hashed) and other.span == self.span
 
 
-class Split:
+class Split(frozenset):
     """A plural set (split antecedent) as one item of a cluster: its member clusters, in the order the scorer
-    lists them, and for the key with minimum spans each member's Min spans."""
+    lists them, and for the key with minimum spans each member's Min spans.  A frozenset of its members as the
+    scorer's set holds them, for the scorer's hash (kept by frozenset, not computed again at each look-up)."""
 
-    __slots__ = ("key", "members", "member_mins", "member_of", "_hash")
+    __slots__ = ("key", "members", "member_mins", "member_of")
 
-    def __init__(self, members: set):
+    def __new__(cls, members: set):
         """``members``: a Python set of tuples of :class:`_Hashed`, filled in the scorer's order."""
-        self._hash = hash(frozenset(members))
+        self = super().__new__(cls, members)
         ordered = list(members)
         self.members: list[tuple[Span, ...]] = [tuple(m.span for m in t) for t in ordered]
         self.member_mins: list[tuple] = [tuple(m.min for m in t) for t in ordered]
         self.key = frozenset(self.members)
         self.member_of = {m: i for i, c in enumerate(self.members) for m in c}  # span -> its (last) member
-    def __hash__(self) -> int:
-        return self._hash
+        return self
+
+    __hash__ = frozenset.__hash__
 
     def __eq__(self, other):
         if isinstance(other, Split):
             return self.key == other.key
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, Split):
+            return self.key != other.key
         return NotImplemented
 
     def __repr__(self) -> str:
@@ -165,24 +172,29 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
             continue
         kept.append((markables, split, (hashed[entity] if entity in hashed else _hashed(entity, entities, hashed))
                      if split is not None else None))
-    clusters, mins = (_merged(kept) if keep_split else
-                      ([[m.span for m in ms] for ms, _, _ in kept], [[m.min for m in ms] for ms, _, _ in kept]))
+    if keep_split:
+        clusters, mins = _merged(kept, with_min)
+    else:
+        clusters = [[m.span for m in ms] for ms, _, _ in kept]
+        mins = [[m.min for m in ms] for ms, _, _ in kept] if with_min else None
     cluster_of = {m: i for i, c in enumerate(clusters) for m in c}  # an item in two clusters: the last
-    return Side(clusters, mins if with_min else None, non_referring, cluster_of)
+    return Side(clusters, mins, non_referring, cluster_of)
 
 
-def _merged(kept: list) -> tuple[list[list], list[list]]:
+def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list] | None]:
     """Clusters as the scorer leaves them when it keeps plural sets: each a set of its markables (repeated spans
-    once), clusters with equal plural sets one cluster, in the order the scorer's sets give."""
+    once), clusters with equal plural sets one cluster, in the order the scorer's sets give; and their Min spans
+    (``with_min``, else None)."""
     clusters: list[list] = []
     mins: list[list] = []
     merged: list[set | None] = []  # the Python set of a cluster with a plural set (its order is the scorer's)
     for markables, split, hashed in kept:
         if split is None:  # no plural set: nothing merges with it, and the order of its markables is immaterial
             spans = [(m.start, m.end) for m in markables]
-            if len(dict.fromkeys(spans)) == len(spans):
+            if len(set(spans)) == len(spans):
                 clusters.append(spans)
-                mins.append([m.min for m in markables])
+                if with_min:
+                    mins.append([m.min for m in markables])
             else:  # a span repeated: once, with its first Min
                 first: dict = {}
                 for span, m in zip(spans, markables):
@@ -206,5 +218,6 @@ def _merged(kept: list) -> tuple[list[list], list[list]]:
     for i, s in enumerate(merged):
         if s is not None:
             clusters[i] = [m if isinstance(m, Split) else m.span for m in s]
-            mins[i] = [None if isinstance(m, Split) else m.min for m in s]
-    return clusters, mins
+            if with_min:
+                mins[i] = [None if isinstance(m, Split) else m.min for m in s]
+    return clusters, mins if with_min else None

@@ -25,12 +25,6 @@ class Undefined(ValueError):
     """A number the scorer cannot compute (it crashes): the glue names the file and document."""
 
 
-def _f1(pn, pd, rn, rd) -> float:
-    p = 0 if pd == 0 else pn / float(pd)
-    r = 0 if rd == 0 else rn / float(rd)
-    return 0 if p + r == 0 else 2 * p * r / (p + r)
-
-
 def _cluster_map(clusters) -> dict:
     out = {}
     for i, c in enumerate(clusters):
@@ -284,6 +278,8 @@ _MEMO_ENTRIES = 100_000
 
 def forget_assignments() -> None:
     _ASSIGNMENTS.clear()
+    _PAIRS.clear()
+    _TOTALS.clear()
 
 
 def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,6 +297,39 @@ def best_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if len(_ASSIGNMENTS) >= _MEMO_ENTRIES:
             _ASSIGNMENTS.clear()
         found = _ASSIGNMENTS[key] = linear_sum_assignment(cost)
+    return found
+
+
+_TOTALS: dict = {}  # (shape, bytes) of a score matrix -> best_total's
+
+
+def best_total(scores: np.ndarray) -> np.float64:
+    """The sum of ``scores`` over ``best_assignment(-scores)``, as numpy sums it; remembered for small matrices."""
+    key = (scores.shape, scores.tobytes()) if scores.size <= _MEMO_CELLS else None
+    found = _TOTALS.get(key)
+    if found is None:
+        r, c = best_assignment(-scores)
+        found = scores[r, c].sum()
+        if key is not None:
+            if len(_TOTALS) >= _MEMO_ENTRIES:
+                _TOTALS.clear()
+            _TOTALS[key] = found
+    return found
+
+
+_PAIRS: dict = {}  # (rows, the scores row by row) -> the pairs best_assignment chooses for those scores
+
+
+def best_pairs(scores: list[list[float]]) -> list[tuple[int, int]]:
+    """The (row, column) pairs of ``best_assignment(-np.array(scores))`` (scores as Python numbers, at least 0,
+    none NaN: equal values make bit-equal cost matrices, so the values key the memo)."""
+    key = (len(scores), *[x for row in scores for x in row])
+    found = _PAIRS.get(key)
+    if found is None:
+        rows, cols = best_assignment(-np.array(scores, dtype=np.float64))
+        if len(_PAIRS) >= _MEMO_ENTRIES:
+            _PAIRS.clear()
+        found = _PAIRS[key] = list(zip(rows.tolist(), cols.tolist()))
     return found
 
 
@@ -339,8 +368,7 @@ def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
     scores = np.zeros((len(key_clusters), len(sys_clusters)))
     for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
-    r, c = best_assignment(-scores)
-    similarity = scores[r, c].sum()
+    similarity = best_total(scores)
     return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
 
 
@@ -406,22 +434,42 @@ def align_splits(metric: str, key: Side, sys: Side) -> tuple[tuple, list]:
     return aligned(metric, raw, key_sets, sys_sets)
 
 
-def aligned(metric: str, raw: list, key_sets: list, sys_sets: list) -> tuple[tuple, list]:
-    """The alignment chosen from every key set's counts against every response set's (``raw[i][j]``: (pn, pd,
-    rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts."""
+def _undefined(metric: str, which: str) -> Undefined:
+    return Undefined(f"the alignment of plural sets divides {metric}'s {which} by zero (a member cluster holds a "
+                     "span twice): the UA scorer raises ZeroDivisionError here")
+
+
+def _pair_f1(metric: str, raw: list) -> list[list[float]]:
+    """Each pair's F1 as the scorer computes it (a float, or 0); raises Undefined where the scorer divides by
+    zero."""
     f: list[list[float]] = []
     for row in raw:
+        f_row = []
         for pn, pd, rn, rd in row:
-            if (pn != 0 and pd == 0) or (rn != 0 and rd == 0):
-                raise Undefined(f"the alignment of plural sets divides {metric}'s {'precision' if pd == 0 else 'recall'} "
-                                f"by zero (a member cluster holds a span twice): the UA scorer raises "
-                                "ZeroDivisionError here")
-        f.append([_f1(*counts) for counts in row])
-    if len(f) == 1 and len(f[0]) == 1:
-        pairs = [(0, 0)]
-    else:
-        rows, cols = best_assignment(-np.array(f))
-        pairs = list(zip(rows.tolist(), cols.tolist()))
+            if pd == 0:
+                if pn != 0:
+                    raise _undefined(metric, "precision")
+                p = 0
+            else:
+                p = pn / float(pd)
+            if rd == 0:
+                if rn != 0:
+                    raise _undefined(metric, "precision" if pd == 0 else "recall")
+                r = 0
+            else:
+                r = rn / float(rd)
+            f_row.append(0 if p + r == 0 else 2 * p * r / (p + r))
+        f.append(f_row)
+    return f
+
+
+def aligned(metric: str, raw: list, key_sets: list, sys_sets: list, f: list | None = None) -> tuple[tuple, list]:
+    """The alignment chosen from every key set's counts against every response set's (``raw[i][j]``: (pn, pd,
+    rn, rd); one row or column stands in for a side without sets): the three maps and the alignment's counts.
+    ``f``: each pair's F1 where the caller has it (none undefined), else computed here."""
+    if f is None:
+        f = _pair_f1(metric, raw)
+    pairs = [(0, 0)] if len(f) == 1 and len(f[0]) == 1 else best_pairs(f)
     counts = _alignment_counts(raw, pairs)
     key_r, sys_p, key_f = {}, {}, {}
     for r, c in pairs:

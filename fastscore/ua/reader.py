@@ -24,7 +24,7 @@ from ..errors import InputError, ParseError
 IDENTITY, BRIDGING, DEIXIS = 10, 11, 12  # 0-based column numbers
 
 
-@dataclass
+@dataclass(slots=True)  # slots: a side has a markable per mention, made faster so
 class Markable:
     """One markable as read: tokens ``start..end`` (0-based, inclusive), its Min (0-based) or None."""
 

@@ -164,23 +164,35 @@ def _order_dependent(ks, ss, found: dict) -> bool:
         return False
     from .engine import blancc, lea
 
-    def orders(c):
-        return [sorted(c, key=lambda m: isinstance(m, Split) != first) for first in (True, False)]
-
     key_r, sys_p, key_f = found["lea"][1]
     blanc_f = found["blancc"][1][2]
     for c in ks.clusters:
-        if Split in map(type, c):
+        others = _other_orders(c)
+        if others:
             recall, coref = lea([c], ss.clusters, ss.cluster_of, key_r), blancc([], [c], ss.cluster_of, blanc_f)[0]
             if any(lea([o], ss.clusters, ss.cluster_of, key_r) != recall
-                   or blancc([], [o], ss.cluster_of, blanc_f)[0] != coref for o in orders(c)):
+                   or blancc([], [o], ss.cluster_of, blanc_f)[0] != coref for o in others):
                 return True
     for c in ss.clusters:
-        if Split in map(type, c):
+        others = _other_orders(c)
+        if others:
             precision = lea([c], ks.clusters, ks.cluster_of, sys_p)
-            if any(lea([o], ks.clusters, ks.cluster_of, sys_p) != precision for o in orders(c)):
+            if any(lea([o], ks.clusters, ks.cluster_of, sys_p) != precision for o in others):
                 return True
     return False
+
+
+def _other_orders(c: list) -> list[list]:
+    """The cluster's items with its plural sets first, and last, where that is not their order already (none
+    without a plural set: an order that is the cluster's own scores as it does)."""
+    if Split not in map(type, c):
+        return []
+    out = []
+    for first in (True, False):
+        order = sorted(c, key=lambda m: isinstance(m, Split) != first)
+        if any(a is not b for a, b in zip(order, c)):
+            out.append(order)
+    return out
 
 
 def _document_rows(key_path: str, sys_path: str, docs: list[tuple], settings: Settings) -> list[dict]:
