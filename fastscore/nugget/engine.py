@@ -419,7 +419,8 @@ def _char_sides(tbf: TbfFile, doc_ids: list[str], per_doc: list, opts: Options):
         row = flat[bad]
         doc = next(d for d, rows in zip(doc_ids, per_doc) if row in rows)
         _chars(tbf, doc, row)  # raises the clear error
-        raise AssertionError(f"parse_char_spans refused a span _chars reads: {tbf.spans[row]!r}")
+        raise InputError(f"{tbf.path}:{tbf.lines[row]}: span {tbf.spans[row]!r} refused by the span kernel and "
+                         "read by EvmEval's reading: please report this as a fastscore bug")
     return _doc_sides(tbf, per_doc, (off, vals, lengths), opts), (off, vals, lengths)
 
 

@@ -138,12 +138,15 @@ def _plural(entity: str, entities: dict[str, list[Markable]], children: dict[str
         if below:
             queue.extend(below)
         else:
-            members.add(hashed[current] if current in hashed else _hashed(current, entities, hashed))
+            members.add(_hashed(current, entities, hashed))
     return Split(members)
 
 
 def _hashed(entity: str, entities: dict[str, list[Markable]], hashed: dict[str, tuple]) -> tuple:
-    found = hashed[entity] = tuple([_Hashed((m.start, m.end), m.min) for m in entities[entity]])
+    """The entity's markables as :class:`_Hashed`, made once per side (``hashed``: those made)."""
+    found = hashed.get(entity)
+    if found is None:
+        found = hashed[entity] = tuple([_Hashed((m.start, m.end), m.min) for m in entities[entity]])
     return found
 
 
@@ -170,8 +173,7 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
             continue
         if not keep_singletons and len(markables) + (split is not None) == 1:
             continue
-        kept.append((markables, split, (hashed[entity] if entity in hashed else _hashed(entity, entities, hashed))
-                     if split is not None else None))
+        kept.append((markables, split, _hashed(entity, entities, hashed) if split is not None else None))
     if keep_split:
         clusters, mins = _merged(kept, with_min)
     else:
@@ -200,7 +202,8 @@ def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list] | None]:
                 for span, m in zip(spans, markables):
                     first.setdefault(span, m.min)
                 clusters.append(list(first))
-                mins.append(list(first.values()))
+                if with_min:
+                    mins.append(list(first.values()))
             merged.append(None)
             continue
         items = [*hashed, split]
@@ -214,7 +217,8 @@ def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list] | None]:
         else:
             merged.append(set(items))
             clusters.append([])
-            mins.append([])
+            if with_min:
+                mins.append([])
     for i, s in enumerate(merged):
         if s is not None:
             clusters[i] = [m if isinstance(m, Split) else m.span for m in s]

@@ -216,12 +216,11 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
     (bad, mk_off, id_s, id_e, start, end, ent_s, ent_e, opened, min_a, min_b, el_off, el_of, el_s,
      el_e) = parse_markables(scan.arr, scan.cs, scan.ce, scan.tokens[row_at], row_index, doc_rows, with_min)
     ids, entities = scan.texts(id_s, id_e), scan.texts(ent_s, ent_e)
-    mins = list(zip((min_a - 1).tolist(), (min_b - 1).tolist())) if with_min else [None] * len(ids)
+    mins = ([None if a < 0 else (a - 1, b - 1) for a, b in zip(min_a.tolist(), min_b.tolist())] if with_min
+            else [None] * len(ids))
     markables = list(map(Markable, start.tolist(), end.tolist(), mins, entities, opened.tolist()))
     outside_before = np.zeros(len(ids) + 1, dtype=np.int64)  # markables with their Min outside them, cumulated
     if with_min:
-        for k in np.flatnonzero(min_a < 0).tolist():
-            markables[k].min = None
         np.cumsum((min_a >= 0) & ((min_a - 1 < start) | (min_b - 1 > end)), out=outside_before[1:])
     outside = (outside_before[mk_off[1:]] > outside_before[mk_off[:-1]]).tolist()
     plurals = scan.texts(el_s, el_e)
