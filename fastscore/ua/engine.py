@@ -25,14 +25,6 @@ class Undefined(ValueError):
     """A number the scorer cannot compute (it crashes): the glue names the file and document."""
 
 
-def _cluster_map(clusters) -> dict:
-    out = {}
-    for i, c in enumerate(clusters):
-        for m in c:
-            out[m] = i
-    return out
-
-
 # --- the metrics, on clusters whose items are spans and at most one Split each ---------------------------------
 
 def muc(clusters, other, cluster_of, split_map, count_singletons=False) -> tuple[float, int]:

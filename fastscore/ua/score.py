@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from operator import itemgetter
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,7 +138,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     from ..stats.docstats import DocStats
 
     layout = tuple(dict.fromkeys(c for m in METRICS.values() for c in m.columns))
-    columns = {c: np.array([row.get(c, 0.0) for row in rows], dtype=np.float64) for c in layout}
+    columns = _columns(rows, layout)
     stats = DocStats.from_columns(doc_names, columns, METRICS)
     options = {"format": "ua", "match": "min" if settings.use_min else "exact",
                "singletons": "keep" if settings.keep_singletons else "drop",
@@ -155,6 +156,18 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
 
 _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea": "lea",
           "blancc": "blanc_coref", "blancn": "blanc_noncoref"}
+_COUNT_COLUMNS = {metric: tuple(f"{prefix}_{c}" for c in ("precision_num", "precision_den", "recall_num",
+                                                           "recall_den")) for metric, prefix in _SIDES.items()}
+
+
+def _columns(rows: list[dict], layout: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The documents' rows as statistics columns (every row has the same columns; those of no row are 0)."""
+    present = [c for c in layout if rows and c in rows[0]]
+    columns = {}
+    if present:
+        row_values = itemgetter(*present, present[0])  # a tuple even of one column (the last value unused)
+        columns = dict(zip(present, np.array(list(map(row_values, rows)), dtype=np.float64).T))
+    return {c: columns[c] if c in columns else np.zeros(len(rows)) for c in layout}
 
 
 def _order_dependent(ks, ss, found: dict) -> bool:
@@ -166,14 +179,14 @@ def _order_dependent(ks, ss, found: dict) -> bool:
 
     key_r, sys_p, key_f = found["lea"][1]
     blanc_f = found["blancc"][1][2]
-    for c in ks.clusters:
+    for c in _split_clusters(ks):
         others = _other_orders(c)
         if others:
             recall, coref = lea([c], ss.clusters, ss.cluster_of, key_r), blancc([], [c], ss.cluster_of, blanc_f)[0]
             if any(lea([o], ss.clusters, ss.cluster_of, key_r) != recall
                    or blancc([], [o], ss.cluster_of, blanc_f)[0] != coref for o in others):
                 return True
-    for c in ss.clusters:
+    for c in _split_clusters(ss):
         others = _other_orders(c)
         if others:
             precision = lea([c], ks.clusters, ks.cluster_of, sys_p)
@@ -182,11 +195,14 @@ def _order_dependent(ks, ss, found: dict) -> bool:
     return False
 
 
+def _split_clusters(side) -> list[list]:
+    """The clusters holding a plural set (each holds one: clusters of equal sets are merged)."""
+    return [side.clusters[side.cluster_of[s]] for s in side.split_items]
+
+
 def _other_orders(c: list) -> list[list]:
     """The cluster's items with its plural sets first, and last, where that is not their order already (none
     without a plural set: an order that is the cluster's own scores as it does)."""
-    if Split not in map(type, c):
-        return []
     out = []
     for first in (True, False):
         order = sorted(c, key=lambda m: isinstance(m, Split) != first)
@@ -226,9 +242,7 @@ def _document_row(kdoc, sdoc, ks, ss, scored: dict, settings: Settings) -> dict:
         counts, split_counts, maps = scored[metric]
         found[metric] = (counts, maps)
         shown = split_counts if settings.only_split else counts
-        pn, pd, rn, rd = (float(x) for x in shown)
-        row.update({f"{prefix}_precision_num": pn, f"{prefix}_precision_den": pd,
-                    f"{prefix}_recall_num": rn, f"{prefix}_recall_den": rd})
+        row.update(zip(_COUNT_COLUMNS[metric], map(float, shown)))
         if metric.startswith("blanc"):
             row[f"{prefix}_links"] = float(counts[1]) + float(counts[3])
     row["order_dependent"] = int(_order_dependent(ks, ss, found))
