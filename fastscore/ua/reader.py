@@ -279,7 +279,14 @@ class _BridgingCells:
         return anchors
 
 
+_ONE_BRIDGING = re.compile(r"\(MarkableID=([^|(=]*)\|MentionAnchor=([^|(=]*)\)")
+
+
 def _bridging_cell(path: str, name: str, number: int, bridging_cell: str, anchors: dict[str, str]) -> None:
+    one = _ONE_BRIDGING.fullmatch(bridging_cell)
+    if one:  # the common cell, one annotation of the two fields, read as the loop below reads it
+        anchors[one[1]] = one[2]
+        return
     for annotation in bridging_cell.split("(")[1:]:
         info = _fields(annotation[:-1] if annotation.endswith(")") else annotation)
         for key in ("MarkableID", "MentionAnchor"):
