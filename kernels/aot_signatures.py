@@ -247,7 +247,7 @@ SIGNATURES = {
          ("Array(uint8, 1, 'C', True, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", "Array(int64, 1, 'C', False, aligned=True)", 'bool')),
     ],
     'ua_scan.scan_ua': [
-        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64'), ('scalar', 'int64'), ('scalar', 'int64')),
-         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64', 'int64', 'int64')),
+        ((('array', 'uint8', 1, 'C', True), ('scalar', 'int64'), ('scalar', 'int64')),
+         ("Array(uint8, 1, 'C', True, aligned=True)", 'int64', 'int64')),
     ],
 }

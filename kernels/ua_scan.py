@@ -1,9 +1,9 @@
-"""Byte scanner for Universal Anaphora files (``fastscore.ua.reader``): each line's kind and the cells the UA
-scorer reads from it, found as the scorer's ``line.strip()`` and ``line.split()`` find them (Unicode whitespace
-included, ``conllu_scan._space``).
+"""Byte scanner for Universal Anaphora files (``fastscore.ua.reader``): the token and ``# newdoc`` lines and the
+cells the UA scorer reads from them, found as the scorer's ``line.strip()`` and ``line.split()`` find them
+(Unicode whitespace included, ``conllu_scan._space``); then the markables of the cells that hold something.
 
 The file's bytes (newlines already ``\\n``, valid UTF-8) come as a uint8 array; a line is what lies between two
-``\\n``.  Python reads only the cells that hold something (``marked``), a few in a hundred lines.
+``\\n``.  Python reads only the cells that hold something (``marks``), a few in a hundred lines.
 """
 import numpy as np
 
@@ -11,7 +11,6 @@ from ._jit import njit
 from .byte_spans import ascii_number, find_byte, same_bytes
 from .conllu_scan import _space
 
-LINE_SKIP, LINE_NEWDOC, LINE_TOKEN = 0, 1, 2  # blank or other comment; '# newdoc'; a token line
 _HASH, _UNDERSCORE = 35, 95
 
 
@@ -33,22 +32,34 @@ def _blank(data, s, e):
     return e - s == 1 and data[s] == _UNDERSCORE
 
 
+MARK_CELL, MARK_BRIDGING = 1, 2  # a token line's marks: its IDENTITY (or DEIXIS) cell, its BRIDGING cell, holds other than _
+
+
 @njit(cache=True)
-def scan_ua(data, n_lines, column, bridging):
-    """Per line (``n_lines``: the ``\\n`` count + 1): its kind (``LINE_*``); where its stripped text starts and
-    ends; for token lines the number of whitespace-separated fields, where field ``column`` and field
-    ``bridging`` (-1: not read) start and end (-1 where the line is shorter), and whether either holds other
-    than ``_`` (``marked``)."""
-    kind = np.zeros(n_lines, dtype=np.int8)
-    ss = np.zeros(n_lines, dtype=np.int64)
-    se = np.zeros(n_lines, dtype=np.int64)
-    nf = np.zeros(n_lines, dtype=np.int64)
-    cs = np.full(n_lines, -1, dtype=np.int64)
-    ce = np.full(n_lines, -1, dtype=np.int64)
-    bs = np.full(n_lines, -1, dtype=np.int64)
-    be = np.full(n_lines, -1, dtype=np.int64)
-    marked = np.zeros(n_lines, dtype=np.bool_)
+def scan_ua(data, column, bridging):
+    """The token lines and ``# newdoc`` lines of the file, in one pass over its bytes (no array per line: a file
+    is mostly token lines, and a few in a hundred hold something).
+
+    Per token line (stripped text not starting with ``#``): its line number (0-based), its number of
+    whitespace-separated fields (``nf``), where field ``column`` and field ``bridging`` (-1: not read) start and
+    end (-1 where the line is shorter), and ``marks`` (``MARK_CELL`` | ``MARK_BRIDGING``: which of them holds
+    other than ``_``).  Per ``# newdoc`` line: its line number and where its stripped text starts and ends."""
     n = len(data)
+    n_lines = 1
+    for k in range(n):  # a counting loop the compiler vectorises
+        n_lines += data[k] == 10
+    tokens = np.empty(n_lines, dtype=np.int64)
+    nf = np.empty(n_lines, dtype=np.int64)
+    cs = np.empty(n_lines, dtype=np.int64)
+    ce = np.empty(n_lines, dtype=np.int64)
+    bs = np.empty(n_lines, dtype=np.int64)
+    be = np.empty(n_lines, dtype=np.int64)
+    marks = np.empty(n_lines, dtype=np.int8)
+    newdocs = np.empty(n_lines, dtype=np.int64)
+    ns = np.empty(n_lines, dtype=np.int64)
+    ne = np.empty(n_lines, dtype=np.int64)
+    n_tokens = 0
+    n_newdocs = 0
     start = 0
     for line in range(n_lines):
         end = find_byte(data, start, n, 10)
@@ -56,6 +67,7 @@ def scan_ua(data, n_lines, column, bridging):
         fields = 0
         first = -1
         last = start
+        c0 = c1 = b0 = b1 = -1
         while p < end:  # fields: runs of non-whitespace (printable ASCII, the common case, tested here)
             c = data[p]
             w = 0 if 32 < c < 128 else 1 if c == 9 or c == 32 else _space(data, p, end)
@@ -73,21 +85,23 @@ def scan_ua(data, n_lines, column, bridging):
                 first = f0
             last = p
             if fields == column:
-                cs[line], ce[line] = f0, p
+                c0, c1 = f0, p
             if fields == bridging:
-                bs[line], be[line] = f0, p
+                b0, b1 = f0, p
             fields += 1
         if first >= 0:
-            ss[line], se[line] = first, last
             if data[first] != _HASH:
-                kind[line] = LINE_TOKEN
-                nf[line] = fields
-                marked[line] = ((cs[line] >= 0 and not _blank(data, cs[line], ce[line]))
-                                or (bs[line] >= 0 and not _blank(data, bs[line], be[line])))
+                t = n_tokens
+                tokens[t], nf[t], cs[t], ce[t], bs[t], be[t] = line, fields, c0, c1, b0, b1
+                marks[t] = ((MARK_CELL if c0 >= 0 and not _blank(data, c0, c1) else 0)
+                            | (MARK_BRIDGING if b0 >= 0 and not _blank(data, b0, b1) else 0))
+                n_tokens += 1
             elif _is_newdoc(data, first, last):
-                kind[line] = LINE_NEWDOC
+                newdocs[n_newdocs], ns[n_newdocs], ne[n_newdocs] = line, first, last
+                n_newdocs += 1
         start = end + 1
-    return kind, ss, se, nf, cs, ce, bs, be, marked
+    t, d = n_tokens, n_newdocs
+    return tokens[:t], nf[:t], cs[:t], ce[:t], bs[:t], be[:t], marks[:t], newdocs[:d], ns[:d], ne[:d]
 
 
 MISSING = -1  # a field not given in an annotation
@@ -107,10 +121,11 @@ def _field_name(data, s, e):
 
 
 @njit(cache=True)
-def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
+def parse_markables(data, row_s, row_e, row_line, row_index, doc_rows, with_min):
     """The markables of the IDENTITY (or DEIXIS) cells, read as ``reader.read_document`` reads them, document by
-    document: ``row_line``: the marked token lines, the documents' one after another (``doc_rows``: offsets);
-    ``row_index``: each one's token number in its document; ``cs``, ``ce``: each line's cell (``scan_ua``).
+    document: per marked token line, the documents' one after another (``doc_rows``: offsets), where its cell
+    starts and ends (``row_s``, ``row_e``; -1: none), its line number (0-based, ``row_line``) and its token number
+    in its document (``row_index``).
 
     Per markable (the MarkableIDs of a document in the order of their first appearance, ``mk_off``: offsets per
     document): its MarkableID's bytes (``id_s``, ``id_e``), first and last token, EntityID's bytes and opening
@@ -122,8 +137,7 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
     n_docs = len(doc_rows) - 1
     total = 0
     for r in range(len(row_line)):
-        line = row_line[r]
-        for k in range(cs[line], ce[line]):  # an annotation opens at each '('
+        for k in range(row_s[r], row_e[r]):  # an annotation opens at each '('
             if data[k] == 40:
                 total += 1
     bad = np.zeros(n_docs, dtype=np.bool_)
@@ -153,7 +167,7 @@ def parse_markables(data, cs, ce, row_line, row_index, doc_rows, with_min):
         base, el_base, n_used, depth, ok = n_mk, n_el, 0, 0, True
         for r in range(doc_rows[d], doc_rows[d + 1]):
             line = row_line[r]
-            s, e, index = cs[line], ce[line], row_index[r]
+            s, e, index = row_s[r], row_e[r], row_index[r]
             if s < 0 or _blank(data, s, e):
                 continue
             p = s

@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .._gc import collector_paused
 from ..errors import InputError, ParseError
 
 IDENTITY, BRIDGING, DEIXIS = 10, 11, 12  # 0-based column numbers
@@ -113,32 +114,33 @@ class _Scan:
     """One file's lines as ``kernels/ua_scan.py`` finds them, split into documents as the scorer splits them:
     ``# newdoc`` starts a document (named by what follows ``# newdoc id = ``; lines before the first belong to it;
     a document without lines, or unnamed, passes its lines on to the next), other ``#`` lines and blank lines are
-    skipped; a name given twice keeps its first place and its last lines."""
+    skipped; a name given twice keeps its first place and its last lines.  Token lines are counted by their place
+    among the token lines (``tokens``: their line numbers)."""
 
     def __init__(self, data: bytes, column: int, with_bridging: bool):
         import numpy as np
 
-        from ..kernels.ua_scan import LINE_NEWDOC, LINE_TOKEN, scan_ua
+        from ..kernels.ua_scan import MARK_BRIDGING, scan_ua
 
         bridging = BRIDGING if with_bridging else -1
         self.data, self.with_bridging, self.need = data, with_bridging, max(column, bridging, 1) + 1
         self.arr = np.frombuffer(data, dtype=np.uint8)
-        kind, ss, se, self.nf, self.cs, self.ce, self.bs, self.be, marked = scan_ua(
-            self.arr, data.count(b"\n") + 1, column, bridging)
-        newdocs = np.flatnonzero(kind == LINE_NEWDOC)
-        self.tokens = tokens = np.flatnonzero(kind == LINE_TOKEN)
+        tokens, nf, cs, ce, bs, be, marks, newdocs, ns, ne = scan_ua(self.arr, column, bridging)
+        self.tokens, self.cs, self.ce, self.bs, self.be = tokens, cs, ce, bs, be  # cells: per token line
         bounds = np.searchsorted(tokens, newdocs)
         self.parts: dict[str, tuple[int, int]] = {}  # name -> its token lines, tokens[a:b]
         name, first = None, 0
-        for line, b in zip(newdocs.tolist(), bounds.tolist()):
+        for b, s, e in zip(bounds.tolist(), ns.tolist(), ne.tolist()):
             if name and b > first:
                 self.parts[name] = (first, b)
                 first = b
-            name = data[ss[line]:se[line]].decode("utf-8")[len("# newdoc id = "):]
+            name = data[s:e].decode("utf-8")[len("# newdoc id = "):]
         if name and len(tokens) > first:
             self.parts[name] = (first, len(tokens))
-        self.at = np.flatnonzero(marked[tokens])  # the marked token lines, by their place among the token lines
-        self.short_lines = tokens[self.nf[tokens] < self.need]
+        self.at = np.flatnonzero(marks)  # the marked token lines, by their place among the token lines
+        self.bridged = np.flatnonzero(marks & MARK_BRIDGING)  # those whose BRIDGING cell holds something
+        short = np.flatnonzero(nf < self.need)
+        self.short_lines, self.short_fields = tokens[short], nf[short]
 
     @functools.cached_property
     def text(self) -> str | None:
@@ -175,13 +177,12 @@ class _Scan:
         i, j = np.searchsorted(self.at, (a, b)).tolist()
         return self.at[i:j]
 
-    def rows(self, a: int, b: int, identity: bool = True) -> list[Row]:
-        """The marked lines of tokens[a:b] (without ``identity``: their IDENTITY cell is not read)."""
+    def rows(self, a: int, b: int) -> list[Row]:
+        """The marked lines of tokens[a:b]."""
         at = self.marked(a, b)
-        lines = self.tokens[at]
-        cells = self.strings(self.cs[lines], self.ce[lines]) if identity else ["_"] * len(lines)
-        bridging = self.strings(self.bs[lines], self.be[lines]) if self.with_bridging else ["_"] * len(lines)
-        return list(zip((at - a).tolist(), (lines + 1).tolist(), cells, bridging))
+        cells = self.strings(self.cs[at], self.ce[at])
+        bridging = self.strings(self.bs[at], self.be[at]) if self.with_bridging else ["_"] * len(at)
+        return list(zip((at - a).tolist(), (self.tokens[at] + 1).tolist(), cells, bridging))
 
     def short(self, a: int, b: int) -> tuple[int, int] | None:
         """The first line of tokens[a:b] with too few columns (its number and column count), if any."""
@@ -189,7 +190,9 @@ class _Scan:
 
         short, tokens = self.short_lines, self.tokens
         k = int(np.searchsorted(short, tokens[a]))
-        return (int(short[k]) + 1, int(self.nf[short[k]])) if k < len(short) and short[k] <= tokens[b - 1] else None
+        if k < len(short) and short[k] <= tokens[b - 1]:
+            return (int(short[k]) + 1, int(self.short_fields[k]))
+        return None
 
 
 def document_rows(data: bytes, column: int, with_bridging: bool) -> dict[str, DocumentRows]:
@@ -214,10 +217,10 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
     row_at = scan.at[np.arange(doc_rows[-1]) + np.repeat(first_row - doc_rows[:-1], n_rows)]
     row_index = row_at - np.repeat(spans[:, 0], n_rows)
     (bad, mk_off, id_s, id_e, start, end, ent_s, ent_e, opened, min_a, min_b, el_off, el_of, el_s,
-     el_e) = parse_markables(scan.arr, scan.cs, scan.ce, scan.tokens[row_at], row_index, doc_rows, with_min)
+     el_e) = parse_markables(scan.arr, scan.cs[row_at], scan.ce[row_at], scan.tokens[row_at], row_index, doc_rows,
+                             with_min)
     ids, entities = scan.texts(id_s, id_e), scan.texts(ent_s, ent_e)
-    mins = ([None if a < 0 else (a - 1, b - 1) for a, b in zip(min_a.tolist(), min_b.tolist())] if with_min
-            else [None] * len(ids))
+    mins = _mins(min_a, min_b) if with_min else [None] * len(ids)
     markables = list(map(Markable, start.tolist(), end.tolist(), mins, entities, opened.tolist()))
     outside_before = np.zeros(len(ids) + 1, dtype=np.int64)  # markables with their Min outside them, cumulated
     if with_min:
@@ -225,6 +228,7 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
     outside = (outside_before[mk_off[1:]] > outside_before[mk_off[:-1]]).tolist()
     plurals = scan.texts(el_s, el_e)
     short = scan.short_documents(spans)
+    bridged = _BridgingCells(scan, spans) if with_bridging else None
     mk_off, el_off, el_of, bad = mk_off.tolist(), el_off.tolist(), el_of.tolist(), bad.tolist()
     docs = {}
     for d, (name, (a, b)) in enumerate(scan.parts.items()):
@@ -232,13 +236,12 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
             docs[name] = _read_document(path, name, DocumentRows(scan.rows(a, b), scan.short(a, b)), column,
                                         with_min, with_bridging)
             continue
-        doc = docs[name] = UADocument(name)
         first, last = mk_off[d], mk_off[d + 1]
-        doc.markables = dict(zip(ids[first:last], markables[first:last]))
+        doc = docs[name] = UADocument(name, dict(zip(ids[first:last], markables[first:last])), {}, {}, [])
         for k in range(el_off[d], el_off[d + 1]):
             for plural in plurals[k].split(","):
                 doc.element_of.setdefault(plural, []).append(ids[first + el_of[k]])
-        anchors = _anchors(path, name, scan.rows(a, b, identity=False)) if with_bridging else {}
+        anchors = bridged.anchors(path, name, d) if bridged is not None else {}
         if outside[d]:
             m = first + int(np.argmax(outside_before[first + 1:last + 1] > outside_before[first]))
             _min_outside(path, name, ids[m], markables[m])
@@ -246,16 +249,44 @@ def _read_documents(path: str, data: bytes, column: int, with_min: bool, with_br
     return docs
 
 
-def _anchors(path: str, name: str, rows: list[Row]) -> dict[str, str]:
-    """Anaphor MarkableID -> its anchor's, from the BRIDGING cells of ``rows``."""
-    anchors: dict[str, str] = {}
-    for _, number, _, bridging_cell in rows:
-        if bridging_cell != "_":
-            _bridging_cell(path, name, number, bridging_cell, anchors)
-    return anchors
+def _mins(min_a, min_b) -> list[tuple[int, int] | None]:
+    """The Min spans (0-based) of the markables whose Mins the kernel read as ``min_a``, ``min_b`` (-1: none)."""
+    import numpy as np
+
+    mins: list = list(zip((min_a - 1).tolist(), (min_b - 1).tolist()))
+    for m in np.flatnonzero(min_a < 0).tolist():
+        mins[m] = None
+    return mins
+
+
+class _BridgingCells:
+    """The BRIDGING cells that hold something, decoded at once, and where each document's lie among them."""
+
+    def __init__(self, scan: _Scan, spans):
+        import numpy as np
+
+        at = scan.bridged
+        self.cells = scan.texts(scan.bs[at], scan.be[at])
+        self.numbers = (scan.tokens[at] + 1).tolist()
+        self.first = np.searchsorted(at, spans[:, 0]).tolist()
+        self.end = np.searchsorted(at, spans[:, 1]).tolist()
+
+    def anchors(self, path: str, name: str, d: int) -> dict[str, str]:
+        """Anaphor MarkableID -> its anchor's, from the BRIDGING cells of document ``d``."""
+        anchors: dict[str, str] = {}
+        for k in range(self.first[d], self.end[d]):
+            _bridging_cell(path, name, self.numbers[k], self.cells[k], anchors)
+        return anchors
+
+
+_ONE_BRIDGING = re.compile(r"\(MarkableID=([^|(=]*)\|MentionAnchor=([^|(=]*)\)")
 
 
 def _bridging_cell(path: str, name: str, number: int, bridging_cell: str, anchors: dict[str, str]) -> None:
+    one = _ONE_BRIDGING.fullmatch(bridging_cell)
+    if one:  # the common cell, one annotation of the two fields, read as the loop below reads it
+        anchors[one[1]] = one[2]
+        return
     for annotation in bridging_cell.split("(")[1:]:
         info = _fields(annotation[:-1] if annotation.endswith(")") else annotation)
         for key in ("MarkableID", "MentionAnchor"):
@@ -359,6 +390,7 @@ def read_ua(path, column: int = IDENTITY, with_min: bool = False, with_bridging:
     return read_ua_bytes(path, data, bom, column, with_min, with_bridging)
 
 
+@collector_paused()  # many small objects, no cycles: collections would only rescan them
 def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENTITY, with_min: bool = False,
                   with_bridging: bool = False) -> UAFile:
     """:func:`read_ua` of bytes already read (``path`` names them in messages; ``bom``: they started with a
@@ -367,7 +399,8 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         raise InputError(f"{path}: starts with a byte-order mark, which the UA scorer reads as part of the first "
                          "line (its '# newdoc' is then a token line, and the scorer crashes): remove the mark")
     try:
-        data.decode("utf-8")
+        if not data.isascii():  # ASCII (checked much faster) is UTF-8
+            data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 (byte {e.start}): the UA scorer reads UTF-8 text") from None
     if b"\r" in data:  # Python's universal newlines, as the scorer reads
