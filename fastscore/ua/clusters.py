@@ -11,14 +11,12 @@ put into a Python set in the scorer's order (:class:`_Hashed`).
 from __future__ import annotations
 
 from collections import deque
-from operator import attrgetter
 from dataclasses import dataclass, field
 
 from ..errors import InputError
 from .reader import Markable, UADocument
 
 Span = tuple[int, int]
-_SPAN = attrgetter("start", "end")  # a markable's span, as Markable.span gives it (faster)
 MAX_STEPS = 10_000_000  # entities a plural set's walk may visit (with repeats) before it is refused
 
 
@@ -179,7 +177,7 @@ def prepare_side(path: str, doc: UADocument, keep_singletons: bool, keep_non_ref
     if keep_split:
         clusters, mins = _merged(kept, with_min)
     else:
-        clusters = [list(map(_SPAN, ms)) for ms, _, _ in kept]
+        clusters = [[m.span for m in ms] for ms, _, _ in kept]
         mins = [[m.min for m in ms] for ms, _, _ in kept] if with_min else None
     cluster_of = {m: i for i, c in enumerate(clusters) for m in c}  # an item in two clusters: the last
     return Side(clusters, mins, non_referring, cluster_of)
@@ -194,7 +192,7 @@ def _merged(kept: list, with_min: bool) -> tuple[list[list], list[list] | None]:
     merged: list[set | None] = []  # the Python set of a cluster with a plural set (its order is the scorer's)
     for markables, split, hashed in kept:
         if split is None:  # no plural set: nothing merges with it, and the order of its markables is immaterial
-            spans = list(map(_SPAN, markables))
+            spans = [(m.start, m.end) for m in markables]
             if len(set(spans)) == len(spans):
                 clusters.append(spans)
                 if with_min:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-from operator import itemgetter
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,7 +137,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     from ..stats.docstats import DocStats
 
     layout = tuple(dict.fromkeys(c for m in METRICS.values() for c in m.columns))
-    columns = _columns(rows, layout)
+    columns = {c: np.array([row.get(c, 0.0) for row in rows], dtype=np.float64) for c in layout}
     stats = DocStats.from_columns(doc_names, columns, METRICS)
     options = {"format": "ua", "match": "min" if settings.use_min else "exact",
                "singletons": "keep" if settings.keep_singletons else "drop",
@@ -158,16 +157,6 @@ _SIDES = {"muc": "muc", "bcub": "bcub", "ceafe": "ceafe", "ceafm": "ceafm", "lea
           "blancc": "blanc_coref", "blancn": "blanc_noncoref"}
 _COUNT_COLUMNS = {metric: tuple(f"{prefix}_{c}" for c in ("precision_num", "precision_den", "recall_num",
                                                            "recall_den")) for metric, prefix in _SIDES.items()}
-
-
-def _columns(rows: list[dict], layout: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The documents' rows as statistics columns (every row has the same columns; those of no row are 0)."""
-    present = [c for c in layout if rows and c in rows[0]]
-    columns = {}
-    if present:
-        row_values = itemgetter(*present, present[0])  # a tuple even of one column (the last value unused)
-        columns = dict(zip(present, np.array(list(map(row_values, rows)), dtype=np.float64).T))
-    return {c: columns[c] if c in columns else np.zeros(len(rows)) for c in layout}
 
 
 def _order_dependent(ks, ss, found: dict) -> bool:
