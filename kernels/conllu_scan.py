@@ -492,7 +492,7 @@ def parse_tokens(data, le, node_line, node_key, block, b_doc, b_frow, f_kind, f_
         while p <= e and status == OK:
             q = find_byte(data, p, e, 124)  # '|'
             if p != last_e and p != last_b and p != last_s:
-                pass
+                pass  # not the last item of its name (nor a link or Entity item): udapi reads the last
             elif starts_with(data, p, q, bridge_w) or starts_with(data, p, q, split_w):
                 k = cnt[3]
                 links[k, 0] = line_no
