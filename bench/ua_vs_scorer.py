@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """fastscore vs the Universal Anaphora scorer, side by side on a generated corpus (scripts/gen_ua.py): about a
 million tokens, key and response together, default options (coreference with split antecedents and singletons,
-every metric).
+every metric), or with minimum spans and bridging (``--match-min``, ``--bridging``: the scorer's MIN and
+keep_bridging).
 
     python bench/ua_vs_scorer.py --scorer /path/to/universal-anaphora-scorer [--python VENV/bin/python]
-        [--tokens 1000000] [--repeat 3]
+        [--tokens 1000000] [--repeat 3] [--match-min] [--bridging]
 
 Prints the scorer's time, fastscore's first run (a fresh process: imports, reading, scoring) and its warm time
 (in this process, after one run), their ratios, and checks that both print the same report.  Times are wall
@@ -65,25 +66,31 @@ def main() -> None:
     ap.add_argument("--python", default=sys.executable, help="a Python with numpy and scipy, for the scorer")
     ap.add_argument("--tokens", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--match-min", action="store_true", help="minimum spans (the scorer's MIN)")
+    ap.add_argument("--bridging", action="store_true", help="bridging kept (the scorer's keep_bridging)")
     a = ap.parse_args()
+    scorer_options = ["MIN"] * a.match_min + ["keep_bridging"] * a.bridging
+    cli_options = ["--match", "min"] * a.match_min + ["--bridging"] * a.bridging
+    api_options = {"match": "min" if a.match_min else None, "bridging": a.bridging}
     with tempfile.TemporaryDirectory() as tmp:
         k, s = corpus(Path(tmp), a.tokens)
         n_tokens = sum(1 for p in (k, s) for line in p.open() if line.strip() and not line.startswith("#"))
         print(f"corpus: {n_tokens} tokens (key + response), {k.stat().st_size + s.stat().st_size >> 20} MiB")
         print(f"load average before: {os.getloadavg()[0]:.2f}")
-        scorer_s, scorer_cpu, scorer_out = _timed([a.python, str(a.scorer / "ua-scorer.py"), str(k), str(s)])
+        scorer_s, scorer_cpu, scorer_out = _timed([a.python, str(a.scorer / "ua-scorer.py"), str(k), str(s),
+                                                    *scorer_options])
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         cold_s, cold_cpu, ours = _timed([sys.executable, "-m", "fastscore", "coref", str(k), str(s), "--format", "ua",
-                                         "--output", "ua"], env=env)
+                                         "--output", "ua", *cli_options], env=env)
         sys.path.insert(0, str(ROOT))
         from fastscore.ua.report import render
         from fastscore.ua.score import score_ua
 
-        render(score_ua(str(k), str(s)))
+        render(score_ua(str(k), str(s), **api_options))
         warm = []
         for _ in range(a.repeat):
             start, cpu = time.perf_counter(), time.process_time()
-            render(score_ua(str(k), str(s)))
+            render(score_ua(str(k), str(s), **api_options))
             warm.append((time.perf_counter() - start, time.process_time() - cpu))
         warm_s, warm_cpu = min(w for w, _ in warm), min(c for _, c in warm)
         same = "same report" if ours == scorer_out else "REPORTS DIFFER"
