@@ -10,7 +10,7 @@ import warnings
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from .errors import FastscoreWarning, UnknownKeyword, UsageError, keyword_hint, suggest_keywords
+from .errors import FastscoreError, FastscoreWarning, UnknownKeyword, UsageError, keyword_hint, suggest_keywords
 from .formats.table import MentionTable
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS, get_task
@@ -44,17 +44,33 @@ def _warned(result, stacklevel: int = 3, task: Task | None = None):
 
 def as_keywords(message: str, task: Task) -> str:
     """A message for the command line told to Python: ``--tokens DIR`` is ``tokens=DIR``, a switch
-    ``--char-spans`` is ``char_spans=True`` (other uses of a flag are left as they are)."""
+    ``--char-spans`` is ``char_spans=True``, ``--preset kbp2016`` (one of its choices) ``preset=kbp2016`` (other
+    uses of a flag are left as they are)."""
     for o in task.options:
         for flag in o.flags:
             if not flag.startswith("--"):
                 continue
             if o.switch:
                 message = re.sub(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", f"{o.keyword}=True", message)
-            elif o.metavar:
-                message = re.sub(rf"(?<![\w-]){re.escape(flag)} {re.escape(o.metavar)}(?![\w-])",
-                                 f"{o.keyword}={o.metavar}", message)
+                continue
+            values = [o.metavar] if o.metavar else []
+            values += [str(c) for c in o.choices or ()]
+            for value in values:
+                message = re.sub(rf"(?<![\w-]){re.escape(flag)} {re.escape(value)}(?![\w-])",
+                                 f"{o.keyword}={value}", message)
     return message
+
+
+def _error_as_keywords(exc: FastscoreError, task: Task) -> None:
+    """An error raised to Python names the keywords (``allow_repeated=True``), not the command line's flags
+    (unless the command line runs: :func:`flags_kept`); the message is changed in place, its type kept."""
+    if _FLAGS_KEPT or not exc.args or not isinstance(exc.args[0], str):
+        return
+    told = as_keywords(exc.args[0], task)
+    if told != exc.args[0]:
+        exc.args = (told, *exc.args[1:])
+        if isinstance(getattr(exc, "problem", None), str):
+            exc.problem = as_keywords(exc.problem, task)  # what a pickled ParseError is rebuilt from
 
 
 def read_conll(path: str | os.PathLike, fix_scorer_quirks: bool = False) -> MentionTable:
@@ -101,6 +117,9 @@ def _scored(t: Task, gold, system, options: dict):
         return _warned(t.score(gold, system, **options), stacklevel=4, task=t)  # _scored, then the API function
     except OtherFormatError as exc:
         raise exc.with_hint(readers_hint(exc.format, running=t.name, api=True)) from None
+    except FastscoreError as exc:
+        _error_as_keywords(exc, t)
+        raise
 
 
 def score(gold, system, *, task: str = DEFAULT_TASK, **options):
@@ -132,7 +151,11 @@ def _corpus_scored(t: Task, gold, system, options: dict, settings):
     """:func:`fastscore.shards.score_corpus`, its warnings emitted (attributed to the API function's caller)."""
     from .shards import score_corpus as _score
 
-    return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), stacklevel=4, task=t)
+    try:
+        return _warned(_score(t, os.fspath(gold), os.fspath(system), options, settings), stacklevel=4, task=t)
+    except FastscoreError as exc:
+        _error_as_keywords(exc, t)
+        raise
 
 
 def score_by_file(gold, system, *, task: str = DEFAULT_TASK, **options):

@@ -60,8 +60,18 @@ class _Parser(argparse.ArgumentParser):
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if m:
             choices = [c.strip().strip("'") for c in m.group(2).split(",")]  # quoted or not (Python 3.12.8+)
-            message += did_you_mean(m.group(1), choices)
+            flags = re.match(r"argument ([^:]+): ", message)
+            owner = _task_with_choice(flags.group(1).split("/") if flags else [], m.group(1))
+            message += (f": {flags.group(1).split('/')[-1]} {m.group(1)} is the {owner} task's (fastscore {owner}, "
+                        f"or compare|sweep --task {owner})" if owner else did_you_mean(m.group(1), choices))
         super().error(message)
+
+
+def _task_with_choice(flags: list[str], value: str) -> str | None:
+    """The one task whose option of these ``flags`` takes ``value`` (``--preset kbp2016``: nugget), if any."""
+    owners = [t.name for t in TASKS.values()
+              if any(set(flags) & set(o.flags) and value in map(str, o.choices or ()) for o in t.options)]
+    return owners[0] if len(owners) == 1 else None
 
 
 def _statistics_options(p: argparse.ArgumentParser, resamples_flag: str, default: int) -> None:

@@ -190,6 +190,25 @@ def test_command_line_warnings_name_the_flag(tmp_path, monkeypatch, capsys):
     assert code == 0 and "unless --tokens DIR names another" in err and "tokens=DIR" not in err
 
 
+def test_api_errors_name_the_keyword_not_the_flag(capsys):
+    nugget = example("nugget")  # character offsets, read as token ids by the default preset
+    with pytest.raises(ParseError) as caught:
+        fastscore.score_nugget(nugget.key, nugget.response)
+    assert "use char_spans=True (or preset=kbp2016/kbp2017" in str(caught.value) and "--" not in str(caught.value)
+    assert "--char-spans" not in caught.value.problem
+    code, _, err = run(capsys, "nugget", str(nugget.key), str(nugget.response))  # the command line: its flags
+    assert code == 1 and "use --char-spans (or --preset kbp2016/kbp2017" in err
+
+
+def test_the_api_module_and_the_corpus_functions_are_attributes_after_import_alone(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys, fastscore; assert fastscore.api.score_corpus is fastscore.score_corpus; "
+            "assert callable(fastscore.score_by_file); assert 'numba' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
 def test_to_pandas_and_score_table_have_the_mentions_row():
     table = fastscore.score_coref(KEY, RESPONSE).score_table()
     assert table.column("metric").to_pylist()[:2] == ["mentions", "muc"]

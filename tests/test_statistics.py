@@ -306,3 +306,30 @@ def test_plot_without_matplotlib_is_a_clear_usage_error(corpus, tmp_path, capsys
         assert code == 2 and "pip install 'fastscore-ie[plot]'" in capsys.readouterr().err
     else:
         assert code == 0 and (tmp_path / "d.png").stat().st_size > 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(samples=hnp.arrays(np.float64, st.integers(5, 60), elements=st.floats(0, 1)),
+       jackknife=hnp.arrays(np.float64, st.integers(2, 20), elements=st.floats(0, 1)),
+       estimate=st.floats(0, 1), level=st.sampled_from([0.5, 0.9, 0.95]))
+def test_bca_ends_are_those_of_scipy_stats_norm(samples, jackknife, estimate, level):
+    """The normal cdf and ppf come from scipy.special (scipy.stats takes seconds to import): the same numbers as
+    the plain definition with scipy.stats.norm."""
+    from scipy.stats import norm
+
+    from fastscore.stats.intervals import bca_interval, quantiles
+
+    alpha, b = (1 - level) / 2, len(samples)
+    z0 = norm.ppf(np.clip((np.sum(samples < estimate) + 0.5 * np.sum(samples == estimate)) / b, 1 / (b + 1),
+                          b / (b + 1)))
+    d = jackknife.mean() - jackknife
+    a = np.sum(d ** 3) / (6 * np.sum(d * d) ** 1.5) if np.sum(d * d) > 0 else 0.0
+    z = norm.ppf([alpha, 1 - alpha])
+    ends = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+    assert bca_interval(samples, estimate, jackknife, level) == tuple(quantiles(samples, ends))
+
+
+def test_bca_intervals_do_not_import_scipy_stats(tmp_path):
+    code = ("import sys, fastscore; r = fastscore.score_coref(fastscore.examples.KEY, fastscore.examples.RESPONSE); "
+            "fastscore.bootstrap(r, 50, method='bca'); assert 'scipy.stats' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)

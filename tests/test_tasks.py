@@ -120,6 +120,17 @@ def test_options_of_another_task_are_refused(argv, owner, capsys):
     assert f"is an option of {owner}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, owner", [
+    (["compare", "K", "B", "S", "--preset", "kbp2016"], "--preset kbp2016 is the nugget task's"),
+    (["nugget", "K", "R", "--preset", "crac2024"], "--preset crac2024 is the coref task's"),
+])
+def test_a_value_of_another_tasks_option_names_that_task(argv, owner, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and owner in err and "did you mean" not in err
+
+
 def test_compare_help_lists_only_the_tasks_options(capsys):
     with pytest.raises(SystemExit):
         main(["compare", "--help"])

@@ -55,16 +55,16 @@ def bca_interval(samples: np.ndarray, estimate: float, jackknife: np.ndarray, le
     out) deviations from their mean; the interval is the percentile interval
     at Phi(z0 + (z0 + z) / (1 - a (z0 + z))) for z = Phi^-1 of the nominal ends.
     """
-    from scipy.stats import norm
+    from scipy.special import ndtr, ndtri  # scipy.stats.norm's cdf and ppf, without importing scipy.stats (~2 s)
 
     alpha = (1 - check_level(level)) / 2
     b = len(samples)
     share = (np.sum(samples < estimate) + 0.5 * np.sum(samples == estimate)) / b
-    z0 = norm.ppf(np.clip(share, 1 / (b + 1), b / (b + 1)))
+    z0 = ndtri(np.clip(share, 1 / (b + 1), b / (b + 1)))
     d = jackknife.mean() - jackknife
     denom = 6 * np.sum(d * d) ** 1.5
     a = np.sum(d ** 3) / denom if denom > 0 else 0.0
-    z = norm.ppf([alpha, 1 - alpha])
-    ends = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+    z = ndtri(np.array([alpha, 1 - alpha]))
+    ends = ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))
     lo, hi = quantiles(samples, ends)
     return lo, hi
