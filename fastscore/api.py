@@ -363,8 +363,10 @@ def _make_score_function(task: Task) -> Callable:
     def score_task(*args, **keywords):
         unknown = [k for k in keywords if k not in signature.parameters]
         if unknown:
+            hint = (task.flag_hint(unknown[0], "score", "command")
+                    or keyword_hint(unknown[0], signature.parameters))
             raise UnknownKeyword(f"{score_task.__name__}() got an unexpected keyword argument "
-                                 f"{', '.join(map(repr, unknown))}{keyword_hint(unknown[0], signature.parameters)}")
+                                 f"{', '.join(map(repr, unknown))}{hint}")
         given = signature.bind(*args, **keywords)
         given.apply_defaults()
         values = dict(given.arguments)

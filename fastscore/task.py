@@ -193,8 +193,15 @@ class Task:
         known = {o.keyword for o in self.in_scope(*scopes)}
         unknown = [k for k in keywords if k not in known]
         if unknown:
-            hint = keyword_hint(unknown[0], known | set(also), "its options")
+            hint = self.flag_hint(unknown[0], *scopes) or keyword_hint(unknown[0], known | set(also), "its options")
             raise UnknownKeyword(f"{', '.join(map(repr, unknown))}: not an option of task {self.name!r} here{hint}")
+
+    def flag_hint(self, word: str, *scopes: str) -> str:
+        """``: did you mean "evaluation_method" (the keyword of --method)?`` where ``word`` is the name of a flag
+        whose keyword is another word, else ``""``."""
+        flag = f"--{word.replace('_', '-')}"
+        owner = next((o for o in self.in_scope(*scopes) if flag in o.flags and o.keyword != word), None)
+        return f': did you mean "{owner.keyword}" (the keyword of {flag})?' if owner else ""
 
     def defaults(self, *scopes: str) -> dict[str, Any]:
         return {o.keyword: o.default for o in self.in_scope(*scopes)}

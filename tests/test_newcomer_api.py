@@ -74,6 +74,8 @@ def test_a_missing_input_survives_pickling_and_keeps_the_cli_line(tmp_path, caps
     (lambda: fastscore.CorefEvaluator().update([], [], docs="d1"), "doc"),
     (lambda: fastscore.coval.compute([], [], keep_singleton=True), "keep_singletons"),
     (lambda: fastscore.coval.compute_documents([], [], minspan=True), "min_span"),
+    (lambda: fastscore.score_temporal(KEY, KEY, method="acl11"), "evaluation_method"),  # the flag's name
+    (lambda: fastscore.score(KEY, KEY, task="temporal", method="acl11"), "evaluation_method"),
 ])
 def test_a_misspelt_keyword_names_the_closest_one(call, guess):
     with pytest.raises(TypeError, match=f'did you mean "{guess}"') as caught:
