@@ -14,8 +14,8 @@ import warnings
 from contextlib import contextmanager
 
 from ._version import __version__
-from .errors import (FastscoreError, FastscoreWarning, InputError, OtherFormatError, OutputError, UsageError,
-                     out_of_memory)
+from .errors import (FastscoreError, FastscoreWarning, InputError, InputNotFound, OtherFormatError, OutputError,
+                     UsageError, out_of_memory)
 from .messages import LINE, did_you_mean, shown
 from .task import Task
 from .tasks import DEFAULT_TASK, TASKS
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         _drop_output()
         return 0
     except FastscoreError as exc:
-        _error_line(f"fastscore: error: {exc}")
+        _error_line(f"fastscore: error: {exc}{_example_hint(exc)}")
         return 2 if isinstance(exc, UsageError) else 1
     except MemoryError:  # outside a command's run (_main names its files)
         _error_line(f"fastscore: error: {out_of_memory([])}")
@@ -304,6 +304,14 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except OSError as exc:  # one the code did not name (OutputError names what it writes)
         _error_line(f"fastscore: error: {_os_error(exc)}")
         return 1
+
+
+def _example_hint(exc: FastscoreError) -> str:
+    """Where ``example`` named no file: what it stands for, and where."""
+    if isinstance(exc, InputNotFound) and exc.path == "example":
+        return (" (example names the bundled example only as both inputs of a task's command, e.g. fastscore coref "
+                "example example)")
+    return ""
 
 
 def _os_error(exc: OSError) -> str:

@@ -91,6 +91,14 @@ def test_a_keyword_with_no_near_name_lists_the_keywords():
 
 # ---- 4. docs that run from any folder: the bundled examples, written where the user is
 
+@pytest.mark.parametrize("argv", [["coref", str(KEY), "example"], ["compare", "example", "example", "example"],
+                                  ["temporal", "example", "missing.tml"]])
+def test_example_given_with_another_input_says_what_it_stands_for(tmp_path, monkeypatch, capsys, argv):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, *argv)
+    assert code == 1 and "example names the bundled example only as both inputs" in err
+
+
 def test_the_examples_are_written_into_a_folder_and_never_over_a_users_file(tmp_path, capsys):
     from fastscore.examples.__main__ import main as examples_main
 
