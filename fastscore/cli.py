@@ -709,13 +709,13 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
 
                 found = sorted(d for d in glob.glob(os.path.join(glob.escape(item), "*")) if is_corpus(d, task))
             if not found:
-                raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
+                raise InputError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
                                  + _other_files_hint(item, task))
             out += found
         elif is_pattern(item):
             found = sorted(glob.glob(item))
             if not found:
-                raise UsageError(f"{item}: the pattern matches no file")
+                raise InputNotFound(item, "the pattern matches no file")
             _refuse_no_files([f for f in found if not os.path.isdir(f)])  # links to nothing (folders are systems)
             out += found
         else:

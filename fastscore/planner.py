@@ -70,12 +70,12 @@ def shard_files(spec: str, task) -> list[str]:
     if os.path.isdir(spec):
         files = _folder_files(spec, task)
         if not files:
-            raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
+            raise InputError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
     if is_pattern(spec):
         files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)
         if not files:
-            raise UsageError(f"{spec}: the pattern matches no file")
+            raise InputNotFound(spec, "the pattern matches no file")
         return files
     reason = not_a_file(spec) if spec != "-" and not os.path.exists(spec) else None
     if reason is not None:  # one side a corpus, the other missing: said here, before any worker stats it

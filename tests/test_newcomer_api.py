@@ -99,6 +99,15 @@ def test_example_given_with_another_input_says_what_it_stands_for(tmp_path, monk
     assert code == 1 and "example names the bundled example only as both inputs" in err
 
 
+def test_a_pattern_matching_nothing_is_a_missing_input_exit_1(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for argv in (["coref", "gold/*.conll", "sys/*.conll"], ["sweep", str(KEY), "runs/*.conll"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "the pattern matches no file" in err
+    with pytest.raises(FileNotFoundError, match="the pattern matches no file"):
+        fastscore.score("gold/*.conll", "sys/*.conll")
+
+
 def test_the_examples_are_written_into_a_folder_and_never_over_a_users_file(tmp_path, capsys):
     from fastscore.examples.__main__ import main as examples_main
 
