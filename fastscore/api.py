@@ -44,8 +44,8 @@ def _warned(result, stacklevel: int = 3, task: Task | None = None):
 
 def as_keywords(message: str, task: Task) -> str:
     """A message for the command line told to Python: ``--tokens DIR`` is ``tokens=DIR``, a switch
-    ``--char-spans`` is ``char_spans=True``, ``--preset kbp2016`` (one of its choices) ``preset=kbp2016`` (other
-    uses of a flag are left as they are)."""
+    ``--char-spans`` is ``char_spans=True``, ``--preset kbp2016`` (one of its choices, or a number)
+    ``preset=kbp2016`` (other uses of a flag are left as they are)."""
     for o in task.options:
         for flag in o.flags:
             if not flag.startswith("--"):
@@ -53,11 +53,11 @@ def as_keywords(message: str, task: Task) -> str:
             if o.switch:
                 message = re.sub(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", f"{o.keyword}=True", message)
                 continue
-            values = [o.metavar] if o.metavar else []
-            values += [str(c) for c in o.choices or ()]
-            for value in values:
-                message = re.sub(rf"(?<![\w-]){re.escape(flag)} {re.escape(value)}(?![\w-])",
-                                 f"{o.keyword}={value}", message)
+            values = [re.escape(o.metavar)] if o.metavar else []
+            values += [re.escape(str(c)) for c in o.choices or ()]
+            values.append(r"-?\d+(?:\.\d+)?")  # a number
+            message = re.sub(rf"(?<![\w-]){re.escape(flag)} ({'|'.join(values)})(?![\w-])",
+                             lambda m: f"{o.keyword}={m.group(1)}", message)
     return message
 
 

@@ -64,7 +64,17 @@ class _Parser(argparse.ArgumentParser):
             owner = _task_with_choice(flags.group(1).split("/") if flags else [], m.group(1))
             message += (f": {flags.group(1).split('/')[-1]} {m.group(1)} is the {owner} task's (fastscore {owner}, "
                         f"or compare|sweep --task {owner})" if owner else did_you_mean(m.group(1), choices))
-        super().error(message)
+        self.exit(2, f"{self.short_usage()}\n{self.prog}: error: {message}\n")
+
+    def short_usage(self) -> str:
+        """The usage line before an error: the whole one where it is short, else the arguments and where the
+        options are listed (a task's command has dozens: the error would be lost below them)."""
+        usage = self.format_usage().rstrip()
+        if usage.count("\n") < 3:
+            return usage
+        formatter = self._get_formatter()
+        arguments = [formatter._format_args(a, a.dest.upper()) for a in self._get_positional_actions()]
+        return f"usage: {self.prog} [options] {' '.join(arguments)}   ({self.prog} --help lists the options)"
 
 
 def _task_with_choice(flags: list[str], value: str) -> str | None:
@@ -118,18 +128,19 @@ def _task_command(sub, task: Task) -> argparse.ArgumentParser:
                    help=", ".join(f"{name} ({what})" for name, what in task.outputs), **formats)
     _statistics_options(c, "--bootstrap", 0)
     if task.corpus is not None:
-        _corpus_options(c, task)
+        _corpus_options(c, task, *task.input_names)
     return c
 
 
-def _corpus_options(p: argparse.ArgumentParser, task: Task, systems: str = "SYSTEM", own: bool = True) -> None:
+def _corpus_options(p: argparse.ArgumentParser, task: Task, gold: str = "GOLD", systems: str = "SYSTEM",
+                    own: bool = True) -> None:
     """Corpora as shards (folders, glob patterns) and large files in batches: how the work is spread (the options
     declared in fastscore.shards; ``own``: the task's own command, which also scores by file)."""
     from dataclasses import replace
 
     from .shards import CORPUS_OPTIONS
 
-    g = p.add_argument_group(f"large corpora (GOLD and {systems} may be folders or quoted glob patterns of shards)")
+    g = p.add_argument_group(f"large corpora ({gold} and {systems} may be folders or quoted glob patterns of shards)")
     for option in CORPUS_OPTIONS:
         if option.keyword == "batch_size" and task.corpus.batches is None:  # the tasks whose files can be cut
             continue
@@ -239,7 +250,7 @@ def _parser(stats_task: Task) -> tuple[argparse.ArgumentParser, dict[str, argpar
     for name, c, systems in (("compare", m, "the systems"), ("sweep", w, "each SYSTEM")):
         _task_group(c, stats_task, "score")
         if stats_task.corpus is not None:
-            _corpus_options(c, stats_task, systems, own=False)
+            _corpus_options(c, stats_task, "GOLD", systems, own=False)
         commands[name] = c
 
     commands["convert"] = _convert_command(sub)
@@ -709,7 +720,7 @@ def expand_systems(items: list[str], extensions: tuple[str, ...] = (".conll",), 
 
                 found = sorted(d for d in glob.glob(os.path.join(glob.escape(item), "*")) if is_corpus(d, task))
             if not found:
-                raise InputError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
+                raise UsageError(f"{item}: folder has no {' or '.join('*' + e for e in extensions)} file"
                                  + _other_files_hint(item, task))
             out += found
         elif is_pattern(item):

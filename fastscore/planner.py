@@ -70,7 +70,7 @@ def shard_files(spec: str, task) -> list[str]:
     if os.path.isdir(spec):
         files = _folder_files(spec, task)
         if not files:
-            raise InputError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
+            raise UsageError(f"{spec}: the folder has no {' or '.join('*' + e for e in task.extensions)} file")
         return files
     if is_pattern(spec):
         files = _files([f for f in glob.glob(spec, recursive=True) if not is_hidden(f)], task)

@@ -103,7 +103,7 @@ def _repeated_response(n):
 def test_more_than_ten_repeated_mentions_refused_like_v801(tmp_path):
     key = _write(tmp_path, _repeated_response(11).replace("|(2)", ""), "key.conll")
     resp = _write(tmp_path, _repeated_response(11), "resp.conll")
-    with pytest.raises(InputError, match="11 repeated mentions.*--allow-repeated"):
+    with pytest.raises(InputError, match="11 repeated mentions.*allow_repeated=True"):
         score_coref(key, resp)
     scores = score_coref(key, resp, allow_repeated=True).scores()
     assert scores["mentions"]["precision_den"] == 11

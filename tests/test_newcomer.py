@@ -135,9 +135,9 @@ def test_options_that_would_do_nothing_are_refused(capsys, argv, fragment):
 @pytest.mark.parametrize("options, fragment", [
     ({"coref_threshold": 0.0}, "is a Dice score in (0, 1]"),
     ({"coref": True, "coref_threshold": 1.5}, "is a Dice score in (0, 1]"),
-    ({"coref_threshold": 0.5}, "--coref-threshold 0.5: no effect without --coref"),
-    ({"coref_mapping": "span"}, "--coref-mapping span: no effect without --coref"),
-    ({"preset": "kbp2016", "sequencing_graph": "exact"}, "no effect without --sequencing"),
+    ({"coref_threshold": 0.5}, "coref_threshold=0.5: no effect without coref=True"),  # keywords, not flags
+    ({"coref_mapping": "span"}, "coref_mapping=span: no effect without coref=True"),
+    ({"preset": "kbp2016", "sequencing_graph": "exact"}, "no effect without sequencing=True"),
     ({"preset": "kbp2016", "invisible_words": "none"}, "no effect with character spans"),
 ])
 def test_nugget_options_that_would_do_nothing_are_refused(options, fragment):
