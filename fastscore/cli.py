@@ -541,6 +541,9 @@ def _output_file(values: list[str], task: Task) -> tuple[str, str | None]:
     if file is not None and fmt not in task.output_file:
         raise UsageError(f"--output {fmt} writes to standard output: only {' or '.join(task.output_file)} "
                          "takes a FILE")
+    if file is None and fmt in task.output_file and sys.stdout.isatty():  # a page of markup, not for reading there
+        raise UsageError(f"--output {fmt} without FILE writes the page to standard output, here a terminal: give a "
+                         f"FILE (--output {fmt} page.{fmt}) or redirect standard output")
     return fmt, file
 
 

@@ -300,3 +300,14 @@ def test_html_numbers_a_response_entity_as_the_key_entity_it_overlaps():
     key = SimpleNamespace(entity_of={"a": "0", "b": "0", "c": "1", "d": "1"})
     response = SimpleNamespace(entity_of={"a": "16", "b": "16", "c": "3", "x": "3", "y": "7", "d": "0"})
     assert response_labels(key, response) == {"16": "0", "3": "1", "7": "2", "0": "3"}  # the rest in order
+
+
+def test_an_html_page_is_not_written_to_a_terminal(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, err = run(capsys, "explain", "example", "example", "--output", "html")
+    assert code == 2 and out == "" and "here a terminal: give a FILE (--output html page.html)" in err
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)  # redirected: the page
+    code, out, _ = run(capsys, "explain", "example", "example", "--output", "html")
+    assert code == 0 and out.startswith("<!DOCTYPE html>")
