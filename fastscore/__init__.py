@@ -8,8 +8,8 @@ import os as _os
 from ._version import __version__
 from .errors import FastscoreError, FastscoreWarning, InputError, InputNotFound, ParseError, UnknownKeyword, UsageError
 
-_API = ("score", "score_corpus", "score_by_file", "read_conll", "read_tbf", "read_timeml", "read_triples", "bootstrap", "compare", "sweep",
-        "MentionTable")
+_API = ("score", "score_corpus", "score_by_file", "read_conll", "read_tbf", "read_timeml", "read_triples", "bootstrap",
+        "compare", "sweep", "MentionTable")
 _MODULES = ("api", "coval", "examples")  # loaded on first use (no numba either), as are the registry's EXPORTS
 _NAMES = ("__version__", *_API, *_MODULES, "FastscoreError", "FastscoreWarning", "InputError", "InputNotFound",
           "ParseError", "UnknownKeyword", "UsageError")
