@@ -1,0 +1,40 @@
+"""What a newcomer hit trying fastscore from its wheel: advice that fits the command run, signatures that list
+only what applies, messages that say what to do.  Each test names the scenario."""
+import pytest
+
+from fastscore.cli import main
+from fastscore.examples import example
+
+CORPUS, COREFUD = example("corpus"), example("corefud")
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+# ---- 1. explain gives the advice coref gives on a --format that does not fit
+
+@pytest.mark.parametrize("command", ["coref", "explain"])
+@pytest.mark.parametrize("key, response, options, advice", [
+    (CORPUS.key, CORPUS.response, ["--format", "conllu"], "leave --format out: the format is told from the content"),
+    (COREFUD.key, COREFUD.response, ["--format", "conll2012"], "give --format conllu"),
+    (COREFUD.key, CORPUS.response, [], "key and response must both be CoNLL-U"),
+])
+def test_a_format_that_does_not_fit_gets_the_commands_own_advice(capsys, command, key, response, options, advice):
+    code, out, err = run(capsys, command, key, response, *options)
+    assert code == 1 and out == ""
+    assert advice in err and "score it with" not in err, err
+
+
+def test_explain_of_a_conll_key_and_a_conllu_response_says_both_must_be_conll(capsys):
+    code, _, err = run(capsys, "explain", CORPUS.key, COREFUD.response)
+    assert code == 1
+    assert f"{COREFUD.response}: not a CoNLL-2012 file, but {CORPUS.key} is" in err
+
+
+def test_explain_example_with_format_conllu_explains_the_corefud_example(capsys):
+    code, out, err = run(capsys, "explain", "example", "example", "--format", "conllu", "--output", "json")
+    assert code == 0, err
+    assert f'"{COREFUD.key}"'.replace("\\", "\\\\") in out
