@@ -38,3 +38,12 @@ def test_explain_example_with_format_conllu_explains_the_corefud_example(capsys)
     code, out, err = run(capsys, "explain", "example", "example", "--format", "conllu", "--output", "json")
     assert code == 0, err
     assert f'"{COREFUD.key}"'.replace("\\", "\\\\") in out
+
+
+# ---- 3. an option triples ignores is not in the signature
+
+def test_layers_ignored_on_triple_files_are_not_signed(capsys):
+    code, out, err = run(capsys, "triples", "example", "example", "--layers", "opinion,entity", "--intersect")
+    assert code == 0 and "both inputs are triple files: ignored" in err
+    signature = out.rstrip().splitlines()[-1]
+    assert signature.startswith("signature: triples|") and "layers" not in signature and "intersect" not in signature
