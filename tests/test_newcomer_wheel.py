@@ -85,3 +85,11 @@ def test_compare_and_sweep_sign_only_what_applies_as_coref_does(capsys, command)
     signature = _signature(out)
     assert "False" not in signature and "True" not in signature and "np-only" not in signature
     assert signature.endswith(f"|{coref}|version:0.1.0")
+
+
+# ---- 5. a preset's clash says what the preset sets
+
+def test_a_preset_clash_says_what_the_preset_fixes_and_what_to_drop(capsys):
+    code, _, err = run(capsys, "coref", "example", "example", "--preset", "crac2024", "--match", "exact")
+    assert code == 2
+    assert err.rstrip().endswith("fixes --match head: drop --match exact"), err
