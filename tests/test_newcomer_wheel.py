@@ -93,3 +93,22 @@ def test_a_preset_clash_says_what_the_preset_fixes_and_what_to_drop(capsys):
     code, _, err = run(capsys, "coref", "example", "example", "--preset", "crac2024", "--match", "exact")
     assert code == 2
     assert err.rstrip().endswith("fixes --match head: drop --match exact"), err
+
+
+# ---- 6. a file of another format given to the NAF and TimeML readers
+
+def test_naf_on_a_conll_file_says_what_the_file_is(capsys):
+    code, _, err = run(capsys, "coref", CORPUS.key, CORPUS.response, "--format", "naf")
+    assert code == 1
+    assert ('this looks like a CoNLL-2012 coreference file, not a NAF/KAF document (it has "#begin document"): '
+            "leave --format out") in err, err
+
+
+@pytest.mark.parametrize("argv, kind", [(["coref", "--format", "naf"], "NAF/KAF"), (["temporal"], "TimeML")])
+def test_a_file_that_is_no_xml_is_said_to_be_no_xml(capsys, tmp_path, argv, kind):
+    text = tmp_path / "notes.txt"
+    text.write_text("\n  plain words, no markup\n", encoding="utf-8")
+    code, _, err = run(capsys, argv[0], text, text, *argv[1:])
+    assert code == 1
+    assert f"not XML (its first non-blank character is not '<'): {kind} documents are XML" in err
+    assert "syntax error" not in err
