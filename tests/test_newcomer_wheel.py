@@ -112,3 +112,20 @@ def test_a_file_that_is_no_xml_is_said_to_be_no_xml(capsys, tmp_path, argv, kind
     assert code == 1
     assert f"not XML (its first non-blank character is not '<'): {kind} documents are XML" in err
     assert "syntax error" not in err
+
+
+# ---- 7. one system, one dataset: singular
+
+def test_a_sweep_of_one_system_says_1_system(capsys):
+    code, out, err = run(capsys, "sweep", CORPUS.key, CORPUS.response)
+    assert code == 0, err
+    assert "1 system, F1 in %" in out and "1 systems" not in out
+
+
+def test_by_file_over_one_file_pair_says_1_dataset(capsys, tmp_path):
+    for side, path in (("key", CORPUS.key), ("response", CORPUS.response)):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.conll").write_bytes(path.read_bytes())
+    code, out, err = run(capsys, "coref", tmp_path / "key", tmp_path / "response", "--by-file")
+    assert code == 0, err
+    assert "1 dataset (one file pair each)" in out and "1 datasets" not in out
