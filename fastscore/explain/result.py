@@ -219,9 +219,11 @@ def _check_same_format(key_path: str, response_path: str, fmt: str) -> None:
     """A response in the key's format (told from the content): the two are read side by side, so one of another
     format is refused as `fastscore coref` refuses a CoNLL-U file paired with another (not with a --format hint
     that fits only one of them)."""
+    from ..formats.files import source_name
+
     if input_format(response_path) != fmt:
-        raise InputError(f"{response_path}: not a {_NAMES[fmt]} file, but {key_path} is: key and response must both "
-                         f"be {_NAMES[fmt]} (explain reads them side by side)")
+        raise InputError(f"{source_name(response_path)}: not a {_NAMES[fmt]} file, but {source_name(key_path)} is: key "
+                         f"and response must both be {_NAMES[fmt]} (explain reads them side by side)")
 
 
 def _check_options(fmt: str, matching) -> None:
