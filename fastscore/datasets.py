@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 
 from .errors import InputError, UsageError
-from .messages import few, shown
+from .messages import counted, few, shown
 from .metrics import MetricSpec
 from .result import Result
 from .stats.docstats import DocStats
@@ -142,8 +142,8 @@ class DatasetsResult(Result):
         raise IndexError(index)
 
     def __repr__(self) -> str:
-        return (f"DatasetsResult({len(self.datasets)} datasets, {self.key_path!r} vs {self.response_path!r}: "
-                f"conll-macro {100 * self.macro().get('conll', float('nan')):.2f})")
+        return (f"DatasetsResult({counted(len(self.datasets), 'dataset')}, {self.key_path!r} vs "
+                f"{self.response_path!r}: conll-macro {100 * self.macro().get('conll', float('nan')):.2f})")
 
 
 # ---- the statistics of several datasets side by side
@@ -295,8 +295,8 @@ def render(result: DatasetsResult, fmt: str, per_doc: bool = False) -> str:
     rows = [[name, str(n), *(f"{100 * scores[m]:.2f}" for m in metrics)] + ([_interval(ci.get(c))] if with_ci else [])
             for name, n, scores, c in numbers]
     rows[-1][0] = "macro average"
-    note = [f"{len(result.datasets)} datasets (one file pair each), F1 in %; macro average: the mean of each "
-            "dataset's F1"]
+    note = [f"{counted(len(result.datasets), 'dataset')} (one file pair each), F1 in %; macro average: the mean "
+            "of each dataset's F1"]
     if with_ci:
         b = result.bootstrap
         note.append(f"intervals: {b.method} bootstrap, {b.resamples} resamples of documents within each dataset, "

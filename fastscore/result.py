@@ -76,7 +76,7 @@ class Result:
 
     def signature(self) -> str:
         """``TASK|name:value|...|bootstrap...|version:X``: the options and version that made the numbers."""
-        parts = [self.task, *(f"{k}:{v}" for k, v in self.signature_items().items())]
+        parts = [self.task, *(f"{k}:{signed(v)}" for k, v in self.signature_items().items())]
         if self.bootstrap is not None:
             parts.append(self.bootstrap.signature())
         return "|".join(parts + [f"version:{__version__}"])
@@ -113,6 +113,12 @@ class Result:
         recall, precision, f1 and, after a bootstrap, ``ci_low`` and ``ci_high`` (needs pandas; the per-document
         numerators and denominators: ``doc_stats.to_pandas()``)."""
         return to_pandas(score_table(self, per_doc))
+
+
+def signed(value: Any) -> str:
+    """A value as a signature shows it: a flag lower case (``np-only:true``), as every other value, not Python's
+    ``True``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def check_same_options(results: Sequence, options_of, path_of, error=UsageError) -> None:

@@ -181,6 +181,9 @@ class Task:
     # (a format of fastscore.formats.files.FORMATS, the options that read it, e.g. "--format naf"): a file of that
     # format given to another command is refused naming this one
     reads: tuple[tuple[str, str], ...] = ()
+    # formats it reads as well, for which other commands' messages name the tasks that declare them in `reads`
+    # (explain reads coreference files, whose scorer is coref): its own messages on a wrong --format say which fits
+    also_reads: tuple[tuple[str, str], ...] = ()
     # score keywords that `compare` and `sweep` also give its `read` (how an input is read depends on them)
     read_keywords: tuple[str, ...] = ()
 

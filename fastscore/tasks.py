@@ -8,7 +8,7 @@ from __future__ import annotations
 from .coref.task import COREF
 from .errors import UsageError
 from .explain.task import EXPLAIN
-from .formats.files import READERS
+from .formats.files import OWN_READS, READERS
 from .nugget.task import NUGGET
 from .task import Task
 from .temporal.task import TEMPORAL
@@ -23,9 +23,11 @@ EXPORTS = {"CorefEvaluator": "fastscore.coref.evaluator"}
 def _name_readers() -> None:
     """The commands that read each format, for the readers' messages on a file of another format."""
     READERS.clear()
+    OWN_READS.clear()
     for task in TASKS.values():
         for fmt, options in task.reads:
             READERS.setdefault(fmt, []).append((task.name, options))
+        OWN_READS[task.name] = dict(task.also_reads + task.reads)
 
 
 def register(task: Task) -> None:

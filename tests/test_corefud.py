@@ -112,7 +112,7 @@ def test_presets_name_the_crac_settings():
     plain = fastscore.score_coref(key, resp, match="head", zero_match="dependent", singletons="drop")
     assert crac24.f1("conll") == plain.f1("conll")
     assert "preset:crac2024" in crac24.signature() and "match:head" in crac24.signature()
-    with pytest.raises(UsageError, match="fixes --match exact"):
+    with pytest.raises(UsageError, match="fixes --match head: drop --match exact"):
         fastscore.score_coref(key, resp, preset="crac2024", match="exact")
 
 

@@ -440,7 +440,7 @@ def test_matching_options_are_checked_and_signed(capsys):
         assert err.count("\n") == 1 and (message is None or message in err)
     assert main(["explain", str(key), str(response), "--match", "mina", "--np-only", "-o", "json"]) == 0
     signature = json.loads(capsys.readouterr().out)["signature"]
-    assert "|match:mina|np-only:True|singletons:drop|" in signature
+    assert "|match:mina|np-only:true|singletons:drop|" in signature
 
 
 @pytest.mark.parametrize("match", ["exact", "partial", "head"])

@@ -454,7 +454,7 @@ def test_cli_match_mina(tmp_path):
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["metrics"]["conll"]["f1"] == pytest.approx(1.0)
-    assert "np-only:True" in data["signature"] and "remove-nested:True" in data["signature"]
+    assert "np-only:true" in data["signature"] and "remove-nested:true" in data["signature"]
     bad = subprocess.run([sys.executable, "-m", "fastscore", "coref", str(key), str(key), "--match", "mina",
                           "--mina-variant", "exact"], capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr

@@ -368,9 +368,11 @@ def _settings(format, match, zero_match, singletons, preset) -> dict:
         p = PRESETS[preset]
         given = {k: v for k, v in out.items() if v is not None and v != "auto"}
         fixed = {"format": p.format, "match": p.match, "zero_match": p.zero_match, "singletons": p.singletons}
-        clash = [f"--{k.replace('_', '-')} {v}" for k, v in given.items() if fixed[k] not in (None, v)]
-        if clash:
-            raise UsageError(f"--preset {preset} ({p.what}) fixes {', '.join(clash)} otherwise")
+        clash = [k for k, v in given.items() if fixed[k] not in (None, v)]
+        if clash:  # say what the preset sets, and what to drop
+            fixes, drop = (" and ".join(f"--{k.replace('_', '-')} {values[k]}" for k in clash)
+                           for values in (fixed, given))
+            raise UsageError(f"--preset {preset} ({p.what}) fixes {fixes}: drop {drop}")
         out = {k: given.get(k) if v is None else v for k, v in fixed.items()}  # None: refused by the format's defaults
     for name, value, choices in (("match", out["match"], MATCHES), ("zero-match", out["zero_match"], ZERO_MATCHES),
                                  ("singletons", out["singletons"], KEEP_DROP)):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, InputNotFound
+from ..messages import counted
 from ..pairing import pair
 from . import PAIRING
 from .heads import mention_head, parse_sentence
@@ -166,8 +167,8 @@ def _check_same_sentences(name: str, key_sentences: list, response_lengths: list
     if key_lengths == response_lengths:
         return
     diff = next((i for i, (a, b) in enumerate(zip(key_lengths, response_lengths)) if a != b), None)
-    where = (f"sentence {diff + 1} has {response_lengths[diff]} words, the key's {key_lengths[diff]}" if diff is not None
-             else f"{len(response_lengths)} sentences, the key {len(key_lengths)}")
+    where = (f"{counted(len(response_lengths), 'sentence')}, the key {len(key_lengths)}" if diff is None
+             else f"sentence {diff + 1} has {counted(response_lengths[diff], 'word')}, the key's {key_lengths[diff]}")
     raise InputError(f"{response_path}: document {name}: the response's words are not the key's ({where})")
 
 

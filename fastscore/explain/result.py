@@ -12,7 +12,7 @@ from ..result import Result
 from ..stats.docstats import DocStats
 from .analyser import ERRORS, TITLES, Error, classify
 from .cort import Edge, tree_errors
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .documents import Document, Types, drop_singletons, input_format, read_conll_sides, read_sides
 from .names import CORT
 COUNTS = ("key_mentions", "response_mentions", "key_entities", "response_entities")
@@ -182,6 +182,8 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
                          f"not {format}")
     key_path, response_path = str(getattr(key, "path", key)), str(getattr(response, "path", response))
     fmt = input_format(key_path, format)
+    if format == "auto":
+        _check_same_format(key_path, response_path, fmt)
     matching = CorefMatching(match, np_only, remove_nested, zero_match)
     _check_options(fmt, matching)
     by_coref = fmt == "conllu" or matching.coval()
@@ -210,10 +212,24 @@ def score_explain(key, response, *, singletons: str = "drop", doc: str | None = 
     return ExplainResult(key_path, response_path, stats, results, options, warnings=warnings)
 
 
+_NAMES = {"conll2012": "CoNLL-2012", "jsonl": "jsonlines", "conllu": "CoNLL-U"}
+
+
+def _check_same_format(key_path: str, response_path: str, fmt: str) -> None:
+    """A response in the key's format (told from the content): the two are read side by side, so one of another
+    format is refused as `fastscore coref` refuses a CoNLL-U file paired with another (not with a --format hint
+    that fits only one of them)."""
+    from ..formats.files import source_name
+
+    if input_format(response_path) != fmt:
+        raise InputError(f"{source_name(response_path)}: not a {_NAMES[fmt]} file, but {source_name(key_path)} is: key "
+                         f"and response must both be {_NAMES[fmt]} (explain reads them side by side)")
+
+
 def _check_options(fmt: str, matching) -> None:
     """The matching options `fastscore coref` offers for the format, and no other."""
     allowed = {"conll2012": ("exact", "mina"), "jsonl": ("exact",), "conllu": ("exact", "partial", "head")}[fmt]
-    name = {"conll2012": "CoNLL-2012", "jsonl": "jsonlines", "conllu": "CoNLL-U"}[fmt]
+    name = _NAMES[fmt]
     if matching.match is not None and matching.match not in allowed:
         raise UsageError(f"--match {matching.match} does not apply to {name} files (they take --match "
                          f"{'|'.join(allowed)})")

@@ -70,6 +70,7 @@ class ExplainTask(Task):
     reads_patterns = True  # explain.corpus
     metric_names = ERRORS + CORT
     pairing = PAIRING
+    also_reads = (("conll", ""), ("conllu", "--format conllu"), ("jsonl", "--format jsonl"))  # coref's, as coref
 
     def read(self, source) -> ExplainInput:
         return source if isinstance(source, ExplainInput) else ExplainInput(str(source))
@@ -94,7 +95,8 @@ class ExplainTask(Task):
         return render(result, fmt, per_doc, file)
 
     def bundled_example(self, keywords: dict) -> tuple[str, str, dict]:
-        return command_inputs("explain")
+        """The CoNLL-2012 example, the CorefUD one with --format conllu (as fastscore coref)."""
+        return command_inputs("corefud" if keywords.get("format") == "conllu" else "explain")
 
     def metric_choices(self, options: dict) -> tuple[str, ...]:
         return ERRORS + CORT

@@ -320,6 +320,9 @@ FORMATS = {
 
 # format -> [(command, its options that read the format)]: filled from the task declarations (fastscore.tasks)
 READERS: dict[str, list[tuple[str, str]]] = {}
+# command -> {format: its options that read it}: every format each command reads, those it is not named for in
+# other commands' messages included (explain reads CoNLL-2012, but coref is its scorer)
+OWN_READS: dict[str, dict[str, str]] = {}
 
 
 def readers_hint(fmt: str, task_option: bool = False, running: str | None = None, api: bool = False) -> str:
@@ -327,14 +330,14 @@ def readers_hint(fmt: str, task_option: bool = False, running: str | None = None
     ``task_option`` (compare, sweep: the task is an option) ``give --task nugget``; from the Python ``api``,
     ``give task="nugget"``.  When the ``running`` task reads the format itself (a ``--format`` that does not
     fit the file), the options that read it."""
+    own = OWN_READS.get(running or "", {}).get(fmt)
+    if own is not None and api:
+        return "leave format out (it is told from the content) or give the one that fits the file"
+    if own is not None:
+        return f"give {own}" if own else "leave --format out: the format is told from the content"
     readers = READERS.get(fmt, [])
     if not readers:
         return "no fastscore command reads it"
-    own = [options for name, options in readers if name == running]
-    if own and api:
-        return "leave format out (it is told from the content) or give the one that fits the file"
-    if own:
-        return f"give {own[0]}" if own[0] else "leave --format out: the format is told from the content"
     if api:
         return "give " + " or ".join(f'task="{name}"' for name, _ in readers)
     if task_option:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ParseError
+from ..messages import counted
 from ..outputs import writable
 from .files import Part, decode_utf8, document_batches, reject_other_format, source_bytes, source_name
 from .table import MentionTable
@@ -152,7 +153,9 @@ def _speakers(path: str, line: int, doc_key: str, obj: dict, sentences: list) ->
         return None
     problem = None
     if not isinstance(raw, list) or len(raw) != len(sentences):
-        problem = f"{len(raw) if isinstance(raw, list) else 'not a list of'} entries for {len(sentences)} sentences"
+        entries = (f"{len(raw)} {'entry' if len(raw) == 1 else 'entries'}" if isinstance(raw, list)
+                   else "not a list of entries")
+        problem = f"{entries} for {counted(len(sentences), 'sentence')}"
     else:
         out = []
         for s, (entry, sentence) in enumerate(zip(raw, sentences)):
@@ -161,7 +164,7 @@ def _speakers(path: str, line: int, doc_key: str, obj: dict, sentences: list) ->
             elif isinstance(entry, list) and len(entry) == len(sentence) and all(isinstance(x, str) for x in entry):
                 out.append(entry)
             else:
-                problem = f"sentence {s} has {len(sentence)} tokens but speakers {json.dumps(entry)[:60]}"
+                problem = f"sentence {s} has {counted(len(sentence), 'token')} but speakers {json.dumps(entry)[:60]}"
                 break
         else:
             return out

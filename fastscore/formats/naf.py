@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from ..errors import ParseError
 from ..messages import shown
 from ..outputs import is_hidden
-from .files import read_bytes, refuse_stdin, source_name
-from .xml_input import expat_parser, parse_whole, xml_root
+from .files import read_bytes, refuse_stdin, reject_other_format, source_name
+from .xml_input import expat_parser, looks_like_xml, parse_whole, xml_root
 
 
 def trim(s: str) -> str:
@@ -230,7 +230,14 @@ def parse_naf(data: bytes, path: str) -> NafDocument:
     parser.StartElementHandler = handler.start
     parser.EndElementHandler = handler.end
     parser.CharacterDataHandler = handler.chars
-    parse_whole(parser, data, path, column=True)
+    try:
+        parse_whole(parser, data, path, column=True)
+    except ParseError:
+        reject_other_format(path, data, "naf", allowed=("xml",))  # a file of another task's: the command for it
+        if not looks_like_xml(data):  # not expat's "syntax error (column 1)"
+            raise ParseError(path, None, "not XML (its first non-blank character is not '<'): NAF/KAF documents are "
+                                         "XML") from None
+        raise
     return doc
 
 

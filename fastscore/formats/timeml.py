@@ -25,7 +25,7 @@ from xml.parsers import expat
 
 from ..errors import InputError, ParseError
 from .files import STDIN, decode_utf8, read_bytes, reject_other_format, source_name
-from .xml_input import expat_parser
+from .xml_input import expat_parser, looks_like_xml
 
 # attribute values the toolkit's schema check (TimeML-Normalizer's tml-min-consistency.xsd) accepts
 _EVENT_VALUES = {
@@ -190,6 +190,9 @@ class _Parser:
             p.Parse(data, True)
         except expat.ExpatError as exc:
             reject_other_format(self.path, data, "timeml", allowed=("xml",))  # a file of another task's
+            if not looks_like_xml(data):  # not expat's "syntax error (column 1)"
+                raise self.error(None, "not XML (its first non-blank character is not '<'): TimeML documents are "
+                                       "XML") from None
             raise self.error(exc.lineno, f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})"
                              ) from None
         if not self.text_seen:

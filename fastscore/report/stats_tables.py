@@ -111,7 +111,7 @@ def sweep(result, fmt: str) -> str:
     for i, r in enumerate(result.systems, 1):
         row = [str(i), r.name, value(r.score)] + ([interval(r.ci, value)] if result.resamples else [])
         rows.append(row + [value(r.metrics[m]) for m in metrics if m != result.metric])
-    note = [f"{len(result.systems)} systems, " + ("error counts" if what == "count" else "F1 in %")]
+    note = [f"{counted(len(result.systems), 'system')}, " + ("error counts" if what == "count" else "F1 in %")]
     if result.resamples:
         note.append(intervals_note(result.method, result.level, result.resamples,
                                    result.seed, result.metric))

@@ -106,7 +106,9 @@ class Options:
             return folder or self.exact_ids
         return self.dedup == "exact"
 
-    def signature_items(self, folder: bool) -> dict[str, object]:
+    def signature_items(self, folder: bool, naf: bool) -> dict[str, object]:
+        """The options that applied to a run (``naf``: an input was NAF/KAF; --layers and --intersect convert
+        only such input, and are ignored, so left out, on triple files)."""
         dedup = "exact" if self.dedup_exact(folder) else "overlap"
         items: dict[str, object] = {"variant": self.variant, "dedup": dedup}
         files = (("token-range", self.token_range, self.range_tokens),
@@ -115,7 +117,7 @@ class Options:
         items.update((name, len(entries)) for name, given, entries in files if given)
         items.update((name, "yes") for name, on in (("skip-time-and-location", self.skip_time_and_location),
                                                     ("location-defect", self.location_defect)) if on)
-        if self.layers:
+        if self.layers and naf:
             items["layers"] = ",".join(self.layers)
             if self.intersect:
                 items["intersect"] = "yes"

@@ -57,7 +57,7 @@ class TriplesResult(Result):
         return {c: float(v) for c, v in zip(self.doc_stats.columns, self.doc_stats.total())}
 
     def signature_items(self) -> dict:
-        return self.options.signature_items(self.inputs.folder)
+        return self.options.signature_items(self.inputs.folder, self.inputs.naf)
 
     # ---- numbers
 
@@ -193,7 +193,8 @@ def merge_results(results: list[TriplesResult], gold: str, system: str) -> Tripl
     in the key shards' order, statistics columns as one run lays them out, warnings in one run's order (the
     system files' in their order).  The module's report reads the files again (:attr:`TriplesResult.prepared`)."""
     documents = tuple(d for r in results for d in r.inputs.documents)
-    inputs = Inputs(gold, system, True, results[0].inputs.options, documents, shards=True)
+    inputs = Inputs(gold, system, True, results[0].inputs.options, documents, any(r.inputs.naf for r in results),
+                    shards=True)
     parts = [r.doc_stats for r in results]
     sources = [", ".join(d.gold_file for d in r.inputs.documents) for r in results]
     merged = TriplesResult(DocStats.concat(parts, sources, merged_layout(parts)), inputs)
