@@ -263,11 +263,12 @@ def compare(key, baseline, systems, metric: str | None = None, *, task: str = DE
     systems = _systems(systems)
     with _scorer(task, key, [baseline, *systems], metric, options, compare) as (t, scored):
         metric = metric or t.default_metric
-        base = (_name(baseline), scored(baseline).doc_stats)
+        scored_base = scored(baseline)
+        base = (_name(baseline), scored_base.doc_stats)
         base[1].f1(metric, base[1].total())  # an unknown metric fails before the systems are read
         others = [(_name(s), scored(s).doc_stats) for s in systems]
     return _warned(compare_stats(base, others, metric, test, resamples, seed, level, method, task=t.name,
-                                 options=_signature_options(t, options)))
+                                 options=scored_base.signature_items()))
 
 
 def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, resamples: int = 0,
@@ -280,6 +281,7 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
     systems = _systems(systems)
     rows = []
     shown: list[str] = []
+    signed: dict = {}
     with _scorer(task, key, systems, metric, options, sweep) as (t, scored):
         metric = metric or t.default_metric
         for n, s in enumerate(systems):
@@ -287,21 +289,17 @@ def sweep(key, systems, metric: str | None = None, *, task: str = DEFAULT_TASK, 
             if n == 0:
                 result.doc_stats.f1(metric, result.doc_stats.total())  # an unknown metric fails at once
                 shown = list(result.metrics)
+                signed = result.signature_items()  # what applied to the run, as a score's signature says
             rows.append((_name(s), result.doc_stats))
             if progress is not None:
                 progress(n + 1, len(systems))
     return _warned(sweep_stats(rows, metric, shown, resamples, seed, level, method, task=t.name,
-                               options=_signature_options(t, options)))
+                               options=signed))
 
 
 def _systems(systems) -> list:
     """compare's and sweep's systems as a list: one path given alone is one system (not its characters)."""
     return [systems] if isinstance(systems, (str, os.PathLike)) else list(systems)
-
-
-def _signature_options(task, options: dict) -> dict:
-    """The task's scoring options as the signature shows them: every option, given or default."""
-    return {k.replace("_", "-"): v for k, v in {**task.defaults("score"), **options}.items() if v is not None}
 
 
 def _name(x) -> str:

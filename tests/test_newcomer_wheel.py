@@ -73,8 +73,6 @@ def test_flags_are_signed_lower_case(capsys, command):
     assert "|np-only:true|remove-nested:true|" in signature and "True" not in signature
 
 
-@pytest.mark.xfail(strict=True, reason="compare and sweep sign every option of the task (fastscore/api.py "
-                   "_signature_options, the lead's file): to sign the scored result's signature_items instead")
 @pytest.mark.parametrize("command", ["compare", "sweep"])
 def test_compare_and_sweep_sign_only_what_applies_as_coref_does(capsys, command):
     code, out, _ = run(capsys, "coref", CORPUS.key, CORPUS.response)

@@ -112,7 +112,9 @@ class Comparison(_Frame):
 
 
 def _options(options: dict | None) -> str:
-    return "".join(f"|{k}:{v}" for k, v in (options or {}).items())
+    from ..result import signed
+
+    return "".join(f"|{k}:{signed(v)}" for k, v in (options or {}).items())
 
 
 def compare_stats(baseline: tuple[str, DocStats], systems: list[tuple[str, DocStats]], metric: str,
