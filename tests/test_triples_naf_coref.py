@@ -141,6 +141,15 @@ def test_bad_targets_name_file_and_line(tmp_path):
         read_naf_coref(tmp_path / "empty")
 
 
+def test_an_xml_document_of_another_kind_is_refused_not_scored_empty(tmp_path):
+    (tmp_path / "doc.xml").write_text('<Document><token t_id="1">a</token></Document>')
+    with pytest.raises(ParseError, match=r"doc.xml: the root element is <Document>, not <NAF> or <KAF>"):
+        read_naf_coref(tmp_path / "doc.xml")
+    timeml = Path(fastscore.api.__file__).parent / "examples" / "temporal" / "key.tml"
+    with pytest.raises(ParseError, match='looks like a TimeML document.*"fastscore temporal"'):
+        read_naf_coref(timeml)
+
+
 def test_coref_command_reads_naf_folders_within_and_across_documents(topics, capsys):
     """`fastscore coref KEY RESPONSE --format naf [--cross-document]` (folders detected as NAF)."""
     import json

@@ -72,6 +72,7 @@ class Term:
 class NafDocument:
     path: str
     kind: str  # "naf" or "kaf" (the root element)
+    root: str = ""  # the root element's name as written
     words: dict[str, str] = field(default_factory=dict)  # token id -> word form
     word_order: list[str] = field(default_factory=list)
     terms: list[Term] = field(default_factory=list)
@@ -140,6 +141,7 @@ class _Handler:
         a = _attrs(attrs)
         if len(self.stack) == 1:
             self.doc.kind = "naf" if tag == "naf" else "kaf"
+            self.doc.root = name
         if tag in _LAYERS:
             self.doc.layers.add(_LAYERS[tag])
         if tag == "public" and not self.doc.doc_id:
@@ -347,7 +349,7 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
     parsed = []
     by_name: dict[str, tuple[NafDocument, dict[str, int], str]] = {}
     for key, (_, name, file) in zip(keys, files):
-        doc = read_naf(file)
+        doc = _coref_document(file)
         for tag, ident, line, first in doc.repeated[:1]:  # no official scorer to follow: refused
             raise ParseError(doc.path, line, f'{tag} id "{shown(ident)}" given twice (first at line {first})', name)
         base = tokens_of[key]
@@ -375,6 +377,18 @@ def read_naf_coref(path_or_folder: str | os.PathLike, cross_document: bool = Fal
                                         path=source_name(path))
     table.cluster_labels = [list(chains[k]) for k in groups]
     return table
+
+
+def _coref_document(path: str) -> NafDocument:
+    """One NAF or KAF file of coreference: another XML document (TimeML, a triples file...) is refused, not scored
+    as a document without chains."""
+    data = read_bytes(path)
+    doc = parse_naf(data, source_name(path))
+    if doc.root.lower() not in ("naf", "kaf"):
+        reject_other_format(doc.path, data, "naf", allowed=("xml",))
+        raise ParseError(doc.path, None, f"the root element is <{shown(doc.root)}>, not <NAF> or <KAF>: not a "
+                                         "NAF/KAF document")
+    return doc
 
 
 def _target_tokens(target: str, doc: NafDocument, positions: dict[str, int], group: str, by_name, chain: str,
