@@ -1,5 +1,7 @@
 """What a newcomer hit trying fastscore from its wheel: advice that fits the command run, signatures that list
 only what applies, messages that say what to do.  Each test names the scenario."""
+import json
+
 import pytest
 
 from fastscore.cli import main
@@ -38,6 +40,7 @@ def test_explain_example_with_format_conllu_explains_the_corefud_example(capsys)
     code, out, err = run(capsys, "explain", "example", "example", "--format", "conllu", "--output", "json")
     assert code == 0, err
     assert f'"{COREFUD.key}"'.replace("\\", "\\\\") in out
+    assert "|format:conllu|" in json.loads(out)["signature"]  # as coref signs CoNLL-U input
 
 
 # ---- 3. an option triples ignores is not in the signature

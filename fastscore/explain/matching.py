@@ -34,6 +34,7 @@ class CorefMatching:
         out = {"match": self.match or ("head" if fmt == "conllu" else "exact")}
         if fmt == "conllu":
             out["zero-match"] = self.zero_match or "dependent"
+            out["format"] = fmt  # as coref signs it: the format decides the numbers
         if self.np_only:
             out["np-only"] = True
         if self.remove_nested:
