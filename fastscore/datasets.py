@@ -196,7 +196,7 @@ def side_by_side(datasets: list[tuple[str, DocStats]]) -> DocStats:
         strata[row:end] = i
         doc_names += [f"{name}/{d}" for d in st.doc_names]
         row = end
-    return DocStats(doc_names, matrix, layout, registry, strata)
+    return DocStats(doc_names, matrix, layout, registry, strata, datasets[0][1].in_file_order)  # zeros add exactly
 
 
 # ---- scoring

@@ -112,7 +112,7 @@ def test_presets_name_the_crac_settings():
     plain = fastscore.score_coref(key, resp, match="head", zero_match="dependent", singletons="drop")
     assert crac24.f1("conll") == plain.f1("conll")
     assert "preset:crac2024" in crac24.signature() and "match:head" in crac24.signature()
-    with pytest.raises(UsageError, match="fixes --match head: drop --match exact"):
+    with pytest.raises(UsageError, match="fixes match=head: drop match=exact"):
         fastscore.score_coref(key, resp, preset="crac2024", match="exact")
 
 
@@ -124,7 +124,7 @@ def test_partial_matching_needs_conllu(tmp_path):
     with pytest.raises(UsageError, match="CorefUD metric"):
         fastscore.score_coref(KEY, RESPONSE, metrics="mor")
     spec = EXPECTED["cases"]["gum_news_crane"]
-    with pytest.raises(UsageError, match="--allow-repeated applies to CoNLL-2012"):
+    with pytest.raises(UsageError, match="allow_repeated=True applies to CoNLL-2012"):
         fastscore.score_coref(ANCHORS / spec["key"], ANCHORS / spec["response"], allow_repeated=True)
 
 

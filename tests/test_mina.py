@@ -437,7 +437,7 @@ def test_options_that_do_not_apply(tmp_path):
     key = _write(tmp_path, "k.conll", KEY)
     with pytest.raises(UsageError, match="--mina-variant"):
         fastscore.score_coref(key, key, mina_variant="paper")
-    with pytest.raises(UsageError, match="--allow-repeated"):
+    with pytest.raises(UsageError, match="allow_repeated=True does not apply"):
         fastscore.score_coref(key, key, match="mina", allow_repeated=True)
     table = fastscore.read_conll(key)
     assert fastscore.score_coref(table, table, match="mina").f1("muc") == 1.0  # read again from its file
@@ -542,7 +542,7 @@ def test_a_unicode_blank_in_a_word_splits_it_as_coval_does(tmp_path, blank):
 
 def test_fix_coval_quirks_needs_coval_s_reading(tmp_path):
     key, resp = _blanked_example(tmp_path, "\u00a0")
-    with pytest.raises(UsageError, match="--fix-coval-quirks"):
+    with pytest.raises(UsageError, match="fix_coval_quirks=True corrects how coval reads"):
         fastscore.score_coref(key, resp, fix_coval_quirks=True)
 
 

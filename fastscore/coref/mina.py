@@ -595,4 +595,6 @@ def _statistics(a: Aligned, key: _Side, resp: _Side) -> DocStats:
              resp.chain[r_rows], resp.n_chains)
     blocks = {**coval_statistics(*sides), "blanc": distinct_blanc(*sides)}  # BLANC over distinct minimum spans
     columns = {c: block[:, i] for m, block in blocks.items() for i, c in enumerate(COVAL_METRICS[m].columns)}
-    return DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
+    stats = DocStats.from_columns(a.doc_names, columns, COVAL_METRICS)
+    stats.in_file_order = True  # coval adds each document's numbers to running totals, in the key's order
+    return stats

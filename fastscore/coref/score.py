@@ -438,6 +438,7 @@ def _score_corefud(k: MentionTable, r: MentionTable, doc, match: str, zero_match
         docs, columns = lookup_statistics(aligned, matched)
         for c, values in columns.items():
             scored.stats.column(c)[docs] = values
+    scored.stats.in_file_order = True  # the CorefUD scorer adds each document's numbers to running totals
     return scored, aligned
 
 

@@ -22,6 +22,9 @@ class DocStats:
     registry: dict[str, MetricSpec]  # the metrics these columns serve
     # each document's stratum (its dataset: resamples draw documents within each), or None: one population
     strata: np.ndarray | None = None
+    # totals add the documents one after another in their order, as the scorers that loop over documents do (UA,
+    # CorefUD, coval); else correctly rounded (v8.01 adds them in Perl's hash order): see :meth:`total`
+    in_file_order: bool = False
 
     def __post_init__(self):
         if self.matrix.shape != (len(self.doc_names), len(self.columns)):
@@ -52,7 +55,8 @@ class DocStats:
 
     def __reduce__(self):  # a named registry travels as its name, so that it is the same object where it lands
         name = next((n for n, r in NAMED_REGISTRIES.items() if r is self.registry), None)
-        return _unpickle, (self.doc_names, self.matrix, self.columns, name or self.registry, self.strata)
+        return _unpickle, (self.doc_names, self.matrix, self.columns, name or self.registry, self.strata,
+                           self.in_file_order)
 
     def column(self, name: str) -> np.ndarray:
         """One statistics column (a view), by name."""
@@ -81,7 +85,7 @@ class DocStats:
         columns = layout_of({m: self.registry[m] for m in metrics})
         index = [self.columns.index(c) for c in columns]
         return DocStats(self.doc_names, np.ascontiguousarray(self.matrix[:, index]), columns, self.registry,
-                        self.strata)
+                        self.strata, self.in_file_order)
 
     def in_order(self, names: list[str]) -> "DocStats | None":
         """The rows of the documents ``names``, in that order (a name given twice: its rows in their order), or
@@ -97,21 +101,26 @@ class DocStats:
             rows.setdefault(name, []).append(i)
         index = [rows[name].pop() for name in names]
         return DocStats(list(names), np.ascontiguousarray(self.matrix[index]), self.columns, self.registry,
-                        None if self.strata is None else self.strata[index])
+                        None if self.strata is None else self.strata[index], self.in_file_order)
 
     def row(self, i: int) -> dict[str, float]:
         return dict(zip(self.columns, self.matrix[i].tolist()))
 
     def total(self) -> np.ndarray:
-        """Corpus totals: the correctly rounded sum of each column (``math.fsum``).
+        """Corpus totals: the correctly rounded sum of each column (``math.fsum``), or with ``in_file_order``
+        the documents' numbers added one after another in their order.
 
         v8.01 adds documents in Perl's hash order, which changes from run to run, so
         the last bit of a fractional numerator (B-cubed, CEAFe) can differ between two
         runs of v8.01 on the same files, and a truncated percentage with it.  The
         correctly rounded sum is what v8.01 prints whenever its own sum is exact, and
-        it does not depend on the order of the documents.
+        it does not depend on the order of the documents.  The UA, CorefUD and coval scorers add each
+        document's numbers to running totals in the key's order: the last bit, and a percentage rounded at
+        its fifth thousandth, follow that order.
         """
         matrix = self.matrix
+        if self.in_file_order:
+            return np.cumsum(matrix, axis=0)[-1] if len(matrix) else np.zeros(len(self.columns))  # sequential
         total = matrix.sum(axis=0)
         # whole numbers whose sum stays under 2**53 add exactly in any order: only the other columns need fsum
         exact = (matrix == np.rint(matrix)).all(axis=0) & (np.abs(matrix).sum(axis=0) < 2.0 ** 53)
@@ -141,7 +150,7 @@ class DocStats:
             col = self.matrix[:, k]
             data[c] = pa.array(col.astype(np.int64) if c in integral else col)
         info = {"version": __version__, "columns": list(self.columns), "metrics": list(self.registry),
-                **(meta or {})}
+                **({"in_file_order": True} if self.in_file_order else {}), **(meta or {})}
         return pa.table(data).replace_schema_metadata({"fastscore": json.dumps(info)})
 
     def to_pandas(self):
@@ -188,7 +197,8 @@ class DocStats:
         matrix = np.empty((table.num_rows, len(columns)), dtype=np.float64)
         for k, c in enumerate(columns):
             matrix[:, k] = table.column(c).to_numpy(zero_copy_only=False)
-        return cls(table.column("doc").to_pylist(), matrix, columns, registry)
+        return cls(table.column("doc").to_pylist(), matrix, columns, registry,
+                   in_file_order=info.get("in_file_order") is True)
 
     def write_parquet(self, path, meta: Mapping[str, object] | None = None) -> None:
         import pyarrow.parquet as pq
@@ -208,7 +218,8 @@ class DocStats:
     def concat(cls, parts: list["DocStats"], sources: list[str] | None = None,
                layout: tuple[str, ...] | None = None) -> "DocStats":
         """Statistics of several shards as one: the same registry, documents named once.  The totals are those
-        of one file whatever the partitioning (:meth:`total` sums the documents exactly).  Parts have the same
+        of one file whatever the partitioning (:meth:`total` sums the documents exactly, or in their order: the
+        parts' in the file's).  Parts have the same
         columns, or, given a ``layout`` (for columns made per name, which a shard may lack), columns among
         its own: a column a part lacks is zero for its documents."""
         from ..errors import InputError
@@ -230,7 +241,8 @@ class DocStats:
         if layout is not None:
             parts = [p._laid_out(tuple(layout)) for p in parts]
         matrix = np.concatenate([p.matrix for p in parts]) if len(parts) > 1 else parts[0].matrix
-        return cls([n for p in parts for n in p.doc_names], matrix, parts[0].columns, first.registry)
+        return cls([n for p in parts for n in p.doc_names], matrix, parts[0].columns, first.registry,
+                   in_file_order=first.in_file_order)
 
     def _laid_out(self, layout: tuple[str, ...]) -> "DocStats":
         """These statistics in the columns of ``layout`` (a superset of this one's), zeros where they have none."""
@@ -239,12 +251,12 @@ class DocStats:
         matrix = np.zeros((len(self.doc_names), len(layout)), dtype=np.float64)
         at = {c: k for k, c in enumerate(layout)}
         matrix[:, [at[c] for c in self.columns]] = self.matrix
-        return DocStats(list(self.doc_names), matrix, layout, self.registry)
+        return DocStats(list(self.doc_names), matrix, layout, self.registry, in_file_order=self.in_file_order)
 
 
-def _unpickle(doc_names, matrix, columns, registry, strata=None) -> DocStats:
+def _unpickle(doc_names, matrix, columns, registry, strata=None, in_file_order=False) -> DocStats:
     return DocStats(doc_names, matrix, columns, named_registry(registry) if isinstance(registry, str) else registry,
-                    strata)
+                    strata, in_file_order)
 
 
 def _source(sources: list[str] | None, i: int) -> str:

@@ -139,6 +139,7 @@ def score_ua(key, response, metrics=None, *, singletons=None, split_antecedents=
     layout = tuple(dict.fromkeys(c for m in METRICS.values() for c in m.columns))
     columns = {c: np.array([row.get(c, 0.0) for row in rows], dtype=np.float64) for c in layout}
     stats = DocStats.from_columns(doc_names, columns, METRICS)
+    stats.in_file_order = True  # the UA scorer adds each document's numbers to running totals, in the key's order
     options = {"format": "ua", "match": "min" if settings.use_min else "exact",
                "singletons": "keep" if settings.keep_singletons else "drop",
                "split-antecedents": "keep" if settings.keep_split else "drop"}
