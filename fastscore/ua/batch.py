@@ -13,11 +13,11 @@ from itertools import repeat
 import numpy as np
 
 from .clusters import Side, Split
-from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, best_total, ceaf_totals, metric_counts
+from .engine import METRICS, NO_MAPS, Undefined, _counts, aligned, best_total, metric_counts
 
 KERNEL_METRICS = ("muc", "bcub", "lea", "blancc", "blancn")  # the kernel's columns, in its order
-KEY_MAPS = ((0, "muc", 0), (1, "bcub", 0), (2, "lea", 0), (3, "blancc", 2), (4, "blancn", 2), (5, "ceafe", 2),
-            (6, "ceafm", 2))  # column, metric, map (engine.align_splits's: 0 recall, 1 precision, 2 F1)
+KEY_MAPS = ((0, "muc", 0), (1, "bcub", 0), (2, "lea", 0), (3, "blancc", 2),
+            (4, "blancn", 2))  # column, metric, map (engine.align_splits's: 0 recall, 1 precision, 2 F1)
 SYS_MAPS = ((0, "muc", 1), (1, "bcub", 1), (2, "lea", 1))
 
 
@@ -30,8 +30,8 @@ class _Problems:
         self.n_ids = 0
 
     def add(self, key: tuple, sys: tuple, singletons: bool) -> int:
-        """``key``, ``sys``: (cluster sizes, self_g per item, split positions, {(position, column): (g, w)}, span
-        numbers per item)."""
+        """``key``, ``sys``: (cluster sizes, self_g per item, split positions, {(position, column): (g, w)}[, span
+        numbers per item, for CEAF's overlaps])."""
         self.sides[0].add(*key)
         self.sides[1].add(*sys)
         self.singletons.append(singletons)
@@ -57,7 +57,7 @@ class _Columns:
         self.ids: list[int] = []  # per item: its span's number, for CEAF (-1: none to match)
         self.maps: list[tuple[int, int, int, float]] = []  # (item, column, g, w)
 
-    def add(self, sizes, self_g, splits, maps, ids) -> None:
+    def add(self, sizes, self_g, splits, maps, ids=()) -> None:
         base = len(self.self_g)
         self.ids += ids
         self.problem_clusters.append(self.problem_clusters[-1] + len(sizes))
@@ -87,15 +87,6 @@ class _Columns:
         return np.array(self.ids, dtype=np.int64)
 
 
-def _numbers(key_items: list, sys_items: list, base: int) -> tuple[list[int], list[int], int]:
-    """Span numbers from ``base`` for CEAF: the response's items numbered by first appearance, the key's by the
-    response's (-1: not there); and the next free number."""
-    first: dict = {}
-    sys_ids = [base + first.setdefault(m, len(first)) for m in sys_items]
-    key_ids = [-1 if type(m) is Split or m not in first else base + first[m] for m in key_items]
-    return key_ids, sys_ids, base + len(first)
-
-
 def _flat(clusters) -> tuple[list, list[int]]:
     return [m for c in clusters for m in c], [len(c) for c in clusters]
 
@@ -120,7 +111,7 @@ def _alignment_problems(doc: _Document, problems: _Problems) -> None:
     sys_flat = []
     for sc, _ in sys_members:
         s_items, s_sizes = _flat(sc)
-        first: dict = {}  # _numbers's numbering of the response set's items, the same against every key set
+        first: dict = {}  # the response set's items numbered by first appearance, the same against every key set
         local = [first.setdefault(m, len(first)) for m in s_items]
         sys_flat.append((s_items, s_sizes, first, local))
     for (_, k_map), (k_items, k_sizes) in zip(key_members, key_flat):
@@ -225,6 +216,8 @@ def _dense_matrices(problems: _Problems, docs: list[_Document]) -> dict:
 
 
 def _side(side: Side, other: Side, found: dict, columns) -> tuple:
+    """The kernel's columns of one side of a document: its cluster sizes, the other side's cluster of each item,
+    where its plural sets are, and each set's partner cluster and weight per metric."""
     items, sizes = _flat(side.clusters)
     cluster_of = other.cluster_of
     self_g = list(map(cluster_of.get, items, repeat(-1)))
@@ -235,7 +228,7 @@ def _side(side: Side, other: Side, found: dict, columns) -> tuple:
             partner = found[metric][1][which].get(items[i])
             if partner is not None:
                 maps[(i, col)] = (cluster_of[partner[0]], partner[1])
-    return sizes, self_g, splits, maps, items
+    return sizes, self_g, splits, maps
 
 
 def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
@@ -255,16 +248,10 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
         except Undefined as e:
             e.index = index
             raise
-    main = _Problems(7, 3)
-    sizes = []  # per document, the key's and the response's cluster sizes
+    main = _Problems(len(KEY_MAPS), len(SYS_MAPS))
     for doc in docs:
-        *key, key_items = _side(doc.key, doc.sys, doc.found, KEY_MAPS)
-        *sys, sys_items = _side(doc.sys, doc.key, doc.found, SYS_MAPS)
-        key_ids, sys_ids, main.n_ids = _numbers(key_items, sys_items, main.n_ids)
-        main.add((*key, key_ids), (*sys, sys_ids), False)
-        sizes.append((key[0], sys[0]))
+        main.add(_side(doc.key, doc.sys, doc.found, KEY_MAPS), _side(doc.sys, doc.key, doc.found, SYS_MAPS), False)
     counts = main.counts().tolist()
-    similarity = _ceaf_similarity(main) if docs else []
     out = []
     for p, doc in enumerate(docs):
         row = {}
@@ -272,24 +259,8 @@ def score_documents(documents: list[tuple[Side, Side]]) -> list[dict]:
             split_counts, maps = doc.found[metric]
             if metric in KERNEL_METRICS:
                 c = tuple(counts[p][KERNEL_METRICS.index(metric)])
-            elif doc.key.mins is None:
-                c = ceaf_totals(similarity[p][metric == "ceafm"], *sizes[p], metric == "ceafe")
-            else:
+            else:  # CEAF: the scorer's one assignment over the document, summed in its order (engine.ceaf)
                 c = metric_counts(metric, doc.key, doc.sys, maps)
             row[metric] = (c, split_counts, maps)
         out.append(row)
     return out
-
-
-def _ceaf_similarity(main: _Problems) -> list:
-    """Per document, CEAFe's and CEAFm's similarity as engine.ceaf gives it (right for exact matching only: a
-    key with Min spans is left to the engine)."""
-    from ..kernels.ua_ceaf import ceaf_parts, ordered_sums
-
-    (k_prob, k_off, _, _, map_g, map_w), (s_prob, s_off, *_) = main.arrays
-    part_off, value, rows, cols, mat_off, mat = ceaf_parts(
-        k_prob, k_off, main.sides[0].span_numbers(), np.ascontiguousarray(map_g[:, 5:]),
-        np.ascontiguousarray(map_w[:, 5:]), s_prob, s_off, main.sides[1].span_numbers(), main.n_ids)
-    for t in np.flatnonzero(mat_off >= 0).tolist():  # the parts of more than one pair: scipy's assignment
-        value[t] = best_total(mat[mat_off[t]:mat_off[t] + rows[t] * cols[t]].reshape(rows[t], cols[t]))
-    return ordered_sums(value, part_off).reshape(-1, 2).tolist()

@@ -234,35 +234,6 @@ def _min_matches(span, min_span, by_start) -> dict:
     return found
 
 
-def _components(pairs) -> list[tuple[list[int], list[int]]]:
-    """Connected components of a bipartite graph given by its (row, column) edges, in the order of their first
-    node (rows 2i, columns 2j + 1, in the order the edges name them)."""
-    parent: dict = {}
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i, j in pairs:
-        a, b = 2 * i, 2 * j + 1
-        if a not in parent:
-            parent[a] = a
-        if b not in parent:
-            parent[b] = b
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict = {}
-    for node in parent:
-        group = groups.get(find(node))
-        if group is None:
-            group = groups[find(node)] = ([], [])
-        group[node & 1].append(node >> 1)
-    return [(sorted(r), sorted(c)) for r, c in groups.values()]
-
-
 _ASSIGNMENTS: dict = {}  # (shape, bytes) of a cost matrix -> scipy's assignment: small matrices recur often
 _MEMO_CELLS = 64  # matrices up to this many cells are remembered
 _MEMO_ENTRIES = 100_000
@@ -333,32 +304,11 @@ def ceaf_totals(similarity, key_sizes, sys_sizes, entity: bool) -> tuple:
 
 
 def ceaf(sys_clusters, key_clusters, key_mins, split_map, entity: bool) -> tuple:
-    """CEAFe (``entity``) or CEAFm: the best one-to-one alignment's similarity; each connected part of the
-    clusters that share something aligned on its own (the best total is the sum of the parts')."""
-    overlap = _overlaps(key_clusters, key_mins, sys_clusters, split_map)
-    similarity = 0.0
-    if entity:
-        score = {(i, j): 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) for (i, j), v in overlap.items()}
-    else:
-        score = overlap
-    for rows, cols in _components(score):
-        if len(rows) == 1 and len(cols) == 1:
-            similarity += score[(rows[0], cols[0])]
-            continue
-        m = np.zeros((len(rows), len(cols)))
-        for a, i in enumerate(rows):
-            for b, j in enumerate(cols):
-                m[a, b] = score.get((i, j), 0.0)
-        r, c = best_assignment(-m)
-        similarity += float(m[r, c].sum())
-    return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
-
-
-def ceaf_dense(sys_clusters, key_clusters, key_mins, entity: bool) -> tuple:
-    """CEAF as the scorer computes it on one dense matrix (the plural sets' alignment, where the chosen pairs and
-    the order of the sum matter)."""
+    """CEAFe (``entity``) or CEAFm as the scorer computes them: one score matrix of every key cluster against every
+    response cluster, scipy's assignment, and numpy's sum of the chosen scores in the order of the key clusters
+    (which pairs are chosen on ties, and the order of the sum, decide the last bit)."""
     scores = np.zeros((len(key_clusters), len(sys_clusters)))
-    for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, {}).items():
+    for (i, j), v in _overlaps(key_clusters, key_mins, sys_clusters, split_map).items():
         scores[i, j] = 2 * v / float(len(key_clusters[i]) + len(sys_clusters[j])) if entity else v
     similarity = best_total(scores)
     return ceaf_totals(similarity, [len(c) for c in key_clusters], [len(c) for c in sys_clusters], entity)
@@ -372,7 +322,7 @@ def _counts(metric, key_clusters, sys_clusters, key_mins, key_to_sys, sys_to_key
     key_r, sys_p, key_f = maps
     if metric in ("ceafe", "ceafm"):
         if alignment:
-            return ceaf_dense(sys_clusters, key_clusters, key_mins, metric == "ceafe")
+            return ceaf(sys_clusters, key_clusters, key_mins, {}, metric == "ceafe")
         return ceaf(sys_clusters, key_clusters, key_mins, key_f, metric == "ceafe")
     if metric == "blancc":
         return blancc(sys_clusters, key_clusters, key_to_sys, key_f)
