@@ -522,3 +522,13 @@ def test_writers_take_tables_without_words(tmp_path):
     back = read_conllu(tmp_path / "t.conllu")
     assert [len(s.forms) for s in back.sentences] == [2, 3] and back.doc_names == ["d"]
     assert read_conll(tmp_path / "t.conll").doc_tokens.tolist() == [5]
+
+
+@pytest.mark.parametrize("to", ["conll2012", "conllu", "jsonl"])
+def test_input_with_no_document_is_one_error_naming_it(tmp_path, to):
+    # v8.01's reading leaves out a document behind a byte-order mark: nothing to write, and not a writer's bug
+    source = tmp_path / "key.conll"
+    source.write_bytes(b"\xef\xbb\xbf" + (EXAMPLE / "key.conll").read_bytes())
+    with pytest.raises(InputError, match=f"{re.escape(str(source))}: no document to convert .*byte-order mark"):
+        convert(source, tmp_path / "out", to)
+    assert not (tmp_path / "out").exists()

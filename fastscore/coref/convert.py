@@ -80,6 +80,9 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
         raise UsageError(f"{source}: {what} input has no {TITLES[to]} text to write: convert reads CoNLL-2012, "
                          "CoNLL-U and jsonlines files (NAF/KAF converts --to triples, parquet or arrow)")
     table = read(source, fmt, defer_bracket_errors=False)
+    if not table.doc_names:  # v8.01's reading can leave out every document (a byte-order mark): nothing to write
+        why = f" ({table.warnings[0]})" if table.warnings else ""
+        raise InputError(f"{source}: no document to convert{why}")
     report = _Report(fmt, to)
     report.warnings.extend(table.warnings)
     text = _read_text(source, fmt, table, report, own=True)
