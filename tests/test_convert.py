@@ -532,3 +532,9 @@ def test_input_with_no_document_is_one_error_naming_it(tmp_path, to):
     with pytest.raises(InputError, match=f"{re.escape(str(source))}: no document to convert .*byte-order mark"):
         convert(source, tmp_path / "out", to)
     assert not (tmp_path / "out").exists()
+
+
+def test_an_empty_template_is_an_empty_file_not_conll2012(tmp_path):
+    (tmp_path / "t.conllu").write_bytes(b"")
+    with pytest.raises(InputError, match="t.conllu: empty file: the template must be a CoNLL-U file"):
+        convert(EXAMPLE / "corefud" / "response.conllu", tmp_path / "out", "conllu", template=tmp_path / "t.conllu")

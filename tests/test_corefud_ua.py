@@ -256,6 +256,12 @@ def test_convert_cli_both_ways(tmp_path):
     assert rc == 2 and "--from ua --to ua: a UA file converts --to conllu" in err
 
 
+def test_an_empty_file_to_ua_is_an_empty_file_not_conll2012(tmp_path):
+    (tmp_path / "k.conllu").write_bytes(b"")
+    rc, _, err = _cli("convert", str(tmp_path / "k.conllu"), str(tmp_path / "k.ua"), "--to", "ua")
+    assert rc == 1 and "k.conllu: empty file: no document to convert" in err and "CoNLL-2012" not in err
+
+
 def test_a_conllu_file_given_as_ua_says_so(tmp_path):
     path = tmp_path / "k.conllu"
     path.write_text(DOC.format(links=""))

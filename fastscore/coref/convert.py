@@ -91,6 +91,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
         template = os.fspath(template)
         if template == "-" or is_pipe(template):
             raise UsageError(f'the template must be a file, not "{template}"')
+        _refuse_empty(template, f"the template must be a {TITLES[to]} file with the input's documents")
         fmt_t = detect_format(template)
         if fmt_t != to:
             raise UsageError(f"{template}: the template must be a {TITLES[to]} file (the target format), "
@@ -102,6 +103,12 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     expected, write = _WRITERS[to](mentions, text, out_text, report, template is not None)
     _write_checked(target, to, expected, write, verify, report)
     return report.lines()
+
+
+def _refuse_empty(path: str, why: str) -> None:
+    """An empty file is an InputError saying ``why`` (format detection would call it CoNLL-2012)."""
+    if os.path.isfile(path) and not os.path.getsize(path):
+        raise InputError(f"{path}: empty file: {why}")
 
 
 def refuse_folder(source: str, target: str) -> None:
@@ -730,6 +737,7 @@ def _convert_ua(source, target, to: str, source_format: str, template) -> list[s
     source = os.fspath(source)
     refuse_folder(source, f"--to {to}")
     if to == "ua":
+        _refuse_empty(source, "no document to convert")
         fmt = detect_format(source) if source_format == "auto" else source_format
         if fmt == "ua":  # only --from ua leads here
             raise UsageError(f"{source}: --from ua --to ua: a UA file converts --to conllu (a CoNLL-U file converts "
