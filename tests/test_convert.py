@@ -538,3 +538,15 @@ def test_an_empty_template_is_an_empty_file_not_conll2012(tmp_path):
     (tmp_path / "t.conllu").write_bytes(b"")
     with pytest.raises(InputError, match="t.conllu: empty file: the template must be a CoNLL-U file"):
         convert(EXAMPLE / "corefud" / "response.conllu", tmp_path / "out", "conllu", template=tmp_path / "t.conllu")
+
+
+def test_a_mention_udapi_cannot_read_across_sentences_names_the_input_not_a_temporary_file(tmp_path):
+    lines = (EXAMPLE / "key.conll").read_text().splitlines(keepends=True)
+    lines.insert(20, lines.pop(7))  # cluster 1's mention now closes two sentences on, around another of its own
+    source = tmp_path / "key.conll"
+    source.write_text("".join(lines))
+    with pytest.raises(InputError) as e:
+        convert(source, tmp_path / "out.conllu", "conllu")
+    assert str(e.value).startswith(f'{source}: document "(LuoTestCase);": a mention across sentences cannot be '
+                                   "written as CoNLL-U")
+    assert ".tmp" not in str(e.value) and not (tmp_path / "out.conllu").exists()

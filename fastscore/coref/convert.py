@@ -101,7 +101,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     else:
         out_text = text
     expected, write = _WRITERS[to](mentions, text, out_text, report, template is not None)
-    _write_checked(target, to, expected, write, verify, report)
+    _write_checked(source, target, to, expected, write, verify, report)
     return report.lines()
 
 
@@ -645,7 +645,7 @@ _WRITERS = {"conll2012": _span_writer("conll2012"), "jsonl": _span_writer("jsonl
 # ---- writing, then reading back
 
 
-def _write_checked(target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
+def _write_checked(source: str, target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
     """Write into a temporary file, read it back, then put it in the target's place (outputs.output_path):
     a failed or interrupted conversion leaves the target as it was."""
     from ..outputs import output_path
@@ -655,10 +655,10 @@ def _write_checked(target, to: str, expected: dict, write, verify: bool, report:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             write(fh)
         if verify:
-            _verify(tmp, to, expected, report, target)
+            _verify(tmp, to, expected, report, target, source)
 
 
-def _verify(path: str, to: str, expected: dict, report: _Report, target: str) -> None:
+def _verify(path: str, to: str, expected: dict, report: _Report, target: str, source: str) -> None:
     from .score import read
     from ..errors import FastscoreError
 
@@ -666,8 +666,11 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
         table = read(path, to, defer_bracket_errors=False)
     except FastscoreError as exc:  # a writer's bug: say so rather than leave an unreadable file
         if to == "conllu" and "crosses a sentence boundary" in str(exc):  # parts udapi orders across sentences
-            raise InputError(f"{target}: a mention across sentences cannot be written as CoNLL-U the CorefUD "
-                             f"scorer reads (udapi stops on its parts): {exc}") from None
+            # named by the input and its document: the lines are those of the temporary file, never kept
+            where = f' document "{shown(exc.document)}":' if getattr(exc, "document", None) else ""
+            raise InputError(f"{source}:{where} a mention across sentences cannot be written as CoNLL-U the "
+                             f"CorefUD scorer reads (udapi stops on its parts): {getattr(exc, 'problem', exc)}, "
+                             f"in the CoNLL-U written") from None
         raise InputError(f"{target}: the written {TITLES[to]} file does not read back ({exc}): please report "
                          "this as a fastscore bug") from None
     got = _canonical_words(table) if to == "conllu" else _canonical_spans(table)
