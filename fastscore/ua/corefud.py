@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import FastscoreError, InputError
-from ..formats.conllu import MAX_ORD
 from .reader import UASource
 
 _WHITE = re.compile(r"\s")  # what the UA scorer's str.split() splits at, U+00A0 included
@@ -350,6 +349,8 @@ def _bad_id(ident: str, tokens: list[list[str]]) -> str | None:
         return "an ID the sentence has already"
     if not _CONLLU_ID.fullmatch(ident):
         return "no CoNLL-U ID (1, 2, 2.1 or 3-4)"
+    from ..formats.conllu import MAX_ORD  # (not at import: UA scoring does not read CoNLL-U)
+
     if int(re.match("[0-9]+", ident)[0]) > MAX_ORD:  # (its word key would not fit)
         return f"an ID over {MAX_ORD}, the most words and empty nodes of a sentence fastscore reads"
     return None
