@@ -550,3 +550,13 @@ def test_a_mention_udapi_cannot_read_across_sentences_names_the_input_not_a_temp
     assert str(e.value).startswith(f'{source}: document "(LuoTestCase);": a mention across sentences cannot be '
                                    "written as CoNLL-U")
     assert ".tmp" not in str(e.value) and not (tmp_path / "out.conllu").exists()
+
+
+def test_conll_lines_split_at_ascii_whitespace_only_as_the_reader_splits_them(tmp_path):
+    # a line of U+2028 alone is a token (its coreference column: no mention); U+00A0 is inside a word
+    source = tmp_path / "x.conll"
+    source.write_bytes("#begin document (d); part 000\nt 0 0 a\u00a0b (0\nt 0 1 c 0)\n\u2028\n\nt 0 0 g (0)\n"
+                       "#end document\n".encode())
+    convert(source, tmp_path / "x.jsonl", "jsonl")
+    line = json.loads((tmp_path / "x.jsonl").read_text())
+    assert line["sentences"] == [["a\u00a0b", "c", "_"], ["g"]] and line["clusters"] == [[[0, 1], [3, 3]]]
