@@ -59,6 +59,23 @@ def test_documents_without_mentions_are_kept(tmp_path):
     assert back.doc_tokens.tolist() == [5, 7, 3]
 
 
+
+@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+def test_a_table_without_any_mention_keeps_its_documents(tmp_path, kind):
+    # a file of no rows keeps no dictionary of documents (a system that found nothing): the metadata does
+    table = fastscore.MentionTable.from_documents({"a": [], "b": []}, {"a": 5, "b": 3})
+    write_mention_table(table, tmp_path / f"t.{kind}", kind)
+    back = read_mention_table(tmp_path / f"t.{kind}")
+    _same(back, table)
+    assert back.doc_tokens.tolist() == [5, 3]
+    arrow = pq.read_table(tmp_path / "t.parquet") if kind == "parquet" else table.to_arrow()
+    meta = json.loads(arrow.schema.metadata[b"fastscore.mentions"])
+    pq.write_table(arrow.replace_schema_metadata({b"fastscore.mentions": json.dumps({**meta, "doc_names": [1, 2]})}),
+                   tmp_path / "bad.parquet")
+    with pytest.raises(InputError, match="bad.parquet: its metadata 'doc_names' is not a list of document names"):
+        read_mention_table(tmp_path / "bad.parquet")
+
+
 COREFUD_EXPECTED = json.loads((DATA / "corefud_anchors" / "expected.json").read_text())["cases"]
 
 

@@ -522,3 +522,41 @@ def test_writers_take_tables_without_words(tmp_path):
     back = read_conllu(tmp_path / "t.conllu")
     assert [len(s.forms) for s in back.sentences] == [2, 3] and back.doc_names == ["d"]
     assert read_conll(tmp_path / "t.conll").doc_tokens.tolist() == [5]
+
+
+@pytest.mark.parametrize("to", ["conll2012", "conllu", "jsonl"])
+def test_input_with_no_document_is_one_error_naming_it(tmp_path, to):
+    # v8.01's reading leaves out a document behind a byte-order mark: nothing to write, and not a writer's bug
+    source = tmp_path / "key.conll"
+    source.write_bytes(b"\xef\xbb\xbf" + (EXAMPLE / "key.conll").read_bytes())
+    with pytest.raises(InputError, match=f"{re.escape(str(source))}: no document to convert .*byte-order mark"):
+        convert(source, tmp_path / "out", to)
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_empty_template_is_an_empty_file_not_conll2012(tmp_path):
+    (tmp_path / "t.conllu").write_bytes(b"")
+    with pytest.raises(InputError, match="t.conllu: empty file: the template must be a CoNLL-U file"):
+        convert(EXAMPLE / "corefud" / "response.conllu", tmp_path / "out", "conllu", template=tmp_path / "t.conllu")
+
+
+def test_a_mention_udapi_cannot_read_across_sentences_names_the_input_not_a_temporary_file(tmp_path):
+    lines = (EXAMPLE / "key.conll").read_text().splitlines(keepends=True)
+    lines.insert(20, lines.pop(7))  # cluster 1's mention now closes two sentences on, around another of its own
+    source = tmp_path / "key.conll"
+    source.write_text("".join(lines))
+    with pytest.raises(InputError) as e:
+        convert(source, tmp_path / "out.conllu", "conllu")
+    assert str(e.value).startswith(f'{source}: document "(LuoTestCase);": a mention across sentences cannot be '
+                                   "written as CoNLL-U")
+    assert ".tmp" not in str(e.value) and not (tmp_path / "out.conllu").exists()
+
+
+def test_conll_lines_split_at_ascii_whitespace_only_as_the_reader_splits_them(tmp_path):
+    # a line of U+2028 alone is a token (its coreference column: no mention); U+00A0 is inside a word
+    source = tmp_path / "x.conll"
+    source.write_bytes("#begin document (d); part 000\nt 0 0 a\u00a0b (0\nt 0 1 c 0)\n\u2028\n\nt 0 0 g (0)\n"
+                       "#end document\n".encode())
+    convert(source, tmp_path / "x.jsonl", "jsonl")
+    line = json.loads((tmp_path / "x.jsonl").read_text())
+    assert line["sentences"] == [["a\u00a0b", "c", "_"], ["g"]] and line["clusters"] == [[[0, 1], [3, 3]]]

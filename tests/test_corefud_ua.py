@@ -234,6 +234,16 @@ def test_ua_to_corefud_says_what_it_loses(tmp_path):
     assert "Entity=(1-" in (tmp_path / "b.conllu").read_text()
 
 
+@pytest.mark.parametrize("ident", ["16384", "9" * 30])
+def test_ua_to_corefud_refuses_an_id_too_large_for_a_word_key(tmp_path, ident):
+    path = tmp_path / "a.ua"
+    path.write_text(f"# newdoc id = d\n1\tw\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=a)\t_\t_\n"
+                    f"{ident}\tw\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n")
+    with pytest.raises(FastscoreError, match=f"a.ua:3: document 'd': '{ident}' in the first column is an ID over 16383"):
+        convert_ua_to_conllu(str(path), str(tmp_path / "b.conllu"))
+    assert not (tmp_path / "b.conllu").exists()
+
+
 def test_convert_cli_both_ways(tmp_path):
     key, _ = write_pair(1, tmp_path)
     rc, _, err = _cli("convert", key, str(tmp_path / "k.ua"), "--to", "ua")
@@ -244,6 +254,12 @@ def test_convert_cli_both_ways(tmp_path):
     assert rc == 2 and "--to conllu" in err
     rc, _, err = _cli("convert", key, str(tmp_path / "k2.ua"), "--to", "ua", "--from", "ua")
     assert rc == 2 and "--from ua --to ua: a UA file converts --to conllu" in err
+
+
+def test_an_empty_file_to_ua_is_an_empty_file_not_conll2012(tmp_path):
+    (tmp_path / "k.conllu").write_bytes(b"")
+    rc, _, err = _cli("convert", str(tmp_path / "k.conllu"), str(tmp_path / "k.ua"), "--to", "ua")
+    assert rc == 1 and "k.conllu: empty file: no document to convert" in err and "CoNLL-2012" not in err
 
 
 def test_a_conllu_file_given_as_ua_says_so(tmp_path):

@@ -261,3 +261,14 @@ def test_mention_in_two_clusters_that_the_whitelist_removes_is_scored(tmp_path):
     alone = _tbf(tmp_path, "a.tbf", body.replace("@Coreference\tR1\tE1,E3\n", "").replace("E2,E3,E4", "E2,E4"))
     assert scored == score_nugget(alone, system, **kept).to_dict()["coref"]
     assert scored["muc"]["f1"] == 1.0
+
+
+@pytest.mark.parametrize("option", ["type_whitelist", "invisible_words"])
+def test_a_word_list_that_is_not_utf8_names_its_line(tmp_path, option):
+    gold = _tbf(tmp_path, "g.tbf", TOKEN_GOLD)
+    (tmp_path / "tkn").mkdir()
+    (tmp_path / "tkn" / "d1.tab").write_text(TABLE)
+    words = tmp_path / "words.txt"
+    words.write_bytes(b"Conflict_Attack\nLife\xff_Die\n")
+    with pytest.raises(InputError, match=r"words.txt:2: invalid UTF-8 byte 0xff"):
+        score_nugget(gold, gold, tokens=str(tmp_path / "tkn"), **{option: str(words)})

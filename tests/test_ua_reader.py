@@ -65,7 +65,7 @@ _LINE = "\t".join(["1", "a"] + ["_"] * 8) + "\t{}\t{}\t_"
 
 
 @pytest.mark.parametrize("data, message", [
-    (b"# newdoc id = d\n1\ta\xff\t_\n", "f: not UTF-8 (byte 19): the UA scorer reads UTF-8 text"),
+    (b"# newdoc id = d\n1\ta\xff\t_\n", "f:2: not UTF-8 (byte 19): the UA scorer reads UTF-8 text"),
     (("# newdoc id = d\n" + _LINE.format("(EntityID=1|MarkableID=m1)", "_") + "\n1\t\u00e9\xa0x\n")
      .encode("utf-8"), 'f:3: document "d": 3 column(s): the UA scorer reads column 12 (IDENTITY is the 11th, BRIDGING the 12th, '
      "DISCOURSE_DEIXIS the 13th)"),

@@ -80,6 +80,9 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
         raise UsageError(f"{source}: {what} input has no {TITLES[to]} text to write: convert reads CoNLL-2012, "
                          "CoNLL-U and jsonlines files (NAF/KAF converts --to triples, parquet or arrow)")
     table = read(source, fmt, defer_bracket_errors=False)
+    if not table.doc_names:  # v8.01's reading can leave out every document (a byte-order mark): nothing to write
+        why = f" ({table.warnings[0]})" if table.warnings else ""
+        raise InputError(f"{source}: no document to convert{why}")
     report = _Report(fmt, to)
     report.warnings.extend(table.warnings)
     text = _read_text(source, fmt, table, report, own=True)
@@ -88,6 +91,7 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
         template = os.fspath(template)
         if template == "-" or is_pipe(template):
             raise UsageError(f'the template must be a file, not "{template}"')
+        _refuse_empty(template, f"the template must be a {TITLES[to]} file with the input's documents")
         fmt_t = detect_format(template)
         if fmt_t != to:
             raise UsageError(f"{template}: the template must be a {TITLES[to]} file (the target format), "
@@ -97,8 +101,14 @@ def convert(source, target, to: str, *, source_format: str = "auto", template=No
     else:
         out_text = text
     expected, write = _WRITERS[to](mentions, text, out_text, report, template is not None)
-    _write_checked(target, to, expected, write, verify, report)
+    _write_checked(source, target, to, expected, write, verify, report)
     return report.lines()
+
+
+def _refuse_empty(path: str, why: str) -> None:
+    """An empty file is an InputError saying ``why`` (format detection would call it CoNLL-2012)."""
+    if os.path.isfile(path) and not os.path.getsize(path):
+        raise InputError(f"{path}: empty file: {why}")
 
 
 def refuse_folder(source: str, target: str) -> None:
@@ -635,7 +645,7 @@ _WRITERS = {"conll2012": _span_writer("conll2012"), "jsonl": _span_writer("jsonl
 # ---- writing, then reading back
 
 
-def _write_checked(target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
+def _write_checked(source: str, target, to: str, expected: dict, write, verify: bool, report: _Report) -> None:
     """Write into a temporary file, read it back, then put it in the target's place (outputs.output_path):
     a failed or interrupted conversion leaves the target as it was."""
     from ..outputs import output_path
@@ -645,10 +655,10 @@ def _write_checked(target, to: str, expected: dict, write, verify: bool, report:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             write(fh)
         if verify:
-            _verify(tmp, to, expected, report, target)
+            _verify(tmp, to, expected, report, target, source)
 
 
-def _verify(path: str, to: str, expected: dict, report: _Report, target: str) -> None:
+def _verify(path: str, to: str, expected: dict, report: _Report, target: str, source: str) -> None:
     from .score import read
     from ..errors import FastscoreError
 
@@ -656,8 +666,11 @@ def _verify(path: str, to: str, expected: dict, report: _Report, target: str) ->
         table = read(path, to, defer_bracket_errors=False)
     except FastscoreError as exc:  # a writer's bug: say so rather than leave an unreadable file
         if to == "conllu" and "crosses a sentence boundary" in str(exc):  # parts udapi orders across sentences
-            raise InputError(f"{target}: a mention across sentences cannot be written as CoNLL-U the CorefUD "
-                             f"scorer reads (udapi stops on its parts): {exc}") from None
+            # named by the input and its document: the lines are those of the temporary file, never kept
+            where = f' document "{shown(exc.document)}":' if getattr(exc, "document", None) else ""
+            raise InputError(f"{source}:{where} a mention across sentences cannot be written as CoNLL-U the "
+                             f"CorefUD scorer reads (udapi stops on its parts): {getattr(exc, 'problem', exc)}, "
+                             f"in the CoNLL-U written") from None
         raise InputError(f"{target}: the written {TITLES[to]} file does not read back ({exc}): please report "
                          "this as a fastscore bug") from None
     got = _canonical_words(table) if to == "conllu" else _canonical_spans(table)
@@ -727,6 +740,7 @@ def _convert_ua(source, target, to: str, source_format: str, template) -> list[s
     source = os.fspath(source)
     refuse_folder(source, f"--to {to}")
     if to == "ua":
+        _refuse_empty(source, "no document to convert")
         fmt = detect_format(source) if source_format == "auto" else source_format
         if fmt == "ua":  # only --from ua leads here
             raise UsageError(f"{source}: --from ua --to ua: a UA file converts --to conllu (a CoNLL-U file converts "

@@ -727,8 +727,11 @@ def read_conll_tokens(path: str | os.PathLike) -> list[ConllDocument]:
         for t in range(first[d], first[d] + n_tokens):
             if not sentences or blanks[t] != blanks[t - 1]:
                 sentences.append([])
-            line = data[starts[t]:ends[t]].decode("utf-8").rstrip(" \t\r\v\f")
-            sentences[-1].append([c.strip(" \t\r\v\f") for c in line.split("\t")] if "\t" in line else line.split())
+            # split as bytes: at ASCII whitespace only, as v8.01 and the reader (str.split would also split at
+            # U+2028, U+00A0, ..., making a token without its coreference column)
+            line = data[starts[t]:ends[t]].rstrip(b" \t\r\v\f")
+            cols = [c.strip(b" \t\r\v\f") for c in line.split(b"\t")] if b"\t" in line else line.split()
+            sentences[-1].append([c.decode("utf-8") for c in cols])
         docs.append(ConllDocument(table.doc_names[d], int(table.doc_lines[d]), sentences))
     return docs
 

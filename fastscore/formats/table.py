@@ -246,7 +246,8 @@ class MentionTable:
         the head is an empty node), ``deps_parent`` (list<int64>) and ``deps_rel`` (list<string>): the
         head's enhanced dependencies, and ``line`` (int64: where the mention opens).  The schema's
         ``fastscore.mentions`` metadata (JSON) holds ``version`` (1), ``doc_tokens`` (each document's token
-        count, in dictionary order), ``doc_lines`` and ``source`` (the file read).  CoNLL-U sentences (the
+        count, in dictionary order), ``doc_lines``, ``source`` (the file read) and, in a table without
+        mentions (whose files keep no dictionary), ``doc_names``.  CoNLL-U sentences (the
         words key and response must share) are not part of it."""
         import json
 
@@ -278,6 +279,8 @@ class MentionTable:
             })
         meta = {"version": TABLE_VERSION, "doc_tokens": [int(n) for n in self.doc_tokens],
                 "doc_lines": [int(n) for n in self.doc_lines], "source": self.path}
+        if not len(self.start):  # no row: Parquet and Arrow files keep no dictionary, so the documents go here
+            meta["doc_names"] = list(self.doc_names)
         return pa.table(columns).replace_schema_metadata({ARROW_METADATA: json.dumps(meta).encode()})
 
     @classmethod
@@ -317,6 +320,11 @@ class MentionTable:
         if not pa.types.is_dictionary(doc.type):
             raise InputError(f"{path}: column 'doc' must be dictionary-encoded (its dictionary lists the documents)")
         names = [str(x) for x in doc.dictionary.to_pylist()]
+        if not len(doc) and not names:  # a table without mentions: its documents are in the metadata (to_arrow)
+            names = meta.get("doc_names", [])
+            if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+                raise InputError(f"{path}: its metadata 'doc_names' is not a list of document names (write the "
+                                 "file again with fastscore convert)")
         if len(set(names)) != len(names):
             seen: set[str] = set()
             twice = next(n for n in names if n in seen or seen.add(n))

@@ -157,13 +157,14 @@ def _refuse_idle_options(*, aligned: bool, sequencing: bool, token_mode: bool, c
 
 
 def _text(path: str) -> str:
+    from ..formats.files import decode_utf8
+
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
+    return decode_utf8(path, data)  # bytes that are not UTF-8: an error naming the line
 
 
 LINK_TYPES = ("Subevent", "After")  # EvmEval's order (its script_types)

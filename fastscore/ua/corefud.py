@@ -343,6 +343,19 @@ _ID_SAFE = re.compile(r"[^\w.]")
 _CONLLU_ID = re.compile(r"[0-9]+(?:\.[0-9]+|-[0-9]+)?")
 
 
+def _bad_id(ident: str, tokens: list[list[str]]) -> str | None:
+    """What makes a UA token's ID no CoNLL-U ID of its sentence (None: nothing)."""
+    if any(t[0] == ident for t in tokens):  # (sentences are short)
+        return "an ID the sentence has already"
+    if not _CONLLU_ID.fullmatch(ident):
+        return "no CoNLL-U ID (1, 2, 2.1 or 3-4)"
+    from ..formats.conllu import MAX_ORD  # (not at import: UA scoring does not read CoNLL-U)
+
+    if int(re.match("[0-9]+", ident)[0]) > MAX_ORD:  # (its word key would not fit)
+        return f"an ID over {MAX_ORD}, the most words and empty nodes of a sentence fastscore reads"
+    return None
+
+
 def _ua_lines(path: str, text: str) -> dict[str, list[tuple[list[str], list[list[str]]]]]:
     """Document name -> its sentences (comments, token columns), documents cut as the UA scorer cuts them (a name
     given twice: its last lines, in its first place); a blank line ends a sentence; ``# newdoc`` and ``# global.``
@@ -373,9 +386,8 @@ def _ua_lines(path: str, text: str) -> dict[str, list[tuple[list[str], list[list
                 raise InputError(f"{path}:{number}: a token before the first '# newdoc id = ...' line: the UA scorer "
                                  "reads it as part of the first document, which CoNLL-U cannot say")
             cols = line.split()
-            again = any(t[0] == cols[0] for t in tokens)  # (sentences are short)
-            if again or not _CONLLU_ID.fullmatch(cols[0]):
-                what = "an ID the sentence has already" if again else "no CoNLL-U ID (1, 2, 2.1 or 3-4)"
+            what = _bad_id(cols[0], tokens)
+            if what:
                 raise InputError(f"{path}:{number}: document {list(docs)[-1]!r}: {cols[0]!r} in the first column is "
                                  f"{what}: --to conllu writes the UA file's first ten columns as CoNLL-U (a blank "
                                  "line between sentences)")

@@ -402,7 +402,8 @@ def read_ua_bytes(path: str, data: bytes, bom: bool = False, column: int = IDENT
         if not data.isascii():  # ASCII (checked much faster) is UTF-8
             data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 (byte {e.start}): the UA scorer reads UTF-8 text") from None
+        line = data.count(b"\n", 0, e.start) + 1
+        raise InputError(f"{path}:{line}: not UTF-8 (byte {e.start}): the UA scorer reads UTF-8 text") from None
     if b"\r" in data:  # Python's universal newlines, as the scorer reads
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     docs = _read_documents(path, data, column, with_min, with_bridging)
