@@ -320,8 +320,8 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
 def _example_hint(exc: FastscoreError) -> str:
     """Where ``example`` named no file: what it stands for, and where."""
     if isinstance(exc, InputNotFound) and exc.path == "example":
-        return (" (example names the bundled example only as both inputs of a task's command, e.g. fastscore coref "
-                "example example)")
+        return (" (example names the bundled example only as both inputs of a task's command: fastscore TASK example "
+                "example)")
     return ""
 
 

@@ -275,7 +275,7 @@ def test_a_bracket_hidden_by_a_blank_field_stops_v801_and_fastscore(tmp_path):
     """v8.01 dies ("some mentions in the document do not close"): an error saying why."""
     text = _KEY.replace("d\t0\t1\tw\t1)\n", "d\t0\t1\tw\t1)\t \n", 1).encode()
     with pytest.raises(InputError, match=r"never closed \(v8.01 stops on this document too: .* line 3, whose last "
-                                         r"TAB field is whitespace; --fix-scorer-quirks"):
+                                         r"TAB field is whitespace; fix_scorer_quirks=True"):
         _mentions(tmp_path, text)
     assert _mentions(tmp_path, text, fix_scorer_quirks=True) == [6, 6, 6, 6]
 
