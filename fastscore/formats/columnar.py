@@ -14,8 +14,8 @@ column                type                        meaning
 
 The schema's ``fastscore.mentions`` metadata (JSON) holds ``version`` (1), ``doc_tokens`` (the number of
 tokens of each document, in dictionary order), ``doc_lines``, ``source`` (the file it was converted
-from) and, in a table without mentions (a file of no rows keeps no dictionary), ``doc_names``; see :meth:`MentionTable.to_arrow`, which writes it, and :meth:`MentionTable.from_arrow`, which reads
-it.  CoNLL-U tables (the columns ``nodes``, ``head``, ``zero``, ``deps_parent``, ``deps_rel``, ``line``)
+from) and, in a table without mentions (a file of no rows keeps no dictionary), ``doc_names``; see
+:meth:`MentionTable.to_arrow`, which writes it, and :meth:`MentionTable.from_arrow`, which reads it.  CoNLL-U tables (the columns ``nodes``, ``head``, ``zero``, ``deps_parent``, ``deps_rel``, ``line``)
 also keep, in the ``fastscore.sentences`` metadata (JSON), what the check that key and response hold the
 same sentences and words needs: ``ids`` and ``lines`` of the sentences, ``newdoc`` (sentence index ->
 document id, or true for a newdoc without id) and ``digests`` (hexadecimal: an 8-byte BLAKE2b of each
