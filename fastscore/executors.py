@@ -388,17 +388,17 @@ class DaskExecutor:
         return self._client
 
     def _start_cluster(self, n_workers: int) -> None:
-        """A LocalCluster of ``n_workers`` processes, forked from this process (Dask's event loop starts them one
-        after the other: ~0.1 s each on 2 cores)."""
+        """A LocalCluster of ``n_workers`` processes, started from a forkserver with fastscore preloaded
+        (:func:`_forkserver_workers`)."""
         import logging
 
         import dask
         from dask.distributed import Client, LocalCluster
 
         self._config = contextlib.ExitStack()  # Dask settings in force while the cluster lives
-        fork = _fork_workers()
-        if fork is not None:
-            self._config.enter_context(fork)
+        started = _forkserver_workers()
+        if started is not None:
+            self._config.enter_context(started)
         self._config.enter_context(no_working_folder_in_children())  # spawned workers (not Linux, or asked for)
         if dask.config.get("temporary-directory", None) is None:  # else the folder the user chose
             self._config.enter_context(dask.config.set({"temporary-directory": _private_scratch(self._config)}))
@@ -425,11 +425,9 @@ class DaskExecutor:
             self._config.close()
 
     def start(self, task_name: str, n_items: int, part=None) -> None:
-        """A LocalCluster started (no more workers than items), its workers forked from this process once it
-        is ready for ``task_name`` and parts like ``part`` (:func:`prepare_to_fork`).  A deployment's workers are
-        there (warmed by ``--preload fastscore.shards``)."""
+        """A LocalCluster started (no more workers than items; each warms up as it starts, as a deployment's
+        workers started with ``--preload fastscore.shards`` do)."""
         if self._client is None:
-            prepare_to_fork(task_name, part)
             self._start_cluster(max(1, min(self.jobs, n_items)))
 
     def submit(self, fn, argument_lists: list[tuple], sizes: list[int] | None = None) -> list:
@@ -492,22 +490,20 @@ def _private_scratch(stack: contextlib.ExitStack) -> str:
     return folder
 
 
-def _fork_workers():
-    """Dask's setting that makes a LocalCluster fork its worker processes (Linux, unless the user chose a
-    start method other than Dask's default, spawn): a forked worker starts with fastscore and its compiled
-    kernels loaded, where a spawned one imports them again.
-    The setting is in force while the cluster lives (a worker that dies is forked again)."""
+def _forkserver_workers():
+    """Dask's settings that start a LocalCluster's workers from a forkserver (Linux, unless the user chose a start
+    method other than Dask's default, spawn), each preloading ``fastscore.shards`` (``dask_setup``: fastscore and
+    its compiled kernels loaded as it starts, where a spawned worker would load them in its first task).  Not
+    forked from this process: Dask's event loop runs in a thread here, and a thread that holds a lock (a stream's,
+    while it writes) when the process forks leaves the child waiting on that lock for ever (a worker was seen
+    stuck flushing standard error).  The settings are in force while the cluster lives."""
     import dask
 
     key = "distributed.worker.multiprocessing-method"
-    if not sys.platform.startswith("linux") or dask.config.get(key, "spawn") != "spawn" \
-            or not kernel_threads_allow_fork():
+    if not sys.platform.startswith("linux") or dask.config.get(key, "spawn") != "spawn":
         return None
-    import warnings
-
-    # Python 3.12+ warns of any fork of a process with threads (Dask's event loop runs in one): chosen knowingly
-    warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks", category=DeprecationWarning)
-    return dask.config.set({key: "fork"})
+    preload = [*dask.config.get("distributed.worker.preload", []), "fastscore.shards"]
+    return dask.config.set({key: "forkserver", "distributed.worker.preload": preload})
 
 
 def executor_for(settings) -> LocalExecutor | DaskExecutor:
