@@ -90,14 +90,21 @@ def test_a_killed_worker_on_the_command_line_is_one_line(tbf_shards):
 
 
 @pytest.mark.slow
-def test_a_killed_dask_worker_is_one_line(tbf_shards):
+def test_a_killed_dask_worker_is_one_line(tbf_shards, tmp_path):
     """A LocalCluster's worker killed as it reads d2.tbf (Dask gives up at once: allowed-failures 0), Dask's
-    own logs silenced."""
+    own logs silenced.  The workers come from a forkserver, not from this process: the dying reader reaches
+    them as a worker preload of their own."""
     pytest.importorskip("dask.distributed")
     gold, system = tbf_shards
-    program = DYING_READER + (
+    preload = tmp_path / "dying_reader.py"
+    preload.write_text(DYING_READER.replace("parent, read = os.getpid(), shards._read",
+                                            "parent, read = None, shards._read"))  # run in the workers only
+    program = (
+        "import sys\n"
         "import dask\n"
-        "with dask.config.set({'distributed.scheduler.allowed-failures': 0}):\n"
+        "from fastscore.cli import main\n"
+        f"with dask.config.set({{'distributed.scheduler.allowed-failures': 0, "
+        f"'distributed.worker.preload': [{str(preload)!r}]}}):\n"
         "    sys.exit(main(sys.argv[1:]))\n")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     proc = subprocess.run([sys.executable, "-c", program, "nugget", str(gold), str(system), "--char-spans",
