@@ -301,6 +301,7 @@ def test_api_reads_a_large_conllu_file_in_batches(tmp_path):
     assert np.array_equal(batched.doc_stats.matrix, whole.doc_stats.matrix)
 
 
+@pytest.mark.slow  # a LocalCluster's start (tests/test_shards.py keeps one in the default run)
 def test_batches_on_dask(tmp_path):
     """Batches read on Dask workers, their contexts applied there: the numbers of the whole file."""
     pytest.importorskip("dask.distributed")

@@ -215,6 +215,7 @@ def test_file_pairs_and_naf_folders_stay_one_input(corpus, tmp_path):
     assert score_triples(*files).to_dict()["statistics"]["dedup"] == "overlap"
 
 
+@pytest.mark.slow  # a LocalCluster's start (tests/test_shards.py keeps one in the default run)
 def test_dask_local_cluster(corpus):
     pytest.importorskip("dask.distributed")
     whole = _one_read(corpus / "gold", corpus / "system", ignore_file_suffix=8)
